@@ -1,0 +1,150 @@
+//! The graph trait that the fast searches run on, and a weighted graph in
+//! compressed sparse row form.
+//!
+//! Searches over [`Graph`] keep their per-node state in dense arrays indexed
+//! by [`NodeId`], so a graph numbers its nodes `0..node_bound()`.
+
+mod csr;
+
+pub use csr::{CsrGraph, CsrSuccessors, EdgeError};
+
+/// A node of a [`Graph`]: a dense index below [`Graph::node_bound`].
+///
+/// On a grid the node of cell `(x, y)` is `y * width + x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[repr(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The reserved id that no node has, used for "no parent".
+    pub const NONE: NodeId = NodeId(u32::MAX);
+
+    /// The id as an index into dense arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<u32> for NodeId {
+    fn from(id: u32) -> Self {
+        NodeId(id)
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A directed graph with dense node ids and non-negative `f64` edge costs.
+///
+/// Implementations promise that every node id they return is below
+/// [`node_bound`](Graph::node_bound) and that every cost is finite and
+/// non-negative: the searches index dense arrays with the ids and rely on the
+/// costs for optimality.
+pub trait Graph {
+    /// The iterator over a node's outgoing edges. It must not allocate.
+    type Successors<'a>: Iterator<Item = (NodeId, f64)>
+    where
+        Self: 'a;
+
+    /// One more than the largest node id: the length of a dense array that
+    /// can hold a value for every node.
+    fn node_bound(&self) -> usize;
+
+    /// The outgoing edges of `node` as `(target, cost)` pairs.
+    fn successors(&self, node: NodeId) -> Self::Successors<'_>;
+
+    /// Whether every edge costs exactly 1, so that breadth-first search
+    /// finds shortest paths. The default is `false`.
+    fn unit_costs(&self) -> bool {
+        false
+    }
+}
+
+/// A graph that can also list the incoming edges of a node, as reverse
+/// searches (for example landmark tables) need.
+pub trait Reversible: Graph {
+    /// The iterator over a node's incoming edges.
+    type Predecessors<'a>: Iterator<Item = (NodeId, f64)>
+    where
+        Self: 'a;
+
+    /// The incoming edges of `node` as `(source, cost)` pairs: each is an
+    /// edge `source -> node` of that cost.
+    fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_>;
+}
+
+impl<G: Graph + ?Sized> Graph for &G {
+    type Successors<'a>
+        = G::Successors<'a>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn node_bound(&self) -> usize {
+        (**self).node_bound()
+    }
+
+    #[inline]
+    fn successors(&self, node: NodeId) -> Self::Successors<'_> {
+        (**self).successors(node)
+    }
+
+    fn unit_costs(&self) -> bool {
+        (**self).unit_costs()
+    }
+}
+
+impl<G: Reversible + ?Sized> Reversible for &G {
+    type Predecessors<'a>
+        = G::Predecessors<'a>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_> {
+        (**self).predecessors(node)
+    }
+}
+
+/// A view of a graph with every edge turned around: its successors are the
+/// underlying graph's predecessors. A forward search on `Reversed(g)` from
+/// `t` computes the distances *to* `t` in `g`.
+#[derive(Clone, Copy, Debug)]
+pub struct Reversed<G>(pub G);
+
+impl<G: Reversible> Graph for Reversed<G> {
+    type Successors<'a>
+        = G::Predecessors<'a>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.0.node_bound()
+    }
+
+    #[inline]
+    fn successors(&self, node: NodeId) -> Self::Successors<'_> {
+        self.0.predecessors(node)
+    }
+
+    fn unit_costs(&self) -> bool {
+        self.0.unit_costs()
+    }
+}
+
+impl<G: Reversible> Reversible for Reversed<G> {
+    type Predecessors<'a>
+        = G::Successors<'a>
+    where
+        Self: 'a;
+
+    #[inline]
+    fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_> {
+        self.0.successors(node)
+    }
+}

@@ -1,0 +1,337 @@
+//! A grid seen as a graph under a movement rule.
+
+use std::f64::consts::SQRT_2;
+
+use super::{Grid, Tile};
+use crate::graph::{Graph, NodeId, Reversible};
+
+/// Which moves a unit may make from a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Neighborhood {
+    /// North, east, south and west, each costing 1.
+    Four,
+    /// The four straight moves (cost 1) and the four diagonal moves (cost
+    /// `sqrt(2)`), without corner cutting: a diagonal move needs both cells
+    /// orthogonally adjacent to it on the way to be passable. This is the
+    /// rule that the Moving AI benchmarks' optimal lengths use.
+    #[default]
+    Octile,
+}
+
+impl Neighborhood {
+    /// The number of directions: 4 or 8.
+    pub fn directions(self) -> u32 {
+        match self {
+            Neighborhood::Four => 4,
+            Neighborhood::Octile => 8,
+        }
+    }
+}
+
+/// `(dx, dy)` of each direction bit: four straight moves, then four diagonal.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+/// The two straight directions that a diagonal direction passes between.
+const DIAGONAL_SIDES: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
+const COSTS: [f64; 8] = [1.0, 1.0, 1.0, 1.0, SQRT_2, SQRT_2, SQRT_2, SQRT_2];
+
+/// A [`Grid`] under a [`Neighborhood`], as a [`Graph`] whose node ids are
+/// `y * width + x`.
+///
+/// Each cell keeps one byte with a bit per legal move, computed once when the
+/// graph is built (and again around a cell that changes), so that listing a
+/// node's successors is a loop over set bits with no bounds checks and no
+/// division. Moves are symmetric, so a node's predecessors are its
+/// successors.
+///
+/// ```
+/// use cairns::graph::{Graph, NodeId};
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+///
+/// let grid = Grid::from_ascii("
+///     ...
+///     .@.
+///     ...
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// // From the top-left corner: east and south; the diagonal would cut the wall's corner.
+/// let mut succ: Vec<_> = graph.successors(NodeId(0)).map(|(n, _)| n.0).collect();
+/// succ.sort();
+/// assert_eq!(succ, [1, 3]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GridGraph {
+    grid: Grid,
+    neighborhood: Neighborhood,
+    masks: Vec<u8>,
+    offsets: [u32; 8],
+}
+
+impl GridGraph {
+    /// Builds the graph of `grid` under `neighborhood`. Takes `O(cells)`.
+    pub fn new(grid: Grid, neighborhood: Neighborhood) -> GridGraph {
+        let w = grid.width() as i32;
+        let offsets = DIRECTIONS.map(|(dx, dy)| (dy * w + dx) as u32);
+        let mut graph = GridGraph {
+            masks: vec![0; grid.len()],
+            grid,
+            neighborhood,
+            offsets,
+        };
+        for y in 0..graph.grid.height() {
+            for x in 0..graph.grid.width() {
+                graph.update_mask(x, y);
+            }
+        }
+        graph
+    }
+
+    fn update_mask(&mut self, x: u32, y: u32) {
+        let mut mask = 0u8;
+        if self.grid.is_passable(x, y) {
+            let open = |d: usize| {
+                let (dx, dy) = DIRECTIONS[d];
+                let (nx, ny) = (x as i64 + i64::from(dx), y as i64 + i64::from(dy));
+                nx >= 0 && ny >= 0 && self.grid.is_passable(nx as u32, ny as u32)
+            };
+            for d in 0..4 {
+                if open(d) {
+                    mask |= 1 << d;
+                }
+            }
+            if self.neighborhood == Neighborhood::Octile {
+                for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
+                    let d = 4 + i;
+                    if mask & (1 << a) != 0 && mask & (1 << b) != 0 && open(d) {
+                        mask |= 1 << d;
+                    }
+                }
+            }
+        }
+        let i = self.grid.node(x, y).index();
+        self.masks[i] = mask;
+    }
+
+    /// The underlying grid.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Gives the grid back.
+    pub fn into_grid(self) -> Grid {
+        self.grid
+    }
+
+    /// The movement rule.
+    pub fn neighborhood(&self) -> Neighborhood {
+        self.neighborhood
+    }
+
+    /// Width of the grid.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.grid.width()
+    }
+
+    /// Height of the grid.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        self.grid.height()
+    }
+
+    /// The node of `(x, y)`, or `None` when it is off the grid.
+    pub fn node(&self, x: u32, y: u32) -> Option<NodeId> {
+        self.grid.checked_node(x, y)
+    }
+
+    /// The `(x, y)` of a node.
+    #[inline]
+    pub fn coords(&self, node: NodeId) -> (u32, u32) {
+        self.grid.coords(node)
+    }
+
+    /// Whether a node is a passable cell.
+    #[inline]
+    pub fn is_passable(&self, node: NodeId) -> bool {
+        self.grid
+            .tiles()
+            .get(node.index())
+            .is_some_and(|t| t.is_passable())
+    }
+
+    /// Changes the tile at `(x, y)` and updates the moves of that cell and
+    /// its eight neighbours. Returns `false` (changing nothing) when the cell
+    /// is off the grid.
+    pub fn set_tile(&mut self, x: u32, y: u32, tile: Tile) -> bool {
+        if !self.grid.set(x, y, tile) {
+            return false;
+        }
+        for ny in y.saturating_sub(1)..=(y + 1).min(self.grid.height() - 1) {
+            for nx in x.saturating_sub(1)..=(x + 1).min(self.grid.width() - 1) {
+                self.update_mask(nx, ny);
+            }
+        }
+        true
+    }
+
+    /// The bit set of legal moves from `node` (bit `d` for direction `d`:
+    /// north, east, south, west, north-east, south-east, south-west,
+    /// north-west).
+    #[inline]
+    pub fn moves(&self, node: NodeId) -> u8 {
+        self.masks[node.index()]
+    }
+}
+
+impl Graph for GridGraph {
+    type Successors<'a> = GridSuccessors;
+
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.masks.len()
+    }
+
+    #[inline]
+    fn successors(&self, node: NodeId) -> GridSuccessors {
+        GridSuccessors {
+            node: node.0,
+            mask: self.masks[node.index()],
+            offsets: self.offsets,
+        }
+    }
+
+    fn unit_costs(&self) -> bool {
+        self.neighborhood == Neighborhood::Four
+    }
+}
+
+impl Reversible for GridGraph {
+    type Predecessors<'a> = GridSuccessors;
+
+    /// Grid moves are symmetric, so these are the successors.
+    #[inline]
+    fn predecessors(&self, node: NodeId) -> GridSuccessors {
+        self.successors(node)
+    }
+}
+
+/// The moves out of one cell of a [`GridGraph`].
+#[derive(Clone, Debug)]
+pub struct GridSuccessors {
+    node: u32,
+    mask: u8,
+    offsets: [u32; 8],
+}
+
+impl Iterator for GridSuccessors {
+    type Item = (NodeId, f64);
+
+    #[inline]
+    fn next(&mut self) -> Option<(NodeId, f64)> {
+        if self.mask == 0 {
+            return None;
+        }
+        let d = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some((NodeId(self.node.wrapping_add(self.offsets[d])), COSTS[d]))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.mask.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for GridSuccessors {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn succ(g: &GridGraph, x: u32, y: u32) -> Vec<(u32, u32, f64)> {
+        let mut v: Vec<_> = g
+            .successors(g.node(x, y).unwrap())
+            .map(|(n, c)| {
+                let (x, y) = g.coords(n);
+                (x, y, c)
+            })
+            .collect();
+        v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        v
+    }
+
+    #[test]
+    fn octile_moves_do_not_cut_corners() {
+        let grid = Grid::from_ascii(
+            "
+            ...
+            .@.
+            ...
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid.clone(), Neighborhood::Octile);
+        assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0), (1, 0, 1.0)]);
+        assert_eq!(succ(&g, 1, 1), []);
+        let open = GridGraph::new(
+            Grid::filled(3, 3, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        assert_eq!(succ(&open, 1, 1).len(), 8);
+        assert_eq!(succ(&open, 0, 0), [(0, 1, 1.0), (1, 0, 1.0), (1, 1, SQRT_2)]);
+        let four = GridGraph::new(grid, Neighborhood::Four);
+        assert_eq!(succ(&four, 1, 0), [(0, 0, 1.0), (2, 0, 1.0)]);
+    }
+
+    #[test]
+    fn edges_of_the_map_have_no_wraparound() {
+        let g = GridGraph::new(
+            Grid::filled(4, 2, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        assert_eq!(succ(&g, 3, 0), [(2, 0, 1.0), (2, 1, SQRT_2), (3, 1, 1.0)]);
+    }
+
+    #[test]
+    fn set_tile_updates_neighbours() {
+        let mut g = GridGraph::new(
+            Grid::filled(3, 3, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        assert!(g.set_tile(1, 0, Tile::Tree));
+        // (0,0) loses its east move and the diagonal that passed next to the tree.
+        assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0)]);
+        assert_eq!(succ(&g, 1, 1).len(), 5);
+        assert!(g.set_tile(1, 0, Tile::Ground));
+        assert_eq!(succ(&g, 1, 1).len(), 8);
+        assert!(!g.set_tile(3, 0, Tile::Ground));
+    }
+
+    #[test]
+    fn moves_are_symmetric() {
+        let grid = Grid::from_ascii(
+            "
+            ..@..
+            .@...
+            ...T.
+            ",
+        )
+        .unwrap();
+        for nb in [Neighborhood::Four, Neighborhood::Octile] {
+            let g = GridGraph::new(grid.clone(), nb);
+            for u in 0..g.node_bound() as u32 {
+                for (v, c) in g.successors(NodeId(u)) {
+                    assert!(g.successors(v).any(|(w, c2)| w == NodeId(u) && c2 == c));
+                }
+            }
+        }
+    }
+}

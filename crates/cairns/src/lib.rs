@@ -1,0 +1,6 @@
+//! cairns: optimal pathfinding on grid maps and weighted graphs.
+#![deny(missing_docs)]
+
+pub mod graph;
+pub mod grid;
+pub mod movingai;
