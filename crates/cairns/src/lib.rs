@@ -4,3 +4,6 @@
 pub mod graph;
 pub mod grid;
 pub mod movingai;
+pub mod heuristic;
+pub mod open;
+pub mod search;

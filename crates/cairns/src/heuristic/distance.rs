@@ -1,0 +1,150 @@
+//! Distance heuristics for grids, from the cells' coordinates.
+
+use std::f64::consts::SQRT_2;
+
+use super::Heuristic;
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
+
+/// The zero heuristic: A* with it is Dijkstra's algorithm. Admissible and
+/// consistent on every graph with non-negative costs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Zero;
+
+impl Heuristic for Zero {
+    type Goal = ();
+
+    #[inline]
+    fn goal(&self, _goal: NodeId) {}
+
+    #[inline]
+    fn estimate(&self, _node: NodeId, _goal: &()) -> f64 {
+        0.0
+    }
+}
+
+/// Splits node ids of a grid `width` cells wide into coordinates.
+#[derive(Clone, Copy, Debug)]
+struct Coords {
+    width: u32,
+}
+
+impl Coords {
+    #[inline]
+    fn of(self, node: NodeId) -> (f64, f64) {
+        (
+            f64::from(node.0 % self.width),
+            f64::from(node.0 / self.width),
+        )
+    }
+
+    #[inline]
+    fn deltas(self, node: NodeId, goal: (f64, f64)) -> (f64, f64) {
+        let (x, y) = self.of(node);
+        ((x - goal.0).abs(), (y - goal.1).abs())
+    }
+}
+
+macro_rules! grid_heuristic {
+    ($(#[$doc:meta])* $name:ident, |$dx:ident, $dy:ident| $body:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name {
+            coords: Coords,
+        }
+
+        impl $name {
+            /// The heuristic for the node ids of `grid`.
+            pub fn new(grid: &GridGraph) -> Self {
+                Self::for_width(grid.width())
+            }
+
+            /// The heuristic for node ids `y * width + x`.
+            ///
+            /// # Panics
+            ///
+            /// When `width` is zero.
+            pub fn for_width(width: u32) -> Self {
+                assert!(width > 0, "a grid has a positive width");
+                Self { coords: Coords { width } }
+            }
+        }
+
+        impl Heuristic for $name {
+            type Goal = (f64, f64);
+
+            #[inline]
+            fn goal(&self, goal: NodeId) -> (f64, f64) {
+                self.coords.of(goal)
+            }
+
+            #[inline]
+            fn estimate(&self, node: NodeId, goal: &(f64, f64)) -> f64 {
+                let ($dx, $dy) = self.coords.deltas(node, *goal);
+                $body
+            }
+        }
+    };
+}
+
+grid_heuristic!(
+    /// Manhattan distance `|dx| + |dy|`: the exact cost on an open
+    /// 4-connected grid with unit steps, so admissible and consistent there.
+    /// It overestimates diagonal movement: do not use it for octile grids.
+    Manhattan,
+    |dx, dy| dx + dy
+);
+
+grid_heuristic!(
+    /// Octile distance `max(dx, dy) + (sqrt(2) - 1) * min(dx, dy)`: the exact
+    /// cost on an open 8-connected grid with diagonal steps of `sqrt(2)`, so
+    /// admissible and consistent for octile movement (with or without corner
+    /// cutting) and, being below Manhattan, for 4-connected grids too.
+    Octile,
+    |dx, dy| dx.max(dy) + (SQRT_2 - 1.0) * dx.min(dy)
+);
+
+grid_heuristic!(
+    /// Straight-line distance `sqrt(dx^2 + dy^2)`: admissible and consistent
+    /// for every grid movement whose steps cost at least their length
+    /// (4-connected and octile alike), but looser than [`Octile`] on octile
+    /// grids and [`Manhattan`] on 4-connected ones.
+    Euclidean,
+    |dx, dy| dx.hypot(dy)
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h<H: Heuristic>(h: &H, from: u32, to: u32) -> f64 {
+        h.estimate(NodeId(from), &h.goal(NodeId(to)))
+    }
+
+    #[test]
+    fn distances_on_a_10_wide_grid() {
+        // (1, 2) -> (4, 6): dx = 3, dy = 4.
+        let (a, b) = (21, 64);
+        assert_eq!(h(&Manhattan::for_width(10), a, b), 7.0);
+        assert_eq!(h(&Euclidean::for_width(10), a, b), 5.0);
+        let oct = h(&Octile::for_width(10), a, b);
+        assert!((oct - (1.0 + 3.0 * SQRT_2)).abs() < 1e-12);
+        assert_eq!(h(&Zero, a, b), 0.0);
+        assert_eq!(h(&Octile::for_width(10), b, b), 0.0);
+    }
+
+    #[test]
+    fn ordering_between_heuristics() {
+        let (m, o, e) = (
+            Manhattan::for_width(13),
+            Octile::for_width(13),
+            Euclidean::for_width(13),
+        );
+        for a in 0..13 * 9 {
+            for b in [0, 17, 55, 116] {
+                assert!(h(&e, a, b) <= h(&o, a, b) + 1e-12);
+                assert!(h(&o, a, b) <= h(&m, a, b) + 1e-12);
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Heuristics: lower bounds on the remaining cost to the goal.
+//!
+//! A [`Heuristic`] first turns a goal into a small value
+//! ([`Heuristic::Goal`], for example the goal's coordinates), once per query,
+//! and then estimates the cost from any node to that goal. A* is optimal when
+//! the heuristic is *admissible* (never above the true remaining cost) and
+//! expands every node at most once when it is also *consistent*
+//! (`h(u) <= cost(u, v) + h(v)` for every edge).
+//!
+//! | heuristic | admissible for |
+//! |---|---|
+//! | [`Zero`] | every graph with non-negative costs (A* becomes Dijkstra) |
+//! | [`Manhattan`] | 4-connected grids with unit costs; **not** for octile movement |
+//! | [`Octile`] | octile grids (8 directions, diagonal `sqrt(2)`) and 4-connected grids |
+//! | [`Euclidean`] | any grid whose step costs are at least their straight-line length |
+//!
+//! On octile grids [`Octile`] is the tightest of these; on 4-connected grids
+//! [`Manhattan`] is. All four are consistent wherever they are admissible.
+
+mod distance;
+
+pub use distance::{Euclidean, Manhattan, Octile, Zero};
+
+use crate::graph::NodeId;
+
+/// An estimate of the cost from a node to a goal.
+pub trait Heuristic {
+    /// What the heuristic needs to know about a goal, computed once per
+    /// query by [`goal`](Heuristic::goal).
+    type Goal: Copy;
+
+    /// Prepares the estimates towards `goal`.
+    fn goal(&self, goal: NodeId) -> Self::Goal;
+
+    /// A lower bound on the cost from `node` to the goal.
+    fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64;
+}
+
+impl<H: Heuristic + ?Sized> Heuristic for &H {
+    type Goal = H::Goal;
+
+    #[inline]
+    fn goal(&self, goal: NodeId) -> H::Goal {
+        (**self).goal(goal)
+    }
+
+    #[inline]
+    fn estimate(&self, node: NodeId, goal: &H::Goal) -> f64 {
+        (**self).estimate(node, goal)
+    }
+}
+
+/// A heuristic from a closure `|node, goal| estimate`, for graphs whose
+/// nodes carry their own geometry.
+///
+/// ```
+/// use cairns::graph::NodeId;
+/// use cairns::heuristic::{FnHeuristic, Heuristic};
+///
+/// // Nodes on a line: the distance between positions is a lower bound.
+/// let positions: [f64; 3] = [0.0, 2.0, 5.0];
+/// let h = FnHeuristic(|n: NodeId, goal: NodeId| (positions[n.index()] - positions[goal.index()]).abs());
+/// let goal = h.goal(NodeId(2));
+/// assert_eq!(h.estimate(NodeId(1), &goal), 3.0);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct FnHeuristic<F>(pub F);
+
+impl<F: Fn(NodeId, NodeId) -> f64> Heuristic for FnHeuristic<F> {
+    type Goal = NodeId;
+
+    #[inline]
+    fn goal(&self, goal: NodeId) -> NodeId {
+        goal
+    }
+
+    #[inline]
+    fn estimate(&self, node: NodeId, goal: &NodeId) -> f64 {
+        (self.0)(node, *goal)
+    }
+}

@@ -1,0 +1,177 @@
+//! The default OPEN set: a binary heap that knows where each node is.
+
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// A binary min-heap of `(key, node)` entries with each node's position
+/// tracked in a dense array, so that a node whose key improves moves up from
+/// where it is (decrease-key) instead of being pushed again.
+///
+/// | operation | cost |
+/// |---|---|
+/// | push | `O(log n)` |
+/// | pop | `O(log n)` |
+/// | key (membership) | `O(1)` |
+/// | decrease_key | `O(log n)` |
+/// | clear | `O(1)` |
+///
+/// Keys live in the heap array next to their node, so a sift compares keys
+/// without an indirection. The position array is never cleared: a position
+/// is trusted only when the heap slot it names holds that node, which makes
+/// `clear` free and keeps a batch of searches from touching memory for
+/// nodes they never reach.
+#[derive(Clone, Debug, Default)]
+pub struct IndexedBinaryHeap {
+    heap: Vec<Entry>,
+    position: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Key,
+    node: NodeId,
+}
+
+impl IndexedBinaryHeap {
+    /// An empty heap.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn slot(&self, node: NodeId) -> Option<usize> {
+        let i = *self.position.get(node.index())? as usize;
+        (i < self.heap.len() && self.heap[i].node == node).then_some(i)
+    }
+
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        let entry = self.heap[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.heap[parent];
+            if !entry.key.precedes(p.key) {
+                break;
+            }
+            self.heap[i] = p;
+            self.position[p.node.index()] = i as u32;
+            i = parent;
+        }
+        self.heap[i] = entry;
+        self.position[entry.node.index()] = i as u32;
+    }
+
+    #[inline]
+    fn sift_down(&mut self, mut i: usize) {
+        let len = self.heap.len();
+        let entry = self.heap[i];
+        loop {
+            let left = 2 * i + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && self.heap[right].key.precedes(self.heap[left].key) {
+                right
+            } else {
+                left
+            };
+            let c = self.heap[child];
+            if !c.key.precedes(entry.key) {
+                break;
+            }
+            self.heap[i] = c;
+            self.position[c.node.index()] = i as u32;
+            i = child;
+        }
+        self.heap[i] = entry;
+        self.position[entry.node.index()] = i as u32;
+    }
+}
+
+impl OpenSet for IndexedBinaryHeap {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.position.len() < node_bound {
+            self.position.resize(node_bound, u32::MAX);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
+        if self.position.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.heap.push(Entry { key, node });
+        self.sift_up(self.heap.len() - 1);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        let last = self.heap.pop()?;
+        if self.heap.is_empty() {
+            return Some((last.node, last.key));
+        }
+        let top = std::mem::replace(&mut self.heap[0], last);
+        self.sift_down(0);
+        Some((top.node, top.key))
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.slot(node).map(|i| self.heap[i].key)
+    }
+
+    #[inline]
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        match self.slot(node) {
+            Some(i) => {
+                debug_assert!(!self.heap[i].key.precedes(key), "decrease_key raised a key");
+                self.heap[i].key = key;
+                self.sift_up(i);
+            }
+            None => self.push(node, key),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.heap.clear();
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_in_key_order_with_deeper_first_on_ties() {
+        let mut h = IndexedBinaryHeap::new();
+        h.prepare(10);
+        h.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+        h.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        h.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+        h.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        h.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        assert_eq!(h.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+        let order: Vec<u32> = std::iter::from_fn(|| h.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1]);
+        assert_eq!(h.key(NodeId(3)), None);
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut h = IndexedBinaryHeap::new();
+        h.prepare(4);
+        h.push(NodeId(0), Key::new(1.0, 0.0));
+        h.push(NodeId(1), Key::new(2.0, 0.0));
+        h.clear();
+        assert_eq!(h.key(NodeId(0)), None);
+        h.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(h.key(NodeId(0)), None);
+        assert_eq!(h.len(), 1);
+    }
+}

@@ -1,0 +1,321 @@
+//! A* over the [`Graph`] trait.
+
+use super::{NodeRecord, Observer, Path, SearchCache, in_bounds};
+use crate::graph::{Graph, NodeId};
+use crate::heuristic::Heuristic;
+use crate::open::{Key, OpenSet};
+
+/// The A* search engine: a graph and a heuristic, both borrowed or owned,
+/// never changed by a search. All per-query memory is in the
+/// [`SearchCache`] passed to each call, whose type parameter picks the OPEN
+/// set.
+///
+/// # Contract
+///
+/// Edge costs are non-negative. With an *admissible* heuristic (never above
+/// the true remaining cost) the path found is a shortest one. With a
+/// *consistent* heuristic every node is expanded at most once; with an
+/// admissible but inconsistent one, a closed node that is reached more
+/// cheaply is reopened (counted in [`SearchStats::reopened`](super::SearchStats)),
+/// so the result is still shortest.
+///
+/// # Order of expansion
+///
+/// The OPEN entry with the smallest `f = g + h` is expanded first; among
+/// equal `f`, the one with the larger `g`. Remaining ties depend on the OPEN
+/// set and are deterministic.
+///
+/// # Complexity
+///
+/// `O((V + E) log V)` time with a heap-based OPEN set, and `O(V)` memory in
+/// the cache, allocated by the first search and reused by the next.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::heuristic::Octile;
+/// use cairns::search::{AStar, SearchCache};
+///
+/// let grid = Grid::from_ascii("
+///     ....@....
+///     .@@.@.@@.
+///     .@..@..@.
+///     .@.@@@.@.
+///     .........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let astar = AStar::new(&graph, Octile::new(&graph));
+/// let mut cache = SearchCache::new();
+/// let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
+/// let path = astar.search(start, goal, &mut cache).unwrap();
+/// assert_eq!(path.nodes.first(), Some(&start));
+/// assert_eq!(path.nodes.last(), Some(&goal));
+/// // Down, along the bottom row and up: every diagonal would cut a corner.
+/// assert_eq!(path.cost, 16.0);
+/// // The cache can be reused for the next query without allocating.
+/// assert_eq!(astar.search_cost(goal, start, &mut cache), Some(path.cost));
+/// ```
+#[derive(Clone, Debug)]
+pub struct AStar<G, H> {
+    graph: G,
+    heuristic: H,
+}
+
+impl<G: Graph, H: Heuristic> AStar<G, H> {
+    /// An engine for `graph` with `heuristic`.
+    pub fn new(graph: G, heuristic: H) -> Self {
+        AStar { graph, heuristic }
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &G {
+        &self.graph
+    }
+
+    /// The heuristic.
+    pub fn heuristic(&self) -> &H {
+        &self.heuristic
+    }
+
+    /// Finds a shortest path from `start` to `goal`. Returns `None` when the
+    /// goal cannot be reached or either node is not on the graph. Statistics
+    /// are in [`SearchCache::stats`] afterwards.
+    pub fn search<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Path> {
+        self.search_cost(start, goal, cache)?;
+        cache.path_to(goal)
+    }
+
+    /// Like [`search`](AStar::search), but returns only the cost; the path
+    /// stays in the cache ([`SearchCache::path_into`]). After the first call,
+    /// this allocates nothing.
+    pub fn search_cost<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<f64> {
+        self.search_observed(start, goal, cache, &mut ())
+    }
+
+    /// Like [`search_cost`](AStar::search_cost), reporting each expansion
+    /// and each improvement to `observer`.
+    pub fn search_observed<Q: OpenSet, O: Observer>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64> {
+        let bound = self.graph.node_bound();
+        cache.begin(bound);
+        if !in_bounds(start, bound) || !in_bounds(goal, bound) {
+            return None;
+        }
+        let target = self.heuristic.goal(goal);
+        run(
+            &self.graph,
+            |n| self.heuristic.estimate(n, &target),
+            start,
+            Some(goal),
+            cache,
+            observer,
+        )
+    }
+}
+
+/// The search loop shared by A* and Dijkstra. `goal` of `None` runs until
+/// OPEN is empty (one-to-all). The cache must have been begun.
+#[inline]
+pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
+    graph: &G,
+    h: impl Fn(NodeId) -> f64,
+    start: NodeId,
+    goal: Option<NodeId>,
+    cache: &mut SearchCache<Q>,
+    observer: &mut O,
+) -> Option<f64> {
+    let open_stamp = cache.open_stamp();
+    let closed_stamp = cache.closed_stamp();
+    let SearchCache {
+        records,
+        open,
+        stats,
+        ..
+    } = cache;
+
+    let h0 = h(start);
+    records[start.index()] = NodeRecord {
+        g: 0.0,
+        h: h0,
+        parent: NodeId::NONE,
+        stamp: open_stamp,
+    };
+    open.push(start, Key::new(0.0, h0));
+    observer.open(start, NodeId::NONE, 0.0);
+    let mut max_open = 1usize;
+
+    while let Some((u, key)) = open.pop() {
+        let ru = records[u.index()];
+        if ru.stamp == closed_stamp || key.g > ru.g {
+            // A stale duplicate from an OPEN set without decrease-key.
+            continue;
+        }
+        records[u.index()].stamp = closed_stamp;
+        if Some(u) == goal {
+            stats.max_open = max_open as u64;
+            return Some(ru.g);
+        }
+        stats.expanded += 1;
+        observer.expand(u, ru.g, ru.h);
+        for (v, cost) in graph.successors(u) {
+            stats.generated += 1;
+            let g = ru.g + cost;
+            let rv = &mut records[v.index()];
+            if rv.stamp < open_stamp {
+                let hv = h(v);
+                *rv = NodeRecord {
+                    g,
+                    h: hv,
+                    parent: u,
+                    stamp: open_stamp,
+                };
+                open.push(v, Key::new(g, hv));
+            } else if g < rv.g {
+                if rv.stamp == closed_stamp {
+                    // Only an inconsistent heuristic gets here; tiny gains
+                    // from summing the same costs in another order are not
+                    // worth reopening for.
+                    if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+                        continue;
+                    }
+                    stats.reopened += 1;
+                    rv.stamp = open_stamp;
+                    open.push(v, Key::new(g, rv.h));
+                } else {
+                    stats.updated += 1;
+                    open.decrease_key(v, Key::new(g, rv.h));
+                }
+                rv.g = g;
+                rv.parent = u;
+            } else {
+                continue;
+            }
+            observer.open(v, u, g);
+        }
+        max_open = max_open.max(open.len());
+    }
+    stats.max_open = max_open as u64;
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::CsrGraph;
+    use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
+    use crate::heuristic::{FnHeuristic, Manhattan, Octile, Zero};
+
+    #[test]
+    fn start_equals_goal_costs_nothing() {
+        let g = GridGraph::new(Grid::filled(3, 3, Tile::Ground).unwrap(), Neighborhood::Octile);
+        let mut cache = SearchCache::new();
+        let p = AStar::new(&g, Octile::new(&g))
+            .search(NodeId(4), NodeId(4), &mut cache)
+            .unwrap();
+        assert_eq!(p.cost, 0.0);
+        assert_eq!(p.nodes, [NodeId(4)]);
+        assert_eq!(cache.stats().expanded, 0);
+    }
+
+    #[test]
+    fn walled_off_goal_has_no_path() {
+        let grid = Grid::from_ascii(
+            "
+            ..@..
+            ..@..
+            ..@..
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let mut cache = SearchCache::new();
+        let astar = AStar::new(&g, Octile::new(&g));
+        assert_eq!(astar.search(NodeId(0), NodeId(4), &mut cache), None);
+        // Every reachable cell was expanded before giving up.
+        assert_eq!(cache.stats().expanded, 6);
+        assert_eq!(astar.search(NodeId(0), NodeId(99), &mut cache), None);
+    }
+
+    #[test]
+    fn ties_prefer_deeper_nodes() {
+        // On an open 4-connected grid with Manhattan, every cell in the
+        // start-goal rectangle has the same f. Preferring larger g walks
+        // straight to the goal, expanding only the cells of one path.
+        let g = GridGraph::new(Grid::filled(20, 20, Tile::Ground).unwrap(), Neighborhood::Four);
+        let mut cache = SearchCache::new();
+        let p = AStar::new(&g, Manhattan::new(&g))
+            .search(NodeId(0), g.node(19, 19).unwrap(), &mut cache)
+            .unwrap();
+        assert_eq!(p.cost, 38.0);
+        assert_eq!(cache.stats().expanded, 38);
+    }
+
+    #[test]
+    fn inconsistent_heuristic_reopens_and_stays_optimal() {
+        // 0 -> 1 -> 3 is cheaper than 0 -> 2 -> 3 (cost 2 vs 3), but an
+        // admissible, inconsistent h makes 1 look worse at first... and a
+        // cheaper route to 2 appears only after 2 is closed.
+        let edges = [(0, 1, 1.0), (0, 2, 3.0), (1, 2, 1.0), (2, 3, 3.0)];
+        let g = CsrGraph::from_edges(4, &edges).unwrap();
+        let hv = [0.0, 4.0, 0.0, 0.0];
+        let h = FnHeuristic(move |n: NodeId, _| hv[n.index()]);
+        let mut cache = SearchCache::new();
+        let cost = AStar::new(&g, h).search_cost(NodeId(0), NodeId(3), &mut cache);
+        assert_eq!(cost, Some(5.0));
+        assert_eq!(cache.stats().reopened, 1);
+        let mut path = Vec::new();
+        assert!(cache.path_into(NodeId(3), &mut path));
+        assert_eq!(path, [NodeId(0), NodeId(1), NodeId(2), NodeId(3)]);
+    }
+
+    #[test]
+    fn cache_is_reused_across_queries_and_graphs() {
+        let small = CsrGraph::from_edges(2, &[(0, 1, 1.0)]).unwrap();
+        let big = GridGraph::new(Grid::filled(30, 30, Tile::Ground).unwrap(), Neighborhood::Four);
+        let mut cache = SearchCache::new();
+        let a = AStar::new(&big, Zero);
+        let b = AStar::new(&small, Zero);
+        assert_eq!(a.search_cost(NodeId(0), NodeId(899), &mut cache), Some(58.0));
+        assert_eq!(b.search_cost(NodeId(0), NodeId(1), &mut cache), Some(1.0));
+        assert!(!cache.is_reached(NodeId(5)));
+        assert_eq!(a.search_cost(NodeId(899), NodeId(0), &mut cache), Some(58.0));
+        assert!(cache.is_closed(NodeId(5)) || cache.is_reached(NodeId(5)));
+    }
+
+    #[test]
+    fn observer_sees_every_expansion() {
+        #[derive(Default)]
+        struct Count(u64, u64);
+        impl Observer for Count {
+            fn expand(&mut self, _: NodeId, _: f64, _: f64) {
+                self.0 += 1;
+            }
+            fn open(&mut self, _: NodeId, _: NodeId, _: f64) {
+                self.1 += 1;
+            }
+        }
+        let g = GridGraph::new(Grid::filled(9, 9, Tile::Ground).unwrap(), Neighborhood::Octile);
+        let mut cache = SearchCache::new();
+        let mut count = Count::default();
+        AStar::new(&g, Zero).search_observed(NodeId(0), NodeId(80), &mut cache, &mut count);
+        assert_eq!(count.0, cache.stats().expanded);
+        assert_eq!(count.0 as usize + 1, cache.closed_nodes().count());
+        assert!(count.1 >= count.0);
+    }
+}

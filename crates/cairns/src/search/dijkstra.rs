@@ -1,0 +1,115 @@
+//! Dijkstra's algorithm, one-to-one and one-to-all.
+
+use super::astar::run;
+use super::{Observer, Path, SearchCache, in_bounds};
+use crate::graph::{Graph, NodeId};
+use crate::open::OpenSet;
+
+/// Dijkstra's algorithm: A* without a heuristic.
+///
+/// # Contract
+///
+/// Edge costs are non-negative; every node is expanded at most once, in
+/// order of its distance from the source.
+///
+/// # Complexity
+///
+/// `O((V + E) log V)` with a heap-based OPEN set; `O(V)` memory in the
+/// reusable [`SearchCache`].
+///
+/// # Example
+///
+/// ```
+/// use cairns::graph::{CsrGraph, NodeId};
+/// use cairns::search::{Dijkstra, SearchCache};
+///
+/// let g = CsrGraph::from_edges(4, &[(0, 1, 4.0), (0, 2, 1.0), (2, 1, 2.0)]).unwrap();
+/// let mut cache = SearchCache::new();
+/// Dijkstra::new(&g).all(NodeId(0), &mut cache);
+/// assert_eq!(cache.g(NodeId(1)), Some(3.0));
+/// assert_eq!(cache.g(NodeId(3)), None); // unreachable
+/// ```
+#[derive(Clone, Debug)]
+pub struct Dijkstra<G> {
+    graph: G,
+}
+
+impl<G: Graph> Dijkstra<G> {
+    /// Dijkstra's algorithm on `graph`.
+    pub fn new(graph: G) -> Self {
+        Dijkstra { graph }
+    }
+
+    /// A shortest path from `start` to `goal`, or `None` when there is none
+    /// or either node is off the graph.
+    pub fn search<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Path> {
+        self.search_cost(start, goal, cache)?;
+        cache.path_to(goal)
+    }
+
+    /// The cost of a shortest path from `start` to `goal`; the path stays
+    /// in the cache. Allocates nothing after the first call.
+    pub fn search_cost<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<f64> {
+        let bound = self.graph.node_bound();
+        cache.begin(bound);
+        if !in_bounds(start, bound) || !in_bounds(goal, bound) {
+            return None;
+        }
+        run(&self.graph, |_| 0.0, start, Some(goal), cache, &mut ())
+    }
+
+    /// Computes the distance from `source` to every node it reaches; read
+    /// them afterwards with [`SearchCache::g`] (or the paths with
+    /// [`SearchCache::path_into`]). Does nothing for a source off the graph.
+    pub fn all<Q: OpenSet>(&self, source: NodeId, cache: &mut SearchCache<Q>) {
+        self.all_observed(source, cache, &mut ());
+    }
+
+    /// Like [`all`](Dijkstra::all), reporting events to `observer`.
+    pub fn all_observed<Q: OpenSet, O: Observer>(
+        &self,
+        source: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) {
+        let bound = self.graph.node_bound();
+        cache.begin(bound);
+        if in_bounds(source, bound) {
+            run(&self.graph, |_| 0.0, source, None, cache, observer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{CsrGraph, Reversed};
+
+    #[test]
+    fn one_to_all_and_reverse() {
+        let g = CsrGraph::from_edges(4, &[(0, 1, 1.0), (1, 2, 2.0), (0, 2, 5.0), (3, 0, 1.0)])
+            .unwrap();
+        let mut cache = SearchCache::new();
+        Dijkstra::new(&g).all(NodeId(0), &mut cache);
+        let d: Vec<_> = (0..4).map(|i| cache.g(NodeId(i))).collect();
+        assert_eq!(d, [Some(0.0), Some(1.0), Some(3.0), None]);
+        // Distances *to* node 2.
+        Dijkstra::new(Reversed(&g)).all(NodeId(2), &mut cache);
+        let d: Vec<_> = (0..4).map(|i| cache.g(NodeId(i))).collect();
+        assert_eq!(d, [Some(3.0), Some(2.0), Some(0.0), Some(4.0)]);
+        assert_eq!(
+            Dijkstra::new(&g).search(NodeId(3), NodeId(2), &mut cache).unwrap().nodes,
+            [NodeId(3), NodeId(0), NodeId(1), NodeId(2)]
+        );
+    }
+}

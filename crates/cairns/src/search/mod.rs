@@ -1,0 +1,258 @@
+//! Searches: A*, Dijkstra and breadth-first search over [`Graph`]s with a
+//! reusable [`SearchCache`], and a closure-based A* for ad-hoc graphs.
+//!
+//! # Reusing memory
+//!
+//! A [`SearchCache`] holds everything a search writes: each node's `g`,
+//! heuristic value, parent and state, and the OPEN set. It is sized on first
+//! use; later searches on graphs of the same size allocate nothing. Instead of
+//! clearing the per-node arrays, each search takes a new *generation* number,
+//! and a node's record counts only if it is stamped with the current one.
+
+mod astar;
+mod bfs;
+mod closure;
+mod dijkstra;
+
+pub use astar::AStar;
+pub use bfs::Bfs;
+pub use closure::astar_fn;
+pub use dijkstra::Dijkstra;
+
+use crate::graph::NodeId;
+use crate::open::{IndexedBinaryHeap, OpenSet};
+
+/// A path found by a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path<N = NodeId, C = f64> {
+    /// The nodes from the start to the goal, both included.
+    pub nodes: Vec<N>,
+    /// The sum of the edge costs along the path.
+    pub cost: C,
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes removed from OPEN and expanded (their successors generated).
+    pub expanded: u64,
+    /// Edges looked at while expanding (successors generated).
+    pub generated: u64,
+    /// Times a node already on OPEN got a better `g` (decrease-key).
+    pub updated: u64,
+    /// Times a closed node got a better `g` and went back on OPEN. Zero with
+    /// a consistent heuristic.
+    pub reopened: u64,
+    /// The largest number of entries OPEN held at once.
+    pub max_open: u64,
+}
+
+/// Events of a search, for visualisers and instrumentation. Every method
+/// does nothing by default, and `()` implements the trait, so a search
+/// without an observer compiles to the plain loop.
+pub trait Observer {
+    /// `node` was removed from OPEN and is being expanded, with its `g` and
+    /// heuristic value.
+    #[inline]
+    fn expand(&mut self, node: NodeId, g: f64, h: f64) {
+        let _ = (node, g, h);
+    }
+
+    /// `node` was reached from `parent` with cost `g` and put on OPEN (or
+    /// had its key improved).
+    #[inline]
+    fn open(&mut self, node: NodeId, parent: NodeId, g: f64) {
+        let _ = (node, parent, g);
+    }
+}
+
+impl Observer for () {}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline]
+    fn expand(&mut self, node: NodeId, g: f64, h: f64) {
+        (**self).expand(node, g, h);
+    }
+
+    #[inline]
+    fn open(&mut self, node: NodeId, parent: NodeId, g: f64) {
+        (**self).open(node, parent, g);
+    }
+}
+
+/// What a search knows about one node.
+#[derive(Clone, Copy, Debug)]
+struct NodeRecord {
+    g: f64,
+    h: f64,
+    parent: NodeId,
+    /// `2 * generation` while open, `2 * generation + 1` once closed; any
+    /// smaller value means "not reached in this search".
+    stamp: u32,
+}
+
+const UNSEEN: NodeRecord = NodeRecord {
+    g: f64::INFINITY,
+    h: 0.0,
+    parent: NodeId::NONE,
+    stamp: 0,
+};
+
+/// The memory of a search, reused across queries: per-node records stamped
+/// with a generation number, the OPEN set `Q`, a queue for breadth-first
+/// search and the statistics of the last search.
+///
+/// After a search the cache answers questions about it: the distance to a
+/// node ([`g`](SearchCache::g)), whether it was expanded
+/// ([`is_closed`](SearchCache::is_closed)) and the path to it
+/// ([`path_into`](SearchCache::path_into)).
+#[derive(Clone, Debug)]
+pub struct SearchCache<Q = IndexedBinaryHeap> {
+    records: Vec<NodeRecord>,
+    generation: u32,
+    open: Q,
+    queue: Vec<NodeId>,
+    stats: SearchStats,
+}
+
+impl SearchCache<IndexedBinaryHeap> {
+    /// An empty cache with the default OPEN set. It grows on first use.
+    pub fn new() -> Self {
+        Self::with_open(IndexedBinaryHeap::new())
+    }
+}
+
+impl Default for SearchCache<IndexedBinaryHeap> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<Q: OpenSet> SearchCache<Q> {
+    /// An empty cache with the given OPEN set.
+    pub fn with_open(open: Q) -> Self {
+        SearchCache {
+            records: Vec::new(),
+            generation: 0,
+            open,
+            queue: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Starts a search on a graph of `node_bound` nodes: grows the arrays if
+    /// needed, empties OPEN and takes a new generation.
+    fn begin(&mut self, node_bound: usize) {
+        if self.records.len() < node_bound {
+            self.records.resize(node_bound, UNSEEN);
+        }
+        self.open.prepare(node_bound);
+        self.open.clear();
+        self.queue.clear();
+        self.stats = SearchStats::default();
+        if self.generation >= u32::MAX / 2 - 1 {
+            // Once in two billion searches: forget every stamp.
+            for r in &mut self.records {
+                r.stamp = 0;
+            }
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    #[inline]
+    fn open_stamp(&self) -> u32 {
+        2 * self.generation
+    }
+
+    #[inline]
+    fn closed_stamp(&self) -> u32 {
+        2 * self.generation + 1
+    }
+
+    #[inline]
+    fn record(&self, node: NodeId) -> Option<&NodeRecord> {
+        self.records
+            .get(node.index())
+            .filter(|r| r.stamp >= 2 * self.generation && self.generation > 0)
+    }
+
+    /// The statistics of the last search.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The best cost the last search found from its start to `node`, or
+    /// `None` if it did not reach the node. For expanded (closed) nodes this
+    /// is the exact distance when the heuristic was consistent.
+    pub fn g(&self, node: NodeId) -> Option<f64> {
+        self.record(node).map(|r| r.g)
+    }
+
+    /// Whether the last search reached `node` (put it on OPEN at some point).
+    pub fn is_reached(&self, node: NodeId) -> bool {
+        self.record(node).is_some()
+    }
+
+    /// Whether the last search expanded `node`.
+    pub fn is_closed(&self, node: NodeId) -> bool {
+        self.record(node)
+            .is_some_and(|r| r.stamp == self.closed_stamp())
+    }
+
+    /// The node from which the last search reached `node`.
+    pub fn parent(&self, node: NodeId) -> Option<NodeId> {
+        self.record(node)
+            .map(|r| r.parent)
+            .filter(|&p| p != NodeId::NONE)
+    }
+
+    /// Every node the last search expanded, in id order. Scans the whole
+    /// record array: meant for renderers, not for hot loops.
+    pub fn closed_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let closed = self.closed_stamp();
+        (0..self.records.len())
+            .filter(move |&i| self.generation > 0 && self.records[i].stamp == closed)
+            .map(|i| NodeId(i as u32))
+    }
+
+    /// Writes the path of the last search from its start to `node` into
+    /// `out` (cleared first) and returns `true`, or returns `false` and
+    /// leaves `out` empty if the search did not reach `node`. Reuses `out`'s
+    /// memory, so a batch of queries allocates nothing.
+    pub fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
+        out.clear();
+        if self.record(node).is_none() {
+            return false;
+        }
+        let mut n = node;
+        loop {
+            out.push(n);
+            match self.parent(n) {
+                Some(p) if out.len() <= self.records.len() => n = p,
+                _ => break,
+            }
+        }
+        out.reverse();
+        true
+    }
+
+    /// The path of the last search to `node` as a new [`Path`].
+    pub fn path_to(&self, node: NodeId) -> Option<Path> {
+        let mut nodes = Vec::new();
+        let cost = self.g(node)?;
+        self.path_into(node, &mut nodes);
+        Some(Path { nodes, cost })
+    }
+
+    /// The OPEN set, as the last search left it.
+    pub fn open_set(&self) -> &Q {
+        &self.open
+    }
+}
+
+/// Checks that a node id is on the graph, for the searches' entry points.
+#[inline]
+fn in_bounds(node: NodeId, node_bound: usize) -> bool {
+    node.index() < node_bound
+}
