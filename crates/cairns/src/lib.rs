@@ -3,7 +3,7 @@
 
 pub mod graph;
 pub mod grid;
-pub mod movingai;
 pub mod heuristic;
+pub mod movingai;
 pub mod open;
 pub mod search;

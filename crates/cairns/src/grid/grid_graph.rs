@@ -286,7 +286,10 @@ mod tests {
             Neighborhood::Octile,
         );
         assert_eq!(succ(&open, 1, 1).len(), 8);
-        assert_eq!(succ(&open, 0, 0), [(0, 1, 1.0), (1, 0, 1.0), (1, 1, SQRT_2)]);
+        assert_eq!(
+            succ(&open, 0, 0),
+            [(0, 1, 1.0), (1, 0, 1.0), (1, 1, SQRT_2)]
+        );
         let four = GridGraph::new(grid, Neighborhood::Four);
         assert_eq!(succ(&four, 1, 0), [(0, 0, 1.0), (2, 0, 1.0)]);
     }

@@ -99,7 +99,9 @@ pub struct Grid {
 
 /// A grid's size is zero or larger than [`MAX_CELLS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("grid size {width}x{height} is not supported (must be non-empty and at most {MAX_CELLS} cells)")]
+#[error(
+    "grid size {width}x{height} is not supported (must be non-empty and at most {MAX_CELLS} cells)"
+)]
 pub struct GridSizeError {
     /// The requested width.
     pub width: u64,

@@ -38,15 +38,32 @@ pub enum ParseErrorKind {
 
 /// Temporary: parses indented ASCII rows.
 pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
-    let rows: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let rows: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let width = rows.first().map_or(0, |r| r.chars().count());
     let mut tiles = Vec::new();
     for (y, row) in rows.iter().enumerate() {
         if row.chars().count() != width {
-            return Err(ParseError { line: y + 1, kind: ParseErrorKind::RowWidth { expected: width as u32, found: row.chars().count() } });
+            return Err(ParseError {
+                line: y + 1,
+                kind: ParseErrorKind::RowWidth {
+                    expected: width as u32,
+                    found: row.chars().count(),
+                },
+            });
         }
         for (x, ch) in row.chars().enumerate() {
-            tiles.push(Tile::from_char(ch).ok_or(ParseError { line: y + 1, kind: ParseErrorKind::UnknownTile { ch, x: x as u32, y: y as u32 } })?);
+            tiles.push(Tile::from_char(ch).ok_or(ParseError {
+                line: y + 1,
+                kind: ParseErrorKind::UnknownTile {
+                    ch,
+                    x: x as u32,
+                    y: y as u32,
+                },
+            })?);
         }
     }
     Ok(Grid::from_tiles(width as u32, rows.len() as u32, tiles).expect("size"))

@@ -13,6 +13,8 @@
 //! out in an order that depends on the structure but is deterministic.
 
 mod indexed_binary_heap;
+#[cfg(test)]
+pub(crate) mod model_test;
 
 pub use indexed_binary_heap::IndexedBinaryHeap;
 

@@ -223,7 +223,10 @@ mod tests {
 
     #[test]
     fn start_equals_goal_costs_nothing() {
-        let g = GridGraph::new(Grid::filled(3, 3, Tile::Ground).unwrap(), Neighborhood::Octile);
+        let g = GridGraph::new(
+            Grid::filled(3, 3, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
         let mut cache = SearchCache::new();
         let p = AStar::new(&g, Octile::new(&g))
             .search(NodeId(4), NodeId(4), &mut cache)
@@ -257,7 +260,10 @@ mod tests {
         // On an open 4-connected grid with Manhattan, every cell in the
         // start-goal rectangle has the same f. Preferring larger g walks
         // straight to the goal, expanding only the cells of one path.
-        let g = GridGraph::new(Grid::filled(20, 20, Tile::Ground).unwrap(), Neighborhood::Four);
+        let g = GridGraph::new(
+            Grid::filled(20, 20, Tile::Ground).unwrap(),
+            Neighborhood::Four,
+        );
         let mut cache = SearchCache::new();
         let p = AStar::new(&g, Manhattan::new(&g))
             .search(NodeId(0), g.node(19, 19).unwrap(), &mut cache)
@@ -287,14 +293,23 @@ mod tests {
     #[test]
     fn cache_is_reused_across_queries_and_graphs() {
         let small = CsrGraph::from_edges(2, &[(0, 1, 1.0)]).unwrap();
-        let big = GridGraph::new(Grid::filled(30, 30, Tile::Ground).unwrap(), Neighborhood::Four);
+        let big = GridGraph::new(
+            Grid::filled(30, 30, Tile::Ground).unwrap(),
+            Neighborhood::Four,
+        );
         let mut cache = SearchCache::new();
         let a = AStar::new(&big, Zero);
         let b = AStar::new(&small, Zero);
-        assert_eq!(a.search_cost(NodeId(0), NodeId(899), &mut cache), Some(58.0));
+        assert_eq!(
+            a.search_cost(NodeId(0), NodeId(899), &mut cache),
+            Some(58.0)
+        );
         assert_eq!(b.search_cost(NodeId(0), NodeId(1), &mut cache), Some(1.0));
         assert!(!cache.is_reached(NodeId(5)));
-        assert_eq!(a.search_cost(NodeId(899), NodeId(0), &mut cache), Some(58.0));
+        assert_eq!(
+            a.search_cost(NodeId(899), NodeId(0), &mut cache),
+            Some(58.0)
+        );
         assert!(cache.is_closed(NodeId(5)) || cache.is_reached(NodeId(5)));
     }
 
@@ -310,7 +325,10 @@ mod tests {
                 self.1 += 1;
             }
         }
-        let g = GridGraph::new(Grid::filled(9, 9, Tile::Ground).unwrap(), Neighborhood::Octile);
+        let g = GridGraph::new(
+            Grid::filled(9, 9, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
         let mut cache = SearchCache::new();
         let mut count = Count::default();
         AStar::new(&g, Zero).search_observed(NodeId(0), NodeId(80), &mut cache, &mut count);

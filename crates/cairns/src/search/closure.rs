@@ -93,7 +93,8 @@ where
     }
 
     // Dense records for the nodes seen so far: (node, parent index, g, closed).
-    let mut nodes: Vec<(N, usize, C, bool)> = vec![(start.clone(), usize::MAX, C::default(), false)];
+    let mut nodes: Vec<(N, usize, C, bool)> =
+        vec![(start.clone(), usize::MAX, C::default(), false)];
     let mut index: HashMap<N, usize> = HashMap::new();
     index.insert(start.clone(), 0);
     let mut open = BinaryHeap::new();
@@ -153,8 +154,12 @@ mod tests {
 
     #[test]
     fn unreachable_and_trivial() {
-        let none: Option<Path<u32, u32>> =
-            astar_fn(0u32, |&n| (n < 5).then_some((n + 1, 1u32)), |_| 0, |&n| n == 9);
+        let none: Option<Path<u32, u32>> = astar_fn(
+            0u32,
+            |&n| (n < 5).then_some((n + 1, 1u32)),
+            |_| 0,
+            |&n| n == 9,
+        );
         assert_eq!(none, None);
         let p = astar_fn(3u32, |&n| [(n + 1, 1.5f64)], |_| 0.0, |&n| n == 3).unwrap();
         assert_eq!(p.cost, 0.0);

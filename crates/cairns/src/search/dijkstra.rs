@@ -97,8 +97,8 @@ mod tests {
 
     #[test]
     fn one_to_all_and_reverse() {
-        let g = CsrGraph::from_edges(4, &[(0, 1, 1.0), (1, 2, 2.0), (0, 2, 5.0), (3, 0, 1.0)])
-            .unwrap();
+        let g =
+            CsrGraph::from_edges(4, &[(0, 1, 1.0), (1, 2, 2.0), (0, 2, 5.0), (3, 0, 1.0)]).unwrap();
         let mut cache = SearchCache::new();
         Dijkstra::new(&g).all(NodeId(0), &mut cache);
         let d: Vec<_> = (0..4).map(|i| cache.g(NodeId(i))).collect();
@@ -108,7 +108,10 @@ mod tests {
         let d: Vec<_> = (0..4).map(|i| cache.g(NodeId(i))).collect();
         assert_eq!(d, [Some(3.0), Some(2.0), Some(0.0), Some(4.0)]);
         assert_eq!(
-            Dijkstra::new(&g).search(NodeId(3), NodeId(2), &mut cache).unwrap().nodes,
+            Dijkstra::new(&g)
+                .search(NodeId(3), NodeId(2), &mut cache)
+                .unwrap()
+                .nodes,
             [NodeId(3), NodeId(0), NodeId(1), NodeId(2)]
         );
     }
