@@ -19,6 +19,11 @@ use crate::open::{Key, OpenSet};
 /// cheaply is reopened (counted in [`SearchStats::reopened`](super::SearchStats)),
 /// so the result is still shortest.
 ///
+/// A heuristic may return `f64::INFINITY` for a node from which it knows
+/// the goal is unreachable (a landmark table can prove this); such nodes are
+/// never put on OPEN, and an infinite estimate at the start ends the search
+/// with `None` at once.
+///
 /// # Order of expansion
 ///
 /// The OPEN entry with the smallest `f = g + h` is expanded first; among
@@ -150,6 +155,10 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
     } = cache;
 
     let h0 = h(start);
+    if h0 == f64::INFINITY {
+        // The heuristic proves the goal unreachable.
+        return None;
+    }
     records[start.index()] = NodeRecord {
         g: 0.0,
         h: h0,
@@ -185,6 +194,11 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
                     parent: u,
                     stamp: open_stamp,
                 };
+                if hv == f64::INFINITY {
+                    // No path from v to the goal: record it, never expand it.
+                    rv.stamp = closed_stamp;
+                    continue;
+                }
                 open.push(v, Key::new(g, hv));
             } else if g < rv.g {
                 if rv.stamp == closed_stamp {
@@ -311,6 +325,22 @@ mod tests {
             Some(58.0)
         );
         assert!(cache.is_closed(NodeId(5)) || cache.is_reached(NodeId(5)));
+    }
+
+    #[test]
+    fn infinite_estimate_prunes_dead_ends() {
+        // 0 -> 1 -> 3 and 0 -> 2 (a dead end the heuristic knows about).
+        let g = CsrGraph::from_edges(4, &[(0, 2, 1.0), (0, 1, 2.0), (1, 3, 2.0)]).unwrap();
+        let h = FnHeuristic(|n: NodeId, _| if n.0 == 2 { f64::INFINITY } else { 0.0 });
+        let mut cache = SearchCache::new();
+        let astar = AStar::new(&g, h);
+        assert_eq!(
+            astar.search_cost(NodeId(0), NodeId(3), &mut cache),
+            Some(4.0)
+        );
+        assert_eq!(cache.stats().expanded, 2);
+        assert_eq!(astar.search_cost(NodeId(2), NodeId(3), &mut cache), None);
+        assert_eq!(cache.stats().expanded, 0);
     }
 
     #[test]
