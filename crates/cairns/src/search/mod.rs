@@ -194,10 +194,11 @@ impl<Q: OpenSet> SearchCache<Q> {
         self.record(node).is_some()
     }
 
-    /// Whether the last search expanded `node`.
+    /// Whether the last search expanded `node` (or reached it as the goal).
+    /// Nodes that the heuristic proved to be dead ends are not counted.
     pub fn is_closed(&self, node: NodeId) -> bool {
         self.record(node)
-            .is_some_and(|r| r.stamp == self.closed_stamp())
+            .is_some_and(|r| r.stamp == self.closed_stamp() && r.h != f64::INFINITY)
     }
 
     /// The node from which the last search reached `node`.
@@ -212,7 +213,10 @@ impl<Q: OpenSet> SearchCache<Q> {
     pub fn closed_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
         let closed = self.closed_stamp();
         (0..self.records.len())
-            .filter(move |&i| self.generation > 0 && self.records[i].stamp == closed)
+            .filter(move |&i| {
+                let r = &self.records[i];
+                self.generation > 0 && r.stamp == closed && r.h != f64::INFINITY
+            })
             .map(|i| NodeId(i as u32))
     }
 
