@@ -99,7 +99,9 @@ pub struct Grid {
 
 /// A grid's size is zero or larger than [`MAX_CELLS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("grid size {width}x{height} is not supported (must be non-empty and at most {MAX_CELLS} cells)")]
+#[error(
+    "grid size {width}x{height} is not supported (must be non-empty and at most {MAX_CELLS} cells)"
+)]
 pub struct GridSizeError {
     /// The requested width.
     pub width: u64,
@@ -157,9 +159,10 @@ impl Grid {
         })
     }
 
-    /// A grid drawn as text in map characters, one row per line. Leading and
-    /// trailing blank lines and the indentation common to all rows are
-    /// ignored, which makes it convenient for examples and tests.
+    /// A grid drawn as text in map characters, one row per line. Each line is
+    /// trimmed of surrounding whitespace and blank lines before the first row
+    /// and after the last are ignored, which makes it convenient for examples
+    /// and tests (rows may be indented). All rows must have the same width.
     ///
     /// # Errors
     ///
