@@ -256,7 +256,10 @@ mod tests {
     #[test]
     fn undirected_edges_go_both_ways() {
         let g = CsrGraph::from_undirected_edges(2, &[(0, 1, 1.0)]).unwrap();
-        assert_eq!(g.successors(NodeId(1)).collect::<Vec<_>>(), [(NodeId(0), 1.0)]);
+        assert_eq!(
+            g.successors(NodeId(1)).collect::<Vec<_>>(),
+            [(NodeId(0), 1.0)]
+        );
         assert!(g.unit_costs());
     }
 }
