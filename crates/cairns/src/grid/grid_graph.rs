@@ -99,7 +99,7 @@ impl GridGraph {
         if self.grid.is_passable(x, y) {
             let open = |d: usize| {
                 let (dx, dy) = DIRECTIONS[d];
-                let (nx, ny) = (x as i64 + i64::from(dx), y as i64 + i64::from(dy));
+                let (nx, ny) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
                 nx >= 0 && ny >= 0 && self.grid.is_passable(nx as u32, ny as u32)
             };
             for d in 0..4 {
@@ -264,7 +264,7 @@ mod tests {
                 (x, y, c)
             })
             .collect();
-        v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        v.sort_by_key(|&(x, y, _)| (x, y));
         v
     }
 

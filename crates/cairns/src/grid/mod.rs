@@ -159,9 +159,10 @@ impl Grid {
         })
     }
 
-    /// A grid drawn as text in map characters, one row per line. Leading and
-    /// trailing blank lines and the indentation common to all rows are
-    /// ignored, which makes it convenient for examples and tests.
+    /// A grid drawn as text in map characters, one row per line. Each line is
+    /// trimmed of surrounding whitespace and blank lines before the first row
+    /// and after the last are ignored, which makes it convenient for examples
+    /// and tests (rows may be indented). All rows must have the same width.
     ///
     /// # Errors
     ///

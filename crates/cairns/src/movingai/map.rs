@@ -1,0 +1,561 @@
+//! `.map` files: a small header and the rows of tile characters.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
+use crate::grid::{Grid, MAX_CELLS, Tile};
+
+/// Parses the text of a Moving AI `.map` file.
+///
+/// The header lines `type octile`, `height H` and `width W` may come in any
+/// order (`type` may be left out; any other type is an error) and end with a
+/// line `map`, followed by `H` rows of `W` tile characters. Lines may end in
+/// `\n` or `\r\n`, the last one with or without a line ending; blank lines in
+/// the header and after the last row are ignored.
+///
+/// ```
+/// use cairns::movingai::parse_map;
+///
+/// let grid = parse_map("type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n")?;
+/// assert_eq!((grid.width(), grid.height()), (3, 2));
+/// assert!(!grid.is_passable(1, 0));
+/// # Ok::<(), cairns::movingai::ParseError>(())
+/// ```
+///
+/// # Errors
+///
+/// A [`ParseError`] naming the first malformed line: a missing, repeated or
+/// unknown header line, a size that is not a number, is zero, exceeds
+/// [`MAX_CELLS`] or exceeds what the input can hold (checked before any
+/// allocation), a row of the wrong width, an unknown tile, too few rows or a
+/// non-blank line after the last row.
+pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
+    let mut lines = Lines::new(text);
+    let (width, height) = parse_header(&mut lines)?;
+    let map_line = lines.number();
+
+    let cells = u64::from(width) * u64::from(height);
+    let size_error = |kind| Err(ParseError::new(map_line, kind));
+    if width == 0 || height == 0 {
+        return size_error(ParseErrorKind::ZeroSize {
+            width: width.into(),
+            height: height.into(),
+        });
+    }
+    if cells > MAX_CELLS {
+        return size_error(ParseErrorKind::SizeTooLarge {
+            width: width.into(),
+            height: height.into(),
+        });
+    }
+    // Each tile takes at least one byte, so this bounds the allocation by the
+    // input's own size.
+    let remaining = lines.remaining();
+    if cells > remaining as u64 {
+        return size_error(ParseErrorKind::SizeExceedsInput {
+            width: width.into(),
+            height: height.into(),
+            remaining,
+        });
+    }
+
+    let mut tiles = Vec::with_capacity(cells as usize);
+    for y in 0..height {
+        let Some((number, row)) = lines.next() else {
+            return Err(ParseError::new(
+                lines.number(),
+                ParseErrorKind::TooFewRows {
+                    expected: height,
+                    found: y,
+                },
+            ));
+        };
+        parse_row(row, number, y, width, &mut tiles)?;
+    }
+    for (number, line) in lines {
+        if !line.trim().is_empty() {
+            return Err(ParseError::new(
+                number,
+                ParseErrorKind::TooManyRows { expected: height },
+            ));
+        }
+    }
+    grid_from_parts(width, height, tiles, map_line)
+}
+
+/// Reads the header up to and including the `map` line; returns
+/// `(width, height)`.
+fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
+    let mut width = None;
+    let mut height = None;
+    let mut seen_type = false;
+    let mut any_line = false;
+    for (number, line) in lines.by_ref() {
+        let mut words = line.split_whitespace();
+        let Some(key) = words.next() else {
+            continue;
+        };
+        any_line = true;
+        let value = words.next();
+        let bad_header = || {
+            ParseError::new(
+                number,
+                ParseErrorKind::BadHeader {
+                    text: line.to_owned(),
+                },
+            )
+        };
+        if words.next().is_some() {
+            return Err(bad_header());
+        }
+        match (key, value) {
+            ("map", None) => {
+                let width = width.ok_or(ParseError::new(
+                    number,
+                    ParseErrorKind::MissingHeader { expected: "width" },
+                ))?;
+                let height = height.ok_or(ParseError::new(
+                    number,
+                    ParseErrorKind::MissingHeader { expected: "height" },
+                ))?;
+                return Ok((width, height));
+            }
+            ("type", Some(kind)) => {
+                if seen_type {
+                    return Err(duplicate(number, "type"));
+                }
+                seen_type = true;
+                if kind != "octile" {
+                    return Err(ParseError::new(
+                        number,
+                        ParseErrorKind::UnsupportedType {
+                            text: kind.to_owned(),
+                        },
+                    ));
+                }
+            }
+            ("height", Some(n)) => set_size(&mut height, "height", n, number)?,
+            ("width", Some(n)) => set_size(&mut width, "width", n, number)?,
+            _ => return Err(bad_header()),
+        }
+    }
+    let kind = if any_line {
+        ParseErrorKind::MissingHeader { expected: "map" }
+    } else {
+        ParseErrorKind::Empty
+    };
+    Err(ParseError::new(lines.number().max(1), kind))
+}
+
+fn duplicate(line: usize, field: &'static str) -> ParseError {
+    ParseError::new(line, ParseErrorKind::DuplicateHeader { field })
+}
+
+/// Parses a `height` or `width` value into `slot`. Values too large for a
+/// `u32` are reported as a size error rather than a bad number.
+fn set_size(
+    slot: &mut Option<u32>,
+    field: &'static str,
+    text: &str,
+    line: usize,
+) -> Result<(), ParseError> {
+    if slot.is_some() {
+        return Err(duplicate(line, field));
+    }
+    let bad_number = || {
+        ParseError::new(
+            line,
+            ParseErrorKind::BadNumber {
+                field,
+                text: text.to_owned(),
+            },
+        )
+    };
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad_number());
+    }
+    let n: u64 = text.parse().map_err(|_| bad_number())?;
+    let n = u32::try_from(n).map_err(|_| {
+        let (width, height) = if field == "width" { (n, 1) } else { (1, n) };
+        ParseError::new(line, ParseErrorKind::SizeTooLarge { width, height })
+    })?;
+    *slot = Some(n);
+    Ok(())
+}
+
+/// Appends the tiles of row `y` (line `line`) to `tiles`.
+fn parse_row(
+    row: &str,
+    line: usize,
+    y: u32,
+    width: u32,
+    tiles: &mut Vec<Tile>,
+) -> Result<(), ParseError> {
+    let row_width = |found| {
+        ParseError::new(
+            line,
+            ParseErrorKind::RowWidth {
+                expected: width,
+                found,
+            },
+        )
+    };
+    let mut found = 0usize;
+    for (x, ch) in row.chars().enumerate() {
+        if x >= width as usize {
+            return Err(row_width(row.chars().count()));
+        }
+        let tile = Tile::from_char(ch).ok_or(ParseError::new(
+            line,
+            ParseErrorKind::UnknownTile { ch, x: x as u32, y },
+        ))?;
+        tiles.push(tile);
+        found += 1;
+    }
+    if found != width as usize {
+        return Err(row_width(found));
+    }
+    Ok(())
+}
+
+fn grid_from_parts(
+    width: u32,
+    height: u32,
+    tiles: Vec<Tile>,
+    line: usize,
+) -> Result<Grid, ParseError> {
+    Grid::from_tiles(width, height, tiles).map_err(|e| {
+        let kind = if e.width == 0 || e.height == 0 {
+            ParseErrorKind::ZeroSize {
+                width: e.width,
+                height: e.height,
+            }
+        } else {
+            ParseErrorKind::SizeTooLarge {
+                width: e.width,
+                height: e.height,
+            }
+        };
+        ParseError::new(line, kind)
+    })
+}
+
+/// Reads and parses a `.map` file (see [`parse_map`]).
+///
+/// # Errors
+///
+/// A [`LoadError`] naming the file, holding the I/O error (also its
+/// [`source`](std::error::Error::source)) or the [`ParseError`].
+pub fn read_map(path: &Path) -> Result<Grid, LoadError> {
+    load(path, parse_map)
+}
+
+/// The text of a `.map` file for `grid`: a `type octile` header and one row
+/// per line, each ending in `\n`. [`parse_map`] reads it back to an equal
+/// grid.
+///
+/// ```
+/// use cairns::grid::Grid;
+/// use cairns::movingai::{parse_map, write_map};
+///
+/// let grid = Grid::from_ascii(".@\nT.")?;
+/// let text = write_map(&grid);
+/// assert_eq!(text, "type octile\nheight 2\nwidth 2\nmap\n.@\nT.\n");
+/// assert_eq!(parse_map(&text)?, grid);
+/// # Ok::<(), cairns::movingai::ParseError>(())
+/// ```
+pub fn write_map(grid: &Grid) -> String {
+    let mut out = String::with_capacity(grid.len() + grid.height() as usize + 48);
+    // Writing to a String cannot fail.
+    let _ = write!(
+        out,
+        "type octile\nheight {}\nwidth {}\nmap\n",
+        grid.height(),
+        grid.width()
+    );
+    out.push_str(&grid.to_ascii());
+    out
+}
+
+/// Parses a grid drawn in map characters, one row per line, as used by
+/// [`Grid::from_ascii`]: each line is trimmed of surrounding whitespace,
+/// blank lines before the first row and after the last are ignored, and
+/// every row must have the first row's width. Line numbers in errors count
+/// from the first line of `text`.
+pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
+    let lines = Lines::new(text).map(|(number, line)| (number, line.trim()));
+    let mut rows = lines.skip_while(|(_, line)| line.is_empty()).peekable();
+    let Some(&(first_line, first)) = rows.peek() else {
+        return Err(ParseError::new(1, ParseErrorKind::Empty));
+    };
+    let width = first.chars().count();
+    let Ok(width) = u32::try_from(width) else {
+        return Err(ParseError::new(
+            first_line,
+            ParseErrorKind::SizeTooLarge {
+                width: width as u64,
+                height: 1,
+            },
+        ));
+    };
+    let mut tiles = Vec::new();
+    let mut height = 0u32;
+    // Rows end at the first blank line; only blank lines may follow it.
+    let mut rows = rows.by_ref();
+    let mut blank_from = None;
+    for (number, row) in &mut rows {
+        if row.is_empty() {
+            blank_from = Some(number);
+            break;
+        }
+        parse_row(row, number, height, width, &mut tiles)?;
+        height = height.checked_add(1).ok_or(ParseError::new(
+            number,
+            ParseErrorKind::SizeTooLarge {
+                width: width.into(),
+                height: u64::from(u32::MAX) + 1,
+            },
+        ))?;
+    }
+    if let Some(blank) = blank_from {
+        if rows.any(|(_, row)| !row.is_empty()) {
+            return Err(ParseError::new(
+                blank,
+                ParseErrorKind::RowWidth {
+                    expected: width,
+                    found: 0,
+                },
+            ));
+        }
+    }
+    grid_from_parts(width, height, tiles, first_line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movingai::test_data::{data_dir, real_files};
+
+    fn kind(text: &str) -> ParseErrorKind {
+        parse_map(text).unwrap_err().kind
+    }
+
+    #[test]
+    fn parses_a_small_map() {
+        let g = parse_map("type octile\nheight 2\nwidth 3\nmap\n.@T\nGSW\n").unwrap();
+        assert_eq!((g.width(), g.height()), (3, 2));
+        assert_eq!(g.get(1, 0), Some(Tile::OutOfBounds));
+        assert_eq!(g.get(2, 1), Some(Tile::Water));
+        assert_eq!(g.passable_count(), 3);
+    }
+
+    #[test]
+    fn header_in_any_order_and_type_optional() {
+        let a = parse_map("width 3\ntype octile\nheight 1\nmap\n...").unwrap();
+        let b = parse_map("height 1\nwidth 3\nmap\n...\n").unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn crlf_and_missing_final_newline() {
+        let lf = parse_map("type octile\nheight 2\nwidth 2\nmap\n.@\n@.\n").unwrap();
+        let crlf = parse_map("type octile\r\nheight 2\r\nwidth 2\r\nmap\r\n.@\r\n@.").unwrap();
+        assert_eq!(lf, crlf);
+        let crlf_end = parse_map("type octile\r\nheight 2\r\nwidth 2\r\nmap\r\n.@\r\n@.\r\n");
+        assert_eq!(crlf_end.unwrap(), lf);
+    }
+
+    #[test]
+    fn trailing_blank_lines_are_fine_extra_rows_are_not() {
+        assert!(parse_map("height 1\nwidth 1\nmap\n.\n\n  \n\r\n").is_ok());
+        let e = parse_map("height 1\nwidth 1\nmap\n.\n\n.\n").unwrap_err();
+        assert_eq!(e.line, 6);
+        assert_eq!(e.kind, ParseErrorKind::TooManyRows { expected: 1 });
+    }
+
+    #[test]
+    fn write_map_round_trips() {
+        let text = "type octile\nheight 3\nwidth 4\nmap\n.GS@\nOTW.\n....\n";
+        let g = parse_map(text).unwrap();
+        assert_eq!(write_map(&g), text);
+        assert_eq!(parse_map(&write_map(&g)).unwrap(), g);
+    }
+
+    #[test]
+    fn truncated_map() {
+        let e = parse_map("type octile\nheight 3\nwidth 2\nmap\n..\n..\n").unwrap_err();
+        assert_eq!(e.line, 6);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::TooFewRows {
+                expected: 3,
+                found: 2
+            }
+        );
+        assert_eq!(e.to_string(), "line 6: expected 3 rows, found 2");
+        // Cut in the middle of a row.
+        assert_eq!(
+            kind("height 2\nwidth 4\nmap\n....\n..\n"),
+            ParseErrorKind::RowWidth {
+                expected: 4,
+                found: 2
+            }
+        );
+        // Cut in the header.
+        assert_eq!(
+            kind("type octile\nheight 2\nwidth 4\n"),
+            ParseErrorKind::MissingHeader { expected: "map" }
+        );
+    }
+
+    #[test]
+    fn wrong_row_width() {
+        let e = parse_map("height 2\nwidth 3\nmap\n...\n....\n").unwrap_err();
+        assert_eq!(e.line, 5);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::RowWidth {
+                expected: 3,
+                found: 4
+            }
+        );
+        assert_eq!(e.to_string(), "line 5: row has 4 tiles, expected 3");
+    }
+
+    #[test]
+    fn unknown_tile() {
+        let e =
+            parse_map("height 5\nwidth 5\nmap\n.....\n.....\n.....\n.....\n...Q.\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 8: unknown tile 'Q' at (3, 4)");
+    }
+
+    #[test]
+    fn absurd_sizes_fail_before_allocating() {
+        let e = parse_map("type octile\nheight 4000000000\nwidth 4000000000\nmap\n").unwrap_err();
+        assert!(matches!(e.kind, ParseErrorKind::SizeTooLarge { .. }), "{e}");
+        // Fits in MAX_CELLS but not in the input.
+        let e = parse_map("type octile\nheight 4000000000\nwidth 1\nmap\n.\n").unwrap_err();
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::SizeExceedsInput {
+                width: 1,
+                height: 4_000_000_000,
+                remaining: 2
+            }
+        );
+        assert_eq!(e.line, 4);
+        assert!(matches!(
+            kind("height 99999999999\nwidth 1\nmap\n"),
+            ParseErrorKind::SizeTooLarge { .. }
+        ));
+        assert!(matches!(
+            kind("height 0\nwidth 1\nmap\n"),
+            ParseErrorKind::ZeroSize { .. }
+        ));
+    }
+
+    #[test]
+    fn bad_headers() {
+        assert_eq!(
+            kind("height x1\nwidth 1\nmap\n."),
+            ParseErrorKind::BadNumber {
+                field: "height",
+                text: "x1".into()
+            }
+        );
+        assert!(matches!(
+            kind("height -1\nwidth 1\nmap\n."),
+            ParseErrorKind::BadNumber { .. }
+        ));
+        assert!(matches!(
+            kind("height +1\nwidth 1\nmap\n."),
+            ParseErrorKind::BadNumber { .. }
+        ));
+        assert_eq!(
+            kind("height 1\nmap\n."),
+            ParseErrorKind::MissingHeader { expected: "width" }
+        );
+        assert_eq!(
+            kind("height 1\nheight 1\nwidth 1\nmap\n."),
+            ParseErrorKind::DuplicateHeader { field: "height" }
+        );
+        assert_eq!(
+            kind("type tile\nheight 1\nwidth 1\nmap\n."),
+            ParseErrorKind::UnsupportedType {
+                text: "tile".into()
+            }
+        );
+        assert_eq!(
+            kind("hello\n"),
+            ParseErrorKind::BadHeader {
+                text: "hello".into()
+            }
+        );
+        assert!(matches!(
+            kind("height 1 2\nwidth 1\nmap\n."),
+            ParseErrorKind::BadHeader { .. }
+        ));
+    }
+
+    #[test]
+    fn empty_files() {
+        for text in ["", "\n", "  \r\n\n"] {
+            let e = parse_map(text).unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
+            assert_eq!(e.to_string(), format!("line {}: file is empty", e.line));
+        }
+        assert_eq!(parse_ascii("").unwrap_err().kind, ParseErrorKind::Empty);
+        assert_eq!(
+            parse_ascii(" \n\n").unwrap_err().kind,
+            ParseErrorKind::Empty
+        );
+    }
+
+    #[test]
+    fn ascii_trims_lines_and_ignores_outer_blank_lines() {
+        let g = parse_ascii("\n\n    .@.\n    ...\n  \n").unwrap();
+        assert_eq!((g.width(), g.height()), (3, 2));
+        assert_eq!(g.to_ascii(), ".@.\n...\n");
+        let e = parse_ascii("\n  ..\n  ...\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 3: row has 3 tiles, expected 2");
+        let e = parse_ascii("..\n\n..\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: row has 0 tiles, expected 2");
+        let e = parse_ascii("..\n.x\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: unknown tile 'x' at (1, 1)");
+    }
+
+    #[test]
+    fn every_real_map_parses() {
+        let maps = real_files("map");
+        assert!(
+            maps.len() >= 50,
+            "only {} maps in {}",
+            maps.len(),
+            data_dir().display()
+        );
+        for path in maps {
+            let grid = read_map(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(grid.passable_count() > 0, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn real_map_sizes_match_the_inventory() {
+        for (file, w, h) in [
+            ("dao/orz900d.map", 1491, 656),
+            ("sc1/GreenerPastures.map", 768, 512),
+            ("da2/ht_mansion_n.map", 133, 270),
+            ("street/Berlin_0_256.map", 256, 256),
+        ] {
+            let grid = read_map(&data_dir().join(file)).unwrap();
+            assert_eq!((grid.width(), grid.height()), (w, h), "{file}");
+        }
+    }
+
+    #[test]
+    fn real_map_round_trips_through_write_map() {
+        let grid = read_map(&data_dir().join("street/Berlin_0_256.map")).unwrap();
+        assert_eq!(parse_map(&write_map(&grid)).unwrap(), grid);
+    }
+}
