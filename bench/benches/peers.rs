@@ -1,0 +1,148 @@
+//! The scenario harness against the peers: every query of a Moving AI set
+//! run by cairns and by the `pathfinding` crate in the same process, each
+//! result checked against the published optimal length.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench peers -- [SET...] [--every N] [--csv FILE]
+//! ```
+//!
+//! Defaults: the `dao` set, every scenario. Per map it prints the median
+//! time per query of each implementation and the ratio of their mean times
+//! over the same queries; at the end, the geometric mean of those ratios
+//! over the maps.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::Instant;
+
+use cairns::heuristic::Octile;
+use cairns::search::{AStar, SearchCache};
+use cairns_bench::{Instance, geometric_mean, load_set, median};
+
+type Runner = fn(&Instance, usize, &mut Scratch) -> Option<f64>;
+
+/// Memory one implementation keeps across queries.
+struct Scratch {
+    cache: SearchCache,
+    path: Vec<cairns::graph::NodeId>,
+}
+
+fn cairns_octile(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
+    let q = &inst.queries[q];
+    let astar = AStar::new(&inst.graph, Octile::new(&inst.graph));
+    let cost = astar.search_cost(q.start, q.goal, &mut s.cache);
+    // Extract the path too, as the peers do, into a reused buffer.
+    s.cache.path_into(q.goal, &mut s.path);
+    cost
+}
+
+fn pathfinding_typical(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> {
+    let q = &inst.queries[q];
+    common::pathfinding_astar(&inst.graph, q.start, q.goal)
+}
+
+fn pathfinding_dense(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> {
+    let q = &inst.queries[q];
+    common::pathfinding_astar_dense(&inst.graph, q.start, q.goal)
+}
+
+const IMPLS: [(&str, Runner); 3] = [
+    ("cairns", cairns_octile),
+    ("pathfinding", pathfinding_typical),
+    ("pathfinding-dense", pathfinding_dense),
+];
+
+fn main() {
+    let mut sets = Vec::new();
+    let mut every = 1usize;
+    let mut csv_path = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--every" => every = args.next().and_then(|v| v.parse().ok()).expect("--every N"),
+            "--csv" => csv_path = Some(args.next().expect("--csv FILE")),
+            "--bench" => {}
+            s if s.starts_with('-') => panic!("unknown option {s}"),
+            s => sets.push(s.to_string()),
+        }
+    }
+    if sets.is_empty() {
+        sets.push("dao".into());
+    }
+    let mut csv = String::from("set,map,queries,impl,median_us,mean_us,ratio_to_cairns\n");
+    for set in &sets {
+        let instances = load_set(set, every);
+        println!(
+            "\n== {set}: every {every} scenario(s); median and mean microseconds per query =="
+        );
+        println!(
+            "{:<22} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+            "map", "queries", "cairns", "pf", "pf-dense", "pf/cairns", "dense/cairns", "(means)"
+        );
+        let mut ratios = vec![Vec::new(); IMPLS.len()];
+        for inst in &instances {
+            let mut scratch = Scratch {
+                cache: SearchCache::new(),
+                path: Vec::new(),
+            };
+            let mut times = vec![Vec::with_capacity(inst.queries.len()); IMPLS.len()];
+            for q in 0..inst.queries.len() {
+                // Rotate who goes first so that no implementation always
+                // finds the caches warmed by another.
+                for k in 0..IMPLS.len() {
+                    let i = (q + k) % IMPLS.len();
+                    let (name, run) = IMPLS[i];
+                    let t0 = Instant::now();
+                    let cost = black_box(run(inst, q, &mut scratch));
+                    times[i].push(t0.elapsed().as_secs_f64());
+                    assert!(
+                        inst.queries[q].matches(cost),
+                        "{name} on {} query {q}: {cost:?} vs published {}",
+                        inst.name,
+                        inst.queries[q].optimal
+                    );
+                }
+            }
+            let means: Vec<f64> = times
+                .iter()
+                .map(|t| t.iter().sum::<f64>() / t.len().max(1) as f64)
+                .collect();
+            let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+            for i in 0..IMPLS.len() {
+                ratios[i].push(means[i] / means[0]);
+                let _ = writeln!(
+                    csv,
+                    "{set},{},{},{},{:.3},{:.3},{:.4}",
+                    inst.name,
+                    inst.queries.len(),
+                    IMPLS[i].0,
+                    medians[i] * 1e6,
+                    means[i] * 1e6,
+                    means[i] / means[0]
+                );
+            }
+            println!(
+                "{:<22} {:>6} {:>10.1} {:>10.1} {:>10.1} {:>10.2} {:>10.2}",
+                inst.name,
+                inst.queries.len(),
+                medians[0] * 1e6,
+                medians[1] * 1e6,
+                medians[2] * 1e6,
+                means[1] / means[0],
+                means[2] / means[0],
+            );
+        }
+        println!(
+            "{set}: geometric mean over {} maps of the mean-time ratio: pathfinding / cairns = {:.2}x, pathfinding-dense / cairns = {:.2}x",
+            instances.len(),
+            geometric_mean(&ratios[1]),
+            geometric_mean(&ratios[2])
+        );
+    }
+    if let Some(path) = csv_path {
+        std::fs::write(&path, csv).unwrap_or_else(|e| panic!("writing {path}: {e}"));
+        println!("wrote {path}");
+    }
+}

@@ -1,0 +1,145 @@
+//! `cairns` with no arguments: a generated map and a batch of checked
+//! queries.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use cairns::graph::NodeId;
+use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+use cairns::heuristic::Octile;
+use cairns::search::{AStar, Dijkstra, SearchCache};
+
+use crate::{Outcome, median};
+
+/// Options of the demo.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Side of the generated square map.
+    #[arg(long, default_value_t = 256)]
+    pub size: u32,
+    /// Number of start/goal pairs.
+    #[arg(long, default_value_t = 500)]
+    pub queries: usize,
+    /// Seed of the map and of the queries.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            size: 256,
+            queries: 500,
+            seed: 1,
+        }
+    }
+}
+
+/// SplitMix64: enough to pick query endpoints.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    let options = GenerateOptions {
+        kind: MapKind::Rooms { room_size: 15 },
+        width: args.size,
+        height: args.size,
+        seed: args.seed,
+    };
+    let grid = generate(&options).context("generating the demo map")?;
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
+        .map(NodeId)
+        .filter(|&n| graph.is_passable(n))
+        .collect();
+    if cells.is_empty() {
+        bail!("the generated map has no passable cell");
+    }
+    let mut state = args.seed;
+    let pick = |state: &mut u64| cells[(next(state) % cells.len() as u64) as usize];
+    let pairs: Vec<(NodeId, NodeId)> = (0..args.queries)
+        .map(|_| (pick(&mut state), pick(&mut state)))
+        .collect();
+
+    let astar = AStar::new(&graph, Octile::new(&graph));
+    let dijkstra = Dijkstra::new(&graph);
+    let mut cache = SearchCache::new();
+    let mut rows = [Row::new("A* octile"), Row::new("Dijkstra")];
+    let mut checked = 0usize;
+    let mut unreachable = 0usize;
+    for &(s, t) in &pairs {
+        let t0 = Instant::now();
+        let a = astar.search_cost(s, t, &mut cache);
+        rows[0].add(t0.elapsed().as_secs_f64(), cache.stats().expanded);
+        let t0 = Instant::now();
+        let d = dijkstra.search_cost(s, t, &mut cache);
+        rows[1].add(t0.elapsed().as_secs_f64(), cache.stats().expanded);
+        match (a, d) {
+            (Some(a), Some(d)) if (a - d).abs() <= 1e-9 * d.max(1.0) => checked += 1,
+            (None, None) => unreachable += 1,
+            _ => bail!(
+                "A* and Dijkstra disagree from {:?} to {:?}: {a:?} vs {d:?}",
+                graph.coords(s),
+                graph.coords(t)
+            ),
+        }
+    }
+
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "cairns demo: generated {}x{} rooms map (seed {}), octile movement, {} queries",
+        graph.width(),
+        graph.height(),
+        args.seed,
+        pairs.len()
+    )?;
+    writeln!(
+        out,
+        "every A* cost checked against Dijkstra: {checked} equal, {unreachable} unreachable for both\n"
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:>8} {:>14} {:>12} {:>12}",
+        "search", "queries", "mean expanded", "mean us", "median us"
+    )?;
+    for row in &mut rows {
+        writeln!(
+            out,
+            "{:<12} {:>8} {:>14.0} {:>12.1} {:>12.1}",
+            row.name,
+            row.times.len(),
+            row.expanded as f64 / row.times.len().max(1) as f64,
+            row.times.iter().sum::<f64>() / row.times.len().max(1) as f64 * 1e6,
+            median(&mut row.times) * 1e6,
+        )?;
+    }
+    Ok(Outcome::Success)
+}
+
+struct Row {
+    name: &'static str,
+    times: Vec<f64>,
+    expanded: u64,
+}
+
+impl Row {
+    fn new(name: &'static str) -> Self {
+        Row {
+            name,
+            times: Vec::new(),
+            expanded: 0,
+        }
+    }
+
+    fn add(&mut self, seconds: f64, expanded: u64) {
+        self.times.push(seconds);
+        self.expanded += expanded;
+    }
+}

@@ -1,0 +1,210 @@
+//! `cairns scen`: run a Moving AI scenario file and check every length.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use cairns::graph::NodeId;
+use cairns::grid::{GridGraph, Neighborhood};
+use cairns::heuristic::Heuristic;
+use cairns::movingai::{Scenario, lengths_match, map_path_for, read_map, read_scen};
+use cairns::open::OpenSet;
+use cairns::search::{AStar, Dijkstra, SearchCache};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::choose::{HeuristicName, with_heuristic};
+use crate::{Outcome, median};
+
+/// Options of `cairns scen`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The `.scen` file.
+    pub scen: PathBuf,
+    /// The `.map` file; by default the one beside the scenario file, named
+    /// after it (`NAME.map.scen` -> `NAME.map`).
+    #[arg(long)]
+    pub map: Option<PathBuf>,
+    /// Heuristic: zero, manhattan, octile or euclidean.
+    #[arg(long, default_value = "octile")]
+    pub heuristic: HeuristicName,
+    /// Run only every Nth scenario.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub every: u32,
+    /// What each cost is checked against: the published length, or a
+    /// Dijkstra search (for files whose lengths are known to be wrong).
+    #[arg(long, value_enum, default_value_t = Against::Published)]
+    pub against: Against,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The reference a scenario's cost is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Against {
+    /// The optimal length printed in the file.
+    Published,
+    /// A Dijkstra search on the same map.
+    Dijkstra,
+}
+
+/// What a run of scenarios measured.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub queries: usize,
+    pub mismatches: usize,
+    pub data_errors: usize,
+    pub expanded: u64,
+    pub max_open: u64,
+    pub times: Vec<f64>,
+    pub total_s: f64,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    let file = read_scen(&args.scen)?;
+    let map_path = args.map.clone().unwrap_or_else(|| map_path_for(&args.scen));
+    let grid = read_map(&map_path).with_context(|| {
+        format!(
+            "reading the map of {} (give it with --map)",
+            args.scen.display()
+        )
+    })?;
+    file.check_map_size(&grid).with_context(|| {
+        format!(
+            "{} does not fit {}",
+            args.scen.display(),
+            map_path.display()
+        )
+    })?;
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let chosen: Vec<&Scenario> = file.scenarios.iter().step_by(args.every as usize).collect();
+
+    let bar = ProgressBar::new(chosen.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}")
+            .expect("static template"),
+    );
+    let mut cache = SearchCache::new();
+    let mut problems = Vec::new();
+    let summary = with_heuristic!(args.heuristic, &graph, |h| run_batch(
+        &graph,
+        h,
+        &chosen,
+        args.against,
+        &mut cache,
+        &bar,
+        &mut problems
+    ));
+    bar.finish_and_clear();
+
+    let scen_name = args.scen.display();
+    for p in problems.iter().take(20) {
+        eprintln!("{scen_name}: {p}");
+    }
+    if problems.len() > 20 {
+        eprintln!("{scen_name}: ... and {} more", problems.len() - 20);
+    }
+    let mut times = summary.times.clone();
+    let n = summary.queries.max(1) as f64;
+    let mean_us = summary.times.iter().sum::<f64>() / n * 1e6;
+    let median_us = median(&mut times) * 1e6;
+    let mean_expanded = summary.expanded as f64 / n;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({
+            "scen": args.scen.display().to_string(),
+            "map": map_path.display().to_string(),
+            "heuristic": args.heuristic.to_string(),
+            "open": "indexed-binary-heap",
+            "against": format!("{:?}", args.against).to_lowercase(),
+            "queries": summary.queries,
+            "mismatches": summary.mismatches,
+            "data_errors": summary.data_errors,
+            "mean_expanded": mean_expanded,
+            "max_open": summary.max_open,
+            "mean_us": mean_us,
+            "median_us": median_us,
+            "total_s": summary.total_s,
+        });
+        writeln!(out, "{json}")?;
+    } else {
+        writeln!(out, "scenarios    {}", summary.queries)?;
+        writeln!(out, "matched      {}", summary.queries - summary.mismatches)?;
+        writeln!(out, "mismatches   {}", summary.mismatches)?;
+        writeln!(out, "data errors  {}", summary.data_errors)?;
+        writeln!(out, "mean expanded {mean_expanded:.1}")?;
+        writeln!(out, "mean us      {mean_us:.1}")?;
+        writeln!(out, "median us    {median_us:.1}")?;
+        writeln!(out, "total s      {:.3}", summary.total_s)?;
+    }
+    Ok(if summary.mismatches > 0 {
+        Outcome::NotFound
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Runs the scenarios with one heuristic and OPEN set, checking each cost.
+/// Problems (data errors and mismatches) are described in `problems`.
+pub fn run_batch<H: Heuristic, Q: OpenSet>(
+    graph: &GridGraph,
+    heuristic: H,
+    scenarios: &[&Scenario],
+    against: Against,
+    cache: &mut SearchCache<Q>,
+    bar: &ProgressBar,
+    problems: &mut Vec<String>,
+) -> Summary {
+    let astar = AStar::new(graph, heuristic);
+    let mut reference = SearchCache::new();
+    let mut summary = Summary {
+        times: Vec::with_capacity(scenarios.len()),
+        ..Summary::default()
+    };
+    let total = Instant::now();
+    for (i, s) in scenarios.iter().enumerate() {
+        if i % 64 == 0 {
+            bar.set_position(i as u64);
+        }
+        let (start, goal): (NodeId, NodeId) = match s.endpoints(graph.grid()) {
+            Ok(e) => e,
+            Err(e) => {
+                summary.data_errors += 1;
+                problems.push(format!("data error: {e}"));
+                continue;
+            }
+        };
+        let t0 = Instant::now();
+        let cost = astar.search_cost(start, goal, cache);
+        summary.times.push(t0.elapsed().as_secs_f64());
+        summary.queries += 1;
+        let stats = cache.stats();
+        summary.expanded += stats.expanded;
+        summary.max_open = summary.max_open.max(stats.max_open);
+        let ok = match against {
+            Against::Published => cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)),
+            Against::Dijkstra => {
+                let d = Dijkstra::new(graph).search_cost(start, goal, &mut reference);
+                match (cost, d) {
+                    (Some(c), Some(d)) => (c - d).abs() <= 1e-9 * d.max(1.0),
+                    (None, None) => true,
+                    _ => false,
+                }
+            }
+        };
+        if !ok {
+            summary.mismatches += 1;
+            problems.push(format!(
+                "line {}: mismatch from {:?} to {:?}: published {}, found {}",
+                s.line,
+                s.start,
+                s.goal,
+                s.optimal,
+                cost.map_or("no path".to_string(), |c| format!("{c:.8}"))
+            ));
+        }
+    }
+    summary.total_s = total.elapsed().as_secs_f64();
+    summary
+}
