@@ -12,11 +12,15 @@
 //! goal under a consistent heuristic). Entries with equal `f` and `g` come
 //! out in an order that depends on the structure but is deterministic.
 
+#[cfg(test)]
+pub(crate) mod astar_test;
 mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod unsorted_array;
 
 pub use indexed_binary_heap::IndexedBinaryHeap;
+pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
 
