@@ -14,12 +14,14 @@
 
 #[cfg(test)]
 pub(crate) mod astar_test;
+mod hash_table;
 mod indexed_array;
 mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
 mod unsorted_array;
 
+pub use hash_table::HashTable;
 pub use indexed_array::IndexedArray;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use unsorted_array::UnsortedArray;
