@@ -19,11 +19,13 @@ mod indexed_array;
 mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod sorted_array;
 mod unsorted_array;
 
 pub use hash_table::HashTable;
 pub use indexed_array::IndexedArray;
 pub use indexed_binary_heap::IndexedBinaryHeap;
+pub use sorted_array::SortedArray;
 pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
