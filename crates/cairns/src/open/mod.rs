@@ -20,12 +20,14 @@ mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
 mod sorted_array;
+mod sorted_list;
 mod unsorted_array;
 
 pub use hash_table::HashTable;
 pub use indexed_array::IndexedArray;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use sorted_array::SortedArray;
+pub use sorted_list::SortedList;
 pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
