@@ -12,11 +12,25 @@
 //! goal under a consistent heuristic). Entries with equal `f` and `g` come
 //! out in an order that depends on the structure but is deterministic.
 
+#[cfg(test)]
+pub(crate) mod astar_test;
+mod hash_table;
+mod indexed_array;
 mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod skip_list;
+mod sorted_array;
+mod sorted_list;
+mod unsorted_array;
 
+pub use hash_table::HashTable;
+pub use indexed_array::IndexedArray;
 pub use indexed_binary_heap::IndexedBinaryHeap;
+pub use skip_list::SkipList;
+pub use sorted_array::SortedArray;
+pub use sorted_list::SortedList;
+pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
 

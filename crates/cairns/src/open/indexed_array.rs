@@ -1,0 +1,161 @@
+//! An OPEN set stored in a dense array indexed by node id.
+
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// A dense array indexed directly by node id holding each member's key, plus
+/// the list of member nodes; popping scans the member list for the best key.
+///
+/// | operation | cost |
+/// |---|---|
+/// | `push` | `O(1)` amortized |
+/// | `pop` | `O(n)` |
+/// | `key` (membership) | `O(1)` |
+/// | `decrease_key` | `O(1)` |
+/// | `clear` | `O(n)` |
+///
+/// This is the "array indexed by state" of the classic A* literature: when
+/// the state space is small and dense (a grid), every state gets a cell, so
+/// membership and key updates are a single array access and cost nothing
+/// next to the successor generation. Selecting the best entry is a linear
+/// scan, so it suits small frontiers, or searches that update keys far more
+/// often than they expand. Unlike [`UnsortedArray`](super::UnsortedArray),
+/// the keys live at the nodes' own indices, so the pop scan reads them
+/// scattered across the array rather than contiguously.
+///
+/// `clear` resets only the cells of the current members, so it costs
+/// `O(n)`, never `O(node_bound)`.
+///
+/// Among entries with equal keys, `pop` returns the one earliest in the
+/// member list (which `pop` reorders by moving the last member into the
+/// popped one's place).
+#[derive(Clone, Debug, Default)]
+pub struct IndexedArray {
+    keys: Vec<Option<Key>>,
+    members: Vec<NodeId>,
+}
+
+impl IndexedArray {
+    /// An empty array.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl OpenSet for IndexedArray {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.keys.len() < node_bound {
+            self.keys.resize(node_bound, None);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
+        if self.keys.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.keys[node.index()] = Some(key);
+        self.members.push(node);
+    }
+
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        let mut best: Option<(usize, Key)> = None;
+        for (i, n) in self.members.iter().enumerate() {
+            let Some(k) = self.keys[n.index()] else {
+                debug_assert!(false, "member {n} has no key");
+                continue;
+            };
+            match best {
+                Some((_, b)) if !k.precedes(b) => {}
+                _ => best = Some((i, k)),
+            }
+        }
+        let (i, key) = best?;
+        let node = self.members.swap_remove(i);
+        self.keys[node.index()] = None;
+        Some((node, key))
+    }
+
+    #[inline]
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.keys.get(node.index()).copied().flatten()
+    }
+
+    #[inline]
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        match self.keys.get_mut(node.index()) {
+            Some(Some(old)) => {
+                debug_assert!(!old.precedes(key), "decrease_key raised a key");
+                *old = key;
+            }
+            _ => self.push(node, key),
+        }
+    }
+
+    fn clear(&mut self) {
+        for n in self.members.drain(..) {
+            self.keys[n.index()] = None;
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.members.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open::model_test::model_test;
+
+    #[test]
+    fn pops_in_key_order_with_deeper_first_on_ties() {
+        let mut a = IndexedArray::new();
+        a.prepare(10);
+        a.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+        a.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        a.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+        a.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        a.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        assert_eq!(a.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1]);
+        assert_eq!(a.key(NodeId(3)), None);
+    }
+
+    #[test]
+    fn equal_keys_pop_earliest_member_first() {
+        let mut a = IndexedArray::new();
+        let k = Key { f: 2.0, g: 1.0 };
+        for n in [7, 3, 5] {
+            a.push(NodeId(n), k);
+        }
+        // Popping 7 moves 5, the last member, into its place.
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [7, 5, 3]);
+    }
+
+    #[test]
+    fn clear_forgets_membership_and_keeps_the_bound() {
+        let mut a = IndexedArray::new();
+        a.prepare(4);
+        a.push(NodeId(0), Key::new(1.0, 0.0));
+        a.push(NodeId(1), Key::new(2.0, 0.0));
+        a.clear();
+        assert_eq!(a.key(NodeId(0)), None);
+        assert_eq!(a.key(NodeId(1)), None);
+        a.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(a.key(NodeId(0)), None);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.keys.len(), 4);
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        crate::open::astar_test::check(IndexedArray::new());
+    }
+
+    model_test!(indexed_array_matches_model, IndexedArray::new());
+}

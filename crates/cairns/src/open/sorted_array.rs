@@ -1,0 +1,208 @@
+//! An OPEN set kept as a sorted array with the best entry at the end.
+
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// An array of `(node, key)` entries sorted from worst to best, so that
+/// popping the best is a plain [`Vec::pop`]. Insertion finds its place by
+/// binary search and shifts the better entries up by one; each node's key
+/// is also kept in a dense array for membership.
+///
+/// | operation | cost |
+/// |---|---|
+/// | `push` | `O(log n)` comparisons + `O(n)` moves |
+/// | `pop` | `O(1)` |
+/// | `key` (membership) | `O(1)` |
+/// | `decrease_key` | `O(log n + e)` comparisons + `O(n)` moves |
+/// | `clear` | `O(n)` |
+///
+/// (`e` is the number of entries whose key equals the old one.)
+///
+/// This is the "sorted array" or "sorted list" of the classic A* literature:
+/// the best node is always at hand, so expansion is free, and the cost moves
+/// to insertion. It fits searches that expand much more often than they
+/// insert, or whose OPEN stays small, where one `memmove` of a short,
+/// contiguous array is cheaper than a heap's scattered sifts; with large
+/// frontiers every push pays for shifting the better half of the array.
+///
+/// [`decrease_key`](OpenSet::decrease_key) finds the entry by binary search
+/// on its old key, then scans the run of equal keys for the node. It then
+/// removes it and reinserts it at its new place by rotating only the
+/// entries in between, since a better key can only move toward the end.
+///
+/// Among entries with equal keys, the one pushed (or decreased) last is
+/// popped first: a new entry goes after the entries with its key.
+#[derive(Clone, Debug, Default)]
+pub struct SortedArray {
+    /// Sorted so that no entry precedes an entry before it.
+    entries: Vec<Entry>,
+    /// The key of each member node, `None` for the others.
+    keys: Vec<Option<Key>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    node: NodeId,
+    key: Key,
+}
+
+impl SortedArray {
+    /// An empty array.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Where `key` goes among `entries`: after every entry it does not
+    /// precede, so after the entries that equal it.
+    #[inline]
+    fn insertion_point(entries: &[Entry], key: Key) -> usize {
+        entries.partition_point(|e| !e.key.precedes(key))
+    }
+
+    /// The index of `node`, whose key is `key`.
+    fn position(&self, node: NodeId, key: Key) -> usize {
+        let first = self.entries.partition_point(|e| key.precedes(e.key));
+        self.entries[first..]
+            .iter()
+            .position(|e| e.node == node)
+            .map(|i| first + i)
+            .expect("a member node is in the array")
+    }
+}
+
+impl OpenSet for SortedArray {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.keys.len() < node_bound {
+            self.keys.resize(node_bound, None);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
+        if self.keys.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.keys[node.index()] = Some(key);
+        let i = Self::insertion_point(&self.entries, key);
+        self.entries.insert(i, Entry { node, key });
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        let top = self.entries.pop()?;
+        self.keys[top.node.index()] = None;
+        Some((top.node, top.key))
+    }
+
+    #[inline]
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.keys.get(node.index()).copied().flatten()
+    }
+
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        let Some(old) = self.key(node) else {
+            self.push(node, key);
+            return;
+        };
+        debug_assert!(!old.precedes(key), "decrease_key raised a key");
+        let i = self.position(node, old);
+        // The entries after `i` that the new key does not precede end up
+        // before it: rotate them down by one and put the entry after them.
+        let j = i + 1 + Self::insertion_point(&self.entries[i + 1..], key);
+        self.entries[i..j].rotate_left(1);
+        self.entries[j - 1].key = key;
+        self.keys[node.index()] = Some(key);
+    }
+
+    fn clear(&mut self) {
+        for e in self.entries.drain(..) {
+            self.keys[e.node.index()] = None;
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open::model_test::model_test;
+
+    fn assert_sorted(a: &SortedArray) {
+        for w in a.entries.windows(2) {
+            assert!(!w[0].key.precedes(w[1].key), "{w:?} out of order");
+        }
+    }
+
+    #[test]
+    fn pops_in_key_order_with_deeper_first_on_ties() {
+        let mut a = SortedArray::new();
+        a.prepare(10);
+        a.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+        a.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        a.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+        a.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        a.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        assert_sorted(&a);
+        assert_eq!(a.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1]);
+        assert_eq!(a.key(NodeId(3)), None);
+    }
+
+    #[test]
+    fn equal_keys_pop_last_pushed_first() {
+        let mut a = SortedArray::new();
+        let k = Key { f: 2.0, g: 1.0 };
+        a.push(NodeId(9), Key { f: 1.0, g: 0.0 });
+        for n in [7, 3, 5] {
+            a.push(NodeId(n), k);
+        }
+        a.push(NodeId(8), Key { f: 2.0, g: 0.0 });
+        // Decreasing 7 to the key it already has moves it to the front of
+        // its run, as a removal and reinsertion would.
+        a.decrease_key(NodeId(7), k);
+        assert_sorted(&a);
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [9, 7, 5, 3, 8]);
+    }
+
+    #[test]
+    fn decrease_key_finds_the_node_among_equal_keys() {
+        let mut a = SortedArray::new();
+        let k = Key { f: 4.0, g: 2.0 };
+        for n in 0..6 {
+            a.push(NodeId(n), k);
+        }
+        a.decrease_key(NodeId(2), Key { f: 3.0, g: 3.0 });
+        a.decrease_key(NodeId(4), Key { f: 4.0, g: 2.5 });
+        assert_sorted(&a);
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [2, 4, 5, 3, 1, 0]);
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut a = SortedArray::new();
+        a.prepare(4);
+        a.push(NodeId(0), Key::new(1.0, 0.0));
+        a.push(NodeId(1), Key::new(2.0, 0.0));
+        a.clear();
+        assert_eq!(a.key(NodeId(0)), None);
+        assert_eq!(a.key(NodeId(1)), None);
+        a.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(a.key(NodeId(0)), None);
+        assert_eq!(a.len(), 1);
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        crate::open::astar_test::check(SortedArray::new());
+    }
+
+    model_test!(sorted_array_matches_model, SortedArray::new());
+}

@@ -1,0 +1,331 @@
+//! An OPEN set kept as a sorted doubly linked list.
+
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// The end of a list, or no cell.
+const NIL: u32 = u32::MAX;
+
+/// A doubly linked list of `(node, key)` cells sorted from best to worst,
+/// with the cells in an arena (a `Vec`, linked by `u32` indices) and each
+/// node's cell tracked in a dense array.
+///
+/// | operation | cost |
+/// |---|---|
+/// | `push` | `O(n)` walk, `O(1)` link |
+/// | `pop` | `O(1)` |
+/// | `key` (membership) | `O(1)` |
+/// | `decrease_key` | `O(1)` unlink + `O(n)` walk |
+/// | `clear` | `O(1)` |
+///
+/// This is the sorted "OPEN list" of the early A* literature (Hart, Nilsson
+/// and Raphael; Nilsson's textbook): the best node is always at the head,
+/// so expansion is free, and removing a node whose key improves is an
+/// `O(1)` unlink, with no entries shifted as in a
+/// [`SortedArray`](super::SortedArray). The price is a linear walk to find
+/// each insertion point. It suits small frontiers, and searches where most
+/// new keys land near one end: under a consistent heuristic a successor's
+/// `f` is at least its parent's, and on maps with many ties it often equals
+/// the smallest `f`, so it belongs near the head.
+///
+/// # Walking from the nearer end
+///
+/// The list keeps a running sum of the `f` of its entries. A new key whose
+/// `f` is at most the average walks forward from the head; one above it
+/// walks backward from the tail. The average stands in for the median, so
+/// the walk starts from the end that is probably nearer. A key lowered by
+/// [`decrease_key`](OpenSet::decrease_key) can only move toward the head, so
+/// a backward walk starts from the node's old place instead of the tail.
+/// The sum is only a guide: rounding in it can pick the farther end, never
+/// a wrong place.
+///
+/// Among entries with equal keys, the one pushed (or decreased) last is
+/// popped first: a new entry goes before the entries with its key.
+#[derive(Clone, Debug, Default)]
+pub struct SortedList {
+    cells: Vec<Cell>,
+    /// Arena slots of popped cells, reused by the next pushes.
+    free: Vec<u32>,
+    /// The first cell; meaningful only when `len > 0`, so that the derived
+    /// `Default` is an empty list.
+    head: u32,
+    /// The last cell, likewise.
+    tail: u32,
+    len: usize,
+    /// The sum of `f` over the entries.
+    f_sum: f64,
+    /// The arena slot of each node, trusted only when that cell holds the
+    /// node.
+    slot: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    /// The node, or [`NodeId::NONE`] in a free cell.
+    node: NodeId,
+    key: Key,
+    prev: u32,
+    next: u32,
+}
+
+impl SortedList {
+    /// An empty list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn slot(&self, node: NodeId) -> Option<u32> {
+        let i = *self.slot.get(node.index())?;
+        self.cells
+            .get(i as usize)
+            .is_some_and(|c| c.node == node)
+            .then_some(i)
+    }
+
+    /// Removes cell `i` from the list, leaving it in the arena.
+    fn unlink(&mut self, i: u32) {
+        let Cell {
+            prev, next, key, ..
+        } = self.cells[i as usize];
+        match prev {
+            NIL => self.head = next,
+            p => self.cells[p as usize].next = next,
+        }
+        match next {
+            NIL => self.tail = prev,
+            n => self.cells[n as usize].prev = prev,
+        }
+        self.len -= 1;
+        self.f_sum = if self.len == 0 {
+            0.0
+        } else {
+            self.f_sum - key.f
+        };
+    }
+
+    /// Links cell `i`, holding its key, at its place in the list. A walk
+    /// from the back starts at `back` (the tail, or a cell at or after the
+    /// place).
+    fn link(&mut self, i: u32, back: u32) {
+        let key = self.cells[i as usize].key;
+        // The new cell goes after `prev` and before `next`: after every
+        // entry that precedes its key, before the entries equal to it.
+        let (prev, next) = if self.len == 0 {
+            (NIL, NIL)
+        } else if key.f <= self.f_sum / self.len as f64 {
+            let mut next = self.head;
+            while next != NIL && self.cells[next as usize].key.precedes(key) {
+                next = self.cells[next as usize].next;
+            }
+            let prev = if next == NIL {
+                self.tail
+            } else {
+                self.cells[next as usize].prev
+            };
+            (prev, next)
+        } else {
+            let mut prev = back;
+            while prev != NIL && !self.cells[prev as usize].key.precedes(key) {
+                prev = self.cells[prev as usize].prev;
+            }
+            let next = if prev == NIL {
+                self.head
+            } else {
+                self.cells[prev as usize].next
+            };
+            (prev, next)
+        };
+        let cell = &mut self.cells[i as usize];
+        cell.prev = prev;
+        cell.next = next;
+        match prev {
+            NIL => self.head = i,
+            p => self.cells[p as usize].next = i,
+        }
+        match next {
+            NIL => self.tail = i,
+            n => self.cells[n as usize].prev = i,
+        }
+        self.len += 1;
+        self.f_sum += key.f;
+    }
+}
+
+impl OpenSet for SortedList {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.slot.len() < node_bound {
+            self.slot.resize(node_bound, NIL);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
+        if self.slot.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        let cell = Cell {
+            node,
+            key,
+            prev: NIL,
+            next: NIL,
+        };
+        let i = if let Some(i) = self.free.pop() {
+            self.cells[i as usize] = cell;
+            i
+        } else {
+            self.cells.push(cell);
+            (self.cells.len() - 1) as u32
+        };
+        self.slot[node.index()] = i;
+        self.link(i, self.tail);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        if self.len == 0 {
+            return None;
+        }
+        let i = self.head;
+        self.unlink(i);
+        let cell = &mut self.cells[i as usize];
+        let top = (cell.node, cell.key);
+        cell.node = NodeId::NONE;
+        self.free.push(i);
+        Some(top)
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.slot(node).map(|i| self.cells[i as usize].key)
+    }
+
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        let Some(i) = self.slot(node) else {
+            self.push(node, key);
+            return;
+        };
+        let cell = &mut self.cells[i as usize];
+        debug_assert!(!cell.key.precedes(key), "decrease_key raised a key");
+        let back = cell.prev;
+        self.unlink(i);
+        self.cells[i as usize].key = key;
+        self.link(i, back);
+    }
+
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.free.clear();
+        self.len = 0;
+        self.f_sum = 0.0;
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open::model_test::model_test;
+
+    /// The nodes from head to tail, checking the back links on the way.
+    fn nodes(l: &SortedList) -> Vec<u32> {
+        let mut out = Vec::new();
+        if l.len == 0 {
+            return Vec::new();
+        }
+        let (mut i, mut prev) = (l.head, NIL);
+        while i != NIL {
+            let c = l.cells[i as usize];
+            assert_eq!(c.prev, prev);
+            out.push(c.node.0);
+            (prev, i) = (i, c.next);
+        }
+        assert_eq!(l.tail, prev);
+        assert_eq!(out.len(), l.len());
+        out
+    }
+
+    #[test]
+    fn pops_in_key_order_with_deeper_first_on_ties() {
+        let mut l = SortedList::new();
+        l.prepare(10);
+        l.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+        l.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        l.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+        l.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        l.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        assert_eq!(nodes(&l), [4, 2, 3, 1]);
+        assert_eq!(l.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+        let order: Vec<u32> = std::iter::from_fn(|| l.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1]);
+        assert_eq!(l.key(NodeId(3)), None);
+        assert_eq!(l.f_sum, 0.0);
+    }
+
+    #[test]
+    fn walks_from_either_end_to_the_same_place() {
+        // Ten keys with f from 0 to 4, twice: the low ones walk from the head
+        // and the high ones from the tail, and each lands before its equals.
+        let mut l = SortedList::new();
+        for n in 0..10 {
+            let f = f64::from(n % 5);
+            l.push(NodeId(n), Key { f, g: 0.0 });
+        }
+        assert_eq!(nodes(&l), [5, 0, 6, 1, 7, 2, 8, 3, 9, 4]);
+        // Lowered from the tail end: the backward walk starts at 4's old
+        // neighbour.
+        l.decrease_key(NodeId(4), Key { f: 3.0, g: 0.0 });
+        assert_eq!(nodes(&l), [5, 0, 6, 1, 7, 2, 4, 8, 3, 9]);
+        l.decrease_key(NodeId(9), Key { f: 0.0, g: 1.0 });
+        assert_eq!(nodes(&l), [9, 5, 0, 6, 1, 7, 2, 4, 8, 3]);
+        assert_eq!(l.f_sum, 15.0);
+    }
+
+    #[test]
+    fn popped_cells_are_reused() {
+        let mut l = SortedList::new();
+        for round in 0..5u32 {
+            for n in 0..4 {
+                l.push(NodeId(n), Key::new(f64::from(n + round), 0.0));
+            }
+            while l.pop().is_some() {}
+        }
+        assert_eq!(l.cells.len(), 4);
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut l = SortedList::new();
+        l.prepare(4);
+        l.push(NodeId(0), Key::new(1.0, 0.0));
+        l.push(NodeId(1), Key::new(2.0, 0.0));
+        l.clear();
+        assert_eq!(l.key(NodeId(0)), None);
+        l.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(l.key(NodeId(0)), None);
+        assert_eq!(l.len(), 1);
+        assert_eq!(nodes(&l), [1]);
+    }
+
+    #[test]
+    fn default_is_an_empty_list() {
+        // `Default` leaves the ends at 0, not NIL: the list must not read
+        // them while it is empty.
+        let mut l = SortedList::default();
+        assert_eq!(l.pop(), None);
+        l.push(NodeId(2), Key::new(1.0, 0.0));
+        l.push(NodeId(1), Key::new(0.5, 0.0));
+        assert_eq!(l.pop(), Some((NodeId(1), Key::new(0.5, 0.0))));
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        crate::open::astar_test::check(SortedList::new());
+    }
+
+    model_test!(sorted_list_matches_model, SortedList::new());
+}

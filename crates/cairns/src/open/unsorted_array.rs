@@ -1,0 +1,169 @@
+//! An OPEN set kept as an unsorted array, scanned on every pop.
+
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// An unsorted array of `(node, key)` entries with each node's slot tracked
+/// in a dense array: pushing appends, popping scans every entry for the best
+/// one and fills its slot with the last entry.
+///
+/// | operation | cost |
+/// |---|---|
+/// | `push` | `O(1)` amortized |
+/// | `pop` | `O(n)` |
+/// | `key` (membership) | `O(1)` |
+/// | `decrease_key` | `O(1)` |
+/// | `clear` | `O(1)` |
+///
+/// This is the "unsorted list" of the classic A* literature: the simplest
+/// OPEN set and the one whose insertions and updates cost nothing, at the
+/// price of a linear scan per expansion. It is the right choice when OPEN
+/// stays small (tens of entries: short paths, open maps with a good
+/// heuristic), where a scan over a few contiguous cache lines beats a heap's
+/// bookkeeping; on large frontiers the `O(n)` pop makes a search quadratic.
+///
+/// Many texts pair the unsorted array with a linear search for membership;
+/// here the dense slot index makes [`key`](OpenSet::key) and
+/// [`decrease_key`](OpenSet::decrease_key) `O(1)`. A slot is trusted only
+/// when the entry it names holds that node, so the index is never cleared.
+///
+/// Among entries with equal keys, `pop` returns the one at the lowest slot.
+#[derive(Clone, Debug, Default)]
+pub struct UnsortedArray {
+    entries: Vec<Entry>,
+    slot: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    node: NodeId,
+    key: Key,
+}
+
+impl UnsortedArray {
+    /// An empty array.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    fn slot(&self, node: NodeId) -> Option<usize> {
+        let i = *self.slot.get(node.index())? as usize;
+        (i < self.entries.len() && self.entries[i].node == node).then_some(i)
+    }
+}
+
+impl OpenSet for UnsortedArray {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.slot.len() < node_bound {
+            self.slot.resize(node_bound, u32::MAX);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
+        if self.slot.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.slot[node.index()] = self.entries.len() as u32;
+        self.entries.push(Entry { node, key });
+    }
+
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        let (first, rest) = self.entries.split_first()?;
+        let mut best = 0;
+        let mut best_key = first.key;
+        for (i, e) in rest.iter().enumerate() {
+            if e.key.precedes(best_key) {
+                best = i + 1;
+                best_key = e.key;
+            }
+        }
+        let top = self.entries.swap_remove(best);
+        if let Some(moved) = self.entries.get(best) {
+            self.slot[moved.node.index()] = best as u32;
+        }
+        Some((top.node, top.key))
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.slot(node).map(|i| self.entries[i].key)
+    }
+
+    #[inline]
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        match self.slot(node) {
+            Some(i) => {
+                debug_assert!(
+                    !self.entries[i].key.precedes(key),
+                    "decrease_key raised a key"
+                );
+                self.entries[i].key = key;
+            }
+            None => self.push(node, key),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open::model_test::model_test;
+
+    #[test]
+    fn pops_in_key_order_with_deeper_first_on_ties() {
+        let mut a = UnsortedArray::new();
+        a.prepare(10);
+        a.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+        a.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        a.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+        a.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        a.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        assert_eq!(a.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1]);
+        assert_eq!(a.key(NodeId(3)), None);
+    }
+
+    #[test]
+    fn equal_keys_pop_from_the_lowest_slot() {
+        let mut a = UnsortedArray::new();
+        let k = Key { f: 2.0, g: 1.0 };
+        for n in [7, 3, 5] {
+            a.push(NodeId(n), k);
+        }
+        // 7 sits in slot 0; popping it moves 5 into slot 0.
+        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [7, 5, 3]);
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut a = UnsortedArray::new();
+        a.prepare(4);
+        a.push(NodeId(0), Key::new(1.0, 0.0));
+        a.push(NodeId(1), Key::new(2.0, 0.0));
+        a.clear();
+        assert_eq!(a.key(NodeId(0)), None);
+        a.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(a.key(NodeId(0)), None);
+        assert_eq!(a.len(), 1);
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        crate::open::astar_test::check(UnsortedArray::new());
+    }
+
+    model_test!(unsorted_array_matches_model, UnsortedArray::new());
+}
