@@ -12,10 +12,12 @@
 //! goal under a consistent heuristic). Entries with equal `f` and `g` come
 //! out in an order that depends on the structure but is deterministic.
 
+mod classic_binary_heap;
 mod indexed_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
 
+pub use classic_binary_heap::ClassicBinaryHeap;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 
 use crate::graph::NodeId;
