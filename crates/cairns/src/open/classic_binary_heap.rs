@@ -14,7 +14,7 @@ use crate::graph::NodeId;
 /// | push | `O(log n)` |
 /// | pop | `O(log n)` |
 /// | key (membership) | `O(1)` |
-/// | decrease_key | `O(log n)` |
+/// | `decrease_key` | `O(log n)` |
 /// | clear | `O(1)` |
 ///
 /// This is the heap of Williams (1964) with the position array that
