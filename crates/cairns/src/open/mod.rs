@@ -14,11 +14,15 @@
 
 mod classic_binary_heap;
 mod indexed_binary_heap;
+mod lazy_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod quaternary_heap;
 
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use indexed_binary_heap::IndexedBinaryHeap;
+pub use lazy_binary_heap::LazyBinaryHeap;
+pub use quaternary_heap::QuaternaryHeap;
 
 use crate::graph::NodeId;
 
