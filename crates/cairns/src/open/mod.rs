@@ -17,11 +17,13 @@ mod indexed_binary_heap;
 mod lazy_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod pairing_heap;
 mod quaternary_heap;
 
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use lazy_binary_heap::LazyBinaryHeap;
+pub use pairing_heap::PairingHeap;
 pub use quaternary_heap::QuaternaryHeap;
 
 use crate::graph::NodeId;
