@@ -19,12 +19,14 @@ mod lazy_binary_heap;
 pub(crate) mod model_test;
 mod pairing_heap;
 mod quaternary_heap;
+mod splay_tree;
 
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use lazy_binary_heap::LazyBinaryHeap;
 pub use pairing_heap::PairingHeap;
 pub use quaternary_heap::QuaternaryHeap;
+pub use splay_tree::SplayTree;
 
 use crate::graph::NodeId;
 
