@@ -13,15 +13,18 @@
 //! out in an order that depends on the structure but is deterministic.
 
 mod classic_binary_heap;
+mod hot_queue;
 mod indexed_binary_heap;
 mod lazy_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
 mod pairing_heap;
+mod placed;
 mod quaternary_heap;
 mod splay_tree;
 
 pub use classic_binary_heap::ClassicBinaryHeap;
+pub use hot_queue::HotQueue;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use lazy_binary_heap::LazyBinaryHeap;
 pub use pairing_heap::PairingHeap;
