@@ -390,4 +390,10 @@ mod tests {
     }
 
     model_test!(hot_queue_matches_model, HotQueue::new());
+
+    // Few narrow buckets: the overflow list and rebasing get exercised.
+    model_test!(
+        hot_queue_with_few_buckets_matches_model,
+        HotQueue::with_buckets(1.0, 3)
+    );
 }

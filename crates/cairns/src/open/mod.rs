@@ -12,6 +12,7 @@
 //! goal under a consistent heuristic). Entries with equal `f` and `g` come
 //! out in an order that depends on the structure but is deterministic.
 
+mod bucket_queue;
 mod classic_binary_heap;
 mod hot_queue;
 mod indexed_binary_heap;
@@ -21,15 +22,20 @@ pub(crate) mod model_test;
 mod pairing_heap;
 mod placed;
 mod quaternary_heap;
+mod radix_heap;
 mod splay_tree;
+mod two_level_queue;
 
+pub use bucket_queue::BucketQueue;
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use hot_queue::HotQueue;
 pub use indexed_binary_heap::IndexedBinaryHeap;
 pub use lazy_binary_heap::LazyBinaryHeap;
 pub use pairing_heap::PairingHeap;
 pub use quaternary_heap::QuaternaryHeap;
+pub use radix_heap::RadixHeap;
 pub use splay_tree::SplayTree;
+pub use two_level_queue::TwoLevelQueue;
 
 use crate::graph::NodeId;
 

@@ -150,6 +150,27 @@ pub(super) mod heap {
         Some(top)
     }
 
+    /// Removes `heap[i]`.
+    #[inline]
+    pub(in crate::open) fn remove(
+        heap: &mut Vec<Entry>,
+        places: &mut [Place],
+        part: u32,
+        i: usize,
+    ) -> Entry {
+        let last = heap.pop().expect("remove from an empty heap");
+        if i == heap.len() {
+            return last;
+        }
+        let removed = std::mem::replace(&mut heap[i], last);
+        sift_up(heap, places, part, i);
+        // If `last` did not move up, it may need to move down.
+        if heap[i].node == last.node {
+            sift_down(heap, places, part, i);
+        }
+        removed
+    }
+
     /// Turns an unsorted list into a heap in linear time (Floyd) and records
     /// every entry's place.
     pub(in crate::open) fn heapify(heap: &mut [Entry], places: &mut [Place], part: u32) {
