@@ -14,22 +14,41 @@
 
 #[cfg(test)]
 pub(crate) mod astar_test;
+mod bucket_queue;
+mod classic_binary_heap;
 mod hash_table;
+mod hot_queue;
 mod indexed_array;
 mod indexed_binary_heap;
-#[cfg(test)]
-pub(crate) mod model_test;
+mod lazy_binary_heap;
+mod pairing_heap;
+mod placed;
+mod quaternary_heap;
+mod radix_heap;
 mod skip_list;
 mod sorted_array;
 mod sorted_list;
+mod splay_tree;
+mod two_level_queue;
 mod unsorted_array;
+#[cfg(test)]
+pub(crate) mod model_test;
 
+pub use bucket_queue::BucketQueue;
+pub use classic_binary_heap::ClassicBinaryHeap;
 pub use hash_table::HashTable;
+pub use hot_queue::HotQueue;
 pub use indexed_array::IndexedArray;
 pub use indexed_binary_heap::IndexedBinaryHeap;
+pub use lazy_binary_heap::LazyBinaryHeap;
+pub use pairing_heap::PairingHeap;
+pub use quaternary_heap::QuaternaryHeap;
+pub use radix_heap::RadixHeap;
 pub use skip_list::SkipList;
 pub use sorted_array::SortedArray;
 pub use sorted_list::SortedList;
+pub use splay_tree::SplayTree;
+pub use two_level_queue::TwoLevelQueue;
 pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;

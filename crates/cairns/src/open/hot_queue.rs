@@ -1,0 +1,399 @@
+//! The heap-on-top queue: buckets of `f`, with a heap only for the lowest.
+
+use super::placed::{self, Entry, Place, heap};
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// The part number of the heap on top.
+const HEAP: u32 = u32::MAX;
+/// The part number of the overflow list.
+const OVERFLOW: u32 = u32::MAX - 1;
+
+/// The heap-on-top (HOT) queue of Cherkassky, Goldberg and Silverstein
+/// ("Buckets, heaps, lists, and monotone priority queues", 1997/1999): `K`
+/// buckets, each covering a range of `f` of a fixed width, where only the
+/// lowest non-empty bucket is kept as a binary heap and the others are
+/// unsorted lists. When the heap empties, the next non-empty bucket becomes
+/// the top and is heapified in linear time.
+///
+/// Bucket `b` holds the entries with `floor(f / width) == b`. The buckets
+/// form a window of `K` consecutive bucket numbers starting at the top's,
+/// kept in a circular array; entries beyond the window wait in an unsorted
+/// overflow list, which is redistributed when the window reaches its lowest
+/// entry.
+///
+/// | operation | cost |
+/// |---|---|
+/// | push | `O(1)`, or `O(log t)` into the top heap of `t` entries |
+/// | pop | `O(log t)`, plus `O(K + b)` when the top moves on to a bucket of `b` entries (and the overflow list, when the window reaches it) |
+/// | key (membership) | `O(1)` |
+/// | `decrease_key` | `O(1)`, or `O(log t)` in the top heap |
+/// | clear | `O(K)` |
+///
+/// Cherkassky, Goldberg and Silverstein combine a multi-level bucket
+/// structure with a heap on top and prove `O(m + n (log C)^(1/3 + e))`
+/// expected time for Dijkstra's algorithm with integer costs up to `C`;
+/// this one-level version keeps their idea that keys far from the minimum
+/// need no order until they come near it. Within the top bucket, entries
+/// come out in exact [`Key`] order, so bucketing changes no result.
+///
+/// # Correctness
+///
+/// Keys must be *monotone*: every key pushed or decreased to must have an
+/// `f` no smaller than the `f` of the last entry popped (since the last
+/// [`clear`](OpenSet::clear)), as in A* with a consistent heuristic and
+/// non-negative costs, or Dijkstra. Keys must also be non-negative.
+///
+/// Rounding in `f = g + h` can put a successor's `f` an ulp below its
+/// parent's; a key below the top bucket is filed in the top heap, whose order
+/// is exact, so this costs nothing. Debug builds assert monotonicity up to a
+/// relative `1e-9`, the tolerance A* itself uses; a larger violation (an
+/// inconsistent heuristic reopening nodes) means the queue is the wrong
+/// choice for that search.
+#[derive(Clone, Debug)]
+pub struct HotQueue {
+    width: f64,
+    /// The circular window of unsorted buckets; slot `b % K` holds bucket
+    /// `b` for `b` in `top + 1 .. top + K`.
+    buckets: Vec<Vec<Entry>>,
+    /// Bucket number `top`, as a heap.
+    heap: Vec<Entry>,
+    overflow: Vec<Entry>,
+    /// A lower bound on the bucket numbers in `overflow`.
+    overflow_min: u64,
+    /// Reused during redistribution of the overflow list.
+    spill: Vec<Entry>,
+    places: Vec<Place>,
+    top: u64,
+    /// The `f` of the last entry popped.
+    floor: f64,
+    len: usize,
+}
+
+impl Default for HotQueue {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl HotQueue {
+    /// The default bucket width, for octile grids: about 8 straight moves'
+    /// worth of `f`, so that the top heap holds a few layers of the search
+    /// frontier.
+    pub const DEFAULT_WIDTH: f64 = 8.0;
+    /// The default number of buckets.
+    pub const DEFAULT_BUCKETS: usize = 64;
+
+    /// An empty queue with [`DEFAULT_WIDTH`](Self::DEFAULT_WIDTH) and
+    /// [`DEFAULT_BUCKETS`](Self::DEFAULT_BUCKETS).
+    pub fn new() -> Self {
+        Self::with_buckets(Self::DEFAULT_WIDTH, Self::DEFAULT_BUCKETS)
+    }
+
+    /// An empty queue of `k` buckets, each covering `width` of `f`.
+    ///
+    /// # Panics
+    ///
+    /// If `width` is not positive and finite, or `k` is 0 or above
+    /// `u32::MAX - 2`.
+    pub fn with_buckets(width: f64, k: usize) -> Self {
+        assert!(
+            width > 0.0 && width.is_finite(),
+            "bucket width must be positive and finite"
+        );
+        assert!(k > 0 && k < (u32::MAX - 2) as usize, "bad bucket count {k}");
+        HotQueue {
+            width,
+            buckets: vec![Vec::new(); k],
+            heap: Vec::new(),
+            overflow: Vec::new(),
+            overflow_min: u64::MAX,
+            spill: Vec::new(),
+            places: Vec::new(),
+            top: 0,
+            floor: 0.0,
+            len: 0,
+        }
+    }
+
+    /// The width of a bucket.
+    pub fn width(&self) -> f64 {
+        self.width
+    }
+
+    /// The number of buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    #[inline]
+    fn bucket_of(&self, f: f64) -> u64 {
+        // Saturates for huge and infinite f, below the "none" marker.
+        ((f / self.width) as u64).min(u64::MAX - 1)
+    }
+
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        match part {
+            HEAP => &self.heap,
+            OVERFLOW => &self.overflow,
+            _ => self.buckets.get(part as usize).map_or(&[], Vec::as_slice),
+        }
+    }
+
+    #[inline]
+    fn place(&self, node: NodeId) -> Option<Place> {
+        let place = *self.places.get(node.index())?;
+        placed::holds(self.list(place.part), place, node).then_some(place)
+    }
+
+    /// Files `entry` by its bucket.
+    #[inline]
+    fn file(&mut self, entry: Entry) {
+        debug_assert!(
+            entry.key.f >= self.floor - 1e-9 * (1.0 + self.floor),
+            "HotQueue needs monotone keys: f {} after popping f {}",
+            entry.key.f,
+            self.floor
+        );
+        // A key below the top (by rounding) joins the top heap.
+        let b = self.bucket_of(entry.key.f).max(self.top);
+        let k = self.buckets.len() as u64;
+        if b == self.top {
+            heap::push(&mut self.heap, &mut self.places, HEAP, entry);
+        } else if b - self.top < k {
+            let slot = (b % k) as u32;
+            placed::append(
+                &mut self.buckets[slot as usize],
+                &mut self.places,
+                slot,
+                entry,
+            );
+        } else {
+            self.overflow_min = self.overflow_min.min(b);
+            placed::append(&mut self.overflow, &mut self.places, OVERFLOW, entry);
+        }
+    }
+
+    /// Moves the top to the lowest non-empty bucket; the set is not empty
+    /// and the heap is.
+    fn advance(&mut self) {
+        let k = self.buckets.len() as u64;
+        while self.heap.is_empty() {
+            let next = (1..k)
+                .map(|j| self.top + j)
+                .find(|&b| !self.buckets[(b % k) as usize].is_empty());
+            let mut top = next.unwrap_or(u64::MAX);
+            if !self.overflow.is_empty() {
+                top = top.min(self.overflow_min);
+            }
+            if top == u64::MAX {
+                debug_assert!(false, "advance on an empty queue");
+                return;
+            }
+            self.top = top;
+            let slot = (top % k) as usize;
+            std::mem::swap(&mut self.heap, &mut self.buckets[slot]);
+            if !self.overflow.is_empty() && self.overflow_min < top.saturating_add(k) {
+                std::mem::swap(&mut self.overflow, &mut self.spill);
+                self.overflow_min = u64::MAX;
+                for i in 0..self.spill.len() {
+                    let e = self.spill[i];
+                    // Into the heap unsorted; heapified below.
+                    if self.bucket_of(e.key.f) == top {
+                        placed::append(&mut self.heap, &mut self.places, HEAP, e);
+                    } else {
+                        self.file(e);
+                    }
+                }
+                self.spill.clear();
+            }
+            heap::heapify(&mut self.heap, &mut self.places, HEAP);
+        }
+    }
+}
+
+impl OpenSet for HotQueue {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.places.len() < node_bound {
+            self.places.resize(node_bound, Place::default());
+        }
+    }
+
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
+        if self.places.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.file(Entry { key, node });
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        if self.len == 0 {
+            return None;
+        }
+        if self.heap.is_empty() {
+            self.advance();
+        }
+        let e = heap::pop(&mut self.heap, &mut self.places, HEAP)?;
+        self.len -= 1;
+        self.floor = e.key.f;
+        Some((e.node, e.key))
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        let place = self.place(node)?;
+        Some(self.list(place.part)[place.index as usize].key)
+    }
+
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        let Some(place) = self.place(node) else {
+            self.push(node, key);
+            return;
+        };
+        let i = place.index as usize;
+        debug_assert!(
+            !self.list(place.part)[i].key.precedes(key),
+            "decrease_key raised a key"
+        );
+        match place.part {
+            HEAP => {
+                self.heap[i].key = key;
+                heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);
+            }
+            OVERFLOW => {
+                placed::take(&mut self.overflow, &mut self.places, OVERFLOW, i);
+                self.file(Entry { key, node });
+            }
+            slot => {
+                let list = &mut self.buckets[slot as usize];
+                placed::take(list, &mut self.places, slot, i);
+                self.file(Entry { key, node });
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.heap.clear();
+        self.overflow.clear();
+        self.overflow_min = u64::MAX;
+        self.top = 0;
+        self.floor = 0.0;
+        self.len = 0;
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::heuristic::Octile;
+    use crate::open::model_test::model_test;
+    use crate::search::{AStar, SearchCache};
+
+    #[test]
+    fn pops_in_key_order_across_buckets_and_overflow() {
+        // Width 1, 4 buckets: f 0..4 in the window, the rest overflow.
+        let mut q = HotQueue::with_buckets(1.0, 4);
+        q.prepare(10);
+        q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
+        q.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+        q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
+        q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
+        q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+        assert_eq!(q.pop().map(|(n, _)| n.0), Some(5));
+        q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
+        assert_eq!(q.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
+        q.push(NodeId(6), Key { f: 40.0, g: 0.0 });
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 2, 3, 1, 6]);
+        assert_eq!(q.key(NodeId(3)), None);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_stale_overflow_bound_does_not_lose_entries() {
+        // The overflow minimum is only a bound once its entry moves out.
+        let mut q = HotQueue::with_buckets(1.0, 2);
+        q.prepare(4);
+        q.push(NodeId(0), Key::new(10.0, 0.0));
+        q.push(NodeId(1), Key::new(20.0, 0.0));
+        q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
+        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
+        assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
+        assert_eq!(q.pop(), None);
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut q = HotQueue::new();
+        q.prepare(4);
+        q.push(NodeId(0), Key::new(1.0, 0.0));
+        q.push(NodeId(1), Key::new(2000.0, 0.0));
+        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
+        q.clear();
+        assert_eq!(q.key(NodeId(1)), None);
+        q.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(q.key(NodeId(0)), None);
+        assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            .@@@@..@..
+            .....@.@..
+            .@@..@.@@.
+            ..@....@..
+            ..@@@@.@..
+            .......@..
+            ..@.......
+            ",
+        )
+        .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let astar = AStar::new(&graph, Octile::new(&graph));
+        let cells = [
+            (0, 0),
+            (9, 0),
+            (3, 2),
+            (6, 4),
+            (0, 7),
+            (9, 7),
+            (4, 6),
+            (9, 3),
+        ];
+        let mut ours = SearchCache::with_open(HotQueue::new());
+        let mut default = SearchCache::new();
+        for &(sx, sy) in &cells {
+            for &(gx, gy) in &cells {
+                let (s, g) = (graph.node(sx, sy).unwrap(), graph.node(gx, gy).unwrap());
+                assert_eq!(
+                    astar.search_cost(s, g, &mut ours),
+                    astar.search_cost(s, g, &mut default),
+                    "from ({sx}, {sy}) to ({gx}, {gy})"
+                );
+            }
+        }
+    }
+
+    model_test!(hot_queue_matches_model, HotQueue::new());
+
+    // Few narrow buckets: the overflow list and rebasing get exercised.
+    model_test!(
+        hot_queue_with_few_buckets_matches_model,
+        HotQueue::with_buckets(1.0, 3)
+    );
+}

@@ -1,0 +1,309 @@
+//! A radix heap over the bits of `f64` keys.
+
+use super::placed::{self, Entry, Place, heap};
+use super::{Key, OpenSet};
+use crate::graph::NodeId;
+
+/// Bucket 0 and one bucket per bit of a `u64`.
+const BUCKETS: usize = 65;
+
+/// The radix heap of Ahuja, Mehlhorn, Orlin and Tarjan ("Faster algorithms
+/// for the shortest path problem", 1990), in the one-level form with a
+/// bucket per bit: a key goes to the bucket numbered by the highest bit in
+/// which it differs from the last key popped.
+///
+/// Keys are `f64`, mapped to `u64` by their bit pattern, which preserves
+/// order for non-negative values. Bucket 0 holds the keys whose `f` equals
+/// the last popped one and is a binary heap, so the `g` tie-break is exact;
+/// buckets 1 to 64 are unsorted lists. When bucket 0 is empty, pop finds the
+/// first non-empty bucket, takes its smallest `f` as the new reference and
+/// redistributes that bucket's entries, each of which moves to a lower
+/// bucket. Decrease-key moves the entry to its new bucket through a tracked
+/// position (no duplicates).
+///
+/// | operation | cost |
+/// |---|---|
+/// | push | `O(1)`, or `O(log z)` into bucket 0 of `z` entries |
+/// | pop | `O(64)` amortised per entry, for its moves between buckets, plus `O(log z)` |
+/// | key (membership) | `O(1)` |
+/// | `decrease_key` | `O(1)`, or `O(log z)` in bucket 0 |
+/// | clear | `O(1)` |
+///
+/// With integer keys up to `C` the radix heap runs Dijkstra in
+/// `O(m + n log C)` (Ahuja et al.); each entry moves down at most once per
+/// bit of the key. Over `f64` bit patterns the number of buckets is fixed
+/// at 65, so an entry moves at most 64 times; in practice the reference
+/// grows slowly and most entries sit in low buckets.
+///
+/// # Correctness
+///
+/// Keys must be *monotone*: every key pushed or decreased to must have an
+/// `f` no smaller than the `f` of the last entry popped (since the last
+/// [`clear`](OpenSet::clear)), as in A* with a consistent heuristic and
+/// non-negative costs, or Dijkstra. Keys must also be non-negative.
+///
+/// Rounding in `f = g + h` can put a successor's `f` an ulp below its
+/// parent's; a key at or below the reference is filed in bucket 0, whose
+/// order is exact, so this costs nothing. Debug builds assert monotonicity
+/// up to a relative `1e-9`, the tolerance A* itself uses; a larger violation
+/// (an inconsistent heuristic reopening nodes) means the heap is the wrong
+/// choice for that search.
+#[derive(Clone, Debug)]
+pub struct RadixHeap {
+    /// Bucket 0 is a heap; the others are unsorted.
+    buckets: Vec<Vec<Entry>>,
+    /// Reused during redistribution.
+    spill: Vec<Entry>,
+    places: Vec<Place>,
+    /// The bits of the last popped `f`.
+    last: u64,
+    len: usize,
+}
+
+impl Default for RadixHeap {
+    fn default() -> Self {
+        RadixHeap {
+            buckets: vec![Vec::new(); BUCKETS],
+            spill: Vec::new(),
+            places: Vec::new(),
+            last: 0,
+            len: 0,
+        }
+    }
+}
+
+/// An order-preserving map of non-negative `f64` to `u64`.
+#[inline]
+fn radix(f: f64) -> u64 {
+    // Also maps -0.0 (and any negative value) to the bits of 0.0.
+    if f > 0.0 { f.to_bits() } else { 0 }
+}
+
+impl RadixHeap {
+    /// An empty heap.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The bucket for a key with bits `r`.
+    #[inline]
+    fn bucket_of(&self, r: u64) -> usize {
+        if r <= self.last {
+            0
+        } else {
+            (u64::BITS - (r ^ self.last).leading_zeros()) as usize
+        }
+    }
+
+    #[inline]
+    fn place(&self, node: NodeId) -> Option<Place> {
+        let place = *self.places.get(node.index())?;
+        let list = self.buckets.get(place.part as usize)?;
+        placed::holds(list, place, node).then_some(place)
+    }
+
+    #[inline]
+    fn file(&mut self, entry: Entry) {
+        debug_assert!(
+            {
+                let floor = f64::from_bits(self.last);
+                entry.key.f >= floor - 1e-9 * (1.0 + floor)
+            },
+            "RadixHeap needs monotone keys: f {} after popping f {}",
+            entry.key.f,
+            f64::from_bits(self.last)
+        );
+        match self.bucket_of(radix(entry.key.f)) {
+            0 => heap::push(&mut self.buckets[0], &mut self.places, 0, entry),
+            b => placed::append(&mut self.buckets[b], &mut self.places, b as u32, entry),
+        }
+    }
+
+    /// Refills bucket 0 from the first non-empty bucket.
+    fn refill(&mut self) {
+        let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
+            return;
+        };
+        std::mem::swap(&mut self.buckets[b], &mut self.spill);
+        self.last = self
+            .spill
+            .iter()
+            .map(|e| radix(e.key.f))
+            .min()
+            .unwrap_or(self.last);
+        for i in 0..self.spill.len() {
+            let e = self.spill[i];
+            match self.bucket_of(radix(e.key.f)) {
+                // Unsorted for now; heapified below.
+                0 => placed::append(&mut self.buckets[0], &mut self.places, 0, e),
+                b => placed::append(&mut self.buckets[b], &mut self.places, b as u32, e),
+            }
+        }
+        self.spill.clear();
+        heap::heapify(&mut self.buckets[0], &mut self.places, 0);
+    }
+}
+
+impl OpenSet for RadixHeap {
+    fn prepare(&mut self, node_bound: usize) {
+        if self.places.len() < node_bound {
+            self.places.resize(node_bound, Place::default());
+        }
+    }
+
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
+        if self.places.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.file(Entry { key, node });
+        self.len += 1;
+    }
+
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        if self.len == 0 {
+            return None;
+        }
+        if self.buckets[0].is_empty() {
+            self.refill();
+        }
+        let e = heap::pop(&mut self.buckets[0], &mut self.places, 0)?;
+        self.len -= 1;
+        Some((e.node, e.key))
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        let place = self.place(node)?;
+        Some(self.buckets[place.part as usize][place.index as usize].key)
+    }
+
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        let Some(Place { part, index }) = self.place(node) else {
+            self.push(node, key);
+            return;
+        };
+        let (b, i) = (part as usize, index as usize);
+        debug_assert!(
+            !self.buckets[b][i].key.precedes(key),
+            "decrease_key raised a key"
+        );
+        if b == 0 {
+            self.buckets[0][i].key = key;
+            heap::sift_up(&mut self.buckets[0], &mut self.places, 0, i);
+        } else {
+            placed::take(&mut self.buckets[b], &mut self.places, part, i);
+            self.file(Entry { key, node });
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.len > 0 {
+            for b in &mut self.buckets {
+                b.clear();
+            }
+        }
+        self.last = 0;
+        self.len = 0;
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::heuristic::Octile;
+    use crate::open::model_test::model_test;
+    use crate::search::{AStar, SearchCache};
+
+    #[test]
+    fn radix_preserves_order() {
+        let fs = [0.0, 1e-300, 0.5, 1.0, 1.0 + f64::EPSILON, 2.0, 1e300];
+        for w in fs.windows(2) {
+            assert!(radix(w[0]) < radix(w[1]));
+        }
+        assert_eq!(radix(-0.0), radix(0.0));
+    }
+
+    #[test]
+    fn pops_in_exact_key_order() {
+        let mut h = RadixHeap::new();
+        h.prepare(10);
+        h.push(NodeId(1), Key { f: 5.5, g: 1.0 });
+        h.push(NodeId(2), Key { f: 4.5, g: 0.0 });
+        h.push(NodeId(3), Key { f: 5.5, g: 4.0 });
+        h.push(NodeId(4), Key { f: 90.0, g: 0.0 });
+        h.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+        assert_eq!(h.pop().map(|(n, _)| n.0), Some(5));
+        h.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        h.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
+        h.decrease_key(NodeId(3), Key { f: 4.5, g: 5.0 });
+        assert_eq!(h.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
+        h.push(NodeId(6), Key { f: 40.0, g: 0.0 });
+        let order: Vec<u32> = std::iter::from_fn(|| h.pop()).map(|(n, _)| n.0).collect();
+        assert_eq!(order, [4, 3, 2, 1, 6]);
+        assert_eq!(h.key(NodeId(3)), None);
+        assert!(h.is_empty());
+    }
+
+    #[test]
+    fn clear_forgets_membership() {
+        let mut h = RadixHeap::new();
+        h.prepare(4);
+        h.push(NodeId(0), Key::new(1.0, 0.0));
+        h.push(NodeId(1), Key::new(2000.0, 0.0));
+        assert_eq!(h.pop().map(|(n, _)| n.0), Some(0));
+        h.clear();
+        assert_eq!(h.key(NodeId(1)), None);
+        h.push(NodeId(1), Key::new(3.0, 0.0));
+        assert_eq!(h.key(NodeId(0)), None);
+        assert_eq!(h.len(), 1);
+    }
+
+    #[test]
+    fn astar_costs_match_the_default_heap() {
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            .@@@@..@..
+            .....@.@..
+            .@@..@.@@.
+            ..@....@..
+            ..@@@@.@..
+            .......@..
+            ..@.......
+            ",
+        )
+        .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let astar = AStar::new(&graph, Octile::new(&graph));
+        let cells = [
+            (0, 0),
+            (9, 0),
+            (3, 2),
+            (6, 4),
+            (0, 7),
+            (9, 7),
+            (4, 6),
+            (9, 3),
+        ];
+        let mut ours = SearchCache::with_open(RadixHeap::new());
+        let mut default = SearchCache::new();
+        for &(sx, sy) in &cells {
+            for &(gx, gy) in &cells {
+                let (s, g) = (graph.node(sx, sy).unwrap(), graph.node(gx, gy).unwrap());
+                assert_eq!(
+                    astar.search_cost(s, g, &mut ours),
+                    astar.search_cost(s, g, &mut default),
+                    "from ({sx}, {sy}) to ({gx}, {gy})"
+                );
+            }
+        }
+    }
+
+    model_test!(radix_heap_matches_model, RadixHeap::new());
+}
