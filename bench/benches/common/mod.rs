@@ -8,10 +8,16 @@ use cairns::grid::GridGraph;
 use pathfinding::num_traits::Zero;
 
 /// An `f64` cost with the total order that `pathfinding::astar` requires.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cost(pub f64);
 
 impl Eq for Cost {}
+
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Ord for Cost {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
@@ -74,6 +80,7 @@ pub fn pathfinding_astar(graph: &GridGraph, start: NodeId, goal: NodeId) -> Opti
 /// `pathfinding::prelude::astar` on dense `u32` node ids with cairns's own
 /// non-allocating neighbour iterator: how fast the crate's search loop is
 /// when it is handed the same graph representation as cairns.
+#[allow(dead_code, reason = "each bench binary uses a different subset")]
 pub fn pathfinding_astar_dense(graph: &GridGraph, start: NodeId, goal: NodeId) -> Option<f64> {
     use cairns::graph::Graph;
     let w = graph.width();

@@ -36,7 +36,7 @@ impl Default for Args {
     }
 }
 
-/// SplitMix64: enough to pick query endpoints.
+/// `SplitMix64`: enough to pick query endpoints.
 fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;

@@ -74,7 +74,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// Parses `X,Y`.
-pub fn parse_point(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_point(s: &str) -> Result<(u32, u32), String> {
     let (x, y) = s
         .split_once(',')
         .ok_or_else(|| format!("expected X,Y, got {s:?}"))?;
@@ -87,7 +87,7 @@ pub fn parse_point(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// The median of some samples (sorted in place); 0 for none.
-pub fn median(samples: &mut [f64]) -> f64 {
+pub(crate) fn median(samples: &mut [f64]) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }

@@ -9,11 +9,11 @@ use crate::graph::NodeId;
 ///
 /// | operation | cost |
 /// |---|---|
-/// | push | `O(log n)` |
-/// | pop | `O(log n)` |
-/// | key (membership) | `O(1)` |
-/// | decrease_key | `O(log n)` |
-/// | clear | `O(1)` |
+/// | `push` | `O(log n)` |
+/// | `pop` | `O(log n)` |
+/// | `key` (membership) | `O(1)` |
+/// | `decrease_key` | `O(log n)` |
+/// | `clear` | `O(1)` |
 ///
 /// Three details make it fast (each measured, see `docs/performance.md`):
 ///
@@ -208,7 +208,16 @@ mod tests {
 
     #[test]
     fn integer_order_is_key_order() {
-        let values = [0.0, 1e-300, 0.5, 1.0, 1.5, std::f64::consts::SQRT_2, 1e9, f64::INFINITY];
+        let values = [
+            0.0,
+            1e-300,
+            0.5,
+            1.0,
+            1.5,
+            std::f64::consts::SQRT_2,
+            1e9,
+            f64::INFINITY,
+        ];
         for &f1 in &values {
             for &g1 in &values {
                 for &f2 in &values {

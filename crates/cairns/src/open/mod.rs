@@ -21,6 +21,8 @@ mod hot_queue;
 mod indexed_array;
 mod indexed_binary_heap;
 mod lazy_binary_heap;
+#[cfg(test)]
+pub(crate) mod model_test;
 mod pairing_heap;
 mod placed;
 mod quaternary_heap;
@@ -31,8 +33,6 @@ mod sorted_list;
 mod splay_tree;
 mod two_level_queue;
 mod unsorted_array;
-#[cfg(test)]
-pub(crate) mod model_test;
 
 pub use bucket_queue::BucketQueue;
 pub use classic_binary_heap::ClassicBinaryHeap;

@@ -39,7 +39,7 @@ use super::Path;
 /// // A knight's moves on an unbounded board, from (0, 0) to (4, 6).
 /// let goal = (4i32, 6i32);
 /// let path = astar_fn(
-///     (0i32, 0i32),
+///     &(0i32, 0i32),
 ///     |&(x, y)| {
 ///         [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
 ///             .map(|(dx, dy)| ((x + dx, y + dy), 1u32))
@@ -52,7 +52,7 @@ use super::Path;
 /// assert_eq!(path.nodes.len(), 5);
 /// ```
 pub fn astar_fn<N, C, FN, IN, FH, FG>(
-    start: N,
+    start: &N,
     mut successors: FN,
     mut heuristic: FH,
     mut is_goal: FG,
@@ -99,7 +99,7 @@ where
     index.insert(start.clone(), 0);
     let mut open = BinaryHeap::new();
     open.push(Item {
-        f: heuristic(&start),
+        f: heuristic(start),
         g: C::default(),
         index: 0,
     });
@@ -155,13 +155,13 @@ mod tests {
     #[test]
     fn unreachable_and_trivial() {
         let none: Option<Path<u32, u32>> = astar_fn(
-            0u32,
+            &0u32,
             |&n| (n < 5).then_some((n + 1, 1u32)),
             |_| 0,
             |&n| n == 9,
         );
         assert_eq!(none, None);
-        let p = astar_fn(3u32, |&n| [(n + 1, 1.5f64)], |_| 0.0, |&n| n == 3).unwrap();
+        let p = astar_fn(&3u32, |&n| [(n + 1, 1.5f64)], |_| 0.0, |&n| n == 3).unwrap();
         assert_eq!(p.cost, 0.0);
         assert_eq!(p.nodes, [3]);
     }
@@ -177,7 +177,7 @@ mod tests {
                 _ => vec![],
             }
         };
-        let p = astar_fn(0u8, edges, |_| 0.0, |&n| n == 3).unwrap();
+        let p = astar_fn(&0u8, edges, |_| 0.0, |&n| n == 3).unwrap();
         assert_eq!(p.nodes, [0, 1, 2, 3]);
         assert_eq!(p.cost, 3.0);
     }
