@@ -35,10 +35,28 @@ pub struct IndexedBinaryHeap {
     position: Vec<u32>,
 }
 
+/// A heap entry: 24 bytes (a `u128` field would align the entry to 32).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    order: u128,
+    hi: u64,
+    lo: u64,
     node: NodeId,
+}
+
+impl Entry {
+    #[inline]
+    fn new(order: u128, node: NodeId) -> Entry {
+        Entry {
+            hi: (order >> 64) as u64,
+            lo: order as u64,
+            node,
+        }
+    }
+
+    #[inline]
+    fn order(&self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
+    }
 }
 
 /// Maps an `f64` to a `u64` whose unsigned order is the float's total order.
@@ -91,7 +109,7 @@ impl IndexedBinaryHeap {
         while i > 0 {
             let parent = (i - 1) / 2;
             let p = self.heap[parent];
-            if entry.order >= p.order {
+            if entry.order() >= p.order() {
                 break;
             }
             self.place(i, p);
@@ -114,10 +132,7 @@ impl OpenSet for IndexedBinaryHeap {
         if self.position.len() <= node.index() {
             self.prepare(node.index() + 1);
         }
-        let entry = Entry {
-            order: encode(key),
-            node,
-        };
+        let entry = Entry::new(encode(key), node);
         self.heap.push(entry);
         self.sift_up(self.heap.len() - 1, entry);
     }
@@ -127,14 +142,14 @@ impl OpenSet for IndexedBinaryHeap {
         let last = self.heap.pop()?;
         let len = self.heap.len();
         if len == 0 {
-            return Some((last.node, decode(last.order)));
+            return Some((last.node, decode(last.order())));
         }
         let top = self.heap[0];
         // Walk the hole down to a leaf along the smaller children...
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < len {
-            child += usize::from(self.heap[child + 1].order < self.heap[child].order);
+            child += usize::from(self.heap[child + 1].order() < self.heap[child].order());
             self.place(hole, self.heap[child]);
             hole = child;
             child = 2 * hole + 1;
@@ -145,11 +160,11 @@ impl OpenSet for IndexedBinaryHeap {
         }
         // ...and fill it with the last entry, sifted up from there.
         self.sift_up(hole, last);
-        Some((top.node, decode(top.order)))
+        Some((top.node, decode(top.order())))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| decode(self.heap[i].order))
+        self.slot(node).map(|i| decode(self.heap[i].order()))
     }
 
     #[inline]
@@ -157,8 +172,8 @@ impl OpenSet for IndexedBinaryHeap {
         match self.slot(node) {
             Some(i) => {
                 let order = encode(key);
-                debug_assert!(order <= self.heap[i].order, "decrease_key raised a key");
-                self.sift_up(i, Entry { order, node });
+                debug_assert!(order <= self.heap[i].order(), "decrease_key raised a key");
+                self.sift_up(i, Entry::new(order, node));
             }
             None => self.push(node, key),
         }

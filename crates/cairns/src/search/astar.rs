@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{NodeRecord, Observer, Path, SearchCache, in_bounds};
+use super::{DEAD_END, NodeRecord, Observer, Path, SearchCache, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::{Key, OpenSet};
@@ -161,7 +161,6 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
     }
     records[start.index()] = NodeRecord {
         g: 0.0,
-        h: h0,
         parent: NodeId::NONE,
         stamp: open_stamp,
     };
@@ -181,24 +180,27 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
             return Some(ru.g);
         }
         stats.expanded += 1;
-        observer.expand(u, ru.g, ru.h);
+        observer.expand(u, ru.g, key.f - key.g);
         for (v, cost) in graph.successors(u) {
             stats.generated += 1;
             let g = ru.g + cost;
             let rv = &mut records[v.index()];
             if rv.stamp < open_stamp {
                 let hv = h(v);
+                if hv == f64::INFINITY {
+                    // No path from v to the goal: record it, never expand it.
+                    *rv = NodeRecord {
+                        g: DEAD_END,
+                        parent: u,
+                        stamp: closed_stamp,
+                    };
+                    continue;
+                }
                 *rv = NodeRecord {
                     g,
-                    h: hv,
                     parent: u,
                     stamp: open_stamp,
                 };
-                if hv == f64::INFINITY {
-                    // No path from v to the goal: record it, never expand it.
-                    rv.stamp = closed_stamp;
-                    continue;
-                }
                 open.push(v, Key::new(g, hv));
             } else if g < rv.g {
                 if rv.stamp == closed_stamp {
@@ -210,10 +212,10 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
                     }
                     stats.reopened += 1;
                     rv.stamp = open_stamp;
-                    open.push(v, Key::new(g, rv.h));
+                    open.push(v, Key::new(g, h(v)));
                 } else {
                     stats.updated += 1;
-                    open.decrease_key(v, Key::new(g, rv.h));
+                    open.decrease_key(v, Key::new(g, h(v)));
                 }
                 rv.g = g;
                 rv.parent = u;

@@ -88,7 +88,6 @@ impl<G: Graph> Bfs<G> {
         } = cache;
         records[start.index()] = NodeRecord {
             g: 0.0,
-            h: 0.0,
             parent: NodeId::NONE,
             stamp: closed,
         };
@@ -108,8 +107,7 @@ impl<G: Graph> Bfs<G> {
                 if rv.stamp != closed {
                     *rv = NodeRecord {
                         g: gu + 1.0,
-                        h: 0.0,
-                        parent: u,
+                                    parent: u,
                         stamp: closed,
                     };
                     queue.push(v);

@@ -80,11 +80,14 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     }
 }
 
-/// What a search knows about one node.
+/// What a search knows about one node: 16 bytes, so that four share a
+/// cache line (the heuristic value is not kept: it is recomputed in the rare
+/// case of a decrease-key).
 #[derive(Clone, Copy, Debug)]
 struct NodeRecord {
+    /// Best known cost from the start; [`DEAD_END`] for a node the heuristic
+    /// proved cannot reach the goal.
     g: f64,
-    h: f64,
     parent: NodeId,
     /// `2 * generation` while open, `2 * generation + 1` once closed; any
     /// smaller value means "not reached in this search".
@@ -93,10 +96,13 @@ struct NodeRecord {
 
 const UNSEEN: NodeRecord = NodeRecord {
     g: f64::INFINITY,
-    h: 0.0,
     parent: NodeId::NONE,
     stamp: 0,
 };
+
+/// The `g` of a node that the heuristic proved to be a dead end: closed,
+/// never expanded, and never improved (nothing is below it).
+const DEAD_END: f64 = f64::NEG_INFINITY;
 
 /// The memory of a search, reused across queries: per-node records stamped
 /// with a generation number, the OPEN set `Q`, a queue for breadth-first
@@ -174,7 +180,7 @@ impl<Q: OpenSet> SearchCache<Q> {
     fn record(&self, node: NodeId) -> Option<&NodeRecord> {
         self.records
             .get(node.index())
-            .filter(|r| r.stamp >= 2 * self.generation && self.generation > 0)
+            .filter(|r| r.stamp >= 2 * self.generation && self.generation > 0 && r.g != DEAD_END)
     }
 
     /// The statistics of the last search.
@@ -190,6 +196,7 @@ impl<Q: OpenSet> SearchCache<Q> {
     }
 
     /// Whether the last search reached `node` (put it on OPEN at some point).
+    /// Nodes that the heuristic proved to be dead ends are not counted.
     pub fn is_reached(&self, node: NodeId) -> bool {
         self.record(node).is_some()
     }
@@ -198,7 +205,7 @@ impl<Q: OpenSet> SearchCache<Q> {
     /// Nodes that the heuristic proved to be dead ends are not counted.
     pub fn is_closed(&self, node: NodeId) -> bool {
         self.record(node)
-            .is_some_and(|r| r.stamp == self.closed_stamp() && r.h != f64::INFINITY)
+            .is_some_and(|r| r.stamp == self.closed_stamp())
     }
 
     /// The node from which the last search reached `node`.
@@ -215,7 +222,7 @@ impl<Q: OpenSet> SearchCache<Q> {
         (0..self.records.len())
             .filter(move |&i| {
                 let r = &self.records[i];
-                self.generation > 0 && r.stamp == closed && r.h != f64::INFINITY
+                self.generation > 0 && r.stamp == closed && r.g != DEAD_END
             })
             .map(|i| NodeId(i as u32))
     }
