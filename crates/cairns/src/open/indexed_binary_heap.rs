@@ -97,10 +97,29 @@ impl IndexedBinaryHeap {
         (i < self.heap.len() && self.heap[i].node == node).then_some(i)
     }
 
+    /// Writes `entry` to heap slot `i` and records its position.
+    ///
+    /// Callers guarantee `i < self.heap.len()`; every node in the heap has
+    /// `node.index() < self.position.len()` because `push` grows `position`
+    /// before inserting.
     #[inline]
     fn place(&mut self, i: usize, entry: Entry) {
-        self.heap[i] = entry;
-        self.position[entry.node.index()] = i as u32;
+        debug_assert!(i < self.heap.len() && entry.node.index() < self.position.len());
+        // SAFETY: both indices are in bounds by the invariants above, which
+        // the model-based property test exercises after every operation.
+        unsafe {
+            *self.heap.get_unchecked_mut(i) = entry;
+            *self.position.get_unchecked_mut(entry.node.index()) = i as u32;
+        }
+    }
+
+    /// The entry in heap slot `i`, which callers guarantee is `< len`.
+    #[inline]
+    fn at(&self, i: usize) -> Entry {
+        debug_assert!(i < self.heap.len());
+        // SAFETY: callers pass `i < self.heap.len()` (loop bounds in the
+        // sifts), checked in debug builds above.
+        unsafe { *self.heap.get_unchecked(i) }
     }
 
     /// Moves `entry`, destined for slot `i`, up to where it belongs.
@@ -108,7 +127,7 @@ impl IndexedBinaryHeap {
     fn sift_up(&mut self, mut i: usize, entry: Entry) {
         while i > 0 {
             let parent = (i - 1) / 2;
-            let p = self.heap[parent];
+            let p = self.at(parent);
             if entry.order() >= p.order() {
                 break;
             }
@@ -149,13 +168,13 @@ impl OpenSet for IndexedBinaryHeap {
         let mut hole = 0;
         let mut child = 1;
         while child + 1 < len {
-            child += usize::from(self.heap[child + 1].order() < self.heap[child].order());
-            self.place(hole, self.heap[child]);
+            child += usize::from(self.at(child + 1).order() < self.at(child).order());
+            self.place(hole, self.at(child));
             hole = child;
             child = 2 * hole + 1;
         }
         if child < len {
-            self.place(hole, self.heap[child]);
+            self.place(hole, self.at(child));
             hole = child;
         }
         // ...and fill it with the last entry, sifted up from there.
