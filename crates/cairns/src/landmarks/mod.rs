@@ -14,8 +14,10 @@
 //! often far tighter than a geometric heuristic on maps with walls, and it
 //! is admissible and consistent on every graph.
 
+mod heuristic;
 mod table;
 
+pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
 pub use table::{Directedness, LandmarkTable, Layout};
 
 use crate::graph::{Graph, NodeId};
