@@ -13,11 +13,53 @@
 //! The best of these bounds over a handful of well-placed landmarks is
 //! often far tighter than a geometric heuristic on maps with walls, and it
 //! is admissible and consistent on every graph.
+//!
+//! The pieces:
+//!
+//! 1. [`place`] chooses landmark nodes ([`Placement`]).
+//! 2. [`LandmarkTable::build`] runs one search per landmark (in parallel)
+//!    and stores the distances.
+//! 3. [`DifferentialHeuristic`] borrows the table and is a
+//!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
+//!
+//! # Example
+//!
+//! ```
+//! use cairns::grid::{Grid, GridGraph, Neighborhood};
+//! use cairns::heuristic::{Heuristic, Octile};
+//! use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+//! use cairns::search::{AStar, Dijkstra, SearchCache};
+//!
+//! let grid = Grid::from_ascii("
+//!     .........@....
+//!     .@@@@@@..@.@@.
+//!     .@.....@.@..@.
+//!     .@.@@@.@.@@.@.
+//!     ...@..........
+//! ").unwrap();
+//! let graph = GridGraph::new(grid, Neighborhood::Octile);
+//! let landmarks = place(&graph, 4, Placement::Avoid { seed: 7 });
+//! let table = LandmarkTable::build(&graph, &landmarks, Directedness::Symmetric);
+//! let h = DifferentialHeuristic::new(&table, Octile::new(&graph));
+//! let (start, goal) = (graph.node(2, 2).unwrap(), graph.node(13, 1).unwrap());
+//!
+//! // The landmarks know about the walls that the octile distance ignores.
+//! let octile = Octile::new(&graph);
+//! let (alt, geo) = (h.estimate(start, &h.goal(goal)), octile.estimate(start, &octile.goal(goal)));
+//! assert!(alt > geo);
+//!
+//! let mut cache = SearchCache::new();
+//! let path = AStar::new(&graph, h).search(start, goal, &mut cache).unwrap();
+//! assert_eq!(Some(path.cost), Dijkstra::new(&graph).search_cost(start, goal, &mut cache));
+//! assert!(alt <= path.cost);
+//! ```
 
 mod heuristic;
+mod placement;
 mod table;
 
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
+pub use placement::{Placement, place};
 pub use table::{Directedness, LandmarkTable, Layout};
 
 use crate::graph::{Graph, NodeId};
