@@ -21,6 +21,8 @@
 //!    and stores the distances.
 //! 3. [`DifferentialHeuristic`] borrows the table and is a
 //!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
+//! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
+//!    disk, tied to its map by a hash ([`grid_hash`]).
 //!
 //! # Example
 //!
@@ -54,10 +56,12 @@
 //! assert!(alt <= path.cost);
 //! ```
 
+mod file;
 mod heuristic;
 mod placement;
 mod table;
 
+pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
 pub use placement::{Placement, place};
 pub use table::{Directedness, LandmarkTable, Layout};
