@@ -59,6 +59,8 @@
 mod file;
 mod heuristic;
 mod placement;
+#[cfg(test)]
+mod proptests;
 mod table;
 
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
