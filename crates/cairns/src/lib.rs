@@ -4,6 +4,7 @@
 pub mod graph;
 pub mod grid;
 pub mod heuristic;
+pub mod landmarks;
 pub mod movingai;
 pub mod open;
 pub mod search;

@@ -1,0 +1,683 @@
+//! Saving landmark tables to disk and loading them back.
+//!
+//! The format is described at [`LandmarkTable::save`].
+
+use std::io::{self, Read, Write};
+
+use super::table::{Directedness, LandmarkTable};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{Grid, Neighborhood};
+
+const MAGIC: [u8; 8] = *b"CAIRNSLM";
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// Adds `bytes` to an FNV-1a 64-bit hash.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// A 64-bit hash of a grid map and movement rule, to tie a saved
+/// [`LandmarkTable`] to the map it was built for: FNV-1a over the width
+/// and height (`u32`, little-endian), the tiles as their map characters in
+/// row-major order, and the number of move directions (one byte, 4 or 8).
+///
+/// Two maps that differ in any tile, or the same map under another
+/// neighborhood, get different hashes (barring a one in `2^64` accident).
+///
+/// ```
+/// use cairns::grid::{Grid, Neighborhood, Tile};
+/// use cairns::landmarks::grid_hash;
+///
+/// let mut grid = Grid::from_ascii("
+///     ..@
+///     ...
+/// ").unwrap();
+/// let h = grid_hash(&grid, Neighborhood::Octile);
+/// assert_ne!(h, grid_hash(&grid, Neighborhood::Four));
+/// grid.set(0, 1, Tile::Tree);
+/// assert_ne!(h, grid_hash(&grid, Neighborhood::Octile));
+/// ```
+pub fn grid_hash(grid: &Grid, neighborhood: Neighborhood) -> u64 {
+    let mut h = fnv1a(FNV_OFFSET, &grid.width().to_le_bytes());
+    h = fnv1a(h, &grid.height().to_le_bytes());
+    for &t in grid.tiles() {
+        h = fnv1a(h, &[t.to_char() as u8]);
+    }
+    fnv1a(h, &[neighborhood.directions() as u8])
+}
+
+/// A landmark file could not be loaded.
+///
+/// The [`kind`](LandmarkFileError::kind) says what is wrong; an I/O error
+/// other than a premature end of input is available through
+/// [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}")]
+pub struct LandmarkFileError {
+    kind: FileErrorKind,
+    #[source]
+    source: Option<io::Error>,
+}
+
+impl LandmarkFileError {
+    /// What is wrong with the file.
+    pub fn kind(&self) -> &FileErrorKind {
+        &self.kind
+    }
+}
+
+impl From<FileErrorKind> for LandmarkFileError {
+    fn from(kind: FileErrorKind) -> Self {
+        LandmarkFileError { kind, source: None }
+    }
+}
+
+impl From<io::Error> for LandmarkFileError {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            FileErrorKind::Truncated.into()
+        } else {
+            LandmarkFileError {
+                kind: FileErrorKind::Io,
+                source: Some(e),
+            }
+        }
+    }
+}
+
+/// What is wrong with a landmark file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FileErrorKind {
+    /// The input does not start with `CAIRNSLM`.
+    #[error("not a landmark file (bad magic bytes)")]
+    BadMagic,
+    /// A format version this library cannot read.
+    #[error("unsupported landmark file version {found} (this library reads version {supported})")]
+    UnsupportedVersion {
+        /// The file's version.
+        found: u32,
+        /// The version this library reads.
+        supported: u32,
+    },
+    /// The file's map hash is not the expected one.
+    #[error(
+        "landmark file was built for another map (map hash {found:#018x}, expected {expected:#018x})"
+    )]
+    MapHashMismatch {
+        /// The hash the caller expected.
+        expected: u64,
+        /// The hash in the file.
+        found: u64,
+    },
+    /// The file covers a different number of nodes than the graph.
+    #[error("landmark file has {found} nodes, the graph has {expected}")]
+    NodeCountMismatch {
+        /// The graph's node bound.
+        expected: u64,
+        /// The file's node count.
+        found: u64,
+    },
+    /// The input ends before the file does.
+    #[error("landmark file is truncated")]
+    Truncated,
+    /// The trailing checksum does not match the contents.
+    #[error("landmark file is corrupt (checksum {found:#018x}, contents hash to {computed:#018x})")]
+    ChecksumMismatch {
+        /// The checksum stored in the file.
+        found: u64,
+        /// The hash of the bytes read.
+        computed: u64,
+    },
+    /// The declared sizes are beyond what a table can hold; nothing was
+    /// allocated for them.
+    #[error("landmark file declares an unsupported size: {nodes} nodes, {landmarks} landmarks")]
+    TooLarge {
+        /// Declared node count.
+        nodes: u64,
+        /// Declared landmark count.
+        landmarks: u64,
+    },
+    /// A landmark id is not below the node count.
+    #[error("landmark {index} is node {node}, but the file has {nodes} nodes")]
+    LandmarkOutOfRange {
+        /// Position in the landmark list.
+        index: u32,
+        /// The id.
+        node: u32,
+        /// The node count.
+        nodes: u64,
+    },
+    /// The directedness field is neither 0 nor 1.
+    #[error("unknown directedness {value} in landmark file")]
+    BadDirectedness {
+        /// The field's value.
+        value: u32,
+    },
+    /// A distance is negative or NaN.
+    #[error("distance {index} in landmark file is {value}, not a non-negative number")]
+    BadDistance {
+        /// Position among the distances.
+        index: u64,
+        /// The value.
+        value: f32,
+    },
+    /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
+    #[error("i/o error while reading landmark file")]
+    Io,
+}
+
+/// A reader that hashes what passes through it.
+struct Hashing<R> {
+    inner: R,
+    hash: u64,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash = fnv1a(self.hash, &buf[..n]);
+        Ok(n)
+    }
+}
+
+fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
+    let mut b = [0u8; N];
+    r.read_exact(&mut b)?;
+    Ok(b)
+}
+
+fn read_u32(r: &mut impl Read) -> io::Result<u32> {
+    read_array(r).map(u32::from_le_bytes)
+}
+
+fn read_u64(r: &mut impl Read) -> io::Result<u64> {
+    read_array(r).map(u64::from_le_bytes)
+}
+
+/// Reads `count` `f32`s, growing the vector only as data arrives, so that a
+/// huge declared size on a short input costs no more memory than the input.
+fn read_f32s(r: &mut impl Read, count: usize) -> io::Result<Vec<f32>> {
+    const CHUNK: usize = 2048;
+    let mut out = Vec::with_capacity(count.min(CHUNK));
+    let mut buf = [0u8; 4 * CHUNK];
+    while out.len() < count {
+        let n = (count - out.len()).min(CHUNK);
+        r.read_exact(&mut buf[..4 * n])?;
+        out.extend(
+            buf[..4 * n]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+    }
+    Ok(out)
+}
+
+impl LandmarkTable {
+    /// The version of the file format that [`save`](Self::save) writes and
+    /// [`load`](Self::load) reads.
+    pub const FILE_VERSION: u32 = 1;
+
+    /// Writes the table in the landmark file format below, tagged with
+    /// `map_hash` (for a grid, [`grid_hash`]). The distances are written
+    /// node-major whatever the table's [`Layout`](super::Layout). Writes in
+    /// blocks of 64 KiB; `O(k V)` time.
+    ///
+    /// # Format, version 1
+    ///
+    /// Every integer is little-endian; distances are IEEE 754 `f32`.
+    ///
+    /// | bytes | content |
+    /// |---|---|
+    /// | 8 | magic `CAIRNSLM` |
+    /// | 4 | format version, `u32` (1) |
+    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller (see [`grid_hash`]) |
+    /// | 8 | node count `n`, `u64` |
+    /// | 4 | landmark count `k`, `u32` |
+    /// | 4 | directedness, `u32`: 0 symmetric, 1 directed |
+    /// | `4 k` | landmark node ids, `u32` |
+    /// | `4 n k` | distances to the landmarks `d(v, L)`, node-major (`v * k + l`) |
+    /// | `4 n k` | directed only: distances from the landmarks `d(L, v)`, node-major |
+    /// | 8 | FNV-1a 64-bit hash of every byte before it |
+    ///
+    /// Bytes after the checksum are not read.
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
+        let k = self.landmark_count();
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+        let mut hash = FNV_OFFSET;
+        let flush = |buf: &mut Vec<u8>, w: &mut dyn Write, hash: &mut u64| {
+            *hash = fnv1a(*hash, buf);
+            let r = w.write_all(buf);
+            buf.clear();
+            r
+        };
+        buf.extend_from_slice(&MAGIC);
+        buf.extend_from_slice(&Self::FILE_VERSION.to_le_bytes());
+        buf.extend_from_slice(&map_hash.to_le_bytes());
+        buf.extend_from_slice(&(self.node_count() as u64).to_le_bytes());
+        buf.extend_from_slice(&(k as u32).to_le_bytes());
+        let directed = self.directedness() == Directedness::Directed;
+        buf.extend_from_slice(&u32::from(directed).to_le_bytes());
+        for l in self.landmarks() {
+            buf.extend_from_slice(&l.0.to_le_bytes());
+        }
+        let passes: &[bool] = if directed { &[false, true] } else { &[false] };
+        for &forward in passes {
+            let values = if forward {
+                self.dist_from()
+            } else {
+                self.dist_to()
+            };
+            for v in 0..self.node_count() as u32 {
+                for l in 0..k {
+                    let d = values[self.slot(NodeId(v), l)];
+                    buf.extend_from_slice(&d.to_le_bytes());
+                }
+                if buf.len() >= 1 << 16 {
+                    flush(&mut buf, &mut w, &mut hash)?;
+                }
+            }
+        }
+        flush(&mut buf, &mut w, &mut hash)?;
+        w.write_all(&hash.to_le_bytes())
+    }
+
+    /// Reads a table written by [`save`](Self::save) (which describes the
+    /// format), checking that it was
+    /// saved with `expected_map_hash`. The table comes back in
+    /// [`Layout::NodeMajor`](super::Layout::NodeMajor).
+    ///
+    /// Any input is safe: every field is checked, sizes before anything is
+    /// allocated for them, memory grows only as data actually arrives, and
+    /// the checksum is verified before the table is returned. Wrap a file
+    /// in a [`BufReader`](std::io::BufReader) for speed.
+    ///
+    /// # Errors
+    ///
+    /// A [`LandmarkFileError`] whose [`kind`](LandmarkFileError::kind)
+    /// names the first problem found, in file order: bad magic, unsupported
+    /// version, map hash mismatch, absurd sizes, bad fields, truncation,
+    /// checksum mismatch, then invalid distances.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+    /// use cairns::landmarks::{Directedness, FileErrorKind, LandmarkTable, grid_hash};
+    ///
+    /// let grid = Grid::from_ascii("
+    ///     ....
+    ///     .@@.
+    /// ").unwrap();
+    /// let hash = grid_hash(&grid, Neighborhood::Octile);
+    /// let graph = GridGraph::new(grid, Neighborhood::Octile);
+    /// let table = LandmarkTable::build(&graph, &[graph.node(0, 1).unwrap()], Directedness::Symmetric);
+    ///
+    /// let mut bytes = Vec::new();
+    /// table.save(&mut bytes, hash).unwrap();
+    /// assert_eq!(LandmarkTable::load_for(&bytes[..], &graph, hash).unwrap(), table);
+    ///
+    /// let err = LandmarkTable::load(&bytes[..], hash ^ 1).unwrap_err();
+    /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
+    /// assert!(err.to_string().starts_with("landmark file was built for another map"));
+    /// ```
+    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<LandmarkTable, LandmarkFileError> {
+        read(r, expected_map_hash, None)
+    }
+
+    /// Like [`load`](Self::load), and also checks that the table covers
+    /// exactly the nodes of `graph`.
+    ///
+    /// # Errors
+    ///
+    /// As [`load`](Self::load), plus
+    /// [`NodeCountMismatch`](FileErrorKind::NodeCountMismatch).
+    pub fn load_for<G: Graph>(
+        r: impl Read,
+        graph: &G,
+        expected_map_hash: u64,
+    ) -> Result<LandmarkTable, LandmarkFileError> {
+        read(r, expected_map_hash, Some(graph.node_bound() as u64))
+    }
+}
+
+fn read(
+    r: impl Read,
+    expected_map_hash: u64,
+    expected_nodes: Option<u64>,
+) -> Result<LandmarkTable, LandmarkFileError> {
+    let mut r = Hashing {
+        inner: r,
+        hash: FNV_OFFSET,
+    };
+    if read_array::<8>(&mut r)? != MAGIC {
+        return Err(FileErrorKind::BadMagic.into());
+    }
+    let version = read_u32(&mut r)?;
+    if version != LandmarkTable::FILE_VERSION {
+        return Err(FileErrorKind::UnsupportedVersion {
+            found: version,
+            supported: LandmarkTable::FILE_VERSION,
+        }
+        .into());
+    }
+    let map_hash = read_u64(&mut r)?;
+    if map_hash != expected_map_hash {
+        return Err(FileErrorKind::MapHashMismatch {
+            expected: expected_map_hash,
+            found: map_hash,
+        }
+        .into());
+    }
+    let nodes = read_u64(&mut r)?;
+    if let Some(expected) = expected_nodes {
+        if nodes != expected {
+            return Err(FileErrorKind::NodeCountMismatch {
+                expected,
+                found: nodes,
+            }
+            .into());
+        }
+    }
+    let k = read_u32(&mut r)?;
+    let too_large = FileErrorKind::TooLarge {
+        nodes,
+        landmarks: k.into(),
+    };
+    // Node ids are u32 with u32::MAX reserved; the byte size must fit the
+    // address space (twice, for directed tables).
+    let values = nodes
+        .checked_mul(k.into())
+        .filter(|&v| u32::try_from(nodes).is_ok() && v <= (isize::MAX as u64) / 8);
+    let Some(values) = values.filter(|_| k as usize <= LandmarkTable::MAX_LANDMARKS) else {
+        return Err(too_large.into());
+    };
+    let directedness = match read_u32(&mut r)? {
+        0 => Directedness::Symmetric,
+        1 => Directedness::Directed,
+        value => return Err(FileErrorKind::BadDirectedness { value }.into()),
+    };
+    let mut landmarks = Vec::with_capacity(k as usize);
+    for index in 0..k {
+        let node = read_u32(&mut r)?;
+        if u64::from(node) >= nodes {
+            return Err(FileErrorKind::LandmarkOutOfRange { index, node, nodes }.into());
+        }
+        landmarks.push(NodeId(node));
+    }
+    let to = read_f32s(&mut r, values as usize)?;
+    let from = match directedness {
+        Directedness::Symmetric => Vec::new(),
+        Directedness::Directed => read_f32s(&mut r, values as usize)?,
+    };
+    let computed = r.hash;
+    let found = read_u64(&mut r.inner)?;
+    if found != computed {
+        return Err(FileErrorKind::ChecksumMismatch { found, computed }.into());
+    }
+    if let Some((index, &value)) = to
+        .iter()
+        .chain(&from)
+        .enumerate()
+        .find(|(_, d)| d.is_nan() || **d < 0.0)
+    {
+        return Err(FileErrorKind::BadDistance {
+            index: index as u64,
+            value,
+        }
+        .into());
+    }
+    Ok(LandmarkTable::from_node_major(
+        landmarks,
+        nodes as usize,
+        directedness,
+        to,
+        from,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::graph::CsrGraph;
+    use crate::grid::{GridGraph, Tile};
+    use crate::landmarks::Layout;
+
+    fn grid_table() -> (GridGraph, LandmarkTable, u64) {
+        let grid = Grid::from_ascii(
+            "
+            ...@..
+            .@....
+            ...@@.
+            ",
+        )
+        .unwrap();
+        let hash = grid_hash(&grid, Neighborhood::Octile);
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let t = LandmarkTable::build(&g, &[NodeId(0), NodeId(17)], Directedness::Symmetric);
+        (g, t, hash)
+    }
+
+    fn directed_table() -> LandmarkTable {
+        let g = CsrGraph::from_edges(4, &[(0, 1, 0.1), (1, 2, 2.5), (2, 0, 1e30)]).unwrap();
+        LandmarkTable::build(
+            &g,
+            &[NodeId(2), NodeId(0), NodeId(3)],
+            Directedness::Directed,
+        )
+    }
+
+    fn bytes(t: &LandmarkTable, hash: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        t.save(&mut out, hash).unwrap();
+        out
+    }
+
+    fn kind(r: Result<LandmarkTable, LandmarkFileError>) -> FileErrorKind {
+        r.unwrap_err().kind().clone()
+    }
+
+    #[test]
+    fn round_trips_both_directednesses_and_layouts() {
+        let (g, t, hash) = grid_table();
+        let b = bytes(&t, hash);
+        assert_eq!(b.len(), 36 + 2 * 4 + 18 * 2 * 4 + 8);
+        assert_eq!(&b[..8], b"CAIRNSLM");
+        assert_eq!(LandmarkTable::load_for(&b[..], &g, hash).unwrap(), t);
+        // A landmark-major table writes the same bytes.
+        let lm = t.clone().with_layout(Layout::LandmarkMajor);
+        assert_eq!(bytes(&lm, hash), b);
+
+        let d = directed_table();
+        let b = bytes(&d, 7);
+        let back = LandmarkTable::load(&b[..], 7).unwrap();
+        assert_eq!(back, d);
+        assert_eq!(back.margin(), d.margin());
+        // Trailing bytes are left alone.
+        let mut longer = b.clone();
+        longer.extend_from_slice(b"more");
+        assert_eq!(LandmarkTable::load(&longer[..], 7).unwrap(), d);
+    }
+
+    #[test]
+    fn each_problem_has_its_own_error() {
+        let (_, t, hash) = grid_table();
+        let good = bytes(&t, hash);
+
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::BadMagic
+        );
+
+        let mut b = good.clone();
+        b[8] = 2;
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::UnsupportedVersion {
+                found: 2,
+                supported: 1
+            }
+        );
+
+        let err = LandmarkTable::load(&good[..], 99).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "landmark file was built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+            )
+        );
+
+        let other = CsrGraph::from_edges(5, &[]).unwrap();
+        assert_eq!(
+            kind(LandmarkTable::load_for(&good[..], &other, hash)),
+            FileErrorKind::NodeCountMismatch {
+                expected: 5,
+                found: 18
+            }
+        );
+
+        assert_eq!(
+            kind(LandmarkTable::load(&good[..good.len() - 1], hash)),
+            FileErrorKind::Truncated
+        );
+        assert_eq!(
+            kind(LandmarkTable::load(&good[..3], hash)),
+            FileErrorKind::Truncated
+        );
+
+        let mut b = good.clone();
+        b[50] ^= 0x10;
+        assert!(matches!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::ChecksumMismatch { .. }
+        ));
+
+        // Declares 2^32 - 1 nodes and 65535 landmarks, then ends: refused
+        // before anything is allocated.
+        let mut b = good[..20].to_vec();
+        b.extend_from_slice(&u64::from(u32::MAX).to_le_bytes());
+        b.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::TooLarge { .. }
+        ));
+        // A large but possible size on a short input: truncated.
+        let mut b = good[..20].to_vec();
+        b.extend_from_slice(&u64::from(u32::MAX - 1).to_le_bytes());
+        b.extend_from_slice(&64u32.to_le_bytes());
+        b.extend_from_slice(&0u32.to_le_bytes());
+        b.extend_from_slice(&[0; 4 * 64 + 100]);
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::Truncated
+        );
+
+        let mut b = good.clone();
+        b[32] = 3;
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::BadDirectedness { value: 3 }
+        );
+
+        let mut b = good.clone();
+        b[36..40].copy_from_slice(&18u32.to_le_bytes());
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::LandmarkOutOfRange {
+                index: 0,
+                node: 18,
+                nodes: 18
+            }
+        );
+    }
+
+    #[test]
+    fn negative_distance_with_a_valid_checksum_is_refused() {
+        let (_, t, hash) = grid_table();
+        let mut b = bytes(&t, hash);
+        let body = b.len() - 8;
+        b[44..48].copy_from_slice(&(-1.0f32).to_le_bytes());
+        let sum = fnv1a(FNV_OFFSET, &b[..body]);
+        b[body..].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(
+            kind(LandmarkTable::load(&b[..], hash)),
+            FileErrorKind::BadDistance {
+                index: 0,
+                value: -1.0
+            }
+        );
+    }
+
+    #[test]
+    fn io_errors_come_through_source() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let err = LandmarkTable::load(Broken, 0).unwrap_err();
+        assert_eq!(err.kind(), &FileErrorKind::Io);
+        let source = std::error::Error::source(&err).unwrap();
+        assert_eq!(source.to_string(), "disk on fire");
+    }
+
+    #[test]
+    fn grid_hash_sees_tiles_size_and_movement() {
+        let a = Grid::filled(4, 2, Tile::Ground).unwrap();
+        let b = Grid::filled(2, 4, Tile::Ground).unwrap();
+        let mut c = a.clone();
+        c.set(3, 1, Tile::Swamp);
+        let hashes = [
+            grid_hash(&a, Neighborhood::Octile),
+            grid_hash(&b, Neighborhood::Octile),
+            grid_hash(&c, Neighborhood::Octile),
+            grid_hash(&a, Neighborhood::Four),
+        ];
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(hashes[i], hashes[j]);
+            }
+        }
+        assert_eq!(hashes[0], grid_hash(&a.clone(), Neighborhood::Octile));
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..200), magic in any::<bool>()) {
+            let mut b = input;
+            if magic {
+                let mut head = MAGIC.to_vec();
+                head.extend_from_slice(&1u32.to_le_bytes());
+                head.extend_from_slice(&5u64.to_le_bytes());
+                head.extend_from_slice(&b);
+                b = head;
+            }
+            prop_assert!(LandmarkTable::load(&b[..], 5).is_err());
+        }
+
+        #[test]
+        fn corrupted_files_are_refused(cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), bit in 0u8..8, directed in any::<bool>()) {
+            let (t, hash) = if directed { (directed_table(), 3) } else { let (_, t, h) = grid_table(); (t, h) };
+            let good = bytes(&t, hash);
+            let n = cut.index(good.len());
+            prop_assert_eq!(kind(LandmarkTable::load(&good[..n], hash)), FileErrorKind::Truncated);
+            let mut b = good.clone();
+            b[flip.index(good.len())] ^= 1 << bit;
+            prop_assert!(LandmarkTable::load(&b[..], hash).is_err());
+        }
+    }
+}

@@ -1,0 +1,478 @@
+//! The differential heuristic: lower bounds from a landmark table.
+
+use super::table::{Directedness, LandmarkTable, Layout};
+use crate::graph::NodeId;
+use crate::heuristic::Heuristic;
+
+/// The largest `n` of [`DifferentialHeuristic::with_best`].
+pub const MAX_BEST: usize = 8;
+
+/// The differential (landmark, "ALT") heuristic over a [`LandmarkTable`],
+/// combined with a base heuristic by taking the larger estimate.
+///
+/// For a symmetric table with landmarks `L`:
+///
+/// ```text
+/// h(a, z) = max(base(a, z), max_L |d(a, L) - d(z, L)| - margin)
+/// ```
+///
+/// and for a directed one, from the distances to (`d(., L)`) and from
+/// (`d(L, .)`) each landmark:
+///
+/// ```text
+/// h(a, z) = max(base(a, z), max_L max(d(a, L) - d(z, L), d(L, z) - d(L, a)) - margin)
+/// ```
+///
+/// where `margin` is the table's [rounding margin](LandmarkTable::margin)
+/// and the landmark part is never below 0. Both are admissible when `base`
+/// is, and consistent when `base` is, up to `1.5 * margin` of `f32`
+/// rounding; see [`LandmarkTable`] for the argument.
+///
+/// # Unreachable goals
+///
+/// The estimate is `f64::INFINITY` when the table proves `z` unreachable
+/// from `a`: on a symmetric table when exactly one of `d(a, L)`, `d(z, L)`
+/// is infinite (they lie in different components); on a directed one when
+/// `a` cannot reach a landmark that `z` reaches, or a landmark reaches `a`
+/// but not `z`. [`AStar`](crate::search::AStar) then answers `None` without
+/// expanding anything.
+///
+/// # Choosing landmarks per query
+///
+/// By default every landmark is consulted: `O(k)` per estimate.
+/// [`with_best(n)`](Self::with_best) consults only `n` of them, chosen
+/// once per query:
+///
+/// - by [`Heuristic::goal`], which sees only the goal `z`: the `n`
+///   landmarks *nearest* the goal (smallest `d(z, L) + d(L, z)`). Since
+///   `d(a, z) <= d(a, L) + d(L, z)`, such a landmark guarantees
+///   `h(a, z) >= d(a, z) - d(z, L) - d(L, z)` for every `a`, so near
+///   landmarks bound every node well; nodes in another component still
+///   get an infinite estimate whenever the goal's component holds a
+///   chosen landmark;
+/// - by [`for_query(start, goal)`](Self::for_query) or the adapter
+///   [`for_start(start)`](Self::for_start): the `n` landmarks giving the
+///   largest bound for the pair `(start, goal)` itself, the rule of
+///   Goldberg and Harrelson. This is usually the better choice.
+///
+/// # Complexity
+///
+/// [`goal`](Heuristic::goal) is `O(1)` when every landmark is used and
+/// `O(k)` with `with_best`; [`estimate`](Heuristic::estimate) is `O(k)`,
+/// or `O(n)` with `with_best(n)`, plus the base heuristic. Nothing
+/// allocates.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::heuristic::{Heuristic, Octile};
+/// use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable};
+/// use cairns::search::{AStar, SearchCache};
+///
+/// let grid = Grid::from_ascii("
+///     .......
+///     @@@@@@.
+///     .......
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let (a, z) = (graph.node(0, 0).unwrap(), graph.node(0, 2).unwrap());
+/// let table = LandmarkTable::build(&graph, &[a], Directedness::Symmetric);
+/// let h = DifferentialHeuristic::new(&table, Octile::new(&graph));
+/// // Octile sees 2 cells; the landmark at `a` knows the way round the wall.
+/// let bound = h.estimate(a, &h.goal(z));
+/// assert!(bound > 13.99 && bound <= 14.0);
+///
+/// let mut cache = SearchCache::new();
+/// let path = AStar::new(&graph, h.with_best(1).for_start(a)).search(a, z, &mut cache).unwrap();
+/// assert!((path.cost - bound).abs() < 1e-5);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DifferentialHeuristic<'t, B> {
+    table: &'t LandmarkTable,
+    base: B,
+    /// How many landmarks a query uses; 0 means all.
+    best: u8,
+}
+
+/// The per-query value of a [`DifferentialHeuristic`]: the goal node, the
+/// base heuristic's goal and, with [`with_best`](DifferentialHeuristic::with_best),
+/// the indices of the landmarks chosen for the query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DifferentialGoal<G> {
+    node: NodeId,
+    base: G,
+    active: [u16; MAX_BEST],
+    /// Number of entries of `active` in use; `None` means every landmark.
+    count: Option<u8>,
+}
+
+impl<G> DifferentialGoal<G> {
+    /// The goal node.
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// The indices of the landmarks the query uses, best first, or `None`
+    /// when it uses all of them.
+    pub fn active(&self) -> Option<&[u16]> {
+        self.count.map(|c| &self.active[..usize::from(c)])
+    }
+}
+
+impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
+    /// The heuristic of `table` combined with `base`, using every landmark.
+    /// The table must have been built for the graph being searched; use
+    /// [`Zero`](crate::heuristic::Zero) as `base` for landmarks alone.
+    pub fn new(table: &'t LandmarkTable, base: B) -> Self {
+        DifferentialHeuristic {
+            table,
+            base,
+            best: 0,
+        }
+    }
+
+    /// Uses only `n` landmarks per query, chosen when the query starts (see
+    /// the type's docs). With `n` at least the table's landmark count, every
+    /// landmark is used, ordered best first.
+    ///
+    /// # Panics
+    ///
+    /// When `n` is 0 or above [`MAX_BEST`].
+    #[must_use]
+    pub fn with_best(self, n: usize) -> Self {
+        assert!(
+            (1..=MAX_BEST).contains(&n),
+            "with_best takes 1 to {MAX_BEST} landmarks, not {n}"
+        );
+        DifferentialHeuristic {
+            best: n as u8,
+            ..self
+        }
+    }
+
+    /// Uses every landmark again.
+    #[must_use]
+    pub fn with_all(self) -> Self {
+        DifferentialHeuristic { best: 0, ..self }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &'t LandmarkTable {
+        self.table
+    }
+
+    /// The base heuristic.
+    pub fn base(&self) -> &B {
+        &self.base
+    }
+
+    /// The goal value for a query from `start` to `goal`: with
+    /// [`with_best(n)`](Self::with_best), the `n` landmarks whose bound on
+    /// `d(start, goal)` is largest (ties to the lower index; a landmark
+    /// proving the pair unreachable comes first); otherwise the same as
+    /// [`goal`](Heuristic::goal).
+    ///
+    /// # Panics
+    ///
+    /// When either node is not in the table.
+    pub fn for_query(&self, start: NodeId, goal: NodeId) -> DifferentialGoal<B::Goal> {
+        self.check(start);
+        self.select(goal, |l| {
+            let b = self.term(start, goal, l);
+            // NaN (no information) ranks below every real bound.
+            if b.is_nan() { f32::NEG_INFINITY } else { b }
+        })
+    }
+
+    /// A heuristic that picks its landmarks with
+    /// [`for_query(start, goal)`](Self::for_query) when A* asks for the
+    /// goal: build one per query, as in `AStar::new(&graph, h.for_start(s))`.
+    pub fn for_start(&self, start: NodeId) -> ForStart<'_, 't, B> {
+        ForStart {
+            heuristic: self,
+            start,
+        }
+    }
+
+    fn check(&self, node: NodeId) {
+        assert!(
+            node.index() < self.table.node_count(),
+            "node {node} is not in the landmark table ({} nodes)",
+            self.table.node_count()
+        );
+    }
+
+    /// The goal value with the `best` landmarks of highest `score` (all
+    /// landmarks when `best` is 0).
+    fn select(&self, goal: NodeId, score: impl Fn(usize) -> f32) -> DifferentialGoal<B::Goal> {
+        self.check(goal);
+        let mut out = DifferentialGoal {
+            node: goal,
+            base: self.base.goal(goal),
+            active: [0; MAX_BEST],
+            count: None,
+        };
+        if self.best == 0 {
+            return out;
+        }
+        let n = usize::from(self.best).min(self.table.landmark_count());
+        // Insertion into a short sorted list: k * n steps at most.
+        let mut scores = [f32::NEG_INFINITY; MAX_BEST];
+        let mut len = 0;
+        for l in 0..self.table.landmark_count() {
+            let s = score(l);
+            let mut i = len;
+            while i > 0 && s > scores[i - 1] {
+                i -= 1;
+            }
+            if i < n {
+                let end = len.min(n - 1);
+                scores.copy_within(i..end, i + 1);
+                out.active.copy_within(i..end, i + 1);
+                scores[i] = s;
+                out.active[i] = l as u16;
+                len = (len + 1).min(n);
+            }
+        }
+        out.count = Some(len as u8);
+        out
+    }
+
+    /// The bound of landmark `l` on `d(a, z)`, before the margin: may be
+    /// negative, infinite or NaN (no information).
+    #[inline]
+    fn term(&self, a: NodeId, z: NodeId, l: usize) -> f32 {
+        let t = self.table;
+        let (sa, sz) = (t.slot(a, l), t.slot(z, l));
+        let to = t.dist_to();
+        match t.directedness() {
+            Directedness::Symmetric => (to[sa] - to[sz]).abs(),
+            Directedness::Directed => {
+                let from = t.dist_from();
+                (to[sa] - to[sz]).max(from[sz] - from[sa])
+            }
+        }
+    }
+
+    /// The largest landmark bound on `d(node, goal)` over the goal's
+    /// landmarks, at least 0, before the margin.
+    #[inline]
+    fn landmark_bound(&self, node: NodeId, goal: &DifferentialGoal<B::Goal>) -> f32 {
+        // `f32::max` ignores NaN, the "both infinite" case, and keeps an
+        // infinite bound: exactly the rules in the type's docs.
+        let target = goal.node;
+        if let Some(active) = goal.active() {
+            return active.iter().fold(0.0, |best, &l| {
+                best.max(self.term(node, target, usize::from(l)))
+            });
+        }
+        let table = self.table;
+        let k = table.landmark_count();
+        let row = |values: &'t [f32], v: NodeId| &values[v.index() * k..][..k];
+        match (table.layout(), table.directedness()) {
+            (Layout::NodeMajor, Directedness::Symmetric) => {
+                let to = table.dist_to();
+                row(to, node)
+                    .iter()
+                    .zip(row(to, target))
+                    .fold(0.0, |best, (&dn, &dt)| best.max((dn - dt).abs()))
+            }
+            (Layout::NodeMajor, Directedness::Directed) => {
+                let (to, from) = (table.dist_to(), table.dist_from());
+                row(to, node)
+                    .iter()
+                    .zip(row(to, target))
+                    .zip(row(from, node).iter().zip(row(from, target)))
+                    .fold(0.0, |best, ((&to_n, &to_t), (&from_n, &from_t))| {
+                        best.max(to_n - to_t).max(from_t - from_n)
+                    })
+            }
+            (Layout::LandmarkMajor, _) => {
+                (0..k).fold(0.0, |best, l| best.max(self.term(node, target, l)))
+            }
+        }
+    }
+}
+
+impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
+    type Goal = DifferentialGoal<B::Goal>;
+
+    /// Prepares a query to `goal`; with [`with_best(n)`](Self::with_best),
+    /// chooses the `n` landmarks nearest the goal.
+    ///
+    /// # Panics
+    ///
+    /// When `goal` is not in the table.
+    fn goal(&self, goal: NodeId) -> Self::Goal {
+        let t = self.table;
+        self.select(goal, |l| {
+            let near = t.dist_to()[t.slot(goal, l)] + t.dist_from()[t.slot(goal, l)];
+            -near
+        })
+    }
+
+    #[inline]
+    fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        let lm = self.landmark_bound(node, goal);
+        if lm == f32::INFINITY {
+            return f64::INFINITY;
+        }
+        let lm = (f64::from(lm) - self.table.margin()).max(0.0);
+        self.base.estimate(node, &goal.base).max(lm)
+    }
+}
+
+/// A [`DifferentialHeuristic`] bound to a query's start, which picks its
+/// landmarks with [`for_query`](DifferentialHeuristic::for_query); made
+/// by [`for_start`](DifferentialHeuristic::for_start).
+#[derive(Clone, Copy, Debug)]
+pub struct ForStart<'h, 't, B> {
+    heuristic: &'h DifferentialHeuristic<'t, B>,
+    start: NodeId,
+}
+
+impl<B: Heuristic> Heuristic for ForStart<'_, '_, B> {
+    type Goal = DifferentialGoal<B::Goal>;
+
+    fn goal(&self, goal: NodeId) -> Self::Goal {
+        self.heuristic.for_query(self.start, goal)
+    }
+
+    #[inline]
+    fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        self.heuristic.estimate(node, goal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::CsrGraph;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::heuristic::{Octile, Zero};
+    use crate::landmarks::Layout;
+    use crate::search::{AStar, SearchCache};
+
+    fn two_rooms() -> GridGraph {
+        let grid = Grid::from_ascii(
+            "
+            ...@...
+            ...@...
+            ...@...
+            ",
+        )
+        .unwrap();
+        GridGraph::new(grid, Neighborhood::Octile)
+    }
+
+    #[test]
+    fn unreachable_goal_is_answered_without_expanding() {
+        let g = two_rooms();
+        let (left, right) = (g.node(0, 0).unwrap(), g.node(6, 2).unwrap());
+        let table = LandmarkTable::build(&g, &[left], Directedness::Symmetric);
+        let mut cache = SearchCache::new();
+        for table in [table.clone(), table.with_layout(Layout::LandmarkMajor)] {
+            let h = DifferentialHeuristic::new(&table, Octile::new(&g));
+            for h in [h, h.with_best(1)] {
+                let astar = AStar::new(&g, h);
+                assert_eq!(astar.search(left, right, &mut cache), None);
+                assert_eq!(cache.stats().expanded, 0);
+                assert_eq!(astar.search(right, left, &mut cache), None);
+                assert_eq!(cache.stats().expanded, 0);
+                let astar = AStar::new(&g, h.for_start(right));
+                assert_eq!(astar.search(right, left, &mut cache), None);
+                assert_eq!(cache.stats().expanded, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn directed_table_proves_one_way_unreachability() {
+        // 0 -> 1 -> 2, and 3 isolated: 2 cannot get back to 0.
+        let g = CsrGraph::from_edges(4, &[(0, 1, 1.0), (1, 2, 1.0)]).unwrap();
+        let table = LandmarkTable::build(&g, &[NodeId(1)], Directedness::Directed);
+        let h = DifferentialHeuristic::new(&table, Zero);
+        let mut cache = SearchCache::new();
+        let astar = AStar::new(&g, h);
+        assert_eq!(
+            astar.search_cost(NodeId(0), NodeId(2), &mut cache),
+            Some(2.0)
+        );
+        assert_eq!(astar.search_cost(NodeId(2), NodeId(0), &mut cache), None);
+        assert_eq!(cache.stats().expanded, 0);
+        // 0 reaches the landmark, 3 does not.
+        assert_eq!(h.estimate(NodeId(3), &h.goal(NodeId(0))), f64::INFINITY);
+        // The landmark reaches 1 but not 0 (only the from-landmark term sees it).
+        assert_eq!(h.estimate(NodeId(1), &h.goal(NodeId(0))), f64::INFINITY);
+        // Neither term knows anything about reaching the isolated node 3.
+        assert_eq!(h.estimate(NodeId(0), &h.goal(NodeId(3))), 0.0);
+    }
+
+    #[test]
+    fn landmark_on_the_goal_gives_the_exact_distance() {
+        let g = two_rooms();
+        let z = g.node(2, 1).unwrap();
+        let table = LandmarkTable::build(&g, &[z], Directedness::Symmetric);
+        let h = DifferentialHeuristic::new(&table, Zero);
+        let goal = h.goal(z);
+        let a = g.node(0, 2).unwrap();
+        let exact = 1.0 + std::f64::consts::SQRT_2;
+        let est = h.estimate(a, &goal);
+        assert!(est <= exact && est > exact - 1e-5, "{est}");
+        assert_eq!(h.estimate(z, &goal), 0.0);
+    }
+
+    #[test]
+    fn rounding_margin_keeps_f32_bounds_admissible() {
+        // Regression guard: 0.1 rounds *up* to 0.100000001 in f32, so the
+        // landmark bound without the margin is above the true distance.
+        let g = CsrGraph::from_undirected_edges(2, &[(0, 1, 0.1)]).unwrap();
+        let table = LandmarkTable::build(&g, &[NodeId(0)], Directedness::Symmetric);
+        assert!(f64::from(table.to_landmark(NodeId(1), 0)) > 0.1);
+        let h = DifferentialHeuristic::new(&table, Zero);
+        let est = h.estimate(NodeId(1), &h.goal(NodeId(0)));
+        assert!(est <= 0.1 && est > 0.1 - 1e-7, "{est}");
+    }
+
+    #[test]
+    fn with_best_picks_the_tightest_landmarks_for_the_pair() {
+        // A path 0 - 1 - 2 - 3 - 4 with landmarks at 0, 2 and 4.
+        let edges: Vec<_> = (0..4).map(|i| (i, i + 1, 1.0)).collect();
+        let g = CsrGraph::from_undirected_edges(5, &edges).unwrap();
+        let table = LandmarkTable::build(
+            &g,
+            &[NodeId(2), NodeId(0), NodeId(4)],
+            Directedness::Symmetric,
+        );
+        let h = DifferentialHeuristic::new(&table, Zero).with_best(1);
+        // 3 -> 4: landmark 0 (node 2) bounds it by 1 and so does node 0's
+        // landmark; the lower index wins the tie.
+        assert_eq!(
+            h.for_query(NodeId(3), NodeId(4)).active(),
+            Some(&[0u16][..])
+        );
+        // 1 -> 3: only landmarks at the ends see the full distance 2.
+        assert_eq!(
+            h.for_query(NodeId(1), NodeId(3)).active(),
+            Some(&[1u16][..])
+        );
+        // By goal alone, the landmark nearest node 3 is... node 2 or 4 (tie: 2).
+        assert_eq!(h.goal(NodeId(3)).active(), Some(&[0u16][..]));
+        assert_eq!(h.goal(NodeId(4)).active(), Some(&[2u16][..]));
+        let h3 = h.with_best(8);
+        assert_eq!(
+            h3.for_query(NodeId(0), NodeId(4)).active(),
+            Some(&[1u16, 2, 0][..])
+        );
+        assert_eq!(h3.with_all().goal(NodeId(4)).active(), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "with_best takes 1 to 8")]
+    fn with_best_rejects_too_many() {
+        let g = CsrGraph::from_edges(1, &[]).unwrap();
+        let table = LandmarkTable::build(&g, &[], Directedness::Symmetric);
+        let _ = DifferentialHeuristic::new(&table, Zero).with_best(9);
+    }
+}

@@ -1,0 +1,397 @@
+//! Strategies for choosing landmark nodes.
+
+use super::distances_from;
+use crate::graph::{Graph, NodeId, Reversed, Reversible};
+use crate::search::SearchCache;
+
+/// How [`place`] chooses landmarks. Every strategy is deterministic for a
+/// given seed and graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// Distinct candidate nodes drawn uniformly at random. `O(V)`.
+    Random {
+        /// Seed of the random number generator.
+        seed: u64,
+    },
+    /// Farthest-first: from a random node `r`, the first landmark is the
+    /// node farthest from `r`; each next one is the node whose distance
+    /// from the nearest chosen landmark is largest. A node that no chosen
+    /// landmark reaches (another component) counts as farthest: the next
+    /// landmark is then the node farthest from a random such node. Landmarks
+    /// end up on the periphery, spread out. `O(k)` searches.
+    Farthest {
+        /// Seed of the random number generator.
+        seed: u64,
+    },
+    /// "Avoid" (Goldberg and Werneck, 2005): for each landmark, grow a
+    /// shortest-path tree from a random root `r`, weight each node `v` by
+    /// how badly the landmarks so far bound it,
+    /// `d(r, v) - h(r, v)`, sum the weights of each subtree (zero for a
+    /// subtree that holds a landmark), and walk from `r` down into the
+    /// heaviest child until a leaf: that leaf is the new landmark. It aims
+    /// at the regions the current landmarks serve worst, and usually gives
+    /// the smallest searches. `O(k)` searches and `O(k V)` memory while
+    /// placing.
+    Avoid {
+        /// Seed of the random number generator.
+        seed: u64,
+    },
+}
+
+/// Chooses `k` distinct landmark nodes of `graph` with a [`Placement`]
+/// strategy.
+///
+/// Only *candidates* are chosen: nodes with at least one incoming or
+/// outgoing edge, such as grid cells with at least one legal move (walls
+/// and walled-in cells are never chosen; neither are isolated nodes of a
+/// [`CsrGraph`](crate::graph::CsrGraph), which could bound nothing but
+/// queries to themselves). When there are fewer than `k` candidates, all of
+/// them are returned; on a graph without edges, none.
+///
+/// The searches are breadth-first when every edge costs 1 and Dijkstra's
+/// otherwise, one or two per landmark (see [`Placement`]).
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::landmarks::{Placement, place};
+///
+/// let grid = Grid::from_ascii("
+///     ........
+///     .@@@@@@.
+///     ........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Four);
+/// let landmarks = place(&graph, 2, Placement::Farthest { seed: 1 });
+/// assert_eq!(landmarks.len(), 2);
+/// // Opposite corners of the ring: 9 steps apart either way round.
+/// let (a, b) = (graph.coords(landmarks[0]), graph.coords(landmarks[1]));
+/// assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 9);
+/// ```
+pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
+    let candidates: Vec<NodeId> = (0..graph.node_bound() as u32)
+        .map(NodeId)
+        .filter(|&v| graph.successors(v).next().is_some() || graph.predecessors(v).next().is_some())
+        .collect();
+    let k = k.min(candidates.len());
+    match placement {
+        Placement::Random { seed } => random(candidates, k, &mut SplitMix64(seed)),
+        Placement::Farthest { seed } => farthest(graph, &candidates, k, &mut SplitMix64(seed)),
+        Placement::Avoid { seed } => avoid(graph, &candidates, k, &mut SplitMix64(seed)),
+    }
+}
+
+/// `SplitMix64` (Steele, Lea and Flood), a tiny generator that is plenty for
+/// picking nodes.
+#[derive(Clone, Debug)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), by multiply-and-shift.
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+/// A partial Fisher-Yates shuffle: the first `k` of a random permutation.
+fn random(mut candidates: Vec<NodeId>, k: usize, rng: &mut SplitMix64) -> Vec<NodeId> {
+    for i in 0..k {
+        let j = i + rng.below(candidates.len() - i);
+        candidates.swap(i, j);
+    }
+    candidates.truncate(k);
+    candidates
+}
+
+/// The candidate with the largest `key` among those `eligible`, ties to the
+/// lowest id; `None` when none is eligible.
+fn argmax(
+    candidates: &[NodeId],
+    eligible: impl Fn(NodeId) -> bool,
+    key: impl Fn(NodeId) -> f64,
+) -> Option<NodeId> {
+    let mut best: Option<(NodeId, f64)> = None;
+    for &v in candidates {
+        if eligible(v) && best.is_none_or(|(_, b)| key(v) > b) {
+            best = Some((v, key(v)));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+fn farthest<G: Graph>(
+    graph: &G,
+    candidates: &[NodeId],
+    k: usize,
+    rng: &mut SplitMix64,
+) -> Vec<NodeId> {
+    let n = graph.node_bound();
+    let mut cache = SearchCache::new();
+    let mut chosen = Vec::with_capacity(k);
+    let mut is_chosen = vec![false; n];
+    // Distance from the nearest chosen landmark.
+    let mut nearest = vec![f64::INFINITY; n];
+    let mut dist = vec![0f64; n];
+    while chosen.len() < k {
+        let uncovered: Vec<NodeId> = candidates
+            .iter()
+            .copied()
+            .filter(|v| nearest[v.index()] == f64::INFINITY)
+            .collect();
+        let next = if uncovered.is_empty() {
+            argmax(
+                candidates,
+                |v| !is_chosen[v.index()],
+                |v| nearest[v.index()],
+            )
+        } else {
+            let root = rng.pick(&uncovered);
+            distances_from(graph, root, &mut cache, &mut dist);
+            argmax(
+                &uncovered,
+                |v| dist[v.index()].is_finite(),
+                |v| dist[v.index()],
+            )
+        };
+        // `k` is at most the number of candidates, so one is left.
+        let Some(next) = next else { break };
+        chosen.push(next);
+        is_chosen[next.index()] = true;
+        distances_from(graph, next, &mut cache, &mut dist);
+        for (m, &d) in nearest.iter_mut().zip(&dist) {
+            *m = m.min(d);
+        }
+    }
+    chosen
+}
+
+fn avoid<G: Reversible>(
+    graph: &G,
+    candidates: &[NodeId],
+    k: usize,
+    rng: &mut SplitMix64,
+) -> Vec<NodeId> {
+    let n = graph.node_bound();
+    let mut cache = SearchCache::new();
+    let mut chosen: Vec<NodeId> = Vec::with_capacity(k);
+    let mut is_chosen = vec![false; n];
+    // d(L, v) and d(v, L) for each chosen landmark, rounded to f32: they
+    // only steer the choice, so precision does not matter here.
+    let mut from_l: Vec<Vec<f32>> = Vec::with_capacity(k);
+    let mut to_l: Vec<Vec<f32>> = Vec::with_capacity(k);
+    let mut dist = vec![0f64; n];
+    let mut parent = vec![NodeId::NONE; n];
+    let mut size = vec![0f64; n];
+    let mut holds_landmark = vec![false; n];
+    let mut child_start = vec![0u32; n + 1];
+    let mut children = vec![NodeId::NONE; n];
+    let mut order: Vec<NodeId> = Vec::with_capacity(n);
+    while chosen.len() < k {
+        let free: Vec<NodeId> = candidates
+            .iter()
+            .copied()
+            .filter(|v| !is_chosen[v.index()])
+            .collect();
+        let root = rng.pick(&free);
+        let ri = root.index();
+        distances_from(graph, root, &mut cache, &mut dist);
+
+        // The shortest-path tree as child lists (counting sort by parent).
+        child_start.fill(0);
+        for (v, p) in parent.iter_mut().enumerate() {
+            *p = if v == ri || !dist[v].is_finite() {
+                NodeId::NONE
+            } else {
+                cache.parent(NodeId(v as u32)).unwrap_or(NodeId::NONE)
+            };
+            if *p != NodeId::NONE {
+                child_start[p.index() + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            child_start[v + 1] += child_start[v];
+        }
+        let mut fill = child_start.clone();
+        for (v, &p) in parent.iter().enumerate() {
+            if p != NodeId::NONE {
+                children[fill[p.index()] as usize] = NodeId(v as u32);
+                fill[p.index()] += 1;
+            }
+        }
+        let kids = |v: NodeId| {
+            &children[child_start[v.index()] as usize..child_start[v.index() + 1] as usize]
+        };
+
+        // Pre-order from the root: parents before their children.
+        order.clear();
+        order.push(root);
+        let mut head = 0;
+        while let Some(&v) = order.get(head) {
+            head += 1;
+            order.extend_from_slice(kids(v));
+        }
+        // Weights, then subtree sums from the leaves up.
+        for &v in &order {
+            let vi = v.index();
+            let mut lower = 0f64;
+            for (f, t) in from_l.iter().zip(&to_l) {
+                let a = f64::from(f[vi]) - f64::from(f[ri]);
+                let b = f64::from(t[ri]) - f64::from(t[vi]);
+                // `max` drops the NaN of "both infinite".
+                lower = lower.max(a).max(b);
+            }
+            size[vi] = if lower.is_finite() {
+                (dist[vi] - lower).max(0.0)
+            } else {
+                0.0
+            };
+            holds_landmark[vi] = is_chosen[vi];
+        }
+        for &v in order.iter().rev() {
+            let vi = v.index();
+            if holds_landmark[vi] {
+                size[vi] = 0.0;
+            }
+            let p = parent[vi];
+            if p != NodeId::NONE {
+                size[p.index()] += size[vi];
+                holds_landmark[p.index()] |= holds_landmark[vi];
+            }
+        }
+        // Down the heaviest subtrees. A subtree of positive size holds no
+        // landmark, so the node reached is new.
+        let mut at = root;
+        while let Some(c) = argmax(kids(at), |c| size[c.index()] > 0.0, |c| size[c.index()]) {
+            at = c;
+        }
+        chosen.push(at);
+        is_chosen[at.index()] = true;
+        distances_from(graph, at, &mut cache, &mut dist);
+        from_l.push(dist.iter().map(|&d| d as f32).collect());
+        distances_from(&Reversed(graph), at, &mut cache, &mut dist);
+        to_l.push(dist.iter().map(|&d| d as f32).collect());
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::CsrGraph;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+
+    const ALL: [fn(u64) -> Placement; 3] = [
+        |seed| Placement::Random { seed },
+        |seed| Placement::Farthest { seed },
+        |seed| Placement::Avoid { seed },
+    ];
+
+    fn maze() -> GridGraph {
+        let grid = Grid::from_ascii(
+            "
+            ....@.....@...
+            .@@.@.@@@.@.@.
+            .@..@...@...@.
+            .@.@@@@.@@@@@.
+            ...@.........@
+            @@@@.@@@.....@
+            ..@@..........
+            ",
+        )
+        .unwrap();
+        GridGraph::new(grid, Neighborhood::Octile)
+    }
+
+    #[test]
+    fn landmarks_are_distinct_candidates_and_seeded() {
+        let g = maze();
+        for strategy in ALL {
+            for seed in 0..10 {
+                let lms = place(&g, 6, strategy(seed));
+                assert_eq!(lms.len(), 6, "{:?}", strategy(seed));
+                let mut sorted = lms.clone();
+                sorted.sort();
+                sorted.dedup();
+                assert_eq!(sorted.len(), 6, "duplicates in {lms:?}");
+                for &l in &lms {
+                    assert!(g.is_passable(l) && g.moves(l) != 0, "{l}");
+                }
+                assert_eq!(place(&g, 6, strategy(seed)), lms);
+            }
+        }
+    }
+
+    #[test]
+    fn walled_in_cells_are_never_chosen_and_k_is_capped() {
+        // Two usable cells; the lone cell at the right has no move.
+        let grid = Grid::from_ascii(
+            "
+            ..@.
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Four);
+        for strategy in ALL {
+            let mut lms = place(&g, 5, strategy(3));
+            lms.sort();
+            assert_eq!(lms, [NodeId(0), NodeId(1)], "{:?}", strategy(3));
+        }
+        let empty = CsrGraph::from_edges(3, &[]).unwrap();
+        assert!(place(&empty, 2, Placement::Avoid { seed: 0 }).is_empty());
+    }
+
+    #[test]
+    fn farthest_covers_every_component() {
+        // Three separate rooms: three landmarks, one in each.
+        let grid = Grid::from_ascii(
+            "
+            ..@...@..
+            ..@...@..
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        for seed in 0..5 {
+            let mut xs: Vec<u32> = place(&g, 3, Placement::Farthest { seed })
+                .iter()
+                .map(|&l| g.coords(l).0 / 3)
+                .collect();
+            xs.sort_unstable();
+            assert_eq!(xs, [0, 1, 2], "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn avoid_starts_at_the_end_of_a_corridor() {
+        // With no landmarks every node weighs its distance from the root,
+        // so the heaviest branch of any root's tree leads to an end.
+        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
+        let g = CsrGraph::from_undirected_edges(21, &edges).unwrap();
+        for seed in 0..8 {
+            let first = place(&g, 1, Placement::Avoid { seed })[0];
+            assert!([NodeId(0), NodeId(20)].contains(&first), "{first}");
+        }
+    }
+
+    #[test]
+    fn splitmix_matches_the_reference_sequence() {
+        // First outputs of SplitMix64 seeded with 1234567, from the
+        // reference implementation by Vigna.
+        let mut rng = SplitMix64(1_234_567);
+        assert_eq!(rng.next_u64(), 6_457_827_717_110_365_317);
+        assert_eq!(rng.next_u64(), 3_203_168_211_198_807_973);
+    }
+}

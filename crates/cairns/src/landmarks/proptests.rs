@@ -1,0 +1,315 @@
+//! Property tests of the differential heuristic on random grids and random
+//! graphs: admissible against Dijkstra's distances, consistent on every
+//! edge (up to the documented rounding margin), and A* with it finds the
+//! Dijkstra cost, or `None` exactly when Dijkstra does.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+use super::{DifferentialHeuristic, Directedness, LandmarkTable, Layout, Placement, place};
+use crate::graph::{CsrGraph, Graph, NodeId, Reversible};
+use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
+use crate::heuristic::{Heuristic, Octile, Zero};
+use crate::open::{Key, OpenSet};
+use crate::search::{AStar, Dijkstra, SearchCache};
+
+/// An OPEN set without decrease-key: improvements push a second entry, and
+/// A* skips the stale one. The A* runs below use it instead of the default
+/// `IndexedBinaryHeap` because that heap's `debug_assert!` in
+/// `decrease_key` fires on octile grids even with plain `Octile`: when a
+/// cheaper path changes `g` by a rounding error, `g + h` can round to the
+/// same `f`, and the smaller `g` then loses the tie-break, so the "decreased"
+/// key does not precede the old one. That is a search-core issue, reported
+/// to its owners; it is not what these tests are about.
+#[derive(Debug, Default)]
+struct LazyList(Vec<(NodeId, Key)>);
+
+impl OpenSet for LazyList {
+    fn prepare(&mut self, _node_bound: usize) {}
+
+    fn push(&mut self, node: NodeId, key: Key) {
+        self.0.push((node, key));
+    }
+
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        let mut best = 0;
+        for (i, e) in self.0.iter().enumerate().skip(1) {
+            if e.1.precedes(self.0[best].1) {
+                best = i;
+            }
+        }
+        (!self.0.is_empty()).then(|| self.0.swap_remove(best))
+    }
+
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.0.iter().rev().find(|e| e.0 == node).map(|e| e.1)
+    }
+
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        self.push(node, key);
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// All-pairs distances by Dijkstra from every node: `d[a][z]`.
+fn all_pairs<G: Graph>(g: &G) -> Vec<Vec<f64>> {
+    let n = g.node_bound();
+    let mut cache = SearchCache::new();
+    (0..n as u32)
+        .map(|a| {
+            Dijkstra::new(g).all(NodeId(a), &mut cache);
+            (0..n as u32)
+                .map(|z| cache.g(NodeId(z)).unwrap_or(f64::INFINITY))
+                .collect()
+        })
+        .collect()
+}
+
+fn same_cost(found: Option<f64>, truth: f64) -> bool {
+    match found {
+        None => truth == f64::INFINITY,
+        Some(c) => (c - truth).abs() <= 1e-9 * (1.0 + truth),
+    }
+}
+
+/// Checks one heuristic, given as "goal value for (start, goal)" and
+/// "estimate", against the true distances `d`. `slack` is the relative
+/// error allowed in admissibility: 0 for landmarks alone (which must be
+/// exact lower bounds), an ulp or so for a base heuristic computed in
+/// another order than Dijkstra's sums (`Octile` gives `2 + sqrt(2)` one
+/// ulp above Dijkstra's `sqrt(2) + 1 + 1`).
+fn check_heuristic<G, H>(
+    name: &str,
+    g: &G,
+    d: &[Vec<f64>],
+    h: &H,
+    goal_for: impl Fn(NodeId, NodeId) -> H::Goal,
+    margin: f64,
+    slack: f64,
+) -> Result<(), TestCaseError>
+where
+    G: Graph,
+    H: Heuristic,
+{
+    let n = g.node_bound() as u32;
+    let starts: Vec<u32> = [0, n / 2, n - 1].into_iter().collect();
+    for z in (0..n).map(NodeId) {
+        for &s in &starts {
+            let goal = goal_for(NodeId(s), z);
+            for a in (0..n).map(NodeId) {
+                let (ha, da) = (h.estimate(a, &goal), d[a.index()][z.index()]);
+                prop_assert!(
+                    ha <= da * (1.0 + slack),
+                    "{name}: h({a}, {z}) = {ha} > d = {da} (query from {s})"
+                );
+                prop_assert!(ha >= 0.0, "{name}: h({a}, {z}) = {ha}");
+                for (b, w) in g.successors(a) {
+                    let hb = h.estimate(b, &goal);
+                    prop_assert!(
+                        // 1.5 margins from the f32 rounding, and an ulp of
+                        // f64 for the base heuristic.
+                        ha <= w + hb + 2.0 * margin + 1e-12 * (1.0 + ha),
+                        "{name}: inconsistent on {a} -> {b} (cost {w}) towards {z}: {ha} > {w} + {hb}"
+                    );
+                }
+            }
+        }
+        // Admissible for the query's own start, whatever it chose.
+        for a in (0..n).map(NodeId) {
+            let ha = h.estimate(a, &goal_for(a, z));
+            let da = d[a.index()][z.index()];
+            prop_assert!(ha <= da * (1.0 + slack), "{name}: h({a}, {z}) = {ha}");
+        }
+    }
+    Ok(())
+}
+
+/// Builds tables in both layouts and checks every way of using them.
+fn check_graph<G, B>(
+    g: &G,
+    landmarks: &[NodeId],
+    directedness: Directedness,
+    base: B,
+    slack: f64,
+) -> Result<(), TestCaseError>
+where
+    G: Reversible + Sync,
+    B: Heuristic + Copy,
+{
+    let dist = all_pairs(g);
+    let n = g.node_bound() as u32;
+    let table = LandmarkTable::build(g, landmarks, directedness);
+    let mut cache = SearchCache::with_open(LazyList::default());
+    for table in [table.clone(), table.with_layout(Layout::LandmarkMajor)] {
+        let margin = table.margin();
+        let h = DifferentialHeuristic::new(&table, base);
+        check_heuristic("all", g, &dist, &h, |_, z| h.goal(z), margin, slack)?;
+        for best in [1, 2, 3] {
+            let hb = h.with_best(best);
+            check_heuristic(
+                "best by goal",
+                g,
+                &dist,
+                &hb,
+                |_, z| hb.goal(z),
+                margin,
+                slack,
+            )?;
+            check_heuristic(
+                "best by query",
+                g,
+                &dist,
+                &hb,
+                |s, z| hb.for_query(s, z),
+                margin,
+                slack,
+            )?;
+        }
+        let h2 = h.with_best(2);
+        for s in (0..n).map(NodeId) {
+            for z in (0..n).map(NodeId) {
+                let truth = dist[s.index()][z.index()];
+                let costs = [
+                    AStar::new(g, h).search_cost(s, z, &mut cache),
+                    AStar::new(g, h2).search_cost(s, z, &mut cache),
+                    AStar::new(g, h2.for_start(s)).search_cost(s, z, &mut cache),
+                ];
+                for (i, c) in costs.into_iter().enumerate() {
+                    prop_assert!(
+                        same_cost(c, truth),
+                        "A* #{i} {s} -> {z}: {c:?}, Dijkstra {truth}"
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn grid_case() -> impl Strategy<Value = (GridGraph, Vec<NodeId>)> {
+    (1u32..8, 1u32..8, any::<bool>())
+        .prop_flat_map(|(w, h, four)| {
+            let cells = (w * h) as usize;
+            (
+                Just((w, h, four)),
+                prop::collection::vec(prop::bool::weighted(0.75), cells),
+                landmark_choice(cells),
+            )
+        })
+        .prop_map(|((w, h, four), open, choice)| {
+            let tiles = open
+                .iter()
+                .map(|&o| if o { Tile::Ground } else { Tile::Tree })
+                .collect();
+            let nb = if four {
+                Neighborhood::Four
+            } else {
+                Neighborhood::Octile
+            };
+            let g = GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), nb);
+            let lms = choice.resolve(&g);
+            (g, lms)
+        })
+}
+
+/// Landmarks as arbitrary node ids (walls and isolated nodes included) or
+/// from one of the placement strategies.
+#[derive(Clone, Debug)]
+enum LandmarkChoice {
+    Ids(Vec<prop::sample::Index>),
+    Placed(u8, usize, u64),
+}
+
+impl LandmarkChoice {
+    fn resolve<G: Reversible>(&self, g: &G) -> Vec<NodeId> {
+        match self {
+            LandmarkChoice::Ids(ids) => ids
+                .iter()
+                .map(|i| NodeId(i.index(g.node_bound()) as u32))
+                .collect(),
+            &LandmarkChoice::Placed(strategy, k, seed) => {
+                let p = match strategy % 3 {
+                    0 => Placement::Random { seed },
+                    1 => Placement::Farthest { seed },
+                    _ => Placement::Avoid { seed },
+                };
+                place(g, k, p)
+            }
+        }
+    }
+}
+
+fn landmark_choice(_nodes: usize) -> impl Strategy<Value = LandmarkChoice> {
+    prop_oneof![
+        prop::collection::vec(any::<prop::sample::Index>(), 0..5).prop_map(LandmarkChoice::Ids),
+        (any::<u8>(), 1usize..5, any::<u64>())
+            .prop_map(|(s, k, seed)| LandmarkChoice::Placed(s, k, seed)),
+    ]
+}
+
+/// Edge costs with ties, zeros, unit costs and awkward fractions.
+fn cost() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(1.0),
+        Just(0.1),
+        Just(std::f64::consts::SQRT_2),
+        0.0f64..100.0,
+        1e6f64..1e7,
+    ]
+}
+
+fn csr_case() -> impl Strategy<Value = (u32, Vec<(u32, u32, f64)>, LandmarkChoice)> {
+    (1u32..12).prop_flat_map(|n| {
+        (
+            Just(n),
+            prop::collection::vec((0..n, 0..n, cost()), 0..30),
+            landmark_choice(n as usize),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn grids((g, lms) in grid_case()) {
+        check_graph(&g, &lms, Directedness::Symmetric, Octile::new(&g), 1e-12)?;
+        check_graph(&g, &lms, Directedness::Symmetric, Zero, 0.0)?;
+    }
+
+    #[test]
+    fn grids_with_a_directed_table((g, lms) in grid_case()) {
+        check_graph(&g, &lms, Directedness::Directed, Zero, 0.0)?;
+    }
+
+    #[test]
+    fn undirected_graphs((n, edges, choice) in csr_case()) {
+        let g = CsrGraph::from_undirected_edges(n, &edges).unwrap();
+        let lms = choice.resolve(&g);
+        check_graph(&g, &lms, Directedness::Symmetric, Zero, 0.0)?;
+        check_graph(&g, &lms, Directedness::Directed, Zero, 0.0)?;
+    }
+
+    #[test]
+    fn directed_graphs((n, edges, choice) in csr_case()) {
+        let g = CsrGraph::from_edges(n, &edges).unwrap();
+        let lms = choice.resolve(&g);
+        check_graph(&g, &lms, Directedness::Directed, Zero, 0.0)?;
+    }
+
+    #[test]
+    fn unit_cost_graphs_use_bfs_distances((n, edges, choice) in csr_case()) {
+        let unit: Vec<_> = edges.iter().map(|&(a, b, _)| (a, b, 1.0)).collect();
+        let g = CsrGraph::from_edges(n, &unit).unwrap();
+        let lms = choice.resolve(&g);
+        check_graph(&g, &lms, Directedness::Directed, Zero, 0.0)?;
+    }
+}

@@ -1,0 +1,449 @@
+//! The table of exact distances between every node and each landmark.
+
+use rayon::prelude::*;
+
+use super::distances_from;
+use crate::graph::{NodeId, Reversed, Reversible};
+use crate::search::SearchCache;
+
+/// Whether a graph's distances are symmetric, which decides how many
+/// distances a [`LandmarkTable`] keeps per landmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Directedness {
+    /// `d(a, b) = d(b, a)` for all nodes, as on every grid (each move can be
+    /// made back at the same cost) and every graph built with
+    /// [`CsrGraph::from_undirected_edges`](crate::graph::CsrGraph::from_undirected_edges).
+    /// The table keeps one distance per node and landmark.
+    ///
+    /// Declaring a directed graph symmetric makes the heuristic
+    /// inadmissible: A* may then return paths that are not shortest.
+    #[default]
+    Symmetric,
+    /// Any graph: the table keeps both `d(v, L)` (to the landmark) and
+    /// `d(L, v)` (from it), twice the memory and build time.
+    Directed,
+}
+
+/// The order of the distances in memory. Both give the same answers; they
+/// differ in speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Layout {
+    /// `dist[node * k + l]`: the `k` distances of one node are contiguous,
+    /// so an estimate reads two short rows (the node's and the goal's),
+    /// usually one or two cache lines each.
+    #[default]
+    NodeMajor,
+    /// `dist[l * nodes + node]`: one landmark's distances are contiguous,
+    /// so an estimate touches `k` places far apart. Neighbouring nodes on a
+    /// grid share cache lines within each landmark's column.
+    LandmarkMajor,
+}
+
+/// Distances between every node and each of `k` landmarks, stored as `f32`.
+///
+/// Built once with [`build`](LandmarkTable::build) and borrowed by any
+/// number of [`DifferentialHeuristic`](super::DifferentialHeuristic)s,
+/// including from several threads.
+///
+/// # Storage
+///
+/// `k * nodes` values of 4 bytes for a [symmetric](Directedness::Symmetric)
+/// graph, twice that for a [directed](Directedness::Directed) one, in the
+/// chosen [`Layout`]. Unreachable pairs hold `f32::INFINITY`.
+///
+/// # Rounding and the admissibility margin
+///
+/// Each distance is computed in `f64` and rounded to the nearest `f32`
+/// (finite distances above `f32::MAX` are clamped to `f32::MAX`, which can
+/// only lower a bound). Rounding moves a value by at most `2^-24` times
+/// itself, so a difference of two stored values, itself computed in `f32`,
+/// may exceed the difference of the true distances by up to
+/// `1.5 * 2^-23 * D`, where `D` is the largest finite stored distance. The
+/// heuristic subtracts [`margin`](LandmarkTable::margin)` = 2^-22 * D` from
+/// every landmark bound, which covers that and leaves `2^-24 * D` for the
+/// rounding of the `f64` path sums themselves (below `n * 2^-53 * D` for
+/// paths of `n` edges). The bounds are thus never above the distances that
+/// [`Dijkstra`](crate::search::Dijkstra) computes. Rounding can break
+/// consistency by as much, since it errs at both ends of an edge:
+/// `h(u) <= cost(u, v) + h(v) + 1.5 * margin`. A* stays optimal (an
+/// admissible heuristic suffices) and such tiny gains are below its
+/// reopening threshold.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::landmarks::{Directedness, LandmarkTable};
+///
+/// let grid = Grid::from_ascii("
+///     ..@..
+///     ..@..
+///     .....
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Four);
+/// let corner = graph.node(0, 0).unwrap();
+/// let table = LandmarkTable::build(&graph, &[corner], Directedness::Symmetric);
+/// // Around the wall: down two, right four, up two.
+/// assert_eq!(table.to_landmark(graph.node(4, 0).unwrap(), 0), 8.0);
+/// // A wall cell reaches nothing.
+/// assert_eq!(table.to_landmark(graph.node(2, 0).unwrap(), 0), f32::INFINITY);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LandmarkTable {
+    landmarks: Vec<NodeId>,
+    nodes: usize,
+    directedness: Directedness,
+    layout: Layout,
+    /// `d(v, L)`, in `layout` order.
+    to: Vec<f32>,
+    /// `d(L, v)`, in `layout` order; empty when symmetric.
+    from: Vec<f32>,
+    margin: f64,
+}
+
+/// Rounds a distance for storage: nearest `f32`, finite values clamped to
+/// `f32::MAX` (see the table's docs for why this is safe).
+#[inline]
+fn store(d: f64) -> f32 {
+    if d.is_finite() {
+        (d as f32).min(f32::MAX)
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The margin for a table whose values are `values`: `2^-22` times the
+/// largest finite one.
+fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> f64 {
+    let max = values
+        .into_iter()
+        .flatten()
+        .filter(|d| d.is_finite())
+        .fold(0.0f32, |m, &d| m.max(d));
+    f64::from(max) * f64::powi(2.0, -22)
+}
+
+impl LandmarkTable {
+    /// The largest number of landmarks a table may have.
+    pub const MAX_LANDMARKS: usize = u16::MAX as usize;
+
+    /// Computes the distances between every node of `graph` and each of
+    /// `landmarks`, in [`Layout::NodeMajor`].
+    ///
+    /// Runs one search per landmark on the reversed graph (distances *to*
+    /// the landmark) and, for [`Directedness::Directed`], one on the graph
+    /// (distances *from* it): breadth-first search when
+    /// [`unit_costs`](crate::graph::Graph::unit_costs), Dijkstra's algorithm
+    /// otherwise. The searches run in parallel on rayon's thread pool, each
+    /// worker with its own [`SearchCache`].
+    ///
+    /// # Complexity
+    ///
+    /// `O(k (V + E) log V)` work with Dijkstra, `O(k (V + E))` with BFS, for
+    /// `k` landmarks, twice that when directed; memory is the table plus
+    /// one column of `V` values per worker.
+    ///
+    /// # Panics
+    ///
+    /// When a landmark is not below the graph's node bound, when there are
+    /// more than [`MAX_LANDMARKS`](Self::MAX_LANDMARKS) landmarks, or when
+    /// the table would not fit in memory.
+    pub fn build<G: Reversible + Sync>(
+        graph: &G,
+        landmarks: &[NodeId],
+        directedness: Directedness,
+    ) -> LandmarkTable {
+        let n = graph.node_bound();
+        let k = landmarks.len();
+        assert!(
+            k <= Self::MAX_LANDMARKS,
+            "{k} landmarks, at most {} allowed",
+            Self::MAX_LANDMARKS
+        );
+        for &l in landmarks {
+            assert!(
+                l.index() < n,
+                "landmark {l} is not on the graph ({n} nodes)"
+            );
+        }
+        let len = n.checked_mul(k).expect("landmark table size overflows");
+        let directed = directedness == Directedness::Directed;
+        let mut to = vec![0f32; len];
+        let mut from = if directed {
+            vec![0f32; len]
+        } else {
+            Vec::new()
+        };
+
+        // Jobs are (landmark index, forward?) pairs, computed a batch at a
+        // time so that memory stays at one column per worker beyond the
+        // table, then scattered into node-major order.
+        let jobs: Vec<(usize, bool)> = (0..k)
+            .flat_map(|l| {
+                let forward = directed.then_some((l, true));
+                std::iter::once((l, false)).chain(forward)
+            })
+            .collect();
+        let batch = rayon::current_num_threads().max(1);
+        for chunk in jobs.chunks(batch) {
+            let columns: Vec<Vec<f32>> = chunk
+                .par_iter()
+                .map_init(
+                    || (SearchCache::new(), vec![0f64; n]),
+                    |(cache, buf), &(l, forward)| {
+                        if forward {
+                            distances_from(graph, landmarks[l], cache, buf);
+                        } else {
+                            distances_from(&Reversed(graph), landmarks[l], cache, buf);
+                        }
+                        buf.iter().map(|&d| store(d)).collect()
+                    },
+                )
+                .collect();
+            for (&(l, forward), column) in chunk.iter().zip(&columns) {
+                let target = if forward { &mut from } else { &mut to };
+                for (node, &d) in column.iter().enumerate() {
+                    target[node * k + l] = d;
+                }
+            }
+        }
+        let margin = margin_of([to.as_slice(), from.as_slice()]);
+        LandmarkTable {
+            landmarks: landmarks.to_vec(),
+            nodes: n,
+            directedness,
+            layout: Layout::NodeMajor,
+            to,
+            from,
+            margin,
+        }
+    }
+
+    /// A table from node-major distances, for the file reader. The caller
+    /// has checked the sizes.
+    pub(super) fn from_node_major(
+        landmarks: Vec<NodeId>,
+        nodes: usize,
+        directedness: Directedness,
+        to: Vec<f32>,
+        from: Vec<f32>,
+    ) -> LandmarkTable {
+        debug_assert_eq!(to.len(), nodes * landmarks.len());
+        let margin = margin_of([to.as_slice(), from.as_slice()]);
+        LandmarkTable {
+            landmarks,
+            nodes,
+            directedness,
+            layout: Layout::NodeMajor,
+            to,
+            from,
+            margin,
+        }
+    }
+
+    /// The same table in another layout. Takes `O(k V)` time and, when the
+    /// layout changes, a second copy of the distances while it runs.
+    #[must_use]
+    pub fn with_layout(self, layout: Layout) -> LandmarkTable {
+        if layout == self.layout {
+            return self;
+        }
+        let (n, k) = (self.nodes, self.landmarks.len());
+        let transpose = |src: &[f32]| -> Vec<f32> {
+            if src.is_empty() {
+                return Vec::new();
+            }
+            let mut out = vec![0f32; src.len()];
+            for node in 0..n {
+                for l in 0..k {
+                    let (nm, lm) = (node * k + l, l * n + node);
+                    match layout {
+                        Layout::NodeMajor => out[nm] = src[lm],
+                        Layout::LandmarkMajor => out[lm] = src[nm],
+                    }
+                }
+            }
+            out
+        };
+        LandmarkTable {
+            to: transpose(&self.to),
+            from: transpose(&self.from),
+            layout,
+            ..self
+        }
+    }
+
+    /// The landmark nodes, in the order of the landmark indices `l` used by
+    /// the other methods.
+    pub fn landmarks(&self) -> &[NodeId] {
+        &self.landmarks
+    }
+
+    /// The number of landmarks, `k`.
+    pub fn landmark_count(&self) -> usize {
+        self.landmarks.len()
+    }
+
+    /// The number of nodes the table covers: the graph's node bound.
+    pub fn node_count(&self) -> usize {
+        self.nodes
+    }
+
+    /// Whether the table keeps one distance per node and landmark or two.
+    pub fn directedness(&self) -> Directedness {
+        self.directedness
+    }
+
+    /// The memory order of the distances.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The amount every landmark bound is lowered by to stay below the
+    /// true distance despite `f32` rounding: `2^-22` times the largest
+    /// finite stored distance.
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// Bytes of distance storage.
+    pub fn memory_bytes(&self) -> usize {
+        (self.to.len() + self.from.len()) * std::mem::size_of::<f32>()
+    }
+
+    #[inline]
+    pub(super) fn slot(&self, node: NodeId, l: usize) -> usize {
+        match self.layout {
+            Layout::NodeMajor => node.index() * self.landmarks.len() + l,
+            Layout::LandmarkMajor => l * self.nodes + node.index(),
+        }
+    }
+
+    /// The stored distance from `node` to landmark `l`, `d(node, L)`
+    /// (rounded to `f32`; infinite when unreachable).
+    ///
+    /// # Panics
+    ///
+    /// When `node` or `l` is out of range.
+    pub fn to_landmark(&self, node: NodeId, l: usize) -> f32 {
+        assert!(l < self.landmarks.len() && node.index() < self.nodes);
+        self.to[self.slot(node, l)]
+    }
+
+    /// The stored distance from landmark `l` to `node`, `d(L, node)`. On a
+    /// symmetric table this is [`to_landmark`](Self::to_landmark).
+    ///
+    /// # Panics
+    ///
+    /// When `node` or `l` is out of range.
+    pub fn from_landmark(&self, l: usize, node: NodeId) -> f32 {
+        assert!(l < self.landmarks.len() && node.index() < self.nodes);
+        self.dist_from()[self.slot(node, l)]
+    }
+
+    /// The `d(v, L)` values in layout order.
+    #[inline]
+    pub(super) fn dist_to(&self) -> &[f32] {
+        &self.to
+    }
+
+    /// The `d(L, v)` values in layout order (the `to` values when
+    /// symmetric).
+    #[inline]
+    pub(super) fn dist_from(&self) -> &[f32] {
+        match self.directedness {
+            Directedness::Symmetric => &self.to,
+            Directedness::Directed => &self.from,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{CsrGraph, Graph};
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::search::Dijkstra;
+
+    #[test]
+    fn matches_dijkstra_in_both_layouts_and_directions() {
+        let g = CsrGraph::from_edges(
+            5,
+            &[
+                (0, 1, 1.5),
+                (1, 2, 2.0),
+                (2, 0, 0.25),
+                (3, 2, 1.0),
+                (2, 4, 7.0),
+            ],
+        )
+        .unwrap();
+        let lms = [NodeId(2), NodeId(4)];
+        let nm = LandmarkTable::build(&g, &lms, Directedness::Directed);
+        let lm = nm.clone().with_layout(Layout::LandmarkMajor);
+        assert_eq!(lm.layout(), Layout::LandmarkMajor);
+        assert_eq!(lm.clone().with_layout(Layout::NodeMajor), nm);
+        let mut cache = SearchCache::new();
+        for (l, &landmark) in lms.iter().enumerate() {
+            for v in 0..5 {
+                let v = NodeId(v);
+                Dijkstra::new(&g).all(v, &mut cache);
+                let to = cache.g(landmark).unwrap_or(f64::INFINITY) as f32;
+                Dijkstra::new(&g).all(landmark, &mut cache);
+                let from = cache.g(v).unwrap_or(f64::INFINITY) as f32;
+                for t in [&nm, &lm] {
+                    assert_eq!(t.to_landmark(v, l), to, "d({v}, L{l})");
+                    assert_eq!(t.from_landmark(l, v), from, "d(L{l}, {v})");
+                }
+            }
+        }
+        assert_eq!(nm.to_landmark(NodeId(4), 0), f32::INFINITY);
+        assert_eq!(nm.memory_bytes(), 2 * 2 * 5 * 4);
+        assert_eq!(nm.margin(), 10.5 * f64::powi(2.0, -22));
+    }
+
+    #[test]
+    fn grids_use_bfs_and_one_direction() {
+        let grid = Grid::from_ascii(
+            "
+            ...@
+            .@..
+            ....
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Four);
+        assert!(g.unit_costs());
+        let t = LandmarkTable::build(&g, &[NodeId(0), NodeId(11)], Directedness::Symmetric);
+        assert_eq!(t.memory_bytes(), 2 * 12 * 4);
+        assert_eq!(t.to_landmark(NodeId(7), 0), 4.0);
+        assert_eq!(t.from_landmark(0, NodeId(7)), 4.0);
+        assert_eq!(t.to_landmark(NodeId(3), 1), f32::INFINITY);
+        assert_eq!(t.node_count(), g.node_bound());
+    }
+
+    #[test]
+    fn no_landmarks_is_an_empty_table() {
+        let g = CsrGraph::from_edges(3, &[(0, 1, 1.0)]).unwrap();
+        let t = LandmarkTable::build(&g, &[], Directedness::Directed);
+        assert_eq!(t.landmark_count(), 0);
+        assert_eq!(t.memory_bytes(), 0);
+        assert_eq!(t.margin(), 0.0);
+    }
+
+    #[test]
+    fn huge_distances_are_clamped_not_made_infinite() {
+        // Regression guard: `1e300 as f32` is infinity, which would claim
+        // the two nodes are disconnected.
+        assert_eq!(store(1e300), f32::MAX);
+        assert_eq!(store(f64::INFINITY), f32::INFINITY);
+        assert_eq!(store(0.1), 0.1f32);
+    }
+
+    #[test]
+    #[should_panic(expected = "not on the graph")]
+    fn landmark_off_the_graph_panics() {
+        let g = CsrGraph::from_edges(2, &[]).unwrap();
+        let _ = LandmarkTable::build(&g, &[NodeId(2)], Directedness::Symmetric);
+    }
+}
