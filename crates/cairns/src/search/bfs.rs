@@ -107,7 +107,7 @@ impl<G: Graph> Bfs<G> {
                 if rv.stamp != closed {
                     *rv = NodeRecord {
                         g: gu + 1.0,
-                                    parent: u,
+                        parent: u,
                         stamp: closed,
                     };
                     queue.push(v);
