@@ -1,4 +1,4 @@
-//! Searches: A*, Dijkstra and breadth-first search over [`Graph`]s with a
+//! Searches: A*, Dijkstra and breadth-first search over [`Graph`](crate::graph::Graph)s with a
 //! reusable [`SearchCache`], and a closure-based A* for ad-hoc graphs.
 //!
 //! # Reusing memory
