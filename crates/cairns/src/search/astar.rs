@@ -204,16 +204,26 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
                 if rv.stamp == closed_stamp {
                     // Only an inconsistent heuristic gets here; tiny gains
                     // from summing the same costs in another order are not
-                    // worth reopening for.
-                    if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+                    // worth reopening for. A node pruned by an infinite
+                    // heuristic stays pruned, whatever its `g`.
+                    if rv.h == f64::INFINITY || g >= rv.g - 1e-9 * (1.0 + rv.g) {
                         continue;
                     }
                     stats.reopened += 1;
                     rv.stamp = open_stamp;
                     open.push(v, Key::new(g, rv.h));
                 } else {
+                    let key = Key::new(g, rv.h);
+                    if key.f >= rv.g + rv.h {
+                        // A gain of an ulp or so (the same costs summed in
+                        // another order) that leaves `f` unchanged: the new
+                        // key would not precede the old one, as
+                        // `decrease_key` requires, and the path is no
+                        // shorter in any sense that matters.
+                        continue;
+                    }
                     stats.updated += 1;
-                    open.decrease_key(v, Key::new(g, rv.h));
+                    open.decrease_key(v, key);
                 }
                 rv.g = g;
                 rv.parent = u;
