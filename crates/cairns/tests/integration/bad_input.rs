@@ -1,0 +1,349 @@
+//! Malformed maps and scenario files through the public API: every error
+//! names the file, the line and the specific problem, and nothing panics or
+//! allocates for sizes the input cannot hold.
+
+use std::error::Error as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use cairns::grid::Grid;
+use cairns::movingai::{
+    Endpoint, LoadError, LoadErrorKind, ParseError, ParseErrorKind, ScenarioErrorKind, parse_map,
+    read_map, read_scen,
+};
+
+/// A file in the system's temporary directory with a name unique to this
+/// process and call, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> TempFile {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "cairns-bad-input-{}-{n}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, contents).unwrap();
+        TempFile(path)
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Loads `contents` as a map file and returns the parse error, after
+/// checking that the `LoadError` names the file and displays as
+/// `PATH: line N: ...`.
+fn map_error(contents: &str) -> ParseError {
+    let file = TempFile::new("bad.map", contents);
+    let err = read_map(&file.0).expect_err("the map should be rejected");
+    parse_error_of(&file, &err)
+}
+
+fn scen_error(contents: &str) -> ParseError {
+    let file = TempFile::new("bad.map.scen", contents);
+    let err = read_scen(&file.0).expect_err("the scenario file should be rejected");
+    parse_error_of(&file, &err)
+}
+
+fn parse_error_of(file: &TempFile, err: &LoadError) -> ParseError {
+    assert_eq!(err.path, file.0);
+    let LoadErrorKind::Parse(parse) = &err.kind else {
+        panic!("expected a parse error, got {err:?}");
+    };
+    assert_eq!(
+        err.to_string(),
+        format!("{}: line {}: {}", file.0.display(), parse.line, parse.kind)
+    );
+    assert!(err.source().is_none());
+    parse.clone()
+}
+
+#[test]
+fn truncated_map() {
+    // Cut in the middle of the rows: the header promises more tiles than
+    // there are bytes left, which is found before allocating anything.
+    let e = map_error("type octile\nheight 4\nwidth 6\nmap\n......\n.@@.T.\n");
+    assert_eq!(e.line, 4);
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::SizeExceedsInput {
+            width: 6,
+            height: 4,
+            remaining: 14
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "line 4: map size 6x4 needs more tiles than the 14 bytes left"
+    );
+
+    // Enough bytes (CRLF endings) but a row short.
+    let e = map_error("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n....\r\n");
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::TooFewRows {
+            expected: 3,
+            found: 2
+        }
+    );
+    assert_eq!(e.line, 6);
+    assert_eq!(e.to_string(), "line 6: expected 3 rows, found 2");
+
+    // A real map cut in half.
+    let real = std::fs::read_to_string(super::data_dir().join("dao/den201d.map")).unwrap();
+    let e = map_error(&real[..real.len() / 2]);
+    assert!(
+        matches!(
+            e.kind,
+            ParseErrorKind::SizeExceedsInput { width: 37, height: 37, .. }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_row_width() {
+    let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n.....\n....\n");
+    assert_eq!(e.line, 6);
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::RowWidth {
+            expected: 4,
+            found: 5
+        }
+    );
+    assert_eq!(e.to_string(), "line 6: row has 5 tiles, expected 4");
+
+    let e = map_error("type octile\nheight 2\nwidth 4\nmap\n....\n..\n\n\n\n\n");
+    assert_eq!((e.line, e.kind.to_string()), (6, "row has 2 tiles, expected 4".into()));
+}
+
+#[test]
+fn unknown_tile() {
+    let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n..Q.\n....\n");
+    assert_eq!(e.line, 6);
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::UnknownTile {
+            ch: 'Q',
+            x: 2,
+            y: 1
+        }
+    );
+    assert_eq!(e.to_string(), "line 6: unknown tile 'Q' at (2, 1)");
+}
+
+#[test]
+fn huge_header_fails_fast_without_allocating_the_map() {
+    let t0 = Instant::now();
+    let e = map_error("type octile\nheight 4000000000\nwidth 1\nmap\n.\n.\n");
+    assert_eq!(e.line, 4);
+    assert!(
+        matches!(
+            e.kind,
+            ParseErrorKind::SizeExceedsInput { width: 1, height: 4_000_000_000, .. }
+        ),
+        "{e}"
+    );
+    // More cells than node ids can number.
+    let e = map_error("type octile\nheight 4000000000\nwidth 2\nmap\n..\n");
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::SizeTooLarge {
+            width: 2,
+            height: 4_000_000_000
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "line 4: map size 2x4000000000 exceeds 4294967295 cells"
+    );
+    // Beyond u32.
+    let e = map_error("type octile\nheight 99999999999\nwidth 1\nmap\n.\n");
+    assert_eq!(e.line, 2);
+    assert!(matches!(e.kind, ParseErrorKind::SizeTooLarge { .. }), "{e}");
+    // A 4-billion-tile allocation would take seconds and gigabytes.
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn empty_files() {
+    for text in ["", "\n\n", "  \r\n\t\n"] {
+        let e = map_error(text);
+        assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
+        assert!(e.to_string().ends_with(": file is empty"), "{e}");
+        let e = scen_error(text);
+        assert_eq!(e, ParseError { line: 1, kind: ParseErrorKind::Empty }, "{text:?}");
+    }
+    // A header without rows or without its `map` line.
+    let e = map_error("type octile\nheight 2\nwidth 2\n");
+    assert_eq!(e.kind, ParseErrorKind::MissingHeader { expected: "map" });
+    assert_eq!(e.line, 3);
+    let e = map_error("type octile\nheight 2\nmap\n..\n..\n");
+    assert_eq!(e.kind, ParseErrorKind::MissingHeader { expected: "width" });
+    assert_eq!(e.to_string(), "line 3: missing header line 'width'");
+    // Zero size.
+    let e = map_error("type octile\nheight 0\nwidth 5\nmap\n");
+    assert_eq!(e.kind, ParseErrorKind::ZeroSize { width: 5, height: 0 });
+}
+
+#[test]
+fn bad_header_lines() {
+    let e = map_error("type hex\nheight 1\nwidth 1\nmap\n.\n");
+    assert_eq!((e.line, e.kind.to_string()), (1, "unsupported map type \"hex\" (expected \"octile\")".into()));
+    let e = map_error("type octile\nheight -3\nwidth 1\nmap\n.\n");
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::BadNumber {
+            field: "height",
+            text: "-3".into()
+        }
+    );
+    let e = map_error("type octile\nheight 1\nheight 1\nwidth 1\nmap\n.\n");
+    assert_eq!((e.line, e.kind), (3, ParseErrorKind::DuplicateHeader { field: "height" }));
+    let e = map_error("type octile\nheight 1\nwidth 1\nmap\n.\n.\n");
+    assert_eq!((e.line, e.kind), (6, ParseErrorKind::TooManyRows { expected: 1 }));
+}
+
+#[test]
+fn scenario_lines_with_missing_or_bad_fields() {
+    let e = scen_error("version 1\n0\tx.map\t3\t2\t0\t0\t2\t1\t2.41421356\n0\tx.map\t3\t2\t0\t0\n");
+    assert_eq!(e.line, 3);
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::MissingFields {
+            expected: 9,
+            found: 6
+        }
+    );
+    assert_eq!(e.to_string(), "line 3: expected at least 9 fields, found 6");
+
+    let e = scen_error("version 1.0\n0 x.map 3 2 -1 0 2 1 2.41\n");
+    assert_eq!(
+        (e.line, e.kind),
+        (
+            2,
+            ParseErrorKind::BadNumber {
+                field: "start x",
+                text: "-1".into()
+            }
+        )
+    );
+    let e = scen_error("version 1.0\n0 x.map 3 2 0 0 2 1 long\n");
+    assert_eq!(e.to_string(), "line 2: bad optimal length \"long\"");
+    let e = scen_error("version 2\n");
+    assert_eq!(
+        e.to_string(),
+        "line 1: bad version line \"version 2\" (expected \"version 1\" or \"version 1.0\")"
+    );
+    // A line number counts blank lines too.
+    let e = scen_error("version 1\n\n\n0\tx.map\t3\n");
+    assert_eq!(e.line, 4);
+}
+
+/// The map and scenario of the endpoint tests: 3x2 with a wall at (1, 1).
+const MAP: &str = "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n";
+
+fn scenario_kind(scen_line: &str) -> (usize, ScenarioErrorKind, String) {
+    let map = TempFile::new("m.map", MAP);
+    let scen = TempFile::new(
+        "m.map.scen",
+        &format!("version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\t2.41421356\n{scen_line}\n"),
+    );
+    let grid = read_map(&map.0).unwrap();
+    let file = read_scen(&scen.0).unwrap();
+    assert!(file.scenarios[0].endpoints(&grid).is_ok());
+    let e = file.scenarios[1]
+        .endpoints(&grid)
+        .expect_err("the scenario should not fit");
+    if let ScenarioErrorKind::MapSize { .. } = e.kind {
+        assert_eq!(file.check_map_size(&grid), Err(e.clone()));
+    } else {
+        assert!(file.check_map_size(&grid).is_ok());
+    }
+    (e.line, e.kind.clone(), e.to_string())
+}
+
+#[test]
+fn scenario_out_of_range() {
+    let (line, kind, text) = scenario_kind("0\tm.map\t3\t2\t0\t0\t3\t1\t3");
+    assert_eq!(line, 3);
+    assert_eq!(
+        kind,
+        ScenarioErrorKind::OutOfRange {
+            which: Endpoint::Goal,
+            x: 3,
+            y: 1
+        }
+    );
+    assert_eq!(text, "line 3: goal (3, 1) is outside the map");
+    let (_, kind, _) = scenario_kind("0\tm.map\t3\t2\t0\t4000000000\t0\t0\t3");
+    assert!(matches!(kind, ScenarioErrorKind::OutOfRange { which: Endpoint::Start, .. }));
+}
+
+#[test]
+fn scenario_start_on_a_wall() {
+    let (line, kind, text) = scenario_kind("0\tm.map\t3\t2\t1\t1\t0\t0\t1.41421356");
+    assert_eq!(line, 3);
+    assert_eq!(
+        kind,
+        ScenarioErrorKind::Blocked {
+            which: Endpoint::Start,
+            x: 1,
+            y: 1,
+            tile: '@'
+        }
+    );
+    assert_eq!(text, "line 3: start (1, 1) is on a blocked tile '@'");
+}
+
+#[test]
+fn scenario_for_a_map_of_another_size() {
+    let (line, kind, text) = scenario_kind("0\tm.map\t4\t2\t0\t0\t1\t0\t1");
+    assert_eq!(line, 3);
+    assert_eq!(
+        kind,
+        ScenarioErrorKind::MapSize {
+            expected: (4, 2),
+            found: (3, 2)
+        }
+    );
+    assert_eq!(text, "line 3: scenario is for a 4x2 map, the map is 3x2");
+}
+
+#[test]
+fn missing_file_is_an_io_error_naming_the_file() {
+    let path = std::env::temp_dir().join(format!("cairns-missing-{}.map", std::process::id()));
+    let e = read_map(&path).unwrap_err();
+    assert!(matches!(e.kind, LoadErrorKind::Io(_)));
+    assert_eq!(e.to_string(), format!("{}: cannot read the file", path.display()));
+    assert!(e.source().is_some());
+    let e = read_scen(&path).unwrap_err();
+    assert!(matches!(e.kind, LoadErrorKind::Io(_)));
+}
+
+#[test]
+fn non_utf8_file_is_an_io_error() {
+    let file = TempFile::new("latin1.map", "");
+    std::fs::write(&file.0, b"type octile\nheight 1\nwidth 1\nmap\n\xe9\n").unwrap();
+    let e = read_map(&file.0).unwrap_err();
+    assert!(matches!(e.kind, LoadErrorKind::Io(_)), "{e:?}");
+    assert!(e.to_string().starts_with(&file.0.display().to_string()));
+}
+
+#[test]
+fn ascii_grids_report_lines_too() {
+    let e = Grid::from_ascii("\n  ...\n  .X.\n").unwrap_err();
+    assert_eq!(e.to_string(), "line 3: unknown tile 'X' at (1, 1)");
+    assert!(parse_map("map\n").is_err());
+}
