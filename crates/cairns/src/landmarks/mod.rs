@@ -56,6 +56,7 @@
 //! assert!(alt <= path.cost);
 //! ```
 
+mod compressed;
 mod file;
 mod heuristic;
 mod placement;
@@ -64,6 +65,7 @@ mod proptests;
 mod stale;
 mod table;
 
+pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
 pub use placement::{Placement, place};

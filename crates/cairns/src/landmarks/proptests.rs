@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
+use super::{CompressedHeuristic, CompressedTable, Compression};
 use super::{
     DifferentialHeuristic, Directedness, LandmarkTable, Layout, MapChanges, Placement,
     SafeDifferential, place,
@@ -345,5 +346,38 @@ proptest! {
         }
         changes.repair(&g, &mut table);
         prop_assert_eq!(table, LandmarkTable::build(&g, &lms, Directedness::Symmetric));
+    }
+
+    /// A compressed table is admissible (not necessarily consistent) and A*
+    /// with it finds the Dijkstra cost.
+    #[test]
+    fn compressed_tables_are_admissible(
+        (g, lms) in grid_case(),
+        m in 1usize..5,
+        nearest in any::<bool>(),
+    ) {
+        prop_assume!(!lms.is_empty());
+        let full = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
+        let rule = if nearest { Compression::Nearest } else { Compression::RoundRobin };
+        let table = CompressedTable::new(&full, m.min(lms.len()), rule);
+        let dist = all_pairs(&g);
+        let mut cache = SearchCache::with_open(LazyList::default());
+        let n = g.node_bound() as u32;
+        for base in [false, true] {
+            for z in (0..n).map(NodeId) {
+                for a in (0..n).map(NodeId) {
+                    let truth = dist[a.index()][z.index()];
+                    let (est, cost) = if base {
+                        let h = CompressedHeuristic::new(&table, Octile::new(&g));
+                        (h.estimate(a, &h.goal(z)), AStar::new(&g, h).search_cost(a, z, &mut cache))
+                    } else {
+                        let h = CompressedHeuristic::new(&table, Zero);
+                        (h.estimate(a, &h.goal(z)), AStar::new(&g, h).search_cost(a, z, &mut cache))
+                    };
+                    prop_assert!(est <= truth * (1.0 + 1e-12), "h({a}, {z}) = {est} > {truth}");
+                    prop_assert!(same_cost(cost, truth), "{a} -> {z}: {cost:?} vs {truth}");
+                }
+            }
+        }
     }
 }
