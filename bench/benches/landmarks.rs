@@ -22,7 +22,8 @@ use std::time::Instant;
 use cairns::graph::{Graph, NodeId};
 use cairns::heuristic::{FnHeuristic, Heuristic, Octile};
 use cairns::landmarks::{
-    DifferentialHeuristic, Directedness, LandmarkTable, Layout, Placement, place,
+    CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
+    LandmarkTable, Layout, Placement, place,
 };
 use cairns::search::{AStar, Dijkstra, SearchCache};
 use cairns_bench::{Instance, load_set, median};
@@ -82,6 +83,10 @@ fn run<H: Heuristic>(
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one linear script of configurations reads best in one place"
+)]
 fn main() {
     let mut sets = Vec::new();
     let mut every = 20usize;
@@ -114,7 +119,8 @@ fn main() {
         let mut instances = load_set(set, every);
         instances.truncate(max_maps);
         let mut configs: Vec<Totals> = [
-            "octile", "F4", "F8", "F16", "F32", "R16", "A16", "F16-lm", "perfect",
+            "octile", "F4", "F8", "F16", "F32", "R16", "A16", "F16-lm", "perfect", "F5", "C4/16n",
+            "C4/16rr",
         ]
         .iter()
         .map(|n| Totals::named(n))
@@ -147,6 +153,20 @@ fn main() {
                 let h = DifferentialHeuristic::new(&table, Octile::new(g));
                 run(inst, h, &mut cache, &mut configs[c], &sample);
                 if k == 16 {
+                    // Equal bytes: 4 of 16 compressed (20 B/node) against
+                    // a plain table of 5 (20 B/node).
+                    let plain5 = table32.select(&[0, 1, 2, 3, 4]);
+                    configs[9].prep += prep32 * 5.0 / 32.0;
+                    configs[9].bytes += plain5.memory_bytes();
+                    let h = DifferentialHeuristic::new(&plain5, Octile::new(g));
+                    run(inst, h, &mut cache, &mut configs[9], &sample);
+                    for (c, rule) in [(10, Compression::Nearest), (11, Compression::RoundRobin)] {
+                        let ct = CompressedTable::new(&table, 4, rule);
+                        configs[c].prep += prep32 / 2.0;
+                        configs[c].bytes += ct.memory_bytes();
+                        let h = CompressedHeuristic::new(&ct, Octile::new(g));
+                        run(inst, h, &mut cache, &mut configs[c], &sample);
+                    }
                     let lm = table.with_layout(Layout::LandmarkMajor);
                     configs[7].prep += prep32 / 2.0;
                     configs[7].bytes += lm.memory_bytes();
@@ -207,7 +227,10 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         "prep s",
         "MiB"
     );
-    for c in configs.iter_mut().take(8) {
+    for (i, c) in configs.iter_mut().enumerate() {
+        if i == 8 {
+            continue;
+        }
         let exp = c.expanded as f64 / q;
         let sum: f64 = c.times.iter().sum();
         let mean = sum / q;
