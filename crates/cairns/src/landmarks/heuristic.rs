@@ -113,6 +113,11 @@ impl<G> DifferentialGoal<G> {
         self.node
     }
 
+    /// The base heuristic's goal value.
+    pub fn base(&self) -> &G {
+        &self.base
+    }
+
     /// The indices of the landmarks the query uses, best first, or `None`
     /// when it uses all of them.
     pub fn active(&self) -> Option<&[u16]> {

@@ -56,16 +56,20 @@
 //! assert!(alt <= path.cost);
 //! ```
 
+mod compressed;
 mod file;
 mod heuristic;
 mod placement;
 #[cfg(test)]
 mod proptests;
+mod stale;
 mod table;
 
+pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
 pub use placement::{Placement, place};
+pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
 
 use crate::graph::{Graph, NodeId};

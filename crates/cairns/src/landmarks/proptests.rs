@@ -6,7 +6,11 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use super::{DifferentialHeuristic, Directedness, LandmarkTable, Layout, Placement, place};
+use super::{CompressedHeuristic, CompressedTable, Compression};
+use super::{
+    DifferentialHeuristic, Directedness, LandmarkTable, Layout, MapChanges, Placement,
+    SafeDifferential, place,
+};
 use crate::graph::{CsrGraph, Graph, NodeId, Reversible};
 use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
 use crate::heuristic::{Heuristic, Octile, Zero};
@@ -311,5 +315,69 @@ proptest! {
         let g = CsrGraph::from_edges(n, &unit).unwrap();
         let lms = choice.resolve(&g);
         check_graph(&g, &lms, Directedness::Directed, Zero, 0.0)?;
+    }
+
+    /// After random tile changes, the safe form of a stale table is
+    /// admissible on the new map and A* with it finds the Dijkstra cost; the
+    /// repaired table equals one built from scratch.
+    #[test]
+    fn map_changes_are_safe_and_repairable(
+        (g, lms) in grid_case(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..6),
+    ) {
+        let mut g = g;
+        let mut table = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
+        let stale = table.clone();
+        let mut changes = MapChanges::new();
+        for (i, open) in &edits {
+            let (x, y) = g.coords(NodeId(i.index(g.node_bound()) as u32));
+            changes.set_tile(&mut g, x, y, if *open { Tile::Ground } else { Tile::Tree });
+        }
+        let dist = all_pairs(&g);
+        let safe = SafeDifferential::new(DifferentialHeuristic::new(&stale, Octile::new(&g)), &changes, &g);
+        check_heuristic("safe", &g, &dist, &safe, |_, z| safe.goal(z), stale.margin(), 1e-12)?;
+        let mut cache = SearchCache::with_open(LazyList::default());
+        let n = g.node_bound() as u32;
+        for s in (0..n).map(NodeId) {
+            for z in (0..n).map(NodeId) {
+                let c = AStar::new(&g, &safe).search_cost(s, z, &mut cache);
+                prop_assert!(same_cost(c, dist[s.index()][z.index()]), "{s} -> {z}: {c:?}");
+            }
+        }
+        changes.repair(&g, &mut table);
+        prop_assert_eq!(table, LandmarkTable::build(&g, &lms, Directedness::Symmetric));
+    }
+
+    /// A compressed table is admissible (not necessarily consistent) and A*
+    /// with it finds the Dijkstra cost.
+    #[test]
+    fn compressed_tables_are_admissible(
+        (g, lms) in grid_case(),
+        m in 1usize..5,
+        nearest in any::<bool>(),
+    ) {
+        prop_assume!(!lms.is_empty());
+        let full = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
+        let rule = if nearest { Compression::Nearest } else { Compression::RoundRobin };
+        let table = CompressedTable::new(&full, m.min(lms.len()), rule);
+        let dist = all_pairs(&g);
+        let mut cache = SearchCache::with_open(LazyList::default());
+        let n = g.node_bound() as u32;
+        for base in [false, true] {
+            for z in (0..n).map(NodeId) {
+                for a in (0..n).map(NodeId) {
+                    let truth = dist[a.index()][z.index()];
+                    let (est, cost) = if base {
+                        let h = CompressedHeuristic::new(&table, Octile::new(&g));
+                        (h.estimate(a, &h.goal(z)), AStar::new(&g, h).search_cost(a, z, &mut cache))
+                    } else {
+                        let h = CompressedHeuristic::new(&table, Zero);
+                        (h.estimate(a, &h.goal(z)), AStar::new(&g, h).search_cost(a, z, &mut cache))
+                    };
+                    prop_assert!(est <= truth * (1.0 + 1e-12), "h({a}, {z}) = {est} > {truth}");
+                    prop_assert!(same_cost(cost, truth), "{a} -> {z}: {cost:?} vs {truth}");
+                }
+            }
+        }
     }
 }

@@ -273,6 +273,121 @@ impl LandmarkTable {
         }
     }
 
+    /// A table of only the landmarks at `indices` (in that order), copied
+    /// from this one without any search: for instance the first 8 of a
+    /// 32-landmark farthest-first table, which are the 8 that
+    /// farthest-first placement would choose. Keeps the layout.
+    ///
+    /// # Panics
+    ///
+    /// When an index is out of range.
+    #[must_use]
+    pub fn select(&self, indices: &[usize]) -> LandmarkTable {
+        let (n, m) = (self.nodes, indices.len());
+        for &l in indices {
+            assert!(
+                l < self.landmarks.len(),
+                "landmark index {l} out of range ({} landmarks)",
+                self.landmarks.len()
+            );
+        }
+        let pick = |src: &[f32]| -> Vec<f32> {
+            if src.is_empty() {
+                return Vec::new();
+            }
+            let mut out = vec![0f32; n * m];
+            for node in 0..n {
+                for (j, &l) in indices.iter().enumerate() {
+                    let s = self.slot(NodeId(node as u32), l);
+                    let t = match self.layout {
+                        Layout::NodeMajor => node * m + j,
+                        Layout::LandmarkMajor => j * n + node,
+                    };
+                    out[t] = src[s];
+                }
+            }
+            out
+        };
+        let (to_l, from_l) = (pick(&self.to), pick(&self.from));
+        let margin = margin_of([to_l.as_slice(), from_l.as_slice()]);
+        LandmarkTable {
+            landmarks: indices.iter().map(|&l| self.landmarks[l]).collect(),
+            nodes: n,
+            directedness: self.directedness,
+            layout: self.layout,
+            to: to_l,
+            from: from_l,
+            margin,
+        }
+    }
+
+    /// Recomputes the distances of the landmarks at `indices` on `graph`
+    /// (after the graph changed; see [`MapChanges`](super::MapChanges)),
+    /// leaving the other landmarks' distances as they are, and updates the
+    /// [`margin`](Self::margin). One or two searches per landmark, in
+    /// parallel as in [`build`](Self::build).
+    ///
+    /// # Panics
+    ///
+    /// When an index is out of range or `graph` has another node bound.
+    pub fn rebuild<G: Reversible + Sync>(&mut self, graph: &G, indices: &[usize]) {
+        let n = self.nodes;
+        assert_eq!(graph.node_bound(), n, "the graph has another node count");
+        let directed = self.directedness == Directedness::Directed;
+        let jobs: Vec<(usize, bool)> = indices
+            .iter()
+            .flat_map(|&l| {
+                assert!(l < self.landmarks.len(), "landmark index {l} out of range");
+                let forward = directed.then_some((l, true));
+                std::iter::once((l, false)).chain(forward)
+            })
+            .collect();
+        let batch = rayon::current_num_threads().max(1);
+        for chunk in jobs.chunks(batch) {
+            let columns: Vec<Vec<f32>> = chunk
+                .par_iter()
+                .map_init(
+                    || (SearchCache::new(), vec![0f64; n]),
+                    |(cache, buf), &(l, forward)| {
+                        let landmark = self.landmarks[l];
+                        if forward {
+                            distances_from(graph, landmark, cache, buf);
+                        } else {
+                            distances_from(&Reversed(graph), landmark, cache, buf);
+                        }
+                        buf.iter().map(|&d| store(d)).collect()
+                    },
+                )
+                .collect();
+            for (&(l, forward), column) in chunk.iter().zip(&columns) {
+                for (node, &d) in column.iter().enumerate() {
+                    let s = self.slot(NodeId(node as u32), l);
+                    if forward {
+                        self.from[s] = d;
+                    } else {
+                        self.to[s] = d;
+                    }
+                }
+            }
+        }
+        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+    }
+
+    /// Marks `node` unreachable from and to landmark `l`, for a cell that
+    /// became a wall when nothing else about `l`'s distances changed.
+    pub(super) fn set_unreachable(&mut self, node: NodeId, l: usize) {
+        let s = self.slot(node, l);
+        self.to[s] = f32::INFINITY;
+        if let Some(f) = self.from.get_mut(s) {
+            *f = f32::INFINITY;
+        }
+    }
+
+    /// Recomputes the margin after [`set_unreachable`](Self::set_unreachable).
+    pub(super) fn refresh_margin(&mut self) {
+        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+    }
+
     /// The landmark nodes, in the order of the landmark indices `l` used by
     /// the other methods.
     pub fn landmarks(&self) -> &[NodeId] {

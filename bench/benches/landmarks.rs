@@ -1,0 +1,290 @@
+//! The differential-heuristic harness: per Moving AI set, A* with octile
+//! beside A* with landmark tables of 4 to 32 landmarks (farthest-first) and
+//! of 16 landmarks placed at random and by "Avoid", every result checked
+//! against the published optimal length.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench landmarks -- [SET...] [--every N] [--maps M] [--perfect-every P]
+//! ```
+//!
+//! Defaults: every set the brief names, every 20th scenario, every map.
+//! Per set it prints mean expansions, mean and median microseconds per
+//! query, their ratios to octile, nanoseconds per expansion, the
+//! preprocessing time and table bytes; then, on every `P`-th sampled query,
+//! the expansions of the perfect heuristic (a full reverse Dijkstra from
+//! the goal before the query, not timed), to say how much of the gap
+//! between octile and perfect each option closes. Finally, the time to
+//! build 16 landmarks on a 1024x1024 street map.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cairns::graph::{Graph, NodeId};
+use cairns::heuristic::{FnHeuristic, Heuristic, Octile};
+use cairns::landmarks::{
+    CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
+    LandmarkTable, Layout, Placement, place,
+};
+use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns_bench::{Instance, load_set, median};
+
+const SETS: [&str; 8] = [
+    "dao", "maze", "room", "random", "street", "sc1", "bg512", "da2",
+];
+const SEED: u64 = 1;
+
+/// Totals of one configuration over a set.
+#[derive(Default, Clone)]
+struct Totals {
+    name: String,
+    expanded: u64,
+    times: Vec<f64>,
+    prep: f64,
+    bytes: usize,
+    /// Expansions on the perfect-heuristic sample.
+    sample_expanded: u64,
+}
+
+impl Totals {
+    fn named(name: &str) -> Totals {
+        Totals {
+            name: name.to_string(),
+            ..Totals::default()
+        }
+    }
+}
+
+/// Runs every query of `inst` with `h`, checking each cost, adding to `t`.
+/// `sample` marks the queries of the perfect-heuristic sample.
+fn run<H: Heuristic>(
+    inst: &Instance,
+    h: H,
+    cache: &mut SearchCache,
+    t: &mut Totals,
+    sample: &dyn Fn(usize) -> bool,
+) {
+    let astar = AStar::new(&inst.graph, h);
+    for (i, q) in inst.queries.iter().enumerate() {
+        let t0 = Instant::now();
+        let cost = black_box(astar.search_cost(q.start, q.goal, cache));
+        t.times.push(t0.elapsed().as_secs_f64());
+        assert!(
+            q.matches(cost),
+            "{} on {} query {i}: {cost:?} vs published {}",
+            t.name,
+            inst.name,
+            q.optimal
+        );
+        let e = cache.stats().expanded;
+        t.expanded += e;
+        if sample(i) {
+            t.sample_expanded += e;
+        }
+    }
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "one linear script of configurations reads best in one place"
+)]
+fn main() {
+    let mut sets = Vec::new();
+    let mut every = 20usize;
+    let mut max_maps = usize::MAX;
+    let mut perfect_every = 5usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut num = |what: &str| -> usize {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{what} N"))
+        };
+        match a.as_str() {
+            "--every" => every = num("--every"),
+            "--maps" => max_maps = num("--maps"),
+            "--perfect-every" => perfect_every = num("--perfect-every").max(1),
+            "--bench" => {}
+            s if s.starts_with('-') => panic!("unknown option {s}"),
+            s => sets.push(s.to_string()),
+        }
+    }
+    if sets.is_empty() {
+        sets = SETS.iter().map(|s| (*s).to_string()).collect();
+    }
+    println!(
+        "every {every} scenario(s), at most {max_maps} map(s) per set, perfect heuristic on every {perfect_every}th sampled query"
+    );
+    let mut cache = SearchCache::new();
+    for set in &sets {
+        let mut instances = load_set(set, every);
+        instances.truncate(max_maps);
+        let mut configs: Vec<Totals> = [
+            "octile", "F4", "F8", "F16", "F32", "R16", "A16", "F16-lm", "perfect", "F5", "C4/16n",
+            "C4/16rr",
+        ]
+        .iter()
+        .map(|n| Totals::named(n))
+        .collect();
+        let mut queries = 0usize;
+        let sample = |i: usize| i.is_multiple_of(perfect_every);
+        for inst in &instances {
+            let g = &inst.graph;
+            queries += inst.queries.len();
+            // Warm up: size the cache for this map outside the timings.
+            if let Some(q) = inst.queries.first() {
+                let astar = AStar::new(g, Octile::new(g));
+                black_box(astar.search_cost(q.start, q.goal, &mut cache));
+            }
+            run(inst, Octile::new(g), &mut cache, &mut configs[0], &sample);
+
+            // Farthest-first is greedy, so the first k of 32 are the k it
+            // would place: one placement and one build serve every k. The
+            // preprocessing time of k landmarks is placement + build of k,
+            // measured for 32 and scaled by k / 32 (both are k searches).
+            let t0 = Instant::now();
+            let far = place(g, 32, Placement::Farthest { seed: SEED });
+            let table32 = LandmarkTable::build(g, &far, Directedness::Symmetric);
+            let prep32 = t0.elapsed().as_secs_f64();
+            for (c, k) in [(1, 4), (2, 8), (3, 16), (4, 32)] {
+                let idx: Vec<usize> = (0..k.min(far.len())).collect();
+                let table = table32.select(&idx);
+                configs[c].prep += prep32 * k as f64 / 32.0;
+                configs[c].bytes += table.memory_bytes();
+                let h = DifferentialHeuristic::new(&table, Octile::new(g));
+                run(inst, h, &mut cache, &mut configs[c], &sample);
+                if k == 16 {
+                    // Equal bytes: 4 of 16 compressed (20 B/node) against
+                    // a plain table of 5 (20 B/node).
+                    let plain5 = table32.select(&[0, 1, 2, 3, 4]);
+                    configs[9].prep += prep32 * 5.0 / 32.0;
+                    configs[9].bytes += plain5.memory_bytes();
+                    let h = DifferentialHeuristic::new(&plain5, Octile::new(g));
+                    run(inst, h, &mut cache, &mut configs[9], &sample);
+                    for (c, rule) in [(10, Compression::Nearest), (11, Compression::RoundRobin)] {
+                        let ct = CompressedTable::new(&table, 4, rule);
+                        configs[c].prep += prep32 / 2.0;
+                        configs[c].bytes += ct.memory_bytes();
+                        let h = CompressedHeuristic::new(&ct, Octile::new(g));
+                        run(inst, h, &mut cache, &mut configs[c], &sample);
+                    }
+                    let lm = table.with_layout(Layout::LandmarkMajor);
+                    configs[7].prep += prep32 / 2.0;
+                    configs[7].bytes += lm.memory_bytes();
+                    let h = DifferentialHeuristic::new(&lm, Octile::new(g));
+                    run(inst, h, &mut cache, &mut configs[7], &sample);
+                }
+            }
+            for (c, placement) in [
+                (5, Placement::Random { seed: SEED }),
+                (6, Placement::Avoid { seed: SEED }),
+            ] {
+                let t0 = Instant::now();
+                let lms = place(g, 16, placement);
+                let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
+                configs[c].prep += t0.elapsed().as_secs_f64();
+                configs[c].bytes += table.memory_bytes();
+                let h = DifferentialHeuristic::new(&table, Octile::new(g));
+                run(inst, h, &mut cache, &mut configs[c], &sample);
+            }
+
+            // The perfect heuristic: exact distances to the goal.
+            let mut exact = vec![f64::INFINITY; g.node_bound()];
+            for (i, q) in inst.queries.iter().enumerate().filter(|(i, _)| sample(*i)) {
+                Dijkstra::new(g).all(q.goal, &mut cache);
+                for (v, d) in exact.iter_mut().enumerate() {
+                    *d = cache.g(NodeId(v as u32)).unwrap_or(f64::INFINITY);
+                }
+                let h = FnHeuristic(|n: NodeId, _: NodeId| exact[n.index()]);
+                let cost = AStar::new(g, h).search_cost(q.start, q.goal, &mut cache);
+                assert!(q.matches(cost), "perfect on {} query {i}", inst.name);
+                configs[8].sample_expanded += cache.stats().expanded;
+            }
+        }
+        report(set, instances.len(), queries, &mut configs);
+    }
+    street_build_time();
+}
+
+fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
+    let q = queries.max(1) as f64;
+    let base_exp = configs[0].expanded as f64 / q;
+    let base_mean = configs[0].times.iter().sum::<f64>() / q;
+    let (oct_s, perfect_s) = (
+        configs[0].sample_expanded as f64,
+        configs[8].sample_expanded as f64,
+    );
+    println!("\n== {set}: {maps} maps, {queries} queries, all costs checked ==");
+    println!(
+        "{:<8} {:>11} {:>7} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>10}",
+        "config",
+        "mean exp",
+        "exp x",
+        "mean us",
+        "med us",
+        "time x",
+        "ns/exp",
+        "gap shut",
+        "prep s",
+        "MiB"
+    );
+    for (i, c) in configs.iter_mut().enumerate() {
+        if i == 8 {
+            continue;
+        }
+        let exp = c.expanded as f64 / q;
+        let sum: f64 = c.times.iter().sum();
+        let mean = sum / q;
+        let med = median(&mut c.times);
+        let gap = if oct_s > perfect_s {
+            (oct_s - c.sample_expanded as f64) / (oct_s - perfect_s)
+        } else {
+            1.0
+        };
+        println!(
+            "{:<8} {:>11.0} {:>7.2} {:>9.1} {:>9.1} {:>7.2} {:>7.1} {:>8.0}% {:>8.2} {:>10.1}",
+            c.name,
+            exp,
+            base_exp / exp.max(1e-9),
+            mean * 1e6,
+            med * 1e6,
+            base_mean / mean,
+            sum * 1e9 / (c.expanded.max(1) as f64),
+            gap * 100.0,
+            c.prep,
+            c.bytes as f64 / 1_048_576.0
+        );
+    }
+    println!(
+        "perfect heuristic on the sample: {} expansions vs octile {} (sum over the sample)",
+        configs[8].sample_expanded, configs[0].sample_expanded
+    );
+}
+
+/// The issue's floor: 16 landmarks on a 1024x1024 street map in under 2 s.
+fn street_build_time() {
+    let dir = cairns_bench::data_dir().join("street");
+    let scen = dir.join("Berlin_0_1024.map.scen");
+    if !scen.exists() {
+        return;
+    }
+    let inst = cairns_bench::load_instance(&scen, 1_000_000);
+    let g = &inst.graph;
+    let t0 = Instant::now();
+    let lms = place(g, 16, Placement::Farthest { seed: SEED });
+    let t1 = Instant::now();
+    let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
+    let t2 = Instant::now();
+    println!(
+        "\nBerlin_0_1024 ({} cells): place 16 farthest {:.2} s, build 16 {:.2} s, total {:.2} s, {} threads, {:.1} MiB",
+        g.grid().len(),
+        (t1 - t0).as_secs_f64(),
+        (t2 - t1).as_secs_f64(),
+        (t2 - t0).as_secs_f64(),
+        rayon_threads(),
+        table.memory_bytes() as f64 / 1_048_576.0
+    );
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}

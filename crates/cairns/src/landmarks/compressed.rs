@@ -1,0 +1,254 @@
+//! Compressed differential heuristics (Goldenberg, Sturtevant, Felner and
+//! Schaeffer, "The compressed differential heuristic", AAAI 2011): each
+//! node keeps the distances to only `m` of the `k` landmarks, so more
+//! landmarks fit in the same memory.
+
+use super::{Directedness, LandmarkTable};
+use crate::graph::NodeId;
+use crate::heuristic::Heuristic;
+
+/// Which `m` of the `k` landmarks a node keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// The `m` landmarks nearest the node (ties to the lower index).
+    /// Nearby nodes keep mostly the same landmarks, so a node and a goal
+    /// close to it usually share them; distant pairs may share none.
+    Nearest,
+    /// Landmarks `(node + j * (k / m)) mod k` for `j` in `0..m`: every
+    /// landmark is kept by the same share of nodes, spread evenly.
+    RoundRobin,
+}
+
+/// Distances to `m` of `k` landmarks per node: a landmark index (`u8`) and
+/// an `f32` distance per entry, 5 bytes, against `4 k` bytes per node for a
+/// plain [`LandmarkTable`].
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::heuristic::Octile;
+/// use cairns::landmarks::{CompressedHeuristic, CompressedTable, Compression, Directedness, LandmarkTable, Placement, place};
+/// use cairns::search::{AStar, Dijkstra, SearchCache};
+///
+/// let grid = Grid::from_ascii("
+///     .........@....
+///     .@@@@@@..@.@@.
+///     .@.....@.@..@.
+///     .@.@@@.@.@@.@.
+///     ...@..........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let full = LandmarkTable::build(&graph, &place(&graph, 8, Placement::Farthest { seed: 1 }), Directedness::Symmetric);
+/// let table = CompressedTable::new(&full, 2, Compression::Nearest);
+/// assert_eq!(table.memory_bytes(), graph.grid().len() * 2 * 5);
+/// let h = CompressedHeuristic::new(&table, Octile::new(&graph));
+/// let (a, z) = (graph.node(2, 2).unwrap(), graph.node(13, 1).unwrap());
+/// let mut cache = SearchCache::new();
+/// let cost = AStar::new(&graph, h).search_cost(a, z, &mut cache);
+/// assert_eq!(cost, Dijkstra::new(&graph).search_cost(a, z, &mut cache));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompressedTable {
+    landmarks: usize,
+    kept: usize,
+    nodes: usize,
+    /// `index[node * m + j]`: the landmark of a node's `j`-th entry.
+    index: Vec<u8>,
+    /// `dist[node * m + j]`: its distance.
+    dist: Vec<f32>,
+    margin: f64,
+}
+
+impl CompressedTable {
+    /// The largest number of landmarks a compressed table may have.
+    pub const MAX_LANDMARKS: usize = 64;
+
+    /// Keeps `m` of the landmarks of `full` for each node, chosen by `rule`.
+    /// Takes `O(V k log k)` time, no search.
+    ///
+    /// # Panics
+    ///
+    /// When `full` is [directed](Directedness::Directed), has more than
+    /// [`MAX_LANDMARKS`](Self::MAX_LANDMARKS) landmarks, or `m` is 0 or
+    /// above its landmark count.
+    pub fn new(full: &LandmarkTable, m: usize, rule: Compression) -> CompressedTable {
+        let k = full.landmark_count();
+        assert_eq!(
+            full.directedness(),
+            Directedness::Symmetric,
+            "compressed tables are for symmetric graphs"
+        );
+        assert!(
+            k <= Self::MAX_LANDMARKS,
+            "{k} landmarks, at most 64 allowed"
+        );
+        assert!((1..=k).contains(&m), "cannot keep {m} of {k} landmarks");
+        let n = full.node_count();
+        let mut index = Vec::with_capacity(n * m);
+        let mut dist = Vec::with_capacity(n * m);
+        let mut order: Vec<usize> = Vec::with_capacity(k);
+        for v in (0..n as u32).map(NodeId) {
+            order.clear();
+            match rule {
+                Compression::Nearest => {
+                    order.extend(0..k);
+                    // Stable: ties keep the lower index first.
+                    order.sort_by(|&a, &b| {
+                        full.to_landmark(v, a).total_cmp(&full.to_landmark(v, b))
+                    });
+                    order.truncate(m);
+                }
+                Compression::RoundRobin => {
+                    let step = k / m;
+                    order.extend((0..m).map(|j| (v.index() + j * step) % k));
+                }
+            }
+            for &l in &order {
+                index.push(l as u8);
+                dist.push(full.to_landmark(v, l));
+            }
+        }
+        CompressedTable {
+            landmarks: k,
+            kept: m,
+            nodes: n,
+            index,
+            dist,
+            margin: full.margin(),
+        }
+    }
+
+    /// The number of landmarks, `k`.
+    pub fn landmark_count(&self) -> usize {
+        self.landmarks
+    }
+
+    /// The number of landmarks each node keeps, `m`.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// The number of nodes covered.
+    pub fn node_count(&self) -> usize {
+        self.nodes
+    }
+
+    /// Bytes of storage: 5 per entry.
+    pub fn memory_bytes(&self) -> usize {
+        self.index.len() + self.dist.len() * std::mem::size_of::<f32>()
+    }
+
+    /// The entries of `node`: `(landmark index, distance)`.
+    ///
+    /// # Panics
+    ///
+    /// When `node` is not in the table.
+    pub fn entries(&self, node: NodeId) -> impl Iterator<Item = (usize, f32)> + '_ {
+        let r = node.index() * self.kept..(node.index() + 1) * self.kept;
+        self.index[r.clone()]
+            .iter()
+            .zip(&self.dist[r])
+            .map(|(&l, &d)| (usize::from(l), d))
+    }
+}
+
+/// The heuristic of a [`CompressedTable`] combined with a base heuristic:
+/// the largest `|d(a, L) - d(z, L)|` over the landmarks `L` that both the
+/// node `a` and the goal `z` keep (less the table's rounding margin), or the
+/// base estimate if larger.
+///
+/// # Contract
+///
+/// Admissible on the graph the table was built for, like the full table's
+/// bounds of which these are a subset. Not consistent in general: a node and
+/// its neighbour may use different landmarks, so A* may reopen nodes
+/// (counted in [`SearchStats::reopened`](crate::search::SearchStats)); it
+/// still returns shortest paths.
+#[derive(Clone, Copy, Debug)]
+pub struct CompressedHeuristic<'t, B> {
+    table: &'t CompressedTable,
+    base: B,
+}
+
+/// The goal value of a [`CompressedHeuristic`]: the goal's kept distances,
+/// spread out by landmark index (NaN where not kept).
+#[derive(Clone, Copy, Debug)]
+pub struct CompressedGoal<G> {
+    base: G,
+    dist: [f32; CompressedTable::MAX_LANDMARKS],
+}
+
+impl<'t, B: Heuristic> CompressedHeuristic<'t, B> {
+    /// The heuristic of `table` with `base`.
+    pub fn new(table: &'t CompressedTable, base: B) -> Self {
+        CompressedHeuristic { table, base }
+    }
+}
+
+impl<B: Heuristic> Heuristic for CompressedHeuristic<'_, B> {
+    type Goal = CompressedGoal<B::Goal>;
+
+    /// # Panics
+    ///
+    /// When `goal` is not in the table.
+    fn goal(&self, goal: NodeId) -> Self::Goal {
+        let mut dist = [f32::NAN; CompressedTable::MAX_LANDMARKS];
+        for (l, d) in self.table.entries(goal) {
+            dist[l] = d;
+        }
+        CompressedGoal {
+            base: self.base.goal(goal),
+            dist,
+        }
+    }
+
+    #[inline]
+    fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        let t = self.table;
+        let r = node.index() * t.kept..(node.index() + 1) * t.kept;
+        // NaN (landmark not kept by the goal, or both unreachable) is
+        // ignored by `max`; an infinite bound proves the goal unreachable.
+        let lm = t.index[r.clone()]
+            .iter()
+            .zip(&t.dist[r])
+            .fold(0.0f32, |best, (&l, &d)| {
+                best.max((d - goal.dist[usize::from(l)]).abs())
+            });
+        if lm == f32::INFINITY {
+            return f64::INFINITY;
+        }
+        let lm = (f64::from(lm) - t.margin).max(0.0);
+        self.base.estimate(node, &goal.base).max(lm)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+
+    #[test]
+    fn rules_keep_the_expected_landmarks() {
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let lms = [NodeId(0), NodeId(9), NodeId(4), NodeId(6)];
+        let full = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
+        let near = CompressedTable::new(&full, 2, Compression::Nearest);
+        let e: Vec<_> = near.entries(NodeId(1)).collect();
+        assert_eq!(e, [(0, 1.0), (2, 3.0)]);
+        let rr = CompressedTable::new(&full, 2, Compression::RoundRobin);
+        let e: Vec<_> = rr.entries(NodeId(1)).map(|e| e.0).collect();
+        assert_eq!(e, [1, 3]);
+        assert_eq!(rr.memory_bytes(), 10 * 2 * 5);
+        // Keeping all is the plain heuristic.
+        let all = CompressedTable::new(&full, 4, Compression::Nearest);
+        let h = CompressedHeuristic::new(&all, crate::heuristic::Zero);
+        assert!((h.estimate(NodeId(2), &h.goal(NodeId(8))) - 6.0).abs() < 1e-5);
+    }
+}
