@@ -4,9 +4,11 @@
 //! match its published length, 2 on an error. A closed output pipe ends the
 //! program quietly.
 
+mod canvas;
 mod choose;
 mod demo;
 mod path;
+mod render;
 mod scen;
 
 use std::io::{self, Write};
@@ -34,6 +36,8 @@ enum Command {
     Path(path::Args),
     /// Run every scenario of a Moving AI `.scen` file and check its length.
     Scen(scen::Args),
+    /// Draw one or two searches on a map into a PNG.
+    Render(render::Args),
 }
 
 /// How a command ended, when it did not fail.
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Path(args)) => path::run(&args),
         Some(Command::Scen(args)) => scen::run(&args),
+        Some(Command::Render(args)) => render::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
