@@ -10,6 +10,7 @@ mod demo;
 mod path;
 mod render;
 mod scen;
+mod serve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -38,6 +39,8 @@ enum Command {
     Scen(scen::Args),
     /// Draw one or two searches on a map into a PNG.
     Render(render::Args),
+    /// Serve the browser visualizer.
+    Serve(serve::Args),
 }
 
 /// How a command ended, when it did not fail.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => path::run(&args),
         Some(Command::Scen(args)) => scen::run(&args),
         Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
