@@ -4,10 +4,13 @@
 //! match its published length, 2 on an error. A closed output pipe ends the
 //! program quietly.
 
+mod canvas;
 mod choose;
 mod demo;
 mod path;
+mod render;
 mod scen;
+mod serve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -34,6 +37,10 @@ enum Command {
     Path(path::Args),
     /// Run every scenario of a Moving AI `.scen` file and check its length.
     Scen(scen::Args),
+    /// Draw one or two searches on a map into a PNG.
+    Render(render::Args),
+    /// Serve the browser visualizer.
+    Serve(serve::Args),
 }
 
 /// How a command ended, when it did not fail.
@@ -52,6 +59,8 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Path(args)) => path::run(&args),
         Some(Command::Scen(args)) => scen::run(&args),
+        Some(Command::Render(args)) => render::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -1,0 +1,489 @@
+//! `cairns render`: one or two searches drawn into a PNG.
+//!
+//! The map is drawn one colour per cell (walls dark, free cells white, cells
+//! expanded by heuristic A light blue, by heuristic B darker blue), then the
+//! path, the landmarks, the start and the goal, and below it a legend in a
+//! built-in bitmap font. Maps are scaled by a whole factor: up until the
+//! longest side is at least [`MIN_SIDE`] pixels, down until it is at most
+//! [`MAX_SIDE`].
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use cairns::graph::NodeId;
+use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::heuristic::{Heuristic, Octile};
+use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use cairns::movingai::read_map;
+use cairns::search::{AStar, SearchCache};
+
+use crate::canvas::{Canvas, Rgb};
+use crate::choose::{HeuristicName, parse_neighborhood, with_heuristic};
+use crate::{Outcome, parse_point};
+
+/// Maps are scaled up until their longest side is at least this many pixels.
+pub const MIN_SIDE: u32 = 512;
+/// Maps are scaled down until their longest side is at most this many pixels.
+pub const MAX_SIDE: u32 = 1024;
+/// The largest landmark count `dh:K` accepts.
+const MAX_LANDMARKS: usize = 64;
+
+const WALL: Rgb = [40, 40, 48];
+const FREE: Rgb = [255, 255, 255];
+const EXPLORED_A: Rgb = [170, 210, 255];
+const EXPLORED_B: Rgb = [60, 110, 200];
+const PATH: Rgb = [255, 150, 0];
+const START: Rgb = [230, 0, 0];
+const GOAL: Rgb = [150, 0, 200];
+const LANDMARK: Rgb = [0, 170, 0];
+const INK: Rgb = [20, 20, 20];
+const PAPER: Rgb = [245, 245, 240];
+
+/// Options of `cairns render`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The `.map` file.
+    pub map: PathBuf,
+    /// Start cell, `X,Y` (column, row from the top-left, 0-based).
+    #[arg(long, value_parser = parse_point)]
+    pub from: (u32, u32),
+    /// Goal cell, `X,Y`.
+    #[arg(long, value_parser = parse_point)]
+    pub to: (u32, u32),
+    /// Heuristic A: zero, manhattan, octile, euclidean, or `dh:K` (a
+    /// differential heuristic over K landmarks placed farthest-first, seed
+    /// 1, with octile as base); plain `dh` takes K from --landmarks.
+    #[arg(long, default_value = "octile")]
+    pub heuristic: HeuristicSpec,
+    /// Heuristic B, drawn over A in a darker colour.
+    #[arg(long)]
+    pub compare: Option<HeuristicSpec>,
+    /// Number of landmarks for a plain `dh`.
+    #[arg(long, default_value_t = 16)]
+    pub landmarks: usize,
+    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
+    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    pub neighborhood: Neighborhood,
+    /// The PNG file to write.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+}
+
+/// A heuristic named on the command line, including the landmark one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeuristicSpec {
+    /// One of the geometric heuristics.
+    Plain(HeuristicName),
+    /// `dh` or `dh:K`: a differential heuristic with `K` landmarks (`None`:
+    /// from `--landmarks`).
+    Differential(Option<usize>),
+}
+
+impl FromStr for HeuristicSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "dh" {
+            return Ok(HeuristicSpec::Differential(None));
+        }
+        if let Some(k) = s.strip_prefix("dh:") {
+            let k: usize = k
+                .parse()
+                .map_err(|_| format!("dh:K takes a landmark count, got {k:?}"))?;
+            if !(1..=MAX_LANDMARKS).contains(&k) {
+                return Err(format!(
+                    "dh:K takes 1 to {MAX_LANDMARKS} landmarks, got {k}"
+                ));
+            }
+            return Ok(HeuristicSpec::Differential(Some(k)));
+        }
+        s.parse()
+            .map(HeuristicSpec::Plain)
+            .map_err(|e: String| format!("{e}, or dh:K"))
+    }
+}
+
+impl fmt::Display for HeuristicSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeuristicSpec::Plain(name) => name.fmt(f),
+            HeuristicSpec::Differential(Some(k)) => write!(f, "dh:{k}"),
+            HeuristicSpec::Differential(None) => f.write_str("dh"),
+        }
+    }
+}
+
+/// What one search found, for drawing.
+#[derive(Debug)]
+struct Run {
+    label: String,
+    cost: Option<f64>,
+    path: Vec<NodeId>,
+    expanded: u64,
+    closed: Vec<NodeId>,
+    landmarks: Vec<NodeId>,
+    search_seconds: f64,
+    table_seconds: Option<f64>,
+}
+
+fn search<H: Heuristic>(
+    graph: &GridGraph,
+    h: H,
+    start: NodeId,
+    goal: NodeId,
+    cache: &mut SearchCache,
+) -> (Option<f64>, f64) {
+    let astar = AStar::new(graph, h);
+    let t0 = Instant::now();
+    let cost = astar.search_cost(start, goal, cache);
+    (cost, t0.elapsed().as_secs_f64())
+}
+
+fn run_one(
+    graph: &GridGraph,
+    spec: HeuristicSpec,
+    default_landmarks: usize,
+    start: NodeId,
+    goal: NodeId,
+    cache: &mut SearchCache,
+) -> anyhow::Result<Run> {
+    let mut landmarks = Vec::new();
+    let mut table_seconds = None;
+    let (label, (cost, search_seconds)) = match spec {
+        HeuristicSpec::Plain(name) => (
+            name.to_string(),
+            with_heuristic!(name, graph, |h| search(graph, h, start, goal, cache)),
+        ),
+        HeuristicSpec::Differential(k) => {
+            let k = k.unwrap_or(default_landmarks);
+            if !(1..=MAX_LANDMARKS).contains(&k) {
+                bail!("--landmarks takes 1 to {MAX_LANDMARKS}, got {k}");
+            }
+            let t0 = Instant::now();
+            landmarks = place(graph, k, Placement::Farthest { seed: 1 });
+            let table = LandmarkTable::build(graph, &landmarks, Directedness::Symmetric);
+            table_seconds = Some(t0.elapsed().as_secs_f64());
+            let h = DifferentialHeuristic::new(&table, Octile::new(graph));
+            (format!("dh:{k}"), search(graph, h, start, goal, cache))
+        }
+    };
+    let mut path = Vec::new();
+    if cost.is_some() {
+        cache.path_into(goal, &mut path);
+    }
+    Ok(Run {
+        label,
+        cost,
+        path,
+        expanded: cache.stats().expanded,
+        closed: cache.closed_nodes().collect(),
+        landmarks,
+        search_seconds,
+        table_seconds,
+    })
+}
+
+/// Checks that `(x, y)` is a free cell of `grid`.
+fn endpoint(grid: &Grid, name: &str, what: &str, (x, y): (u32, u32)) -> anyhow::Result<NodeId> {
+    match grid.get(x, y) {
+        None => bail!(
+            "{what} ({x}, {y}) is outside {name} ({}x{})",
+            grid.width(),
+            grid.height()
+        ),
+        Some(t) if !t.is_passable() => bail!(
+            "{what} ({x}, {y}) is on a blocked tile '{}' in {name}",
+            t.to_char()
+        ),
+        Some(_) => Ok(grid.node(x, y)),
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    let t_total = Instant::now();
+    let grid = read_map(&args.map)?;
+    let name = args.map.display().to_string();
+    let start = endpoint(&grid, &name, "start", args.from)?;
+    let goal = endpoint(&grid, &name, "goal", args.to)?;
+    let graph = GridGraph::new(grid, args.neighborhood);
+    let mut cache = SearchCache::new();
+    let mut runs = vec![run_one(
+        &graph,
+        args.heuristic,
+        args.landmarks,
+        start,
+        goal,
+        &mut cache,
+    )?];
+    if let Some(b) = args.compare {
+        runs.push(run_one(&graph, b, args.landmarks, start, goal, &mut cache)?);
+    }
+    let layout = Layout::for_map(graph.width(), graph.height());
+    let canvas = draw(&graph, &layout, &runs, start, goal);
+    canvas.write_png(&args.output)?;
+
+    let mut out = io::stdout().lock();
+    for (tag, r) in ["a", "b"].iter().zip(&runs) {
+        let cost = r
+            .cost
+            .map_or_else(|| "none".to_string(), |c| format!("{c:.6}"));
+        writeln!(
+            out,
+            "{tag} {:<10} expanded {:>9}  cost {cost}  search {:.3} ms{}",
+            r.label,
+            r.expanded,
+            r.search_seconds * 1e3,
+            r.table_seconds
+                .map_or_else(String::new, |t| format!("  table {:.1} ms", t * 1e3)),
+        )?;
+    }
+    writeln!(
+        out,
+        "wrote {} ({}x{} px, {}) in {:.0} ms",
+        args.output.display(),
+        canvas.width(),
+        canvas.height(),
+        layout.describe(),
+        t_total.elapsed().as_secs_f64() * 1e3
+    )?;
+    out.flush().context("writing to stdout")?;
+    Ok(if runs[0].cost.is_some() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    })
+}
+
+/// How map cells become pixels: each cell `up` x `up` pixels, or each pixel
+/// `down` x `down` cells (one of the two is 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub up: u32,
+    pub down: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Layout {
+    /// The scale for a `width` x `height` map.
+    pub fn for_map(width: u32, height: u32) -> Layout {
+        let side = width.max(height).max(1);
+        let (up, down) = if side < MIN_SIDE {
+            (MIN_SIDE.div_ceil(side), 1)
+        } else {
+            (1, side.div_ceil(MAX_SIDE))
+        };
+        Layout {
+            up,
+            down,
+            width: width.div_ceil(down) * up,
+            height: height.div_ceil(down) * up,
+        }
+    }
+
+    fn describe(&self) -> String {
+        if self.down > 1 {
+            format!("{} cells per pixel side", self.down)
+        } else {
+            format!("{} px per cell", self.up)
+        }
+    }
+
+    /// The top-left pixel of the cell's block and the block's side.
+    fn cell_rect(&self, x: u32, y: u32) -> (i64, i64, u32) {
+        (
+            i64::from(x / self.down * self.up),
+            i64::from(y / self.down * self.up),
+            self.up,
+        )
+    }
+
+    /// A square of at least `min` pixels centred on the cell.
+    fn marker(&self, x: u32, y: u32, min: u32) -> (i64, i64, u32) {
+        let (px, py, side) = self.cell_rect(x, y);
+        if side >= min {
+            return (px, py, side);
+        }
+        let off = i64::from((min - side) / 2);
+        (px - off, py - off, min)
+    }
+}
+
+fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: NodeId) -> Canvas {
+    let grid = graph.grid();
+    let (w, h) = (grid.width(), grid.height());
+    // One class per cell, then per pixel the largest class of its cells:
+    // 0 free, 1 wall, 2 explored by A, 3 explored by B.
+    let mut class: Vec<u8> = grid
+        .tiles()
+        .iter()
+        .map(|t| u8::from(!t.is_passable()))
+        .collect();
+    for (i, r) in runs.iter().enumerate() {
+        for &n in &r.closed {
+            class[n.index()] = 2 + i as u8;
+        }
+    }
+    let (pw, ph) = (w.div_ceil(layout.down), h.div_ceil(layout.down));
+    let mut pixel_class = vec![0u8; pw as usize * ph as usize];
+    for y in 0..h {
+        let row = &class[(y * w) as usize..((y + 1) * w) as usize];
+        let prow = (y / layout.down * pw) as usize;
+        for (x, &c) in row.iter().enumerate() {
+            let p = &mut pixel_class[prow + x / layout.down as usize];
+            *p = (*p).max(c);
+        }
+    }
+
+    let legend = legend_lines(runs);
+    let scale = 2;
+    let line_h = Canvas::text_height(scale) + 8;
+    let legend_w = legend
+        .iter()
+        .map(|(_, t)| Canvas::text_width(t, scale) + 44)
+        .max()
+        .unwrap_or(0);
+    let legend_h = legend.len() as u32 * line_h + 12;
+    let mut canvas = Canvas::new(layout.width.max(legend_w), layout.height + legend_h, PAPER);
+
+    let palette = [FREE, WALL, EXPLORED_A, EXPLORED_B];
+    let stride = canvas.width() as usize * 3;
+    let up = layout.up as usize;
+    let pixels = canvas.pixels_mut();
+    for py in 0..ph as usize {
+        for px in 0..pw as usize {
+            let color = palette[pixel_class[py * pw as usize + px] as usize];
+            for yy in py * up..(py + 1) * up {
+                let at = yy * stride + px * up * 3;
+                for c in pixels[at..at + up * 3].chunks_exact_mut(3) {
+                    c.copy_from_slice(&color);
+                }
+            }
+        }
+    }
+
+    let path_min = 3;
+    for &n in &runs[0].path {
+        let (x, y) = graph.coords(n);
+        let (px, py, side) = layout.marker(x, y, path_min);
+        canvas.fill_rect(px, py, side, side, PATH);
+    }
+    for r in runs {
+        for &n in &r.landmarks {
+            let (x, y) = graph.coords(n);
+            let (px, py, side) = layout.marker(x, y, 9);
+            canvas.fill_rect(px - 1, py - 1, side + 2, side + 2, INK);
+            canvas.fill_rect(px, py, side, side, LANDMARK);
+        }
+    }
+    for (n, color) in [(start, START), (goal, GOAL)] {
+        let (x, y) = graph.coords(n);
+        let (px, py, side) = layout.marker(x, y, 11);
+        canvas.fill_rect(px - 1, py - 1, side + 2, side + 2, INK);
+        canvas.fill_rect(px, py, side, side, color);
+    }
+
+    for (i, (swatch, text)) in legend.iter().enumerate() {
+        let y = i64::from(layout.height + 8 + i as u32 * line_h);
+        if let Some(color) = swatch {
+            canvas.fill_rect(8, y - 1, 24, Canvas::text_height(scale) + 2, INK);
+            canvas.fill_rect(9, y, 22, Canvas::text_height(scale), *color);
+        }
+        canvas.text(40, y, text, scale, INK);
+    }
+    canvas
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn millis(seconds: f64) -> String {
+    format!("{:.2} ms", seconds * 1e3)
+}
+
+fn legend_lines(runs: &[Run]) -> Vec<(Option<Rgb>, String)> {
+    let mut lines = Vec::new();
+    for (r, color) in runs.iter().zip([EXPLORED_A, EXPLORED_B]) {
+        let table = r
+            .table_seconds
+            .map_or_else(String::new, |t| format!(" (table {})", millis(t)));
+        let text = format!(
+            "{}: {} tiles, {}{table}",
+            r.label,
+            thousands(r.expanded),
+            millis(r.search_seconds)
+        );
+        lines.push((Some(color), text));
+    }
+    let counts: Vec<String> = runs.iter().map(|r| thousands(r.expanded)).collect();
+    let path = match runs[0].cost {
+        Some(c) => format!(
+            "path {c:.2} ({} steps)",
+            runs[0].path.len().saturating_sub(1)
+        ),
+        None => "no path".to_string(),
+    };
+    lines.push((Some(PATH), format!("{path}, {} tiles", counts.join(" vs "))));
+    lines.push((Some(START), "start".to_string()));
+    lines.push((Some(GOAL), "goal".to_string()));
+    if runs.iter().any(|r| !r.landmarks.is_empty()) {
+        lines.push((Some(LANDMARK), "landmarks".to_string()));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_scales_small_maps_up_and_large_maps_down() {
+        assert_eq!(Layout::for_map(64, 48).up, 8);
+        assert_eq!(
+            (
+                Layout::for_map(64, 48).width,
+                Layout::for_map(64, 48).height
+            ),
+            (512, 384)
+        );
+        let big = Layout::for_map(3000, 1000);
+        assert_eq!((big.up, big.down, big.width, big.height), (1, 3, 1000, 334));
+        assert_eq!(Layout::for_map(1024, 1024).down, 1);
+        assert_eq!(Layout::for_map(512, 100).up, 1);
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(12_345), "12,345");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn heuristic_specs_parse() {
+        assert_eq!("dh:8".parse(), Ok(HeuristicSpec::Differential(Some(8))));
+        assert_eq!("dh".parse(), Ok(HeuristicSpec::Differential(None)));
+        assert!("dh:0".parse::<HeuristicSpec>().is_err());
+        assert!("dh:x".parse::<HeuristicSpec>().is_err());
+        assert!("nope".parse::<HeuristicSpec>().is_err());
+        assert_eq!(
+            "octile".parse(),
+            Ok(HeuristicSpec::Plain(HeuristicName::Octile))
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! `cairns serve`: the browser visualizer (`cairns-web`).
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use cairns_web::AppState;
+
+use crate::Outcome;
+
+/// Options of `cairns serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The `.map` file to show first; without one, the demo's generated map.
+    pub map: Option<PathBuf>,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Also offer every `.map` file of this folder.
+    #[arg(long)]
+    pub maps: Option<PathBuf>,
+    /// Address to bind.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    let mut state = match &args.map {
+        Some(path) => AppState::with_map_file(path)?,
+        None => AppState::with_default_map(),
+    };
+    if let Some(dir) = &args.maps {
+        state = state.add_maps_dir(dir)?;
+    }
+    let addr = SocketAddr::new(args.bind, args.port);
+    cairns_web::serve_blocking(addr, Arc::new(state), |bound| {
+        eprintln!("cairns: serving on http://{bound}/");
+    })
+    .with_context(|| format!("serving on {addr}"))?;
+    Ok(Outcome::Success)
+}

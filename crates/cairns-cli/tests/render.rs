@@ -1,0 +1,137 @@
+//! `cairns render` end to end: the binary draws a generated map, and the PNG
+//! is decoded back to check its size and colours.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
+use cairns::movingai::write_map;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairns-render-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn map_file(dir: &Path) -> (PathBuf, Grid) {
+    let grid = generate(&GenerateOptions {
+        kind: MapKind::Rooms { room_size: 7 },
+        width: 64,
+        height: 48,
+        seed: 3,
+    })
+    .unwrap();
+    let path = dir.join("rooms.map");
+    std::fs::write(&path, write_map(&grid)).unwrap();
+    (path, grid)
+}
+
+fn free_cell(grid: &Grid, from_end: bool) -> (u32, u32) {
+    let cells: Vec<(u32, u32)> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y))
+        .collect();
+    if from_end {
+        *cells.last().unwrap()
+    } else {
+        cells[0]
+    }
+}
+
+fn cairns(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cairns"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(BufReader::new(File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn render_draws_start_goal_and_both_explored_areas() {
+    let dir = temp_dir("ok");
+    let (map, grid) = map_file(&dir);
+    let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
+    let out = dir.join("out.png");
+    let output = cairns(&[
+        "render",
+        map.to_str().unwrap(),
+        "--from",
+        &format!("{},{}", start.0, start.1),
+        "--to",
+        &format!("{},{}", goal.0, goal.1),
+        "--heuristic",
+        "zero",
+        "--compare",
+        "dh:4",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let (width, height, px) = decode(&out);
+    // 64x48 cells at 8 px per cell (the longest side scaled up to 512),
+    // plus the legend below (which may be wider than the map).
+    assert!(width >= 512 && height > 384, "{width}x{height}");
+    let at = |x: u32, y: u32| {
+        let i = (y * width + x) as usize * 3;
+        [px[i], px[i + 1], px[i + 2]]
+    };
+    let centre = |(x, y): (u32, u32)| (x * 8 + 4, y * 8 + 4);
+    let (sx, sy) = centre(start);
+    let (gx, gy) = centre(goal);
+    assert_eq!(at(sx, sy), [230, 0, 0], "start pixel is red");
+    assert_eq!(at(gx, gy), [150, 0, 200], "goal pixel is purple");
+    let count = |c: [u8; 3]| {
+        (0..384)
+            .flat_map(|y| (0..512).map(move |x| (x, y)))
+            .filter(|&(x, y)| at(x, y) == c)
+            .count()
+    };
+    assert!(count([170, 210, 255]) > 0, "cells explored by A only");
+    assert!(count([60, 110, 200]) > 0, "cells explored by B");
+    assert!(count([0, 170, 0]) > 0, "landmarks");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn render_rejects_bad_endpoints_and_maps_with_exit_2() {
+    let dir = temp_dir("err");
+    let (map, grid) = map_file(&dir);
+    let wall = (0..grid.width())
+        .find(|&x| !grid.is_passable(x, 0))
+        .map(|x| format!("{x},0"))
+        .unwrap();
+    let out = dir.join("out.png");
+    let bad_map = dir.join("bad.map");
+    std::fs::write(&bad_map, "type octile\nheight 2\nwidth 2\nmap\n..\n.\n").unwrap();
+    for (map, from, needle) in [
+        (&map, wall.as_str(), "blocked"),
+        (&map, "64,0", "outside"),
+        (&bad_map, "0,0", "bad.map"),
+    ] {
+        let output = cairns(&[
+            "render",
+            map.to_str().unwrap(),
+            "--from",
+            from,
+            "--to",
+            "1,1",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,667 @@
+//! The JSON API under `/api/`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use cairns::graph::{NodeId, Reversed};
+use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+use cairns::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
+use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use cairns::search::{AStar, Dijkstra, SearchCache};
+use serde::{Deserialize, Serialize};
+
+use crate::state::{AppState, TableKey};
+
+/// The most landmarks a request may place.
+const MAX_LANDMARKS: usize = 32;
+/// The most wall edits a request may carry.
+const MAX_EDITS: usize = 1 << 16;
+/// Landmarks suggested for a new map.
+const SUGGESTED_LANDMARKS: usize = 8;
+/// OPEN sets the server knows.
+const OPEN_SETS: [&str; 1] = ["indexed-binary-heap"];
+
+/// An error answer: a status and `{"error": message}`.
+#[derive(Debug)]
+pub(crate) struct ApiError(StatusCode, String);
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        (self.0, Json(Body { error: self.1 })).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        ApiError(r.status(), r.body_text())
+    }
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, "no such page".into())
+}
+
+#[derive(Serialize)]
+pub(crate) struct Maps {
+    maps: Vec<String>,
+    open_sets: Vec<&'static str>,
+}
+
+pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
+    Json(Maps {
+        maps: state.map_names(),
+        open_sets: OPEN_SETS.to_vec(),
+    })
+}
+
+#[derive(Serialize)]
+pub(crate) struct MapInfo {
+    name: String,
+    width: u32,
+    height: u32,
+    rows: Vec<String>,
+    landmarks: Vec<[u32; 2]>,
+}
+
+/// Decodes `%XX` and `+` in a query value.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = s.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+pub(crate) async fn map(
+    State(state): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<MapInfo>, ApiError> {
+    let name = query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("name="))
+        .ok_or_else(|| bad("missing ?name="))?;
+    let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
+    blocking(move || {
+        let grid = state.grid(&name).map_err(bad)?;
+        let suggested = state.suggested(&name, || {
+            let graph = GridGraph::new((*grid).clone(), Neighborhood::Octile);
+            place(&graph, SUGGESTED_LANDMARKS, Placement::Farthest { seed: 1 })
+        });
+        Ok(Json(MapInfo {
+            width: grid.width(),
+            height: grid.height(),
+            rows: grid.to_ascii().lines().map(str::to_string).collect(),
+            landmarks: suggested.iter().map(|&n| xy(&grid, n)).collect(),
+            name,
+        }))
+    })
+    .await
+}
+
+/// Runs CPU-bound work off the async workers.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the search failed".into(),
+        )
+    })?
+}
+
+fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
+    let (x, y) = grid.coords(n);
+    [x, y]
+}
+
+fn default_heuristic() -> String {
+    "octile".into()
+}
+
+fn default_neighborhood() -> u8 {
+    8
+}
+
+/// The body of `POST /api/search`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// Start cell `[x, y]`.
+    pub from: [u32; 2],
+    /// Goal cell `[x, y]`.
+    pub to: [u32; 2],
+    /// Heuristic A: `octile`, `zero`, `euclidean`, `manhattan` or `dh`.
+    #[serde(default = "default_heuristic")]
+    pub heuristic: String,
+    /// Heuristic B, if any.
+    #[serde(default)]
+    pub compare: Option<String>,
+    /// Landmark cells `[x, y]` for `dh` (octile base).
+    #[serde(default)]
+    pub landmarks: Vec<[u32; 2]>,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// The OPEN set; only `indexed-binary-heap` for now.
+    #[serde(default)]
+    pub open: Option<String>,
+    /// Wall edits `[x, y, blocked]` applied to the map, in order.
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// The edits the landmark table was built with (default: `walls`, a
+    /// fresh table). Different from `walls` means a stale table.
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+}
+
+/// The cells a search expanded.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Explored {
+    /// How many.
+    pub count: usize,
+    /// Base64 of a bitmap, bit `i % 8` of byte `i / 8` for cell `i`
+    /// (`y * width + x`).
+    pub bitmap: String,
+}
+
+/// One search's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchOutcome {
+    /// The heuristic's name.
+    pub heuristic: String,
+    /// The path's cost, `None` when there is no path.
+    pub cost: Option<f64>,
+    /// The path's cells (`y * width + x`), start first.
+    pub path: Vec<u32>,
+    /// Nodes expanded (`SearchStats::expanded`).
+    pub expanded: u64,
+    /// Edges generated.
+    pub generated: u64,
+    /// The expanded cells.
+    pub explored: Explored,
+    /// The search's time in milliseconds.
+    pub millis: f64,
+}
+
+/// The answer of `POST /api/search`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Heuristic A's search.
+    pub a: SearchOutcome,
+    /// Heuristic B's search, when asked for.
+    pub b: Option<SearchOutcome>,
+    /// Whether the landmark table was built for other walls.
+    pub stale: bool,
+    /// Time spent building a landmark table for this request, if one was built.
+    pub table_millis: Option<f64>,
+    /// Time of the whole request on the server.
+    pub total_millis: f64,
+}
+
+/// The body of `POST /api/heat`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// The goal `[x, y]`.
+    pub to: [u32; 2],
+    /// The heuristic to compare with the true distance.
+    #[serde(default = "default_heuristic")]
+    pub heuristic: String,
+    /// Landmarks for `dh`.
+    #[serde(default)]
+    pub landmarks: Vec<[u32; 2]>,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// Table edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+}
+
+/// The answer of `POST /api/heat`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HeatResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Base64 of one byte per cell: `round(200 * h / d)` for `h <= d`, 254
+    /// where `h > d` (inadmissible), 255 where there is no ratio (walls,
+    /// unreachable cells, the goal).
+    pub ratio: String,
+    /// The mean of `h / d` over the reachable cells.
+    pub mean: f64,
+    /// Cells where the heuristic overestimates.
+    pub over: usize,
+    /// Time on the server.
+    pub millis: f64,
+}
+
+/// A map with the request's edits, as a graph, plus what the heuristics need.
+struct Prepared {
+    graph: GridGraph,
+    table: Option<(Arc<LandmarkTable>, bool, Option<f64>)>,
+}
+
+fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
+    match n {
+        4 => Ok(Neighborhood::Four),
+        8 => Ok(Neighborhood::Octile),
+        _ => Err(bad(format!("neighborhood must be 4 or 8, not {n}"))),
+    }
+}
+
+const HEURISTICS: [&str; 5] = ["octile", "zero", "euclidean", "manhattan", "dh"];
+
+fn check_heuristic(name: &str) -> Result<(), ApiError> {
+    if HEURISTICS.contains(&name) {
+        Ok(())
+    } else {
+        Err(bad(format!(
+            "unknown heuristic {name:?} (expected one of {})",
+            HEURISTICS.join(", ")
+        )))
+    }
+}
+
+fn apply_edits(grid: &mut Grid, edits: &[[u32; 3]]) -> Result<(), ApiError> {
+    if edits.len() > MAX_EDITS {
+        return Err(bad(format!("more than {MAX_EDITS} wall edits")));
+    }
+    for &[x, y, blocked] in edits {
+        let tile = match blocked {
+            0 => Tile::Ground,
+            1 => Tile::OutOfBounds,
+            _ => {
+                return Err(bad(format!(
+                    "wall edit ({x}, {y}) must set 0 or 1, not {blocked}"
+                )));
+            }
+        };
+        if !grid.set(x, y, tile) {
+            return Err(bad(format!(
+                "wall edit ({x}, {y}) is outside the map ({}x{})",
+                grid.width(),
+                grid.height()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
+    match grid.get(x, y) {
+        None => Err(bad(format!(
+            "{what} ({x}, {y}) is outside the map ({}x{})",
+            grid.width(),
+            grid.height()
+        ))),
+        Some(t) if !t.is_passable() => Err(bad(format!("{what} ({x}, {y}) is on a wall"))),
+        Some(_) => Ok(grid.node(x, y)),
+    }
+}
+
+struct Common<'a> {
+    map: &'a str,
+    uses_dh: bool,
+    landmarks: &'a [[u32; 2]],
+    neighborhood: u8,
+    walls: &'a [[u32; 3]],
+    table_walls: Option<&'a [[u32; 3]]>,
+}
+
+fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+    let nb = neighborhood(c.neighborhood)?;
+    let base = state.grid(c.map).map_err(bad)?;
+    let mut grid = (*base).clone();
+    apply_edits(&mut grid, c.walls)?;
+    let graph = GridGraph::new(grid, nb);
+    let table = if c.uses_dh {
+        if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
+            return Err(bad(format!(
+                "dh needs 1 to {MAX_LANDMARKS} landmarks, got {}",
+                c.landmarks.len()
+            )));
+        }
+        let table_edits = c.table_walls.unwrap_or(c.walls);
+        let stale = table_edits != c.walls;
+        let mut table_grid = (*base).clone();
+        apply_edits(&mut table_grid, table_edits)?;
+        let nodes = c
+            .landmarks
+            .iter()
+            .map(|&p| cell(&table_grid, "landmark", p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let key = TableKey {
+            map: c.map.to_string(),
+            edits: table_edits.to_vec(),
+            directions: nb.directions(),
+            landmarks: nodes.clone(),
+        };
+        let t0 = Instant::now();
+        let (table, built) = state.table(key, || {
+            let table_graph = if stale {
+                GridGraph::new(table_grid, nb)
+            } else {
+                graph.clone()
+            };
+            LandmarkTable::build(&table_graph, &nodes, Directedness::Symmetric)
+        });
+        let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
+        Some((table, stale, millis))
+    } else {
+        None
+    };
+    Ok(Prepared { graph, table })
+}
+
+/// Runs `$body` with `$h` bound to the heuristic named `$name`.
+macro_rules! with_heuristic {
+    ($name:expr, $prep:expr, |$h:ident| $body:expr) => {{
+        let graph = &$prep.graph;
+        match $name {
+            "zero" => {
+                let $h = Zero;
+                $body
+            }
+            "manhattan" => {
+                let $h = Manhattan::new(graph);
+                $body
+            }
+            "euclidean" => {
+                let $h = Euclidean::new(graph);
+                $body
+            }
+            "dh" => {
+                let table = &$prep
+                    .table
+                    .as_ref()
+                    .ok_or_else(|| bad("dh needs landmarks"))?
+                    .0;
+                let $h = DifferentialHeuristic::new(table, Octile::new(graph));
+                $body
+            }
+            _ => {
+                let $h = Octile::new(graph);
+                $body
+            }
+        }
+    }};
+}
+
+fn run_search<H: Heuristic>(
+    graph: &GridGraph,
+    h: H,
+    name: &str,
+    start: NodeId,
+    goal: NodeId,
+    cache: &mut SearchCache,
+) -> SearchOutcome {
+    let t0 = Instant::now();
+    let cost = AStar::new(graph, h).search_cost(start, goal, cache);
+    let millis = t0.elapsed().as_secs_f64() * 1e3;
+    let mut path = Vec::new();
+    cache.path_into(goal, &mut path);
+    if cost.is_none() {
+        path.clear();
+    }
+    let mut bits = vec![0u8; graph.grid().len().div_ceil(8)];
+    let mut count = 0;
+    for n in cache.closed_nodes() {
+        bits[n.index() / 8] |= 1 << (n.index() % 8);
+        count += 1;
+    }
+    let stats = cache.stats();
+    SearchOutcome {
+        heuristic: name.to_string(),
+        cost,
+        path: path.iter().map(|n| n.0).collect(),
+        expanded: stats.expanded,
+        generated: stats.generated,
+        explored: Explored {
+            count,
+            bitmap: base64(&bits),
+        },
+        millis,
+    }
+}
+
+/// Answers `POST /api/search`: validates the request, then runs
+/// heuristic A's search and, if asked, heuristic B's.
+pub(crate) async fn search(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<SearchRequest>, JsonRejection>,
+) -> Result<Json<SearchResponse>, ApiError> {
+    let Json(req) = body?;
+    blocking(move || search_blocking(&state, &req).map(Json)).await
+}
+
+/// The work of `POST /api/search`, also usable without a server.
+pub(crate) fn search_blocking(
+    state: &AppState,
+    req: &SearchRequest,
+) -> Result<SearchResponse, ApiError> {
+    let t0 = Instant::now();
+    check_heuristic(&req.heuristic)?;
+    if let Some(b) = &req.compare {
+        check_heuristic(b)?;
+    }
+    if let Some(open) = &req.open
+        && !OPEN_SETS.contains(&open.as_str())
+    {
+        return Err(bad(format!(
+            "unknown OPEN set {open:?} (expected one of {})",
+            OPEN_SETS.join(", ")
+        )));
+    }
+    let uses_dh = req.heuristic == "dh" || req.compare.as_deref() == Some("dh");
+    let prep = prepare(
+        state,
+        &Common {
+            map: &req.map,
+            uses_dh,
+            landmarks: &req.landmarks,
+            neighborhood: req.neighborhood,
+            walls: &req.walls,
+            table_walls: req.table_walls.as_deref(),
+        },
+    )?;
+    let start = cell(prep.graph.grid(), "start", req.from)?;
+    let goal = cell(prep.graph.grid(), "goal", req.to)?;
+    let mut cache = state.take_cache();
+    let result = (|| -> Result<_, ApiError> {
+        let a = with_heuristic!(req.heuristic.as_str(), prep, |h| run_search(
+            &prep.graph,
+            h,
+            &req.heuristic,
+            start,
+            goal,
+            &mut cache
+        ));
+        let b = match &req.compare {
+            Some(name) => Some(with_heuristic!(name.as_str(), prep, |h| run_search(
+                &prep.graph,
+                h,
+                name,
+                start,
+                goal,
+                &mut cache
+            ))),
+            None => None,
+        };
+        Ok((a, b))
+    })();
+    state.put_cache(cache);
+    let (a, b) = result?;
+    Ok(SearchResponse {
+        width: prep.graph.width(),
+        height: prep.graph.height(),
+        a,
+        b,
+        stale: prep.table.as_ref().is_some_and(|t| t.1),
+        table_millis: prep.table.as_ref().and_then(|t| t.2),
+        total_millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+fn heat_ratios<H: Heuristic>(
+    graph: &GridGraph,
+    h: H,
+    goal: NodeId,
+    cache: &SearchCache,
+) -> (Vec<u8>, f64, usize) {
+    let target = h.goal(goal);
+    let mut sum = 0.0;
+    let mut n = 0usize;
+    let mut over = 0;
+    let bytes = (0..graph.grid().len() as u32)
+        .map(|i| {
+            let node = NodeId(i);
+            match cache.g(node) {
+                Some(d) if d > 0.0 && graph.is_passable(node) => {
+                    let r = h.estimate(node, &target) / d;
+                    sum += r.min(1.0);
+                    n += 1;
+                    if r > 1.0 + 1e-9 {
+                        over += 1;
+                        254
+                    } else {
+                        (r.clamp(0.0, 1.0) * 200.0).round() as u8
+                    }
+                }
+                _ => 255,
+            }
+        })
+        .collect();
+    (bytes, if n == 0 { 0.0 } else { sum / n as f64 }, over)
+}
+
+/// Answers `POST /api/heat`: one reverse Dijkstra from the goal for the true
+/// distances, then `h / d` for every reached cell.
+pub(crate) async fn heat(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<HeatRequest>, JsonRejection>,
+) -> Result<Json<HeatResponse>, ApiError> {
+    let Json(req) = body?;
+    blocking(move || {
+        let t0 = Instant::now();
+        check_heuristic(&req.heuristic)?;
+        let prep = prepare(
+            &state,
+            &Common {
+                map: &req.map,
+                uses_dh: req.heuristic == "dh",
+                landmarks: &req.landmarks,
+                neighborhood: req.neighborhood,
+                walls: &req.walls,
+                table_walls: req.table_walls.as_deref(),
+            },
+        )?;
+        let goal = cell(prep.graph.grid(), "goal", req.to)?;
+        let mut cache = state.take_cache();
+        Dijkstra::new(Reversed(&prep.graph)).all(goal, &mut cache);
+        let result = (|| -> Result<_, ApiError> {
+            Ok(with_heuristic!(req.heuristic.as_str(), prep, |h| {
+                heat_ratios(&prep.graph, h, goal, &cache)
+            }))
+        })();
+        state.put_cache(cache);
+        let (bytes, mean, over) = result?;
+        Ok(Json(HeatResponse {
+            width: prep.graph.width(),
+            height: prep.graph.height(),
+            ratio: base64(&bytes),
+            mean,
+            over,
+            millis: t0.elapsed().as_secs_f64() * 1e3,
+        }))
+    })
+    .await
+}
+
+/// Standard base64 with padding.
+pub(crate) fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        for (input, want) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(input.as_bytes()), want);
+        }
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("a%20b+c.map").as_deref(), Some("a b c.map"));
+        assert_eq!(percent_decode("%zz"), None);
+        assert_eq!(percent_decode("%4"), None);
+    }
+}
