@@ -92,6 +92,8 @@ fn main() {
     let mut every = 20usize;
     let mut max_maps = usize::MAX;
     let mut perfect_every = 5usize;
+    // Print the explored tiles of the first `show` queries of each set.
+    let mut show = 0usize;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |what: &str| -> usize {
@@ -102,6 +104,7 @@ fn main() {
         match a.as_str() {
             "--every" => every = num("--every"),
             "--maps" => max_maps = num("--maps"),
+            "--show" => show = num("--show"),
             "--perfect-every" => perfect_every = num("--perfect-every").max(1),
             "--bench" => {}
             s if s.starts_with('-') => panic!("unknown option {s}"),
@@ -136,6 +139,28 @@ fn main() {
                 black_box(astar.search_cost(q.start, q.goal, &mut cache));
             }
             run(inst, Octile::new(g), &mut cache, &mut configs[0], &sample);
+            if show > 0 {
+                let lms = place(g, 16, Placement::Farthest { seed: SEED });
+                let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
+                for q in inst.queries.iter().take(show) {
+                    let oct = AStar::new(g, Octile::new(g));
+                    let dh = AStar::new(g, DifferentialHeuristic::new(&table, Octile::new(g)));
+                    let c = oct.search_cost(q.start, q.goal, &mut cache);
+                    let e0 = cache.stats().expanded;
+                    assert!(q.matches(c));
+                    let c = dh.search_cost(q.start, q.goal, &mut cache);
+                    assert!(q.matches(c));
+                    println!(
+                        "{} {:?} -> {:?} (length {:.2}): octile {e0} tiles vs 16 farthest landmarks {} tiles",
+                        inst.name,
+                        g.coords(q.start),
+                        g.coords(q.goal),
+                        q.optimal,
+                        cache.stats().expanded
+                    );
+                }
+                show = 0;
+            }
 
             // Farthest-first is greedy, so the first k of 32 are the k it
             // would place: one placement and one build serve every k. The
