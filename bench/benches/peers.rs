@@ -55,7 +55,10 @@ const IMPLS: [(&str, Runner); 3] = [
     ("pathfinding-dense", pathfinding_dense),
 ];
 
-#[expect(clippy::too_many_lines, reason = "one linear report: parse, run, print")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one linear report: parse, run, print"
+)]
 fn main() {
     let mut sets = Vec::new();
     let mut every = 1usize;

@@ -51,7 +51,10 @@ fn check_nodes<G: Graph>(
         prop_assert!(edge.is_some(), "{} -> {} is not an edge", w[0], w[1]);
         sum += edge.unwrap_or_default();
     }
-    prop_assert!(same_cost(Some(sum), Some(cost)), "path sums to {sum}, cost {cost}");
+    prop_assert!(
+        same_cost(Some(sum), Some(cost)),
+        "path sums to {sum}, cost {cost}"
+    );
     Ok(())
 }
 
@@ -71,7 +74,13 @@ fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
         .prop_map(|((w, h, four), walls, s, t)| {
             let tiles = walls
                 .into_iter()
-                .map(|wall| if wall { Tile::OutOfBounds } else { Tile::Ground })
+                .map(|wall| {
+                    if wall {
+                        Tile::OutOfBounds
+                    } else {
+                        Tile::Ground
+                    }
+                })
                 .collect();
             let grid = Grid::from_tiles(w, h, tiles).unwrap();
             let neighborhood = if four {
@@ -259,8 +268,14 @@ impl OpenSet for ContractChecked {
         self.0.key(node)
     }
     fn decrease_key(&mut self, node: NodeId, key: cairns::open::Key) {
-        let old = self.0.key(node).expect("decrease_key on a node not in OPEN");
-        assert!(key.precedes(old), "{node}: decrease_key from {old:?} to {key:?}");
+        let old = self
+            .0
+            .key(node)
+            .expect("decrease_key on a node not in OPEN");
+        assert!(
+            key.precedes(old),
+            "{node}: decrease_key from {old:?} to {key:?}"
+        );
         self.0.decrease_key(node, key);
     }
     fn clear(&mut self) {
