@@ -21,10 +21,7 @@ impl TempFile {
     fn new(name: &str, contents: &str) -> TempFile {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "cairns-bad-input-{}-{n}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("cairns-bad-input-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, contents).unwrap();
@@ -105,7 +102,11 @@ fn truncated_map() {
     assert!(
         matches!(
             e.kind,
-            ParseErrorKind::SizeExceedsInput { width: 37, height: 37, .. }
+            ParseErrorKind::SizeExceedsInput {
+                width: 37,
+                height: 37,
+                ..
+            }
         ),
         "{e}"
     );
@@ -125,7 +126,10 @@ fn wrong_row_width() {
     assert_eq!(e.to_string(), "line 6: row has 5 tiles, expected 4");
 
     let e = map_error("type octile\nheight 2\nwidth 4\nmap\n....\n..\n\n\n\n\n");
-    assert_eq!((e.line, e.kind.to_string()), (6, "row has 2 tiles, expected 4".into()));
+    assert_eq!(
+        (e.line, e.kind.to_string()),
+        (6, "row has 2 tiles, expected 4".into())
+    );
 }
 
 #[test]
@@ -151,7 +155,11 @@ fn huge_header_fails_fast_without_allocating_the_map() {
     assert!(
         matches!(
             e.kind,
-            ParseErrorKind::SizeExceedsInput { width: 1, height: 4_000_000_000, .. }
+            ParseErrorKind::SizeExceedsInput {
+                width: 1,
+                height: 4_000_000_000,
+                ..
+            }
         ),
         "{e}"
     );
@@ -183,7 +191,14 @@ fn empty_files() {
         assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
         assert!(e.to_string().ends_with(": file is empty"), "{e}");
         let e = scen_error(text);
-        assert_eq!(e, ParseError { line: 1, kind: ParseErrorKind::Empty }, "{text:?}");
+        assert_eq!(
+            e,
+            ParseError {
+                line: 1,
+                kind: ParseErrorKind::Empty
+            },
+            "{text:?}"
+        );
     }
     // A header without rows or without its `map` line.
     let e = map_error("type octile\nheight 2\nwidth 2\n");
@@ -194,13 +209,25 @@ fn empty_files() {
     assert_eq!(e.to_string(), "line 3: missing header line 'width'");
     // Zero size.
     let e = map_error("type octile\nheight 0\nwidth 5\nmap\n");
-    assert_eq!(e.kind, ParseErrorKind::ZeroSize { width: 5, height: 0 });
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::ZeroSize {
+            width: 5,
+            height: 0
+        }
+    );
 }
 
 #[test]
 fn bad_header_lines() {
     let e = map_error("type hex\nheight 1\nwidth 1\nmap\n.\n");
-    assert_eq!((e.line, e.kind.to_string()), (1, "unsupported map type \"hex\" (expected \"octile\")".into()));
+    assert_eq!(
+        (e.line, e.kind.to_string()),
+        (
+            1,
+            "unsupported map type \"hex\" (expected \"octile\")".into()
+        )
+    );
     let e = map_error("type octile\nheight -3\nwidth 1\nmap\n.\n");
     assert_eq!(
         e.kind,
@@ -210,9 +237,15 @@ fn bad_header_lines() {
         }
     );
     let e = map_error("type octile\nheight 1\nheight 1\nwidth 1\nmap\n.\n");
-    assert_eq!((e.line, e.kind), (3, ParseErrorKind::DuplicateHeader { field: "height" }));
+    assert_eq!(
+        (e.line, e.kind),
+        (3, ParseErrorKind::DuplicateHeader { field: "height" })
+    );
     let e = map_error("type octile\nheight 1\nwidth 1\nmap\n.\n.\n");
-    assert_eq!((e.line, e.kind), (6, ParseErrorKind::TooManyRows { expected: 1 }));
+    assert_eq!(
+        (e.line, e.kind),
+        (6, ParseErrorKind::TooManyRows { expected: 1 })
+    );
 }
 
 #[test]
@@ -288,7 +321,13 @@ fn scenario_out_of_range() {
     );
     assert_eq!(text, "line 3: goal (3, 1) is outside the map");
     let (_, kind, _) = scenario_kind("0\tm.map\t3\t2\t0\t4000000000\t0\t0\t3");
-    assert!(matches!(kind, ScenarioErrorKind::OutOfRange { which: Endpoint::Start, .. }));
+    assert!(matches!(
+        kind,
+        ScenarioErrorKind::OutOfRange {
+            which: Endpoint::Start,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -326,7 +365,10 @@ fn missing_file_is_an_io_error_naming_the_file() {
     let path = std::env::temp_dir().join(format!("cairns-missing-{}.map", std::process::id()));
     let e = read_map(&path).unwrap_err();
     assert!(matches!(e.kind, LoadErrorKind::Io(_)));
-    assert_eq!(e.to_string(), format!("{}: cannot read the file", path.display()));
+    assert_eq!(
+        e.to_string(),
+        format!("{}: cannot read the file", path.display())
+    );
     assert!(e.source().is_some());
     let e = read_scen(&path).unwrap_err();
     assert!(matches!(e.kind, LoadErrorKind::Io(_)));

@@ -51,7 +51,10 @@ fn check_nodes<G: Graph>(
         prop_assert!(edge.is_some(), "{} -> {} is not an edge", w[0], w[1]);
         sum += edge.unwrap_or_default();
     }
-    prop_assert!(same_cost(Some(sum), Some(cost)), "path sums to {sum}, cost {cost}");
+    prop_assert!(
+        same_cost(Some(sum), Some(cost)),
+        "path sums to {sum}, cost {cost}"
+    );
     Ok(())
 }
 
@@ -71,7 +74,13 @@ fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
         .prop_map(|((w, h, four), walls, s, t)| {
             let tiles = walls
                 .into_iter()
-                .map(|wall| if wall { Tile::OutOfBounds } else { Tile::Ground })
+                .map(|wall| {
+                    if wall {
+                        Tile::OutOfBounds
+                    } else {
+                        Tile::Ground
+                    }
+                })
                 .collect();
             let grid = Grid::from_tiles(w, h, tiles).unwrap();
             let neighborhood = if four {
@@ -107,6 +116,16 @@ fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
                 NodeId(t),
             )
         })
+}
+
+/// The cost A* finds with a fresh cache using `open`.
+fn with<Q: OpenSet, G: Graph, H: Heuristic>(
+    astar: &AStar<G, H>,
+    open: Q,
+    start: NodeId,
+    goal: NodeId,
+) -> Option<f64> {
+    astar.search_cost(start, goal, &mut SearchCache::with_open(open))
 }
 
 /// A* with `heuristic` against Dijkstra, and the path it leaves is valid.
@@ -221,11 +240,6 @@ proptest! {
             .collect();
         let h = FnHeuristic(|n: NodeId, _| exact[n.index()].map_or(f64::INFINITY, |d| d * factor));
         let astar = AStar::new(&graph, h);
-        fn with<Q: OpenSet, G: Graph, H: Heuristic>(
-            astar: &AStar<G, H>, open: Q, start: NodeId, goal: NodeId,
-        ) -> Option<f64> {
-            astar.search_cost(start, goal, &mut SearchCache::with_open(open))
-        }
         for (name, cost) in [
             ("PairingHeap", with(&astar, PairingHeap::new(), start, goal)),
             ("BucketQueue", with(&astar, BucketQueue::new(), start, goal)),
@@ -259,8 +273,14 @@ impl OpenSet for ContractChecked {
         self.0.key(node)
     }
     fn decrease_key(&mut self, node: NodeId, key: cairns::open::Key) {
-        let old = self.0.key(node).expect("decrease_key on a node not in OPEN");
-        assert!(key.precedes(old), "{node}: decrease_key from {old:?} to {key:?}");
+        let old = self
+            .0
+            .key(node)
+            .expect("decrease_key on a node not in OPEN");
+        assert!(
+            key.precedes(old),
+            "{node}: decrease_key from {old:?} to {key:?}"
+        );
         self.0.decrease_key(node, key);
     }
     fn clear(&mut self) {
@@ -273,13 +293,14 @@ impl OpenSet for ContractChecked {
 
 /// Regression: A* used to call `decrease_key` with a key that does not
 /// precede the current one, tripping the default heap's debug assertion
-/// ("decrease_key raised a key") and, in release builds, leaving an entry
+/// (`decrease_key raised a key`) and, in release builds, leaving an entry
 /// above its children. Two ways: (1) on octile grids, a second path whose
-/// cost differs by an ulp (the same steps summed in another order) leaves
-/// `f` unchanged while `g` drops, which is later in the tie-break order; it
-/// happened within a few queries on every real map; (2) a node pruned by an
-/// infinite heuristic and then reached more cheaply was "reopened" with an
-/// infinite `f`, and a further improvement kept `f` infinite.
+/// cost is lower by a unit in the last place (the same steps summed in
+/// another order) leaves `f` unchanged while `g` drops, which is later in
+/// the tie-break order; it happened within a few queries on every real map;
+/// (2) a node pruned by an infinite heuristic and then reached more cheaply
+/// was "reopened" with an infinite `f`, and a further improvement kept `f`
+/// infinite.
 #[test]
 fn astar_only_decreases_keys_that_precede() {
     // (2): node 3 cannot reach the goal 2 (h infinite) and is reached from 1

@@ -22,7 +22,6 @@ use cairns::search::{AStar, Dijkstra, SearchCache};
 
 use super::{load, scen_files, sets, short};
 
-
 /// Every `step`-th scenario, with `step` chosen so that at most `max` remain.
 fn sample(scenarios: &[Scenario], max: usize) -> impl Iterator<Item = &Scenario> {
     let step = scenarios.len().div_ceil(max).max(1);
@@ -380,7 +379,11 @@ fn paths_on_a_real_map_are_valid() {
                     .1
             })
             .sum();
-        assert!((sum - cost).abs() < 1e-9, "line {}: {sum} vs {cost}", s.line);
+        assert!(
+            (sum - cost).abs() < 1e-9,
+            "line {}: {sum} vs {cost}",
+            s.line
+        );
         assert!(lengths_match(cost, s.optimal, s.decimals));
     }
 }
