@@ -15,7 +15,7 @@ use cairns::movingai::{ScenarioFile, map_path_for, read_map, read_scen};
 /// The Moving AI benchmark data: `$CAIRNS_DATA` if set, otherwise
 /// `shared/data/movingai` three levels above this crate. Panics (the test
 /// fails, it is never skipped) when the directory is missing.
-pub fn data_dir() -> PathBuf {
+fn data_dir() -> PathBuf {
     let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
         || {
             PathBuf::from(concat!(
@@ -37,7 +37,7 @@ pub fn data_dir() -> PathBuf {
 
 /// The names of the benchmark sets (subdirectories of the data directory),
 /// sorted.
-pub fn sets() -> Vec<String> {
+fn sets() -> Vec<String> {
     let mut sets: Vec<String> = std::fs::read_dir(data_dir())
         .expect("cannot list the data directory")
         .map(|e| e.expect("cannot list the data directory").path())
@@ -49,7 +49,7 @@ pub fn sets() -> Vec<String> {
 }
 
 /// Every `.scen` file of one set, sorted by name.
-pub fn scen_files(set: &str) -> Vec<PathBuf> {
+fn scen_files(set: &str) -> Vec<PathBuf> {
     let dir = data_dir().join(set);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
@@ -62,7 +62,7 @@ pub fn scen_files(set: &str) -> Vec<PathBuf> {
 }
 
 /// A scenario file and its map (found beside it) as an octile graph.
-pub fn load(scen: &Path) -> (GridGraph, ScenarioFile) {
+fn load(scen: &Path) -> (GridGraph, ScenarioFile) {
     let file = read_scen(scen).unwrap_or_else(|e| panic!("{e}"));
     let grid = read_map(&map_path_for(scen)).unwrap_or_else(|e| panic!("{e}"));
     file.check_map_size(&grid)
@@ -71,7 +71,7 @@ pub fn load(scen: &Path) -> (GridGraph, ScenarioFile) {
 }
 
 /// A short name for messages: `set/NAME.map.scen`.
-pub fn short(path: &Path) -> String {
+fn short(path: &Path) -> String {
     let set = path
         .parent()
         .and_then(Path::file_name)

@@ -118,6 +118,16 @@ fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
         })
 }
 
+/// The cost A* finds with a fresh cache using `open`.
+fn with<Q: OpenSet, G: Graph, H: Heuristic>(
+    astar: &AStar<G, H>,
+    open: Q,
+    start: NodeId,
+    goal: NodeId,
+) -> Option<f64> {
+    astar.search_cost(start, goal, &mut SearchCache::with_open(open))
+}
+
 /// A* with `heuristic` against Dijkstra, and the path it leaves is valid.
 fn astar_equals_dijkstra<G: Graph, H: Heuristic>(
     graph: &G,
@@ -230,11 +240,6 @@ proptest! {
             .collect();
         let h = FnHeuristic(|n: NodeId, _| exact[n.index()].map_or(f64::INFINITY, |d| d * factor));
         let astar = AStar::new(&graph, h);
-        fn with<Q: OpenSet, G: Graph, H: Heuristic>(
-            astar: &AStar<G, H>, open: Q, start: NodeId, goal: NodeId,
-        ) -> Option<f64> {
-            astar.search_cost(start, goal, &mut SearchCache::with_open(open))
-        }
         for (name, cost) in [
             ("PairingHeap", with(&astar, PairingHeap::new(), start, goal)),
             ("BucketQueue", with(&astar, BucketQueue::new(), start, goal)),
@@ -288,13 +293,14 @@ impl OpenSet for ContractChecked {
 
 /// Regression: A* used to call `decrease_key` with a key that does not
 /// precede the current one, tripping the default heap's debug assertion
-/// ("decrease_key raised a key") and, in release builds, leaving an entry
+/// (`decrease_key raised a key`) and, in release builds, leaving an entry
 /// above its children. Two ways: (1) on octile grids, a second path whose
-/// cost differs by an ulp (the same steps summed in another order) leaves
-/// `f` unchanged while `g` drops, which is later in the tie-break order; it
-/// happened within a few queries on every real map; (2) a node pruned by an
-/// infinite heuristic and then reached more cheaply was "reopened" with an
-/// infinite `f`, and a further improvement kept `f` infinite.
+/// cost is lower by a unit in the last place (the same steps summed in
+/// another order) leaves `f` unchanged while `g` drops, which is later in
+/// the tie-break order; it happened within a few queries on every real map;
+/// (2) a node pruned by an infinite heuristic and then reached more cheaply
+/// was "reopened" with an infinite `f`, and a further improvement kept `f`
+/// infinite.
 #[test]
 fn astar_only_decreases_keys_that_precede() {
     // (2): node 3 cannot reach the goal 2 (h infinite) and is reached from 1

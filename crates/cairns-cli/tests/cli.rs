@@ -1,0 +1,377 @@
+//! The `cairns` binary end to end: exit codes, output and error messages.
+//!
+//! Exit status: 0 success, 1 no path or a mismatch, 2 an error.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn cairns(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairns"))
+        .args(args)
+        .output()
+        .expect("cannot run the cairns binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code, showing the output when it differs.
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A directory in the system's temporary directory, unique to this process
+/// and call, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("cairns-cli-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn file(&self, name: &str, contents: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path.to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A 9x5 map on which the shortest path from (0, 0) to (8, 0) goes down,
+/// along the bottom row and up (cost 16: every diagonal would cut a corner).
+const MAP: &str = "type octile\nheight 5\nwidth 9\nmap\n\
+....@....\n\
+.@@.@.@@.\n\
+.@..@..@.\n\
+.@.@@@.@.\n\
+.........\n";
+
+/// A 3x3 map whose right column is cut off by a wall.
+const SPLIT: &str = "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n";
+
+fn data(file: &str) -> String {
+    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/movingai"
+            ))
+        },
+        PathBuf::from,
+    );
+    let path = dir.join(file);
+    assert!(
+        path.is_file(),
+        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
+        path.display()
+    );
+    path.to_str().unwrap().to_owned()
+}
+
+/// The JSON summary of `cairns scen --json`.
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(o).trim())
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
+}
+
+#[test]
+fn demo_prints_the_table() {
+    // The default demo (`cairns` with no arguments: 500 queries on a 256x256
+    // map) takes about 6 s of CPU in a debug build; the same code on a
+    // smaller batch.
+    let o = cairns(&["demo", "--queries", "50", "--size", "128"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("cairns demo: generated 128x128"), "{out}");
+    assert!(out.contains("50 equal"), "{out}");
+    assert!(out.contains("mean expanded"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("A* octile")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("Dijkstra")), "{out}");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn help_and_version() {
+    let o = cairns(&["--help"]);
+    assert_exit(&o, 0);
+    for command in ["demo", "path", "scen"] {
+        assert!(stdout(&o).contains(command), "{}", stdout(&o));
+    }
+    assert_exit(&cairns(&["--version"]), 0);
+    // A usage error is an error.
+    assert_exit(&cairns(&["path"]), 2);
+}
+
+#[test]
+fn path_prints_cost_steps_expansions_and_the_map() {
+    let dir = TempDir::new();
+    let map = dir.file("m.map", MAP);
+    let o = cairns(&["path", &map, "--from", "0,0", "--to", "8,0"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("cost       16.000000"), "{out}");
+    assert!(out.contains("steps      16"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("expanded")), "{out}");
+    assert!(out.contains("map (s start, g goal, * path):"), "{out}");
+    let drawn: Vec<&str> = out.lines().rev().take(5).collect();
+    assert_eq!(
+        drawn,
+        [
+            "*********",
+            "*@.@@@.@*",
+            "*@..@..@*",
+            "*@@.@.@@*",
+            "s...@...g"
+        ],
+        "{out}"
+    );
+
+    // 4-connected with the Manhattan heuristic: the same cost here.
+    let o = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "0,0",
+        "--to",
+        "8,0",
+        "--neighborhood",
+        "4",
+        "--heuristic",
+        "manhattan",
+        "--no-draw",
+    ]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).contains("cost       16.000000"));
+    assert!(!stdout(&o).contains("map (s start"));
+}
+
+#[test]
+fn path_exits_1_when_there_is_no_path() {
+    let dir = TempDir::new();
+    let map = dir.file("split.map", SPLIT);
+    let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,2"]);
+    assert_exit(&o, 1);
+    assert!(
+        stdout(&o).starts_with("no path from (0, 0) to (2, 2)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
+    let dir = TempDir::new();
+    let map = dir.file("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.Q.\n");
+    let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,0"]);
+    assert_exit(&o, 2);
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("cairns: {map}: line 6: unknown tile 'Q' at (1, 1)")
+    );
+    assert!(stdout(&o).is_empty());
+
+    let missing = dir.0.join("missing.map");
+    let o = cairns(&[
+        "path",
+        missing.to_str().unwrap(),
+        "--from",
+        "0,0",
+        "--to",
+        "1,0",
+    ]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("missing.map: cannot read the file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn path_exits_2_for_an_endpoint_on_a_wall_or_off_the_map() {
+    let dir = TempDir::new();
+    let map = dir.file("split.map", SPLIT);
+    let o = cairns(&["path", &map, "--from", "1,1", "--to", "0,0"]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("start (1, 1) is on a blocked tile '@'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cairns(&["path", &map, "--from", "0,0", "--to", "3,0"]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("goal (3, 0) is outside") && stderr(&o).contains("split.map (3x3)"),
+        "{}",
+        stderr(&o)
+    );
+    // Not a coordinate at all: a usage error.
+    assert_exit(&cairns(&["path", &map, "--from", "-1,0", "--to", "0,0"]), 2);
+}
+
+#[test]
+fn scen_json_on_a_real_file() {
+    let scen = data("dao/den520d.map.scen");
+    let o = cairns(&["scen", &scen, "--every", "20", "--json"]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    for key in [
+        "queries",
+        "mismatches",
+        "data_errors",
+        "mean_expanded",
+        "mean_us",
+        "median_us",
+        "total_s",
+    ] {
+        assert!(
+            j.get(key).is_some_and(serde_json::Value::is_number),
+            "{key} in {j}"
+        );
+    }
+    // 890 lines, every 20th.
+    assert_eq!(j["queries"], 45);
+    assert_eq!(j["mismatches"], 0);
+    assert_eq!(j["data_errors"], 0);
+    assert!(j["mean_expanded"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn scen_table_output() {
+    let scen = data("dao/arena.map.scen");
+    let o = cairns(&["scen", &scen, "--every", "8"]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).contains("scenarios    20"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("mismatches   0"), "{}", stdout(&o));
+}
+
+#[test]
+fn scen_exits_1_on_a_wrong_length() {
+    let dir = TempDir::new();
+    dir.file("m.map", MAP);
+    let scen = dir.file(
+        "m.map.scen",
+        "version 1\n\
+         0\tm.map\t9\t5\t0\t0\t8\t0\t16\n\
+         0\tm.map\t9\t5\t0\t0\t8\t4\t12\n\
+         0\tm.map\t9\t5\t0\t0\t0\t4\t5\n",
+    );
+    let o = cairns(&["scen", &scen, "--json"]);
+    assert_exit(&o, 1);
+    let j = json(&o);
+    assert_eq!(j["queries"], 3);
+    assert_eq!(j["mismatches"], 1);
+    assert!(
+        stderr(&o)
+            .contains("line 4: mismatch from (0, 0) to (0, 4): published 5, found 4.00000000"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
+    // losttemple has 56 lines with a blocked endpoint (INVENTORY.md).
+    let scen = data("wc3maps512/losttemple.map.scen");
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--against",
+        "dijkstra",
+        "--every",
+        "25",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert!(j["data_errors"].as_u64().unwrap() > 0, "{j}");
+    assert_eq!(j["mismatches"], 0);
+    assert_eq!(j["against"], "dijkstra");
+    assert!(stderr(&o).contains("data error: line"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is on a blocked tile"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn scen_without_its_map_suggests_map_option() {
+    let dir = TempDir::new();
+    let scen = dir.file(
+        "lonely.map.scen",
+        "version 1\n0\tx.map\t3\t3\t0\t0\t1\t1\t1.41421\n",
+    );
+    let o = cairns(&["scen", &scen]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(err.contains("--map"), "{err}");
+    assert!(err.contains("lonely.map"), "{err}");
+
+    // Given with --map, it runs; (1, 1) is a wall there, so the one line
+    // is a data error, which is reported but is not a mismatch.
+    let map = dir.file("elsewhere.map", SPLIT);
+    let o = cairns(&["scen", &scen, "--map", &map, "--json"]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(
+        (&j["queries"], &j["data_errors"]),
+        (&0.into(), &1.into()),
+        "{j}"
+    );
+}
+
+#[test]
+fn closed_pipe_exits_quietly() {
+    let dir = TempDir::new();
+    let map = dir.file("m.map", MAP);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairns"))
+        .args(["path", &map, "--from", "0,0", "--to", "8,0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end before the child has written anything (it reads
+    // the map first), as `cairns path ... | head -c 0` would.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(stderr(&o).is_empty(), "stderr: {}", stderr(&o));
+    assert_exit(&o, 0);
+}
+
+/// The map file is found beside the scenario file by name, whatever the
+/// scenario's own map column says.
+#[test]
+fn scen_finds_its_map_by_file_name() {
+    assert!(Path::new(&data("bg512/AR0011SR.map")).is_file());
+    let o = cairns(&[
+        "scen",
+        &data("bg512/AR0011SR.map.scen"),
+        "--every",
+        "100",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    assert_eq!(json(&o)["mismatches"], 0);
+}
