@@ -139,9 +139,16 @@ impl IndexedBinaryHeap {
 }
 
 impl OpenSet for IndexedBinaryHeap {
+    /// Grows the position array to `node_bound` and reserves room for
+    /// `node_bound` entries (a node is on OPEN at most once), so that no
+    /// later search on a graph of this size allocates. Reserved pages that
+    /// are never written are never touched.
     fn prepare(&mut self, node_bound: usize) {
         if self.position.len() < node_bound {
             self.position.resize(node_bound, u32::MAX);
+        }
+        if self.heap.capacity() < node_bound {
+            self.heap.reserve(node_bound - self.heap.len());
         }
     }
 

@@ -155,6 +155,10 @@ impl<Q: OpenSet> SearchCache<Q> {
         self.open.prepare(node_bound);
         self.open.clear();
         self.queue.clear();
+        // Breadth-first search queues each node at most once.
+        if self.queue.capacity() < node_bound {
+            self.queue.reserve(node_bound);
+        }
         self.stats = SearchStats::default();
         if self.generation >= u32::MAX / 2 - 1 {
             // Once in two billion searches: forget every stamp.

@@ -189,28 +189,22 @@ fn bfs_batch_allocates_nothing_once_warm() {
     assert_eq!(bfs_allocations(WarmUp::WholeBatch), 0);
 }
 
-// The docs of `SearchCache` and `search_cost` promise more: no allocation
-// after the *first* query. That does not hold: the OPEN heap's Vec and the
-// BFS queue grow whenever a later query needs more room than the first
-// (measured: 6 allocations in 200 A* queries, 4 in 50 Dijkstra queries, 10
-// in 200 BFS queries on den520d). Either the cache reserves room for every
-// node on first use or the docs say "once warm"; until then these tests
-// record the gap. Run them with `cargo test -- --ignored`.
+// The promise of the docs: no allocation after the *first* query. The
+// default OPEN set and the BFS queue reserve room for every node when the
+// cache first sees a graph of this size (regression: before, they grew on
+// later, larger queries: 6 allocations in 200 A* queries on den520d).
 
 #[test]
-#[ignore = "known gap: OPEN heap and BFS queue grow after the first query (see comment)"]
 fn astar_batch_allocates_nothing_after_the_first_query() {
     assert_eq!(astar_allocations(WarmUp::FirstQuery), 0);
 }
 
 #[test]
-#[ignore = "known gap: OPEN heap and BFS queue grow after the first query (see comment)"]
 fn dijkstra_batch_allocates_nothing_after_the_first_query() {
     assert_eq!(dijkstra_allocations(WarmUp::FirstQuery), 0);
 }
 
 #[test]
-#[ignore = "known gap: OPEN heap and BFS queue grow after the first query (see comment)"]
 fn bfs_batch_allocates_nothing_after_the_first_query() {
     assert_eq!(bfs_allocations(WarmUp::FirstQuery), 0);
 }
