@@ -1,6 +1,8 @@
 //! Shared pieces of the cairns benchmarks: finding the Moving AI data and
 //! loading a benchmark set as graphs and checked queries.
 
+pub mod plot;
+
 use std::path::{Path, PathBuf};
 
 use cairns::graph::NodeId;

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use cairns::grid::Neighborhood;
+use cairns::open::CATALOGUE;
 
 /// A heuristic chosen by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +53,20 @@ impl fmt::Display for HeuristicName {
     }
 }
 
+/// Parses the name of an OPEN set from [`CATALOGUE`]; the error lists the
+/// valid names.
+pub fn parse_open_name(s: &str) -> Result<String, String> {
+    if CATALOGUE.iter().any(|info| info.name == s) {
+        Ok(s.to_string())
+    } else {
+        let names: Vec<&str> = CATALOGUE.iter().map(|info| info.name).collect();
+        Err(format!(
+            "unknown OPEN set {s:?} (expected one of: {})",
+            names.join(", ")
+        ))
+    }
+}
+
 /// Parses `4` or `8`.
 pub fn parse_neighborhood(s: &str) -> Result<Neighborhood, String> {
     match s {
@@ -86,3 +101,28 @@ macro_rules! with_heuristic {
     }};
 }
 pub(crate) use with_heuristic;
+
+#[cfg(test)]
+mod tests {
+    use super::parse_open_name;
+    use cairns::open::CATALOGUE;
+
+    #[test]
+    fn every_catalogue_name_parses() {
+        for info in CATALOGUE {
+            assert_eq!(parse_open_name(info.name).as_deref(), Ok(info.name));
+        }
+    }
+
+    #[test]
+    fn unknown_open_set_error_lists_the_valid_names() {
+        let err = parse_open_name("fibonacci-heap").unwrap_err();
+        assert!(
+            err.starts_with("unknown OPEN set \"fibonacci-heap\""),
+            "{err}"
+        );
+        for info in CATALOGUE {
+            assert!(err.contains(info.name), "{err} does not list {}", info.name);
+        }
+    }
+}

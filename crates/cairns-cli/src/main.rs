@@ -41,6 +41,8 @@ enum Command {
     Render(render::Args),
     /// Serve the browser visualizer.
     Serve(serve::Args),
+    /// List the OPEN sets that `scen --open` accepts, with their costs.
+    OpenSets,
 }
 
 /// How a command ended, when it did not fail.
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Scen(args)) => scen::run(&args),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::OpenSets) => list_open_sets(),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
@@ -73,6 +76,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `cairns open-sets`: one line per OPEN set of the catalogue, the default
+/// first, with the cost of its operations.
+fn list_open_sets() -> anyhow::Result<Outcome> {
+    let mut out = io::stdout().lock();
+    let width = cairns::open::CATALOGUE
+        .iter()
+        .map(|info| info.name.len())
+        .max()
+        .unwrap_or(0);
+    for info in cairns::open::CATALOGUE {
+        let default = if info.name == cairns::open::DEFAULT_NAME {
+            " (default)"
+        } else {
+            ""
+        };
+        writeln!(out, "{:<width$}  {}{default}", info.name, info.complexity)?;
+    }
+    Ok(Outcome::Success)
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -9,11 +9,12 @@ use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::heuristic::Heuristic;
 use cairns::movingai::{Scenario, lengths_match, map_path_for, read_map, read_scen};
-use cairns::open::OpenSet;
+use cairns::open::{DEFAULT_NAME, OpenSet};
 use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns::with_open_set;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::choose::{HeuristicName, with_heuristic};
+use crate::choose::{HeuristicName, parse_open_name, with_heuristic};
 use crate::{Outcome, median};
 
 /// Options of `cairns scen`.
@@ -28,6 +29,9 @@ pub struct Args {
     /// Heuristic: zero, manhattan, octile or euclidean.
     #[arg(long, default_value = "octile")]
     pub heuristic: HeuristicName,
+    /// OPEN set, by name (`cairns open-sets` lists them).
+    #[arg(long = "open", value_name = "NAME", default_value = DEFAULT_NAME, value_parser = parse_open_name)]
+    pub open: String,
     /// Run only every Nth scenario.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub every: u32,
@@ -85,17 +89,20 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}")
             .expect("static template"),
     );
-    let mut cache = SearchCache::new();
     let mut problems = Vec::new();
-    let summary = with_heuristic!(args.heuristic, &graph, |h| run_batch(
-        &graph,
-        h,
-        &chosen,
-        args.against,
-        &mut cache,
-        &bar,
-        &mut problems
-    ));
+    let summary = with_open_set!(&args.open, |Q| {
+        let mut cache = SearchCache::with_open(Q::default());
+        with_heuristic!(args.heuristic, &graph, |h| run_batch(
+            &graph,
+            h,
+            &chosen,
+            args.against,
+            &mut cache,
+            &bar,
+            &mut problems
+        ))
+    })
+    .with_context(|| format!("unknown OPEN set {:?}", args.open))?;
     bar.finish_and_clear();
 
     let scen_name = args.scen.display();
@@ -116,7 +123,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "scen": args.scen.display().to_string(),
             "map": map_path.display().to_string(),
             "heuristic": args.heuristic.to_string(),
-            "open": "indexed-binary-heap",
+            "open": args.open,
             "against": format!("{:?}", args.against).to_lowercase(),
             "queries": summary.queries,
             "mismatches": summary.mismatches,
@@ -129,6 +136,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         });
         writeln!(out, "{json}")?;
     } else {
+        writeln!(out, "open set     {}", args.open)?;
         writeln!(out, "scenarios    {}", summary.queries)?;
         writeln!(out, "matched      {}", summary.queries - summary.mismatches)?;
         writeln!(out, "mismatches   {}", summary.mismatches)?;

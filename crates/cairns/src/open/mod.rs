@@ -34,6 +34,9 @@ mod splay_tree;
 mod two_level_queue;
 mod unsorted_array;
 
+/// Also at the crate root, where `#[macro_export]` puts it.
+#[doc(inline)]
+pub use crate::with_open_set;
 pub use bucket_queue::BucketQueue;
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use hash_table::HashTable;
@@ -52,6 +55,244 @@ pub use two_level_queue::TwoLevelQueue;
 pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
+
+/// A line of the [`CATALOGUE`]: what an OPEN set is called on the command
+/// line and in benchmarks, and what it costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSetInfo {
+    /// The kebab-case name, as accepted by [`with_open_set!`].
+    pub name: &'static str,
+    /// One line on what the structure is.
+    pub summary: &'static str,
+    /// One line on the cost of its operations (`n` entries on OPEN).
+    pub complexity: &'static str,
+}
+
+impl OpenSetInfo {
+    /// The catalogue entry named `name`, if any.
+    pub fn find(name: &str) -> Option<&'static OpenSetInfo> {
+        CATALOGUE.iter().find(|info| info.name == name)
+    }
+}
+
+/// The name of the default OPEN set, [`IndexedBinaryHeap`].
+pub const DEFAULT_NAME: &str = "indexed-binary-heap";
+
+/// Every OPEN set of this module by name, the default
+/// ([`IndexedBinaryHeap`]) first, then the other heaps and trees, the
+/// bucket-based queues for monotone keys, and the linear-scan and sorted
+/// structures of the early A* literature.
+///
+/// [`with_open_set!`] turns each of these names into its type. Complexities
+/// are per operation for a set of `n` entries; the type's documentation has
+/// the full table.
+///
+/// ```
+/// use cairns::open::CATALOGUE;
+///
+/// assert_eq!(CATALOGUE[0].name, "indexed-binary-heap");
+/// assert!(CATALOGUE.iter().any(|info| info.name == "hot-queue"));
+/// ```
+pub const CATALOGUE: &[OpenSetInfo] = &[
+    OpenSetInfo {
+        name: "indexed-binary-heap",
+        summary: "binary heap of (key, node) with positions for decrease-key; the default",
+        complexity: "push, pop, decrease-key O(log n); membership O(1)",
+    },
+    OpenSetInfo {
+        name: "classic-binary-heap",
+        summary: "textbook 1-based binary heap of node ids, keys in a dense array",
+        complexity: "push, pop, decrease-key O(log n); membership O(1)",
+    },
+    OpenSetInfo {
+        name: "quaternary-heap",
+        summary: "4-ary heap of (key, node) with positions for decrease-key",
+        complexity: "push, decrease-key O(log4 n); pop O(4 log4 n); membership O(1)",
+    },
+    OpenSetInfo {
+        name: "lazy-binary-heap",
+        summary: "binary heap without decrease-key: improved keys are pushed again",
+        complexity: "push, decrease-key O(log N), pop O(log N) amortised, N counting stale entries",
+    },
+    OpenSetInfo {
+        name: "pairing-heap",
+        summary: "self-adjusting multiway tree with two-pass pairing",
+        complexity: "push O(1); pop O(log n) amortised; decrease-key O(1) actual",
+    },
+    OpenSetInfo {
+        name: "splay-tree",
+        summary: "top-down splay tree ordered by key and node id",
+        complexity: "push, pop, decrease-key O(log n) amortised; membership O(1)",
+    },
+    OpenSetInfo {
+        name: "hot-queue",
+        summary: "heap-on-top queue: f buckets, only the lowest kept as a heap (monotone keys)",
+        complexity: "push O(1) or O(log t) into the top heap of t; pop O(log t) + O(K + b) per bucket change",
+    },
+    OpenSetInfo {
+        name: "two-level-queue",
+        summary: "heap for f below a threshold, unsorted list above it",
+        complexity: "push O(1) or O(log h); pop O(log h) + O(l) per refill from a list of l",
+    },
+    OpenSetInfo {
+        name: "bucket-queue",
+        summary: "Dial's circular bucket array over f, each bucket a small heap (monotone keys)",
+        complexity: "push, decrease-key O(log b) in a bucket of b; pop O(log b) + O(1) per empty bucket",
+    },
+    OpenSetInfo {
+        name: "radix-heap",
+        summary: "one-level radix heap over the bits of f (monotone keys)",
+        complexity: "push, decrease-key O(1); pop O(64) amortised per entry",
+    },
+    OpenSetInfo {
+        name: "unsorted-array",
+        summary: "unsorted array with slot index; pop scans every entry",
+        complexity: "push, decrease-key O(1); pop O(n)",
+    },
+    OpenSetInfo {
+        name: "sorted-array",
+        summary: "array sorted worst to best; insertion shifts entries",
+        complexity: "push, decrease-key O(log n) compares + O(n) moves; pop O(1)",
+    },
+    OpenSetInfo {
+        name: "sorted-list",
+        summary: "doubly linked list sorted best to worst, walked from the nearer end",
+        complexity: "push, decrease-key O(n) walk; pop O(1)",
+    },
+    OpenSetInfo {
+        name: "skip-list",
+        summary: "skip list (p = 1/4) sorted by key and node id",
+        complexity: "push, decrease-key O(log n) expected; pop O(1) expected",
+    },
+    OpenSetInfo {
+        name: "indexed-array",
+        summary: "keys in an array indexed by node id plus a member list; pop scans members",
+        complexity: "push, decrease-key O(1); pop O(n)",
+    },
+    OpenSetInfo {
+        name: "hash-table",
+        summary: "hash map from node to key; pop scans the table",
+        complexity: "push, decrease-key O(1) expected; pop O(capacity)",
+    },
+];
+
+/// Runs code with a type alias for the OPEN set named by a string from the
+/// [`CATALOGUE`]: `with_open_set!(name, |Q| body)` evaluates `body` with
+/// `Q` standing for the structure's type and returns `Some(body)`, or
+/// `None` when no structure has that name. Every structure implements
+/// [`OpenSet`], [`Default`] and [`Debug`](std::fmt::Debug), so the body
+/// can build one with `Q::default()` and call generic code with it.
+///
+/// The body is compiled once per structure (16 times), so keep it to a call
+/// of a generic function.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::heuristic::Octile;
+/// use cairns::open::OpenSet;
+/// use cairns::search::{AStar, SearchCache};
+/// use cairns::with_open_set;
+///
+/// let grid = Grid::from_ascii("
+///     ..@..
+///     ..@..
+///     .....
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let astar = AStar::new(&graph, Octile::new(&graph));
+/// let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(4, 0).unwrap());
+///
+/// fn cost<Q: OpenSet>(
+///     astar: &AStar<&GridGraph, Octile>,
+///     start: cairns::graph::NodeId,
+///     goal: cairns::graph::NodeId,
+///     open: Q,
+/// ) -> Option<f64> {
+///     astar.search_cost(start, goal, &mut SearchCache::with_open(open))
+/// }
+///
+/// let hot = with_open_set!("hot-queue", |Q| cost(&astar, start, goal, Q::default()));
+/// let heap = with_open_set!("indexed-binary-heap", |Q| cost(&astar, start, goal, Q::default()));
+/// assert_eq!(hot, heap);
+/// assert!(hot.flatten().is_some());
+/// // Unknown names give None.
+/// assert_eq!(with_open_set!("fibonacci-heap", |Q| Q::default().len()), None);
+/// ```
+#[macro_export]
+macro_rules! with_open_set {
+    ($name:expr, |$q:ident| $body:expr) => {{
+        let name: &str = $name;
+        match name {
+            "indexed-binary-heap" => {
+                type $q = $crate::open::IndexedBinaryHeap;
+                ::core::option::Option::Some($body)
+            }
+            "classic-binary-heap" => {
+                type $q = $crate::open::ClassicBinaryHeap;
+                ::core::option::Option::Some($body)
+            }
+            "quaternary-heap" => {
+                type $q = $crate::open::QuaternaryHeap;
+                ::core::option::Option::Some($body)
+            }
+            "lazy-binary-heap" => {
+                type $q = $crate::open::LazyBinaryHeap;
+                ::core::option::Option::Some($body)
+            }
+            "pairing-heap" => {
+                type $q = $crate::open::PairingHeap;
+                ::core::option::Option::Some($body)
+            }
+            "splay-tree" => {
+                type $q = $crate::open::SplayTree;
+                ::core::option::Option::Some($body)
+            }
+            "hot-queue" => {
+                type $q = $crate::open::HotQueue;
+                ::core::option::Option::Some($body)
+            }
+            "two-level-queue" => {
+                type $q = $crate::open::TwoLevelQueue;
+                ::core::option::Option::Some($body)
+            }
+            "bucket-queue" => {
+                type $q = $crate::open::BucketQueue;
+                ::core::option::Option::Some($body)
+            }
+            "radix-heap" => {
+                type $q = $crate::open::RadixHeap;
+                ::core::option::Option::Some($body)
+            }
+            "unsorted-array" => {
+                type $q = $crate::open::UnsortedArray;
+                ::core::option::Option::Some($body)
+            }
+            "sorted-array" => {
+                type $q = $crate::open::SortedArray;
+                ::core::option::Option::Some($body)
+            }
+            "sorted-list" => {
+                type $q = $crate::open::SortedList;
+                ::core::option::Option::Some($body)
+            }
+            "skip-list" => {
+                type $q = $crate::open::SkipList;
+                ::core::option::Option::Some($body)
+            }
+            "indexed-array" => {
+                type $q = $crate::open::IndexedArray;
+                ::core::option::Option::Some($body)
+            }
+            "hash-table" => {
+                type $q = $crate::open::HashTable;
+                ::core::option::Option::Some($body)
+            }
+            _ => ::core::option::Option::None,
+        }
+    }};
+}
 
 /// The priority of an OPEN entry: `f = g + h`, with `g` to break ties.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -114,5 +355,72 @@ pub trait OpenSet {
     /// Whether there are no entries.
     fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CATALOGUE, DEFAULT_NAME, OpenSet, OpenSetInfo};
+
+    /// The type name of the structure a catalogue name dispatches to, after
+    /// checking that it runs A* like the default heap.
+    fn dispatch(name: &str) -> Option<&'static str> {
+        crate::with_open_set!(name, |Q| {
+            super::astar_test::check(Q::default());
+            std::any::type_name::<Q>()
+        })
+    }
+
+    #[test]
+    fn every_catalogue_name_dispatches_to_a_distinct_structure() {
+        let mut types: Vec<&str> = CATALOGUE
+            .iter()
+            .map(|info| {
+                dispatch(info.name).unwrap_or_else(|| panic!("{} does not dispatch", info.name))
+            })
+            .collect();
+        types.sort_unstable();
+        let before = types.len();
+        types.dedup();
+        assert_eq!(types.len(), before, "two names dispatch to one structure");
+        // Each of the 16 structures re-exported above appears once.
+        assert_eq!(types.len(), 16);
+    }
+
+    #[test]
+    fn catalogue_names_are_unique_kebab_case_and_default_first() {
+        let mut names: Vec<&str> = CATALOGUE.iter().map(|i| i.name).collect();
+        assert_eq!(names[0], DEFAULT_NAME);
+        assert_eq!(
+            dispatch(DEFAULT_NAME),
+            Some(std::any::type_name::<super::IndexedBinaryHeap>())
+        );
+        for name in &names {
+            assert!(
+                name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{name} is not kebab-case"
+            );
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len());
+        for info in CATALOGUE {
+            assert_eq!(OpenSetInfo::find(info.name), Some(info));
+            assert!(!info.summary.is_empty() && !info.complexity.is_empty());
+        }
+    }
+
+    #[test]
+    fn unknown_names_dispatch_to_none() {
+        assert_eq!(dispatch("fibonacci-heap"), None);
+        assert_eq!(dispatch(""), None);
+        assert_eq!(dispatch("Indexed-Binary-Heap"), None);
+        assert!(OpenSetInfo::find("fibonacci-heap").is_none());
+        // A `String` works through deref.
+        let name = String::from("radix-heap");
+        assert_eq!(
+            crate::with_open_set!(&name, |Q| Q::default().is_empty()),
+            Some(true)
+        );
     }
 }
