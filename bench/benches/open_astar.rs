@@ -26,11 +26,19 @@
 //!
 //! `--csv FILE` writes the tables; `--plot FILE` draws median time per
 //! query against OPEN size (log-log, one line per structure) as PNG.
+//! Relative paths are taken from the workspace root (cargo runs benches in
+//! the bench crate's directory). The figures in `docs/open-sets.md` come
+//! from:
+//!
+//! ```text
+//! nice cargo bench -p cairns-bench --bench open_astar -- --every 100 \
+//!     --csv docs/data/open-sets.csv --plot docs/open-sets.png
+//! ```
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cairns::heuristic::Octile;
@@ -172,6 +180,11 @@ fn run_struct<Q: OpenSet + Default>(
     max_open
 }
 
+/// `path`, relative to the workspace root unless absolute.
+fn from_root(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
 fn group_of(max_open: u64) -> usize {
     GROUPS
         .iter()
@@ -267,13 +280,15 @@ fn main() {
     );
 
     if let Some(path) = &o.csv {
-        std::fs::write(path, csv).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        println!("wrote {path}");
+        let path = &from_root(path);
+        std::fs::write(path, csv).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        println!("wrote {}", path.display());
     }
     if let Some(path) = &o.plot {
-        let chart = chart(&o, structs, &sampled, &times, &baselines);
-        plot::write_png(&chart, Path::new(path)).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        println!("wrote {path}");
+        let chart = chart(structs, &sampled, &times, &baselines);
+        let path = &from_root(path);
+        plot::write_png(&chart, path).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        println!("wrote {}", path.display());
     }
 }
 
@@ -361,25 +376,29 @@ fn report(
 }
 
 /// Median time per query against the OPEN size under the default heap, in
-/// bins of a quarter decade, one series per structure. A bin needs at least
-/// three queries of the structure.
+/// bins of a quarter decade, one series per structure. Only the queries
+/// that every structure ran are plotted, so that each bin compares the
+/// structures on the same queries; a bin needs at least three of them.
 fn chart(
-    o: &Options,
     structs: &[&str],
     sampled: &[bool],
     times: &[Vec<Option<f64>>],
     baselines: &[Baseline],
 ) -> Chart {
     let bin = |m: u64| ((m.max(1) as f64).log10() * 4.0).floor() as i64;
+    let common: Vec<usize> = (0..baselines.len())
+        .filter(|&q| times.iter().all(|t| t[q].is_some()))
+        .collect();
     let series = structs
         .iter()
         .enumerate()
         .map(|(s, &name)| {
             let mut bins: BTreeMap<i64, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
-            for (q, b) in baselines.iter().enumerate() {
+            for &q in &common {
                 if let Some(t) = times[s][q] {
-                    let e = bins.entry(bin(b.max_open)).or_default();
-                    e.0.push(b.max_open as f64);
+                    let m = baselines[q].max_open;
+                    let e = bins.entry(bin(m)).or_default();
+                    e.0.push(m as f64);
                     e.1.push(t);
                 }
             }
@@ -388,7 +407,7 @@ fn chart(
                 .filter(|(x, _)| x.len() >= 3)
                 .map(|(mut x, mut t)| (median(&mut x), median(&mut t)))
                 .collect();
-            let mark = if sampled[s] { " (sampled)" } else { "" };
+            let mark = if sampled[s] { "*" } else { "" };
             Series {
                 name: format!("{name}{mark}"),
                 points,
@@ -397,9 +416,8 @@ fn chart(
         .collect();
     Chart {
         title: format!(
-            "A* octile, {} (every {}th scenario): median time per query",
-            o.sets.join(" "),
-            o.every
+            "A* octile: median time per query; {} queries run by all",
+            common.len()
         ),
         x_label: format!("largest OPEN size of the query ({DEFAULT_NAME})"),
         y_label: "time per query".to_string(),

@@ -40,7 +40,7 @@ const WIDTH: usize = 1200;
 /// Height of the image in pixels.
 const HEIGHT: usize = 720;
 /// The plot area: left, top, right, bottom edges.
-const PLOT: (usize, usize, usize, usize) = (110, 50, 880, 640);
+const PLOT: (usize, usize, usize, usize) = (110, 50, 850, 640);
 /// Text is drawn at this multiple of the 5x7 font.
 const SCALE: usize = 2;
 
@@ -200,6 +200,7 @@ fn glyph(ch: char) -> [u8; 7] {
         '.' => [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100],
         ',' => [0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b00100, 0b01000],
         ':' => [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000],
+        ';' => [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b00100, 0b01000],
         '(' => [0b00010, 0b00100, 0b01000, 0b01000, 0b01000, 0b00100, 0b00010],
         ')' => [0b01000, 0b00100, 0b00010, 0b00010, 0b00010, 0b00100, 0b01000],
         '/' => [0b00001, 0b00010, 0b00010, 0b00100, 0b01000, 0b01000, 0b10000],
