@@ -23,19 +23,41 @@ impl Heuristic for Zero {
     }
 }
 
-/// Splits node ids of a grid `width` cells wide into coordinates.
+/// Splits node ids of a grid `width` cells wide into coordinates, dividing
+/// by multiplication with a precomputed reciprocal (Lemire's `fastdiv`:
+/// exact for every 32-bit id and width), since a hardware division would be
+/// the most expensive step of an estimate.
 #[derive(Clone, Copy, Debug)]
 struct Coords {
     width: u32,
+    /// `ceil(2^64 / width)`, or 0 for width 1.
+    reciprocal: u64,
 }
 
 impl Coords {
+    fn new(width: u32) -> Coords {
+        let reciprocal = if width == 1 {
+            0
+        } else {
+            u64::MAX / u64::from(width) + 1
+        };
+        Coords { width, reciprocal }
+    }
+
+    #[inline]
+    fn split(self, id: u32) -> (u32, u32) {
+        let y = if self.reciprocal == 0 {
+            id
+        } else {
+            ((u128::from(self.reciprocal) * u128::from(id)) >> 64) as u32
+        };
+        (id - y * self.width, y)
+    }
+
     #[inline]
     fn of(self, node: NodeId) -> (f64, f64) {
-        (
-            f64::from(node.0 % self.width),
-            f64::from(node.0 / self.width),
-        )
+        let (x, y) = self.split(node.0);
+        (f64::from(x), f64::from(y))
     }
 
     #[inline]
@@ -66,7 +88,7 @@ macro_rules! grid_heuristic {
             /// When `width` is zero.
             pub fn for_width(width: u32) -> Self {
                 assert!(width > 0, "a grid has a positive width");
-                Self { coords: Coords { width } }
+                Self { coords: Coords::new(width) }
             }
         }
 
@@ -131,6 +153,26 @@ mod tests {
         assert!((oct - (1.0 + 3.0 * SQRT_2)).abs() < 1e-12);
         assert_eq!(h(&Zero, a, b), 0.0);
         assert_eq!(h(&Octile::for_width(10), b, b), 0.0);
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        for width in [1u32, 2, 3, 7, 49, 256, 257, 1491, 65_535, 1 << 20, u32::MAX] {
+            let c = Coords::new(width);
+            let ids = [
+                0u32,
+                1,
+                width - 1,
+                width,
+                width.wrapping_add(1),
+                123_456_789,
+                u32::MAX - 1,
+                u32::MAX,
+            ];
+            for id in ids {
+                assert_eq!(c.split(id), (id % width, id / width), "{id} / {width}");
+            }
+        }
     }
 
     #[test]

@@ -167,8 +167,14 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
     open.push(start, Key::new(0.0, h0));
     observer.open(start, NodeId::NONE, 0.0);
     let mut max_open = 1usize;
+    // Counted in locals (registers) and stored once at the end.
+    let mut expanded = 0u64;
+    let mut generated = 0u64;
 
-    while let Some((u, key)) = open.pop() {
+    let found = loop {
+        let Some((u, key)) = open.pop() else {
+            break None;
+        };
         let ru = records[u.index()];
         if ru.stamp == closed_stamp || key.g > ru.g {
             // A stale duplicate from an OPEN set without decrease-key.
@@ -176,13 +182,12 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
         }
         records[u.index()].stamp = closed_stamp;
         if Some(u) == goal {
-            stats.max_open = max_open as u64;
-            return Some(ru.g);
+            break Some(ru.g);
         }
-        stats.expanded += 1;
+        expanded += 1;
         observer.expand(u, ru.g, key.f - key.g);
         for (v, cost) in graph.successors(u) {
-            stats.generated += 1;
+            generated += 1;
             let g = ru.g + cost;
             let rv = &mut records[v.index()];
             if rv.stamp < open_stamp {
@@ -233,9 +238,11 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
             observer.open(v, u, g);
         }
         max_open = max_open.max(open.len());
-    }
+    };
+    stats.expanded = expanded;
+    stats.generated = generated;
     stats.max_open = max_open as u64;
-    None
+    found
 }
 
 #[cfg(test)]
