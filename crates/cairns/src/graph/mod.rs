@@ -57,6 +57,20 @@ pub trait Graph {
     /// The outgoing edges of `node` as `(target, cost)` pairs.
     fn successors(&self, node: NodeId) -> Self::Successors<'_>;
 
+    /// The successors that a search needs to generate from `node` when it
+    /// reached `node` along a shortest known path from `parent`
+    /// ([`NodeId::NONE`] at the start). The default is every successor.
+    ///
+    /// A graph with symmetric paths may leave out successors that some other
+    /// path of no greater cost reaches without passing through `node` (the
+    /// canonical ordering of [`GridGraph`](crate::grid::GridGraph)); it must
+    /// keep at least one shortest path to every node reachable, so that A*,
+    /// which calls this method, stays optimal.
+    fn successors_from(&self, node: NodeId, parent: NodeId) -> Self::Successors<'_> {
+        let _ = parent;
+        self.successors(node)
+    }
+
     /// Whether every edge costs exactly 1, so that breadth-first search
     /// finds shortest paths. The default is `false`.
     fn unit_costs(&self) -> bool {
@@ -91,6 +105,11 @@ impl<G: Graph + ?Sized> Graph for &G {
     #[inline]
     fn successors(&self, node: NodeId) -> Self::Successors<'_> {
         (**self).successors(node)
+    }
+
+    #[inline]
+    fn successors_from(&self, node: NodeId, parent: NodeId) -> Self::Successors<'_> {
+        (**self).successors_from(node, parent)
     }
 
     fn unit_costs(&self) -> bool {

@@ -186,7 +186,7 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
         }
         expanded += 1;
         observer.expand(u, ru.g, key.f - key.g);
-        for (v, cost) in graph.successors(u) {
+        for (v, cost) in graph.successors_from(u, ru.parent) {
             generated += 1;
             let g = ru.g + cost;
             let rv = &mut records[v.index()];
