@@ -7,6 +7,7 @@
 mod canvas;
 mod choose;
 mod demo;
+mod landmarks;
 mod path;
 mod render;
 mod scen;
@@ -41,6 +42,8 @@ enum Command {
     Render(render::Args),
     /// Serve the browser visualizer.
     Serve(serve::Args),
+    /// Build and save landmark tables for the differential heuristic.
+    Landmarks(landmarks::Args),
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
 }
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Some(Command::Scen(args)) => scen::run(&args),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Landmarks(args)) => landmarks::run(&args),
         Some(Command::OpenSets) => list_open_sets(),
     };
     match result {

@@ -9,7 +9,7 @@ use cairns::grid::{GridGraph, Neighborhood};
 use cairns::movingai::read_map;
 use cairns::search::{AStar, SearchCache};
 
-use crate::choose::{HeuristicName, parse_neighborhood, with_heuristic};
+use crate::choose::{HeuristicName, parse_neighborhood, prepare, with_heuristic};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -29,9 +29,16 @@ pub struct Args {
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
-    /// Heuristic: zero, manhattan, octile or euclidean.
-    #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicName,
+    /// Heuristic: zero, manhattan, octile (the default), euclidean, or
+    /// `dh:K[:PLACEMENT]`, the differential heuristic of K landmarks placed
+    /// random, farthest (the default, seed 1) or avoid, over octile.
+    #[arg(long, value_name = "NAME")]
+    pub heuristic: Option<HeuristicName>,
+    /// Use the differential heuristic of a landmark table saved by
+    /// `cairns landmarks build` for this map and --neighborhood;
+    /// --heuristic may then only be dh, or dh:K with the file's K.
+    #[arg(long, value_name = "FILE")]
+    pub landmarks: Option<PathBuf>,
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
@@ -54,18 +61,20 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     let start = endpoint("start", args.from)?;
     let goal = endpoint("goal", args.to)?;
-    if !args.heuristic.admissible_for(args.neighborhood) {
+    let graph = GridGraph::new(grid, args.neighborhood);
+    let prepared = prepare(args.heuristic, args.landmarks.as_deref(), &graph)?;
+    if !prepared.name.admissible_for(args.neighborhood) {
         eprintln!(
             "cairns: warning: {} is not admissible for {}-connected movement; the path may not be shortest",
-            args.heuristic,
+            prepared.name,
             args.neighborhood.directions()
         );
     }
-    let graph = GridGraph::new(grid, args.neighborhood);
     let mut cache = SearchCache::new();
     let t0 = Instant::now();
-    let found = with_heuristic!(args.heuristic, &graph, |h| AStar::new(&graph, h)
-        .search(start, goal, &mut cache));
+    let found = with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
+        AStar::new(&graph, h).search(start, goal, &mut cache)
+    });
     let elapsed = t0.elapsed();
     let stats = cache.stats();
 
@@ -84,6 +93,11 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
+    if prepared.table.is_some() {
+        writeln!(out, "heuristic  {}", prepared.label)?;
+        writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s * 1e3)?;
+        writeln!(out, "table      {} bytes", prepared.table_bytes())?;
+    }
     let g = graph.grid();
     if !args.no_draw && g.width() <= DRAW_LIMIT && g.height() <= DRAW_LIMIT {
         let mut text: Vec<Vec<u8>> = g

@@ -7,30 +7,28 @@
 //! longest side is at least [`MIN_SIDE`] pixels, down until it is at most
 //! [`MAX_SIDE`].
 
-use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::heuristic::{Heuristic, Octile};
-use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use cairns::heuristic::Heuristic;
 use cairns::movingai::read_map;
 use cairns::search::{AStar, SearchCache};
 
 use crate::canvas::{Canvas, Rgb};
-use crate::choose::{HeuristicName, parse_neighborhood, with_heuristic};
+use crate::choose::{
+    DEFAULT_SEED, HeuristicName, MAX_LANDMARKS, PlacementName, build_table, parse_neighborhood,
+    with_heuristic,
+};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
 pub const MIN_SIDE: u32 = 512;
 /// Maps are scaled down until their longest side is at most this many pixels.
 pub const MAX_SIDE: u32 = 1024;
-/// The largest landmark count `dh:K` accepts.
-const MAX_LANDMARKS: usize = 64;
 
 const WALL: Rgb = [40, 40, 48];
 const FREE: Rgb = [255, 255, 255];
@@ -54,14 +52,15 @@ pub struct Args {
     /// Goal cell, `X,Y`.
     #[arg(long, value_parser = parse_point)]
     pub to: (u32, u32),
-    /// Heuristic A: zero, manhattan, octile, euclidean, or `dh:K` (a
-    /// differential heuristic over K landmarks placed farthest-first, seed
-    /// 1, with octile as base); plain `dh` takes K from --landmarks.
+    /// Heuristic A: zero, manhattan, octile, euclidean, or
+    /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
+    /// random, farthest (the default, seed 1) or avoid, with octile as
+    /// base); plain `dh` takes K from --landmarks.
     #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicSpec,
+    pub heuristic: HeuristicName,
     /// Heuristic B, drawn over A in a darker colour.
     #[arg(long)]
-    pub compare: Option<HeuristicSpec>,
+    pub compare: Option<HeuristicName>,
     /// Number of landmarks for a plain `dh`.
     #[arg(long, default_value_t = 16)]
     pub landmarks: usize,
@@ -71,50 +70,6 @@ pub struct Args {
     /// The PNG file to write.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
-}
-
-/// A heuristic named on the command line, including the landmark one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeuristicSpec {
-    /// One of the geometric heuristics.
-    Plain(HeuristicName),
-    /// `dh` or `dh:K`: a differential heuristic with `K` landmarks (`None`:
-    /// from `--landmarks`).
-    Differential(Option<usize>),
-}
-
-impl FromStr for HeuristicSpec {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s == "dh" {
-            return Ok(HeuristicSpec::Differential(None));
-        }
-        if let Some(k) = s.strip_prefix("dh:") {
-            let k: usize = k
-                .parse()
-                .map_err(|_| format!("dh:K takes a landmark count, got {k:?}"))?;
-            if !(1..=MAX_LANDMARKS).contains(&k) {
-                return Err(format!(
-                    "dh:K takes 1 to {MAX_LANDMARKS} landmarks, got {k}"
-                ));
-            }
-            return Ok(HeuristicSpec::Differential(Some(k)));
-        }
-        s.parse()
-            .map(HeuristicSpec::Plain)
-            .map_err(|e: String| format!("{e}, or dh:K"))
-    }
-}
-
-impl fmt::Display for HeuristicSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HeuristicSpec::Plain(name) => name.fmt(f),
-            HeuristicSpec::Differential(Some(k)) => write!(f, "dh:{k}"),
-            HeuristicSpec::Differential(None) => f.write_str("dh"),
-        }
-    }
 }
 
 /// What one search found, for drawing.
@@ -145,7 +100,7 @@ fn search<H: Heuristic>(
 
 fn run_one(
     graph: &GridGraph,
-    spec: HeuristicSpec,
+    name: HeuristicName,
     default_landmarks: usize,
     start: NodeId,
     goal: NodeId,
@@ -153,23 +108,35 @@ fn run_one(
 ) -> anyhow::Result<Run> {
     let mut landmarks = Vec::new();
     let mut table_seconds = None;
-    let (label, (cost, search_seconds)) = match spec {
-        HeuristicSpec::Plain(name) => (
-            name.to_string(),
-            with_heuristic!(name, graph, |h| search(graph, h, start, goal, cache)),
-        ),
-        HeuristicSpec::Differential(k) => {
+    let mut table = None;
+    let name = match name {
+        HeuristicName::Differential { k, placement } => {
             let k = k.unwrap_or(default_landmarks);
             if !(1..=MAX_LANDMARKS).contains(&k) {
                 bail!("--landmarks takes 1 to {MAX_LANDMARKS}, got {k}");
             }
             let t0 = Instant::now();
-            landmarks = place(graph, k, Placement::Farthest { seed: 1 });
-            let table = LandmarkTable::build(graph, &landmarks, Directedness::Symmetric);
+            let built = build_table(graph, k, placement.with_seed(DEFAULT_SEED))?;
             table_seconds = Some(t0.elapsed().as_secs_f64());
-            let h = DifferentialHeuristic::new(&table, Octile::new(graph));
-            (format!("dh:{k}"), search(graph, h, start, goal, cache))
+            landmarks = built.landmarks().to_vec();
+            table = Some(built);
+            HeuristicName::Differential {
+                k: Some(k),
+                placement,
+            }
         }
+        plain => plain,
+    };
+    let (cost, search_seconds) = with_heuristic!(name, graph, table.as_ref(), |h| search(
+        graph, h, start, goal, cache
+    ));
+    let label = match name {
+        // `dh:K` for the default placement keeps the legend short.
+        HeuristicName::Differential {
+            k: Some(k),
+            placement: PlacementName::Farthest,
+        } => format!("dh:{k}"),
+        other => other.to_string(),
     };
     let mut path = Vec::new();
     if cost.is_some() {
@@ -472,18 +439,5 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(12_345), "12,345");
         assert_eq!(thousands(1_234_567), "1,234,567");
-    }
-
-    #[test]
-    fn heuristic_specs_parse() {
-        assert_eq!("dh:8".parse(), Ok(HeuristicSpec::Differential(Some(8))));
-        assert_eq!("dh".parse(), Ok(HeuristicSpec::Differential(None)));
-        assert!("dh:0".parse::<HeuristicSpec>().is_err());
-        assert!("dh:x".parse::<HeuristicSpec>().is_err());
-        assert!("nope".parse::<HeuristicSpec>().is_err());
-        assert_eq!(
-            "octile".parse(),
-            Ok(HeuristicSpec::Plain(HeuristicName::Octile))
-        );
     }
 }

@@ -14,7 +14,7 @@ use cairns::search::{AStar, Dijkstra, SearchCache};
 use cairns::with_open_set;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::choose::{HeuristicName, parse_open_name, with_heuristic};
+use crate::choose::{HeuristicName, parse_open_name, prepare, with_heuristic};
 use crate::{Outcome, median};
 
 /// Options of `cairns scen`.
@@ -26,9 +26,17 @@ pub struct Args {
     /// after it (`NAME.map.scen` -> `NAME.map`).
     #[arg(long)]
     pub map: Option<PathBuf>,
-    /// Heuristic: zero, manhattan, octile or euclidean.
-    #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicName,
+    /// Heuristic: zero, manhattan, octile (the default), euclidean, or
+    /// `dh:K[:PLACEMENT]`, the differential heuristic of K landmarks placed
+    /// random, farthest (the default, seed 1) or avoid, over octile; the
+    /// table is built once before the queries.
+    #[arg(long, value_name = "NAME")]
+    pub heuristic: Option<HeuristicName>,
+    /// Use the differential heuristic of a landmark table saved by
+    /// `cairns landmarks build` for this map; --heuristic may then only be
+    /// dh, or dh:K with the file's K.
+    #[arg(long, value_name = "FILE")]
+    pub landmarks: Option<PathBuf>,
     /// OPEN set, by name (`cairns open-sets` lists them).
     #[arg(long = "open", value_name = "NAME", default_value = DEFAULT_NAME, value_parser = parse_open_name)]
     pub open: String,
@@ -82,6 +90,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         )
     })?;
     let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let prepared = prepare(args.heuristic, args.landmarks.as_deref(), &graph)?;
     let chosen: Vec<&Scenario> = file.scenarios.iter().step_by(args.every as usize).collect();
 
     let bar = ProgressBar::new(chosen.len() as u64);
@@ -92,15 +101,17 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let mut problems = Vec::new();
     let summary = with_open_set!(&args.open, |Q| {
         let mut cache = SearchCache::with_open(Q::default());
-        with_heuristic!(args.heuristic, &graph, |h| run_batch(
-            &graph,
-            h,
-            &chosen,
-            args.against,
-            &mut cache,
-            &bar,
-            &mut problems
-        ))
+        with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
+            run_batch(
+                &graph,
+                h,
+                &chosen,
+                args.against,
+                &mut cache,
+                &bar,
+                &mut problems,
+            )
+        })
     })
     .with_context(|| format!("unknown OPEN set {:?}", args.open))?;
     bar.finish_and_clear();
@@ -122,7 +133,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         let json = serde_json::json!({
             "scen": args.scen.display().to_string(),
             "map": map_path.display().to_string(),
-            "heuristic": args.heuristic.to_string(),
+            "heuristic": prepared.label,
+            "landmarks": args.landmarks.as_ref().map(|p| p.display().to_string()),
+            "preprocess_s": prepared.preprocess_s,
+            "table_bytes": prepared.table_bytes(),
             "open": args.open,
             "against": format!("{:?}", args.against).to_lowercase(),
             "queries": summary.queries,
@@ -136,7 +150,12 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         });
         writeln!(out, "{json}")?;
     } else {
+        writeln!(out, "heuristic    {}", prepared.label)?;
         writeln!(out, "open set     {}", args.open)?;
+        if prepared.table.is_some() {
+            writeln!(out, "preprocess s {:.3}", prepared.preprocess_s)?;
+            writeln!(out, "table bytes  {}", prepared.table_bytes())?;
+        }
         writeln!(out, "scenarios    {}", summary.queries)?;
         writeln!(out, "matched      {}", summary.queries - summary.mismatches)?;
         writeln!(out, "mismatches   {}", summary.mismatches)?;

@@ -1,5 +1,6 @@
 //! Integration tests of the `cairns` binary, one module per command.
 
+mod landmarks;
 mod open_sets;
 
 use std::path::PathBuf;

@@ -1,0 +1,104 @@
+//! `cairns landmarks build`: place landmarks on a map, build their distance
+//! table and save it for `scen --landmarks` and `path --landmarks`.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use cairns::grid::{GridGraph, Neighborhood};
+use cairns::landmarks::grid_hash;
+use cairns::movingai::read_map;
+
+use crate::Outcome;
+use crate::choose::{
+    DEFAULT_SEED, PlacementName, build_table, parse_landmark_count, parse_neighborhood,
+};
+
+/// Options of `cairns landmarks`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The `landmarks` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Place K landmarks on a map, build their table and save it.
+    Build(BuildArgs),
+}
+
+/// Options of `cairns landmarks build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// The `.map` file.
+    pub map: PathBuf,
+    /// The number of landmarks, 1 to 64.
+    #[arg(short = 'k', value_name = "K", value_parser = parse_landmark_count)]
+    pub k: usize,
+    /// How the landmarks are placed.
+    #[arg(long, value_enum, default_value_t = PlacementName::Farthest)]
+    pub placement: PlacementName,
+    /// The seed of the placement.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting). A
+    /// table only loads for the movement it was built for.
+    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    pub neighborhood: Neighborhood,
+    /// The table file to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    match &args.command {
+        Command::Build(args) => build(args),
+    }
+}
+
+fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    let grid = read_map(&args.map)?;
+    let hash = grid_hash(&grid, args.neighborhood);
+    let graph = GridGraph::new(grid, args.neighborhood);
+    let t0 = Instant::now();
+    let table = build_table(&graph, args.k, args.placement.with_seed(args.seed))
+        .with_context(|| args.map.display().to_string())?;
+    let build_s = t0.elapsed().as_secs_f64();
+
+    let out_name = args.output.display();
+    let file = File::create(&args.output).with_context(|| format!("{out_name}: cannot create"))?;
+    let mut w = BufWriter::new(file);
+    table
+        .save(&mut w, hash)
+        .and_then(|()| w.flush())
+        .with_context(|| format!("{out_name}: cannot write the landmark table"))?;
+
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "map         {} ({}x{}, {}-connected)",
+        args.map.display(),
+        graph.width(),
+        graph.height(),
+        args.neighborhood.directions()
+    )?;
+    writeln!(
+        out,
+        "landmarks   {} placed {} (seed {})",
+        table.landmark_count(),
+        args.placement,
+        args.seed
+    )?;
+    writeln!(out, "build s     {build_s:.3}")?;
+    writeln!(out, "table bytes {}", table.memory_bytes())?;
+    writeln!(out, "wrote       {out_name}")?;
+    for (i, &l) in table.landmarks().iter().enumerate() {
+        let (x, y) = graph.coords(l);
+        writeln!(out, "L{i:<3} {x},{y}")?;
+    }
+    out.flush().context("writing to stdout")?;
+    Ok(Outcome::Success)
+}

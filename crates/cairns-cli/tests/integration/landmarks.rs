@@ -1,0 +1,424 @@
+//! `cairns landmarks build`, `--heuristic dh:K` and `--landmarks FILE`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
+use cairns::movingai::write_map;
+use cairns::open::CATALOGUE;
+
+use crate::cairns;
+
+/// A directory in the system's temporary directory, unique to this process
+/// and call, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "cairns-landmarks-{test}-{}-{n}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+
+    fn file(&self, name: &str, contents: &str) -> String {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code, showing the output when it differs.
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(o).trim())
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
+}
+
+fn data(file: &str) -> String {
+    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/movingai"
+            ))
+        },
+        PathBuf::from,
+    );
+    let path = dir.join(file);
+    assert!(
+        path.is_file(),
+        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
+        path.display()
+    );
+    path.to_str().unwrap().to_owned()
+}
+
+/// A generated 64x48 rooms map, written to `dir/name`.
+fn rooms_map(dir: &TempDir, name: &str, seed: u64) -> (String, Grid) {
+    let grid = generate(&GenerateOptions {
+        kind: MapKind::Rooms { room_size: 7 },
+        width: 64,
+        height: 48,
+        seed,
+    })
+    .unwrap();
+    (dir.file(name, &write_map(&grid)), grid)
+}
+
+/// A scenario file of 40 queries between free cells of `grid`, whose
+/// published lengths are placeholders: run it `--against dijkstra`.
+fn scen_for(dir: &TempDir, map_name: &str, grid: &Grid) -> String {
+    let free: Vec<(u32, u32)> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y))
+        .collect();
+    let mut text = String::from("version 1\n");
+    for i in 0..40 {
+        let a = free[(i * 7919) % free.len()];
+        let b = free[(i * 104_729 + free.len() / 2) % free.len()];
+        let (w, h) = (grid.width(), grid.height());
+        writeln!(
+            text,
+            "0\t{map_name}\t{w}\t{h}\t{}\t{}\t{}\t{}\t0",
+            a.0, a.1, b.0, b.1
+        )
+        .unwrap();
+    }
+    dir.file(&format!("{map_name}.scen"), &text)
+}
+
+fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["landmarks", "build", map, "-k", k, "-o", out];
+    args.extend_from_slice(extra);
+    cairns(&args)
+}
+
+#[test]
+fn build_then_scen_with_the_file_has_no_mismatches() {
+    let dir = TempDir::new("build");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
+    let table = dir.path("rooms.lm");
+    let o = build(&map, "6", &table, &["--placement", "avoid", "--seed", "9"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    let bytes = grid.len() * 6 * 4;
+    assert!(out.contains(&format!("table bytes {bytes}")), "{out}");
+    assert!(out.contains("build s"), "{out}");
+    assert!(out.contains("6 placed avoid (seed 9)"), "{out}");
+    let coords: Vec<&str> = out.lines().filter(|l| l.starts_with('L')).collect();
+    assert_eq!(coords.len(), 6, "{out}");
+    assert!(Path::new(&table).is_file());
+
+    let scen = scen_for(&dir, "rooms.map", &grid);
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--landmarks",
+        &table,
+        "--against",
+        "dijkstra",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["queries"], 40, "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+    assert_eq!(j["table_bytes"], bytes, "{j}");
+    assert!(j["preprocess_s"].is_number(), "{j}");
+    // The file does not record the placement, so none is claimed.
+    assert_eq!(j["heuristic"], "dh:6", "{j}");
+    assert_eq!(j["landmarks"], table.as_str(), "{j}");
+
+    // The same with `--heuristic dh` spelled out, and in the text output.
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--landmarks",
+        &table,
+        "--heuristic",
+        "dh",
+        "--against",
+        "dijkstra",
+    ]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains(&format!("table bytes  {bytes}")), "{out}");
+    assert!(out.contains("preprocess s"), "{out}");
+    assert!(out.contains("mismatches   0"), "{out}");
+}
+
+#[test]
+fn plain_heuristics_report_no_table() {
+    let scen = data("dao/arena.map.scen");
+    let o = cairns(&["scen", &scen, "--every", "40", "--json"]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["table_bytes"], 0, "{j}");
+    assert_eq!(j["preprocess_s"], 0.0, "{j}");
+    assert_eq!(j["heuristic"], "octile", "{j}");
+}
+
+#[test]
+fn landmarks_file_works_with_every_open_set() {
+    let dir = TempDir::new("open");
+    let map = dir.file(
+        "t.map",
+        "type octile\nheight 4\nwidth 6\nmap\n..@...\n..@...\n..@...\n......\n",
+    );
+    let scen = dir.file(
+        "t.map.scen",
+        "version 1\n\
+         0\tt.map\t6\t4\t0\t0\t5\t0\t9.24264069\n\
+         0\tt.map\t6\t4\t0\t3\t5\t3\t5\n\
+         0\tt.map\t6\t4\t3\t0\t4\t1\t1.41421356\n",
+    );
+    let table = dir.path("t.lm");
+    assert_exit(&build(&map, "3", &table, &[]), 0);
+    for info in CATALOGUE {
+        let o = cairns(&[
+            "scen",
+            &scen,
+            "--landmarks",
+            &table,
+            "--open",
+            info.name,
+            "--json",
+        ]);
+        assert_exit(&o, 0);
+        let j = json(&o);
+        assert_eq!(j["open"], info.name);
+        assert_eq!(j["queries"], 3, "{}: {j}", info.name);
+        assert_eq!(j["mismatches"], 0, "{}: {j}", info.name);
+        assert_eq!(j["table_bytes"], 6 * 4 * 3 * 4, "{j}");
+    }
+}
+
+#[test]
+fn dh4_on_a_dao_map_matches_and_expands_fewer_than_octile() {
+    let scen = data("dao/den520d.map.scen");
+    let run = |h: &str| {
+        let o = cairns(&["scen", &scen, "--every", "50", "--heuristic", h, "--json"]);
+        assert_exit(&o, 0);
+        json(&o)
+    };
+    let (dh, octile) = (run("dh:4"), run("octile"));
+    assert_eq!(dh["mismatches"], 0, "{dh}");
+    assert_eq!(dh["heuristic"], "dh:4:farthest", "{dh}");
+    assert_eq!(dh["queries"], octile["queries"]);
+    assert!(dh["table_bytes"].as_u64().unwrap() > 0, "{dh}");
+    assert!(dh["preprocess_s"].as_f64().unwrap() > 0.0, "{dh}");
+    let (a, b) = (
+        dh["mean_expanded"].as_f64().unwrap(),
+        octile["mean_expanded"].as_f64().unwrap(),
+    );
+    assert!(a < b, "dh:4 expanded {a} on average, octile {b}");
+}
+
+#[test]
+fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
+    let dir = TempDir::new("path");
+    let map = dir.file(
+        "m.map",
+        "type octile\nheight 5\nwidth 9\nmap\n\
+         ....@....\n\
+         .@@.@.@@.\n\
+         .@..@..@.\n\
+         .@.@@@.@.\n\
+         .........\n",
+    );
+    let base = ["path", &map, "--from", "0,0", "--to", "8,0", "--no-draw"];
+    let o = cairns(&[&base[..], &["--heuristic", "dh:2:random"]].concat());
+    assert_exit(&o, 0);
+    assert!(
+        stdout(&o).contains("cost       16.000000"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("heuristic  dh:2:random"),
+        "{}",
+        stdout(&o)
+    );
+
+    // 4-connected: the table must be built for that movement too.
+    let table = dir.path("m4.lm");
+    assert_exit(&build(&map, "2", &table, &["--neighborhood", "4"]), 0);
+    let o = cairns(&[&base[..], &["--neighborhood", "4", "--landmarks", &table]].concat());
+    assert_exit(&o, 0);
+    assert!(
+        stdout(&o).contains("cost       16.000000"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("table      360 bytes"),
+        "{}",
+        stdout(&o)
+    );
+    // ... and is for another map under octile movement.
+    let o = cairns(&[&base[..], &["--landmarks", &table]].concat());
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("another map"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_table_of_another_map_is_an_error_naming_the_file() {
+    let dir = TempDir::new("other");
+    let (map_a, _) = rooms_map(&dir, "a.map", 3);
+    let (_, grid_b) = rooms_map(&dir, "b.map", 4);
+    let table = dir.path("a.lm");
+    assert_exit(&build(&map_a, "2", &table, &[]), 0);
+    let scen = scen_for(&dir, "b.map", &grid_b);
+    let o = cairns(&["scen", &scen, "--landmarks", &table, "--json"]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(err.starts_with(&format!("cairns: {table}: ")), "{err}");
+    assert!(err.contains("built for another map"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn a_truncated_or_corrupt_table_is_an_error_not_a_panic() {
+    let dir = TempDir::new("broken");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
+    let scen = scen_for(&dir, "rooms.map", &grid);
+    let table = dir.path("rooms.lm");
+    assert_exit(&build(&map, "2", &table, &[]), 0);
+    let bytes = std::fs::read(&table).unwrap();
+
+    for (name, contents, expected) in [
+        ("cut.lm", bytes[..bytes.len() / 2].to_vec(), "truncated"),
+        ("empty.lm", Vec::new(), "truncated"),
+        ("junk.lm", b"not a landmark file".to_vec(), "bad magic"),
+        (
+            "flipped.lm",
+            {
+                let mut b = bytes.clone();
+                let mid = b.len() / 2;
+                b[mid] ^= 0x40;
+                b
+            },
+            "corrupt",
+        ),
+    ] {
+        let path = dir.path(name);
+        std::fs::write(&path, contents).unwrap();
+        let o = cairns(&["scen", &scen, "--landmarks", &path, "--against", "dijkstra"]);
+        assert_exit(&o, 2);
+        let err = stderr(&o);
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(err.contains(expected), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let missing = dir.path("missing.lm");
+    let o = cairns(&["scen", &scen, "--landmarks", &missing]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("missing.lm"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_heuristic_names_and_combinations_exit_2() {
+    let scen = data("dao/arena.map.scen");
+    for h in ["dh:0", "dh:x", "dh:65", "dh:4:nowhere"] {
+        let o = cairns(&["scen", &scen, "--heuristic", h]);
+        assert_exit(&o, 2);
+        assert!(
+            stderr(&o).contains("invalid value") && stderr(&o).contains(h),
+            "{h}: {}",
+            stderr(&o)
+        );
+    }
+    // A bare `dh` has nothing to build from.
+    let o = cairns(&["scen", &scen, "--heuristic", "dh"]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--landmarks FILE"), "{}", stderr(&o));
+
+    let dir = TempDir::new("combine");
+    let table = dir.path("arena.lm");
+    assert_exit(&build(&data("dao/arena.map"), "2", &table, &[]), 0);
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--landmarks",
+        &table,
+        "--heuristic",
+        "octile",
+    ]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("--heuristic is octile"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cairns(&["scen", &scen, "--landmarks", &table, "--heuristic", "dh:3"]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("has 2"), "{}", stderr(&o));
+}
+
+#[test]
+fn build_errors_exit_2_with_a_message() {
+    let dir = TempDir::new("errors");
+    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let out = dir.path("t.lm");
+    for k in ["0", "65", "1000000", "x"] {
+        let o = build(&map, k, &out, &[]);
+        assert_exit(&o, 2);
+        assert!(stderr(&o).contains("invalid value"), "{k}: {}", stderr(&o));
+    }
+    // More landmarks than cells with a move.
+    let tiny = dir.file("tiny.map", "type octile\nheight 1\nwidth 3\nmap\n..@\n");
+    let o = build(&tiny, "3", &out, &[]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("tiny.map"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("only 2 cells"), "{}", stderr(&o));
+
+    let bad = dir.file("bad.map", "type octile\nheight 1\nwidth 2\nmap\n.Q\n");
+    let o = build(&bad, "2", &out, &[]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("bad.map: line 5"), "{}", stderr(&o));
+
+    let unwritable = dir.path("no/such/dir/t.lm");
+    let o = build(&map, "2", &unwritable, &[]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains(&format!("{unwritable}: cannot create")),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(&out).exists());
+}
