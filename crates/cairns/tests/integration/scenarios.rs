@@ -75,7 +75,8 @@ fn assert_none(what: &str, mismatches: &[String]) {
     );
 }
 
-/// Octile A* with the default OPEN set on every file of `set`, at most
+/// Octile A* with the default OPEN set, on the plain grid and with canonical
+/// ordering, on every file of `set`, at most
 /// `max_per_file` lines of each (evenly spread; smaller files in full).
 ///
 /// The caps keep each set's test at a few seconds in a test build (the
@@ -97,9 +98,22 @@ fn published_lengths(set: &str, max_per_file: usize) {
             sample(&scen.scenarios, max_per_file),
             &mut mismatches,
         );
+        // The same lines with canonical ordering pruning the successors.
+        let canonical = graph.clone().with_canonical_ordering(true);
+        runs += check_published(
+            &file,
+            &canonical,
+            Octile::new(&canonical),
+            &mut cache,
+            sample(&scen.scenarios, max_per_file),
+            &mut mismatches,
+        );
     }
     assert!(runs > 0);
-    assert_none(&format!("{set}: octile A*, {runs} scenarios"), &mismatches);
+    assert_none(
+        &format!("{set}: octile A*, plain and canonical, {runs} searches"),
+        &mismatches,
+    );
 }
 
 #[test]
