@@ -56,6 +56,8 @@
 //! assert!(alt <= path.cost);
 //! ```
 
+mod adaptive;
+mod column;
 mod compressed;
 mod file;
 mod heuristic;
@@ -65,6 +67,8 @@ mod proptests;
 mod stale;
 mod table;
 
+pub use adaptive::AdaptiveLandmarks;
+pub use column::DistanceColumn;
 pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};

@@ -85,10 +85,10 @@ pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<No
 /// `SplitMix64` (Steele, Lea and Flood), a tiny generator that is plenty for
 /// picking nodes.
 #[derive(Clone, Debug)]
-struct SplitMix64(u64);
+pub(super) struct SplitMix64(pub(super) u64);
 
 impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
+    pub(super) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -97,7 +97,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..n` (`n > 0`), by multiply-and-shift.
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
