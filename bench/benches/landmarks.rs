@@ -1,7 +1,10 @@
 //! The differential-heuristic harness: per Moving AI set, A* with octile
-//! beside A* with landmark tables of 4 to 32 landmarks (farthest-first) and
-//! of 16 landmarks placed at random and by "Avoid", every result checked
-//! against the published optimal length.
+//! beside A* with landmark tables of 4 to 32 landmarks (farthest-first), of
+//! 16 landmarks placed at random, by "Avoid", by goal centroids and
+//! adaptively, per-query landmark selection, compressed tables, and an
+//! extra distance column on goal-sorted and shared-goal streams; every
+//! result checked against the published optimal length (shared-goal
+//! queries without one against the exact distance column).
 //!
 //! ```text
 //! cargo bench -p cairns-bench --bench landmarks -- [SET...] [--every N] [--maps M] [--perfect-every P]
