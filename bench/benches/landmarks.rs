@@ -1,7 +1,10 @@
 //! The differential-heuristic harness: per Moving AI set, A* with octile
-//! beside A* with landmark tables of 4 to 32 landmarks (farthest-first) and
-//! of 16 landmarks placed at random and by "Avoid", every result checked
-//! against the published optimal length.
+//! beside A* with landmark tables of 4 to 32 landmarks (farthest-first), of
+//! 16 landmarks placed at random, by "Avoid", by goal centroids and
+//! adaptively, per-query landmark selection, compressed tables, and an
+//! extra distance column on goal-sorted and shared-goal streams; every
+//! result checked against the published optimal length (shared-goal
+//! queries without one against the exact distance column).
 //!
 //! ```text
 //! cargo bench -p cairns-bench --bench landmarks -- [SET...] [--every N] [--maps M] [--perfect-every P]
@@ -22,11 +25,11 @@ use std::time::Instant;
 use cairns::graph::{Graph, NodeId};
 use cairns::heuristic::{FnHeuristic, Heuristic, Octile};
 use cairns::landmarks::{
-    CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
-    LandmarkTable, Layout, Placement, place,
+    AdaptiveLandmarks, CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic,
+    Directedness, DistanceColumn, LandmarkTable, Layout, Placement, place, place_centroid,
 };
 use cairns::search::{AStar, Dijkstra, SearchCache};
-use cairns_bench::{Instance, load_set, median};
+use cairns_bench::{Instance, Query, load_set, median};
 
 const SETS: [&str; 8] = [
     "dao", "maze", "room", "random", "street", "sc1", "bg512", "da2",
@@ -56,16 +59,27 @@ impl Totals {
 
 /// Runs every query of `inst` with `h`, checking each cost, adding to `t`.
 /// `sample` marks the queries of the perfect-heuristic sample.
-fn run<H: Heuristic>(
+fn run<H: Heuristic + Copy>(
     inst: &Instance,
     h: H,
     cache: &mut SearchCache,
     t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
-    let astar = AStar::new(&inst.graph, h);
+    run_each(inst, |_| h, cache, t, sample);
+}
+
+/// Like [`run`] with a heuristic made per query (inside the timing).
+fn run_each<H: Heuristic>(
+    inst: &Instance,
+    make: impl Fn(&Query) -> H,
+    cache: &mut SearchCache,
+    t: &mut Totals,
+    sample: &dyn Fn(usize) -> bool,
+) {
     for (i, q) in inst.queries.iter().enumerate() {
         let t0 = Instant::now();
+        let astar = AStar::new(&inst.graph, make(q));
         let cost = black_box(astar.search_cost(q.start, q.goal, cache));
         t.times.push(t0.elapsed().as_secs_f64());
         assert!(
@@ -122,8 +136,24 @@ fn main() {
         let mut instances = load_set(set, every);
         instances.truncate(max_maps);
         let mut configs: Vec<Totals> = [
-            "octile", "F4", "F8", "F16", "F32", "R16", "A16", "F16-lm", "perfect", "F5", "C4/16n",
+            "octile",
+            "F4",
+            "F8",
+            "F16",
+            "F32",
+            "R16",
+            "A16",
+            "F16-lm",
+            "perfect",
+            "F5",
+            "C4/16n",
             "C4/16rr",
+            "Ct16",
+            "Ad16",
+            "F16b4q",
+            "F16+col",
+            "F16 sh",
+            "F16+col sh",
         ]
         .iter()
         .map(|n| Totals::named(n))
@@ -192,6 +222,29 @@ fn main() {
                         let h = CompressedHeuristic::new(&ct, Octile::new(g));
                         run(inst, h, &mut cache, &mut configs[c], &sample);
                     }
+                    // Goldberg-Harrelson selection: the 4 landmarks best
+                    // for (start, goal), chosen per query.
+                    let h = DifferentialHeuristic::new(&table, Octile::new(g)).with_best(4);
+                    configs[14].prep += prep32 / 2.0;
+                    configs[14].bytes += table.memory_bytes();
+                    run_each(
+                        inst,
+                        |q| h.for_start(q.start),
+                        &mut cache,
+                        &mut configs[14],
+                        &sample,
+                    );
+                    adaptive(
+                        inst,
+                        &table,
+                        prep32 / 2.0,
+                        &mut cache,
+                        &mut configs[13],
+                        &sample,
+                    );
+                    with_column(inst, &table, prep32 / 2.0, &mut cache, &mut configs[15]);
+                    let (plain, col) = configs.split_at_mut(17);
+                    shared_goals(inst, &table, &mut cache, &mut plain[16], &mut col[0]);
                     let lm = table.with_layout(Layout::LandmarkMajor);
                     configs[7].prep += prep32 / 2.0;
                     configs[7].bytes += lm.memory_bytes();
@@ -212,6 +265,17 @@ fn main() {
                 run(inst, h, &mut cache, &mut configs[c], &sample);
             }
 
+            // Centroid: k-means on the goals of scenario lines outside the
+            // sample (the last 256 of them), as "recent goals".
+            let t0 = Instant::now();
+            let recent = training_goals(set, inst, every);
+            let lms = place_centroid(g, 16, &recent, SEED);
+            let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
+            configs[12].prep += t0.elapsed().as_secs_f64();
+            configs[12].bytes += table.memory_bytes();
+            let h = DifferentialHeuristic::new(&table, Octile::new(g));
+            run(inst, h, &mut cache, &mut configs[12], &sample);
+
             // The perfect heuristic: exact distances to the goal.
             let mut exact = vec![f64::INFINITY; g.node_bound()];
             for (i, q) in inst.queries.iter().enumerate().filter(|(i, _)| sample(*i)) {
@@ -228,6 +292,158 @@ fn main() {
         report(set, instances.len(), queries, &mut configs);
     }
     street_build_time();
+}
+
+/// Goals of the scenario lines of `inst`'s file that the sample skips
+/// (every line when `every` is 1), the last 256 of them.
+fn training_goals(set: &str, inst: &Instance, every: usize) -> Vec<NodeId> {
+    let scen = cairns_bench::data_dir()
+        .join(set)
+        .join(format!("{}.map.scen", inst.name));
+    let all = cairns_bench::load_instance(&scen, 1);
+    let goals: Vec<NodeId> = all
+        .queries
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| every == 1 || i % every != 0)
+        .map(|(_, q)| q.goal)
+        .collect();
+    goals[goals.len().saturating_sub(256)..].to_vec()
+}
+
+/// Adaptive landmarks from the F16 table, p = 0.1: query times as usual;
+/// the moves' rebuilds are added to the preprocessing time.
+fn adaptive(
+    inst: &Instance,
+    table: &LandmarkTable,
+    prep: f64,
+    cache: &mut SearchCache,
+    t: &mut Totals,
+    sample: &dyn Fn(usize) -> bool,
+) {
+    let g = &inst.graph;
+    let mut ad = AdaptiveLandmarks::new(table.clone(), 0.1, SEED);
+    t.prep += prep;
+    t.bytes += table.memory_bytes();
+    for (i, q) in inst.queries.iter().enumerate() {
+        let t0 = Instant::now();
+        let astar = AStar::new(g, ad.heuristic(Octile::new(g)));
+        let cost = black_box(astar.search_cost(q.start, q.goal, cache));
+        t.times.push(t0.elapsed().as_secs_f64());
+        assert!(q.matches(cost), "Ad16 on {} query {i}", inst.name);
+        let e = cache.stats().expanded;
+        t.expanded += e;
+        if sample(i) {
+            t.sample_expanded += e;
+        }
+        let t0 = Instant::now();
+        ad.after_query(g, q.start, q.goal);
+        t.prep += t0.elapsed().as_secs_f64();
+    }
+}
+
+/// The queries sorted by goal (row-major), each with F16 plus the distance
+/// column of the previous query's goal as an extra landmark; the column
+/// (one full reverse search per distinct goal) is timed into `prep`. No
+/// perfect-heuristic sample: the order differs.
+fn with_column(
+    inst: &Instance,
+    table: &LandmarkTable,
+    prep: f64,
+    cache: &mut SearchCache,
+    t: &mut Totals,
+) {
+    let g = &inst.graph;
+    let mut order: Vec<&Query> = inst.queries.iter().collect();
+    order.sort_by_key(|q| (g.coords(q.goal).1, g.coords(q.goal).0));
+    t.prep += prep;
+    t.bytes += table.memory_bytes() + g.node_bound() * 4;
+    let mut column: Option<DistanceColumn> = None;
+    let mut search = SearchCache::new();
+    for q in order {
+        let h = DifferentialHeuristic::new(table, Octile::new(g));
+        let t0 = Instant::now();
+        let cost = match &column {
+            Some(c) => AStar::new(g, h.with_extra(c)).search_cost(q.start, q.goal, cache),
+            None => AStar::new(g, h).search_cost(q.start, q.goal, cache),
+        };
+        t.times.push(t0.elapsed().as_secs_f64());
+        assert!(q.matches(black_box(cost)), "F16+col on {}", inst.name);
+        t.expanded += cache.stats().expanded;
+        if column.as_ref().is_none_or(|c| c.node() != q.goal) {
+            let t0 = Instant::now();
+            column = Some(DistanceColumn::to_node(
+                g,
+                q.goal,
+                Directedness::Symmetric,
+                &mut search,
+            ));
+            t.prep += t0.elapsed().as_secs_f64();
+        }
+    }
+}
+
+/// A stream where consecutive queries share goals: each sampled query
+/// `(s_i, z_i)` followed by `(s_{i+1}, z_i)`, `(s_{i+2}, z_i)`,
+/// `(s_{i+3}, z_i)`. F16 alone (`plain`) against F16 plus the column of
+/// `z_i`, a full reverse search run after the first query of each goal and
+/// timed into `col.prep`. The first query of each group is checked against
+/// its published length, the others against the column's exact distance.
+fn shared_goals(
+    inst: &Instance,
+    table: &LandmarkTable,
+    cache: &mut SearchCache,
+    plain: &mut Totals,
+    col: &mut Totals,
+) {
+    let g = &inst.graph;
+    let qs = &inst.queries;
+    let mut search = SearchCache::new();
+    let h = DifferentialHeuristic::new(table, Octile::new(g));
+    for (i, q) in qs.iter().enumerate() {
+        let mut column: Option<DistanceColumn> = None;
+        for j in 0..4 {
+            let start = qs[(i + j) % qs.len()].start;
+            let mut costs = [None; 2];
+            for (c, t) in [(0, &mut *plain), (1, &mut *col)] {
+                let t0 = Instant::now();
+                let cost = match (&column, c) {
+                    (Some(d), 1) => {
+                        AStar::new(g, h.with_extra(d)).search_cost(start, q.goal, cache)
+                    }
+                    _ => AStar::new(g, h).search_cost(start, q.goal, cache),
+                };
+                t.times.push(t0.elapsed().as_secs_f64());
+                t.expanded += cache.stats().expanded;
+                costs[c] = black_box(cost);
+            }
+            if j == 0 {
+                assert!(
+                    q.matches(costs[0]) && q.matches(costs[1]),
+                    "shared goals on {}",
+                    inst.name
+                );
+                let t0 = Instant::now();
+                column = Some(DistanceColumn::to_node(
+                    g,
+                    q.goal,
+                    Directedness::Symmetric,
+                    &mut search,
+                ));
+                col.prep += t0.elapsed().as_secs_f64();
+            } else if let Some(d) = &column {
+                let exact = f64::from(d.distance(start));
+                for c in costs {
+                    let c = c.unwrap_or(f64::INFINITY);
+                    assert!(
+                        (c - exact).abs() <= 1e-5 * (1.0 + exact),
+                        "shared goals on {}: {c} vs {exact}",
+                        inst.name
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
@@ -260,7 +476,10 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         let sum: f64 = c.times.iter().sum();
         let mean = sum / q;
         let med = median(&mut c.times);
-        let gap = if oct_s > perfect_s {
+        // F16+col runs the queries in another order, without the sample.
+        let gap = if i >= 15 {
+            f64::NAN
+        } else if oct_s > perfect_s {
             (oct_s - c.sample_expanded as f64) / (oct_s - perfect_s)
         } else {
             1.0

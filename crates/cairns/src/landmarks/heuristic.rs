@@ -1,5 +1,6 @@
 //! The differential heuristic: lower bounds from a landmark table.
 
+use super::column::DistanceColumn;
 use super::table::{Directedness, LandmarkTable, Layout};
 use crate::graph::NodeId;
 use crate::heuristic::Heuristic;
@@ -93,6 +94,8 @@ pub struct DifferentialHeuristic<'t, B> {
     base: B,
     /// How many landmarks a query uses; 0 means all.
     best: u8,
+    /// A column consulted on top of the table's landmarks.
+    extra: Option<&'t DistanceColumn>,
 }
 
 /// The per-query value of a [`DifferentialHeuristic`]: the goal node, the
@@ -134,6 +137,40 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
             table,
             base,
             best: 0,
+            extra: None,
+        }
+    }
+
+    /// Also consults `column`, an extra landmark at
+    /// [`column.node()`](DistanceColumn::node) that is not in the table,
+    /// typically the distances of a search that has already run (see
+    /// [`DistanceColumn`]). Every query uses it, on top of the table's
+    /// landmarks or the [`with_best`](Self::with_best) selection, and its
+    /// own rounding margin is subtracted from its bound. Replaces any
+    /// previous extra column.
+    ///
+    /// # Panics
+    ///
+    /// When the column covers another number of nodes than the table.
+    #[must_use]
+    pub fn with_extra(self, column: &'t DistanceColumn) -> Self {
+        assert_eq!(
+            column.node_count(),
+            self.table.node_count(),
+            "the column covers another number of nodes than the table"
+        );
+        DifferentialHeuristic {
+            extra: Some(column),
+            ..self
+        }
+    }
+
+    /// Drops the extra column of [`with_extra`](Self::with_extra).
+    #[must_use]
+    pub fn without_extra(self) -> Self {
+        DifferentialHeuristic {
+            extra: None,
+            ..self
         }
     }
 
@@ -323,7 +360,15 @@ impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
         if lm == f32::INFINITY {
             return f64::INFINITY;
         }
-        let lm = (f64::from(lm) - self.table.margin()).max(0.0);
+        let mut lm = (f64::from(lm) - self.table.margin()).max(0.0);
+        if let Some(column) = self.extra {
+            let e = column.term(node, goal.node);
+            if e == f32::INFINITY {
+                return f64::INFINITY;
+            }
+            // `max` drops the NaN of "both unreachable".
+            lm = lm.max(f64::from(e) - column.margin());
+        }
         self.base.estimate(node, &goal.base).max(lm)
     }
 }

@@ -56,6 +56,8 @@
 //! assert!(alt <= path.cost);
 //! ```
 
+mod adaptive;
+mod column;
 mod compressed;
 mod file;
 mod heuristic;
@@ -65,10 +67,12 @@ mod proptests;
 mod stale;
 mod table;
 
+pub use adaptive::AdaptiveLandmarks;
+pub use column::DistanceColumn;
 pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
-pub use placement::{Placement, place};
+pub use placement::{Placement, place, place_among_goals, place_centroid};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
 

@@ -2,6 +2,7 @@
 
 use super::distances_from;
 use crate::graph::{Graph, NodeId, Reversed, Reversible};
+use crate::grid::GridGraph;
 use crate::search::SearchCache;
 
 /// How [`place`] chooses landmarks. Every strategy is deterministic for a
@@ -82,13 +83,215 @@ pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<No
     }
 }
 
+/// Landmarks where recent queries went, on a grid: the cells nearest the
+/// centroids of `k` clusters of `goals` (the "Centroid" placement).
+///
+/// The clusters come from a few rounds of k-means (Lloyd's algorithm) on
+/// the goals' coordinates, seeded by farthest-first: the first centre is a
+/// random goal, each next one the goal farthest (in straight-line
+/// distance) from the centres so far; then 8 rounds of "assign each goal to
+/// its nearest centre, move each centre to its cluster's mean". Each final
+/// centre is snapped to the nearest candidate cell (a cell with a legal
+/// move) not already chosen, in straight-line distance, ties to the lower
+/// row then column. Straight-line rather than path distance keeps it to
+/// `O(8 k G)` for `G` goals plus a local scan per landmark, with no search;
+/// a centre inside a wall block may snap to a cell on the wrong side of
+/// the wall, which costs tightness, never admissibility.
+///
+/// Goals that are not candidates are ignored. When there are at most `k`
+/// distinct candidate goals they are returned themselves, in first-seen
+/// order, so the result may hold fewer than `k` landmarks.
+///
+/// Why it can help: a landmark at distance `r` from the goal `z` bounds
+/// every node within `2 r` of the truth, `h(a, z) >= d(a, z) - 2 r` on a
+/// symmetric graph. When goals concentrate in a few places, landmarks among
+/// them beat landmarks on the periphery. When goals are spread evenly,
+/// centroids sit in the interior, where the farthest-first periphery does
+/// better; see `docs/differential-heuristics.md` for measurements.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::landmarks::place_centroid;
+///
+/// let grid = Grid::from_ascii("
+///     ..........
+///     ..........
+///     ..........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// // Goals in two clumps, around (1, 1) and (8, 1).
+/// let goals: Vec<_> = [(0, 1), (1, 0), (2, 1), (1, 2), (8, 0), (8, 2), (7, 1), (9, 1)]
+///     .iter()
+///     .map(|&(x, y)| graph.node(x, y).unwrap())
+///     .collect();
+/// let mut lms: Vec<_> = place_centroid(&graph, 2, &goals, 3).iter().map(|&l| graph.coords(l)).collect();
+/// lms.sort();
+/// assert_eq!(lms, [(1, 1), (8, 1)]);
+/// ```
+pub fn place_centroid(graph: &GridGraph, k: usize, goals: &[NodeId], seed: u64) -> Vec<NodeId> {
+    let is_candidate = |v: NodeId| graph.is_passable(v) && graph.moves(v) != 0;
+    let mut seen = vec![false; graph.node_bound()];
+    let mut distinct = Vec::new();
+    for &g in goals {
+        if g.index() < seen.len() && is_candidate(g) && !seen[g.index()] {
+            seen[g.index()] = true;
+            distinct.push(g);
+        }
+    }
+    if distinct.len() <= k {
+        return distinct;
+    }
+    let points: Vec<(f64, f64)> = goals
+        .iter()
+        .filter(|&&g| g.index() < seen.len() && is_candidate(g))
+        .map(|&g| {
+            let (x, y) = graph.coords(g);
+            (f64::from(x), f64::from(y))
+        })
+        .collect();
+    let dist2 = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2);
+    let nearest = |centres: &[(f64, f64)], p: (f64, f64)| {
+        (0..centres.len())
+            .min_by(|&i, &j| dist2(centres[i], p).total_cmp(&dist2(centres[j], p)))
+            .unwrap_or(0)
+    };
+    // Farthest-first seeding.
+    let mut rng = SplitMix64(seed);
+    let mut centres = vec![points[rng.below(points.len())]];
+    let mut gap: Vec<f64> = points.iter().map(|&p| dist2(p, centres[0])).collect();
+    while centres.len() < k {
+        let far = (0..points.len())
+            .max_by(|&i, &j| gap[i].total_cmp(&gap[j]).then(j.cmp(&i)))
+            .unwrap_or(0);
+        let c = points[far];
+        centres.push(c);
+        for (g, &p) in gap.iter_mut().zip(&points) {
+            *g = g.min(dist2(p, c));
+        }
+    }
+    // Lloyd rounds.
+    for _ in 0..8 {
+        let mut sums = vec![(0.0, 0.0, 0usize); k];
+        for &p in &points {
+            let s = &mut sums[nearest(&centres, p)];
+            s.0 += p.0;
+            s.1 += p.1;
+            s.2 += 1;
+        }
+        for (c, &(sx, sy, n)) in centres.iter_mut().zip(&sums) {
+            if n > 0 {
+                *c = (sx / n as f64, sy / n as f64);
+            }
+        }
+    }
+    // Snap each centre to the nearest free candidate cell, scanning square
+    // rings around it until no closer cell can remain.
+    let (width, height) = (i64::from(graph.width()), i64::from(graph.height()));
+    let mut chosen = Vec::with_capacity(k);
+    let mut taken = vec![false; graph.node_bound()];
+    for &(cx, cy) in &centres {
+        let (x0, y0) = (cx.round() as i64, cy.round() as i64);
+        let mut best: Option<(f64, NodeId)> = None;
+        for r in 0..=width.max(height) {
+            if best.is_some_and(|(d, _)| d.sqrt() < r as f64 - 1.0) {
+                break;
+            }
+            for y in (y0 - r)..=(y0 + r) {
+                for x in (x0 - r)..=(x0 + r) {
+                    let on_ring = (y - y0).abs() == r || (x - x0).abs() == r;
+                    if !on_ring || x < 0 || y < 0 || x >= width || y >= height {
+                        continue;
+                    }
+                    let Some(v) = graph.node(x as u32, y as u32) else {
+                        continue;
+                    };
+                    if !is_candidate(v) || taken[v.index()] {
+                        continue;
+                    }
+                    let d = dist2((x as f64, y as f64), (cx, cy));
+                    if best.is_none_or(|(b, bv)| d < b || (d == b && v < bv)) {
+                        best = Some((d, v));
+                    }
+                }
+            }
+        }
+        if let Some((_, v)) = best {
+            taken[v.index()] = true;
+            chosen.push(v);
+        }
+    }
+    chosen
+}
+
+/// Landmarks among recent goals on any graph (no coordinates needed):
+/// farthest-first restricted to `goals`, the general-graph form of the
+/// "Centroid" placement. The first landmark is a random candidate goal,
+/// each next one the goal farthest, by shortest-path distance, from the
+/// landmarks so far (a goal none of them reaches counts as farthest, as in
+/// [`Placement::Farthest`]). The chosen goals are the centres of a
+/// 2-approximate `k`-centre clustering of the goals (Gonzalez, 1985), so
+/// every goal lies within twice the best possible radius of a landmark.
+/// `k` searches. Goals without edges are ignored; with at most `k`
+/// distinct candidate goals, they are all returned, in first-seen order.
+pub fn place_among_goals<G: Reversible>(
+    graph: &G,
+    k: usize,
+    goals: &[NodeId],
+    seed: u64,
+) -> Vec<NodeId> {
+    let n = graph.node_bound();
+    let mut seen = vec![false; n];
+    let mut distinct = Vec::new();
+    for &g in goals {
+        let edge = |g: NodeId| {
+            graph.successors(g).next().is_some() || graph.predecessors(g).next().is_some()
+        };
+        if g.index() < n && !seen[g.index()] && edge(g) {
+            seen[g.index()] = true;
+            distinct.push(g);
+        }
+    }
+    if distinct.len() <= k {
+        return distinct;
+    }
+    let mut rng = SplitMix64(seed);
+    let mut cache = SearchCache::new();
+    let mut dist = vec![0f64; n];
+    let mut nearest = vec![f64::INFINITY; distinct.len()];
+    let first = rng.below(distinct.len());
+    let mut is_chosen = vec![false; distinct.len()];
+    is_chosen[first] = true;
+    let mut chosen = vec![distinct[first]];
+    loop {
+        distances_from(graph, chosen[chosen.len() - 1], &mut cache, &mut dist);
+        for (m, g) in nearest.iter_mut().zip(&distinct) {
+            *m = m.min(dist[g.index()]);
+        }
+        if chosen.len() == k {
+            break;
+        }
+        // Farthest from the landmarks so far, ties to the first seen.
+        let Some(next) = (0..distinct.len())
+            .filter(|&i| !is_chosen[i])
+            .max_by(|&i, &j| nearest[i].total_cmp(&nearest[j]).then(j.cmp(&i)))
+        else {
+            break;
+        };
+        is_chosen[next] = true;
+        chosen.push(distinct[next]);
+    }
+    chosen
+}
+
 /// `SplitMix64` (Steele, Lea and Flood), a tiny generator that is plenty for
 /// picking nodes.
 #[derive(Clone, Debug)]
-struct SplitMix64(u64);
+pub(super) struct SplitMix64(pub(super) u64);
 
 impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
+    pub(super) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -97,7 +300,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..n` (`n > 0`), by multiply-and-shift.
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 
@@ -384,6 +587,70 @@ mod tests {
             let first = place(&g, 1, Placement::Avoid { seed })[0];
             assert!([NodeId(0), NodeId(20)].contains(&first), "{first}");
         }
+    }
+
+    #[test]
+    fn centroid_places_near_goal_clumps_and_is_seeded() {
+        let g = maze();
+        // Goals in the bottom-right room and the top-left corner.
+        let goals: Vec<NodeId> = [(10, 6), (11, 6), (12, 5), (11, 5), (0, 0), (1, 0), (0, 1)]
+            .iter()
+            .map(|&(x, y)| g.node(x, y).unwrap())
+            .collect();
+        for seed in 0..6 {
+            let lms = place_centroid(&g, 2, &goals, seed);
+            assert_eq!(lms, place_centroid(&g, 2, &goals, seed));
+            let mut at: Vec<_> = lms.iter().map(|&l| g.coords(l)).collect();
+            at.sort_unstable();
+            // Means (0.33, 0.33) and (11, 5.5): nearest free cells.
+            assert_eq!(at, [(0, 0), (11, 5)], "seed {seed}");
+            for &l in &lms {
+                assert!(g.is_passable(l) && g.moves(l) != 0);
+            }
+        }
+        // Few goals: the goals themselves; walls ignored.
+        let wall = g.node(4, 0).unwrap();
+        assert_eq!(
+            place_centroid(&g, 4, &[goals[0], wall, goals[0]], 1),
+            [goals[0]]
+        );
+    }
+
+    #[test]
+    fn centroid_snaps_out_of_walls_to_distinct_cells() {
+        // The mean of goals on both sides of a wall block lies in the wall.
+        let grid = Grid::from_ascii(
+            "
+            ..@@@..
+            ..@@@..
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Four);
+        let goals: Vec<NodeId> = [(0, 0), (6, 0), (1, 1), (5, 1), (0, 1)]
+            .iter()
+            .map(|&(x, y)| g.node(x, y).unwrap())
+            .collect();
+        let lms = place_centroid(&g, 1, &goals, 0);
+        assert_eq!(lms.len(), 1);
+        assert!(g.is_passable(lms[0]));
+    }
+
+    #[test]
+    fn among_goals_spreads_over_the_goals() {
+        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
+        let g = CsrGraph::from_undirected_edges(21, &edges).unwrap();
+        let goals: Vec<NodeId> = [2, 3, 4, 10, 11, 17, 18, 19].map(NodeId).to_vec();
+        for seed in 0..8 {
+            let lms = place_among_goals(&g, 3, &goals, seed);
+            assert_eq!(lms, place_among_goals(&g, 3, &goals, seed));
+            assert_eq!(lms.len(), 3);
+            // One in each clump: 2..=4, 10..=11, 17..=19.
+            let mut clumps: Vec<u32> = lms.iter().map(|l| l.0 / 7).collect();
+            clumps.sort_unstable();
+            assert_eq!(clumps, [0, 1, 2], "{lms:?}");
+        }
+        assert_eq!(place_among_goals(&g, 5, &goals[..2], 0), goals[..2]);
     }
 
     #[test]

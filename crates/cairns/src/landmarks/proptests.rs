@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use super::{CompressedHeuristic, CompressedTable, Compression};
+use super::{CompressedHeuristic, CompressedTable, Compression, DistanceColumn};
 use super::{
     DifferentialHeuristic, Directedness, LandmarkTable, Layout, MapChanges, Placement,
     SafeDifferential, place,
@@ -378,6 +378,54 @@ proptest! {
                     prop_assert!(same_cost(cost, truth), "{a} -> {z}: {cost:?} vs {truth}");
                 }
             }
+        }
+    }
+
+    /// A distance column added as an extra landmark keeps the heuristic
+    /// admissible and consistent, alone or with table landmarks, on
+    /// symmetric and directed graphs, and A* with it finds the Dijkstra
+    /// cost.
+    #[test]
+    fn extra_columns_are_admissible(
+        (n, edges, choice) in csr_case(),
+        at in any::<prop::sample::Index>(),
+        undirected in any::<bool>(),
+    ) {
+        let g = if undirected {
+            CsrGraph::from_undirected_edges(n, &edges).unwrap()
+        } else {
+            CsrGraph::from_edges(n, &edges).unwrap()
+        };
+        let directedness = if undirected { Directedness::Symmetric } else { Directedness::Directed };
+        let p = NodeId(at.index(n as usize) as u32);
+        let mut cache = SearchCache::new();
+        let column = DistanceColumn::to_node(&g, p, directedness, &mut cache);
+        let dist = all_pairs(&g);
+        let mut cache = SearchCache::with_open(LazyList::default());
+        for lms in [Vec::new(), choice.resolve(&g)] {
+            let table = LandmarkTable::build(&g, &lms, directedness);
+            let margin = table.margin().max(column.margin());
+            let h = DifferentialHeuristic::new(&table, Zero).with_extra(&column);
+            check_heuristic("extra", &g, &dist, &h, |_, z| h.goal(z), margin, 0.0)?;
+            let hb = h.with_best(1);
+            check_heuristic("extra best", &g, &dist, &hb, |s, z| hb.for_query(s, z), margin, 0.0)?;
+            for s in (0..n).map(NodeId) {
+                for z in (0..n).map(NodeId) {
+                    let c = AStar::new(&g, h).search_cost(s, z, &mut cache);
+                    prop_assert!(same_cost(c, dist[s.index()][z.index()]), "{s} -> {z}: {c:?}");
+                }
+            }
+        }
+        // Towards the column's own node the bound is the distance itself
+        // (up to the margin).
+        let h = {
+            let table = LandmarkTable::build(&g, &[], directedness);
+            let h = DifferentialHeuristic::new(&table, Zero).with_extra(&column);
+            (0..n).map(|a| h.estimate(NodeId(a), &h.goal(p))).collect::<Vec<_>>()
+        };
+        for (a, ha) in h.iter().enumerate() {
+            let d = dist[a][p.index()];
+            prop_assert!(d == f64::INFINITY && *ha == f64::INFINITY || (d - ha).abs() <= 2.0 * column.margin() + 1e-9 * d);
         }
     }
 }

@@ -104,7 +104,7 @@ pub struct LandmarkTable {
 /// Rounds a distance for storage: nearest `f32`, finite values clamped to
 /// `f32::MAX` (see the table's docs for why this is safe).
 #[inline]
-fn store(d: f64) -> f32 {
+pub(super) fn store(d: f64) -> f32 {
     if d.is_finite() {
         (d as f32).min(f32::MAX)
     } else {
@@ -114,7 +114,7 @@ fn store(d: f64) -> f32 {
 
 /// The margin for a table whose values are `values`: `2^-22` times the
 /// largest finite one.
-fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> f64 {
+pub(super) fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> f64 {
     let max = values
         .into_iter()
         .flatten()
@@ -371,6 +371,16 @@ impl LandmarkTable {
             }
         }
         self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+    }
+
+    /// Moves landmark `l` to `node` without recomputing anything: the
+    /// caller then [`rebuild`](Self::rebuild)s `l`.
+    pub(super) fn set_landmark(&mut self, l: usize, node: NodeId) {
+        assert!(
+            node.index() < self.nodes,
+            "landmark {node} is not on the graph"
+        );
+        self.landmarks[l] = node;
     }
 
     /// Marks `node` unreachable from and to landmark `l`, for a cell that
