@@ -259,12 +259,11 @@ impl AppState {
                 .max_by_key(|(k, _)| k.edits.len())
                 .map(|(k, g)| (k.edits.len(), Arc::clone(g)))
         };
-        let (done, mut graph) = match base {
-            Some((done, g)) => (done, (*g).clone()),
-            None => {
-                let grid = self.grid(&key.map)?;
-                (0, GridGraph::new((*grid).clone(), neighborhood))
-            }
+        let (done, mut graph) = if let Some((done, g)) = base {
+            (done, (*g).clone())
+        } else {
+            let grid = self.grid(&key.map)?;
+            (0, GridGraph::new((*grid).clone(), neighborhood))
         };
         apply_edits(&mut graph, &key.edits[done..])?;
         let graph = Arc::new(graph);

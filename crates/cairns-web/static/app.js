@@ -259,7 +259,8 @@ $("map").addEventListener("change", () => loadMap($("map").value).catch((e) => {
 
 // ?selftest=drag&drag_to=x,y&paint=x0,y0,x1,y1: drives the page through
 // pointer events on the canvas, the same handlers a user's drag reaches:
-// drags the start to drag_to one cell per move, then paints a wall stroke
+// drags the start (or the handle at drag_from=x,y, such as a landmark) to
+// drag_to in about twelve moves, waiting for each update, then paints a wall stroke
 // from (x0, y0) to (x1, y1) in one move. Writes what the page showed after
 // each into #selftest, for tests that read the DOM.
 async function selftest() {
@@ -282,7 +283,7 @@ async function selftest() {
   const to = parsePoint(params.get("drag_to"));
   if (to) {
     $("tool").value = "drag";
-    const cells = line(st.from, to);
+    const cells = line(parsePoint(params.get("drag_from")) || st.from, to);
     const stride = Math.max(1, Math.ceil(cells.length / 12));
     const moves = cells.filter((_, k) => k > 0 && (k % stride === 0 || k === cells.length - 1));
     fire("pointerdown", cells[0]);
