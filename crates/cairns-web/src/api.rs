@@ -9,13 +9,15 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use cairns::graph::{NodeId, Reversed};
-use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
-use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use cairns::landmarks::{DifferentialHeuristic, LandmarkTable, Placement, place};
+use cairns::open::{CATALOGUE, DEFAULT_NAME, OpenSet, OpenSetInfo};
 use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns::with_open_set;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{AppState, TableKey};
+use crate::state::{AppState, GraphKey, TableKey};
 
 /// The most landmarks a request may place.
 const MAX_LANDMARKS: usize = 32;
@@ -23,8 +25,6 @@ const MAX_LANDMARKS: usize = 32;
 const MAX_EDITS: usize = 1 << 16;
 /// Landmarks suggested for a new map.
 const SUGGESTED_LANDMARKS: usize = 8;
-/// OPEN sets the server knows.
-const OPEN_SETS: [&str; 1] = ["indexed-binary-heap"];
 
 /// An error answer: a status and `{"error": message}`.
 #[derive(Debug)]
@@ -63,7 +63,7 @@ pub(crate) struct Maps {
 pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
     Json(Maps {
         maps: state.map_names(),
-        open_sets: OPEN_SETS.to_vec(),
+        open_sets: CATALOGUE.iter().map(|info| info.name).collect(),
     })
 }
 
@@ -109,9 +109,13 @@ pub(crate) async fn map(
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
     blocking(move || {
         let grid = state.grid(&name).map_err(bad)?;
+        let graph = graph(&state, &name, Neighborhood::Octile, &[])?;
         let suggested = state.suggested(&name, || {
-            let graph = GridGraph::new((*grid).clone(), Neighborhood::Octile);
-            place(&graph, SUGGESTED_LANDMARKS, Placement::Farthest { seed: 1 })
+            place(
+                &*graph,
+                SUGGESTED_LANDMARKS,
+                Placement::Farthest { seed: 1 },
+            )
         });
         Ok(Json(MapInfo {
             width: grid.width(),
@@ -171,7 +175,8 @@ pub struct SearchRequest {
     /// 4 or 8.
     #[serde(default = "default_neighborhood")]
     pub neighborhood: u8,
-    /// The OPEN set; only `indexed-binary-heap` for now.
+    /// The OPEN set: a name from `open_sets` of `GET /api/maps`, that is
+    /// from [`cairns::open::CATALOGUE`] (default `indexed-binary-heap`).
     #[serde(default)]
     pub open: Option<String>,
     /// Wall edits `[x, y, blocked]` applied to the map, in order.
@@ -277,7 +282,7 @@ pub struct HeatResponse {
 
 /// A map with the request's edits, as a graph, plus what the heuristics need.
 struct Prepared {
-    graph: GridGraph,
+    graph: Arc<GridGraph>,
     table: Option<(Arc<LandmarkTable>, bool, Option<f64>)>,
 }
 
@@ -302,31 +307,6 @@ fn check_heuristic(name: &str) -> Result<(), ApiError> {
     }
 }
 
-fn apply_edits(grid: &mut Grid, edits: &[[u32; 3]]) -> Result<(), ApiError> {
-    if edits.len() > MAX_EDITS {
-        return Err(bad(format!("more than {MAX_EDITS} wall edits")));
-    }
-    for &[x, y, blocked] in edits {
-        let tile = match blocked {
-            0 => Tile::Ground,
-            1 => Tile::OutOfBounds,
-            _ => {
-                return Err(bad(format!(
-                    "wall edit ({x}, {y}) must set 0 or 1, not {blocked}"
-                )));
-            }
-        };
-        if !grid.set(x, y, tile) {
-            return Err(bad(format!(
-                "wall edit ({x}, {y}) is outside the map ({}x{})",
-                grid.width(),
-                grid.height()
-            )));
-        }
-    }
-    Ok(())
-}
-
 fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
     match grid.get(x, y) {
         None => Err(bad(format!(
@@ -348,12 +328,26 @@ struct Common<'a> {
     table_walls: Option<&'a [[u32; 3]]>,
 }
 
+fn graph(
+    state: &AppState,
+    map: &str,
+    nb: Neighborhood,
+    edits: &[[u32; 3]],
+) -> Result<Arc<GridGraph>, ApiError> {
+    if edits.len() > MAX_EDITS {
+        return Err(bad(format!("more than {MAX_EDITS} wall edits")));
+    }
+    let key = GraphKey {
+        map: map.to_string(),
+        edits: edits.to_vec(),
+        directions: nb.directions(),
+    };
+    state.graph(&key, nb).map_err(bad)
+}
+
 fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let base = state.grid(c.map).map_err(bad)?;
-    let mut grid = (*base).clone();
-    apply_edits(&mut grid, c.walls)?;
-    let graph = GridGraph::new(grid, nb);
+    let graph = graph(state, c.map, nb, c.walls)?;
     let table = if c.uses_dh {
         if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
             return Err(bad(format!(
@@ -363,28 +357,24 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
         }
         let table_edits = c.table_walls.unwrap_or(c.walls);
         let stale = table_edits != c.walls;
-        let mut table_grid = (*base).clone();
-        apply_edits(&mut table_grid, table_edits)?;
+        let table_graph = if stale {
+            self::graph(state, c.map, nb, table_edits)?
+        } else {
+            Arc::clone(&graph)
+        };
         let nodes = c
             .landmarks
             .iter()
-            .map(|&p| cell(&table_grid, "landmark", p))
+            .map(|&p| cell(table_graph.grid(), "landmark", p))
             .collect::<Result<Vec<_>, _>>()?;
         let key = TableKey {
             map: c.map.to_string(),
             edits: table_edits.to_vec(),
             directions: nb.directions(),
-            landmarks: nodes.clone(),
+            landmarks: nodes,
         };
         let t0 = Instant::now();
-        let (table, built) = state.table(key, || {
-            let table_graph = if stale {
-                GridGraph::new(table_grid, nb)
-            } else {
-                graph.clone()
-            };
-            LandmarkTable::build(&table_graph, &nodes, Directedness::Symmetric)
-        });
+        let (table, built) = state.table(key, &table_graph);
         let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
         Some((table, stale, millis))
     } else {
@@ -396,7 +386,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
 /// Runs `$body` with `$h` bound to the heuristic named `$name`.
 macro_rules! with_heuristic {
     ($name:expr, $prep:expr, |$h:ident| $body:expr) => {{
-        let graph = &$prep.graph;
+        let graph: &GridGraph = &$prep.graph;
         match $name {
             "zero" => {
                 let $h = Zero;
@@ -427,13 +417,13 @@ macro_rules! with_heuristic {
     }};
 }
 
-fn run_search<H: Heuristic>(
+fn run_search<H: Heuristic, Q: OpenSet>(
     graph: &GridGraph,
     h: H,
     name: &str,
     start: NodeId,
     goal: NodeId,
-    cache: &mut SearchCache,
+    cache: &mut SearchCache<Q>,
 ) -> SearchOutcome {
     let t0 = Instant::now();
     let cost = AStar::new(graph, h).search_cost(start, goal, cache);
@@ -484,12 +474,15 @@ pub(crate) fn search_blocking(
     if let Some(b) = &req.compare {
         check_heuristic(b)?;
     }
-    if let Some(open) = &req.open
-        && !OPEN_SETS.contains(&open.as_str())
-    {
+    let open = req.open.as_deref().unwrap_or(DEFAULT_NAME);
+    if OpenSetInfo::find(open).is_none() {
         return Err(bad(format!(
             "unknown OPEN set {open:?} (expected one of {})",
-            OPEN_SETS.join(", ")
+            CATALOGUE
+                .iter()
+                .map(|info| info.name)
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     let uses_dh = req.heuristic == "dh" || req.compare.as_deref() == Some("dh");
@@ -506,7 +499,28 @@ pub(crate) fn search_blocking(
     )?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
-    let mut cache = state.take_cache();
+    let (a, b) = with_open_set!(open, |Q| searches::<Q>(state, req, &prep, start, goal))
+        .ok_or_else(|| bad(format!("unknown OPEN set {open:?}")))??;
+    Ok(SearchResponse {
+        width: prep.graph.width(),
+        height: prep.graph.height(),
+        a,
+        b,
+        stale: prep.table.as_ref().is_some_and(|t| t.1),
+        table_millis: prep.table.as_ref().and_then(|t| t.2),
+        total_millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// Heuristic A's search and, if asked, heuristic B's, with OPEN set `Q`.
+fn searches<Q: OpenSet + Default + Send + 'static>(
+    state: &AppState,
+    req: &SearchRequest,
+    prep: &Prepared,
+    start: NodeId,
+    goal: NodeId,
+) -> Result<(SearchOutcome, Option<SearchOutcome>), ApiError> {
+    let mut cache = state.take_cache::<Q>();
     let result = (|| -> Result<_, ApiError> {
         let a = with_heuristic!(req.heuristic.as_str(), prep, |h| run_search(
             &prep.graph,
@@ -530,16 +544,7 @@ pub(crate) fn search_blocking(
         Ok((a, b))
     })();
     state.put_cache(cache);
-    let (a, b) = result?;
-    Ok(SearchResponse {
-        width: prep.graph.width(),
-        height: prep.graph.height(),
-        a,
-        b,
-        stale: prep.table.as_ref().is_some_and(|t| t.1),
-        table_millis: prep.table.as_ref().and_then(|t| t.2),
-        total_millis: t0.elapsed().as_secs_f64() * 1e3,
-    })
+    result
 }
 
 fn heat_ratios<H: Heuristic>(
@@ -596,8 +601,8 @@ pub(crate) async fn heat(
             },
         )?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
-        let mut cache = state.take_cache();
-        Dijkstra::new(Reversed(&prep.graph)).all(goal, &mut cache);
+        let mut cache: SearchCache = state.take_cache();
+        Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
         let result = (|| -> Result<_, ApiError> {
             Ok(with_heuristic!(req.heuristic.as_str(), prep, |h| {
                 heat_ratios(&prep.graph, h, goal, &cache)

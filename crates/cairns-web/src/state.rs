@@ -1,15 +1,24 @@
 //! What the server keeps between requests: the maps, a pool of search
-//! caches and recently built landmark tables.
+//! caches, recently built graphs (a map plus wall edits) and recently built
+//! landmark tables.
+//!
+//! A drag sends one request per cell it crosses, each with the whole state
+//! of the page, so consecutive requests differ in one thing: the start, one
+//! landmark, or one more wall edit. The caches turn those into a lookup, one
+//! landmark's search, or a few tile updates instead of rebuilding the graph
+//! and the table each time.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use cairns::graph::NodeId;
-use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
-use cairns::landmarks::LandmarkTable;
+use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
+use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::movingai::read_map;
+use cairns::open::OpenSet;
 use cairns::search::SearchCache;
 
 /// The largest map the server loads, in cells (2048 x 2048).
@@ -17,6 +26,12 @@ pub const MAX_CELLS: usize = 1 << 22;
 
 /// How many landmark tables are kept before the oldest are dropped.
 const TABLES_KEPT: usize = 8;
+
+/// How many graphs are kept before the oldest are dropped.
+const GRAPHS_KEPT: usize = 8;
+
+/// How many idle search caches of each OPEN-set type are kept.
+const CACHES_KEPT: usize = 8;
 
 /// Why the server state could not be set up.
 #[derive(Debug)]
@@ -46,14 +61,31 @@ pub(crate) struct TableKey {
     pub landmarks: Vec<NodeId>,
 }
 
+/// The identity of a graph: the map, its wall edits and the movement rule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct GraphKey {
+    pub map: String,
+    pub edits: Vec<[u32; 3]>,
+    pub directions: u32,
+}
+
 /// The state shared by every request.
-#[derive(Debug)]
 pub struct AppState {
     maps: Vec<(String, Source)>,
     loaded: Mutex<HashMap<String, Arc<Grid>>>,
     suggested: Mutex<HashMap<String, Arc<Vec<NodeId>>>>,
-    caches: Mutex<Vec<SearchCache>>,
+    /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
+    caches: Mutex<Vec<Box<dyn Any + Send>>>,
+    graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
     tables: Mutex<Vec<(TableKey, Arc<LandmarkTable>)>>,
+}
+
+impl fmt::Debug for AppState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AppState")
+            .field("maps", &self.maps)
+            .finish_non_exhaustive()
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -67,6 +99,7 @@ impl AppState {
             loaded: Mutex::new(HashMap::new()),
             suggested: Mutex::new(HashMap::new()),
             caches: Mutex::new(Vec::new()),
+            graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
         }
     }
@@ -179,30 +212,107 @@ impl AppState {
         s
     }
 
-    /// A search cache from the pool (or a new one); give it back with
-    /// [`put_cache`](Self::put_cache).
-    pub(crate) fn take_cache(&self) -> SearchCache {
-        lock(&self.caches).pop().unwrap_or_default()
-    }
-
-    pub(crate) fn put_cache(&self, cache: SearchCache) {
+    /// A search cache with OPEN set `Q` from the pool (or a new one); give
+    /// it back with [`put_cache`](Self::put_cache).
+    pub(crate) fn take_cache<Q: OpenSet + Default + Send + 'static>(&self) -> SearchCache<Q> {
         let mut caches = lock(&self.caches);
-        if caches.len() < 8 {
-            caches.push(cache);
+        let found = caches.iter().position(|c| c.is::<SearchCache<Q>>());
+        found
+            .and_then(|i| caches.swap_remove(i).downcast().ok())
+            .map_or_else(|| SearchCache::with_open(Q::default()), |c| *c)
+    }
+
+    pub(crate) fn put_cache<Q: OpenSet + Send + 'static>(&self, cache: SearchCache<Q>) {
+        let mut caches = lock(&self.caches);
+        let same = caches.iter().filter(|c| c.is::<SearchCache<Q>>()).count();
+        if same < CACHES_KEPT {
+            caches.push(Box::new(cache));
         }
     }
 
-    /// The table for `key`, built with `build` unless recently built.
-    /// Returns the table and whether it was built now.
-    pub(crate) fn table(
+    /// The graph of map `key.map` under `neighborhood` after the wall edits
+    /// `key.edits` (`[x, y, blocked]`, checked here). Reuses a recent graph
+    /// with the same edits, or one whose edits are a prefix of these and
+    /// applies only the rest (a stroke of painted walls adds one edit per
+    /// request), or else starts from the map.
+    ///
+    /// # Errors
+    ///
+    /// A message for an unknown map or a bad edit.
+    pub(crate) fn graph(
         &self,
-        key: TableKey,
-        build: impl FnOnce() -> LandmarkTable,
-    ) -> (Arc<LandmarkTable>, bool) {
-        if let Some((_, t)) = lock(&self.tables).iter().find(|(k, _)| *k == key) {
-            return (Arc::clone(t), false);
+        key: &GraphKey,
+        neighborhood: Neighborhood,
+    ) -> Result<Arc<GridGraph>, String> {
+        let base = {
+            let graphs = lock(&self.graphs);
+            if let Some((_, g)) = graphs.iter().find(|(k, _)| k == key) {
+                return Ok(Arc::clone(g));
+            }
+            graphs
+                .iter()
+                .filter(|(k, _)| {
+                    k.map == key.map
+                        && k.directions == key.directions
+                        && key.edits.starts_with(&k.edits)
+                })
+                .max_by_key(|(k, _)| k.edits.len())
+                .map(|(k, g)| (k.edits.len(), Arc::clone(g)))
+        };
+        let (done, mut graph) = if let Some((done, g)) = base {
+            (done, (*g).clone())
+        } else {
+            let grid = self.grid(&key.map)?;
+            (0, GridGraph::new((*grid).clone(), neighborhood))
+        };
+        apply_edits(&mut graph, &key.edits[done..])?;
+        let graph = Arc::new(graph);
+        let mut graphs = lock(&self.graphs);
+        if graphs.len() >= GRAPHS_KEPT {
+            graphs.remove(0);
         }
-        let table = Arc::new(build());
+        graphs.push((key.clone(), Arc::clone(&graph)));
+        Ok(graph)
+    }
+
+    /// The table for `key`, built on `graph` unless recently built. A recent
+    /// table of the same map, edits and landmark count with only some
+    /// landmarks elsewhere (a landmark being dragged) is copied and only
+    /// the moved landmarks' distances are recomputed. Returns the table and
+    /// whether it was built or updated now.
+    pub(crate) fn table(&self, key: TableKey, graph: &GridGraph) -> (Arc<LandmarkTable>, bool) {
+        let nearest = {
+            let tables = lock(&self.tables);
+            if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
+                return (Arc::clone(t), false);
+            }
+            tables
+                .iter()
+                .filter(|(k, _)| {
+                    k.map == key.map
+                        && k.edits == key.edits
+                        && k.directions == key.directions
+                        && k.landmarks.len() == key.landmarks.len()
+                })
+                .map(|(k, t)| {
+                    let moved: Vec<usize> = (0..k.landmarks.len())
+                        .filter(|&l| k.landmarks[l] != key.landmarks[l])
+                        .collect();
+                    (moved, Arc::clone(t))
+                })
+                .min_by_key(|(moved, _)| moved.len())
+        };
+        let table = match nearest {
+            Some((moved, t)) if moved.len() < key.landmarks.len() => {
+                let mut table = (*t).clone();
+                for l in moved {
+                    table.move_landmark(graph, l, key.landmarks[l]);
+                }
+                table
+            }
+            _ => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
+        };
+        let table = Arc::new(table);
         let mut tables = lock(&self.tables);
         if tables.len() >= TABLES_KEPT {
             tables.remove(0);
@@ -210,6 +320,29 @@ impl AppState {
         tables.push((key, Arc::clone(&table)));
         (table, true)
     }
+}
+
+/// Applies wall edits `[x, y, blocked]` in order.
+fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), String> {
+    for &[x, y, blocked] in edits {
+        let tile = match blocked {
+            0 => Tile::Ground,
+            1 => Tile::OutOfBounds,
+            _ => {
+                return Err(format!(
+                    "wall edit ({x}, {y}) must set 0 or 1, not {blocked}"
+                ));
+            }
+        };
+        if !graph.set_tile(x, y, tile) {
+            return Err(format!(
+                "wall edit ({x}, {y}) is outside the map ({}x{})",
+                graph.width(),
+                graph.height()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn file_name(path: &Path) -> String {

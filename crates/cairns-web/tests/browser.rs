@@ -1,7 +1,10 @@
-//! The page in headless Chromium: URL parameters set the start and the goal,
-//! the page runs its search through the same code a drag triggers, and the
-//! counts it writes into the DOM must equal the library's answer. Needs
-//! `/usr/bin/chromium` (CI installs it); fails with a clear message without.
+//! The page in headless Chromium. URL parameters set the start and the goal,
+//! or the page's self-test mode drives it through pointer events on the
+//! canvas (a drag of the start, then a wall stroke) handled by the same
+//! listeners a user's pointer reaches; either way the counts and the path
+//! length the page writes into the DOM must equal the library's answer.
+//! Needs `/usr/bin/chromium` (CI installs it); fails with a clear message
+//! without.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -9,7 +12,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::heuristic::{Octile, Zero};
 use cairns::search::{AStar, SearchCache};
 use cairns_web::AppState;
@@ -26,6 +29,15 @@ fn start_server(state: AppState) -> SocketAddr {
 }
 
 fn chromium(url: &str, extra: &[&str], profile: &Path) -> std::process::Output {
+    chromium_for(url, 5000, extra, profile)
+}
+
+fn chromium_for(
+    url: &str,
+    virtual_millis: u32,
+    extra: &[&str],
+    profile: &Path,
+) -> std::process::Output {
     assert!(
         Path::new(CHROMIUM).exists(),
         "{CHROMIUM} is missing: install it (apt-get install -y chromium chromium-driver) to run the browser test"
@@ -40,9 +52,9 @@ fn chromium(url: &str, extra: &[&str], profile: &Path) -> std::process::Output {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--virtual-time-budget=5000",
             "--window-size=1200,900",
         ])
+        .arg(format!("--virtual-time-budget={virtual_millis}"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
         .arg(url)
@@ -115,10 +127,154 @@ fn page_counts_equal_the_library() {
     assert_eq!(count("count-b"), expanded_b);
     assert_eq!(text_of(&dom, "path-length"), format!("{cost:.4}"));
 
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+fn demo_grid() -> Grid {
+    generate(&GenerateOptions {
+        kind: MapKind::Rooms { room_size: 15 },
+        width: 256,
+        height: 256,
+        seed: 1,
+    })
+    .unwrap()
+}
+
+/// The library's answer on `grid`: (cost, expanded with octile, expanded
+/// with zero), as the page shows them.
+fn library(grid: &Grid, from: (u32, u32), to: (u32, u32)) -> (Option<f64>, u64, u64) {
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let (s, t) = (
+        graph.node(from.0, from.1).unwrap(),
+        graph.node(to.0, to.1).unwrap(),
+    );
+    let mut cache = SearchCache::new();
+    let cost = AStar::new(&graph, Octile::new(&graph)).search_cost(s, t, &mut cache);
+    let a = cache.stats().expanded;
+    AStar::new(&graph, Zero).search_cost(s, t, &mut cache);
+    (cost, a, cache.stats().expanded)
+}
+
+fn shown_length(cost: Option<f64>) -> String {
+    cost.map_or_else(|| "none".to_string(), |c| format!("{c:.4}"))
+}
+
+fn shown_count(n: u64) -> String {
+    // The page writes counts with en-US digit grouping.
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[test]
+fn pointer_drag_and_wall_stroke_equal_the_library() {
+    let grid = demo_grid();
+    let (from, to) = ((10, 10), (200, 180));
+    // The start is dragged to the first free cell at or after (60, 100).
+    let drag_to = (60..256)
+        .map(|x| (x, 100))
+        .find(|&(x, y)| grid.is_passable(x, y))
+        .unwrap();
+    let (dragged_cost, dragged_a, dragged_b) = library(&grid, drag_to, to);
+
+    // A stroke of nine cells across the dragged path, at the first of its
+    // cells (from the middle on) where such a stroke changes the length.
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let mut cache = SearchCache::new();
+    let path = AStar::new(&graph, Octile::new(&graph))
+        .search(
+            graph.node(drag_to.0, drag_to.1).unwrap(),
+            graph.node(to.0, to.1).unwrap(),
+            &mut cache,
+        )
+        .unwrap();
+    let stroke = path.nodes[path.nodes.len() / 2..]
+        .iter()
+        .flat_map(|&n| {
+            let (x, y) = graph.coords(n);
+            [
+                (x, y.saturating_sub(4), x, y + 4),
+                (x.saturating_sub(4), y, x + 4, y),
+            ]
+        })
+        .find(|&(x0, y0, x1, y1)| {
+            let mut edited = grid.clone();
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    if (x, y) != drag_to && (x, y) != to {
+                        edited.set(x, y, Tile::OutOfBounds);
+                    }
+                }
+            }
+            library(&edited, drag_to, to).0 != dragged_cost
+        })
+        .expect("some stroke across the path changes its length");
+
+    let addr = start_server(AppState::with_default_map());
+    let url = format!(
+        "http://{addr}/?from={},{}&to={},{}&heuristic=octile&compare=zero\
+         &selftest=drag&drag_to={},{}&paint={},{},{},{}",
+        from.0, from.1, to.0, to.1, drag_to.0, drag_to.1, stroke.0, stroke.1, stroke.2, stroke.3
+    );
+    let profile = temp_profile("selftest");
+    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(text_of(&dom, "selftest"))
+        .unwrap_or_else(|e| panic!("no self-test report ({e}) in {dom}"));
+    eprintln!("self-test report: {report}");
+
+    let drag = &report["drag"];
+    assert_eq!(drag["error"], "", "{report}");
+    assert_eq!(drag["from"], serde_json::json!([drag_to.0, drag_to.1]));
+    assert_eq!(drag["a"], shown_count(dragged_a));
+    assert_eq!(drag["b"], shown_count(dragged_b));
+    assert_eq!(drag["length"], shown_length(dragged_cost));
+
+    // The page reports the edits its stroke made; they are the stroke's
+    // cells that were free, and the map with them gives the library's answer.
+    let paint = &report["paint"];
+    assert_eq!(paint["error"], "", "{report}");
+    let edits: Vec<[u32; 3]> = serde_json::from_value(paint["edits"].clone()).unwrap();
+    let mut expected = Vec::new();
+    for y in stroke.1..=stroke.3 {
+        for x in stroke.0..=stroke.2 {
+            if grid.is_passable(x, y) && (x, y) != drag_to && (x, y) != to {
+                expected.push([x, y, 1]);
+            }
+        }
+    }
+    let mut sorted = edits.clone();
+    sorted.sort_by_key(|&[x, y, _]| (y, x));
+    assert_eq!(sorted, expected, "the stroke's edits");
+    let mut edited = grid.clone();
+    for &[x, y, _] in &edits {
+        edited.set(x, y, Tile::OutOfBounds);
+    }
+    let (painted_cost, painted_a, painted_b) = library(&edited, drag_to, to);
+    assert_ne!(painted_cost, dragged_cost);
+    assert_eq!(paint["length"], shown_length(painted_cost));
+    assert_eq!(paint["a"], shown_count(painted_a));
+    assert_eq!(paint["b"], shown_count(painted_b));
+
+    // The same run, photographed at its end: the dragged start and the
+    // painted stroke.
     let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser-test.png");
+    let _ = std::fs::remove_file(&shot);
     let profile2 = temp_profile("shot");
-    let out = chromium(
+    let out = chromium_for(
         &url,
+        30_000,
         &[&format!("--screenshot={}", shot.display())],
         &profile2,
     );

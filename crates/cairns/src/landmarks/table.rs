@@ -376,11 +376,27 @@ impl LandmarkTable {
     /// Moves landmark `l` to `node` without recomputing anything: the
     /// caller then [`rebuild`](Self::rebuild)s `l`.
     pub(super) fn set_landmark(&mut self, l: usize, node: NodeId) {
+        assert!(l < self.landmarks.len(), "landmark index {l} out of range");
         assert!(
             node.index() < self.nodes,
-            "landmark {node} is not on the graph"
+            "landmark {node} is not on the graph ({} nodes)",
+            self.nodes
         );
         self.landmarks[l] = node;
+    }
+
+    /// Moves landmark `l` to `node` and recomputes only its distances on
+    /// `graph` with [`rebuild`](Self::rebuild): one or two searches instead
+    /// of the `k` of [`build`](Self::build), for an editor where one
+    /// landmark is dragged at a time.
+    ///
+    /// # Panics
+    ///
+    /// When `l` is out of range, `node` is not below the graph's node bound
+    /// or `graph` has another node bound.
+    pub fn move_landmark<G: Reversible + Sync>(&mut self, graph: &G, l: usize, node: NodeId) {
+        self.set_landmark(l, node);
+        self.rebuild(graph, &[l]);
     }
 
     /// Marks `node` unreachable from and to landmark `l`, for a cell that
@@ -489,6 +505,31 @@ mod tests {
     use crate::graph::{CsrGraph, Graph};
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::search::Dijkstra;
+
+    #[test]
+    fn moving_a_landmark_equals_building_with_it() {
+        let g = CsrGraph::from_edges(
+            4,
+            &[
+                (0, 1, 1.0),
+                (1, 2, 2.0),
+                (2, 3, 0.5),
+                (3, 0, 4.0),
+                (1, 3, 3.0),
+            ],
+        )
+        .unwrap();
+        for directedness in [Directedness::Directed, Directedness::Symmetric] {
+            for layout in [Layout::NodeMajor, Layout::LandmarkMajor] {
+                let mut t = LandmarkTable::build(&g, &[NodeId(0), NodeId(2)], directedness)
+                    .with_layout(layout);
+                t.move_landmark(&g, 1, NodeId(3));
+                let want = LandmarkTable::build(&g, &[NodeId(0), NodeId(3)], directedness)
+                    .with_layout(layout);
+                assert_eq!(t, want);
+            }
+        }
+    }
 
     #[test]
     fn matches_dijkstra_in_both_layouts_and_directions() {
