@@ -76,6 +76,48 @@ pub struct GridGraph {
     canonical: bool,
 }
 
+/// The direction of a move by its 3x3 block position (row-major from the
+/// north-west); 8 marks the centre, which is no move.
+const ARRIVAL: [u8; 9] = [7, 0, 4, 3, 8, 1, 6, 2, 5];
+
+/// Canonical successors after a diagonal move: it and its two sides.
+const DIAGONAL_ALLOWED: [u8; 4] = {
+    let mut out = [0u8; 4];
+    let mut i = 0;
+    while i < 4 {
+        let (a, b) = DIAGONAL_SIDES[i];
+        out[i] = (1 << (4 + i)) | (1 << a) | (1 << b);
+        i += 1;
+    }
+    out
+};
+
+/// Canonical successors after a straight move `d`, by which of the two
+/// cells beside the parent are open (bit 0: first side, bit 1: second): the
+/// same move, plus a side move and its diagonal where that cell is blocked.
+const STRAIGHT_ALLOWED: [[u8; 4]; 4] = {
+    let mut out = [[0u8; 4]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut open = 0;
+        while open < 4 {
+            let mut allowed = 1u8 << d;
+            let mut k = 0;
+            while k < 2 {
+                let (side, diagonal) = STRAIGHT_SIDES[d][k];
+                if open & (1 << k) == 0 {
+                    allowed |= (1 << side) | (1 << diagonal);
+                }
+                k += 1;
+            }
+            out[d][open] = allowed;
+            open += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
 /// For each straight direction: the two (perpendicular, diagonal) pairs on
 /// its sides, e.g. east: (north, north-east) and (south, south-east).
 const STRAIGHT_SIDES: [[(usize, usize); 2]; 4] = [
@@ -165,25 +207,27 @@ impl GridGraph {
         if parent == NodeId::NONE {
             return all;
         }
-        let step = node.0.wrapping_sub(parent.0);
-        let Some(d) = self.offsets.iter().position(|&o| o == step) else {
+        // The move's direction from the id difference: shifted by w + 1 it
+        // is one of 0, 1, 2, w, w + 2, 2w, 2w + 1, 2w + 2 (row and column
+        // of a 3x3 block), since the grid is at least 3 wide.
+        let w = self.width();
+        let t = node.0.wrapping_sub(parent.0).wrapping_add(w + 1);
+        let row = u32::from(t >= w) + u32::from(t >= 2 * w);
+        let col = t.wrapping_sub(row * w);
+        let Some(&d) = ARRIVAL.get((row * 3 + col) as usize) else {
             // Not a grid move (a parent set by someone else): keep all.
             return all;
         };
         let allowed = if d < 4 {
+            // Which of the two cells beside the parent are open.
             let behind = self.masks[parent.index()];
-            let mut allowed = 1u8 << d;
-            for (side, diagonal) in STRAIGHT_SIDES[d] {
-                if behind & (1 << side) == 0 {
-                    // The cell beside the parent is blocked: the way round
-                    // the node on this side goes through it.
-                    allowed |= (1 << side) | (1 << diagonal);
-                }
-            }
-            allowed
+            let [(a, _), (b, _)] = STRAIGHT_SIDES[d as usize];
+            let open = usize::from((behind >> a) & 1) | (usize::from((behind >> b) & 1) << 1);
+            STRAIGHT_ALLOWED[d as usize][open]
+        } else if d < 8 {
+            DIAGONAL_ALLOWED[d as usize - 4]
         } else {
-            let (a, b) = DIAGONAL_SIDES[d - 4];
-            (1u8 << d) | (1 << a) | (1 << b)
+            return all;
         };
         all & allowed
     }
