@@ -40,7 +40,7 @@ const DIRECTIONS: [(i32, i32); 8] = [
     (-1, -1),
 ];
 /// The two straight directions that a diagonal direction passes between.
-const DIAGONAL_SIDES: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
+pub(crate) const DIAGONAL_SIDES: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
 const COSTS: [f64; 8] = [1.0, 1.0, 1.0, 1.0, SQRT_2, SQRT_2, SQRT_2, SQRT_2];
 
 /// A [`Grid`] under a [`Neighborhood`], as a [`Graph`] whose node ids are
@@ -120,7 +120,7 @@ const STRAIGHT_ALLOWED: [[u8; 4]; 4] = {
 
 /// For each straight direction: the two (perpendicular, diagonal) pairs on
 /// its sides, e.g. east: (north, north-east) and (south, south-east).
-const STRAIGHT_SIDES: [[(usize, usize); 2]; 4] = [
+pub(crate) const STRAIGHT_SIDES: [[(usize, usize); 2]; 4] = [
     [(3, 7), (1, 4)],
     [(0, 4), (2, 5)],
     [(1, 5), (3, 6)],
@@ -218,18 +218,38 @@ impl GridGraph {
             // Not a grid move (a parent set by someone else): keep all.
             return all;
         };
-        let allowed = if d < 4 {
-            // Which of the two cells beside the parent are open.
-            let behind = self.masks[parent.index()];
-            let [(a, _), (b, _)] = STRAIGHT_SIDES[d as usize];
-            let open = usize::from((behind >> a) & 1) | (usize::from((behind >> b) & 1) << 1);
-            STRAIGHT_ALLOWED[d as usize][open]
-        } else if d < 8 {
-            DIAGONAL_ALLOWED[d as usize - 4]
-        } else {
+        if d >= 8 {
             return all;
+        }
+        self.canonical_moves_after(node, usize::from(d))
+    }
+
+    /// The moves worth making from `node`, entered by a move in direction
+    /// `d` (0..8, the bit order of [`moves`](Self::moves)), under canonical
+    /// ordering: after a diagonal, it and its two straight sides; after a
+    /// straight move, the same move plus each side move (and its diagonal)
+    /// whose cell beside the previous cell is blocked.
+    #[inline]
+    pub(crate) fn canonical_moves_after(&self, node: NodeId, d: usize) -> u8 {
+        let all = self.masks[node.index()];
+        let allowed = if d < 4 {
+            // Which of the two cells beside the previous cell are open.
+            let previous = node.0.wrapping_sub(self.offsets[d]) as usize;
+            let behind = self.masks[previous];
+            let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
+            let open = usize::from((behind >> a) & 1) | (usize::from((behind >> b) & 1) << 1);
+            STRAIGHT_ALLOWED[d][open]
+        } else {
+            DIAGONAL_ALLOWED[d - 4]
         };
         all & allowed
+    }
+
+    /// The node one move in direction `d` from `node` (which must have that
+    /// move).
+    #[inline]
+    pub(crate) fn step(&self, node: NodeId, d: usize) -> NodeId {
+        NodeId(node.0.wrapping_add(self.offsets[d]))
     }
 
     /// The underlying grid.

@@ -10,6 +10,7 @@ mod generate;
 mod grid_graph;
 
 pub use generate::{GenerateOptions, MapKind, generate};
+pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
 pub use grid_graph::{GridGraph, GridSuccessors, Neighborhood};
 
 use crate::graph::NodeId;

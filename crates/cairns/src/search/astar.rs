@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{DEAD_END, NodeRecord, Observer, Path, SearchCache, in_bounds};
+use super::{DEAD_END, NodeRecord, Observer, Path, SearchCache, SearchStats, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::{Key, OpenSet};
@@ -189,53 +189,9 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
         for (v, cost) in graph.successors_from(u, ru.parent) {
             generated += 1;
             let g = ru.g + cost;
-            let rv = &mut records[v.index()];
-            if rv.stamp < open_stamp {
-                let hv = h(v);
-                if hv == f64::INFINITY {
-                    // No path from v to the goal: record it, never expand it.
-                    *rv = NodeRecord {
-                        g: DEAD_END,
-                        parent: u,
-                        stamp: closed_stamp,
-                    };
-                    continue;
-                }
-                *rv = NodeRecord {
-                    g,
-                    parent: u,
-                    stamp: open_stamp,
-                };
-                open.push(v, Key::new(g, hv));
-            } else if g < rv.g {
-                if rv.stamp == closed_stamp {
-                    // Only an inconsistent heuristic gets here; tiny gains
-                    // from summing the same costs in another order are not
-                    // worth reopening for.
-                    if g >= rv.g - 1e-9 * (1.0 + rv.g) {
-                        continue;
-                    }
-                    stats.reopened += 1;
-                    rv.stamp = open_stamp;
-                    open.push(v, Key::new(g, h(v)));
-                } else {
-                    let hv = h(v);
-                    let key = Key::new(g, hv);
-                    if !key.precedes(Key::new(rv.g, hv)) {
-                        // g fell by less than f's rounding, so f = g + h is
-                        // unchanged and the smaller g would lose the tie
-                        // order: not an improvement worth a decrease-key.
-                        continue;
-                    }
-                    stats.updated += 1;
-                    open.decrease_key(v, key);
-                }
-                rv.g = g;
-                rv.parent = u;
-            } else {
-                continue;
+            if relax(records, open, stats, &h, u, v, g, open_stamp) {
+                observer.open(v, u, g);
             }
-            observer.open(v, u, g);
         }
         max_open = max_open.max(open.len());
     };
@@ -243,6 +199,76 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
     stats.generated = generated;
     stats.max_open = max_open as u64;
     found
+}
+
+/// Offers `v` a path of cost `g` through `u`, as A* does for each
+/// successor: a first visit records it and puts it on OPEN (unless the
+/// heuristic proves it a dead end), a cheaper path decreases its key or, for
+/// a closed node under an inconsistent heuristic, reopens it. Returns whether
+/// `v`'s record changed. `open_stamp + 1` is the closed stamp.
+#[inline]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the hot loop's state, passed apart to keep borrows disjoint"
+)]
+pub(super) fn relax<Q: OpenSet>(
+    records: &mut [NodeRecord],
+    open: &mut Q,
+    stats: &mut SearchStats,
+    h: &impl Fn(NodeId) -> f64,
+    u: NodeId,
+    v: NodeId,
+    g: f64,
+    open_stamp: u32,
+) -> bool {
+    let closed_stamp = open_stamp + 1;
+    let rv = &mut records[v.index()];
+    if rv.stamp < open_stamp {
+        let hv = h(v);
+        if hv == f64::INFINITY {
+            // No path from v to the goal: record it, never expand it.
+            *rv = NodeRecord {
+                g: DEAD_END,
+                parent: u,
+                stamp: closed_stamp,
+            };
+            return false;
+        }
+        *rv = NodeRecord {
+            g,
+            parent: u,
+            stamp: open_stamp,
+        };
+        open.push(v, Key::new(g, hv));
+        return true;
+    }
+    if g >= rv.g {
+        return false;
+    }
+    if rv.stamp == closed_stamp {
+        // Only an inconsistent heuristic gets here; tiny gains from summing
+        // the same costs in another order are not worth reopening for.
+        if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+            return false;
+        }
+        stats.reopened += 1;
+        rv.stamp = open_stamp;
+        open.push(v, Key::new(g, h(v)));
+    } else {
+        let hv = h(v);
+        let key = Key::new(g, hv);
+        if !key.precedes(Key::new(rv.g, hv)) {
+            // g fell by less than f's rounding, so f = g + h is unchanged
+            // and the smaller g would lose the tie order: not an
+            // improvement worth a decrease-key.
+            return false;
+        }
+        stats.updated += 1;
+        open.decrease_key(v, key);
+    }
+    rv.g = g;
+    rv.parent = u;
+    true
 }
 
 #[cfg(test)]

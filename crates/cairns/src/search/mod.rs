@@ -13,11 +13,13 @@ mod astar;
 mod bfs;
 mod closure;
 mod dijkstra;
+mod jps;
 
 pub use astar::AStar;
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
+pub use jps::JumpPointSearch;
 
 use crate::graph::NodeId;
 use crate::open::{IndexedBinaryHeap, OpenSet};
