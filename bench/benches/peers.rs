@@ -49,6 +49,15 @@ fn cairns_canonical(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
     cost
 }
 
+fn cairns_jps(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
+    let q = &inst.queries[q];
+    let jps = cairns::search::JumpPointSearch::new(&inst.graph).expect("octile grid");
+    let cost = jps.search_cost(q.start, q.goal, &mut s.cache);
+    // The full cell path, as the other implementations produce.
+    jps.path_into(&s.cache, q.goal, &mut s.path);
+    cost
+}
+
 fn pathfinding_typical(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> {
     let q = &inst.queries[q];
     common::pathfinding_astar(&inst.graph, q.start, q.goal)
@@ -59,11 +68,12 @@ fn pathfinding_dense(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> 
     common::pathfinding_astar_dense(&inst.graph, q.start, q.goal)
 }
 
-const IMPLS: [(&str, Runner); 4] = [
+const IMPLS: [(&str, Runner); 5] = [
     ("cairns", cairns_octile),
     ("pathfinding", pathfinding_typical),
     ("pathfinding-dense", pathfinding_dense),
     ("cairns-canonical", cairns_canonical),
+    ("cairns-jps", cairns_jps),
 ];
 
 #[expect(
@@ -88,7 +98,7 @@ fn main() {
         sets.push("dao".into());
     }
     let mut csv = String::from(
-        "set,map,queries,impl,median_us,mean_us,median_query_ratio_to_cairns,median_query_ratio_to_canonical\n",
+        "set,map,queries,impl,median_us,mean_us,median_query_ratio_to_cairns,median_query_ratio_to_canonical,median_query_ratio_to_jps\n",
     );
     for set in &sets {
         let instances = load_set(set, every);
@@ -96,19 +106,21 @@ fn main() {
             "\n== {set}: every {every} scenario(s); median and mean microseconds per query =="
         );
         println!(
-            "{:<16} {:>6} {:>9} {:>9} {:>9} {:>9} | {:>9} {:>9} {:>9}  (ratios: medians of per-query ratios)",
+            "{:<16} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} | {:>9} {:>9} {:>9}  (ratios: medians of per-query ratios)",
             "map",
             "queries",
             "cairns",
             "canonical",
+            "jps",
             "pf",
             "pf-dense",
             "pf/cairns",
             "pf/canon",
-            "dense/canon"
+            "pf/jps"
         );
         let mut ratios = vec![Vec::new(); IMPLS.len()];
         let mut canon_ratios = vec![Vec::new(); IMPLS.len()];
+        let mut jps_ratios = vec![Vec::new(); IMPLS.len()];
         for inst in &instances {
             let mut scratch = Scratch {
                 cache: SearchCache::new(),
@@ -151,42 +163,54 @@ fn main() {
                     median(&mut r)
                 })
                 .collect();
+            let to_jps: Vec<f64> = (0..IMPLS.len())
+                .map(|i| {
+                    let mut r: Vec<f64> =
+                        times[i].iter().zip(&times[4]).map(|(t, c)| t / c).collect();
+                    median(&mut r)
+                })
+                .collect();
             let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
             for i in 0..IMPLS.len() {
                 ratios[i].push(query_ratios[i]);
                 canon_ratios[i].push(to_canonical[i]);
+                jps_ratios[i].push(to_jps[i]);
                 let _ = writeln!(
                     csv,
-                    "{set},{},{},{},{:.3},{:.3},{:.4},{:.4}",
+                    "{set},{},{},{},{:.3},{:.3},{:.4},{:.4},{:.4}",
                     inst.name,
                     inst.queries.len(),
                     IMPLS[i].0,
                     medians[i] * 1e6,
                     means[i] * 1e6,
                     query_ratios[i],
-                    to_canonical[i]
+                    to_canonical[i],
+                    to_jps[i]
                 );
             }
             println!(
-                "{:<16} {:>6} {:>9.1} {:>9.1} {:>9.1} {:>9.1} | {:>9.2} {:>9.2} {:>9.2}",
+                "{:<16} {:>6} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} | {:>9.2} {:>9.2} {:>9.2}",
                 inst.name,
                 inst.queries.len(),
                 medians[0] * 1e6,
                 medians[3] * 1e6,
+                medians[4] * 1e6,
                 medians[1] * 1e6,
                 medians[2] * 1e6,
                 query_ratios[1],
                 to_canonical[1],
-                to_canonical[2],
+                to_jps[1],
             );
         }
         println!(
-            "{set}: geometric mean over {} maps of the median per-query ratio: pathfinding / cairns = {:.2}x, pathfinding / cairns-canonical = {:.2}x, pathfinding-dense / cairns-canonical = {:.2}x, cairns / cairns-canonical = {:.2}x",
+            "{set}: geometric mean over {} maps of the median per-query ratio: pathfinding / cairns = {:.2}x, pathfinding / cairns-canonical = {:.2}x, pathfinding-dense / cairns-canonical = {:.2}x, cairns / cairns-canonical = {:.2}x, pathfinding / cairns-jps = {:.2}x, pathfinding-dense / cairns-jps = {:.2}x",
             instances.len(),
             geometric_mean(&ratios[1]),
             geometric_mean(&canon_ratios[1]),
             geometric_mean(&canon_ratios[2]),
             geometric_mean(&canon_ratios[0]),
+            geometric_mean(&jps_ratios[1]),
+            geometric_mean(&jps_ratios[2]),
         );
     }
     if let Some(path) = csv_path {
