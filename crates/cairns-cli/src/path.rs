@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::movingai::read_map;
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, JumpPointSearch, SearchCache};
 
 use crate::choose::{HeuristicName, parse_neighborhood, prepare, with_heuristic};
 use crate::{Outcome, parse_point};
@@ -46,6 +46,10 @@ pub struct Args {
     /// without jumping): same optimal cost, fewer nodes generated.
     #[arg(long)]
     pub canonical: bool,
+    /// Search with jump point search (octile heuristic, octile movement
+    /// only) instead of A*.
+    #[arg(long, conflicts_with_all = ["landmarks", "canonical"])]
+    pub jps: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
@@ -74,11 +78,29 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             args.neighborhood.directions()
         );
     }
+    let jps = if args.jps {
+        if prepared.name != HeuristicName::Octile {
+            bail!(
+                "--jps searches with the octile heuristic, not {}",
+                prepared.name
+            );
+        }
+        Some(
+            JumpPointSearch::new(&graph)
+                .context("--jps needs octile movement (--neighborhood 8)")?,
+        )
+    } else {
+        None
+    };
     let mut cache = SearchCache::new();
     let t0 = Instant::now();
-    let found = with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
-        AStar::new(&graph, h).search(start, goal, &mut cache)
-    });
+    let found = if let Some(jps) = &jps {
+        jps.search(start, goal, &mut cache)
+    } else {
+        with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
+            AStar::new(&graph, h).search(start, goal, &mut cache)
+        })
+    };
     let elapsed = t0.elapsed();
     let stats = cache.stats();
 

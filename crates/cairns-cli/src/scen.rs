@@ -4,17 +4,16 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
-use cairns::heuristic::Heuristic;
 use cairns::movingai::{Scenario, lengths_match, map_path_for, read_map, read_scen};
 use cairns::open::{DEFAULT_NAME, OpenSet};
-use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
 use cairns::with_open_set;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::choose::{HeuristicName, parse_open_name, prepare, with_heuristic};
+use crate::choose::{HeuristicName, Prepared, parse_open_name, prepare, with_heuristic};
 use crate::{Outcome, median};
 
 /// Options of `cairns scen`.
@@ -54,6 +53,10 @@ pub struct Args {
     /// without jumping): same optimal costs, fewer nodes generated.
     #[arg(long)]
     pub canonical: bool,
+    /// Search with jump point search (octile heuristic, octile movement)
+    /// instead of A*: the same optimal costs, far fewer OPEN operations.
+    #[arg(long, conflicts_with_all = ["landmarks", "canonical"])]
+    pub jps: bool,
 }
 
 /// The reference a scenario's cost is checked against.
@@ -103,23 +106,58 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             .expect("static template"),
     );
     let mut problems = Vec::new();
+    let jps = if args.jps {
+        if prepared.name != HeuristicName::Octile {
+            bail!(
+                "--jps searches with the octile heuristic, not {}",
+                prepared.name
+            );
+        }
+        Some(JumpPointSearch::new(&graph).context("jump point search needs octile movement")?)
+    } else {
+        None
+    };
     let summary = with_open_set!(&args.open, |Q| {
         let mut cache = SearchCache::with_open(Q::default());
-        with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
+        if let Some(jps) = &jps {
             run_batch(
                 &graph,
-                h,
+                |s, t, c: &mut SearchCache<Q>| jps.search_cost(s, t, c),
                 &chosen,
                 args.against,
                 &mut cache,
                 &bar,
                 &mut problems,
             )
-        })
+        } else {
+            with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
+                let astar = AStar::new(&graph, h);
+                run_batch(
+                    &graph,
+                    |s, t, c: &mut SearchCache<Q>| astar.search_cost(s, t, c),
+                    &chosen,
+                    args.against,
+                    &mut cache,
+                    &bar,
+                    &mut problems,
+                )
+            })
+        }
     })
     .with_context(|| format!("unknown OPEN set {:?}", args.open))?;
     bar.finish_and_clear();
 
+    report(args, &map_path, &prepared, &summary, &problems)
+}
+
+/// Prints the problems (to stderr) and the summary of a run.
+fn report(
+    args: &Args,
+    map_path: &std::path::Path,
+    prepared: &Prepared,
+    summary: &Summary,
+    problems: &[String],
+) -> anyhow::Result<Outcome> {
     let scen_name = args.scen.display();
     for p in problems.iter().take(20) {
         eprintln!("{scen_name}: {p}");
@@ -138,6 +176,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "scen": args.scen.display().to_string(),
             "map": map_path.display().to_string(),
             "heuristic": prepared.label,
+            "search": if args.jps { "jps" } else { "astar" },
             "landmarks": args.landmarks.as_ref().map(|p| p.display().to_string()),
             "preprocess_s": prepared.preprocess_s,
             "table_bytes": prepared.table_bytes(),
@@ -156,6 +195,11 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         writeln!(out, "{json}")?;
     } else {
         writeln!(out, "heuristic    {}", prepared.label)?;
+        writeln!(
+            out,
+            "search       {}",
+            if args.jps { "jump point search" } else { "A*" }
+        )?;
         writeln!(out, "open set     {}", args.open)?;
         if prepared.table.is_some() {
             writeln!(out, "preprocess s {:.3}", prepared.preprocess_s)?;
@@ -179,16 +223,15 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
 
 /// Runs the scenarios with one heuristic and OPEN set, checking each cost.
 /// Problems (data errors and mismatches) are described in `problems`.
-pub fn run_batch<H: Heuristic, Q: OpenSet>(
+pub fn run_batch<Q: OpenSet>(
     graph: &GridGraph,
-    heuristic: H,
+    mut search: impl FnMut(NodeId, NodeId, &mut SearchCache<Q>) -> Option<f64>,
     scenarios: &[&Scenario],
     against: Against,
     cache: &mut SearchCache<Q>,
     bar: &ProgressBar,
     problems: &mut Vec<String>,
 ) -> Summary {
-    let astar = AStar::new(graph, heuristic);
     let mut reference = SearchCache::new();
     let mut summary = Summary {
         times: Vec::with_capacity(scenarios.len()),
@@ -208,7 +251,7 @@ pub fn run_batch<H: Heuristic, Q: OpenSet>(
             }
         };
         let t0 = Instant::now();
-        let cost = astar.search_cost(start, goal, cache);
+        let cost = search(start, goal, cache);
         summary.times.push(t0.elapsed().as_secs_f64());
         summary.queries += 1;
         let stats = cache.stats();

@@ -258,6 +258,32 @@ fn scen_json_on_a_real_file() {
 }
 
 #[test]
+fn scen_with_canonical_ordering_and_jump_point_search() {
+    let scen = data("dao/den520d.map.scen");
+    let plain = json(&cairns(&["scen", &scen, "--every", "20", "--json"]));
+    for flag in ["--canonical", "--jps"] {
+        let o = cairns(&["scen", &scen, "--every", "20", "--json", flag]);
+        assert_exit(&o, 0);
+        let j = json(&o);
+        assert_eq!(j["queries"], 45, "{flag}");
+        assert_eq!(j["mismatches"], 0, "{flag}");
+    }
+    let jps = json(&cairns(&[
+        "scen", &scen, "--every", "20", "--json", "--jps",
+    ]));
+    assert_eq!(jps["search"], "jps");
+    // Jump points are far fewer than A*'s expansions.
+    assert!(
+        jps["mean_expanded"].as_f64().unwrap() * 5.0 < plain["mean_expanded"].as_f64().unwrap(),
+        "{jps} vs {plain}"
+    );
+    // JPS searches with the octile heuristic only.
+    let o = cairns(&["scen", &scen, "--jps", "--heuristic", "zero"]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("octile"), "{}", stderr(&o));
+}
+
+#[test]
 fn scen_table_output() {
     let scen = data("dao/arena.map.scen");
     let o = cairns(&["scen", &scen, "--every", "8"]);

@@ -18,7 +18,7 @@ use cairns::open::{
     LazyBinaryHeap, OpenSet, PairingHeap, QuaternaryHeap, RadixHeap, SkipList, SortedArray,
     SortedList, SplayTree, TwoLevelQueue, UnsortedArray,
 };
-use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
 
 use super::{load, scen_files, sets, short};
 
@@ -76,7 +76,7 @@ fn assert_none(what: &str, mismatches: &[String]) {
 }
 
 /// Octile A* with the default OPEN set, on the plain grid and with canonical
-/// ordering, on every file of `set`, at most
+/// ordering, and jump point search, on every file of `set`, at most
 /// `max_per_file` lines of each (evenly spread; smaller files in full).
 ///
 /// The caps keep each set's test at a few seconds in a test build (the
@@ -108,10 +108,27 @@ fn published_lengths(set: &str, max_per_file: usize) {
             sample(&scen.scenarios, max_per_file),
             &mut mismatches,
         );
+        // And jump point search on the same lines.
+        let jps = JumpPointSearch::new(&graph).expect("octile grid");
+        for s in sample(&scen.scenarios, max_per_file) {
+            let Ok((start, goal)) = s.endpoints(graph.grid()) else {
+                continue;
+            };
+            runs += 1;
+            let cost = jps.search_cost(start, goal, &mut cache);
+            if !cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)) {
+                mismatches.push(format!(
+                    "{}:{}: jump point search: published {}, found {cost:?}",
+                    short(&file),
+                    s.line,
+                    s.optimal
+                ));
+            }
+        }
     }
     assert!(runs > 0);
     assert_none(
-        &format!("{set}: octile A*, plain and canonical, {runs} searches"),
+        &format!("{set}: octile A* (plain, canonical) and jump point search, {runs} searches"),
         &mismatches,
     );
 }
