@@ -161,6 +161,7 @@ pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
     }
     records[start.index()] = NodeRecord {
         g: 0.0,
+        h: h0,
         parent: NodeId::NONE,
         stamp: open_stamp,
     };
@@ -229,6 +230,7 @@ pub(super) fn relax<Q: OpenSet>(
             // No path from v to the goal: record it, never expand it.
             *rv = NodeRecord {
                 g: DEAD_END,
+                h: hv,
                 parent: u,
                 stamp: closed_stamp,
             };
@@ -236,6 +238,7 @@ pub(super) fn relax<Q: OpenSet>(
         }
         *rv = NodeRecord {
             g,
+            h: hv,
             parent: u,
             stamp: open_stamp,
         };
@@ -253,9 +256,9 @@ pub(super) fn relax<Q: OpenSet>(
         }
         stats.reopened += 1;
         rv.stamp = open_stamp;
-        open.push(v, Key::new(g, h(v)));
+        open.push(v, Key::new(g, rv.h));
     } else {
-        let hv = h(v);
+        let hv = rv.h;
         let key = Key::new(g, hv);
         if !key.precedes(Key::new(rv.g, hv)) {
             // g fell by less than f's rounding, so f = g + h is unchanged

@@ -87,6 +87,7 @@ impl<G: Graph> Bfs<G> {
             ..
         } = cache;
         records[start.index()] = NodeRecord {
+            h: 0.0,
             g: 0.0,
             parent: NodeId::NONE,
             stamp: closed,
@@ -106,6 +107,7 @@ impl<G: Graph> Bfs<G> {
                 let rv = &mut records[v.index()];
                 if rv.stamp != closed {
                     *rv = NodeRecord {
+                        h: 0.0,
                         g: gu + 1.0,
                         parent: u,
                         stamp: closed,

@@ -103,12 +103,14 @@ impl<'g> JumpPointSearch<'g> {
             stats,
             ..
         } = cache;
+        let h0 = h(start);
         records[start.index()] = NodeRecord {
             g: 0.0,
+            h: h0,
             parent: NodeId::NONE,
             stamp: open_stamp,
         };
-        open.push(start, Key::new(0.0, h(start)));
+        open.push(start, Key::new(0.0, h0));
         let mut max_open = 1usize;
         let mut expanded = 0u64;
         let mut generated = 0u64;

@@ -90,6 +90,9 @@ struct NodeRecord {
     /// Best known cost from the start; [`DEAD_END`] for a node the heuristic
     /// proved cannot reach the goal.
     g: f64,
+    /// The heuristic value, kept so that a decrease-key need not
+    /// recompute it (landmark estimates are not cheap).
+    h: f64,
     parent: NodeId,
     /// `2 * generation` while open, `2 * generation + 1` once closed; any
     /// smaller value means "not reached in this search".
@@ -98,6 +101,7 @@ struct NodeRecord {
 
 const UNSEEN: NodeRecord = NodeRecord {
     g: f64::INFINITY,
+    h: 0.0,
     parent: NodeId::NONE,
     stamp: 0,
 };
