@@ -379,14 +379,14 @@ fn read(
         .into());
     }
     let nodes = read_u64(&mut r)?;
-    if let Some(expected) = expected_nodes {
-        if nodes != expected {
-            return Err(FileErrorKind::NodeCountMismatch {
-                expected,
-                found: nodes,
-            }
-            .into());
+    if let Some(expected) = expected_nodes
+        && nodes != expected
+    {
+        return Err(FileErrorKind::NodeCountMismatch {
+            expected,
+            found: nodes,
         }
+        .into());
     }
     let k = read_u32(&mut r)?;
     let too_large = FileErrorKind::TooLarge {

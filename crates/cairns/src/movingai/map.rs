@@ -318,16 +318,16 @@ pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
             },
         ))?;
     }
-    if let Some(blank) = blank_from {
-        if rows.any(|(_, row)| !row.is_empty()) {
-            return Err(ParseError::new(
-                blank,
-                ParseErrorKind::RowWidth {
-                    expected: width,
-                    found: 0,
-                },
-            ));
-        }
+    if let Some(blank) = blank_from
+        && rows.any(|(_, row)| !row.is_empty())
+    {
+        return Err(ParseError::new(
+            blank,
+            ParseErrorKind::RowWidth {
+                expected: width,
+                found: 0,
+            },
+        ));
     }
     grid_from_parts(width, height, tiles, first_line)
 }
