@@ -239,7 +239,7 @@ pub fn run_batch<Q: OpenSet>(
     };
     let total = Instant::now();
     for (i, s) in scenarios.iter().enumerate() {
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             bar.set_position(i as u64);
         }
         let (start, goal): (NodeId, NodeId) = match s.endpoints(graph.grid()) {
