@@ -158,10 +158,8 @@ impl OpenSet for QuaternaryHeap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Grid, GridGraph, Neighborhood};
-    use crate::heuristic::Octile;
+
     use crate::open::model_test::model_test;
-    use crate::search::{AStar, SearchCache};
 
     #[test]
     fn pops_in_key_order_with_deeper_first_on_ties() {
@@ -193,43 +191,7 @@ mod tests {
 
     #[test]
     fn astar_costs_match_the_default_heap() {
-        let grid = Grid::from_ascii(
-            "
-            ..........
-            .@@@@..@..
-            .....@.@..
-            .@@..@.@@.
-            ..@....@..
-            ..@@@@.@..
-            .......@..
-            ..@.......
-            ",
-        )
-        .unwrap();
-        let graph = GridGraph::new(grid, Neighborhood::Octile);
-        let astar = AStar::new(&graph, Octile::new(&graph));
-        let cells = [
-            (0, 0),
-            (9, 0),
-            (3, 2),
-            (6, 4),
-            (0, 7),
-            (9, 7),
-            (4, 6),
-            (9, 3),
-        ];
-        let mut ours = SearchCache::with_open(QuaternaryHeap::new());
-        let mut default = SearchCache::new();
-        for &(sx, sy) in &cells {
-            for &(gx, gy) in &cells {
-                let (s, g) = (graph.node(sx, sy).unwrap(), graph.node(gx, gy).unwrap());
-                assert_eq!(
-                    astar.search_cost(s, g, &mut ours),
-                    astar.search_cost(s, g, &mut default),
-                    "from ({sx}, {sy}) to ({gx}, {gy})"
-                );
-            }
-        }
+        crate::open::astar_test::check(QuaternaryHeap::new());
     }
 
     model_test!(quaternary_heap_matches_model, QuaternaryHeap::new());
