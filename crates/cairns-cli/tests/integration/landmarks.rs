@@ -1,92 +1,14 @@
 //! `cairns landmarks build`, `--heuristic dh:K` and `--landmarks FILE`.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
 use cairns::movingai::write_map;
 use cairns::open::CATALOGUE;
 
-use crate::cairns;
-
-/// A directory in the system's temporary directory, unique to this process
-/// and call, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "cairns-landmarks-{test}-{}-{n}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-
-    fn file(&self, name: &str, contents: &str) -> String {
-        let path = self.path(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Asserts the exit code, showing the output when it differs.
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_str(stdout(o).trim())
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
-}
-
-fn data(file: &str) -> String {
-    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/movingai"
-            ))
-        },
-        PathBuf::from,
-    );
-    let path = dir.join(file);
-    assert!(
-        path.is_file(),
-        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
-        path.display()
-    );
-    path.to_str().unwrap().to_owned()
-}
+use crate::{TempDir, assert_exit, cairns, data, json, stderr, stdout};
 
 /// A generated 64x48 rooms map, written to `dir/name`.
 fn rooms_map(dir: &TempDir, name: &str, seed: u64) -> (String, Grid) {

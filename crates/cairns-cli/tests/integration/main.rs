@@ -1,10 +1,13 @@
 //! Integration tests of the `cairns` binary, one module per command.
 
+mod cli;
 mod landmarks;
 mod open_sets;
+mod render;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Runs the `cairns` binary built for this test with `args`.
 pub(crate) fn cairns(args: &[&str]) -> Output {
@@ -20,4 +23,79 @@ pub(crate) fn scratch_dir(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("creating a scratch directory");
     dir
+}
+
+/// A directory in the system's temporary directory, unique to this process
+/// and call, removed when dropped.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new(test: &str) -> TempDir {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("cairns-cli-{test}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub(crate) fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+
+    pub(crate) fn file(&self, name: &str, contents: &str) -> String {
+        let path = self.path(name);
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code, showing the output when it differs.
+pub(crate) fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+pub(crate) fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(stdout(o).trim())
+        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
+}
+
+pub(crate) fn data(file: &str) -> String {
+    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/movingai"
+            ))
+        },
+        PathBuf::from,
+    );
+    let path = dir.join(file);
+    assert!(
+        path.is_file(),
+        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
+        path.display()
+    );
+    path.to_str().unwrap().to_owned()
 }

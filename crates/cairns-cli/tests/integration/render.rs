@@ -4,10 +4,11 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
 use cairns::movingai::write_map;
+
+use crate::cairns;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cairns-render-{name}-{}", std::process::id()));
@@ -38,13 +39,6 @@ fn free_cell(grid: &Grid, from_end: bool) -> (u32, u32) {
     } else {
         cells[0]
     }
-}
-
-fn cairns(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cairns"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn decode(path: &Path) -> (u32, u32, Vec<u8>) {

@@ -2,61 +2,10 @@
 //!
 //! Exit status: 0 success, 1 no path or a mismatch, 2 an error.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
-fn cairns(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairns"))
-        .args(args)
-        .output()
-        .expect("cannot run the cairns binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Asserts the exit code, showing the output when it differs.
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
-
-/// A directory in the system's temporary directory, unique to this process
-/// and call, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("cairns-cli-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn file(&self, name: &str, contents: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::{TempDir, assert_exit, cairns, data, json, stderr, stdout};
 
 /// A 9x5 map on which the shortest path from (0, 0) to (8, 0) goes down,
 /// along the bottom row and up (cost 16: every diagonal would cut a corner).
@@ -69,31 +18,6 @@ const MAP: &str = "type octile\nheight 5\nwidth 9\nmap\n\
 
 /// A 3x3 map whose right column is cut off by a wall.
 const SPLIT: &str = "type octile\nheight 3\nwidth 3\nmap\n.@.\n.@.\n.@.\n";
-
-fn data(file: &str) -> String {
-    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/movingai"
-            ))
-        },
-        PathBuf::from,
-    );
-    let path = dir.join(file);
-    assert!(
-        path.is_file(),
-        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
-        path.display()
-    );
-    path.to_str().unwrap().to_owned()
-}
-
-/// The JSON summary of `cairns scen --json`.
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_str(stdout(o).trim())
-        .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
-}
 
 #[test]
 fn demo_prints_the_table() {
@@ -125,7 +49,7 @@ fn help_and_version() {
 
 #[test]
 fn path_prints_cost_steps_expansions_and_the_map() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let map = dir.file("m.map", MAP);
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "8,0"]);
     assert_exit(&o, 0);
@@ -168,7 +92,7 @@ fn path_prints_cost_steps_expansions_and_the_map() {
 
 #[test]
 fn path_exits_1_when_there_is_no_path() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let map = dir.file("split.map", SPLIT);
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,2"]);
     assert_exit(&o, 1);
@@ -181,7 +105,7 @@ fn path_exits_1_when_there_is_no_path() {
 
 #[test]
 fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let map = dir.file("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.Q.\n");
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,0"]);
     assert_exit(&o, 2);
@@ -210,7 +134,7 @@ fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
 
 #[test]
 fn path_exits_2_for_an_endpoint_on_a_wall_or_off_the_map() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let map = dir.file("split.map", SPLIT);
     let o = cairns(&["path", &map, "--from", "1,1", "--to", "0,0"]);
     assert_exit(&o, 2);
@@ -294,7 +218,7 @@ fn scen_table_output() {
 
 #[test]
 fn scen_exits_1_on_a_wrong_length() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     dir.file("m.map", MAP);
     let scen = dir.file(
         "m.map.scen",
@@ -344,7 +268,7 @@ fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
 
 #[test]
 fn scen_without_its_map_suggests_map_option() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let scen = dir.file(
         "lonely.map.scen",
         "version 1\n0\tx.map\t3\t3\t0\t0\t1\t1\t1.41421\n",
@@ -370,7 +294,7 @@ fn scen_without_its_map_suggests_map_option() {
 
 #[test]
 fn closed_pipe_exits_quietly() {
-    let dir = TempDir::new();
+    let dir = TempDir::new("cli");
     let map = dir.file("m.map", MAP);
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairns"))
         .args(["path", &map, "--from", "0,0", "--to", "8,0"])
