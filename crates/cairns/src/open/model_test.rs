@@ -128,6 +128,22 @@ pub(crate) fn check<Q: OpenSet>(open: &mut Q, ops: &[Op]) -> Result<(), String> 
     Ok(())
 }
 
+/// The tie order every structure documents, on a fixed sequence: smaller
+/// `f` first, larger `g` first among equal `f`, a decrease-key that moves a
+/// node to the front, and membership forgotten once popped.
+pub(crate) fn check_tie_order<Q: OpenSet>(mut q: Q) {
+    q.prepare(10);
+    q.push(NodeId(1), Key { f: 5.0, g: 1.0 });
+    q.push(NodeId(2), Key { f: 3.0, g: 0.0 });
+    q.push(NodeId(3), Key { f: 5.0, g: 4.0 });
+    q.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+    q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+    assert_eq!(q.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
+    let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
+    assert_eq!(order, [4, 2, 3, 1]);
+    assert_eq!(q.key(NodeId(3)), None);
+}
+
 /// Declares the model test for an OPEN set type built by an expression.
 macro_rules! model_test {
     ($name:ident, $make:expr) => {
