@@ -149,27 +149,21 @@ fn main() {
                 .iter()
                 .map(|t| t.iter().sum::<f64>() / t.len().max(1) as f64)
                 .collect();
-            let query_ratios: Vec<f64> = (0..IMPLS.len())
-                .map(|i| {
-                    let mut r: Vec<f64> =
-                        times[i].iter().zip(&times[0]).map(|(t, c)| t / c).collect();
-                    median(&mut r)
-                })
-                .collect();
-            let to_canonical: Vec<f64> = (0..IMPLS.len())
-                .map(|i| {
-                    let mut r: Vec<f64> =
-                        times[i].iter().zip(&times[3]).map(|(t, c)| t / c).collect();
-                    median(&mut r)
-                })
-                .collect();
-            let to_jps: Vec<f64> = (0..IMPLS.len())
-                .map(|i| {
-                    let mut r: Vec<f64> =
-                        times[i].iter().zip(&times[4]).map(|(t, c)| t / c).collect();
-                    median(&mut r)
-                })
-                .collect();
+            // Per implementation, the median over the queries of its time
+            // divided by the time of implementation `base` on the same query.
+            let ratios_to = |base: usize| -> Vec<f64> {
+                (0..IMPLS.len())
+                    .map(|i| {
+                        let mut r: Vec<f64> = times[i]
+                            .iter()
+                            .zip(&times[base])
+                            .map(|(t, c)| t / c)
+                            .collect();
+                        median(&mut r)
+                    })
+                    .collect()
+            };
+            let (query_ratios, to_canonical, to_jps) = (ratios_to(0), ratios_to(3), ratios_to(4));
             let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
             for i in 0..IMPLS.len() {
                 ratios[i].push(query_ratios[i]);
