@@ -10,7 +10,7 @@ use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
 use cairns::heuristic::Octile;
 use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
 
-use crate::{Outcome, median};
+use crate::{Outcome, median, same_cost};
 
 /// Options of the demo.
 #[derive(Debug, clap::Args)]
@@ -95,11 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             rows[i].add(t0.elapsed().as_secs_f64(), cache.stats().expanded);
         }
         let reference = costs[3];
-        let same = |cost: Option<f64>| match (cost, reference) {
-            (Some(x), Some(d)) => (x - d).abs() <= 1e-9 * d.max(1.0),
-            (cost, d) => cost.is_none() && d.is_none(),
-        };
-        if !costs.iter().all(|&c| same(c)) {
+        if !costs.iter().all(|&c| same_cost(c, reference)) {
             bail!(
                 "A*, canonical A*, JPS and Dijkstra disagree from {:?} to {:?}: {costs:?}",
                 graph.coords(from),

@@ -122,6 +122,15 @@ pub(crate) fn parse_point(s: &str) -> Result<(u32, u32), String> {
     Ok((num(x)?, num(y)?))
 }
 
+/// Whether two search results agree: both "no path", or costs equal up to
+/// a relative 1e-9 (the same path summed in another order).
+pub(crate) fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * b.max(1.0),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
 /// The median of some samples (sorted in place); 0 for none.
 pub(crate) fn median(samples: &mut [f64]) -> f64 {
     if samples.is_empty() {

@@ -14,7 +14,7 @@ use cairns::with_open_set;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::choose::{HeuristicName, Prepared, parse_open_name, prepare, with_heuristic};
-use crate::{Outcome, median};
+use crate::{Outcome, median, same_cost};
 
 /// Options of `cairns scen`.
 #[derive(Debug, clap::Args)]
@@ -261,11 +261,7 @@ pub fn run_batch<Q: OpenSet>(
             Against::Published => cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)),
             Against::Dijkstra => {
                 let d = Dijkstra::new(graph).search_cost(start, goal, &mut reference);
-                match (cost, d) {
-                    (Some(c), Some(d)) => (c - d).abs() <= 1e-9 * d.max(1.0),
-                    (None, None) => true,
-                    _ => false,
-                }
+                same_cost(cost, d)
             }
         };
         if !ok {
