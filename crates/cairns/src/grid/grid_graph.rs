@@ -234,8 +234,7 @@ impl GridGraph {
         let all = self.masks[node.index()];
         let allowed = if d < 4 {
             // Which of the two cells beside the previous cell are open.
-            let previous = node.0.wrapping_sub(self.offsets[d]) as usize;
-            let behind = self.masks[previous];
+            let behind = self.masks[self.step_back(node, d).index()];
             let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
             let open = usize::from((behind >> a) & 1) | (usize::from((behind >> b) & 1) << 1);
             STRAIGHT_ALLOWED[d][open]
@@ -250,6 +249,13 @@ impl GridGraph {
     #[inline]
     pub(crate) fn step(&self, node: NodeId, d: usize) -> NodeId {
         NodeId(node.0.wrapping_add(self.offsets[d]))
+    }
+
+    /// The node one move in direction `d` before `node`: the inverse of
+    /// [`step`](Self::step).
+    #[inline]
+    pub(crate) fn step_back(&self, node: NodeId, d: usize) -> NodeId {
+        NodeId(node.0.wrapping_sub(self.offsets[d]))
     }
 
     /// The underlying grid.

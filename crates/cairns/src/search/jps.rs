@@ -196,7 +196,7 @@ impl<'g> JumpPointSearch<'g> {
             for _ in 0..self.run_length(from, to) {
                 write -= 1;
                 out[write] = n;
-                n = NodeId(n.0.wrapping_sub(self.graph.step(NodeId(0), d).0));
+                n = self.graph.step_back(n, d);
             }
         }
         out.truncate(total);
