@@ -40,6 +40,26 @@ fn check_published<'a, H: Heuristic, Q: OpenSet>(
     mismatches: &mut Vec<String>,
 ) -> usize {
     let astar = AStar::new(graph, heuristic);
+    check_search(
+        "A*",
+        file,
+        graph,
+        |s, t| astar.search_cost(s, t, cache),
+        scenarios,
+        mismatches,
+    )
+}
+
+/// Runs `search` on `scenarios` and describes every cost that does not
+/// match the published length. Returns the number of searches run.
+fn check_search<'a>(
+    what: &str,
+    file: &Path,
+    graph: &GridGraph,
+    mut search: impl FnMut(NodeId, NodeId) -> Option<f64>,
+    scenarios: impl Iterator<Item = &'a Scenario>,
+    mismatches: &mut Vec<String>,
+) -> usize {
     let mut runs = 0;
     for s in scenarios {
         let (start, goal) = match s.endpoints(graph.grid()) {
@@ -50,10 +70,10 @@ fn check_published<'a, H: Heuristic, Q: OpenSet>(
             }
         };
         runs += 1;
-        let cost = astar.search_cost(start, goal, cache);
+        let cost = search(start, goal);
         if !cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)) {
             mismatches.push(format!(
-                "{}:{}: from {:?} to {:?}: published {} ({} decimals), found {cost:?}",
+                "{}:{}: {what} from {:?} to {:?}: published {} ({} decimals), found {cost:?}",
                 short(file),
                 s.line,
                 s.start,
@@ -110,21 +130,14 @@ fn published_lengths(set: &str, max_per_file: usize) {
         );
         // And jump point search on the same lines.
         let jps = JumpPointSearch::new(&graph).expect("octile grid");
-        for s in sample(&scen.scenarios, max_per_file) {
-            let Ok((start, goal)) = s.endpoints(graph.grid()) else {
-                continue;
-            };
-            runs += 1;
-            let cost = jps.search_cost(start, goal, &mut cache);
-            if !cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)) {
-                mismatches.push(format!(
-                    "{}:{}: jump point search: published {}, found {cost:?}",
-                    short(&file),
-                    s.line,
-                    s.optimal
-                ));
-            }
-        }
+        runs += check_search(
+            "jump point search",
+            &file,
+            &graph,
+            |s, t| jps.search_cost(s, t, &mut cache),
+            sample(&scen.scenarios, max_per_file),
+            &mut mismatches,
+        );
     }
     assert!(runs > 0);
     assert_none(
