@@ -23,6 +23,7 @@ mod indexed_binary_heap;
 mod lazy_binary_heap;
 #[cfg(test)]
 pub(crate) mod model_test;
+mod order;
 mod pairing_heap;
 mod placed;
 mod quaternary_heap;

@@ -1,5 +1,6 @@
 //! A pairing heap in an index-based arena.
 
+use super::order::{decode, encode};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -27,31 +28,44 @@ const NIL: u32 = u32::MAX;
 /// decrease-keys are frequent, though pointer chasing makes it slower than
 /// array heaps when they are rare, as in A* on grids.
 ///
-/// Nodes live in an arena of slots linked by `u32` indices; freed slots are
-/// reused, so the arena stops growing once it holds the largest OPEN set.
-/// A node's slot is recorded in a dense array that is never cleared: it is
-/// trusted only when the slot holds that node. Among equal keys, the entry
-/// already at a root stays the root of a meld.
+/// Entries live in a compact arena of 32-byte slots linked by `u32`
+/// indices, each holding its key as a 128-bit integer (see
+/// [`IndexedBinaryHeap`](super::IndexedBinaryHeap)) so a comparison is one
+/// integer compare. Freed slots are reused last-in first-out, so the slots
+/// in use stay few and warm in the cache; the arena stops growing once it
+/// holds the largest OPEN set. A node's slot is recorded in a dense array
+/// that is never cleared: it is trusted only when the slot holds that node.
+/// Among equal keys, the entry already at a root stays the root of a meld.
+///
+/// Under a landmark heuristic, where A* pushes many entries that will
+/// never be popped and performs more decrease-keys than expansions, this
+/// is the fastest OPEN set in the catalogue (see
+/// `docs/differential-heuristics.md`); under the octile heuristic it is
+/// slower than the default heap.
 #[derive(Clone, Debug)]
 pub struct PairingHeap {
     arena: Vec<Slot>,
+    /// Freed arena slots, reused last first.
     free: Vec<u32>,
+    /// The arena slot of each node, trusted only when that slot holds it.
     position: Vec<u32>,
     root: u32,
     len: usize,
-    /// Reused list of subtrees during two-pass pairing.
-    pairs: Vec<u32>,
 }
 
+/// An entry and its links: 32 bytes, two to a cache line.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    key: Key,
-    /// `NodeId::NONE` when the slot is free.
+    /// The key, encoded by [`encode`].
+    order: u128,
+    /// The node, or [`NodeId::NONE`] in a free slot.
     node: NodeId,
+    /// The first child, or `NIL`.
     child: u32,
+    /// The next sibling, or `NIL`; a chain link during pairing.
     next: u32,
-    /// The previous sibling, or the parent for a first child, or `NIL` for
-    /// the root.
+    /// The previous sibling, or the parent for a first child; `NIL` at the
+    /// root.
     prev: u32,
 }
 
@@ -63,7 +77,6 @@ impl Default for PairingHeap {
             position: Vec::new(),
             root: NIL,
             len: 0,
-            pairs: Vec::new(),
         }
     }
 }
@@ -74,71 +87,67 @@ impl PairingHeap {
         Self::default()
     }
 
+    /// The arena slot of `node`, if it is in the heap.
     #[inline]
     fn slot(&self, node: NodeId) -> Option<usize> {
         let i = *self.position.get(node.index())? as usize;
         (i < self.arena.len() && self.arena[i].node == node).then_some(i)
     }
 
-    /// Links two roots and returns the root of the result. `a` stays the
-    /// root unless `b` strictly precedes it.
+    /// Makes the heap-ordered trees rooted at `a` and `b` one, returning its
+    /// root: the loser becomes the winner's first child. The winner's own
+    /// `next` and `prev` are left for the caller; on a tie `a` wins.
     #[inline]
-    fn meld(&mut self, a: u32, b: u32) -> u32 {
-        if a == NIL {
-            return b;
-        }
-        if b == NIL {
-            return a;
-        }
-        let (parent, child) = if self.arena[b as usize]
-            .key
-            .precedes(self.arena[a as usize].key)
-        {
+    fn link(&mut self, a: u32, b: u32) -> u32 {
+        let s = &mut self.arena;
+        let (winner, loser) = if s[b as usize].order < s[a as usize].order {
             (b, a)
         } else {
             (a, b)
         };
-        let first = self.arena[parent as usize].child;
-        {
-            let c = &mut self.arena[child as usize];
-            c.next = first;
-            c.prev = parent;
-        }
+        let first = s[winner as usize].child;
+        s[loser as usize].next = first;
+        s[loser as usize].prev = winner;
         if first != NIL {
-            self.arena[first as usize].prev = child;
+            s[first as usize].prev = loser;
         }
-        let p = &mut self.arena[parent as usize];
-        p.child = child;
-        p.next = NIL;
-        p.prev = NIL;
-        parent
+        s[winner as usize].child = loser;
+        winner
     }
 
-    /// Melds a list of sibling subtrees starting at `first`: left to right in
-    /// pairs, then the pairs right to left.
-    fn pair_up(&mut self, mut first: u32) -> u32 {
-        self.pairs.clear();
-        while first != NIL {
-            let a = first;
+    /// Two-pass pairing of the sibling list starting at `first`: link
+    /// neighbours left to right, then fold the results right to left.
+    /// The first pass keeps its results on a stack threaded through `next`,
+    /// so no buffer is needed. Returns the new root (or `NIL`).
+    fn pair_up(&mut self, first: u32) -> u32 {
+        if first == NIL {
+            return NIL;
+        }
+        let mut stack = NIL;
+        let mut cur = first;
+        while cur != NIL {
+            let a = cur;
             let b = self.arena[a as usize].next;
             if b == NIL {
-                self.arena[a as usize].prev = NIL;
-                self.pairs.push(a);
+                self.arena[a as usize].next = stack;
+                stack = a;
                 break;
             }
-            first = self.arena[b as usize].next;
-            for x in [a, b] {
-                let s = &mut self.arena[x as usize];
-                s.next = NIL;
-                s.prev = NIL;
-            }
-            let m = self.meld(a, b);
-            self.pairs.push(m);
+            cur = self.arena[b as usize].next;
+            let m = self.link(a, b);
+            self.arena[m as usize].next = stack;
+            stack = m;
         }
-        let mut root = NIL;
-        while let Some(t) = self.pairs.pop() {
-            root = self.meld(t, root);
+        let mut root = stack;
+        let mut rest = self.arena[root as usize].next;
+        while rest != NIL {
+            let t = rest;
+            rest = self.arena[t as usize].next;
+            root = self.link(t, root);
         }
+        let r = &mut self.arena[root as usize];
+        r.next = NIL;
+        r.prev = NIL;
         root
     }
 }
@@ -157,7 +166,7 @@ impl OpenSet for PairingHeap {
             self.prepare(node.index() + 1);
         }
         let slot = Slot {
-            key,
+            order: encode(key),
             node,
             child: NIL,
             next: NIL,
@@ -171,45 +180,52 @@ impl OpenSet for PairingHeap {
             (self.arena.len() - 1) as u32
         };
         self.position[node.index()] = i;
-        self.root = self.meld(self.root, i);
+        self.root = if self.root == NIL {
+            i
+        } else {
+            self.link(self.root, i)
+        };
         self.len += 1;
     }
 
+    #[inline]
     fn pop(&mut self) -> Option<(NodeId, Key)> {
         if self.root == NIL {
             return None;
         }
-        let r = self.root as usize;
-        let Slot {
-            key, node, child, ..
-        } = self.arena[r];
-        self.arena[r].node = NodeId::NONE;
-        self.free.push(r as u32);
+        let r = self.root;
+        let slot = &mut self.arena[r as usize];
+        let (order, node, child) = (slot.order, slot.node, slot.child);
+        slot.node = NodeId::NONE;
+        self.free.push(r);
         self.root = self.pair_up(child);
         self.len -= 1;
-        Some((node, key))
+        Some((node, decode(order)))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.arena[i].key)
+        self.slot(node).map(|i| decode(self.arena[i].order))
     }
 
+    #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
         let Some(i) = self.slot(node) else {
             self.push(node, key);
             return;
         };
-        debug_assert!(
-            !self.arena[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
-        self.arena[i].key = key;
+        let order = encode(key);
+        let slot = &mut self.arena[i];
+        debug_assert!(order <= slot.order, "decrease_key raised a key");
+        slot.order = order;
         let i = i as u32;
         if i == self.root {
             return;
         }
-        // Cut the subtree of `i` out of its sibling list.
-        let Slot { prev, next, .. } = self.arena[i as usize];
+        // Cut the subtree at `i` out of its sibling list and meld it with
+        // the root.
+        let (prev, next) = (slot.prev, slot.next);
+        slot.prev = NIL;
+        slot.next = NIL;
         if self.arena[prev as usize].child == i {
             self.arena[prev as usize].child = next;
         } else {
@@ -218,10 +234,7 @@ impl OpenSet for PairingHeap {
         if next != NIL {
             self.arena[next as usize].prev = prev;
         }
-        let s = &mut self.arena[i as usize];
-        s.next = NIL;
-        s.prev = NIL;
-        self.root = self.meld(self.root, i);
+        self.root = self.link(self.root, i);
     }
 
     fn clear(&mut self) {
@@ -271,6 +284,8 @@ mod tests {
         // The arena was reused, not grown.
         h.push(NodeId(5), Key::new(1.0, 0.0));
         assert_eq!(h.arena.len(), 100);
+        assert_eq!(h.key(NodeId(5)), Some(Key::new(1.0, 0.0)));
+        assert_eq!(h.key(NodeId(6)), None);
     }
 
     #[test]
@@ -284,6 +299,11 @@ mod tests {
         h.push(NodeId(1), Key::new(3.0, 0.0));
         assert_eq!(h.key(NodeId(0)), None);
         assert_eq!(h.len(), 1);
+        h.clear();
+        assert_eq!(h.key(NodeId(1)), None);
+        h.push(NodeId(2), Key::new(1.0, 0.0));
+        assert_eq!(h.pop(), Some((NodeId(2), Key::new(1.0, 0.0))));
+        assert_eq!(h.pop(), None);
     }
 
     #[test]
