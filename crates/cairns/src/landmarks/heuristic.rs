@@ -381,6 +381,34 @@ impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
 
     #[inline]
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        let t = self.table;
+        if self.best == 0
+            && self.extra.is_none()
+            && t.layout() == Layout::NodeMajor
+            && t.directedness() == Directedness::Symmetric
+        {
+            // The common case, kept small enough to inline into the search
+            // loop: every landmark of a symmetric node-major table.
+            let k = t.landmark_count();
+            let to = t.dist_to();
+            let lm = symmetric_bound(
+                &to[node.index() * k..][..k],
+                &to[goal.node.index() * k..][..k],
+            );
+            if lm == f32::INFINITY {
+                return f64::INFINITY;
+            }
+            let lm = (f64::from(lm) - t.margin()).max(0.0);
+            return self.base.estimate(node, &goal.base).max(lm);
+        }
+        self.estimate_general(node, goal)
+    }
+}
+
+impl<B: Heuristic> DifferentialHeuristic<'_, B> {
+    /// [`Heuristic::estimate`] for every table, selection and extra column.
+    #[inline(never)]
+    fn estimate_general(&self, node: NodeId, goal: &DifferentialGoal<B::Goal>) -> f64 {
         let lm = self.landmark_bound(node, goal);
         if lm == f32::INFINITY {
             return f64::INFINITY;
