@@ -31,7 +31,7 @@ pub struct Args {
     pub neighborhood: Neighborhood,
     /// Heuristic: zero, manhattan, octile (the default), euclidean, or
     /// `dh:K[:PLACEMENT]`, the differential heuristic of K landmarks placed
-    /// random, farthest (the default, seed 1) or avoid, over octile.
+    /// random, farthest (the default, seed 1), avoid or sampled, over octile.
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<HeuristicName>,
     /// Use the differential heuristic of a landmark table saved by

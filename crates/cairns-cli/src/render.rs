@@ -54,7 +54,7 @@ pub struct Args {
     pub to: (u32, u32),
     /// Heuristic A: zero, manhattan, octile, euclidean, or
     /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
-    /// random, farthest (the default, seed 1) or avoid, with octile as
+    /// random, farthest (the default, seed 1), avoid or sampled, with octile as
     /// base); plain `dh` takes K from --landmarks.
     #[arg(long, default_value = "octile")]
     pub heuristic: HeuristicName,

@@ -27,7 +27,7 @@ pub struct Args {
     pub map: Option<PathBuf>,
     /// Heuristic: zero, manhattan, octile (the default), euclidean, or
     /// `dh:K[:PLACEMENT]`, the differential heuristic of K landmarks placed
-    /// random, farthest (the default, seed 1) or avoid, over octile; the
+    /// random, farthest (the default, seed 1), avoid or sampled, over octile; the
     /// table is built once before the queries.
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<HeuristicName>,

@@ -72,7 +72,7 @@ pub use column::DistanceColumn;
 pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
-pub use placement::{Placement, place, place_among_goals, place_centroid};
+pub use placement::{Placement, SAMPLE_PAIRS, place, place_among_goals, place_centroid};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
 

@@ -239,10 +239,11 @@ impl LandmarkChoice {
                 .map(|i| NodeId(i.index(g.node_bound()) as u32))
                 .collect(),
             &LandmarkChoice::Placed(strategy, k, seed) => {
-                let p = match strategy % 3 {
+                let p = match strategy % 4 {
                     0 => Placement::Random { seed },
                     1 => Placement::Farthest { seed },
-                    _ => Placement::Avoid { seed },
+                    2 => Placement::Avoid { seed },
+                    _ => Placement::Sampled { seed },
                 };
                 place(g, k, p)
             }
