@@ -1,8 +1,9 @@
 //! The landmark floors of the differential-heuristic issue, measured so that
 //! machine noise cannot decide them: per Moving AI set, A* with octile and
-//! A* with 16 farthest-first landmarks (seed 1, the CLI's `dh:16`), each
-//! with the default binary heap and with the pairing heap, over the same
-//! sampled queries.
+//! A* with 16 landmarks placed farthest-first (seed 1, the CLI's `dh:16`)
+//! and by `Placement::Sampled` (seed 1, `dh:16:sampled`), each with the
+//! default binary heap and with the pairing heap, over the same sampled
+//! queries.
 //!
 //! ```text
 //! cargo bench -p cairns-bench --bench landmark_floors -- [SET...] [--every N] [--rounds R]
@@ -30,12 +31,15 @@ const K: usize = 16;
 /// The placement seed of the CLI's `dh:K`.
 const SEED: u64 = 1;
 /// The configurations, in the order of the report.
-const NAMES: [&str; 4] = [
+const NAMES: [&str; 6] = [
     "octile, binary heap (default)",
     "octile, pairing heap",
-    "dh:16, binary heap (default)",
-    "dh:16, pairing heap",
+    "dh:16 farthest, binary heap",
+    "dh:16 farthest, pairing heap",
+    "dh:16 sampled, binary heap",
+    "dh:16 sampled, pairing heap",
 ];
+const CONFIGS: usize = NAMES.len();
 
 /// Runs every query of `inst` once with `h` and an OPEN set of type `Q`,
 /// checking each cost; keeps each query's fastest time in `best` and
@@ -93,32 +97,42 @@ fn main() {
     let mut pairing = SearchCache::with_open(PairingHeap::new());
     for set in &sets {
         let instances = load_set(set, every);
-        let mut times: [Vec<f64>; 4] = Default::default();
-        let mut expanded = [0u64; 4];
+        let mut times: [Vec<f64>; CONFIGS] = Default::default();
+        let mut expanded = [0u64; CONFIGS];
         let mut queries = 0;
-        let mut prep = 0.0;
+        // Placing and building, per placement, over all maps.
+        let mut prep = [0.0; 2];
         for inst in &instances {
             let g = &inst.graph;
             let n = inst.queries.len();
             queries += n;
-            let t0 = Instant::now();
-            let table = LandmarkTable::build(
-                g,
-                &place(g, K, Placement::Farthest { seed: SEED }),
-                Directedness::Symmetric,
-            );
-            prep += t0.elapsed().as_secs_f64();
+            let tables: Vec<LandmarkTable> = [
+                Placement::Farthest { seed: SEED },
+                Placement::Sampled { seed: SEED },
+            ]
+            .iter()
+            .zip(&mut prep)
+            .map(|(&p, t)| {
+                let t0 = Instant::now();
+                let table = LandmarkTable::build(g, &place(g, K, p), Directedness::Symmetric);
+                *t += t0.elapsed().as_secs_f64();
+                table
+            })
+            .collect();
             let octile = Octile::new(g);
-            let dh = DifferentialHeuristic::new(&table, Octile::new(g));
-            let mut best = vec![vec![f64::INFINITY; n]; 4];
+            let far = DifferentialHeuristic::new(&tables[0], Octile::new(g));
+            let sampled = DifferentialHeuristic::new(&tables[1], Octile::new(g));
+            let mut best = vec![vec![f64::INFINITY; n]; CONFIGS];
             for r in 0..rounds {
-                for c in (0..4).map(|i| (i + r) % 4) {
+                for c in (0..CONFIGS).map(|i| (i + r) % CONFIGS) {
                     let (b, name) = (&mut best[c], NAMES[c]);
                     let e = match c {
                         0 => round(inst, octile, &mut heap, b, name),
                         1 => round(inst, octile, &mut pairing, b, name),
-                        2 => round(inst, dh, &mut heap, b, name),
-                        _ => round(inst, dh, &mut pairing, b, name),
+                        2 => round(inst, far, &mut heap, b, name),
+                        3 => round(inst, far, &mut pairing, b, name),
+                        4 => round(inst, sampled, &mut heap, b, name),
+                        _ => round(inst, sampled, &mut pairing, b, name),
                     };
                     if r == 0 {
                         expanded[c] += e;
@@ -129,33 +143,45 @@ fn main() {
                 t.extend(b);
             }
         }
-        let q = queries as f64;
-        let mean = |t: &[f64]| t.iter().sum::<f64>() / q;
-        let base_mean = mean(&times[0]);
-        let base_median = median(&mut times[0].clone());
-        let base_exp = expanded[0] as f64 / q;
+        report(set, instances.len(), queries, prep, &expanded, &mut times);
+    }
+}
+
+/// Prints one set's table.
+fn report(
+    set: &str,
+    maps: usize,
+    queries: usize,
+    prep: [f64; 2],
+    expanded: &[u64; CONFIGS],
+    times: &mut [Vec<f64>; CONFIGS],
+) {
+    let q = queries as f64;
+    let mean = |t: &[f64]| t.iter().sum::<f64>() / q;
+    let base_mean = mean(&times[0]);
+    let base_median = median(&mut times[0].clone());
+    let base_exp = expanded[0] as f64 / q;
+    println!(
+        "\n{set}: {maps} maps, {queries} queries; placing and building {K} landmarks over all maps (not in the query times): farthest {:.2} s, sampled {:.2} s",
+        prep[0], prep[1]
+    );
+    println!(
+        "| configuration | mean expanded | fewer expansions | mean us | median us | lower mean time | ns per expansion |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for c in 0..CONFIGS {
+        let exp = expanded[c] as f64 / q;
+        let m = mean(&times[c]);
+        let med = median(&mut times[c]);
         println!(
-            "\n{set}: {} maps, {queries} queries; placing and building {K} landmarks: {prep:.2} s over all maps (not in the query times)",
-            instances.len()
+            "| {} | {exp:.0} | {:.2}x | {:.1} | {:.1} (median ratio {:.2}x) | **{:.2}x** | {:.0} |",
+            NAMES[c],
+            base_exp / exp,
+            m * 1e6,
+            med * 1e6,
+            base_median / med,
+            base_mean / m,
+            m / exp * 1e9
         );
-        println!(
-            "| configuration | mean expanded | fewer expansions | mean us | median us | lower mean time | ns per expansion |"
-        );
-        println!("|---|---:|---:|---:|---:|---:|---:|");
-        for c in 0..4 {
-            let exp = expanded[c] as f64 / q;
-            let m = mean(&times[c]);
-            let med = median(&mut times[c]);
-            println!(
-                "| {} | {exp:.0} | {:.2}x | {:.1} | {:.1} (median ratio {:.2}x) | **{:.2}x** | {:.0} |",
-                NAMES[c],
-                base_exp / exp,
-                m * 1e6,
-                med * 1e6,
-                base_median / med,
-                base_mean / m,
-                m / exp * 1e9
-            );
-        }
     }
 }

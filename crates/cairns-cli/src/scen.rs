@@ -9,6 +9,10 @@ use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::movingai::{Scenario, lengths_match, map_path_for, read_map, read_scen};
 use cairns::open::{DEFAULT_NAME, OpenSet};
+
+/// The OPEN set `scen` uses under a landmark heuristic unless told
+/// otherwise: the fastest there (docs/differential-heuristics.md).
+const LANDMARK_DEFAULT: &str = "pairing-heap";
 use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
 use cairns::with_open_set;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,9 +40,11 @@ pub struct Args {
     /// dh, or dh:K with the file's K.
     #[arg(long, value_name = "FILE")]
     pub landmarks: Option<PathBuf>,
-    /// OPEN set, by name (`cairns open-sets` lists them).
-    #[arg(long = "open", value_name = "NAME", default_value = DEFAULT_NAME, value_parser = parse_open_name)]
-    pub open: String,
+    /// OPEN set, by name (`cairns open-sets` lists them). By default the
+    /// indexed binary heap, or the pairing heap under a landmark heuristic,
+    /// where it is faster (docs/differential-heuristics.md).
+    #[arg(long = "open", value_name = "NAME", value_parser = parse_open_name)]
+    pub open: Option<String>,
     /// Run only every Nth scenario.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub every: u32,
@@ -117,7 +123,12 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     } else {
         None
     };
-    let summary = with_open_set!(&args.open, |Q| {
+    let open = args.open.as_deref().unwrap_or(if prepared.table.is_some() {
+        LANDMARK_DEFAULT
+    } else {
+        DEFAULT_NAME
+    });
+    let summary = with_open_set!(open, |Q| {
         let mut cache = SearchCache::with_open(Q::default());
         if let Some(jps) = &jps {
             run_batch(
@@ -144,10 +155,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             })
         }
     })
-    .with_context(|| format!("unknown OPEN set {:?}", args.open))?;
+    .with_context(|| format!("unknown OPEN set {open:?}"))?;
     bar.finish_and_clear();
 
-    report(args, &map_path, &prepared, &summary, &problems)
+    report(args, &map_path, &prepared, open, &summary, &problems)
 }
 
 /// Prints the problems (to stderr) and the summary of a run.
@@ -155,6 +166,7 @@ fn report(
     args: &Args,
     map_path: &std::path::Path,
     prepared: &Prepared,
+    open: &str,
     summary: &Summary,
     problems: &[String],
 ) -> anyhow::Result<Outcome> {
@@ -180,7 +192,7 @@ fn report(
             "landmarks": args.landmarks.as_ref().map(|p| p.display().to_string()),
             "preprocess_s": prepared.preprocess_s,
             "table_bytes": prepared.table_bytes(),
-            "open": args.open,
+            "open": open,
             "canonical": args.canonical,
             "against": format!("{:?}", args.against).to_lowercase(),
             "queries": summary.queries,
@@ -200,7 +212,7 @@ fn report(
             "search       {}",
             if args.jps { "jump point search" } else { "A*" }
         )?;
-        writeln!(out, "open set     {}", args.open)?;
+        writeln!(out, "open set     {open}")?;
         if prepared.table.is_some() {
             writeln!(out, "preprocess s {:.3}", prepared.preprocess_s)?;
             writeln!(out, "table bytes  {}", prepared.table_bytes())?;

@@ -68,6 +68,33 @@ fn scen_defaults_to_the_indexed_binary_heap() {
 }
 
 #[test]
+fn scen_defaults_to_the_pairing_heap_under_landmarks_unless_told() {
+    let scen = write_scen("scen_default_open_set_dh");
+    for (extra, expected) in [
+        (&[][..], "pairing-heap"),
+        (
+            &["--open", "indexed-binary-heap"][..],
+            "indexed-binary-heap",
+        ),
+    ] {
+        let mut args = vec!["scen", &scen, "--json", "--heuristic", "dh:2"];
+        args.extend_from_slice(extra);
+        let out = cairns(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("\"open\":\"{expected}\"")),
+            "{stdout}"
+        );
+        assert!(stdout.contains("\"mismatches\":0"), "{stdout}");
+    }
+}
+
+#[test]
 fn unknown_open_set_exits_2_listing_the_valid_names() {
     let scen = write_scen("scen_unknown_open_set");
     let out = cairns(&["scen", &scen, "--open", "fibonacci-heap"]);

@@ -457,7 +457,7 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
     // orders; pairs a landmark cannot judge (an infinite distance) gain 0.
     let bound = |c: usize, i: usize| -> f32 {
         let (s, t) = pairs[i / 2];
-        let (s, t) = if i % 2 == 0 { (s, t) } else { (t, s) };
+        let (s, t) = if i.is_multiple_of(2) { (s, t) } else { (t, s) };
         let d = columns[c][t] - columns[c][s];
         if d.is_finite() { d } else { 0.0 }
     };
