@@ -6,8 +6,12 @@
 //! queries.
 //!
 //! ```text
-//! cargo bench -p cairns-bench --bench landmark_floors -- [SET...] [--every N] [--rounds R]
+//! cargo bench -p cairns-bench --bench landmark_floors -- [SET...] [--every N] [--rounds R] [--configs I,J,...]
 //! ```
+//!
+//! `--configs` runs only the configurations with those indices (0 to 5 in
+//! the order of the report; 0, octile with the default heap, is always
+//! run as the baseline), for quick before-and-after comparisons.
 //!
 //! Defaults: `dao maze`, every 5th scenario, 5 rounds. Every round runs
 //! every configuration on every query of a map, in an order that rotates
@@ -73,6 +77,7 @@ fn main() {
     let mut sets = Vec::new();
     let mut every = 5usize;
     let mut rounds = 5usize;
+    let mut run_config = [true; CONFIGS];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |what: &str| -> usize {
@@ -84,6 +89,16 @@ fn main() {
         match a.as_str() {
             "--every" => every = num("--every"),
             "--rounds" => rounds = num("--rounds"),
+            "--configs" => {
+                let list = args.next().expect("--configs I,J,...");
+                run_config = [false; CONFIGS];
+                run_config[0] = true;
+                for i in list.split(',') {
+                    let i: usize = i.parse().expect("--configs takes indices");
+                    assert!(i < CONFIGS, "--configs: no configuration {i}");
+                    run_config[i] = true;
+                }
+            }
             "--bench" => {}
             s if s.starts_with('-') => panic!("unknown option {s}"),
             s => sets.push(s.to_string()),
@@ -124,7 +139,10 @@ fn main() {
             let sampled = DifferentialHeuristic::new(&tables[1], Octile::new(g));
             let mut best = vec![vec![f64::INFINITY; n]; CONFIGS];
             for r in 0..rounds {
-                for c in (0..CONFIGS).map(|i| (i + r) % CONFIGS) {
+                for c in (0..CONFIGS)
+                    .map(|i| (i + r) % CONFIGS)
+                    .filter(|&c| run_config[c])
+                {
                     let (b, name) = (&mut best[c], NAMES[c]);
                     let e = match c {
                         0 => round(inst, octile, &mut heap, b, name),
@@ -143,7 +161,15 @@ fn main() {
                 t.extend(b);
             }
         }
-        report(set, instances.len(), queries, prep, &expanded, &mut times);
+        report(
+            set,
+            instances.len(),
+            queries,
+            prep,
+            &expanded,
+            &mut times,
+            &run_config,
+        );
     }
 }
 
@@ -155,6 +181,7 @@ fn report(
     prep: [f64; 2],
     expanded: &[u64; CONFIGS],
     times: &mut [Vec<f64>; CONFIGS],
+    run_config: [bool; CONFIGS],
 ) {
     let q = queries as f64;
     let mean = |t: &[f64]| t.iter().sum::<f64>() / q;
@@ -169,7 +196,7 @@ fn report(
         "| configuration | mean expanded | fewer expansions | mean us | median us | lower mean time | ns per expansion |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    for c in 0..CONFIGS {
+    for c in (0..CONFIGS).filter(|&c| run_config[c]) {
         let exp = expanded[c] as f64 / q;
         let m = mean(&times[c]);
         let med = median(&mut times[c]);

@@ -1,8 +1,10 @@
 //! The differential-heuristic harness: per Moving AI set, A* with octile
 //! beside A* with landmark tables of 4 to 32 landmarks (farthest-first), of
 //! 16 landmarks placed at random, by "Avoid", by goal centroids and
-//! adaptively, per-query landmark selection, compressed tables, and an
-//! extra distance column on goal-sorted and shared-goal streams; every
+//! adaptively, of 16 landmarks chosen by `Placement::Sampled`, per-query
+//! landmark selection, compressed tables, and an extra distance column on
+//! goal-sorted and shared-goal streams (all with the default binary heap),
+//! then F16 and S16 again with the pairing heap; every
 //! result checked against the published optimal length (shared-goal
 //! queries without one against the exact distance column).
 //!
@@ -28,6 +30,7 @@ use cairns::landmarks::{
     AdaptiveLandmarks, CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic,
     Directedness, DistanceColumn, LandmarkTable, Layout, Placement, place, place_centroid,
 };
+use cairns::open::{OpenSet, PairingHeap};
 use cairns::search::{AStar, Dijkstra, SearchCache};
 use cairns_bench::{Instance, Query, load_set, median};
 
@@ -59,10 +62,10 @@ impl Totals {
 
 /// Runs every query of `inst` with `h`, checking each cost, adding to `t`.
 /// `sample` marks the queries of the perfect-heuristic sample.
-fn run<H: Heuristic + Copy>(
+fn run<H: Heuristic + Copy, Q: OpenSet>(
     inst: &Instance,
     h: H,
-    cache: &mut SearchCache,
+    cache: &mut SearchCache<Q>,
     t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
@@ -70,10 +73,10 @@ fn run<H: Heuristic + Copy>(
 }
 
 /// Like [`run`] with a heuristic made per query (inside the timing).
-fn run_each<H: Heuristic>(
+fn run_each<H: Heuristic, Q: OpenSet>(
     inst: &Instance,
     make: impl Fn(&Query) -> H,
-    cache: &mut SearchCache,
+    cache: &mut SearchCache<Q>,
     t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
@@ -132,6 +135,7 @@ fn main() {
         "every {every} scenario(s), at most {max_maps} map(s) per set, perfect heuristic on every {perfect_every}th sampled query"
     );
     let mut cache = SearchCache::new();
+    let mut pairing = SearchCache::with_open(PairingHeap::new());
     for set in &sets {
         let mut instances = load_set(set, every);
         instances.truncate(max_maps);
@@ -154,6 +158,9 @@ fn main() {
             "F16+col",
             "F16 sh",
             "F16+col sh",
+            "S16",
+            "F16 ph",
+            "S16 ph",
         ]
         .iter()
         .map(|n| Totals::named(n))
@@ -250,6 +257,31 @@ fn main() {
                     configs[7].bytes += lm.memory_bytes();
                     let h = DifferentialHeuristic::new(&lm, Octile::new(g));
                     run(inst, h, &mut cache, &mut configs[7], &sample);
+                }
+            }
+            // Sampled placement, and both 16-landmark tables with the
+            // pairing heap.
+            let t0 = Instant::now();
+            let sampled = place(g, 16, Placement::Sampled { seed: SEED });
+            let s16 = LandmarkTable::build(g, &sampled, Directedness::Symmetric);
+            let s16_prep = t0.elapsed().as_secs_f64();
+            let f16 = table32.select(&(0..16.min(far.len())).collect::<Vec<_>>());
+            for (c, table, prep, ph) in [
+                (18, &s16, s16_prep, false),
+                (19, &f16, prep32 / 2.0, true),
+                (20, &s16, s16_prep, true),
+            ] {
+                configs[c].prep += prep;
+                configs[c].bytes += table.memory_bytes();
+                let h = DifferentialHeuristic::new(table, Octile::new(g));
+                if ph {
+                    if let Some(q) = inst.queries.first() {
+                        // Size the cache outside the timings.
+                        black_box(AStar::new(g, h).search_cost(q.start, q.goal, &mut pairing));
+                    }
+                    run(inst, h, &mut pairing, &mut configs[c], &sample);
+                } else {
+                    run(inst, h, &mut cache, &mut configs[c], &sample);
                 }
             }
             for (c, placement) in [
@@ -478,7 +510,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         let mean = sum / q;
         let med = median(&mut c.times);
         // F16+col runs the queries in another order, without the sample.
-        let gap = if i >= 15 {
+        let gap = if (15..=17).contains(&i) {
             f64::NAN
         } else if oct_s > perfect_s {
             (oct_s - c.sample_expanded as f64) / (oct_s - perfect_s)
@@ -519,15 +551,19 @@ fn street_build_time() {
     let t1 = Instant::now();
     let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
     let t2 = Instant::now();
+    let sampled = place(g, 16, Placement::Sampled { seed: SEED });
+    let t3 = Instant::now();
     println!(
-        "\nBerlin_0_1024 ({} cells): place 16 farthest {:.2} s, build 16 {:.2} s, total {:.2} s, {} threads, {:.1} MiB",
+        "\nBerlin_0_1024 ({} cells): place 16 farthest {:.2} s, build 16 {:.2} s, total {:.2} s, {} threads, {:.1} MiB; place 16 sampled {:.2} s",
         g.grid().len(),
         (t1 - t0).as_secs_f64(),
         (t2 - t1).as_secs_f64(),
         (t2 - t0).as_secs_f64(),
         rayon_threads(),
-        table.memory_bytes() as f64 / 1_048_576.0
+        table.memory_bytes() as f64 / 1_048_576.0,
+        (t3 - t2).as_secs_f64()
     );
+    assert_eq!(sampled.len(), 16);
 }
 
 fn rayon_threads() -> usize {

@@ -94,24 +94,44 @@ impl PairingHeap {
         (i < self.arena.len() && self.arena[i].node == node).then_some(i)
     }
 
+    /// The slot at arena index `i`, which must be a link read from the heap
+    /// (not `NIL`).
+    #[inline]
+    fn at(&self, i: u32) -> &Slot {
+        debug_assert!((i as usize) < self.arena.len());
+        // SAFETY: links and free-list entries are `NIL` (never followed)
+        // or indices of slots pushed since the last `clear`, and the arena
+        // only shrinks in `clear`, which also drops the root and the free
+        // list; every other index comes from `slot`, which bounds-checks it.
+        unsafe { self.arena.get_unchecked(i as usize) }
+    }
+
+    /// [`at`](Self::at), mutably.
+    #[inline]
+    fn at_mut(&mut self, i: u32) -> &mut Slot {
+        debug_assert!((i as usize) < self.arena.len());
+        // SAFETY: as in `at`.
+        unsafe { self.arena.get_unchecked_mut(i as usize) }
+    }
+
     /// Makes the heap-ordered trees rooted at `a` and `b` one, returning its
     /// root: the loser becomes the winner's first child. The winner's own
     /// `next` and `prev` are left for the caller; on a tie `a` wins.
     #[inline]
     fn link(&mut self, a: u32, b: u32) -> u32 {
-        let s = &mut self.arena;
-        let (winner, loser) = if s[b as usize].order < s[a as usize].order {
+        let (winner, loser) = if self.at(b).order < self.at(a).order {
             (b, a)
         } else {
             (a, b)
         };
-        let first = s[winner as usize].child;
-        s[loser as usize].next = first;
-        s[loser as usize].prev = winner;
+        let first = self.at(winner).child;
+        let l = self.at_mut(loser);
+        l.next = first;
+        l.prev = winner;
         if first != NIL {
-            s[first as usize].prev = loser;
+            self.at_mut(first).prev = loser;
         }
-        s[winner as usize].child = loser;
+        self.at_mut(winner).child = loser;
         winner
     }
 
@@ -127,25 +147,25 @@ impl PairingHeap {
         let mut cur = first;
         while cur != NIL {
             let a = cur;
-            let b = self.arena[a as usize].next;
+            let b = self.at(a).next;
             if b == NIL {
-                self.arena[a as usize].next = stack;
+                self.at_mut(a).next = stack;
                 stack = a;
                 break;
             }
-            cur = self.arena[b as usize].next;
+            cur = self.at(b).next;
             let m = self.link(a, b);
-            self.arena[m as usize].next = stack;
+            self.at_mut(m).next = stack;
             stack = m;
         }
         let mut root = stack;
-        let mut rest = self.arena[root as usize].next;
+        let mut rest = self.at(root).next;
         while rest != NIL {
             let t = rest;
-            rest = self.arena[t as usize].next;
+            rest = self.at(t).next;
             root = self.link(t, root);
         }
-        let r = &mut self.arena[root as usize];
+        let r = self.at_mut(root);
         r.next = NIL;
         r.prev = NIL;
         root
@@ -173,7 +193,7 @@ impl OpenSet for PairingHeap {
             prev: NIL,
         };
         let i = if let Some(i) = self.free.pop() {
-            self.arena[i as usize] = slot;
+            *self.at_mut(i) = slot;
             i
         } else {
             self.arena.push(slot);
@@ -194,7 +214,7 @@ impl OpenSet for PairingHeap {
             return None;
         }
         let r = self.root;
-        let slot = &mut self.arena[r as usize];
+        let slot = self.at_mut(r);
         let (order, node, child) = (slot.order, slot.node, slot.child);
         slot.node = NodeId::NONE;
         self.free.push(r);
@@ -226,13 +246,13 @@ impl OpenSet for PairingHeap {
         let (prev, next) = (slot.prev, slot.next);
         slot.prev = NIL;
         slot.next = NIL;
-        if self.arena[prev as usize].child == i {
-            self.arena[prev as usize].child = next;
+        if self.at(prev).child == i {
+            self.at_mut(prev).child = next;
         } else {
-            self.arena[prev as usize].next = next;
+            self.at_mut(prev).next = next;
         }
         if next != NIL {
-            self.arena[next as usize].prev = prev;
+            self.at_mut(next).prev = prev;
         }
         self.root = self.link(self.root, i);
     }
