@@ -168,7 +168,7 @@ fn main() {
             prep,
             &expanded,
             &mut times,
-            &run_config,
+            run_config,
         );
     }
 }
