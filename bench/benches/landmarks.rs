@@ -132,7 +132,12 @@ fn main() {
         sets = SETS.iter().map(|s| (*s).to_string()).collect();
     }
     println!(
-        "every {every} scenario(s), at most {max_maps} map(s) per set, perfect heuristic on every {perfect_every}th sampled query"
+        "every {every} scenario(s), {} per set, perfect heuristic on every {perfect_every}th sampled query",
+        if max_maps == usize::MAX {
+            "every map".to_string()
+        } else {
+            format!("at most {max_maps} map(s)")
+        }
     );
     let mut cache = SearchCache::new();
     let mut pairing = SearchCache::with_open(PairingHeap::new());
@@ -489,7 +494,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
     );
     println!("\n== {set}: {maps} maps, {queries} queries, all costs checked ==");
     println!(
-        "{:<8} {:>11} {:>7} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>10}",
+        "{:<10} {:>9} {:>7} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>10}",
         "config",
         "mean exp",
         "exp x",
@@ -518,7 +523,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
             1.0
         };
         println!(
-            "{:<8} {:>11.0} {:>7.2} {:>9.1} {:>9.1} {:>7.2} {:>7.1} {:>8.0}% {:>8.2} {:>10.1}",
+            "{:<10} {:>9.0} {:>7.2} {:>9.1} {:>9.1} {:>7.2} {:>7.1} {:>9} {:>8.2} {:>10.1}",
             c.name,
             exp,
             base_exp / exp.max(1e-9),
@@ -526,7 +531,11 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
             med * 1e6,
             base_mean / mean,
             sum * 1e9 / (c.expanded.max(1) as f64),
-            gap * 100.0,
+            if gap.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", gap * 100.0)
+            },
             c.prep,
             c.bytes as f64 / 1_048_576.0
         );
