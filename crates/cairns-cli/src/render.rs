@@ -8,7 +8,7 @@
 //! [`MAX_SIDE`].
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -19,10 +19,7 @@ use cairns::movingai::read_map;
 use cairns::search::{AStar, SearchCache};
 
 use crate::canvas::{Canvas, Rgb};
-use crate::choose::{
-    DEFAULT_SEED, HeuristicName, MAX_LANDMARKS, PlacementName, build_table, parse_neighborhood,
-    with_heuristic,
-};
+use crate::choose::{HeuristicName, PlacementName, parse_neighborhood, prepare, with_heuristic};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -55,15 +52,17 @@ pub struct Args {
     /// Heuristic A: zero, manhattan, octile, euclidean, or
     /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
     /// random, farthest (the default, seed 1), avoid or sampled, with octile as
-    /// base); plain `dh` takes K from --landmarks.
+    /// base); a bare `dh` uses the table of --landmarks.
     #[arg(long, default_value = "octile")]
     pub heuristic: HeuristicName,
     /// Heuristic B, drawn over A in a darker colour.
     #[arg(long)]
     pub compare: Option<HeuristicName>,
-    /// Number of landmarks for a plain `dh`.
-    #[arg(long, default_value_t = 16)]
-    pub landmarks: usize,
+    /// A landmark table saved by `cairns landmarks build` for this map and
+    /// --neighborhood, used by whichever of --heuristic and --compare is
+    /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
+    #[arg(long, value_name = "FILE")]
+    pub landmarks: Option<PathBuf>,
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
@@ -101,41 +100,25 @@ fn search<H: Heuristic>(
 fn run_one(
     graph: &GridGraph,
     name: HeuristicName,
-    default_landmarks: usize,
+    landmarks_file: Option<&Path>,
     start: NodeId,
     goal: NodeId,
     cache: &mut SearchCache,
 ) -> anyhow::Result<Run> {
-    let mut landmarks = Vec::new();
-    let mut table_seconds = None;
-    let mut table = None;
-    let name = match name {
-        HeuristicName::Differential { k, placement } => {
-            let k = k.unwrap_or(default_landmarks);
-            if !(1..=MAX_LANDMARKS).contains(&k) {
-                bail!("--landmarks takes 1 to {MAX_LANDMARKS}, got {k}");
-            }
-            let t0 = Instant::now();
-            let built = build_table(graph, k, placement.with_seed(DEFAULT_SEED))?;
-            table_seconds = Some(t0.elapsed().as_secs_f64());
-            landmarks = built.landmarks().to_vec();
-            table = Some(built);
-            HeuristicName::Differential {
-                k: Some(k),
-                placement,
-            }
-        }
-        plain => plain,
-    };
-    let (cost, search_seconds) = with_heuristic!(name, graph, table.as_ref(), |h| search(
-        graph, h, start, goal, cache
-    ));
-    let label = match name {
+    // The file belongs to the differential heuristic(s) only.
+    let file = landmarks_file.filter(|_| name.is_differential());
+    let prepared = prepare(Some(name), file, graph)?;
+    let (cost, search_seconds) =
+        with_heuristic!(prepared.name, graph, prepared.table.as_ref(), |h| search(
+            graph, h, start, goal, cache
+        ));
+    let label = match prepared.name {
         // `dh:K` for the default placement keeps the legend short.
         HeuristicName::Differential {
             k: Some(k),
             placement: PlacementName::Farthest,
         } => format!("dh:{k}"),
+        _ if file.is_some() => prepared.label.clone(),
         other => other.to_string(),
     };
     let mut path = Vec::new();
@@ -148,9 +131,13 @@ fn run_one(
         path,
         expanded: cache.stats().expanded,
         closed: cache.closed_nodes().collect(),
-        landmarks,
+        landmarks: prepared
+            .table
+            .as_ref()
+            .map(|t| t.landmarks().to_vec())
+            .unwrap_or_default(),
         search_seconds,
-        table_seconds,
+        table_seconds: prepared.table.is_some().then_some(prepared.preprocess_s),
     })
 }
 
@@ -178,16 +165,26 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let goal = endpoint(&grid, &name, "goal", args.to)?;
     let graph = GridGraph::new(grid, args.neighborhood);
     let mut cache = SearchCache::new();
+    if let Some(file) = &args.landmarks
+        && !args.heuristic.is_differential()
+        && !args.compare.is_some_and(HeuristicName::is_differential)
+    {
+        bail!(
+            "--landmarks {} needs a differential heuristic: give --heuristic dh or --compare dh",
+            file.display()
+        );
+    }
+    let file = args.landmarks.as_deref();
     let mut runs = vec![run_one(
         &graph,
         args.heuristic,
-        args.landmarks,
+        file,
         start,
         goal,
         &mut cache,
     )?];
     if let Some(b) = args.compare {
-        runs.push(run_one(&graph, b, args.landmarks, start, goal, &mut cache)?);
+        runs.push(run_one(&graph, b, file, start, goal, &mut cache)?);
     }
     let layout = Layout::for_map(graph.width(), graph.height());
     let canvas = draw(&graph, &layout, &runs, start, goal);

@@ -129,3 +129,100 @@ fn render_rejects_bad_endpoints_and_maps_with_exit_2() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn render_uses_a_saved_landmark_table_like_scen() {
+    let dir = temp_dir("lm");
+    let (map, grid) = map_file(&dir);
+    let (other_map, _) = {
+        let other = dir.join("other.map");
+        let g = generate(&GenerateOptions {
+            kind: MapKind::Maze { corridor_width: 2 },
+            width: 64,
+            height: 48,
+            seed: 9,
+        })
+        .unwrap();
+        std::fs::write(&other, write_map(&g)).unwrap();
+        (other, g)
+    };
+    let table = dir.join("rooms.lm");
+    let other_table = dir.join("other.lm");
+    for (m, t) in [(&map, &table), (&other_map, &other_table)] {
+        let o = cairns(&[
+            "landmarks",
+            "build",
+            m.to_str().unwrap(),
+            "-k",
+            "3",
+            "-o",
+            t.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{o:?}");
+    }
+    let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
+    let (from, to) = (
+        format!("{},{}", start.0, start.1),
+        format!("{},{}", goal.0, goal.1),
+    );
+    let out = dir.join("out.png");
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            map.to_str().unwrap(),
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        cairns(&args)
+    };
+    // The table serves the dh of either heuristic; a bare dh takes its K.
+    let table_arg = table.to_str().unwrap();
+    let o = render(&["--compare", "dh", "--landmarks", table_arg]);
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("dh:3"), "{text}");
+    let (_, _, px) = decode(&out);
+    assert!(px.chunks(3).any(|c| c == [0, 170, 0]), "landmarks drawn");
+    let o = render(&[
+        "--heuristic",
+        "dh:3",
+        "--compare",
+        "octile",
+        "--landmarks",
+        table_arg,
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    // Errors, exit 2: no dh to use the file, a K that is not the file's,
+    // a table built for another map, a bare dh without a file.
+    for (extra, message) in [
+        (
+            vec!["--landmarks", table_arg],
+            "needs a differential heuristic",
+        ),
+        (
+            vec!["--heuristic", "dh:5", "--landmarks", table_arg],
+            "dh:5",
+        ),
+        (
+            vec![
+                "--heuristic",
+                "dh",
+                "--landmarks",
+                other_table.to_str().unwrap(),
+            ],
+            "other.lm",
+        ),
+        (vec!["--heuristic", "dh"], "bare dh"),
+    ] {
+        let o = render(&extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(message), "{extra:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
