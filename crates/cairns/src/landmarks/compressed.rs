@@ -41,7 +41,7 @@ pub enum Compression {
 /// let graph = GridGraph::new(grid, Neighborhood::Octile);
 /// let full = LandmarkTable::build(&graph, &place(&graph, 8, Placement::Farthest { seed: 1 }), Directedness::Symmetric);
 /// let table = CompressedTable::new(&full, 2, Compression::Nearest);
-/// assert_eq!(table.memory_bytes(), graph.grid().len() * 2 * 5);
+/// assert_eq!(table.memory_bytes(), graph.grid().len() * 2 * 5 + 8 * 8 * 4);
 /// let h = CompressedHeuristic::new(&table, Octile::new(&graph));
 /// let (a, z) = (graph.node(2, 2).unwrap(), graph.node(13, 1).unwrap());
 /// let mut cache = SearchCache::new();
@@ -57,6 +57,8 @@ pub struct CompressedTable {
     index: Vec<u8>,
     /// `dist[node * m + j]`: its distance.
     dist: Vec<f32>,
+    /// `between[i * k + j]`: the distance between landmarks `i` and `j`.
+    between: Vec<f32>,
     margin: f64,
 }
 
@@ -109,12 +111,18 @@ impl CompressedTable {
                 dist.push(full.to_landmark(v, l));
             }
         }
+        let between = full
+            .landmarks()
+            .iter()
+            .flat_map(|&l| (0..k).map(move |j| full.to_landmark(l, j)))
+            .collect();
         CompressedTable {
             landmarks: k,
             kept: m,
             nodes: n,
             index,
             dist,
+            between,
             margin: full.margin(),
         }
     }
@@ -134,9 +142,10 @@ impl CompressedTable {
         self.nodes
     }
 
-    /// Bytes of storage: 5 per entry.
+    /// Bytes of storage: 5 per entry, plus the `k * k` distances between
+    /// landmarks.
     pub fn memory_bytes(&self) -> usize {
-        self.index.len() + self.dist.len() * std::mem::size_of::<f32>()
+        self.index.len() + (self.dist.len() + self.between.len()) * std::mem::size_of::<f32>()
     }
 
     /// The entries of `node`: `(landmark index, distance)`.
@@ -153,10 +162,18 @@ impl CompressedTable {
     }
 }
 
-/// The heuristic of a [`CompressedTable`] combined with a base heuristic:
-/// the largest `|d(a, L) - d(z, L)|` over the landmarks `L` that both the
-/// node `a` and the goal `z` keep (less the table's rounding margin), or the
-/// base estimate if larger.
+/// The heuristic of a [`CompressedTable`] combined with a base heuristic,
+/// taking the larger estimate.
+///
+/// For each landmark `L` the node `a` keeps, the goal `z`'s distance
+/// `d(z, L)` is known exactly when `z` keeps `L` too; otherwise it is
+/// bounded through the landmarks `L'` that `z` keeps, as in Goldenberg et
+/// al.: `|d(z, L') - d(L', L)| <= d(z, L) <= d(z, L') + d(L', L)` (the
+/// distances between landmarks are kept, `k * k` of them). With those
+/// bounds `[lo, hi]`, `d(a, z) >= max(d(a, L) - hi, lo - d(a, L))`; the
+/// estimate is the largest such bound less the table's rounding margin.
+/// The bounds are computed once per query, in [`Heuristic::goal`], so an
+/// estimate costs `O(m)`.
 ///
 /// # Contract
 ///
@@ -171,12 +188,13 @@ pub struct CompressedHeuristic<'t, B> {
     base: B,
 }
 
-/// The goal value of a [`CompressedHeuristic`]: the goal's kept distances,
-/// spread out by landmark index (NaN where not kept).
+/// The goal value of a [`CompressedHeuristic`]: bounds on the goal's
+/// distance to every landmark (equal where the goal keeps the landmark).
 #[derive(Clone, Copy, Debug)]
 pub struct CompressedGoal<G> {
     base: G,
-    dist: [f32; CompressedTable::MAX_LANDMARKS],
+    lo: [f64; CompressedTable::MAX_LANDMARKS],
+    hi: [f64; CompressedTable::MAX_LANDMARKS],
 }
 
 impl<'t, B: Heuristic> CompressedHeuristic<'t, B> {
@@ -193,13 +211,36 @@ impl<B: Heuristic> Heuristic for CompressedHeuristic<'_, B> {
     ///
     /// When `goal` is not in the table.
     fn goal(&self, goal: NodeId) -> Self::Goal {
-        let mut dist = [f32::NAN; CompressedTable::MAX_LANDMARKS];
-        for (l, d) in self.table.entries(goal) {
-            dist[l] = d;
+        let t = self.table;
+        let k = t.landmarks;
+        // Unknown: no lower bound, no upper bound.
+        let mut lo = [0.0; CompressedTable::MAX_LANDMARKS];
+        let mut hi = [f64::INFINITY; CompressedTable::MAX_LANDMARKS];
+        let kept: Vec<(usize, f64)> = t.entries(goal).map(|(l, d)| (l, f64::from(d))).collect();
+        for &(l, d) in &kept {
+            lo[l] = d;
+            hi[l] = d;
+        }
+        for (l, (lo, hi)) in lo.iter_mut().zip(&mut hi).enumerate().take(k) {
+            if kept.iter().any(|&(kl, _)| kl == l) {
+                continue;
+            }
+            for &(kl, d) in kept.iter().filter(|(_, d)| d.is_finite()) {
+                let between = f64::from(t.between[kl * k + l]);
+                if between.is_finite() {
+                    *hi = hi.min(d + between);
+                    *lo = lo.max((d - between).abs());
+                } else {
+                    // The goal reaches `kl`, which cannot reach `l`.
+                    (*lo, *hi) = (f64::INFINITY, f64::INFINITY);
+                    break;
+                }
+            }
         }
         CompressedGoal {
             base: self.base.goal(goal),
-            dist,
+            lo,
+            hi,
         }
     }
 
@@ -207,18 +248,20 @@ impl<B: Heuristic> Heuristic for CompressedHeuristic<'_, B> {
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
         let t = self.table;
         let r = node.index() * t.kept..(node.index() + 1) * t.kept;
-        // NaN (landmark not kept by the goal, or both unreachable) is
-        // ignored by `max`; an infinite bound proves the goal unreachable.
+        // With `lo == hi` this is `|d(a, L) - d(z, L)|`. NaN (both
+        // infinite: no information) is ignored by `max`; an infinite bound
+        // proves the goal unreachable.
         let lm = t.index[r.clone()]
             .iter()
             .zip(&t.dist[r])
-            .fold(0.0f32, |best, (&l, &d)| {
-                best.max((d - goal.dist[usize::from(l)]).abs())
+            .fold(0.0f64, |best, (&l, &d)| {
+                let (d, l) = (f64::from(d), usize::from(l));
+                best.max(d - goal.hi[l]).max(goal.lo[l] - d)
             });
-        if lm == f32::INFINITY {
+        if lm == f64::INFINITY {
             return f64::INFINITY;
         }
-        let lm = (f64::from(lm) - t.margin).max(0.0);
+        let lm = (lm - t.margin).max(0.0);
         self.base.estimate(node, &goal.base).max(lm)
     }
 }
@@ -245,10 +288,31 @@ mod tests {
         let rr = CompressedTable::new(&full, 2, Compression::RoundRobin);
         let e: Vec<_> = rr.entries(NodeId(1)).map(|e| e.0).collect();
         assert_eq!(e, [1, 3]);
-        assert_eq!(rr.memory_bytes(), 10 * 2 * 5);
+        assert_eq!(rr.memory_bytes(), 10 * 2 * 5 + 4 * 4 * 4);
         // Keeping all is the plain heuristic.
         let all = CompressedTable::new(&full, 4, Compression::Nearest);
         let h = CompressedHeuristic::new(&all, crate::heuristic::Zero);
         assert!((h.estimate(NodeId(2), &h.goal(NodeId(8))) - 6.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_landmark_the_goal_does_not_keep_is_bounded_through_one_it_does() {
+        // A path 0 - 1 - ... - 20 with landmarks at both ends; each node
+        // keeps one of them (round robin: even nodes the first).
+        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
+        let g = crate::graph::CsrGraph::from_undirected_edges(21, &edges).unwrap();
+        let full = LandmarkTable::build(&g, &[NodeId(0), NodeId(20)], Directedness::Symmetric);
+        let table = CompressedTable::new(&full, 1, Compression::RoundRobin);
+        assert_eq!(table.entries(NodeId(2)).next().map(|e| e.0), Some(0));
+        assert_eq!(table.entries(NodeId(15)).next().map(|e| e.0), Some(1));
+        let h = CompressedHeuristic::new(&table, crate::heuristic::Zero);
+        // Node 2 keeps d(2, L0) = 2; the goal 15 keeps only d(15, L1) = 5,
+        // and d(L1, L0) = 20 bounds d(15, L0) to [15, 25]: 15 - 2 = 13,
+        // the exact distance, where sharing no landmark would give 0.
+        let est = h.estimate(NodeId(2), &h.goal(NodeId(15)));
+        assert!(est > 13.0 - 1e-4 && est <= 13.0, "{est}");
+        // And the other way round.
+        let est = h.estimate(NodeId(15), &h.goal(NodeId(2)));
+        assert!(est > 13.0 - 1e-4 && est <= 13.0, "{est}");
     }
 }
