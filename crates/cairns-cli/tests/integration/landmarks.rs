@@ -105,6 +105,36 @@ fn build_then_scen_with_the_file_has_no_mismatches() {
 }
 
 #[test]
+fn build_with_the_sampled_placement_then_scen_matches() {
+    let dir = TempDir::new("build_sampled");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 4);
+    let table = dir.path("rooms.lm");
+    let o = build(
+        &map,
+        "5",
+        &table,
+        &["--placement", "sampled", "--seed", "2"],
+    );
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("5 placed sampled (seed 2)"), "{out}");
+    let scen = scen_for(&dir, "rooms.map", &grid);
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--landmarks",
+        &table,
+        "--against",
+        "dijkstra",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["mismatches"], 0, "{j}");
+    assert_eq!(j["open"], "pairing-heap", "{j}");
+}
+
+#[test]
 fn plain_heuristics_report_no_table() {
     let scen = data("dao/arena.map.scen");
     let o = cairns(&["scen", &scen, "--every", "40", "--json"]);
