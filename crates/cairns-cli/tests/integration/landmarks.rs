@@ -50,6 +50,22 @@ fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
     cairns(&args)
 }
 
+/// `scen SCEN --landmarks TABLE --against dijkstra --json`, which must
+/// succeed: its JSON summary.
+fn scen_with_table(scen: &str, table: &str) -> serde_json::Value {
+    let o = cairns(&[
+        "scen",
+        scen,
+        "--landmarks",
+        table,
+        "--against",
+        "dijkstra",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    json(&o)
+}
+
 #[test]
 fn build_then_scen_with_the_file_has_no_mismatches() {
     let dir = TempDir::new("build");
@@ -67,17 +83,7 @@ fn build_then_scen_with_the_file_has_no_mismatches() {
     assert!(Path::new(&table).is_file());
 
     let scen = scen_for(&dir, "rooms.map", &grid);
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--landmarks",
-        &table,
-        "--against",
-        "dijkstra",
-        "--json",
-    ]);
-    assert_exit(&o, 0);
-    let j = json(&o);
+    let j = scen_with_table(&scen, &table);
     assert_eq!(j["queries"], 40, "{j}");
     assert_eq!(j["mismatches"], 0, "{j}");
     assert_eq!(j["table_bytes"], bytes, "{j}");
@@ -119,17 +125,7 @@ fn build_with_the_sampled_placement_then_scen_matches() {
     let out = stdout(&o);
     assert!(out.contains("5 placed sampled (seed 2)"), "{out}");
     let scen = scen_for(&dir, "rooms.map", &grid);
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--landmarks",
-        &table,
-        "--against",
-        "dijkstra",
-        "--json",
-    ]);
-    assert_exit(&o, 0);
-    let j = json(&o);
+    let j = scen_with_table(&scen, &table);
     assert_eq!(j["mismatches"], 0, "{j}");
     assert_eq!(j["open"], "pairing-heap", "{j}");
 }
