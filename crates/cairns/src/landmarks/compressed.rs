@@ -216,13 +216,18 @@ impl<B: Heuristic> Heuristic for CompressedHeuristic<'_, B> {
         // Unknown: no lower bound, no upper bound.
         let mut lo = [0.0; CompressedTable::MAX_LANDMARKS];
         let mut hi = [f64::INFINITY; CompressedTable::MAX_LANDMARKS];
-        let kept: Vec<(usize, f64)> = t.entries(goal).map(|(l, d)| (l, f64::from(d))).collect();
-        for &(l, d) in &kept {
-            lo[l] = d;
-            hi[l] = d;
+        // The goal's entries, in a fixed array: a query allocates nothing.
+        let mut kept = [(0usize, 0f64); CompressedTable::MAX_LANDMARKS];
+        let mut known = 0u64;
+        for (slot, (l, d)) in kept.iter_mut().zip(t.entries(goal)) {
+            let d = f64::from(d);
+            *slot = (l, d);
+            (lo[l], hi[l]) = (d, d);
+            known |= 1 << l;
         }
+        let kept = &kept[..t.kept];
         for (l, (lo, hi)) in lo.iter_mut().zip(&mut hi).enumerate().take(k) {
-            if kept.iter().any(|&(kl, _)| kl == l) {
+            if known & (1 << l) != 0 {
                 continue;
             }
             for &(kl, d) in kept.iter().filter(|(_, d)| d.is_finite()) {

@@ -177,6 +177,14 @@ impl OpenSet for PairingHeap {
         if self.position.len() < node_bound {
             self.position.resize(node_bound, NIL);
         }
+        // Room for every node, so that no later search allocates (as the
+        // default heap does).
+        if self.arena.capacity() < node_bound {
+            self.arena.reserve(node_bound - self.arena.len());
+        }
+        if self.free.capacity() < node_bound {
+            self.free.reserve(node_bound - self.free.len());
+        }
     }
 
     #[inline]

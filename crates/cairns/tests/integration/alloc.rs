@@ -11,6 +11,11 @@ use std::cell::Cell;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::heuristic::Octile;
+use cairns::landmarks::{
+    CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
+    LandmarkTable, Placement, place,
+};
+use cairns::open::PairingHeap;
 use cairns::search::{AStar, Bfs, Dijkstra, SearchCache};
 
 use super::{load, scen_files};
@@ -172,6 +177,36 @@ fn bfs_allocations(warm_up: WarmUp) -> u64 {
         assert!(bfs.search_cost(s, t, &mut cache).is_some());
         assert!(cache.path_into(t, path));
     })
+}
+
+/// A* with landmark heuristics (plain and compressed tables, built before
+/// the count) and the pairing heap, their recommended OPEN set.
+fn landmark_allocations(warm_up: WarmUp) -> u64 {
+    let (graph, pairs) = den520d();
+    let lms = place(&graph, 8, Placement::Farthest { seed: 1 });
+    let table = LandmarkTable::build(&graph, &lms, Directedness::Symmetric);
+    let compressed = CompressedTable::new(&table, 2, Compression::Nearest);
+    let dh = AStar::new(
+        &graph,
+        DifferentialHeuristic::new(&table, Octile::new(&graph)),
+    );
+    let cdh = AStar::new(
+        &graph,
+        CompressedHeuristic::new(&compressed, Octile::new(&graph)),
+    );
+    let mut cache = SearchCache::with_open(PairingHeap::new());
+    batch_allocations(&pairs, warm_up, |s, t, path| {
+        let a = dh.search_cost(s, t, &mut cache).unwrap();
+        // Equal up to the order the same costs were summed in.
+        let b = cdh.search_cost(s, t, &mut cache).unwrap();
+        assert!((a - b).abs() <= 1e-9 * (1.0 + a), "{a} vs {b}");
+        assert!(cache.path_into(t, path));
+    })
+}
+
+#[test]
+fn landmark_batch_with_the_pairing_heap_allocates_nothing_after_the_first_query() {
+    assert_eq!(landmark_allocations(WarmUp::FirstQuery), 0);
 }
 
 #[test]
