@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use cairns::graph::NodeId;
 use cairns::heuristic::Octile;
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns_bench::{data_dir, load_instance};
 use criterion::{Criterion, criterion_group, criterion_main};
 

@@ -27,7 +27,7 @@ use std::time::Instant;
 use cairns::heuristic::{Heuristic, Octile};
 use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use cairns::open::{IndexedBinaryHeap, OpenSet, PairingHeap};
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns_bench::{Instance, load_set, median};
 
 /// The number of landmarks of the floors.

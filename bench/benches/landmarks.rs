@@ -31,7 +31,7 @@ use cairns::landmarks::{
     Directedness, DistanceColumn, LandmarkTable, Layout, Placement, place, place_centroid,
 };
 use cairns::open::{OpenSet, PairingHeap};
-use cairns::search::{AStar, Dijkstra, SearchCache};
+use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 use cairns_bench::{Instance, Query, load_set, median};
 
 const SETS: [&str; 8] = [

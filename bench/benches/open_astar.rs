@@ -42,8 +42,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cairns::heuristic::Octile;
-use cairns::open::{CATALOGUE, DEFAULT_NAME, OpenSet};
-use cairns::search::{AStar, SearchCache};
+use cairns::open::{OpenKind, OpenSet};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns::with_open_set;
 use cairns_bench::plot::{self, Chart, Series};
 use cairns_bench::{Instance, load_set, median};
@@ -87,7 +87,7 @@ fn parse_args() -> Options {
     let mut o = Options {
         every: 20,
         sets: SETS.iter().map(|s| (*s).to_string()).collect(),
-        structs: CATALOGUE.iter().map(|i| i.name).collect(),
+        structs: OpenKind::ALL.iter().map(|k| k.name()).collect(),
         slow_every: 10,
         csv: None,
         plot: None,
@@ -114,14 +114,9 @@ fn parse_args() -> Options {
                 o.structs = list(args.next(), "--structs")
                     .iter()
                     .map(|name| {
-                        CATALOGUE
-                            .iter()
-                            .find(|i| i.name == name)
-                            .unwrap_or_else(|| {
-                                let names: Vec<&str> = CATALOGUE.iter().map(|i| i.name).collect();
-                                panic!("unknown OPEN set {name:?}; valid: {}", names.join(", "))
-                            })
-                            .name
+                        name.parse::<OpenKind>()
+                            .unwrap_or_else(|e| panic!("--structs: {e}"))
+                            .name()
                     })
                     .collect();
             }
@@ -132,8 +127,9 @@ fn parse_args() -> Options {
         }
     }
     // The baseline runs first and always.
-    o.structs.retain(|&s| s != DEFAULT_NAME);
-    o.structs.insert(0, DEFAULT_NAME);
+    let default = OpenKind::default().name();
+    o.structs.retain(|&s| s != default);
+    o.structs.insert(0, default);
     o.every = o.every.max(1);
     o.slow_every = o.slow_every.max(1);
     o
@@ -248,14 +244,14 @@ fn main() {
                 let slow = SLOW.contains(&name);
                 let chosen = if slow { &some } else { &all };
                 sampled[s] |= slow && large && o.slow_every > 1;
-                let max_open = with_open_set!(name, |Q| run_struct::<Q>(
+                let kind: OpenKind = name.parse().expect("names come from OpenKind::ALL");
+                let max_open = with_open_set!(kind, |Q| run_struct::<Q>(
                     name,
                     inst,
                     chosen,
                     &mut times[s],
                     offset
-                ))
-                .expect("names come from the catalogue");
+                ));
                 if s == 0 {
                     baselines.extend(max_open.iter().map(|&m| Baseline {
                         family,
@@ -318,10 +314,11 @@ fn report(
     if o.sets.len() > 1 {
         families.push(("all".to_string(), (0..baselines.len()).collect()));
     }
+    let default = OpenKind::default();
     println!(
         "\nA* (octile) with each OPEN set: median time per query, and in brackets the ratio of \
-         that median to {DEFAULT_NAME}'s median on the same queries (<1 is faster).\n\
-         Groups by the largest OPEN size of the query under {DEFAULT_NAME}. Every {} scenario(s); \
+         that median to {default}'s median on the same queries (<1 is faster).\n\
+         Groups by the largest OPEN size of the query under {default}. Every {} scenario(s); \
          linear-scan structures ({}) on every {}th of those on maps of more than {LARGE_MAP} cells \
          (rows marked *).",
         o.every,
@@ -419,7 +416,7 @@ fn chart(
             "A* octile: median time per query; {} queries run by all",
             common.len()
         ),
-        x_label: format!("largest OPEN size of the query ({DEFAULT_NAME})"),
+        x_label: format!("largest OPEN size of the query ({})", OpenKind::default()),
         y_label: "time per query".to_string(),
         x_ticks: plot::count_tick,
         y_ticks: plot::seconds_tick,

@@ -18,7 +18,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use cairns::graph::NodeId;
-use cairns::open::{CATALOGUE, Key, OpenSet};
+use cairns::open::{Key, OpenKind, OpenSet};
 use cairns::with_open_set;
 use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
@@ -91,7 +91,8 @@ fn bench_one<Q: OpenSet + Default>(group: &mut BenchmarkGroup<'_, WallTime>, nam
 }
 
 fn bench(c: &mut Criterion) {
-    for info in CATALOGUE {
+    for kind in OpenKind::ALL {
+        let info = kind.info();
         let mut group = c.benchmark_group("open");
         group
             .warm_up_time(Duration::from_secs(1))
@@ -99,8 +100,7 @@ fn bench(c: &mut Criterion) {
         if QUADRATIC.contains(&info.name) {
             group.sample_size(10);
         }
-        with_open_set!(info.name, |Q| bench_one::<Q>(&mut group, info.name))
-            .expect("catalogue names dispatch");
+        with_open_set!(kind, |Q| bench_one::<Q>(&mut group, info.name));
         group.finish();
     }
 }

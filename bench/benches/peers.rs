@@ -19,7 +19,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::heuristic::Octile;
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns_bench::{Instance, geometric_mean, load_set, median};
 
 type Runner = fn(&Instance, usize, &mut Scratch) -> Option<f64>;

@@ -7,10 +7,11 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
-use cairns::heuristic::Octile;
-use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
+use cairns::movingai::runner::{median, same_cost};
+use cairns::rng::SplitMix64;
+use cairns::spec::{Algorithm, Prepared, SearchSpec};
 
-use crate::{Outcome, median, same_cost};
+use crate::Outcome;
 
 /// Options of the demo.
 #[derive(Debug, clap::Args)]
@@ -36,15 +37,6 @@ impl Default for Args {
     }
 }
 
-/// `SplitMix64`: enough to pick query endpoints.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let options = GenerateOptions {
         kind: MapKind::Rooms { room_size: 15 },
@@ -61,38 +53,33 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     if cells.is_empty() {
         bail!("the generated map has no passable cell");
     }
-    let mut state = args.seed;
-    let pick = |state: &mut u64| cells[(next(state) % cells.len() as u64) as usize];
+    let mut rng = SplitMix64::new(args.seed);
     let pairs: Vec<(NodeId, NodeId)> = (0..args.queries)
-        .map(|_| (pick(&mut state), pick(&mut state)))
+        .map(|_| (rng.pick(&cells), rng.pick(&cells)))
         .collect();
 
-    let astar = AStar::new(&graph, Octile::new(&graph));
-    let canonical = graph.clone().with_canonical_ordering(true);
-    let astar_canonical = AStar::new(&canonical, Octile::new(&canonical));
-    let jps = JumpPointSearch::new(&graph).context("the demo map is octile")?;
-    let dijkstra = Dijkstra::new(&graph);
-    let mut cache = SearchCache::new();
+    // The searches of the table, Dijkstra (the reference) last.
     let mut rows = [
-        Row::new("A* octile"),
-        Row::new("A* canonical"),
-        Row::new("JPS"),
-        Row::new("Dijkstra"),
-    ];
+        ("A* octile", Algorithm::AStar),
+        ("A* canonical", Algorithm::Canonical),
+        ("JPS", Algorithm::Jps),
+        ("Dijkstra", Algorithm::Dijkstra),
+    ]
+    .map(|(name, algorithm)| Row::new(name, algorithm));
+    let prepared = rows
+        .iter()
+        .map(|row| SearchSpec::new(row.algorithm).prepare(&graph))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut searchers: Vec<_> = prepared.iter().map(Prepared::searcher).collect();
     let mut checked = 0usize;
     let mut unreachable = 0usize;
     for &(from, to) in &pairs {
         // Each search in turn, timed; the costs in the order of `rows`.
         let mut costs = [None; 4];
-        for (i, cost) in costs.iter_mut().enumerate() {
+        for ((cost, row), searcher) in costs.iter_mut().zip(&mut rows).zip(&mut searchers) {
             let t0 = Instant::now();
-            *cost = match i {
-                0 => astar.search_cost(from, to, &mut cache),
-                1 => astar_canonical.search_cost(from, to, &mut cache),
-                2 => jps.search_cost(from, to, &mut cache),
-                _ => dijkstra.search_cost(from, to, &mut cache),
-            };
-            rows[i].add(t0.elapsed().as_secs_f64(), cache.stats().expanded);
+            *cost = searcher.search_cost(from, to);
+            row.add(t0.elapsed().as_secs_f64(), searcher.stats().expanded);
         }
         let reference = costs[3];
         if !costs.iter().all(|&c| same_cost(c, reference)) {
@@ -135,7 +122,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             row.times.len(),
             row.expanded as f64 / row.times.len().max(1) as f64,
             row.times.iter().sum::<f64>() / row.times.len().max(1) as f64 * 1e6,
-            median(&mut row.times) * 1e6,
+            median(&row.times) * 1e6,
         )?;
     }
     Ok(Outcome::Success)
@@ -143,14 +130,16 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
 
 struct Row {
     name: &'static str,
+    algorithm: Algorithm,
     times: Vec<f64>,
     expanded: u64,
 }
 
 impl Row {
-    fn new(name: &'static str) -> Self {
+    fn new(name: &'static str, algorithm: Algorithm) -> Self {
         Row {
             name,
+            algorithm,
             times: Vec::new(),
             expanded: 0,
         }

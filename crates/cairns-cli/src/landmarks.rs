@@ -12,9 +12,8 @@ use cairns::landmarks::grid_hash;
 use cairns::movingai::read_map;
 
 use crate::Outcome;
-use crate::choose::{
-    DEFAULT_SEED, PlacementName, build_table, parse_landmark_count, parse_neighborhood,
-};
+use crate::choose::parse_neighborhood;
+use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
 /// Options of `cairns landmarks`.
 #[derive(Debug, clap::Args)]
@@ -39,10 +38,10 @@ pub struct BuildArgs {
     #[arg(short = 'k', value_name = "K", value_parser = parse_landmark_count)]
     pub k: usize,
     /// How the landmarks are placed.
-    #[arg(long, value_enum, default_value_t = PlacementName::Farthest)]
-    pub placement: PlacementName,
+    #[arg(long, default_value_t = PlacementKind::Farthest)]
+    pub placement: PlacementKind,
     /// The seed of the placement.
-    #[arg(long, default_value_t = DEFAULT_SEED)]
+    #[arg(long, default_value_t = PLACEMENT_SEED)]
     pub seed: u64,
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting). A
     /// table only loads for the movement it was built for.

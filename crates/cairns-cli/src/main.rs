@@ -16,6 +16,7 @@ mod serve;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use cairns::open::OpenKind;
 use clap::{Parser, Subcommand};
 
 /// Optimal pathfinding on grid maps: A* with interchangeable OPEN sets and
@@ -86,18 +87,23 @@ fn main() -> ExitCode {
 /// first, with the cost of its operations.
 fn list_open_sets() -> anyhow::Result<Outcome> {
     let mut out = io::stdout().lock();
-    let width = cairns::open::CATALOGUE
+    let width = OpenKind::ALL
         .iter()
-        .map(|info| info.name.len())
+        .map(|kind| kind.name().len())
         .max()
         .unwrap_or(0);
-    for info in cairns::open::CATALOGUE {
-        let default = if info.name == cairns::open::DEFAULT_NAME {
+    for kind in OpenKind::ALL {
+        let default = if kind == OpenKind::default() {
             " (default)"
         } else {
             ""
         };
-        writeln!(out, "{:<width$}  {}{default}", info.name, info.complexity)?;
+        writeln!(
+            out,
+            "{:<width$}  {}{default}",
+            kind.name(),
+            kind.info().complexity
+        )?;
     }
     Ok(Outcome::Success)
 }
@@ -120,27 +126,4 @@ pub(crate) fn parse_point(s: &str) -> Result<(u32, u32), String> {
             .map_err(|_| format!("{t:?} is not a non-negative integer coordinate"))
     };
     Ok((num(x)?, num(y)?))
-}
-
-/// Whether two search results agree: both "no path", or costs equal up to
-/// a relative 1e-9 (the same path summed in another order).
-pub(crate) fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * b.max(1.0),
-        (a, b) => a.is_none() && b.is_none(),
-    }
-}
-
-/// The median of some samples (sorted in place); 0 for none.
-pub(crate) fn median(samples: &mut [f64]) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    samples.sort_by(f64::total_cmp);
-    let mid = samples.len() / 2;
-    if samples.len() % 2 == 1 {
-        samples[mid]
-    } else {
-        f64::midpoint(samples[mid - 1], samples[mid])
-    }
 }

@@ -7,9 +7,9 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::movingai::read_map;
-use cairns::search::{AStar, JumpPointSearch, SearchCache};
+use cairns::search::Path;
 
-use crate::choose::{HeuristicName, parse_neighborhood, prepare, with_heuristic};
+use crate::choose::{SearchArgs, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -29,27 +29,12 @@ pub struct Args {
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
-    /// Heuristic: zero, manhattan, octile (the default), euclidean, or
-    /// `dh:K[:PLACEMENT]`, the differential heuristic of K landmarks placed
-    /// random, farthest (the default, seed 1), avoid or sampled, over octile.
-    #[arg(long, value_name = "NAME")]
-    pub heuristic: Option<HeuristicName>,
-    /// Use the differential heuristic of a landmark table saved by
-    /// `cairns landmarks build` for this map and --neighborhood;
-    /// --heuristic may then only be dh, or dh:K with the file's K.
-    #[arg(long, value_name = "FILE")]
-    pub landmarks: Option<PathBuf>,
+    /// The search: algorithm, heuristic, OPEN set.
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
-    /// Prune successors by canonical ordering (jump point search's rules
-    /// without jumping): same optimal cost, fewer nodes generated.
-    #[arg(long)]
-    pub canonical: bool,
-    /// Search with jump point search (octile heuristic, octile movement
-    /// only) instead of A*.
-    #[arg(long, conflicts_with_all = ["landmarks", "canonical"])]
-    pub jps: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
@@ -69,40 +54,18 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     let start = endpoint("start", args.from)?;
     let goal = endpoint("goal", args.to)?;
-    let graph = GridGraph::new(grid, args.neighborhood).with_canonical_ordering(args.canonical);
-    let prepared = prepare(args.heuristic, args.landmarks.as_deref(), &graph)?;
-    if !prepared.name.admissible_for(args.neighborhood) {
-        eprintln!(
-            "cairns: warning: {} is not admissible for {}-connected movement; the path may not be shortest",
-            prepared.name,
-            args.neighborhood.directions()
-        );
-    }
-    let jps = if args.jps {
-        if prepared.name != HeuristicName::Octile {
-            bail!(
-                "--jps searches with the octile heuristic, not {}",
-                prepared.name
-            );
-        }
-        Some(
-            JumpPointSearch::new(&graph)
-                .context("--jps needs octile movement (--neighborhood 8)")?,
-        )
-    } else {
-        None
-    };
-    let mut cache = SearchCache::new();
+    let graph = GridGraph::new(grid, args.neighborhood);
+    let prepared = args.search.prepare(&graph)?;
+    let mut searcher = prepared.searcher();
     let t0 = Instant::now();
-    let found = if let Some(jps) = &jps {
-        jps.search(start, goal, &mut cache)
-    } else {
-        with_heuristic!(prepared.name, &graph, prepared.table.as_ref(), |h| {
-            AStar::new(&graph, h).search(start, goal, &mut cache)
-        })
-    };
+    let cost = searcher.search_cost(start, goal);
     let elapsed = t0.elapsed();
-    let stats = cache.stats();
+    let stats = searcher.stats();
+    let mut nodes = Vec::new();
+    let found = cost.map(|cost| {
+        searcher.path_into(goal, &mut nodes);
+        Path { nodes, cost }
+    });
 
     let mut out = io::stdout().lock();
     let Some(path) = found else {
@@ -119,9 +82,9 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
-    if prepared.table.is_some() {
-        writeln!(out, "heuristic  {}", prepared.label)?;
-        writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s * 1e3)?;
+    if prepared.table().is_some() {
+        writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
+        writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;
         writeln!(out, "table      {} bytes", prepared.table_bytes())?;
     }
     let g = graph.grid();

@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
+use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::heuristic::Heuristic;
 use cairns::movingai::read_map;
-use cairns::search::{AStar, SearchCache};
+use cairns::spec::{HeuristicSpec, PlacementKind};
 
 use crate::canvas::{Canvas, Rgb};
-use crate::choose::{HeuristicName, PlacementName, parse_neighborhood, prepare, with_heuristic};
+use crate::choose::{SearchArgs, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -54,10 +54,10 @@ pub struct Args {
     /// random, farthest (the default, seed 1), avoid or sampled, with octile as
     /// base); a bare `dh` uses the table of --landmarks.
     #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicName,
+    pub heuristic: HeuristicSpec,
     /// Heuristic B, drawn over A in a darker colour.
     #[arg(long)]
-    pub compare: Option<HeuristicName>,
+    pub compare: Option<HeuristicSpec>,
     /// A landmark table saved by `cairns landmarks build` for this map and
     /// --neighborhood, used by whichever of --heuristic and --compare is
     /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
@@ -84,60 +84,57 @@ struct Run {
     table_seconds: Option<f64>,
 }
 
-fn search<H: Heuristic>(
-    graph: &GridGraph,
-    h: H,
-    start: NodeId,
-    goal: NodeId,
-    cache: &mut SearchCache,
-) -> (Option<f64>, f64) {
-    let astar = AStar::new(graph, h);
-    let t0 = Instant::now();
-    let cost = astar.search_cost(start, goal, cache);
-    (cost, t0.elapsed().as_secs_f64())
-}
-
 fn run_one(
     graph: &GridGraph,
-    name: HeuristicName,
+    heuristic: HeuristicSpec,
     landmarks_file: Option<&Path>,
     start: NodeId,
     goal: NodeId,
-    cache: &mut SearchCache,
 ) -> anyhow::Result<Run> {
     // The file belongs to the differential heuristic(s) only.
-    let file = landmarks_file.filter(|_| name.is_differential());
-    let prepared = prepare(Some(name), file, graph)?;
-    let (cost, search_seconds) =
-        with_heuristic!(prepared.name, graph, prepared.table.as_ref(), |h| search(
-            graph, h, start, goal, cache
-        ));
-    let label = match prepared.name {
+    let search = SearchArgs {
+        heuristic: Some(heuristic),
+        landmarks: landmarks_file
+            .filter(|_| heuristic.is_landmarks())
+            .map(Path::to_path_buf),
+        ..SearchArgs::default()
+    };
+    let prepared = search.prepare(graph)?;
+    let mut searcher = prepared.searcher();
+    let t0 = Instant::now();
+    let cost = searcher.search_cost(start, goal);
+    let search_seconds = t0.elapsed().as_secs_f64();
+    let label = match heuristic {
         // `dh:K` for the default placement keeps the legend short.
-        HeuristicName::Differential {
-            k: Some(k),
-            placement: PlacementName::Farthest,
+        HeuristicSpec::Landmarks {
+            count: Some(k),
+            placement: PlacementKind::Farthest,
         } => format!("dh:{k}"),
-        _ if file.is_some() => prepared.label.clone(),
-        other => other.to_string(),
+        _ => prepared.heuristic_label(),
     };
     let mut path = Vec::new();
     if cost.is_some() {
-        cache.path_into(goal, &mut path);
+        searcher.path_into(goal, &mut path);
     }
+    let closed = (0..graph.node_bound() as u32)
+        .map(NodeId)
+        .filter(|&n| searcher.is_closed(n))
+        .collect();
     Ok(Run {
         label,
         cost,
         path,
-        expanded: cache.stats().expanded,
-        closed: cache.closed_nodes().collect(),
+        expanded: searcher.stats().expanded,
+        closed,
         landmarks: prepared
-            .table
-            .as_ref()
+            .table()
             .map(|t| t.landmarks().to_vec())
             .unwrap_or_default(),
         search_seconds,
-        table_seconds: prepared.table.is_some().then_some(prepared.preprocess_s),
+        table_seconds: prepared
+            .table()
+            .is_some()
+            .then_some(prepared.preprocess_s()),
     })
 }
 
@@ -164,10 +161,9 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let start = endpoint(&grid, &name, "start", args.from)?;
     let goal = endpoint(&grid, &name, "goal", args.to)?;
     let graph = GridGraph::new(grid, args.neighborhood);
-    let mut cache = SearchCache::new();
     if let Some(file) = &args.landmarks
-        && !args.heuristic.is_differential()
-        && !args.compare.is_some_and(HeuristicName::is_differential)
+        && !args.heuristic.is_landmarks()
+        && !args.compare.is_some_and(HeuristicSpec::is_landmarks)
     {
         bail!(
             "--landmarks {} needs a differential heuristic: give --heuristic dh or --compare dh",
@@ -175,16 +171,9 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         );
     }
     let file = args.landmarks.as_deref();
-    let mut runs = vec![run_one(
-        &graph,
-        args.heuristic,
-        file,
-        start,
-        goal,
-        &mut cache,
-    )?];
+    let mut runs = vec![run_one(&graph, args.heuristic, file, start, goal)?];
     if let Some(b) = args.compare {
-        runs.push(run_one(&graph, b, file, start, goal, &mut cache)?);
+        runs.push(run_one(&graph, b, file, start, goal)?);
     }
     let layout = Layout::for_map(graph.width(), graph.height());
     let canvas = draw(&graph, &layout, &runs, start, goal);

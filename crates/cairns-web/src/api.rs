@@ -10,11 +10,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
-use cairns::landmarks::{DifferentialHeuristic, LandmarkTable, Placement, place};
-use cairns::open::{CATALOGUE, DEFAULT_NAME, OpenSet, OpenSetInfo};
-use cairns::search::{AStar, Dijkstra, SearchCache};
-use cairns::with_open_set;
+use cairns::landmarks::{LandmarkTable, Placement, place};
+use cairns::open::OpenKind;
+use cairns::search::{Dijkstra, SearchCache};
+use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec, SpecError};
 use serde::{Deserialize, Serialize};
 
 use crate::state::{AppState, GraphKey, TableKey};
@@ -63,7 +62,7 @@ pub(crate) struct Maps {
 pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
     Json(Maps {
         maps: state.map_names(),
-        open_sets: CATALOGUE.iter().map(|info| info.name).collect(),
+        open_sets: OpenKind::ALL.iter().map(|k| k.name()).collect(),
     })
 }
 
@@ -163,7 +162,13 @@ pub struct SearchRequest {
     pub from: [u32; 2],
     /// Goal cell `[x, y]`.
     pub to: [u32; 2],
-    /// Heuristic A: `octile`, `zero`, `euclidean`, `manhattan` or `dh`.
+    /// The search algorithm, a name of [`cairns::spec::Algorithm`]
+    /// (`astar`, the default, `canonical`, `jps`, `dijkstra`, `bfs`).
+    #[serde(default)]
+    pub search: Option<String>,
+    /// Heuristic A, a name of [`cairns::spec::HeuristicSpec`]: `octile`,
+    /// `zero`, `euclidean`, `manhattan`, or `dh` (`dh:K` with K the number
+    /// of landmarks given) for the landmarks below.
     #[serde(default = "default_heuristic")]
     pub heuristic: String,
     /// Heuristic B, if any.
@@ -176,7 +181,8 @@ pub struct SearchRequest {
     #[serde(default = "default_neighborhood")]
     pub neighborhood: u8,
     /// The OPEN set: a name from `open_sets` of `GET /api/maps`, that is
-    /// from [`cairns::open::CATALOGUE`] (default `indexed-binary-heap`).
+    /// of [`cairns::open::OpenKind`] (by default the library's choice for
+    /// the heuristic).
     #[serde(default)]
     pub open: Option<String>,
     /// Wall edits `[x, y, blocked]` applied to the map, in order.
@@ -294,17 +300,10 @@ fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
     }
 }
 
-const HEURISTICS: [&str; 5] = ["octile", "zero", "euclidean", "manhattan", "dh"];
-
-fn check_heuristic(name: &str) -> Result<(), ApiError> {
-    if HEURISTICS.contains(&name) {
-        Ok(())
-    } else {
-        Err(bad(format!(
-            "unknown heuristic {name:?} (expected one of {})",
-            HEURISTICS.join(", ")
-        )))
-    }
+/// Reads a name of the library's vocabulary; the error lists the valid
+/// names.
+fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result<T, ApiError> {
+    name.parse().map_err(|e: SpecError| bad(e.to_string()))
 }
 
 fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
@@ -383,65 +382,38 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     Ok(Prepared { graph, table })
 }
 
-/// Runs `$body` with `$h` bound to the heuristic named `$name`.
-macro_rules! with_heuristic {
-    ($name:expr, $prep:expr, |$h:ident| $body:expr) => {{
-        let graph: &GridGraph = &$prep.graph;
-        match $name {
-            "zero" => {
-                let $h = Zero;
-                $body
-            }
-            "manhattan" => {
-                let $h = Manhattan::new(graph);
-                $body
-            }
-            "euclidean" => {
-                let $h = Euclidean::new(graph);
-                $body
-            }
-            "dh" => {
-                let table = &$prep
-                    .table
-                    .as_ref()
-                    .ok_or_else(|| bad("dh needs landmarks"))?
-                    .0;
-                let $h = DifferentialHeuristic::new(table, Octile::new(graph));
-                $body
-            }
-            _ => {
-                let $h = Octile::new(graph);
-                $body
-            }
-        }
-    }};
-}
-
-fn run_search<H: Heuristic, Q: OpenSet>(
-    graph: &GridGraph,
-    h: H,
-    name: &str,
+/// Runs one search of `spec` (its names already checked) and describes it.
+fn run_search(
+    prep: &Prepared,
+    spec: SearchSpec,
+    label: &str,
     start: NodeId,
     goal: NodeId,
-    cache: &mut SearchCache<Q>,
-) -> SearchOutcome {
+) -> Result<SearchOutcome, ApiError> {
+    let graph: &GridGraph = &prep.graph;
+    let table = prep.table.as_ref().map(|t| &*t.0);
+    let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
+    let mut searcher = spec
+        .searcher(graph, table)
+        .map_err(|e| bad(e.to_string()))?;
     let t0 = Instant::now();
-    let cost = AStar::new(graph, h).search_cost(start, goal, cache);
+    let cost = searcher.search_cost(start, goal);
     let millis = t0.elapsed().as_secs_f64() * 1e3;
     let mut path = Vec::new();
-    cache.path_into(goal, &mut path);
-    if cost.is_none() {
-        path.clear();
+    if cost.is_some() {
+        searcher.path_into(goal, &mut path);
     }
     let mut bits = vec![0u8; graph.grid().len().div_ceil(8)];
     let mut count = 0;
-    for n in cache.closed_nodes() {
-        bits[n.index() / 8] |= 1 << (n.index() % 8);
-        count += 1;
+    for i in 0..graph.grid().len() {
+        if searcher.is_closed(NodeId(i as u32)) {
+            bits[i / 8] |= 1 << (i % 8);
+            count += 1;
+        }
     }
-    let stats = cache.stats();
-    SearchOutcome {
-        heuristic: name.to_string(),
+    let stats = searcher.stats();
+    Ok(SearchOutcome {
+        heuristic: label.to_string(),
         cost,
         path: path.iter().map(|n| n.0).collect(),
         expanded: stats.expanded,
@@ -451,6 +423,17 @@ fn run_search<H: Heuristic, Q: OpenSet>(
             bitmap: base64(&bits),
         },
         millis,
+    })
+}
+
+/// The heuristic named `name` for a request with `landmarks` landmark
+/// cells: a bare `dh` is theirs; `dh:K` must count them.
+fn heuristic(name: &str, landmarks: usize) -> Result<HeuristicSpec, ApiError> {
+    match parse(name)? {
+        HeuristicSpec::Landmarks { count: Some(k), .. } if k != landmarks => Err(bad(format!(
+            "{name} asks for {k} landmarks, but the request places {landmarks}"
+        ))),
+        h => Ok(h),
     }
 }
 
@@ -470,22 +453,37 @@ pub(crate) fn search_blocking(
     req: &SearchRequest,
 ) -> Result<SearchResponse, ApiError> {
     let t0 = Instant::now();
-    check_heuristic(&req.heuristic)?;
-    if let Some(b) = &req.compare {
-        check_heuristic(b)?;
-    }
-    let open = req.open.as_deref().unwrap_or(DEFAULT_NAME);
-    if OpenSetInfo::find(open).is_none() {
-        return Err(bad(format!(
-            "unknown OPEN set {open:?} (expected one of {})",
-            CATALOGUE
-                .iter()
-                .map(|info| info.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    let uses_dh = req.heuristic == "dh" || req.compare.as_deref() == Some("dh");
+    let algorithm: Algorithm = req
+        .search
+        .as_deref()
+        .map(parse)
+        .transpose()?
+        .unwrap_or_default();
+    let open: Option<OpenKind> = req.open.as_deref().map(parse).transpose()?;
+    let n = req.landmarks.len();
+    let ha = heuristic(&req.heuristic, n)?;
+    let hb = req
+        .compare
+        .as_deref()
+        .map(|b| heuristic(b, n))
+        .transpose()?;
+    let nb = neighborhood(req.neighborhood)?;
+    let specs: Vec<(SearchSpec, &str)> = std::iter::once((ha, req.heuristic.as_str()))
+        .chain(hb.zip(req.compare.as_deref()))
+        .map(|(h, label)| {
+            let spec = SearchSpec {
+                algorithm,
+                heuristic: Some(h),
+                open,
+            };
+            // Unsupported combinations say why; an inadmissible heuristic
+            // is allowed (the page shows what it does).
+            spec.resolve_inadmissible(nb)
+                .map(|spec| (spec, label))
+                .map_err(|e| bad(e.to_string()))
+        })
+        .collect::<Result<_, _>>()?;
+    let uses_dh = ha.is_landmarks() || hb.is_some_and(HeuristicSpec::is_landmarks);
     let prep = prepare(
         state,
         &Common {
@@ -499,8 +497,13 @@ pub(crate) fn search_blocking(
     )?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
-    let (a, b) = with_open_set!(open, |Q| searches::<Q>(state, req, &prep, start, goal))
-        .ok_or_else(|| bad(format!("unknown OPEN set {open:?}")))??;
+    let mut outcomes = specs
+        .iter()
+        .map(|&(spec, label)| run_search(&prep, spec, label, start, goal))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter();
+    let a = outcomes.next().ok_or_else(|| bad("no search"))?;
+    let b = outcomes.next();
     Ok(SearchResponse {
         width: prep.graph.width(),
         height: prep.graph.height(),
@@ -512,48 +515,9 @@ pub(crate) fn search_blocking(
     })
 }
 
-/// Heuristic A's search and, if asked, heuristic B's, with OPEN set `Q`.
-fn searches<Q: OpenSet + Default + Send + 'static>(
-    state: &AppState,
-    req: &SearchRequest,
-    prep: &Prepared,
-    start: NodeId,
-    goal: NodeId,
-) -> Result<(SearchOutcome, Option<SearchOutcome>), ApiError> {
-    let mut cache = state.take_cache::<Q>();
-    let result = (|| -> Result<_, ApiError> {
-        let a = with_heuristic!(req.heuristic.as_str(), prep, |h| run_search(
-            &prep.graph,
-            h,
-            &req.heuristic,
-            start,
-            goal,
-            &mut cache
-        ));
-        let b = match &req.compare {
-            Some(name) => Some(with_heuristic!(name.as_str(), prep, |h| run_search(
-                &prep.graph,
-                h,
-                name,
-                start,
-                goal,
-                &mut cache
-            ))),
-            None => None,
-        };
-        Ok((a, b))
-    })();
-    state.put_cache(cache);
-    result
-}
-
-fn heat_ratios<H: Heuristic>(
-    graph: &GridGraph,
-    h: H,
-    goal: NodeId,
-    cache: &SearchCache,
-) -> (Vec<u8>, f64, usize) {
-    let target = h.goal(goal);
+/// `h / d` per cell as a byte (see [`HeatResponse::ratio`]), the mean ratio
+/// and the number of cells where `h > d`.
+fn heat_ratios(graph: &GridGraph, estimates: &[f64], cache: &SearchCache) -> (Vec<u8>, f64, usize) {
     let mut sum = 0.0;
     let mut n = 0usize;
     let mut over = 0;
@@ -562,7 +526,7 @@ fn heat_ratios<H: Heuristic>(
             let node = NodeId(i);
             match cache.g(node) {
                 Some(d) if d > 0.0 && graph.is_passable(node) => {
-                    let r = h.estimate(node, &target) / d;
+                    let r = estimates[i as usize] / d;
                     sum += r.min(1.0);
                     n += 1;
                     if r > 1.0 + 1e-9 {
@@ -588,12 +552,12 @@ pub(crate) async fn heat(
     let Json(req) = body?;
     blocking(move || {
         let t0 = Instant::now();
-        check_heuristic(&req.heuristic)?;
+        let h = heuristic(&req.heuristic, req.landmarks.len())?;
         let prep = prepare(
             &state,
             &Common {
                 map: &req.map,
-                uses_dh: req.heuristic == "dh",
+                uses_dh: h.is_landmarks(),
                 landmarks: &req.landmarks,
                 neighborhood: req.neighborhood,
                 walls: &req.walls,
@@ -603,13 +567,12 @@ pub(crate) async fn heat(
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
         let mut cache: SearchCache = state.take_cache();
         Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
-        let result = (|| -> Result<_, ApiError> {
-            Ok(with_heuristic!(req.heuristic.as_str(), prep, |h| {
-                heat_ratios(&prep.graph, h, goal, &cache)
-            }))
-        })();
+        let table = prep.table.as_ref().map(|t| &*t.0);
+        let result = h
+            .estimates(&prep.graph, table, goal)
+            .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
         state.put_cache(cache);
-        let (bytes, mean, over) = result?;
+        let (bytes, mean, over) = result.map_err(|e| bad(e.to_string()))?;
         Ok(Json(HeatResponse {
             width: prep.graph.width(),
             height: prep.graph.height(),

@@ -8,7 +8,7 @@ use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, generate};
 use cairns::heuristic::Octile;
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns_web::{AppState, SearchResponse, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -184,7 +184,10 @@ async fn every_open_set_of_the_catalogue_gives_the_default_cost() {
     let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
     let (status, maps) = call(&state, "GET", "/api/maps", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
-    let names: Vec<&str> = cairns::open::CATALOGUE.iter().map(|i| i.name).collect();
+    let names: Vec<&str> = cairns::open::OpenKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .collect();
     assert_eq!(maps["open_sets"], json!(names));
     let body = json!({"map": "rooms", "from": free(&g, false), "to": free(&g, true),
         "heuristic": "octile", "compare": "zero"});

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::heuristic::{Octile, Zero};
-use cairns::search::{AStar, SearchCache};
+use cairns::search::{AStar, Search, SearchCache};
 use cairns_web::AppState;
 
 const CHROMIUM: &str = "/usr/bin/chromium";

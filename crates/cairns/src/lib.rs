@@ -11,7 +11,7 @@
 //! ```
 //! use cairns::grid::{Grid, GridGraph, Neighborhood};
 //! use cairns::heuristic::Octile;
-//! use cairns::search::{AStar, SearchCache};
+//! use cairns::search::{AStar, Search, SearchCache};
 //!
 //! // A map in Moving AI characters: '.' is free, '@' and 'T' are blocked.
 //! let grid = Grid::from_ascii("
@@ -94,7 +94,9 @@ pub mod heuristic;
 pub mod landmarks;
 pub mod movingai;
 pub mod open;
+pub mod rng;
 pub mod search;
+pub mod spec;
 
 /// The examples of README.md, compiled and run as doctests.
 #[doc = include_str!("../../../README.md")]

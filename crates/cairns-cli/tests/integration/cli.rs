@@ -244,7 +244,7 @@ fn scen_exits_1_on_a_wrong_length() {
 fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
     // losttemple has 56 lines with a blocked endpoint (INVENTORY.md).
     let scen = data("wc3maps512/losttemple.map.scen");
-    let o = cairns(&[
+    let args = [
         "scen",
         &scen,
         "--against",
@@ -252,7 +252,13 @@ fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
         "--every",
         "25",
         "--json",
-    ]);
+    ];
+    // Data errors fail the run (a wrong file must not pass a CI job)...
+    let o = cairns(&args);
+    assert_exit(&o, 1);
+    assert!(stderr(&o).contains("--skip-data-errors"), "{}", stderr(&o));
+    // ... unless the user asks to skip them.
+    let o = cairns(&[&args[..], &["--skip-data-errors"]].concat());
     assert_exit(&o, 0);
     let j = json(&o);
     assert!(j["data_errors"].as_u64().unwrap() > 0, "{j}");
@@ -280,10 +286,11 @@ fn scen_without_its_map_suggests_map_option() {
     assert!(err.contains("lonely.map"), "{err}");
 
     // Given with --map, it runs; (1, 1) is a wall there, so the one line
-    // is a data error, which is reported but is not a mismatch.
+    // is a data error, which is reported, is not a mismatch, and fails the
+    // run: a file in which every line is a data error must not pass.
     let map = dir.file("elsewhere.map", SPLIT);
     let o = cairns(&["scen", &scen, "--map", &map, "--json"]);
-    assert_exit(&o, 0);
+    assert_exit(&o, 1);
     let j = json(&o);
     assert_eq!(
         (&j["queries"], &j["data_errors"]),

@@ -6,7 +6,7 @@ use std::process::Output;
 
 use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
 use cairns::movingai::write_map;
-use cairns::open::CATALOGUE;
+use cairns::open::OpenKind;
 
 use crate::{TempDir, assert_exit, cairns, data, json, stderr, stdout};
 
@@ -157,7 +157,7 @@ fn landmarks_file_works_with_every_open_set() {
     );
     let table = dir.path("t.lm");
     assert_exit(&build(&map, "3", &table, &[]), 0);
-    for info in CATALOGUE {
+    for info in OpenKind::ALL.map(OpenKind::info) {
         let o = cairns(&[
             "scen",
             &scen,
@@ -338,7 +338,11 @@ fn bad_heuristic_names_and_combinations_exit_2() {
     // A bare `dh` has nothing to build from.
     let o = cairns(&["scen", &scen, "--heuristic", "dh"]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("--landmarks FILE"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bare dh needs a saved landmark table"),
+        "{}",
+        stderr(&o)
+    );
 
     let dir = TempDir::new("combine");
     let table = dir.path("arena.lm");
@@ -353,7 +357,7 @@ fn bad_heuristic_names_and_combinations_exit_2() {
     ]);
     assert_exit(&o, 2);
     assert!(
-        stderr(&o).contains("--heuristic is octile"),
+        stderr(&o).contains("the heuristic is octile"),
         "{}",
         stderr(&o)
     );

@@ -1,6 +1,6 @@
 //! `cairns open-sets` and `cairns scen --open`.
 
-use cairns::open::CATALOGUE;
+use cairns::open::OpenKind;
 
 use crate::{cairns, scratch_dir};
 
@@ -26,8 +26,8 @@ fn open_sets_lists_every_catalogue_name_once_default_first() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf-8 output");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), CATALOGUE.len());
-    for (line, info) in lines.iter().zip(CATALOGUE) {
+    assert_eq!(lines.len(), OpenKind::ALL.len());
+    for (line, info) in lines.iter().zip(OpenKind::ALL.map(OpenKind::info)) {
         assert_eq!(line.split_whitespace().next(), Some(info.name));
         assert!(line.contains(info.complexity), "{line}");
     }
@@ -37,7 +37,7 @@ fn open_sets_lists_every_catalogue_name_once_default_first() {
 #[test]
 fn scen_runs_with_every_open_set_and_reports_it_in_json() {
     let scen = write_scen("scen_every_open_set");
-    for info in CATALOGUE {
+    for info in OpenKind::ALL.map(OpenKind::info) {
         let out = cairns(&["scen", &scen, "--open", info.name, "--json"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -104,7 +104,7 @@ fn unknown_open_set_exits_2_listing_the_valid_names() {
         stderr.contains("unknown OPEN set \"fibonacci-heap\""),
         "{stderr}"
     );
-    for info in CATALOGUE {
+    for info in OpenKind::ALL.map(OpenKind::info) {
         assert!(stderr.contains(info.name), "{stderr}");
     }
 }

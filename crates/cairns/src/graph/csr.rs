@@ -47,7 +47,7 @@ pub enum EdgeError {
 /// ```
 /// use cairns::graph::{CsrGraph, NodeId};
 /// use cairns::heuristic::Zero;
-/// use cairns::search::{AStar, SearchCache};
+/// use cairns::search::{AStar, Search, SearchCache};
 ///
 /// let g = CsrGraph::from_edges(4, &[(0, 1, 1.0), (1, 3, 1.0), (0, 2, 0.5), (2, 3, 2.0)]).unwrap();
 /// let mut cache = SearchCache::new();

@@ -6,6 +6,7 @@
 //! Maps use `.` for passable and `@` for blocked cells.
 
 use super::{Grid, GridSizeError, Tile};
+use crate::rng::SplitMix64;
 
 /// Which kind of map to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,43 +109,6 @@ pub fn generate(options: &GenerateOptions) -> Result<Grid, GridSizeError> {
 
 const FREE: Tile = Tile::Ground;
 const BLOCKED: Tile = Tile::OutOfBounds;
-
-/// `SplitMix64` (Steele, Lea and Flood 2014, as in `java.util.SplittableRandom`):
-/// tiny, fast, and good enough for shuffles and coin flips.
-#[derive(Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), by multiply-and-shift (Lemire); the
-    /// bias is at most `n / 2^64`.
-    fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// An index in `0..n` (`n > 0`).
-    fn index(&mut self, n: usize) -> usize {
-        self.below(n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.index(i + 1));
-        }
-    }
-}
 
 /// A map divided into square cells of `size` separated by walls one thick,
 /// starting with a wall at `x = 0` and `y = 0`: cell `(i, j)` covers

@@ -190,13 +190,31 @@ impl GridGraph {
     pub fn with_canonical_ordering(mut self, on: bool) -> GridGraph {
         // The direction of a move is read off the id difference, which is
         // unique for each direction only on grids at least 3 wide.
-        self.canonical = on && self.neighborhood == Neighborhood::Octile && self.width() >= 3;
+        self.canonical = on && self.canonical_applies();
         self
     }
 
     /// Whether canonical ordering is on.
     pub fn canonical_ordering(&self) -> bool {
         self.canonical
+    }
+
+    /// Whether canonical ordering can apply: octile movement on a grid at
+    /// least 3 cells wide.
+    fn canonical_applies(&self) -> bool {
+        self.neighborhood == Neighborhood::Octile && self.width() >= 3
+    }
+
+    /// The successors of `node` reached from `parent` under canonical
+    /// ordering, whatever the graph's own setting (all of them where
+    /// canonical ordering does not apply).
+    #[inline]
+    fn canonical_successors(&self, node: NodeId, parent: NodeId) -> GridSuccessors {
+        GridSuccessors {
+            node: node.0,
+            mask: self.canonical_moves(node, parent),
+            offsets: self.offsets,
+        }
     }
 
     /// The moves worth making from `node` reached from `parent`, under
@@ -351,15 +369,47 @@ impl Graph for GridGraph {
         if !self.canonical {
             return self.successors(node);
         }
-        GridSuccessors {
-            node: node.0,
-            mask: self.canonical_moves(node, parent),
-            offsets: self.offsets,
-        }
+        self.canonical_successors(node, parent)
     }
 
     fn unit_costs(&self) -> bool {
         self.neighborhood == Neighborhood::Four
+    }
+}
+
+/// A borrowed [`GridGraph`] searched under canonical ordering (see
+/// [`GridGraph::with_canonical_ordering`]) whatever the graph's own setting:
+/// lets one graph serve plain and canonical searches side by side.
+#[derive(Clone, Copy, Debug)]
+pub struct Canonical<'g>(pub &'g GridGraph);
+
+impl Graph for Canonical<'_> {
+    type Successors<'a>
+        = GridSuccessors
+    where
+        Self: 'a;
+
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.0.node_bound()
+    }
+
+    #[inline]
+    fn successors(&self, node: NodeId) -> GridSuccessors {
+        self.0.successors(node)
+    }
+
+    #[inline]
+    fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors {
+        if self.0.canonical_applies() {
+            self.0.canonical_successors(node, parent)
+        } else {
+            self.0.successors(node)
+        }
+    }
+
+    fn unit_costs(&self) -> bool {
+        self.0.unit_costs()
     }
 }
 
@@ -405,6 +455,7 @@ impl ExactSizeIterator for GridSuccessors {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Search;
 
     fn succ(g: &GridGraph, x: u32, y: u32) -> Vec<(u32, u32, f64)> {
         let mut v: Vec<_> = g

@@ -10,8 +10,8 @@ mod generate;
 mod grid_graph;
 
 pub use generate::{GenerateOptions, MapKind, generate};
+pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
-pub use grid_graph::{GridGraph, GridSuccessors, Neighborhood};
 
 use crate::graph::NodeId;
 

@@ -2,10 +2,10 @@
 //! recent goal.
 
 use super::heuristic::DifferentialHeuristic;
-use super::placement::SplitMix64;
 use super::table::LandmarkTable;
 use crate::graph::{NodeId, Reversible};
 use crate::heuristic::Zero;
+use crate::rng::SplitMix64;
 
 /// A [`LandmarkTable`] whose landmarks adapt to the query stream.
 ///
@@ -33,7 +33,7 @@ use crate::heuristic::Zero;
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
 /// use cairns::landmarks::{AdaptiveLandmarks, Directedness, LandmarkTable, Placement, place};
-/// use cairns::search::{AStar, SearchCache};
+/// use cairns::search::{AStar, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     ..........
@@ -76,7 +76,7 @@ impl AdaptiveLandmarks {
             points: vec![0; table.landmark_count()],
             table,
             probability,
-            rng: SplitMix64(seed),
+            rng: SplitMix64::new(seed),
             moves: 0,
         }
     }
@@ -172,6 +172,7 @@ mod tests {
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::heuristic::Octile;
     use crate::landmarks::{Directedness, Placement, place};
+    use crate::search::Search;
     use crate::search::{AStar, Dijkstra, SearchCache};
 
     fn rooms() -> GridGraph {
@@ -196,9 +197,9 @@ mod tests {
             .map(NodeId)
             .filter(|&v| g.is_passable(v))
             .collect();
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         (0..len)
-            .map(|_| (cells[rng.below(cells.len())], cells[rng.below(cells.len())]))
+            .map(|_| (cells[rng.index(cells.len())], cells[rng.index(cells.len())]))
             .collect()
     }
 

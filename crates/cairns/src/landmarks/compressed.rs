@@ -29,7 +29,7 @@ pub enum Compression {
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
 /// use cairns::landmarks::{CompressedHeuristic, CompressedTable, Compression, Directedness, LandmarkTable, Placement, place};
-/// use cairns::search::{AStar, Dijkstra, SearchCache};
+/// use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     .........@....

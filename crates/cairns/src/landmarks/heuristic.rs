@@ -69,7 +69,7 @@ pub const MAX_BEST: usize = 8;
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::{Heuristic, Octile};
 /// use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable};
-/// use cairns::search::{AStar, SearchCache};
+/// use cairns::search::{AStar, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     .......
@@ -459,6 +459,7 @@ mod tests {
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::heuristic::{Octile, Zero};
     use crate::landmarks::Layout;
+    use crate::search::Search;
     use crate::search::{AStar, SearchCache};
 
     fn two_rooms() -> GridGraph {

@@ -50,7 +50,7 @@
 //! use cairns::heuristic::{Heuristic, Octile};
 //! use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 //! use cairns::open::PairingHeap;
-//! use cairns::search::{AStar, Dijkstra, SearchCache};
+//! use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 //!
 //! let grid = Grid::from_ascii("
 //!     .........@....

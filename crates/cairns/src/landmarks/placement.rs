@@ -3,6 +3,7 @@
 use super::distances_from;
 use crate::graph::{Graph, NodeId, Reversed, Reversible};
 use crate::grid::GridGraph;
+use crate::rng::SplitMix64;
 use crate::search::SearchCache;
 
 /// How [`place`] chooses landmarks. Every strategy is deterministic for a
@@ -95,9 +96,9 @@ pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<No
         .collect();
     let k = k.min(candidates.len());
     match placement {
-        Placement::Random { seed } => random(candidates, k, &mut SplitMix64(seed)),
-        Placement::Farthest { seed } => farthest(graph, &candidates, k, &mut SplitMix64(seed)),
-        Placement::Avoid { seed } => avoid(graph, &candidates, k, &mut SplitMix64(seed)),
+        Placement::Random { seed } => random(candidates, k, &mut SplitMix64::new(seed)),
+        Placement::Farthest { seed } => farthest(graph, &candidates, k, &mut SplitMix64::new(seed)),
+        Placement::Avoid { seed } => avoid(graph, &candidates, k, &mut SplitMix64::new(seed)),
         Placement::Sampled { seed } => sampled(graph, &candidates, k, seed),
     }
 }
@@ -177,8 +178,8 @@ pub fn place_centroid(graph: &GridGraph, k: usize, goals: &[NodeId], seed: u64) 
             .unwrap_or(0)
     };
     // Farthest-first seeding.
-    let mut rng = SplitMix64(seed);
-    let mut centres = vec![points[rng.below(points.len())]];
+    let mut rng = SplitMix64::new(seed);
+    let mut centres = vec![points[rng.index(points.len())]];
     let mut gap: Vec<f64> = points.iter().map(|&p| dist2(p, centres[0])).collect();
     while centres.len() < k {
         let far = (0..points.len())
@@ -275,11 +276,11 @@ pub fn place_among_goals<G: Reversible>(
     if distinct.len() <= k {
         return distinct;
     }
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut cache = SearchCache::new();
     let mut dist = vec![0f64; n];
     let mut nearest = vec![f64::INFINITY; distinct.len()];
-    let first = rng.below(distinct.len());
+    let first = rng.index(distinct.len());
     let mut is_chosen = vec![false; distinct.len()];
     is_chosen[first] = true;
     let mut chosen = vec![distinct[first]];
@@ -304,34 +305,10 @@ pub fn place_among_goals<G: Reversible>(
     chosen
 }
 
-/// `SplitMix64` (Steele, Lea and Flood), a tiny generator that is plenty for
-/// picking nodes.
-#[derive(Clone, Debug)]
-pub(super) struct SplitMix64(pub(super) u64);
-
-impl SplitMix64 {
-    pub(super) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`), by multiply-and-shift.
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
-
 /// A partial Fisher-Yates shuffle: the first `k` of a random permutation.
 fn random(mut candidates: Vec<NodeId>, k: usize, rng: &mut SplitMix64) -> Vec<NodeId> {
     for i in 0..k {
-        let j = i + rng.below(candidates.len() - i);
+        let j = i + rng.index(candidates.len() - i);
         candidates.swap(i, j);
     }
     candidates.truncate(k);
@@ -420,7 +397,7 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
     }
     // The pairs come from their own generator, so that the pool is exactly
     // what `Farthest` places with this seed.
-    let mut pair_rng = SplitMix64(seed ^ 0x5A4D_504C_4544_5041);
+    let mut pair_rng = SplitMix64::new(seed ^ 0x5A4D_504C_4544_5041);
     let mut sample_of = vec![u32::MAX; graph.node_bound()];
     let mut sample_nodes: Vec<NodeId> = Vec::new();
     let mut index = |v: NodeId| {
@@ -443,7 +420,7 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
         graph,
         candidates,
         pool_size,
-        &mut SplitMix64(seed),
+        &mut SplitMix64::new(seed),
         |dist| {
             columns.push(
                 sample_nodes
@@ -808,7 +785,7 @@ mod tests {
     fn splitmix_matches_the_reference_sequence() {
         // First outputs of SplitMix64 seeded with 1234567, from the
         // reference implementation by Vigna.
-        let mut rng = SplitMix64(1_234_567);
+        let mut rng = SplitMix64::new(1_234_567);
         assert_eq!(rng.next_u64(), 6_457_827_717_110_365_317);
         assert_eq!(rng.next_u64(), 3_203_168_211_198_807_973);
     }

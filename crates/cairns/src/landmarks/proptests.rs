@@ -3,6 +3,7 @@
 //! edge (up to the documented rounding margin), and A* with it finds the
 //! Dijkstra cost, or `None` exactly when Dijkstra does.
 
+use crate::search::Search;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

@@ -325,6 +325,7 @@ mod tests {
     use crate::grid::{Grid, Neighborhood};
     use crate::heuristic::Octile;
     use crate::landmarks::Directedness;
+    use crate::search::Search;
     use crate::search::{AStar, Dijkstra, SearchCache};
 
     /// A corridor that comes back on itself: from the top-left to the

@@ -57,6 +57,8 @@ use std::path::PathBuf;
 
 pub(crate) use map::parse_ascii;
 pub use map::{parse_map, read_map, write_map};
+pub mod runner;
+
 pub use scen::{
     Endpoint, ScenVersion, Scenario, ScenarioError, ScenarioErrorKind, ScenarioFile, lengths_match,
     map_path_for, parse_scen, read_scen,

@@ -5,6 +5,7 @@ use super::OpenSet;
 use crate::graph::NodeId;
 use crate::grid::{Grid, GridGraph, Neighborhood};
 use crate::heuristic::Octile;
+use crate::search::Search;
 use crate::search::{AStar, SearchCache};
 
 /// A 10x8 map with walls, a dead end and two walled-in pockets: the cell

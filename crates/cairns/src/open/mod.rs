@@ -60,11 +60,11 @@ pub use unsorted_array::UnsortedArray;
 
 use crate::graph::NodeId;
 
-/// A line of the [`CATALOGUE`]: what an OPEN set is called on the command
-/// line and in benchmarks, and what it costs.
+/// What an OPEN set is called on the command line, in the web API and in
+/// benchmarks, and what it costs: one line of [`OpenKind::info`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenSetInfo {
-    /// The kebab-case name, as accepted by [`with_open_set!`].
+    /// The kebab-case name, as [`OpenKind`]'s `Display` writes it.
     pub name: &'static str,
     /// One line on what the structure is.
     pub summary: &'static str,
@@ -72,120 +72,197 @@ pub struct OpenSetInfo {
     pub complexity: &'static str,
 }
 
-impl OpenSetInfo {
-    /// The catalogue entry named `name`, if any.
-    pub fn find(name: &str) -> Option<&'static OpenSetInfo> {
-        CATALOGUE.iter().find(|info| info.name == name)
+/// Every OPEN set of this module, as a value: the registry that names
+/// them. The default ([`IndexedBinaryHeap`]) comes first, then the other
+/// heaps and trees, the bucket-based queues for monotone keys, and the
+/// linear-scan and sorted structures of the early A* literature.
+///
+/// [`with_open_set!`] turns a kind into its type with an exhaustive
+/// `match`, so the compiler keeps the registry complete; names parse with
+/// `FromStr` (in [`crate::spec`], where every name of a search is read).
+///
+/// ```
+/// use cairns::open::OpenKind;
+///
+/// assert_eq!(OpenKind::ALL[0], OpenKind::default());
+/// assert_eq!(OpenKind::HotQueue.to_string(), "hot-queue");
+/// assert_eq!("pairing-heap".parse::<OpenKind>().unwrap(), OpenKind::PairingHeap);
+/// assert!("fibonacci-heap".parse::<OpenKind>().unwrap_err().to_string().contains("radix-heap"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OpenKind {
+    #[default]
+    /// [`IndexedBinaryHeap`].
+    IndexedBinaryHeap,
+    /// [`ClassicBinaryHeap`].
+    ClassicBinaryHeap,
+    /// [`QuaternaryHeap`].
+    QuaternaryHeap,
+    /// [`LazyBinaryHeap`].
+    LazyBinaryHeap,
+    /// [`PairingHeap`].
+    PairingHeap,
+    /// [`SplayTree`].
+    SplayTree,
+    /// [`HotQueue`].
+    HotQueue,
+    /// [`TwoLevelQueue`].
+    TwoLevelQueue,
+    /// [`BucketQueue`].
+    BucketQueue,
+    /// [`RadixHeap`].
+    RadixHeap,
+    /// [`UnsortedArray`].
+    UnsortedArray,
+    /// [`SortedArray`].
+    SortedArray,
+    /// [`SortedList`].
+    SortedList,
+    /// [`SkipList`].
+    SkipList,
+    /// [`IndexedArray`].
+    IndexedArray,
+    /// [`HashTable`].
+    HashTable,
+}
+
+impl OpenKind {
+    /// Every kind, the default first.
+    pub const ALL: [OpenKind; 16] = [
+        OpenKind::IndexedBinaryHeap,
+        OpenKind::ClassicBinaryHeap,
+        OpenKind::QuaternaryHeap,
+        OpenKind::LazyBinaryHeap,
+        OpenKind::PairingHeap,
+        OpenKind::SplayTree,
+        OpenKind::HotQueue,
+        OpenKind::TwoLevelQueue,
+        OpenKind::BucketQueue,
+        OpenKind::RadixHeap,
+        OpenKind::UnsortedArray,
+        OpenKind::SortedArray,
+        OpenKind::SortedList,
+        OpenKind::SkipList,
+        OpenKind::IndexedArray,
+        OpenKind::HashTable,
+    ];
+
+    /// The kind's name, summary and complexity.
+    pub fn info(self) -> &'static OpenSetInfo {
+        // In the order of the variants (checked by the tests: every name
+        // parses back to its kind).
+        const INFO: [OpenSetInfo; 16] = [
+            OpenSetInfo {
+                name: "indexed-binary-heap",
+                summary: "binary heap of (key, node) with positions for decrease-key; the default",
+                complexity: "push, pop, decrease-key O(log n); membership O(1)",
+            },
+            OpenSetInfo {
+                name: "classic-binary-heap",
+                summary: "textbook 1-based binary heap of node ids, keys in a dense array",
+                complexity: "push, pop, decrease-key O(log n); membership O(1)",
+            },
+            OpenSetInfo {
+                name: "quaternary-heap",
+                summary: "4-ary heap of (key, node) with positions for decrease-key",
+                complexity: "push, decrease-key O(log4 n); pop O(4 log4 n); membership O(1)",
+            },
+            OpenSetInfo {
+                name: "lazy-binary-heap",
+                summary: "binary heap without decrease-key: improved keys are pushed again",
+                complexity: "push, decrease-key O(log N), pop O(log N) amortised, N counting stale entries",
+            },
+            OpenSetInfo {
+                name: "pairing-heap",
+                summary: "self-adjusting multiway tree with two-pass pairing; the fastest under landmark heuristics",
+                complexity: "push O(1); pop O(log n) amortised; decrease-key O(1) actual",
+            },
+            OpenSetInfo {
+                name: "splay-tree",
+                summary: "top-down splay tree ordered by key and node id",
+                complexity: "push, pop, decrease-key O(log n) amortised; membership O(1)",
+            },
+            OpenSetInfo {
+                name: "hot-queue",
+                summary: "heap-on-top queue: f buckets, only the lowest kept as a heap (monotone keys)",
+                complexity: "push O(1) or O(log t) into the top heap of t; pop O(log t) + O(K + b) per bucket change",
+            },
+            OpenSetInfo {
+                name: "two-level-queue",
+                summary: "heap for f below a threshold, unsorted list above it",
+                complexity: "push O(1) or O(log h); pop O(log h) + O(l) per refill from a list of l",
+            },
+            OpenSetInfo {
+                name: "bucket-queue",
+                summary: "Dial's circular bucket array over f, each bucket a small heap (monotone keys)",
+                complexity: "push, decrease-key O(log b) in a bucket of b; pop O(log b) + O(1) per empty bucket",
+            },
+            OpenSetInfo {
+                name: "radix-heap",
+                summary: "one-level radix heap over the bits of f (monotone keys)",
+                complexity: "push, decrease-key O(1); pop O(64) amortised per entry",
+            },
+            OpenSetInfo {
+                name: "unsorted-array",
+                summary: "unsorted array with slot index; pop scans every entry",
+                complexity: "push, decrease-key O(1); pop O(n)",
+            },
+            OpenSetInfo {
+                name: "sorted-array",
+                summary: "array sorted worst to best; insertion shifts entries",
+                complexity: "push, decrease-key O(log n) compares + O(n) moves; pop O(1)",
+            },
+            OpenSetInfo {
+                name: "sorted-list",
+                summary: "doubly linked list sorted best to worst, walked from the nearer end",
+                complexity: "push, decrease-key O(n) walk; pop O(1)",
+            },
+            OpenSetInfo {
+                name: "skip-list",
+                summary: "skip list (p = 1/4) sorted by key and node id",
+                complexity: "push, decrease-key O(log n) expected; pop O(1) expected",
+            },
+            OpenSetInfo {
+                name: "indexed-array",
+                summary: "keys in an array indexed by node id plus a member list; pop scans members",
+                complexity: "push, decrease-key O(1); pop O(n)",
+            },
+            OpenSetInfo {
+                name: "hash-table",
+                summary: "hash map from node to key; pop scans the table",
+                complexity: "push, decrease-key O(1) expected; pop O(capacity)",
+            },
+        ];
+        &INFO[self as usize]
+    }
+
+    /// The kebab-case name (`indexed-binary-heap`).
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Whether the structure requires monotone keys: no key pushed below
+    /// the last one popped, beyond rounding (see each type's
+    /// `# Correctness`). A consistent heuristic guarantees it.
+    pub fn needs_monotone_keys(self) -> bool {
+        matches!(
+            self,
+            OpenKind::HotQueue | OpenKind::BucketQueue | OpenKind::RadixHeap
+        )
     }
 }
 
-/// The name of the default OPEN set, [`IndexedBinaryHeap`].
-pub const DEFAULT_NAME: &str = "indexed-binary-heap";
+impl std::fmt::Display for OpenKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
-/// Every OPEN set of this module by name, the default
-/// ([`IndexedBinaryHeap`]) first, then the other heaps and trees, the
-/// bucket-based queues for monotone keys, and the linear-scan and sorted
-/// structures of the early A* literature.
-///
-/// [`with_open_set!`] turns each of these names into its type. Complexities
-/// are per operation for a set of `n` entries; the type's documentation has
-/// the full table.
-///
-/// ```
-/// use cairns::open::CATALOGUE;
-///
-/// assert_eq!(CATALOGUE[0].name, "indexed-binary-heap");
-/// assert!(CATALOGUE.iter().any(|info| info.name == "hot-queue"));
-/// ```
-pub const CATALOGUE: &[OpenSetInfo] = &[
-    OpenSetInfo {
-        name: "indexed-binary-heap",
-        summary: "binary heap of (key, node) with positions for decrease-key; the default",
-        complexity: "push, pop, decrease-key O(log n); membership O(1)",
-    },
-    OpenSetInfo {
-        name: "classic-binary-heap",
-        summary: "textbook 1-based binary heap of node ids, keys in a dense array",
-        complexity: "push, pop, decrease-key O(log n); membership O(1)",
-    },
-    OpenSetInfo {
-        name: "quaternary-heap",
-        summary: "4-ary heap of (key, node) with positions for decrease-key",
-        complexity: "push, decrease-key O(log4 n); pop O(4 log4 n); membership O(1)",
-    },
-    OpenSetInfo {
-        name: "lazy-binary-heap",
-        summary: "binary heap without decrease-key: improved keys are pushed again",
-        complexity: "push, decrease-key O(log N), pop O(log N) amortised, N counting stale entries",
-    },
-    OpenSetInfo {
-        name: "pairing-heap",
-        summary: "self-adjusting multiway tree with two-pass pairing; the fastest under landmark heuristics",
-        complexity: "push O(1); pop O(log n) amortised; decrease-key O(1) actual",
-    },
-    OpenSetInfo {
-        name: "splay-tree",
-        summary: "top-down splay tree ordered by key and node id",
-        complexity: "push, pop, decrease-key O(log n) amortised; membership O(1)",
-    },
-    OpenSetInfo {
-        name: "hot-queue",
-        summary: "heap-on-top queue: f buckets, only the lowest kept as a heap (monotone keys)",
-        complexity: "push O(1) or O(log t) into the top heap of t; pop O(log t) + O(K + b) per bucket change",
-    },
-    OpenSetInfo {
-        name: "two-level-queue",
-        summary: "heap for f below a threshold, unsorted list above it",
-        complexity: "push O(1) or O(log h); pop O(log h) + O(l) per refill from a list of l",
-    },
-    OpenSetInfo {
-        name: "bucket-queue",
-        summary: "Dial's circular bucket array over f, each bucket a small heap (monotone keys)",
-        complexity: "push, decrease-key O(log b) in a bucket of b; pop O(log b) + O(1) per empty bucket",
-    },
-    OpenSetInfo {
-        name: "radix-heap",
-        summary: "one-level radix heap over the bits of f (monotone keys)",
-        complexity: "push, decrease-key O(1); pop O(64) amortised per entry",
-    },
-    OpenSetInfo {
-        name: "unsorted-array",
-        summary: "unsorted array with slot index; pop scans every entry",
-        complexity: "push, decrease-key O(1); pop O(n)",
-    },
-    OpenSetInfo {
-        name: "sorted-array",
-        summary: "array sorted worst to best; insertion shifts entries",
-        complexity: "push, decrease-key O(log n) compares + O(n) moves; pop O(1)",
-    },
-    OpenSetInfo {
-        name: "sorted-list",
-        summary: "doubly linked list sorted best to worst, walked from the nearer end",
-        complexity: "push, decrease-key O(n) walk; pop O(1)",
-    },
-    OpenSetInfo {
-        name: "skip-list",
-        summary: "skip list (p = 1/4) sorted by key and node id",
-        complexity: "push, decrease-key O(log n) expected; pop O(1) expected",
-    },
-    OpenSetInfo {
-        name: "indexed-array",
-        summary: "keys in an array indexed by node id plus a member list; pop scans members",
-        complexity: "push, decrease-key O(1); pop O(n)",
-    },
-    OpenSetInfo {
-        name: "hash-table",
-        summary: "hash map from node to key; pop scans the table",
-        complexity: "push, decrease-key O(1) expected; pop O(capacity)",
-    },
-];
-
-/// Runs code with a type alias for the OPEN set named by a string from the
-/// [`CATALOGUE`]: `with_open_set!(name, |Q| body)` evaluates `body` with
-/// `Q` standing for the structure's type and returns `Some(body)`, or
-/// `None` when no structure has that name. Every structure implements
-/// [`OpenSet`], [`Default`] and [`Debug`](std::fmt::Debug), so the body
-/// can build one with `Q::default()` and call generic code with it.
+/// Runs code with a type alias for the OPEN set of an [`OpenKind`]:
+/// `with_open_set!(kind, |Q| body)` evaluates `body` with `Q` standing for
+/// the structure's type. Every structure implements [`OpenSet`],
+/// [`Default`] and [`Debug`](std::fmt::Debug), so the body can build one
+/// with `Q::default()` and call generic code with it.
 ///
 /// The body is compiled once per structure (16 times), so keep it to a call
 /// of a generic function.
@@ -195,8 +272,8 @@ pub const CATALOGUE: &[OpenSetInfo] = &[
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
-/// use cairns::open::OpenSet;
-/// use cairns::search::{AStar, SearchCache};
+/// use cairns::open::{OpenKind, OpenSet};
+/// use cairns::search::{AStar, Search, SearchCache};
 /// use cairns::with_open_set;
 ///
 /// let grid = Grid::from_ascii("
@@ -207,93 +284,82 @@ pub const CATALOGUE: &[OpenSetInfo] = &[
 /// let graph = GridGraph::new(grid, Neighborhood::Octile);
 /// let astar = AStar::new(&graph, Octile::new(&graph));
 /// let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(4, 0).unwrap());
-///
-/// fn cost<Q: OpenSet>(
-///     astar: &AStar<&GridGraph, Octile>,
-///     start: cairns::graph::NodeId,
-///     goal: cairns::graph::NodeId,
-///     open: Q,
-/// ) -> Option<f64> {
-///     astar.search_cost(start, goal, &mut SearchCache::with_open(open))
+/// for kind in OpenKind::ALL {
+///     let cost = with_open_set!(kind, |Q| {
+///         astar.search_cost(start, goal, &mut SearchCache::with_open(Q::default()))
+///     });
+///     assert_eq!(cost, Some(4.0 + 2.0 * 2f64.sqrt()));
 /// }
-///
-/// let hot = with_open_set!("hot-queue", |Q| cost(&astar, start, goal, Q::default()));
-/// let heap = with_open_set!("indexed-binary-heap", |Q| cost(&astar, start, goal, Q::default()));
-/// assert_eq!(hot, heap);
-/// assert!(hot.flatten().is_some());
-/// // Unknown names give None.
-/// assert_eq!(with_open_set!("fibonacci-heap", |Q| Q::default().len()), None);
 /// ```
 #[macro_export]
 macro_rules! with_open_set {
-    ($name:expr, |$q:ident| $body:expr) => {{
-        let name: &str = $name;
-        match name {
-            "indexed-binary-heap" => {
+    ($kind:expr, |$q:ident| $body:expr) => {{
+        let kind: $crate::open::OpenKind = $kind;
+        match kind {
+            $crate::open::OpenKind::IndexedBinaryHeap => {
                 type $q = $crate::open::IndexedBinaryHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "classic-binary-heap" => {
+            $crate::open::OpenKind::ClassicBinaryHeap => {
                 type $q = $crate::open::ClassicBinaryHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "quaternary-heap" => {
+            $crate::open::OpenKind::QuaternaryHeap => {
                 type $q = $crate::open::QuaternaryHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "lazy-binary-heap" => {
+            $crate::open::OpenKind::LazyBinaryHeap => {
                 type $q = $crate::open::LazyBinaryHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "pairing-heap" => {
+            $crate::open::OpenKind::PairingHeap => {
                 type $q = $crate::open::PairingHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "splay-tree" => {
+            $crate::open::OpenKind::SplayTree => {
                 type $q = $crate::open::SplayTree;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "hot-queue" => {
+            $crate::open::OpenKind::HotQueue => {
                 type $q = $crate::open::HotQueue;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "two-level-queue" => {
+            $crate::open::OpenKind::TwoLevelQueue => {
                 type $q = $crate::open::TwoLevelQueue;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "bucket-queue" => {
+            $crate::open::OpenKind::BucketQueue => {
                 type $q = $crate::open::BucketQueue;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "radix-heap" => {
+            $crate::open::OpenKind::RadixHeap => {
                 type $q = $crate::open::RadixHeap;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "unsorted-array" => {
+            $crate::open::OpenKind::UnsortedArray => {
                 type $q = $crate::open::UnsortedArray;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "sorted-array" => {
+            $crate::open::OpenKind::SortedArray => {
                 type $q = $crate::open::SortedArray;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "sorted-list" => {
+            $crate::open::OpenKind::SortedList => {
                 type $q = $crate::open::SortedList;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "skip-list" => {
+            $crate::open::OpenKind::SkipList => {
                 type $q = $crate::open::SkipList;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "indexed-array" => {
+            $crate::open::OpenKind::IndexedArray => {
                 type $q = $crate::open::IndexedArray;
-                ::core::option::Option::Some($body)
+                $body
             }
-            "hash-table" => {
+            $crate::open::OpenKind::HashTable => {
                 type $q = $crate::open::HashTable;
-                ::core::option::Option::Some($body)
+                $body
             }
-            _ => ::core::option::Option::None,
         }
     }};
 }
@@ -364,67 +430,52 @@ pub trait OpenSet {
 
 #[cfg(test)]
 mod tests {
-    use super::{CATALOGUE, DEFAULT_NAME, OpenSet, OpenSetInfo};
+    use super::{OpenKind, OpenSet};
 
-    /// The type name of the structure a catalogue name dispatches to, after
-    /// checking that it runs A* like the default heap.
-    fn dispatch(name: &str) -> Option<&'static str> {
-        crate::with_open_set!(name, |Q| {
+    /// The type name of the structure a kind dispatches to, after checking
+    /// that it runs A* like the default heap.
+    fn dispatch(kind: OpenKind) -> &'static str {
+        crate::with_open_set!(kind, |Q| {
             super::astar_test::check(Q::default());
             std::any::type_name::<Q>()
         })
     }
 
     #[test]
-    fn every_catalogue_name_dispatches_to_a_distinct_structure() {
-        let mut types: Vec<&str> = CATALOGUE
-            .iter()
-            .map(|info| {
-                dispatch(info.name).unwrap_or_else(|| panic!("{} does not dispatch", info.name))
-            })
-            .collect();
+    fn every_kind_dispatches_to_a_distinct_structure() {
+        let mut types: Vec<&str> = OpenKind::ALL.iter().map(|&k| dispatch(k)).collect();
+        assert_eq!(
+            dispatch(OpenKind::default()),
+            std::any::type_name::<super::IndexedBinaryHeap>()
+        );
         types.sort_unstable();
-        let before = types.len();
         types.dedup();
-        assert_eq!(types.len(), before, "two names dispatch to one structure");
-        // Each of the 16 structures re-exported above appears once.
-        assert_eq!(types.len(), 16);
+        assert_eq!(types.len(), 16, "two kinds dispatch to one structure");
     }
 
     #[test]
-    fn catalogue_names_are_unique_kebab_case_and_default_first() {
-        let mut names: Vec<&str> = CATALOGUE.iter().map(|i| i.name).collect();
-        assert_eq!(names[0], DEFAULT_NAME);
-        assert_eq!(
-            dispatch(DEFAULT_NAME),
-            Some(std::any::type_name::<super::IndexedBinaryHeap>())
-        );
-        for name in &names {
+    fn names_are_unique_kebab_case_and_default_first() {
+        assert_eq!(OpenKind::ALL[0], OpenKind::default());
+        let mut names: Vec<&str> = OpenKind::ALL.iter().map(|k| k.name()).collect();
+        for (name, kind) in names.iter().zip(OpenKind::ALL) {
             assert!(
                 name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
                 "{name} is not kebab-case"
             );
+            assert!(!kind.info().summary.is_empty() && !kind.info().complexity.is_empty());
+            assert_eq!(kind.to_string(), *name);
+            assert_eq!(name.parse::<OpenKind>(), Ok(kind));
         }
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), CATALOGUE.len());
-        for info in CATALOGUE {
-            assert_eq!(OpenSetInfo::find(info.name), Some(info));
-            assert!(!info.summary.is_empty() && !info.complexity.is_empty());
-        }
-    }
-
-    #[test]
-    fn unknown_names_dispatch_to_none() {
-        assert_eq!(dispatch("fibonacci-heap"), None);
-        assert_eq!(dispatch(""), None);
-        assert_eq!(dispatch("Indexed-Binary-Heap"), None);
-        assert!(OpenSetInfo::find("fibonacci-heap").is_none());
-        // A `String` works through deref.
-        let name = String::from("radix-heap");
+        assert_eq!(names.len(), OpenKind::ALL.len());
+        let mut sorted = OpenKind::ALL;
+        sorted.sort_unstable();
         assert_eq!(
-            crate::with_open_set!(&name, |Q| Q::default().is_empty()),
-            Some(true)
+            sorted,
+            OpenKind::ALL,
+            "ALL lists the kinds in declaration order"
         );
+        assert!(crate::with_open_set!(OpenKind::RadixHeap, |Q| Q::default().is_empty()));
     }
 }

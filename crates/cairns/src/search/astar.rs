@@ -1,9 +1,9 @@
 //! A* over the [`Graph`] trait.
 
-use super::{DEAD_END, NodeRecord, Observer, Path, SearchCache, SearchStats, in_bounds};
+use super::{Edges, Observer, Search, SearchCache, best_first, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
-use crate::open::{Key, OpenSet};
+use crate::open::OpenSet;
 
 /// The A* search engine: a graph and a heuristic, both borrowed or owned,
 /// never changed by a search. All per-query memory is in the
@@ -40,7 +40,7 @@ use crate::open::{Key, OpenSet};
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
-/// use cairns::search::{AStar, SearchCache};
+/// use cairns::search::{AStar, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     ....@....
@@ -82,35 +82,11 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
     pub fn heuristic(&self) -> &H {
         &self.heuristic
     }
+}
 
-    /// Finds a shortest path from `start` to `goal`. Returns `None` when the
-    /// goal cannot be reached or either node is not on the graph. Statistics
-    /// are in [`SearchCache::stats`] afterwards.
-    pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Path> {
-        self.search_cost(start, goal, cache)?;
-        cache.path_to(goal)
-    }
-
-    /// Like [`search`](AStar::search), but returns only the cost; the path
-    /// stays in the cache ([`SearchCache::path_into`]). After the first call,
-    /// this allocates nothing.
-    pub fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<f64> {
-        self.search_observed(start, goal, cache, &mut ())
-    }
-
-    /// Like [`search_cost`](AStar::search_cost), reporting each expansion
-    /// and each improvement to `observer`.
-    pub fn search_observed<Q: OpenSet, O: Observer>(
+impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
+    #[inline]
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
         &self,
         start: NodeId,
         goal: NodeId,
@@ -118,160 +94,20 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
         observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
-        cache.begin(bound);
-        if !in_bounds(start, bound) || !in_bounds(goal, bound) {
+        if !in_bounds(goal, bound) {
+            cache.begin(bound);
             return None;
         }
         let target = self.heuristic.goal(goal);
-        run(
-            &self.graph,
+        best_first(
+            &Edges(&self.graph),
             |n| self.heuristic.estimate(n, &target),
             start,
-            Some(goal),
+            &goal,
             cache,
             observer,
         )
     }
-}
-
-/// The search loop shared by A* and Dijkstra. `goal` of `None` runs until
-/// OPEN is empty (one-to-all). The cache must have been begun.
-#[inline]
-pub(super) fn run<G: Graph, Q: OpenSet, O: Observer>(
-    graph: &G,
-    h: impl Fn(NodeId) -> f64,
-    start: NodeId,
-    goal: Option<NodeId>,
-    cache: &mut SearchCache<Q>,
-    observer: &mut O,
-) -> Option<f64> {
-    let open_stamp = cache.open_stamp();
-    let closed_stamp = cache.closed_stamp();
-    let SearchCache {
-        records,
-        open,
-        stats,
-        ..
-    } = cache;
-
-    let h0 = h(start);
-    if h0 == f64::INFINITY {
-        // The heuristic proves the goal unreachable.
-        return None;
-    }
-    records[start.index()] = NodeRecord {
-        g: 0.0,
-        h: h0,
-        parent: NodeId::NONE,
-        stamp: open_stamp,
-    };
-    open.push(start, Key::new(0.0, h0));
-    observer.open(start, NodeId::NONE, 0.0);
-    let mut max_open = 1usize;
-    // Counted in locals (registers) and stored once at the end.
-    let mut expanded = 0u64;
-    let mut generated = 0u64;
-
-    let found = loop {
-        let Some((u, key)) = open.pop() else {
-            break None;
-        };
-        let ru = records[u.index()];
-        if ru.stamp == closed_stamp || key.g > ru.g {
-            // A stale duplicate from an OPEN set without decrease-key.
-            continue;
-        }
-        records[u.index()].stamp = closed_stamp;
-        if Some(u) == goal {
-            break Some(ru.g);
-        }
-        expanded += 1;
-        observer.expand(u, ru.g, key.f - key.g);
-        for (v, cost) in graph.successors_from(u, ru.parent) {
-            generated += 1;
-            let g = ru.g + cost;
-            if relax(records, open, stats, &h, u, v, g, open_stamp) {
-                observer.open(v, u, g);
-            }
-        }
-        max_open = max_open.max(open.len());
-    };
-    stats.expanded = expanded;
-    stats.generated = generated;
-    stats.max_open = max_open as u64;
-    found
-}
-
-/// Offers `v` a path of cost `g` through `u`, as A* does for each
-/// successor: a first visit records it and puts it on OPEN (unless the
-/// heuristic proves it a dead end), a cheaper path decreases its key or, for
-/// a closed node under an inconsistent heuristic, reopens it. Returns whether
-/// `v`'s record changed. `open_stamp + 1` is the closed stamp.
-#[inline]
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the hot loop's state, passed apart to keep borrows disjoint"
-)]
-pub(super) fn relax<Q: OpenSet>(
-    records: &mut [NodeRecord],
-    open: &mut Q,
-    stats: &mut SearchStats,
-    h: &impl Fn(NodeId) -> f64,
-    u: NodeId,
-    v: NodeId,
-    g: f64,
-    open_stamp: u32,
-) -> bool {
-    let closed_stamp = open_stamp + 1;
-    let rv = &mut records[v.index()];
-    if rv.stamp < open_stamp {
-        let hv = h(v);
-        if hv == f64::INFINITY {
-            // No path from v to the goal: record it, never expand it.
-            *rv = NodeRecord {
-                g: DEAD_END,
-                h: hv,
-                parent: u,
-                stamp: closed_stamp,
-            };
-            return false;
-        }
-        *rv = NodeRecord {
-            g,
-            h: hv,
-            parent: u,
-            stamp: open_stamp,
-        };
-        open.push(v, Key::new(g, hv));
-        return true;
-    }
-    if g >= rv.g {
-        return false;
-    }
-    if rv.stamp == closed_stamp {
-        // Only an inconsistent heuristic gets here; tiny gains from summing
-        // the same costs in another order are not worth reopening for.
-        if g >= rv.g - 1e-9 * (1.0 + rv.g) {
-            return false;
-        }
-        stats.reopened += 1;
-        rv.stamp = open_stamp;
-        open.push(v, Key::new(g, rv.h));
-    } else {
-        let hv = rv.h;
-        let key = Key::new(g, hv);
-        if !key.precedes(Key::new(rv.g, hv)) {
-            // g fell by less than f's rounding, so f = g + h is unchanged
-            // and the smaller g would lose the tie order: not an
-            // improvement worth a decrease-key.
-            return false;
-        }
-        stats.updated += 1;
-        open.decrease_key(v, key);
-    }
-    rv.g = g;
-    rv.parent = u;
-    true
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Breadth-first search for graphs whose edges all cost 1.
 
-use super::{NodeRecord, Path, SearchCache, in_bounds};
+use super::{NodeRecord, Observer, Search, SearchCache, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::open::OpenSet;
 
@@ -17,7 +17,7 @@ use crate::open::OpenSet;
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
-/// use cairns::search::{Bfs, SearchCache};
+/// use cairns::search::{Bfs, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     ..@.
@@ -40,39 +40,20 @@ impl<G: Graph> Bfs<G> {
         Bfs { graph }
     }
 
-    /// A path from `start` to `goal` with the fewest edges, or `None` when
-    /// there is none or either node is off the graph.
-    pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Path> {
-        self.run(start, Some(goal), cache)?;
-        cache.path_to(goal)
-    }
-
-    /// The number of edges on a shortest path; the path stays in the cache.
-    pub fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<f64> {
-        self.run(start, Some(goal), cache)
-    }
-
     /// Computes the edge count from `source` to every node it reaches; read
     /// them with [`SearchCache::g`].
     pub fn all<Q: OpenSet>(&self, source: NodeId, cache: &mut SearchCache<Q>) {
-        self.run(source, None, cache);
+        self.run(source, None, cache, &mut ());
     }
 
-    fn run<Q: OpenSet>(
+    /// The first-in first-out loop: unlike the best-first loop of the other
+    /// searches, it needs no OPEN set and no keys, only the cache's queue.
+    fn run<Q: OpenSet, O: Observer + ?Sized>(
         &self,
         start: NodeId,
         goal: Option<NodeId>,
         cache: &mut SearchCache<Q>,
+        observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
         cache.begin(bound);
@@ -93,6 +74,7 @@ impl<G: Graph> Bfs<G> {
             stamp: closed,
         };
         queue.push(start);
+        observer.open(start, NodeId::NONE, 0.0);
         let mut head = 0;
         while let Some(&u) = queue.get(head) {
             head += 1;
@@ -102,6 +84,7 @@ impl<G: Graph> Bfs<G> {
                 return Some(gu);
             }
             stats.expanded += 1;
+            observer.expand(u, gu, 0.0);
             for (v, _) in self.graph.successors(u) {
                 stats.generated += 1;
                 let rv = &mut records[v.index()];
@@ -113,11 +96,25 @@ impl<G: Graph> Bfs<G> {
                         stamp: closed,
                     };
                     queue.push(v);
+                    observer.open(v, u, gu + 1.0);
                 }
             }
             stats.max_open = stats.max_open.max((queue.len() - head) as u64);
         }
         None
+    }
+}
+
+/// The cost of a path is its number of edges.
+impl<G: Graph> Search for Bfs<G> {
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64> {
+        self.run(start, Some(goal), cache, observer)
     }
 }
 

@@ -1,7 +1,6 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
-use super::astar::run;
-use super::{Observer, Path, SearchCache, in_bounds};
+use super::{Edges, Exhaust, Observer, Search, SearchCache, best_first, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::open::OpenSet;
 
@@ -21,7 +20,7 @@ use crate::open::OpenSet;
 ///
 /// ```
 /// use cairns::graph::{CsrGraph, NodeId};
-/// use cairns::search::{Dijkstra, SearchCache};
+/// use cairns::search::{Dijkstra, Search, SearchCache};
 ///
 /// let g = CsrGraph::from_edges(4, &[(0, 1, 4.0), (0, 2, 1.0), (2, 1, 2.0)]).unwrap();
 /// let mut cache = SearchCache::new();
@@ -40,34 +39,6 @@ impl<G: Graph> Dijkstra<G> {
         Dijkstra { graph }
     }
 
-    /// A shortest path from `start` to `goal`, or `None` when there is none
-    /// or either node is off the graph.
-    pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Path> {
-        self.search_cost(start, goal, cache)?;
-        cache.path_to(goal)
-    }
-
-    /// The cost of a shortest path from `start` to `goal`; the path stays
-    /// in the cache. Allocates nothing after the first call.
-    pub fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<f64> {
-        let bound = self.graph.node_bound();
-        cache.begin(bound);
-        if !in_bounds(start, bound) || !in_bounds(goal, bound) {
-            return None;
-        }
-        run(&self.graph, |_| 0.0, start, Some(goal), cache, &mut ())
-    }
-
     /// Computes the distance from `source` to every node it reaches; read
     /// them afterwards with [`SearchCache::g`] (or the paths with
     /// [`SearchCache::path_into`]). Does nothing for a source off the graph.
@@ -76,17 +47,38 @@ impl<G: Graph> Dijkstra<G> {
     }
 
     /// Like [`all`](Dijkstra::all), reporting events to `observer`.
-    pub fn all_observed<Q: OpenSet, O: Observer>(
+    pub fn all_observed<Q: OpenSet, O: Observer + ?Sized>(
         &self,
         source: NodeId,
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) {
+        best_first(
+            &Edges(&self.graph),
+            |_| 0.0,
+            source,
+            &Exhaust,
+            cache,
+            observer,
+        );
+    }
+}
+
+impl<G: Graph> Search for Dijkstra<G> {
+    #[inline]
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64> {
         let bound = self.graph.node_bound();
-        cache.begin(bound);
-        if in_bounds(source, bound) {
-            run(&self.graph, |_| 0.0, source, None, cache, observer);
+        if !in_bounds(goal, bound) {
+            cache.begin(bound);
+            return None;
         }
+        best_first(&Edges(&self.graph), |_| 0.0, start, &goal, cache, observer)
     }
 }
 

@@ -3,17 +3,18 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::astar::relax;
-use super::{NodeRecord, Path, SearchCache, in_bounds};
+use super::{Expand, Observer, Search, SearchCache, best_first, in_bounds};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
-use crate::open::{Key, OpenSet};
+use crate::open::OpenSet;
 
 /// Jump point search (Harabor and Grastien 2011, with the rules for
-/// movement without corner cutting of their 2014 paper): A* with the octile
-/// heuristic on an octile [`GridGraph`], whose successors are *jump
-/// points*.
+/// movement without corner cutting of their 2014 paper): A* on an octile
+/// [`GridGraph`] whose successors are *jump points*, through the same
+/// best-first loop as [`AStar`](super::AStar) (so it reports to an
+/// [`Observer`] like any search). The heuristic is octile by default, or any
+/// consistent one ([`with_heuristic`](JumpPointSearch::with_heuristic)).
 ///
 /// From each node it only follows the moves that canonical ordering keeps
 /// (see [`GridGraph::with_canonical_ordering`]), and instead of stopping at
@@ -38,7 +39,7 @@ use crate::open::{Key, OpenSet};
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
-/// use cairns::search::{JumpPointSearch, SearchCache};
+/// use cairns::search::{JumpPointSearch, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
 ///     ..........
@@ -58,9 +59,9 @@ use crate::open::{Key, OpenSet};
 /// assert_eq!(path.nodes.len(), 10);
 /// ```
 #[derive(Clone, Debug)]
-pub struct JumpPointSearch<'g> {
+pub struct JumpPointSearch<'g, H = Octile> {
     graph: &'g GridGraph,
-    heuristic: Octile,
+    heuristic: H,
 }
 
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
@@ -68,109 +69,97 @@ pub struct JumpPointSearch<'g> {
 const SIGN_TO_DIRECTION: [usize; 9] = [7, 0, 4, 3, 8, 1, 6, 2, 5];
 
 impl<'g> JumpPointSearch<'g> {
-    /// Jump point search on `graph`, or `None` unless it uses octile
-    /// movement.
+    /// Jump point search on `graph` with the octile heuristic, or `None`
+    /// unless it uses octile movement.
     pub fn new(graph: &'g GridGraph) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile).then(|| JumpPointSearch {
-            graph,
-            heuristic: Octile::new(graph),
-        })
+        Self::with_heuristic(graph, Octile::new(graph))
+    }
+}
+
+impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
+    /// Jump point search on `graph` guided by `heuristic`, or `None` unless
+    /// the graph uses octile movement. Any admissible and consistent
+    /// heuristic of the grid keeps the costs optimal (a differential
+    /// heuristic, say): jump points are A*'s nodes, and the cost between two
+    /// of them is the grid distance along the run.
+    pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
+        (graph.neighborhood() == Neighborhood::Octile)
+            .then_some(JumpPointSearch { graph, heuristic })
     }
 
-    /// The cost of a shortest path from `start` to `goal`, or `None` when
-    /// there is none or either node is off the grid. The cache keeps the
-    /// jump points; [`path_into`](Self::path_into) gives the cells. After
-    /// the first call, this allocates nothing.
-    pub fn search_cost<Q: OpenSet>(
+    /// The heuristic.
+    pub fn heuristic(&self) -> &H {
+        &self.heuristic
+    }
+}
+
+/// The jump points of one query, as the best-first loop's successors.
+struct Jumps<'s, 'g, H> {
+    jps: &'s JumpPointSearch<'g, H>,
+    goal: NodeId,
+}
+
+impl<H> Expand for Jumps<'_, '_, H> {
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.jps.graph.node_bound()
+    }
+
+    #[inline]
+    fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let jps = self.jps;
+        let graph = jps.graph;
+        let mut bits = if parent == NodeId::NONE {
+            graph.moves(u)
+        } else {
+            graph.canonical_moves_after(u, jps.direction(parent, u))
+        };
+        while bits != 0 {
+            let d = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let Some((v, steps)) = jps.jump(u, d, self.goal) {
+                let cost = if d < 4 {
+                    f64::from(steps)
+                } else {
+                    f64::from(steps) * SQRT_2
+                };
+                visit(v, cost);
+            }
+        }
+    }
+}
+
+impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
+    /// The cache keeps the jump points; [`path_into`](Search::path_into)
+    /// gives the cells.
+    #[inline]
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
         &self,
         start: NodeId,
         goal: NodeId,
         cache: &mut SearchCache<Q>,
+        observer: &mut O,
     ) -> Option<f64> {
-        let graph = self.graph;
-        let bound = graph.node_bound();
-        cache.begin(bound);
-        if !in_bounds(start, bound) || !in_bounds(goal, bound) {
+        let bound = self.graph.node_bound();
+        if !in_bounds(goal, bound) {
+            cache.begin(bound);
             return None;
         }
         let target = self.heuristic.goal(goal);
-        let h = |n: NodeId| self.heuristic.estimate(n, &target);
-        let open_stamp = cache.open_stamp();
-        let closed_stamp = cache.closed_stamp();
-        let SearchCache {
-            records,
-            open,
-            stats,
-            ..
-        } = cache;
-        let h0 = h(start);
-        records[start.index()] = NodeRecord {
-            g: 0.0,
-            h: h0,
-            parent: NodeId::NONE,
-            stamp: open_stamp,
-        };
-        open.push(start, Key::new(0.0, h0));
-        let mut max_open = 1usize;
-        let mut expanded = 0u64;
-        let mut generated = 0u64;
-        let found = loop {
-            let Some((u, key)) = open.pop() else {
-                break None;
-            };
-            let ru = records[u.index()];
-            if ru.stamp == closed_stamp || key.g > ru.g {
-                continue;
-            }
-            records[u.index()].stamp = closed_stamp;
-            if u == goal {
-                break Some(ru.g);
-            }
-            expanded += 1;
-            let moves = if ru.parent == NodeId::NONE {
-                graph.moves(u)
-            } else {
-                graph.canonical_moves_after(u, self.direction(ru.parent, u))
-            };
-            let mut bits = moves;
-            while bits != 0 {
-                let d = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if let Some((v, steps)) = self.jump(u, d, goal) {
-                    generated += 1;
-                    let cost = if d < 4 {
-                        f64::from(steps)
-                    } else {
-                        f64::from(steps) * SQRT_2
-                    };
-                    relax(records, open, stats, &h, u, v, ru.g + cost, open_stamp);
-                }
-            }
-            max_open = max_open.max(open.len());
-        };
-        stats.expanded = expanded;
-        stats.generated = generated;
-        stats.max_open = max_open as u64;
-        found
-    }
-
-    /// A shortest path from `start` to `goal`, every cell listed.
-    pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Path> {
-        let cost = self.search_cost(start, goal, cache)?;
-        let mut nodes = Vec::new();
-        self.path_into(cache, goal, &mut nodes);
-        Some(Path { nodes, cost })
+        best_first(
+            &Jumps { jps: self, goal },
+            |n| self.heuristic.estimate(n, &target),
+            start,
+            &goal,
+            cache,
+            observer,
+        )
     }
 
     /// Writes the cells of the last search's path to `node` into `out`,
     /// filling in the runs between jump points; returns `false` (and leaves
     /// `out` empty) when the search did not reach `node`.
-    pub fn path_into<Q: OpenSet>(
+    fn path_into<Q: OpenSet>(
         &self,
         cache: &SearchCache<Q>,
         node: NodeId,
@@ -202,7 +191,9 @@ impl<'g> JumpPointSearch<'g> {
         out.truncate(total);
         true
     }
+}
 
+impl<H> JumpPointSearch<'_, H> {
     /// Number of moves along the straight or diagonal run `from -> to`.
     fn run_length(&self, from: NodeId, to: NodeId) -> usize {
         let (fx, fy) = self.graph.coords(from);

@@ -1,5 +1,17 @@
-//! Searches: A*, Dijkstra and breadth-first search over [`Graph`](crate::graph::Graph)s with a
-//! reusable [`SearchCache`], and a closure-based A* for ad-hoc graphs.
+//! Searches: A*, Dijkstra, jump point search and breadth-first search over
+//! [`Graph`](crate::graph::Graph)s with a reusable [`SearchCache`], and a
+//! closure-based A* for ad-hoc graphs.
+//!
+//! # One loop, one trait
+//!
+//! A*, Dijkstra and jump point search run through one best-first loop,
+//! [`best_first`]; what differs between them (how successors are produced,
+//! the heuristic, the OPEN set, when to stop) is a type parameter, so each
+//! combination is compiled to its own plain loop. Every search implements
+//! [`Search`] (`search`, `search_cost`, `search_observed`, `path_into`), so
+//! tools handle them alike; a [`Searcher`] is a search bound to its cache,
+//! as a trait object for tools that pick a search at run time (see
+//! [`crate::spec`]).
 //!
 //! # Reusing memory
 //!
@@ -12,17 +24,83 @@
 mod astar;
 mod bfs;
 mod closure;
+mod core;
 mod dijkstra;
 mod jps;
+mod searcher;
 
+pub use self::core::{Edges, Exhaust, Expand, Stop, best_first};
 pub use astar::AStar;
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
 pub use jps::JumpPointSearch;
+pub use searcher::{Cached, Searcher};
 
 use crate::graph::NodeId;
 use crate::open::{IndexedBinaryHeap, OpenSet};
+
+/// What every search does: find the cost of a shortest path from a start to
+/// a goal in a reusable [`SearchCache`], report its events to an
+/// [`Observer`], and write the path it found.
+///
+/// Implement [`search_observed`](Search::search_observed) (and
+/// [`path_into`](Search::path_into) when the cache's parent links are not
+/// the path's cells, as in jump point search); the rest follows.
+pub trait Search {
+    /// Finds the cost of a shortest path from `start` to `goal`, reporting
+    /// each expansion and each improvement to `observer`. Returns `None`
+    /// when the goal cannot be reached or either node is not on the graph.
+    /// Statistics are in [`SearchCache::stats`] afterwards.
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64>;
+
+    /// Like [`search_observed`](Search::search_observed) without an
+    /// observer: the cost only; the path stays in the cache
+    /// ([`path_into`](Search::path_into)). After the first call on a graph
+    /// of the same size, this allocates nothing.
+    #[inline]
+    fn search_cost<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<f64> {
+        self.search_observed(start, goal, cache, &mut ())
+    }
+
+    /// Writes every node of the last search's path to `node` into `out`
+    /// (cleared first, start first) and returns `true`, or returns `false`
+    /// and leaves `out` empty when that search did not reach `node`.
+    /// Reuses `out`'s memory.
+    fn path_into<Q: OpenSet>(
+        &self,
+        cache: &SearchCache<Q>,
+        node: NodeId,
+        out: &mut Vec<NodeId>,
+    ) -> bool {
+        cache.path_into(node, out)
+    }
+
+    /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
+    /// when there is none or either node is off the graph.
+    fn search<Q: OpenSet>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Path> {
+        let cost = self.search_cost(start, goal, cache)?;
+        let mut nodes = Vec::new();
+        self.path_into(cache, goal, &mut nodes);
+        Some(Path { nodes, cost })
+    }
+}
 
 /// A path found by a search.
 #[derive(Clone, Debug, PartialEq)]

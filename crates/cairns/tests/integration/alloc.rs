@@ -16,7 +16,7 @@ use cairns::landmarks::{
     LandmarkTable, Placement, place,
 };
 use cairns::open::PairingHeap;
-use cairns::search::{AStar, Bfs, Dijkstra, SearchCache};
+use cairns::search::{AStar, Bfs, Dijkstra, Search, SearchCache};
 
 use super::{load, scen_files};
 

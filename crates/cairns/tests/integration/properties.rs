@@ -6,7 +6,7 @@ use cairns::graph::{CsrGraph, Graph, NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
 use cairns::heuristic::{Euclidean, FnHeuristic, Heuristic, Manhattan, Octile, Zero};
 use cairns::open::{BucketQueue, OpenSet, PairingHeap, RadixHeap, SortedList, TwoLevelQueue};
-use cairns::search::{AStar, Bfs, Dijkstra, SearchCache, astar_fn};
+use cairns::search::{AStar, Bfs, Dijkstra, Search, SearchCache, astar_fn};
 use proptest::prelude::*;
 
 /// Costs found by different searches may add the same edges in a different

@@ -18,7 +18,7 @@ use cairns::open::{
     LazyBinaryHeap, OpenSet, PairingHeap, QuaternaryHeap, RadixHeap, SkipList, SortedArray,
     SortedList, SplayTree, TwoLevelQueue, UnsortedArray,
 };
-use cairns::search::{AStar, Dijkstra, JumpPointSearch, SearchCache};
+use cairns::search::{AStar, Dijkstra, JumpPointSearch, Search, SearchCache};
 
 use super::{load, scen_files, sets, short};
 

@@ -1,0 +1,364 @@
+//! The one scenario runner: load a `.scen` file with its map, sample its
+//! queries, run a [`Searcher`] on them, check every cost against the
+//! published length (or Dijkstra) and summarise.
+//!
+//! `cairns scen`, the scenario test suite and every benchmark go through
+//! it; benchmarks add only their timing policy (rounds, rotation, minimum)
+//! around [`Instance::queries`] and [`Checker::check`].
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::{LoadError, ScenarioError, lengths_match, map_path_for, read_map, read_scen};
+use crate::graph::NodeId;
+use crate::grid::{GridGraph, Neighborhood};
+use crate::search::{Dijkstra, Search, SearchCache, SearchStats, Searcher};
+
+/// One query of a scenario file, resolved to node ids on its map.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Query {
+    /// The scenario's 1-based line in the file.
+    pub line: usize,
+    /// Start cell.
+    pub start: NodeId,
+    /// Goal cell.
+    pub goal: NodeId,
+    /// Start `(x, y)` as written.
+    pub start_xy: (u32, u32),
+    /// Goal `(x, y)` as written.
+    pub goal_xy: (u32, u32),
+    /// Published optimal length.
+    pub optimal: f64,
+    /// Decimals the length was printed with.
+    pub decimals: u32,
+}
+
+impl Query {
+    /// Whether `cost` matches the published length ([`lengths_match`]).
+    pub fn matches(&self, cost: Option<f64>) -> bool {
+        cost.is_some_and(|c| lengths_match(c, self.optimal, self.decimals))
+    }
+}
+
+/// A scenario file loaded with its map under octile movement, keeping every
+/// `every`-th scenario: the queries whose endpoints are on the map and
+/// passable, and the data errors of the others.
+#[derive(Debug)]
+pub struct Instance {
+    /// The map's file name without `.map` (`den520d`).
+    pub name: String,
+    /// The scenario file.
+    pub scen_path: PathBuf,
+    /// The map file.
+    pub map_path: PathBuf,
+    /// The map under octile movement.
+    pub graph: GridGraph,
+    /// The sampled queries, in file order.
+    pub queries: Vec<Query>,
+    /// The sampled scenarios that do not fit the map (an endpoint off the
+    /// map or on a wall, another map size).
+    pub data_errors: Vec<ScenarioError>,
+}
+
+/// A scenario file or its map that could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}")]
+pub struct InstanceError {
+    kind: InstanceErrorKind,
+}
+
+impl InstanceError {
+    /// What went wrong.
+    pub fn kind(&self) -> &InstanceErrorKind {
+        &self.kind
+    }
+}
+
+/// The kinds of [`InstanceError`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstanceErrorKind {
+    /// The scenario file could not be read or parsed.
+    #[error("{0}")]
+    Scen(#[source] LoadError),
+    /// The map could not be read or parsed.
+    #[error("reading the map of {scen}: {error}")]
+    Map {
+        /// The scenario file.
+        scen: PathBuf,
+        /// Why.
+        #[source]
+        error: LoadError,
+    },
+    /// A directory of scenario files could not be listed.
+    #[error("{}: cannot list the directory", path.display())]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        error: std::io::Error,
+    },
+}
+
+impl From<InstanceErrorKind> for InstanceError {
+    fn from(kind: InstanceErrorKind) -> Self {
+        InstanceError { kind }
+    }
+}
+
+impl Instance {
+    /// Loads `scen` and its map (`map`, or the one named after the scenario
+    /// file beside it, [`map_path_for`]), keeping every `every`-th scenario
+    /// (`every` of 0 counts as 1).
+    ///
+    /// # Errors
+    ///
+    /// When either file cannot be read or parsed; the error names the file
+    /// and line.
+    pub fn load(scen: &Path, map: Option<&Path>, every: usize) -> Result<Instance, InstanceError> {
+        let file = read_scen(scen).map_err(InstanceErrorKind::Scen)?;
+        let map_path = map.map_or_else(|| map_path_for(scen), Path::to_path_buf);
+        let grid = read_map(&map_path).map_err(|error| InstanceErrorKind::Map {
+            scen: scen.to_path_buf(),
+            error,
+        })?;
+        let mut queries = Vec::new();
+        let mut data_errors = Vec::new();
+        for s in file.scenarios.iter().step_by(every.max(1)) {
+            match s.endpoints(&grid) {
+                Ok((start, goal)) => queries.push(Query {
+                    line: s.line,
+                    start,
+                    goal,
+                    start_xy: s.start,
+                    goal_xy: s.goal,
+                    optimal: s.optimal,
+                    decimals: s.decimals,
+                }),
+                Err(e) => data_errors.push(e),
+            }
+        }
+        let name = map_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Instance {
+            name,
+            scen_path: scen.to_path_buf(),
+            map_path,
+            graph: GridGraph::new(grid, Neighborhood::Octile),
+            queries,
+            data_errors,
+        })
+    }
+
+    /// Loads every `*.map.scen` file of a directory (a benchmark set such as
+    /// `dao`), sorted by name, with every `every`-th scenario.
+    ///
+    /// # Errors
+    ///
+    /// When the directory cannot be listed or a file cannot be loaded.
+    pub fn load_dir(dir: &Path, every: usize) -> Result<Vec<Instance>, InstanceError> {
+        let listing = |error| InstanceErrorKind::Dir {
+            path: dir.to_path_buf(),
+            error,
+        };
+        let mut scens = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(listing)? {
+            let path = entry.map_err(listing)?.path();
+            if path.to_string_lossy().ends_with(".map.scen") {
+                scens.push(path);
+            }
+        }
+        scens.sort();
+        scens
+            .iter()
+            .map(|scen| Instance::load(scen, None, every))
+            .collect()
+    }
+}
+
+/// What a query's cost is checked against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reference {
+    /// The optimal length printed in the file.
+    #[default]
+    Published,
+    /// A Dijkstra search on the same map (for files whose lengths are
+    /// wrong, such as wc3maps512).
+    Dijkstra,
+}
+
+impl Reference {
+    /// `published` or `dijkstra`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reference::Published => "published",
+            Reference::Dijkstra => "dijkstra",
+        }
+    }
+}
+
+/// Checks costs against a [`Reference`], keeping the Dijkstra search's
+/// memory across queries.
+#[derive(Debug)]
+pub struct Checker<'g> {
+    graph: &'g GridGraph,
+    reference: Reference,
+    cache: SearchCache,
+}
+
+impl<'g> Checker<'g> {
+    /// A checker for queries on `graph`.
+    pub fn new(graph: &'g GridGraph, reference: Reference) -> Self {
+        Checker {
+            graph,
+            reference,
+            cache: SearchCache::new(),
+        }
+    }
+
+    /// Whether `cost` is the query's optimal cost.
+    pub fn check(&mut self, query: &Query, cost: Option<f64>) -> bool {
+        match self.reference {
+            Reference::Published => query.matches(cost),
+            Reference::Dijkstra => {
+                let want =
+                    Dijkstra::new(self.graph).search_cost(query.start, query.goal, &mut self.cache);
+                same_cost(cost, want)
+            }
+        }
+    }
+}
+
+/// Whether two search results agree: both "no path", or costs equal up to
+/// floating-point summation order (relative 1e-9). The one tolerance for
+/// comparing two computed costs.
+pub fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * (1.0 + x.abs().max(y.abs())),
+        _ => false,
+    }
+}
+
+/// A query whose cost was not the reference's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mismatch {
+    /// The query.
+    pub query: Query,
+    /// What the search found.
+    pub found: Option<f64>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}: mismatch from {:?} to {:?}: published {}, found ",
+            self.query.line, self.query.start_xy, self.query.goal_xy, self.query.optimal
+        )?;
+        match self.found {
+            Some(c) => write!(f, "{c:.8}"),
+            None => f.write_str("no path"),
+        }
+    }
+}
+
+/// What a run of queries measured.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Queries run.
+    pub queries: usize,
+    /// Queries whose cost was not the reference's.
+    pub mismatches: Vec<Mismatch>,
+    /// Scenarios skipped because they do not fit the map.
+    pub data_errors: usize,
+    /// Nodes expanded, summed over the queries.
+    pub expanded: u64,
+    /// Successors generated, summed over the queries.
+    pub generated: u64,
+    /// The largest OPEN size of any query.
+    pub max_open: u64,
+    /// Seconds per query, in query order.
+    pub times: Vec<f64>,
+    /// Seconds for the whole run, checks included.
+    pub total_s: f64,
+}
+
+impl Summary {
+    /// Mean expansions per query.
+    pub fn mean_expanded(&self) -> f64 {
+        self.expanded as f64 / self.queries.max(1) as f64
+    }
+
+    /// Mean microseconds per query.
+    pub fn mean_us(&self) -> f64 {
+        self.times.iter().sum::<f64>() / self.queries.max(1) as f64 * 1e6
+    }
+
+    /// Median microseconds per query.
+    pub fn median_us(&self) -> f64 {
+        median(&self.times) * 1e6
+    }
+
+    fn add(&mut self, stats: SearchStats, seconds: f64) {
+        self.queries += 1;
+        self.expanded += stats.expanded;
+        self.generated += stats.generated;
+        self.max_open = self.max_open.max(stats.max_open);
+        self.times.push(seconds);
+    }
+}
+
+/// The median of some samples; 0 for none.
+pub fn median(samples: &[f64]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    if sorted.len() % 2 == 1 {
+        sorted[mid]
+    } else {
+        f64::midpoint(sorted[mid - 1], sorted[mid])
+    }
+}
+
+/// Runs every query of `instance` once with `searcher`, timing each search
+/// alone and checking each cost against `reference`; `progress` is told
+/// how many queries are done now and then (every 64).
+pub fn run(
+    instance: &Instance,
+    searcher: &mut dyn Searcher,
+    reference: Reference,
+    progress: &mut dyn FnMut(usize),
+) -> Summary {
+    let mut checker = Checker::new(&instance.graph, reference);
+    let mut summary = Summary {
+        times: Vec::with_capacity(instance.queries.len()),
+        data_errors: instance.data_errors.len(),
+        ..Summary::default()
+    };
+    let total = Instant::now();
+    for (i, q) in instance.queries.iter().enumerate() {
+        if i.is_multiple_of(64) {
+            progress(i);
+        }
+        let t0 = Instant::now();
+        let cost = searcher.search_cost(q.start, q.goal);
+        summary.add(searcher.stats(), t0.elapsed().as_secs_f64());
+        if !checker.check(q, cost) {
+            summary.mismatches.push(Mismatch {
+                query: *q,
+                found: cost,
+            });
+        }
+    }
+    progress(instance.queries.len());
+    summary.total_s = total.elapsed().as_secs_f64();
+    summary
+}

@@ -1,0 +1,231 @@
+//! The one best-first loop under A*, Dijkstra and jump point search.
+//!
+//! What differs between those searches is a type parameter of
+//! [`best_first`]: how an expanded node's successors are produced
+//! ([`Expand`]: a graph's edges, or jump points), the heuristic (a closure),
+//! the OPEN set (the cache's `Q`), the observer and when to stop
+//! ([`Stop`]). The loop is monomorphised for each combination, so a search
+//! pays only for what it uses.
+
+use super::{DEAD_END, NodeRecord, Observer, SearchCache, SearchStats};
+use crate::graph::{Graph, NodeId};
+use crate::open::{Key, OpenSet};
+
+/// How a best-first search produces the successors of the node it expands.
+///
+/// An expander is built for one query (it may hold the goal, as jump point
+/// search's does) and borrowed by [`best_first`].
+pub trait Expand {
+    /// One more than the largest node id the expander produces.
+    fn node_bound(&self) -> usize;
+
+    /// Calls `visit(successor, cost)` for each successor of `node`, which
+    /// the search reached from `parent` ([`NodeId::NONE`] at the start).
+    fn expand(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64));
+}
+
+/// The edges of a [`Graph`] as an [`Expand`]: what A* and Dijkstra search.
+/// It calls [`Graph::successors_from`], so a graph's own pruning (canonical
+/// ordering) applies.
+#[derive(Clone, Copy, Debug)]
+pub struct Edges<G>(pub G);
+
+impl<G: Graph> Expand for Edges<G> {
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.0.node_bound()
+    }
+
+    #[inline]
+    fn expand(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        for (v, cost) in self.0.successors_from(node, parent) {
+            visit(v, cost);
+        }
+    }
+}
+
+/// When a best-first search stops: at the first goal it removes from OPEN,
+/// or when OPEN is empty.
+pub trait Stop {
+    /// Whether `node`, just removed from OPEN with its exact distance, ends
+    /// the search.
+    fn is_goal(&self, node: NodeId) -> bool;
+}
+
+/// Stop at one goal node.
+impl Stop for NodeId {
+    #[inline]
+    fn is_goal(&self, node: NodeId) -> bool {
+        node == *self
+    }
+}
+
+/// Never stop early: expand everything reachable (one-to-all).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exhaust;
+
+impl Stop for Exhaust {
+    #[inline]
+    fn is_goal(&self, _: NodeId) -> bool {
+        false
+    }
+}
+
+/// The best-first loop: starts a new search in `cache` (sized for
+/// `expand.node_bound()`), puts `start` on OPEN and repeatedly expands the
+/// entry with the smallest `f = g + h(n)` (ties to the larger `g`) until
+/// `stop` accepts a node, whose `g` it returns, or OPEN runs empty (`None`).
+/// A start off the graph gives `None` at once.
+///
+/// `h` may return `f64::INFINITY` for a node it proves cannot reach the goal:
+/// such nodes are never put on OPEN. A closed node reached more cheaply
+/// (inconsistent heuristic) is reopened. Statistics are in
+/// [`SearchCache::stats`] afterwards; paths in [`SearchCache::path_into`].
+#[inline]
+pub fn best_first<E, Q, O, S>(
+    expand: &E,
+    h: impl Fn(NodeId) -> f64,
+    start: NodeId,
+    stop: &S,
+    cache: &mut SearchCache<Q>,
+    observer: &mut O,
+) -> Option<f64>
+where
+    E: Expand + ?Sized,
+    Q: OpenSet,
+    O: Observer + ?Sized,
+    S: Stop + ?Sized,
+{
+    let bound = expand.node_bound();
+    cache.begin(bound);
+    if start.index() >= bound {
+        return None;
+    }
+    let open_stamp = cache.open_stamp();
+    let closed_stamp = cache.closed_stamp();
+    let SearchCache {
+        records,
+        open,
+        stats,
+        ..
+    } = cache;
+
+    let h0 = h(start);
+    if h0 == f64::INFINITY {
+        // The heuristic proves the goal unreachable.
+        return None;
+    }
+    records[start.index()] = NodeRecord {
+        g: 0.0,
+        h: h0,
+        parent: NodeId::NONE,
+        stamp: open_stamp,
+    };
+    open.push(start, Key::new(0.0, h0));
+    observer.open(start, NodeId::NONE, 0.0);
+    let mut max_open = 1usize;
+    // Counted in locals (registers) and stored once at the end.
+    let mut expanded = 0u64;
+    let mut generated = 0u64;
+
+    let found = loop {
+        let Some((u, key)) = open.pop() else {
+            break None;
+        };
+        let ru = records[u.index()];
+        if ru.stamp == closed_stamp || key.g > ru.g {
+            // A stale duplicate from an OPEN set without decrease-key.
+            continue;
+        }
+        records[u.index()].stamp = closed_stamp;
+        if stop.is_goal(u) {
+            break Some(ru.g);
+        }
+        expanded += 1;
+        observer.expand(u, ru.g, key.f - key.g);
+        expand.expand(u, ru.parent, |v, cost| {
+            generated += 1;
+            let g = ru.g + cost;
+            if relax(records, open, stats, &h, u, v, g, open_stamp) {
+                observer.open(v, u, g);
+            }
+        });
+        max_open = max_open.max(open.len());
+    };
+    stats.expanded = expanded;
+    stats.generated = generated;
+    stats.max_open = max_open as u64;
+    found
+}
+
+/// Offers `v` a path of cost `g` through `u`, as A* does for each
+/// successor: a first visit records it and puts it on OPEN (unless the
+/// heuristic proves it a dead end), a cheaper path decreases its key or, for
+/// a closed node under an inconsistent heuristic, reopens it. Returns whether
+/// `v`'s record changed. `open_stamp + 1` is the closed stamp.
+#[inline]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the hot loop's state, passed apart to keep borrows disjoint"
+)]
+fn relax<Q: OpenSet>(
+    records: &mut [NodeRecord],
+    open: &mut Q,
+    stats: &mut SearchStats,
+    h: &impl Fn(NodeId) -> f64,
+    u: NodeId,
+    v: NodeId,
+    g: f64,
+    open_stamp: u32,
+) -> bool {
+    let closed_stamp = open_stamp + 1;
+    let rv = &mut records[v.index()];
+    if rv.stamp < open_stamp {
+        let hv = h(v);
+        if hv == f64::INFINITY {
+            // No path from v to the goal: record it, never expand it.
+            *rv = NodeRecord {
+                g: DEAD_END,
+                h: hv,
+                parent: u,
+                stamp: closed_stamp,
+            };
+            return false;
+        }
+        *rv = NodeRecord {
+            g,
+            h: hv,
+            parent: u,
+            stamp: open_stamp,
+        };
+        open.push(v, Key::new(g, hv));
+        return true;
+    }
+    if g >= rv.g {
+        return false;
+    }
+    if rv.stamp == closed_stamp {
+        // Only an inconsistent heuristic gets here; tiny gains from summing
+        // the same costs in another order are not worth reopening for.
+        if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+            return false;
+        }
+        stats.reopened += 1;
+        rv.stamp = open_stamp;
+        open.push(v, Key::new(g, rv.h));
+    } else {
+        let hv = rv.h;
+        let key = Key::new(g, hv);
+        if !key.precedes(Key::new(rv.g, hv)) {
+            // g fell by less than f's rounding, so f = g + h is unchanged
+            // and the smaller g would lose the tie order: not an
+            // improvement worth a decrease-key.
+            return false;
+        }
+        stats.updated += 1;
+        open.decrease_key(v, key);
+    }
+    rv.g = g;
+    rv.parent = u;
+    true
+}

@@ -1,0 +1,126 @@
+//! A search bound to its cache, behind one object-safe trait, for tools that
+//! choose the search at run time.
+
+use std::fmt;
+
+use super::{Observer, Search, SearchCache, SearchStats};
+use crate::graph::NodeId;
+use crate::open::OpenSet;
+
+/// A search with its own cache, answering queries one after another: the
+/// runtime-dispatched face of [`Search`] that tools (the CLI, the web page,
+/// the scenario runner) hold as `Box<dyn Searcher>`. Each query is one
+/// virtual call; the search loop inside stays monomorphised.
+///
+/// Build one with [`Cached::new`], or from a name with
+/// [`SearchSpec`](crate::spec::SearchSpec).
+pub trait Searcher {
+    /// The cost of a shortest path from `start` to `goal`, or `None` when
+    /// there is none or either node is off the graph.
+    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64>;
+
+    /// Like [`search_cost`](Searcher::search_cost), reporting events to
+    /// `observer`.
+    fn search_observed(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        observer: &mut dyn Observer,
+    ) -> Option<f64>;
+
+    /// Writes the last query's path to `node`, every node from the start,
+    /// into `out`; `false` (and `out` empty) when it did not reach `node`.
+    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool;
+
+    /// The statistics of the last query.
+    fn stats(&self) -> SearchStats;
+
+    /// Whether the last query expanded `node`.
+    fn is_closed(&self, node: NodeId) -> bool;
+
+    /// Whether the last query reached `node` (put it on OPEN).
+    fn is_reached(&self, node: NodeId) -> bool;
+}
+
+/// A [`Search`] and the [`SearchCache`] it reuses, as a [`Searcher`].
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::heuristic::Octile;
+/// use cairns::open::PairingHeap;
+/// use cairns::search::{AStar, Cached, SearchCache, Searcher};
+///
+/// let graph = GridGraph::new(Grid::from_ascii("...\n.@.\n...").unwrap(), Neighborhood::Octile);
+/// let mut searcher: Box<dyn Searcher> = Box::new(Cached::new(
+///     AStar::new(&graph, Octile::new(&graph)),
+///     SearchCache::with_open(PairingHeap::new()),
+/// ));
+/// let (a, b) = (graph.node(0, 0).unwrap(), graph.node(2, 2).unwrap());
+/// assert_eq!(searcher.search_cost(a, b), Some(4.0));
+/// let mut path = Vec::new();
+/// assert!(searcher.path_into(b, &mut path));
+/// assert_eq!(path.len(), 5);
+/// ```
+pub struct Cached<S, Q> {
+    search: S,
+    cache: SearchCache<Q>,
+}
+
+impl<S, Q> Cached<S, Q> {
+    /// `search` with `cache`.
+    pub fn new(search: S, cache: SearchCache<Q>) -> Self {
+        Cached { search, cache }
+    }
+
+    /// The search.
+    pub fn search(&self) -> &S {
+        &self.search
+    }
+
+    /// The cache, as the last query left it.
+    pub fn cache(&self) -> &SearchCache<Q> {
+        &self.cache
+    }
+}
+
+impl<S, Q> fmt::Debug for Cached<S, Q> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cached")
+            .field("search", &std::any::type_name::<S>())
+            .field("open", &std::any::type_name::<Q>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
+    #[inline]
+    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
+        self.search.search_cost(start, goal, &mut self.cache)
+    }
+
+    fn search_observed(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        observer: &mut dyn Observer,
+    ) -> Option<f64> {
+        self.search
+            .search_observed(start, goal, &mut self.cache, observer)
+    }
+
+    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
+        self.search.path_into(&self.cache, node, out)
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.cache.stats()
+    }
+
+    fn is_closed(&self, node: NodeId) -> bool {
+        self.cache.is_closed(node)
+    }
+
+    fn is_reached(&self, node: NodeId) -> bool {
+        self.cache.is_reached(node)
+    }
+}

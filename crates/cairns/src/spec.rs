@@ -1,0 +1,940 @@
+//! One name for a whole search: algorithm, heuristic and OPEN set.
+//!
+//! A [`SearchSpec`] is where a name becomes a type. The CLI, the web API,
+//! the tests and the benchmarks all parse their `--search`, `--heuristic`
+//! and `--open` words here, check the combination once against the graph
+//! ([`SearchSpec::resolve`]), and build a ready [`Searcher`] from it; generic
+//! code that knows its types at compile time uses [`crate::search`]
+//! directly.
+//!
+//! # Names
+//!
+//! | part | names |
+//! |---|---|
+//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `dijkstra`, `bfs` |
+//! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT]` (PLACEMENT `random`, `farthest`, `avoid` or `sampled`) |
+//! | [`OpenKind`] | the 16 names of [`crate::open`] (`indexed-binary-heap`, `pairing-heap`, ...) |
+//!
+//! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]]`; the parts left
+//! out take their defaults when the spec is resolved for a graph: octile on
+//! octile grids and Manhattan on 4-connected ones (none for `dijkstra` and
+//! `bfs`), and the indexed binary heap, or the pairing heap under a
+//! landmark heuristic, where it is faster (`docs/differential-heuristics.md`).
+//!
+//! ```
+//! use cairns::grid::{Grid, GridGraph, Neighborhood};
+//! use cairns::spec::SearchSpec;
+//!
+//! let graph = GridGraph::new(Grid::from_ascii("
+//!     ....@....
+//!     .@@.@.@@.
+//!     .........
+//! ").unwrap(), Neighborhood::Octile);
+//! let spec: SearchSpec = "jps/dh:2".parse().unwrap();
+//! let spec = spec.resolve(graph.neighborhood()).unwrap();
+//! assert_eq!(spec.to_string(), "jps/dh:2:farthest/pairing-heap");
+//! let prepared = spec.prepare(&graph).unwrap(); // places 2 landmarks, builds the table
+//! let mut searcher = prepared.searcher();
+//! let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
+//! assert_eq!(searcher.search_cost(start, goal), Some(12.0));
+//!
+//! // Combinations that cannot work say why.
+//! let err = "bfs".parse::<SearchSpec>().unwrap().resolve(Neighborhood::Octile).unwrap_err();
+//! assert!(err.to_string().contains("unit costs"), "{err}");
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use crate::graph::{Graph, NodeId};
+use crate::grid::{Canonical, GridGraph, Neighborhood};
+use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
+use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use crate::open::OpenKind;
+use crate::search::{AStar, Bfs, Cached, Dijkstra, JumpPointSearch, SearchCache, Searcher};
+use crate::with_open_set;
+
+/// Binds `$h` to the heuristic of `$spec` and evaluates `$body`, once per
+/// heuristic type; the `jump` form only for the heuristics jump points and
+/// canonical ordering take (checked by `resolve`).
+macro_rules! with_heuristic {
+    ($spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
+        match $spec {
+            HeuristicSpec::Zero => {
+                let $h = Zero;
+                $body
+            }
+            HeuristicSpec::Manhattan => {
+                let $h = Manhattan::new($graph);
+                $body
+            }
+            HeuristicSpec::Euclidean => {
+                let $h = Euclidean::new($graph);
+                $body
+            }
+            other => with_heuristic!(jump other, $graph, $table, |$h| $body),
+        }
+    };
+    (jump $spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
+        match ($spec, $table) {
+            (HeuristicSpec::Landmarks { .. }, Some(table)) => {
+                let $h = DifferentialHeuristic::new(table, Octile::new($graph));
+                $body
+            }
+            // `searcher` checked that a landmark heuristic has its table.
+            _ => {
+                let $h = Octile::new($graph);
+                $body
+            }
+        }
+    };
+}
+
+/// The most landmarks a spec may ask for (`dh:K`): 64 landmarks already
+/// take 256 bytes per cell.
+pub const MAX_LANDMARKS: usize = 64;
+
+/// The seed of landmark placement in a spec.
+pub const PLACEMENT_SEED: u64 = 1;
+
+/// The search algorithm of a [`SearchSpec`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// `astar`: [`AStar`] over the graph's edges.
+    #[default]
+    AStar,
+    /// `canonical`: A* with canonical ordering ([`Canonical`]), octile only.
+    Canonical,
+    /// `jps`: [`JumpPointSearch`], octile only.
+    Jps,
+    /// `dijkstra`: [`Dijkstra`], no heuristic.
+    Dijkstra,
+    /// `bfs`: breadth-first search ([`Bfs`]), unit costs (4-connected) only.
+    Bfs,
+}
+
+impl Algorithm {
+    /// Every algorithm.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::AStar,
+        Algorithm::Canonical,
+        Algorithm::Jps,
+        Algorithm::Dijkstra,
+        Algorithm::Bfs,
+    ];
+
+    /// The name (`astar`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::Canonical => "canonical",
+            Algorithm::Jps => "jps",
+            Algorithm::Dijkstra => "dijkstra",
+            Algorithm::Bfs => "bfs",
+        }
+    }
+
+    /// Whether the algorithm takes a heuristic.
+    pub fn uses_heuristic(self) -> bool {
+        !matches!(self, Algorithm::Dijkstra | Algorithm::Bfs)
+    }
+
+    /// Whether the algorithm takes an OPEN set.
+    pub fn uses_open_set(self) -> bool {
+        self != Algorithm::Bfs
+    }
+}
+
+/// A landmark placement strategy by name; the seed is [`PLACEMENT_SEED`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PlacementKind {
+    /// `random`: [`Placement::Random`].
+    Random,
+    /// `farthest`: [`Placement::Farthest`].
+    #[default]
+    Farthest,
+    /// `avoid`: [`Placement::Avoid`].
+    Avoid,
+    /// `sampled`: [`Placement::Sampled`].
+    Sampled,
+}
+
+impl PlacementKind {
+    /// Every placement.
+    pub const ALL: [PlacementKind; 4] = [
+        PlacementKind::Random,
+        PlacementKind::Farthest,
+        PlacementKind::Avoid,
+        PlacementKind::Sampled,
+    ];
+
+    /// The name (`farthest`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlacementKind::Random => "random",
+            PlacementKind::Farthest => "farthest",
+            PlacementKind::Avoid => "avoid",
+            PlacementKind::Sampled => "sampled",
+        }
+    }
+
+    /// The library's placement with `seed`.
+    pub fn with_seed(self, seed: u64) -> Placement {
+        match self {
+            PlacementKind::Random => Placement::Random { seed },
+            PlacementKind::Farthest => Placement::Farthest { seed },
+            PlacementKind::Avoid => Placement::Avoid { seed },
+            PlacementKind::Sampled => Placement::Sampled { seed },
+        }
+    }
+}
+
+/// The heuristic of a [`SearchSpec`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicSpec {
+    /// `zero`: [`Zero`].
+    Zero,
+    /// `manhattan`: [`Manhattan`], admissible on 4-connected grids only.
+    Manhattan,
+    /// `octile`: [`Octile`].
+    Octile,
+    /// `euclidean`: [`Euclidean`].
+    Euclidean,
+    /// `dh`, `dh:K` or `dh:K:PLACEMENT`: the [`DifferentialHeuristic`] of a
+    /// landmark table over the octile distance. `count` is `None` for a bare
+    /// `dh`, whose table must come from elsewhere (a saved file).
+    Landmarks {
+        /// The number of landmarks, 1 to [`MAX_LANDMARKS`].
+        count: Option<usize>,
+        /// How they are placed.
+        placement: PlacementKind,
+    },
+}
+
+impl HeuristicSpec {
+    /// The default heuristic of a movement rule: the tightest distance.
+    pub fn default_for(neighborhood: Neighborhood) -> HeuristicSpec {
+        match neighborhood {
+            Neighborhood::Octile => HeuristicSpec::Octile,
+            Neighborhood::Four => HeuristicSpec::Manhattan,
+        }
+    }
+
+    /// Whether this is a landmark heuristic.
+    pub fn is_landmarks(self) -> bool {
+        matches!(self, HeuristicSpec::Landmarks { .. })
+    }
+
+    /// Whether the heuristic never overestimates under `neighborhood`.
+    /// Every heuristic here is also consistent wherever it is admissible.
+    pub fn admissible_for(self, neighborhood: Neighborhood) -> bool {
+        !(self == HeuristicSpec::Manhattan && neighborhood == Neighborhood::Octile)
+    }
+
+    /// The estimate from every node of `graph` to `goal`, indexed by node
+    /// id (for pictures of a heuristic, such as the web page's heat map).
+    /// A landmark heuristic reads `table`.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Table`] for a landmark heuristic without a table;
+    /// a goal off the graph gives an empty vector.
+    pub fn estimates(
+        self,
+        graph: &GridGraph,
+        table: Option<&LandmarkTable>,
+        goal: NodeId,
+    ) -> Result<Vec<f64>, SpecError> {
+        fn all<H: Heuristic>(graph: &GridGraph, h: &H, goal: NodeId) -> Vec<f64> {
+            let target = h.goal(goal);
+            (0..graph.node_bound() as u32)
+                .map(|n| h.estimate(NodeId(n), &target))
+                .collect()
+        }
+        if self.is_landmarks() && table.is_none() {
+            return Err(SpecErrorKind::Table(format!("{self} needs its landmark table")).into());
+        }
+        if goal.index() >= graph.node_bound() {
+            return Ok(Vec::new());
+        }
+        Ok(with_heuristic!(self, graph, table, |h| all(
+            graph, &h, goal
+        )))
+    }
+
+    /// The names, for messages.
+    pub const NAMES: &'static str = "zero, manhattan, octile, euclidean or dh:K[:PLACEMENT] (PLACEMENT random, farthest, avoid or sampled)";
+}
+
+/// A whole search by name: algorithm, heuristic and OPEN set. Parts left
+/// `None` take their defaults in [`resolve`](SearchSpec::resolve).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SearchSpec {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The heuristic, if chosen.
+    pub heuristic: Option<HeuristicSpec>,
+    /// The OPEN set, if chosen.
+    pub open: Option<OpenKind>,
+}
+
+/// What is wrong with a name or a combination.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct SpecError {
+    kind: SpecErrorKind,
+}
+
+impl SpecError {
+    /// What went wrong.
+    pub fn kind(&self) -> &SpecErrorKind {
+        &self.kind
+    }
+}
+
+impl From<SpecErrorKind> for SpecError {
+    fn from(kind: SpecErrorKind) -> Self {
+        SpecError { kind }
+    }
+}
+
+/// The kinds of [`SpecError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecErrorKind {
+    /// A name that is not in the vocabulary; `expected` lists the valid ones.
+    #[error("unknown {what} {name:?} (expected {expected})")]
+    UnknownName {
+        /// What the name was for: "search", "heuristic", "OPEN set", ...
+        what: &'static str,
+        /// The name given (at most 60 characters of it).
+        name: String,
+        /// The valid names.
+        expected: String,
+    },
+    /// A landmark count out of range or not a number.
+    #[error("the landmark count must be a number from 1 to {MAX_LANDMARKS}, got {found:?}")]
+    LandmarkCount {
+        /// What was given.
+        found: String,
+    },
+    /// A combination the algorithm cannot run.
+    #[error("{algorithm} {reason}")]
+    Unsupported {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Why, in a few words.
+        reason: String,
+    },
+    /// A heuristic that overestimates under the graph's movement rule: the
+    /// search would not be optimal.
+    #[error(
+        "{heuristic} is not admissible with {movement} movement (it overestimates; use {instead})"
+    )]
+    Inadmissible {
+        /// The heuristic's name.
+        heuristic: String,
+        /// `octile` or `4-connected`.
+        movement: &'static str,
+        /// The admissible default.
+        instead: String,
+    },
+    /// A landmark heuristic without its table (a bare `dh` needs a saved
+    /// table), or a table with another number of landmarks.
+    #[error("{0}")]
+    Table(String),
+}
+
+/// The first 60 characters of a name, for messages.
+fn clip(s: &str) -> String {
+    const MAX: usize = 60;
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn unknown(what: &'static str, name: &str, expected: String) -> SpecError {
+    SpecErrorKind::UnknownName {
+        what,
+        name: clip(name),
+        expected,
+    }
+    .into()
+}
+
+fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    format!(
+        "one of: {}",
+        names.into_iter().collect::<Vec<_>>().join(", ")
+    )
+}
+
+impl FromStr for Algorithm {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| unknown("search", s, one_of(Algorithm::ALL.map(Algorithm::name))))
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for PlacementKind {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        PlacementKind::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                unknown(
+                    "placement",
+                    s,
+                    one_of(PlacementKind::ALL.map(PlacementKind::name)),
+                )
+            })
+    }
+}
+
+impl fmt::Display for PlacementKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Parses a landmark count, 1 to [`MAX_LANDMARKS`].
+///
+/// # Errors
+///
+/// [`SpecErrorKind::LandmarkCount`] for anything else.
+pub fn parse_landmark_count(s: &str) -> Result<usize, SpecError> {
+    match s.parse::<usize>() {
+        Ok(k) if (1..=MAX_LANDMARKS).contains(&k) => Ok(k),
+        _ => Err(SpecErrorKind::LandmarkCount { found: clip(s) }.into()),
+    }
+}
+
+impl FromStr for HeuristicSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        if s == "dh" || s.starts_with("dh:") {
+            let mut parts = s.split(':').skip(1);
+            let count = parts.next().map(parse_landmark_count).transpose()?;
+            let placement = parts
+                .next()
+                .map(str::parse)
+                .transpose()?
+                .unwrap_or_default();
+            if parts.next().is_some() {
+                return Err(unknown("heuristic", s, HeuristicSpec::NAMES.to_string()));
+            }
+            return Ok(HeuristicSpec::Landmarks { count, placement });
+        }
+        Ok(match s {
+            "zero" => HeuristicSpec::Zero,
+            "manhattan" => HeuristicSpec::Manhattan,
+            "octile" => HeuristicSpec::Octile,
+            "euclidean" => HeuristicSpec::Euclidean,
+            _ => return Err(unknown("heuristic", s, HeuristicSpec::NAMES.to_string())),
+        })
+    }
+}
+
+impl fmt::Display for HeuristicSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeuristicSpec::Zero => f.write_str("zero"),
+            HeuristicSpec::Manhattan => f.write_str("manhattan"),
+            HeuristicSpec::Octile => f.write_str("octile"),
+            HeuristicSpec::Euclidean => f.write_str("euclidean"),
+            HeuristicSpec::Landmarks { count: None, .. } => f.write_str("dh"),
+            HeuristicSpec::Landmarks {
+                count: Some(k),
+                placement,
+            } => write!(f, "dh:{k}:{placement}"),
+        }
+    }
+}
+
+impl FromStr for OpenKind {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        OpenKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| unknown("OPEN set", s, one_of(OpenKind::ALL.map(OpenKind::name))))
+    }
+}
+
+impl FromStr for SearchSpec {
+    type Err = SpecError;
+
+    /// `ALGORITHM[/HEURISTIC[/OPEN]]`; an empty part takes its default
+    /// (`astar//pairing-heap`).
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        let mut parts = s.splitn(3, '/');
+        let algorithm = parts.next().unwrap_or_default().parse()?;
+        let heuristic = match parts.next() {
+            None | Some("") => None,
+            Some(h) => Some(h.parse()?),
+        };
+        let open = match parts.next() {
+            None | Some("") => None,
+            Some(o) => Some(o.parse()?),
+        };
+        Ok(SearchSpec {
+            algorithm,
+            heuristic,
+            open,
+        })
+    }
+}
+
+impl fmt::Display for SearchSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.algorithm)?;
+        match (self.heuristic, self.open) {
+            (None, None) => Ok(()),
+            (Some(h), None) => write!(f, "/{h}"),
+            (None, Some(o)) => write!(f, "//{o}"),
+            (Some(h), Some(o)) => write!(f, "/{h}/{o}"),
+        }
+    }
+}
+
+impl SearchSpec {
+    /// A spec of `algorithm` with the default heuristic and OPEN set.
+    pub fn new(algorithm: Algorithm) -> Self {
+        SearchSpec {
+            algorithm,
+            heuristic: None,
+            open: None,
+        }
+    }
+
+    /// The spec with `heuristic`.
+    #[must_use]
+    pub fn with_heuristic(mut self, heuristic: HeuristicSpec) -> Self {
+        self.heuristic = Some(heuristic);
+        self
+    }
+
+    /// The spec with `open`.
+    #[must_use]
+    pub fn with_open(mut self, open: OpenKind) -> Self {
+        self.open = Some(open);
+        self
+    }
+
+    /// The heuristic the search runs with: the chosen one, or the default
+    /// of the algorithm and movement rule ([`Zero`] for Dijkstra and
+    /// breadth-first search).
+    pub fn heuristic_for(&self, neighborhood: Neighborhood) -> HeuristicSpec {
+        match self.heuristic {
+            Some(h) => h,
+            None if self.algorithm.uses_heuristic() => HeuristicSpec::default_for(neighborhood),
+            None => HeuristicSpec::Zero,
+        }
+    }
+
+    /// The OPEN set the search runs with: the chosen one, or the pairing
+    /// heap under a landmark heuristic (1.17x to 1.20x faster there,
+    /// `docs/differential-heuristics.md`) and the indexed binary heap
+    /// otherwise.
+    pub fn open_kind(&self) -> OpenKind {
+        match self.open {
+            Some(o) => o,
+            None if self.heuristic.is_some_and(HeuristicSpec::is_landmarks) => {
+                OpenKind::PairingHeap
+            }
+            None => OpenKind::default(),
+        }
+    }
+
+    /// Checks the spec against a movement rule and fills in the defaults.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Unsupported`] when the algorithm cannot run the
+    /// combination (jump points and canonical ordering need octile movement
+    /// and take octile or `dh`; breadth-first search needs unit costs;
+    /// Dijkstra and breadth-first search take no heuristic; breadth-first
+    /// search takes no OPEN set), and [`SpecErrorKind::Inadmissible`] for a
+    /// heuristic that overestimates under `neighborhood` (see
+    /// [`resolve_inadmissible`](Self::resolve_inadmissible) to run it anyway).
+    pub fn resolve(&self, neighborhood: Neighborhood) -> Result<SearchSpec, SpecError> {
+        let resolved = self.resolve_inadmissible(neighborhood)?;
+        let heuristic = resolved.heuristic_for(neighborhood);
+        if !heuristic.admissible_for(neighborhood) {
+            return Err(SpecErrorKind::Inadmissible {
+                heuristic: heuristic.to_string(),
+                movement: movement_name(neighborhood),
+                instead: HeuristicSpec::default_for(neighborhood).to_string(),
+            }
+            .into());
+        }
+        Ok(resolved)
+    }
+
+    /// Like [`resolve`](Self::resolve), but lets an inadmissible heuristic
+    /// through: the search then finds paths that may not be shortest, which
+    /// tools report with a warning.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Unsupported`] as in [`resolve`](Self::resolve).
+    pub fn resolve_inadmissible(
+        &self,
+        neighborhood: Neighborhood,
+    ) -> Result<SearchSpec, SpecError> {
+        let algorithm = self.algorithm;
+        let unsupported = |reason: String| -> SpecError {
+            SpecErrorKind::Unsupported {
+                algorithm: algorithm.name(),
+                reason,
+            }
+            .into()
+        };
+        let heuristic = self.heuristic_for(neighborhood);
+        match algorithm {
+            Algorithm::AStar => {}
+            Algorithm::Canonical | Algorithm::Jps => {
+                if neighborhood != Neighborhood::Octile {
+                    return Err(unsupported(
+                        "needs octile movement (8 directions)".to_string(),
+                    ));
+                }
+                if !matches!(
+                    heuristic,
+                    HeuristicSpec::Octile | HeuristicSpec::Landmarks { .. }
+                ) {
+                    return Err(unsupported(format!(
+                        "takes the octile or dh heuristic, not {heuristic}"
+                    )));
+                }
+            }
+            Algorithm::Dijkstra | Algorithm::Bfs => {
+                if heuristic != HeuristicSpec::Zero {
+                    return Err(unsupported(format!(
+                        "takes no heuristic (got {heuristic}; use astar)"
+                    )));
+                }
+                if algorithm == Algorithm::Bfs && neighborhood != Neighborhood::Four {
+                    return Err(unsupported(
+                        "finds shortest paths only with unit costs (4-connected movement; use dijkstra)"
+                            .to_string(),
+                    ));
+                }
+                if algorithm == Algorithm::Bfs && self.open.is_some() {
+                    return Err(unsupported(
+                        "uses a first-in first-out queue, not an OPEN set".to_string(),
+                    ));
+                }
+            }
+        }
+        Ok(SearchSpec {
+            algorithm,
+            heuristic: Some(heuristic),
+            open: Some(self.open_kind_with(heuristic)),
+        })
+    }
+
+    fn open_kind_with(&self, heuristic: HeuristicSpec) -> OpenKind {
+        SearchSpec {
+            heuristic: Some(heuristic),
+            ..*self
+        }
+        .open_kind()
+    }
+
+    /// Builds what the spec needs before its first query on `graph`: the
+    /// landmark table of `dh:K` (placed with [`PLACEMENT_SEED`] and built in
+    /// parallel), timed. The spec is resolved first; an inadmissible
+    /// heuristic is let through and reported by
+    /// [`Prepared::inadmissible`], for tools to warn about.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`resolve_inadmissible`](Self::resolve_inadmissible); a bare `dh` (its table must be
+    /// given, [`prepare_with_table`](Self::prepare_with_table)); a map with
+    /// fewer cells with a legal move than landmarks asked for.
+    pub fn prepare<'g>(&self, graph: &'g GridGraph) -> Result<Prepared<'g>, SpecError> {
+        let spec = self.resolve_inadmissible(graph.neighborhood())?;
+        let t0 = Instant::now();
+        let table = match spec.heuristic {
+            Some(HeuristicSpec::Landmarks {
+                count: Some(k),
+                placement,
+            }) => Some(build_table(graph, k, placement.with_seed(PLACEMENT_SEED))?),
+            Some(HeuristicSpec::Landmarks { count: None, .. }) => {
+                return Err(SpecErrorKind::Table(
+                    "a bare dh needs a saved landmark table; give the landmark count as dh:K to build one"
+                        .to_string(),
+                )
+                .into());
+            }
+            _ => None,
+        };
+        Ok(Prepared {
+            graph,
+            spec,
+            table_given: false,
+            preprocess_s: if table.is_some() {
+                t0.elapsed().as_secs_f64()
+            } else {
+                0.0
+            },
+            table,
+        })
+    }
+
+    /// Like [`prepare`](Self::prepare) with a landmark table built or loaded
+    /// beforehand (a saved file): the spec's heuristic must be `dh` (the
+    /// default heuristic becomes `dh`), and `dh:K` must match the table's
+    /// landmark count.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`resolve`](Self::resolve), a heuristic other than `dh`, or
+    /// another landmark count.
+    pub fn prepare_with_table<'g>(
+        &self,
+        graph: &'g GridGraph,
+        table: LandmarkTable,
+        preprocess_s: f64,
+    ) -> Result<Prepared<'g>, SpecError> {
+        let found = table.landmark_count();
+        let heuristic = match self.heuristic {
+            None => HeuristicSpec::Landmarks {
+                count: Some(found),
+                placement: PlacementKind::default(),
+            },
+            Some(HeuristicSpec::Landmarks { count, placement }) => {
+                if count.is_some_and(|k| k != found) {
+                    return Err(SpecErrorKind::Table(format!(
+                        "dh:{} asks for {} landmarks, but the table has {found}",
+                        count.unwrap_or_default(),
+                        count.unwrap_or_default()
+                    ))
+                    .into());
+                }
+                HeuristicSpec::Landmarks {
+                    count: Some(found),
+                    placement,
+                }
+            }
+            Some(other) => {
+                return Err(SpecErrorKind::Table(format!(
+                    "a landmark table gives a differential heuristic, but the heuristic is {other} (use dh)"
+                ))
+                .into());
+            }
+        };
+        let spec = self
+            .with_heuristic(heuristic)
+            .resolve_inadmissible(graph.neighborhood())?;
+        Ok(Prepared {
+            graph,
+            spec,
+            table_given: true,
+            table: Some(table),
+            preprocess_s,
+        })
+    }
+
+    /// A ready searcher for `graph`, borrowing `table` for a landmark
+    /// heuristic: for tools that keep tables of their own (the web page's
+    /// cache). The spec is resolved first.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`resolve`](Self::resolve); a landmark heuristic without a
+    /// table or with a table of another landmark count.
+    pub fn searcher<'a>(
+        &self,
+        graph: &'a GridGraph,
+        table: Option<&'a LandmarkTable>,
+    ) -> Result<Box<dyn Searcher + 'a>, SpecError> {
+        let spec = self.resolve_inadmissible(graph.neighborhood())?;
+        let heuristic = spec.heuristic_for(graph.neighborhood());
+        if let HeuristicSpec::Landmarks { count, .. } = heuristic {
+            match table {
+                None => {
+                    return Err(SpecErrorKind::Table(format!(
+                        "{heuristic} needs its landmark table"
+                    ))
+                    .into());
+                }
+                Some(t) if count.is_some_and(|k| k != t.landmark_count()) => {
+                    return Err(SpecErrorKind::Table(format!(
+                        "{heuristic} does not match a table of {} landmarks",
+                        t.landmark_count()
+                    ))
+                    .into());
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(build_searcher(
+            graph,
+            spec.algorithm,
+            heuristic,
+            spec.open_kind(),
+            table,
+        ))
+    }
+}
+
+fn movement_name(neighborhood: Neighborhood) -> &'static str {
+    match neighborhood {
+        Neighborhood::Octile => "octile",
+        Neighborhood::Four => "4-connected",
+    }
+}
+
+/// Places `k` landmarks on `graph` and builds their symmetric table (in
+/// parallel).
+///
+/// # Errors
+///
+/// [`SpecErrorKind::Table`] when the map has fewer than `k` cells with a
+/// legal move.
+pub fn build_table(
+    graph: &GridGraph,
+    k: usize,
+    placement: Placement,
+) -> Result<LandmarkTable, SpecError> {
+    let landmarks = place(graph, k, placement);
+    if landmarks.len() < k {
+        return Err(SpecErrorKind::Table(format!(
+            "cannot place {k} landmarks: the map has only {} cells with a legal move",
+            landmarks.len()
+        ))
+        .into());
+    }
+    Ok(LandmarkTable::build(
+        graph,
+        &landmarks,
+        Directedness::Symmetric,
+    ))
+}
+
+/// A resolved spec with what it needs on one graph (its landmark table),
+/// ready to hand out searchers.
+#[derive(Debug)]
+pub struct Prepared<'g> {
+    graph: &'g GridGraph,
+    spec: SearchSpec,
+    table: Option<LandmarkTable>,
+    /// Whether the table was given (a saved file) rather than built.
+    table_given: bool,
+    preprocess_s: f64,
+}
+
+impl<'g> Prepared<'g> {
+    /// The resolved spec (every part filled in).
+    pub fn spec(&self) -> SearchSpec {
+        self.spec
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &'g GridGraph {
+        self.graph
+    }
+
+    /// The heuristic as reports name it: its spec name, or `dh:K` for a
+    /// table given by the caller, whose placement is not known.
+    pub fn heuristic_label(&self) -> String {
+        match self.spec.heuristic_for(self.graph.neighborhood()) {
+            HeuristicSpec::Landmarks { count: Some(k), .. } if self.table_given => {
+                format!("dh:{k}")
+            }
+            h => h.to_string(),
+        }
+    }
+
+    /// Why the heuristic is not admissible on this graph (the search may
+    /// then return paths that are not shortest), or `None` when it is.
+    pub fn inadmissible(&self) -> Option<SpecError> {
+        self.spec.resolve(self.graph.neighborhood()).err()
+    }
+
+    /// The landmark table, for a landmark heuristic.
+    pub fn table(&self) -> Option<&LandmarkTable> {
+        self.table.as_ref()
+    }
+
+    /// Seconds spent placing and building (or loading) the table; 0 without.
+    pub fn preprocess_s(&self) -> f64 {
+        self.preprocess_s
+    }
+
+    /// Bytes of the table's distances; 0 without a table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, LandmarkTable::memory_bytes)
+    }
+
+    /// A new searcher with a cache of its own (one per thread).
+    pub fn searcher(&self) -> Box<dyn Searcher + '_> {
+        let spec = self.spec;
+        build_searcher(
+            self.graph,
+            spec.algorithm,
+            spec.heuristic_for(self.graph.neighborhood()),
+            spec.open_kind(),
+            self.table.as_ref(),
+        )
+    }
+}
+
+/// The one place where a spec's names become types.
+fn build_searcher<'a>(
+    graph: &'a GridGraph,
+    algorithm: Algorithm,
+    heuristic: HeuristicSpec,
+    open: OpenKind,
+    table: Option<&'a LandmarkTable>,
+) -> Box<dyn Searcher + 'a> {
+    fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
+        search: S,
+    ) -> Box<dyn Searcher + 'a> {
+        Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
+    }
+    match algorithm {
+        Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
+        Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
+        Algorithm::AStar => {
+            with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
+                boxed::<_, Q>(AStar::new(graph, h))
+            }))
+        }
+        Algorithm::Canonical => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                boxed::<_, Q>(AStar::new(Canonical(graph), h))
+            })
+        ),
+        Algorithm::Jps => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let jps = JumpPointSearch::with_heuristic(graph, h);
+                match jps {
+                    Some(jps) => boxed::<_, Q>(jps),
+                    // `resolve` refused jump points without octile movement.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+    }
+}
