@@ -17,8 +17,8 @@ use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::Heuristic;
 use cairns::movingai::read_map;
 use cairns::search::{AStar, SearchCache};
+use cairns_draw::{Canvas, Rgb, text_height, text_width};
 
-use crate::canvas::{Canvas, Rgb};
 use crate::choose::{HeuristicName, PlacementName, parse_neighborhood, prepare, with_heuristic};
 use crate::{Outcome, parse_point};
 
@@ -188,7 +188,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     }
     let layout = Layout::for_map(graph.width(), graph.height());
     let canvas = draw(&graph, &layout, &runs, start, goal);
-    canvas.write_png(&args.output)?;
+    canvas.save_png(&args.output)?;
 
     let mut out = io::stdout().lock();
     for (tag, r) in ["a", "b"].iter().zip(&runs) {
@@ -305,28 +305,21 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
 
     let legend = legend_lines(runs);
     let scale = 2;
-    let line_h = Canvas::text_height(scale) + 8;
+    let line_h = text_height(scale) + 8;
     let legend_w = legend
         .iter()
-        .map(|(_, t)| Canvas::text_width(t, scale) + 44)
+        .map(|(_, t)| text_width(t, scale) + 44)
         .max()
         .unwrap_or(0);
     let legend_h = legend.len() as u32 * line_h + 12;
     let mut canvas = Canvas::new(layout.width.max(legend_w), layout.height + legend_h, PAPER);
 
     let palette = [FREE, WALL, EXPLORED_A, EXPLORED_B];
-    let stride = canvas.width() as usize * 3;
-    let up = layout.up as usize;
-    let pixels = canvas.pixels_mut();
-    for py in 0..ph as usize {
-        for px in 0..pw as usize {
-            let color = palette[pixel_class[py * pw as usize + px] as usize];
-            for yy in py * up..(py + 1) * up {
-                let at = yy * stride + px * up * 3;
-                for c in pixels[at..at + up * 3].chunks_exact_mut(3) {
-                    c.copy_from_slice(&color);
-                }
-            }
+    let up = layout.up;
+    for py in 0..ph {
+        for px in 0..pw {
+            let color = palette[pixel_class[(py * pw + px) as usize] as usize];
+            canvas.fill_rect(i64::from(px * up), i64::from(py * up), up, up, color);
         }
     }
 
@@ -354,8 +347,8 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
     for (i, (swatch, text)) in legend.iter().enumerate() {
         let y = i64::from(layout.height + 8 + i as u32 * line_h);
         if let Some(color) = swatch {
-            canvas.fill_rect(8, y - 1, 24, Canvas::text_height(scale) + 2, INK);
-            canvas.fill_rect(9, y, 22, Canvas::text_height(scale), *color);
+            canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
+            canvas.fill_rect(9, y, 22, text_height(scale), *color);
         }
         canvas.text(40, y, text, scale, INK);
     }
