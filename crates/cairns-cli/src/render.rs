@@ -18,6 +18,7 @@ use cairns::heuristic::Heuristic;
 use cairns::movingai::read_map;
 use cairns::search::{AStar, SearchCache};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
+use clap::builder::{PathBufValueParser, TypedValueParser};
 
 use crate::choose::{HeuristicName, PlacementName, parse_neighborhood, prepare, with_heuristic};
 use crate::{Outcome, parse_point};
@@ -66,9 +67,27 @@ pub struct Args {
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
-    /// The PNG file to write.
-    #[arg(short = 'o', long = "output")]
+    /// The PNG file to write; its name must end in `.png`.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_parser = PathBufValueParser::new().try_map(png_path),
+    )]
     pub output: PathBuf,
+}
+
+/// Accepts an output path ending in `.png` (in any case): render writes
+/// nothing else, and a `.jpg` holding PNG bytes would mislead. Clap's error
+/// names the path.
+fn png_path(path: PathBuf) -> Result<PathBuf, &'static str> {
+    if path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
+    {
+        Ok(path)
+    } else {
+        Err("only PNG is written: give a file name ending in .png")
+    }
 }
 
 /// What one search found, for drawing.

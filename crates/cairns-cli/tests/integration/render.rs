@@ -130,6 +130,64 @@ fn render_rejects_bad_endpoints_and_maps_with_exit_2() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Regression: `-o x.jpg` used to write PNG bytes into a file named `.jpg`.
+/// Render now refuses any output name not ending in `.png` (in any case),
+/// with exit 2 and a message naming the path, before reading the map or
+/// searching, and writes nothing.
+#[test]
+fn render_refuses_output_paths_not_ending_in_png() {
+    let dir = temp_dir("ext");
+    let (map, grid) = map_file(&dir);
+    let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
+    let (from, to) = (
+        format!("{},{}", start.0, start.1),
+        format!("{},{}", goal.0, goal.1),
+    );
+    let missing_map = dir.join("missing.map");
+    for (map, name) in [
+        (&map, "out.jpg"),
+        (&map, "out.PNG.jpeg"),
+        (&map, "out"),
+        (&map, "png"),
+        // The output is checked before the map is read.
+        (&missing_map, "out.gif"),
+    ] {
+        let out = dir.join(name);
+        let output = cairns(&[
+            "render",
+            map.to_str().unwrap(),
+            "--from",
+            &from,
+            "--to",
+            &to,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(out.to_str().unwrap()), "{name}: {stderr}");
+        assert!(stderr.contains("only PNG is written"), "{name}: {stderr}");
+        assert!(!stderr.contains("missing.map"), "{name}: {stderr}");
+        assert!(output.stdout.is_empty(), "{name}: searched anyway");
+        assert!(!out.exists(), "{name} was written");
+    }
+    // The extension's case does not matter.
+    let out = dir.join("OUT.PNG");
+    let output = cairns(&[
+        "render",
+        map.to_str().unwrap(),
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(decode(&out).0 >= 512);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn render_uses_a_saved_landmark_table_like_scen() {
     let dir = temp_dir("lm");
