@@ -114,18 +114,8 @@ impl Canvas {
 
 #[cfg(test)]
 mod tests {
-    use super::{Canvas, Rgb};
-
-    const INK: Rgb = [9, 8, 7];
-    const PAPER: Rgb = [250, 250, 250];
-
-    /// The coordinates of every pixel of `color`, row by row.
-    fn painted(c: &Canvas, color: Rgb) -> Vec<(u32, u32)> {
-        (0..c.height())
-            .flat_map(|y| (0..c.width()).map(move |x| (x, y)))
-            .filter(|&(x, y)| c.pixel(x, y) == Some(color))
-            .collect()
-    }
+    use super::Canvas;
+    use crate::{INK, PAPER, painted};
 
     #[test]
     fn new_fills_every_pixel_with_the_background() {

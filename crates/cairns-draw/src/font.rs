@@ -125,17 +125,8 @@ fn glyph(ch: char) -> [u8; 7] {
 #[cfg(test)]
 mod tests {
     use super::{glyph, text_height, text_width};
-    use crate::canvas::{Canvas, Rgb};
-
-    const INK: Rgb = [20, 20, 20];
-    const PAPER: Rgb = [255, 255, 255];
-
-    fn lit(c: &Canvas) -> Vec<(u32, u32)> {
-        (0..c.height())
-            .flat_map(|y| (0..c.width()).map(move |x| (x, y)))
-            .filter(|&(x, y)| c.pixel(x, y) == Some(INK))
-            .collect()
-    }
+    use crate::canvas::Canvas;
+    use crate::{INK, PAPER, painted};
 
     #[test]
     fn text_width_counts_glyphs_and_the_gaps_between_them() {
@@ -158,14 +149,14 @@ mod tests {
         let mut expected: Vec<(u32, u32)> =
             (1..3).flat_map(|y| (1..11).map(move |x| (x, y))).collect();
         expected.extend((3..15).flat_map(|y| (5..7).map(move |x| (x, y))));
-        assert_eq!(lit(&c), expected);
+        assert_eq!(painted(&c, INK), expected);
     }
 
     #[test]
     fn text_stays_inside_its_box() {
         let mut c = Canvas::new(40, 10, PAPER);
         c.text(1, 1, "10", 1, INK);
-        let lit = lit(&c);
+        let lit = painted(&c, INK);
         assert!(!lit.is_empty());
         let w = text_width("10", 1);
         assert!(
@@ -201,8 +192,11 @@ mod tests {
         let mut up = Canvas::new(h, w, PAPER);
         up.text_up(0, i64::from(w), text, 2, INK);
         // Turning counter-clockwise takes (x, y) to (y, w - 1 - x).
-        let mut turned: Vec<(u32, u32)> = lit(&flat).iter().map(|&(x, y)| (y, w - 1 - x)).collect();
+        let mut turned: Vec<(u32, u32)> = painted(&flat, INK)
+            .iter()
+            .map(|&(x, y)| (y, w - 1 - x))
+            .collect();
         turned.sort_by_key(|&(x, y)| (y, x));
-        assert_eq!(lit(&up), turned);
+        assert_eq!(painted(&up, INK), turned);
     }
 }

@@ -39,3 +39,21 @@ mod png;
 pub use canvas::{Canvas, Rgb};
 pub use font::{text_height, text_width};
 pub use png::PngError;
+
+/// The colour the modules' tests draw with.
+#[cfg(test)]
+const INK: Rgb = [9, 8, 7];
+
+/// The background of the modules' tests.
+#[cfg(test)]
+const PAPER: Rgb = [250, 250, 250];
+
+/// The coordinates of every pixel of `color`, row by row: what the modules'
+/// tests check drawings against.
+#[cfg(test)]
+fn painted(canvas: &Canvas, color: Rgb) -> Vec<(u32, u32)> {
+    (0..canvas.height())
+        .flat_map(|y| (0..canvas.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| canvas.pixel(x, y) == Some(color))
+        .collect()
+}
