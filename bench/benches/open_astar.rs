@@ -283,7 +283,7 @@ fn main() {
     if let Some(path) = &o.plot {
         let chart = chart(structs, &sampled, &times, &baselines);
         let path = &from_root(path);
-        plot::write_png(&chart, path).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        plot::write_png(&chart, path).unwrap_or_else(|e| panic!("{e}: {}", e.io_error()));
         println!("wrote {}", path.display());
     }
 }

@@ -4,7 +4,6 @@
 //! match its published length, 2 on an error. A closed output pipe ends the
 //! program quietly.
 
-mod canvas;
 mod choose;
 mod demo;
 mod landmarks;

@@ -17,8 +17,9 @@ use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::movingai::read_map;
 use cairns::spec::{HeuristicSpec, PlacementKind};
+use cairns_draw::{Canvas, Rgb, text_height, text_width};
+use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::canvas::{Canvas, Rgb};
 use crate::choose::{SearchArgs, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
@@ -66,9 +67,27 @@ pub struct Args {
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
-    /// The PNG file to write.
-    #[arg(short = 'o', long = "output")]
+    /// The PNG file to write; its name must end in `.png`.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_parser = PathBufValueParser::new().try_map(png_path),
+    )]
     pub output: PathBuf,
+}
+
+/// Accepts an output path ending in `.png` (in any case): render writes
+/// nothing else, and a `.jpg` holding PNG bytes would mislead. Clap's error
+/// names the path.
+fn png_path(path: PathBuf) -> Result<PathBuf, &'static str> {
+    if path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
+    {
+        Ok(path)
+    } else {
+        Err("only PNG is written: give a file name ending in .png")
+    }
 }
 
 /// What one search found, for drawing.
@@ -177,7 +196,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     }
     let layout = Layout::for_map(graph.width(), graph.height());
     let canvas = draw(&graph, &layout, &runs, start, goal);
-    canvas.write_png(&args.output)?;
+    canvas.save_png(&args.output)?;
 
     let mut out = io::stdout().lock();
     for (tag, r) in ["a", "b"].iter().zip(&runs) {
@@ -294,28 +313,21 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
 
     let legend = legend_lines(runs);
     let scale = 2;
-    let line_h = Canvas::text_height(scale) + 8;
+    let line_h = text_height(scale) + 8;
     let legend_w = legend
         .iter()
-        .map(|(_, t)| Canvas::text_width(t, scale) + 44)
+        .map(|(_, t)| text_width(t, scale) + 44)
         .max()
         .unwrap_or(0);
     let legend_h = legend.len() as u32 * line_h + 12;
     let mut canvas = Canvas::new(layout.width.max(legend_w), layout.height + legend_h, PAPER);
 
     let palette = [FREE, WALL, EXPLORED_A, EXPLORED_B];
-    let stride = canvas.width() as usize * 3;
-    let up = layout.up as usize;
-    let pixels = canvas.pixels_mut();
-    for py in 0..ph as usize {
-        for px in 0..pw as usize {
-            let color = palette[pixel_class[py * pw as usize + px] as usize];
-            for yy in py * up..(py + 1) * up {
-                let at = yy * stride + px * up * 3;
-                for c in pixels[at..at + up * 3].chunks_exact_mut(3) {
-                    c.copy_from_slice(&color);
-                }
-            }
+    let up = layout.up;
+    for py in 0..ph {
+        for px in 0..pw {
+            let color = palette[pixel_class[(py * pw + px) as usize] as usize];
+            canvas.fill_rect(i64::from(px * up), i64::from(py * up), up, up, color);
         }
     }
 
@@ -343,8 +355,8 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
     for (i, (swatch, text)) in legend.iter().enumerate() {
         let y = i64::from(layout.height + 8 + i as u32 * line_h);
         if let Some(color) = swatch {
-            canvas.fill_rect(8, y - 1, 24, Canvas::text_height(scale) + 2, INK);
-            canvas.fill_rect(9, y, 22, Canvas::text_height(scale), *color);
+            canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
+            canvas.fill_rect(9, y, 22, text_height(scale), *color);
         }
         canvas.text(40, y, text, scale, INK);
     }

@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
 use cairns::movingai::write_map;
@@ -41,6 +42,28 @@ fn free_cell(grid: &Grid, from_end: bool) -> (u32, u32) {
     }
 }
 
+/// Runs `cairns render MAP --from A --to B -o OUT EXTRA...`, from the first
+/// free cell of `grid` to its last.
+fn render_first_to_last(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> Output {
+    let (start, goal) = (free_cell(grid, false), free_cell(grid, true));
+    let (from, to) = (
+        format!("{},{}", start.0, start.1),
+        format!("{},{}", goal.0, goal.1),
+    );
+    let mut args = vec![
+        "render",
+        map.to_str().unwrap(),
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    cairns(&args)
+}
+
 fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
     let decoder = png::Decoder::new(BufReader::new(File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
@@ -57,20 +80,12 @@ fn render_draws_start_goal_and_both_explored_areas() {
     let (map, grid) = map_file(&dir);
     let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
     let out = dir.join("out.png");
-    let output = cairns(&[
-        "render",
-        map.to_str().unwrap(),
-        "--from",
-        &format!("{},{}", start.0, start.1),
-        "--to",
-        &format!("{},{}", goal.0, goal.1),
-        "--heuristic",
-        "zero",
-        "--compare",
-        "dh:4",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let output = render_first_to_last(
+        &map,
+        &grid,
+        &out,
+        &["--heuristic", "zero", "--compare", "dh:4"],
+    );
     assert!(output.status.success(), "{output:?}");
     let (width, height, px) = decode(&out);
     // 64x48 cells at 8 px per cell (the longest side scaled up to 512),
@@ -130,6 +145,42 @@ fn render_rejects_bad_endpoints_and_maps_with_exit_2() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Regression: `-o x.jpg` used to write PNG bytes into a file named `.jpg`.
+/// Render now refuses any output name not ending in `.png` (in any case),
+/// with exit 2 and a message naming the path, before reading the map or
+/// searching, and writes nothing.
+#[test]
+fn render_refuses_output_paths_not_ending_in_png() {
+    let dir = temp_dir("ext");
+    let (map, grid) = map_file(&dir);
+    let render = |map: &Path, out: &Path| render_first_to_last(map, &grid, out, &[]);
+    let missing_map = dir.join("missing.map");
+    for (map, name) in [
+        (&map, "out.jpg"),
+        (&map, "out.PNG.jpeg"),
+        (&map, "out"),
+        (&map, "png"),
+        // The output is checked before the map is read.
+        (&missing_map, "out.gif"),
+    ] {
+        let out = dir.join(name);
+        let output = render(map, &out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(out.to_str().unwrap()), "{name}: {stderr}");
+        assert!(stderr.contains("only PNG is written"), "{name}: {stderr}");
+        assert!(!stderr.contains("missing.map"), "{name}: {stderr}");
+        assert!(output.stdout.is_empty(), "{name}: searched anyway");
+        assert!(!out.exists(), "{name} was written");
+    }
+    // The extension's case does not matter.
+    let out = dir.join("OUT.PNG");
+    let output = render(&map, &out);
+    assert!(output.status.success(), "{output:?}");
+    assert!(decode(&out).0 >= 512);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn render_uses_a_saved_landmark_table_like_scen() {
     let dir = temp_dir("lm");
@@ -160,26 +211,8 @@ fn render_uses_a_saved_landmark_table_like_scen() {
         ]);
         assert!(o.status.success(), "{o:?}");
     }
-    let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
-    let (from, to) = (
-        format!("{},{}", start.0, start.1),
-        format!("{},{}", goal.0, goal.1),
-    );
     let out = dir.join("out.png");
-    let render = |extra: &[&str]| {
-        let mut args = vec![
-            "render",
-            map.to_str().unwrap(),
-            "--from",
-            &from,
-            "--to",
-            &to,
-            "-o",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        cairns(&args)
-    };
+    let render = |extra: &[&str]| render_first_to_last(&map, &grid, &out, extra);
     // The table serves the dh of either heuristic; a bare dh takes its K.
     let table_arg = table.to_str().unwrap();
     let o = render(&["--compare", "dh", "--landmarks", table_arg]);
