@@ -17,7 +17,7 @@ use cairns::search::{AStar, Dijkstra, SearchCache};
 use cairns::with_open_set;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{AppState, GraphKey, TableKey};
+use crate::state::{AppState, GraphKey, StateError, StateErrorKind, TableKey};
 
 /// The most landmarks a request may place.
 const MAX_LANDMARKS: usize = 32;
@@ -32,6 +32,26 @@ pub(crate) struct ApiError(StatusCode, String);
 
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+/// The request's fault (400) or the server's own maps' (500), with the
+/// whole chain of causes in the message.
+impl From<StateError> for ApiError {
+    fn from(e: StateError) -> Self {
+        let status = match e.kind() {
+            StateErrorKind::UnknownMap { .. }
+            | StateErrorKind::EditOutside { .. }
+            | StateErrorKind::EditValue { .. } => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            msg = format!("{msg}: {s}");
+            source = s.source();
+        }
+        ApiError(status, msg)
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -108,7 +128,7 @@ pub(crate) async fn map(
         .ok_or_else(|| bad("missing ?name="))?;
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
     blocking(move || {
-        let grid = state.grid(&name).map_err(bad)?;
+        let grid = state.grid(&name)?;
         let graph = graph(&state, &name, Neighborhood::Octile, &[])?;
         let suggested = state.suggested(&name, || {
             place(
@@ -342,7 +362,7 @@ fn graph(
         edits: edits.to_vec(),
         directions: nb.directions(),
     };
-    state.graph(&key, nb).map_err(bad)
+    Ok(state.graph(&key, nb)?)
 }
 
 fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {

@@ -19,7 +19,7 @@ mod api;
 mod state;
 
 pub use api::{Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse};
-pub use state::{AppState, MAX_CELLS, StateError};
+pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use cairns::graph::NodeId;
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::landmarks::{Directedness, LandmarkTable};
-use cairns::movingai::read_map;
+use cairns::movingai::{LoadError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::SearchCache;
 
@@ -33,17 +33,111 @@ const GRAPHS_KEPT: usize = 8;
 /// How many idle search caches of each OPEN-set type are kept.
 const CACHES_KEPT: usize = 8;
 
-/// Why the server state could not be set up.
+/// Why the server state could not be set up, or could not give a map or
+/// a graph that was asked for.
 #[derive(Debug)]
-pub struct StateError(String);
+pub struct StateError {
+    kind: StateErrorKind,
+}
 
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// What went wrong, with its data.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StateErrorKind {
+    /// A map file could not be read or parsed. The library's error names
+    /// the file and, for a malformed map, the line and what is wrong there;
+    /// an I/O error is its [`source`](std::error::Error::source).
+    Load(LoadError),
+    /// A map with more than [`MAX_CELLS`] cells.
+    TooLarge {
+        /// The map's name.
+        map: String,
+        /// Its cells.
+        cells: usize,
+    },
+    /// A folder of maps could not be listed.
+    ListDir {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// No map has that name.
+    UnknownMap {
+        /// The name asked for.
+        name: String,
+    },
+    /// A wall edit outside the map.
+    EditOutside {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+    /// A wall edit setting something other than 0 (ground) or 1 (wall).
+    EditValue {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+        /// The value given.
+        value: u32,
+    },
+}
+
+impl StateError {
+    /// What went wrong.
+    pub fn kind(&self) -> &StateErrorKind {
+        &self.kind
     }
 }
 
-impl std::error::Error for StateError {}
+impl From<StateErrorKind> for StateError {
+    fn from(kind: StateErrorKind) -> StateError {
+        StateError { kind }
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            // Transparent: the library's message already names the file.
+            StateErrorKind::Load(e) => e.fmt(f),
+            StateErrorKind::TooLarge { map, cells } => write!(
+                f,
+                "map {map:?} has {cells} cells, more than the {MAX_CELLS} the server accepts"
+            ),
+            StateErrorKind::ListDir { dir, .. } => write!(f, "cannot list {}", dir.display()),
+            StateErrorKind::UnknownMap { name } => write!(f, "unknown map {name:?}"),
+            StateErrorKind::EditOutside {
+                x,
+                y,
+                width,
+                height,
+            } => write!(
+                f,
+                "wall edit ({x}, {y}) is outside the map ({width}x{height})"
+            ),
+            StateErrorKind::EditValue { x, y, value } => {
+                write!(f, "wall edit ({x}, {y}) must set 0 or 1, not {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            StateErrorKind::Load(e) => e.source(),
+            StateErrorKind::ListDir { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 #[derive(Debug)]
 enum Source {
@@ -141,7 +235,7 @@ impl AppState {
     ///
     /// When the file cannot be read or parsed, or is too large.
     pub fn with_map_file(path: &Path) -> Result<AppState, StateError> {
-        let grid = read_map(path).map_err(|e| StateError(e.to_string()))?;
+        let grid = read_map(path).map_err(StateErrorKind::Load)?;
         AppState::with_grid(&file_name(path), grid)
     }
 
@@ -152,8 +246,10 @@ impl AppState {
     ///
     /// When the folder cannot be listed.
     pub fn add_maps_dir(mut self, dir: &Path) -> Result<AppState, StateError> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| StateError(format!("listing {}: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|error| StateErrorKind::ListDir {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
@@ -178,11 +274,14 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// A message for an unknown name, an unreadable file or a map that is
-    /// too large.
-    pub fn grid(&self, name: &str) -> Result<Arc<Grid>, String> {
+    /// For an unknown name, an unreadable or malformed file, or a map that
+    /// is too large.
+    pub fn grid(&self, name: &str) -> Result<Arc<Grid>, StateError> {
         let Some((_, source)) = self.maps.iter().find(|(n, _)| n == name) else {
-            return Err(format!("unknown map {name:?}"));
+            return Err(StateErrorKind::UnknownMap {
+                name: name.to_string(),
+            }
+            .into());
         };
         match source {
             Source::Loaded(grid) => Ok(Arc::clone(grid)),
@@ -190,8 +289,8 @@ impl AppState {
                 if let Some(g) = lock(&self.loaded).get(name) {
                     return Ok(Arc::clone(g));
                 }
-                let grid = read_map(path).map_err(|e| e.to_string())?;
-                check_size(name, &grid).map_err(|e| e.0)?;
+                let grid = read_map(path).map_err(StateErrorKind::Load)?;
+                check_size(name, &grid)?;
                 let grid = Arc::new(grid);
                 lock(&self.loaded).insert(name.to_string(), Arc::clone(&grid));
                 Ok(grid)
@@ -238,12 +337,12 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// A message for an unknown map or a bad edit.
+    /// For an unknown or unreadable map, or a bad edit.
     pub(crate) fn graph(
         &self,
         key: &GraphKey,
         neighborhood: Neighborhood,
-    ) -> Result<Arc<GridGraph>, String> {
+    ) -> Result<Arc<GridGraph>, StateError> {
         let base = {
             let graphs = lock(&self.graphs);
             if let Some((_, g)) = graphs.iter().find(|(k, _)| k == key) {
@@ -323,23 +422,21 @@ impl AppState {
 }
 
 /// Applies wall edits `[x, y, blocked]` in order.
-fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), String> {
+fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), StateError> {
     for &[x, y, blocked] in edits {
         let tile = match blocked {
             0 => Tile::Ground,
             1 => Tile::OutOfBounds,
-            _ => {
-                return Err(format!(
-                    "wall edit ({x}, {y}) must set 0 or 1, not {blocked}"
-                ));
-            }
+            value => return Err(StateErrorKind::EditValue { x, y, value }.into()),
         };
         if !graph.set_tile(x, y, tile) {
-            return Err(format!(
-                "wall edit ({x}, {y}) is outside the map ({}x{})",
-                graph.width(),
-                graph.height()
-            ));
+            return Err(StateErrorKind::EditOutside {
+                x,
+                y,
+                width: graph.width(),
+                height: graph.height(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -354,10 +451,78 @@ fn file_name(path: &Path) -> String {
 
 fn check_size(name: &str, grid: &Grid) -> Result<(), StateError> {
     if grid.len() > MAX_CELLS {
-        return Err(StateError(format!(
-            "map {name:?} has {} cells, more than the {MAX_CELLS} the server accepts",
-            grid.len()
-        )));
+        return Err(StateErrorKind::TooLarge {
+            map: name.to_string(),
+            cells: grid.len(),
+        }
+        .into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole message, causes included, as `cairns serve` prints it.
+    fn chain(e: &StateError) -> String {
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            msg = format!("{msg}: {s}");
+            source = s.source();
+        }
+        msg
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cairns-web-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Regression test: `serve` with a bad map said only "cannot read the
+    /// file", the error flattened to a string without its cause. The
+    /// library's error must come through, naming the file, and the line
+    /// and problem of a malformed map, or the I/O error of an unreadable
+    /// one.
+    #[test]
+    fn bad_map_files_are_named_with_the_line_and_the_cause() {
+        let dir = temp_dir("bad-maps");
+        let malformed = dir.join("malformed.map");
+        std::fs::write(&malformed, "type octile\nheight 2\nwidth 2\nmap\n.Q\n..\n").unwrap();
+        let latin1 = dir.join("latin1.map");
+        std::fs::write(&latin1, b"type octile\nheight 2\nwidth 2\nmap\n.\xff\n..\n").unwrap();
+
+        let e = AppState::with_map_file(&malformed).unwrap_err();
+        assert!(matches!(e.kind(), StateErrorKind::Load(_)), "{e:?}");
+        let msg = chain(&e);
+        assert!(
+            msg.contains("malformed.map: line 5: unknown tile 'Q' at (1, 0)"),
+            "{msg}"
+        );
+
+        let msg = chain(&AppState::with_map_file(&latin1).unwrap_err());
+        assert!(msg.contains("latin1.map: cannot read the file: "), "{msg}");
+        assert!(msg.contains("UTF-8"), "{msg}");
+
+        let msg = chain(&AppState::with_map_file(&dir.join("missing.map")).unwrap_err());
+        assert!(msg.contains("missing.map: cannot read the file: "), "{msg}");
+
+        // A folder's maps are read when first asked for, with the same error.
+        let state = AppState::with_default_map().add_maps_dir(&dir).unwrap();
+        let e = state.grid("malformed.map").unwrap_err();
+        assert!(chain(&e).contains("line 5: unknown tile"), "{e}");
+        assert!(matches!(
+            state.grid("nope.map").unwrap_err().kind(),
+            StateErrorKind::UnknownMap { .. }
+        ));
+        let e = AppState::with_default_map()
+            .add_maps_dir(&dir.join("missing"))
+            .unwrap_err();
+        assert!(chain(&e).starts_with("cannot list "), "{e}");
+        assert!(chain(&e).contains("missing: "), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
