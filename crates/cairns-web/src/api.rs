@@ -6,18 +6,20 @@ use std::time::Instant;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
-use cairns::landmarks::{DifferentialHeuristic, LandmarkTable, Placement, place};
+use cairns::landmarks::{DifferentialHeuristic, Placement, place};
 use cairns::open::{CATALOGUE, DEFAULT_NAME, OpenSet, OpenSetInfo};
 use cairns::search::{AStar, Dijkstra, SearchCache};
 use cairns::with_open_set;
 use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
 
-use crate::state::{AppState, GraphKey, StateError, StateErrorKind, TableKey};
+use crate::limits;
+use crate::state::{AppState, GraphKey, StateError, StateErrorKind, Table, TableKey};
 
 /// The most landmarks a request may place.
 const MAX_LANDMARKS: usize = 32;
@@ -32,6 +34,22 @@ pub(crate) struct ApiError(StatusCode, String);
 
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
+        ApiError(status, msg.into())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
+        &self.1
+    }
 }
 
 /// The request's fault (400) or the server's own maps' (500), with the
@@ -72,6 +90,15 @@ impl From<JsonRejection> for ApiError {
 
 pub(crate) async fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such page".into())
+}
+
+/// A route that exists, asked with a method it does not take (the `Allow`
+/// header, set by the router, says which it takes).
+pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} does not take {method}", uri.path()),
+    )
 }
 
 #[derive(Serialize)]
@@ -127,7 +154,7 @@ pub(crate) async fn map(
         .find_map(|kv| kv.strip_prefix("name="))
         .ok_or_else(|| bad("missing ?name="))?;
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
-    blocking(move || {
+    blocking(state.guards().work(), move || {
         let grid = state.grid(&name)?;
         let graph = graph(&state, &name, Neighborhood::Octile, &[])?;
         let suggested = state.suggested(&name, || {
@@ -148,11 +175,26 @@ pub(crate) async fn map(
     .await
 }
 
-/// Runs CPU-bound work off the async workers.
+/// Runs CPU-bound work off the async workers once one of the `turns`
+/// ([`Limits::max_concurrent_work`](crate::Limits::max_concurrent_work)) is
+/// free, holding it until the work ends (even when the request has been
+/// answered by then, past its deadline).
 async fn blocking<T: Send + 'static>(
+    turns: Arc<Semaphore>,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.map_err(|_| {
+    let turn = turns.acquire_owned().await.map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server is shutting down".into(),
+        )
+    })?;
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        f()
+    })
+    .await
+    .map_err(|_| {
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the search failed".into(),
@@ -303,7 +345,7 @@ pub struct HeatResponse {
 /// A map with the request's edits, as a graph, plus what the heuristics need.
 struct Prepared {
     graph: Arc<GridGraph>,
-    table: Option<(Arc<LandmarkTable>, bool, Option<f64>)>,
+    table: Option<(Arc<Table>, bool, Option<f64>)>,
 }
 
 fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
@@ -375,6 +417,12 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
                 c.landmarks.len()
             )));
         }
+        limits::check_table_request(
+            state.limits(),
+            c.landmarks.len(),
+            graph.width(),
+            graph.height(),
+        )?;
         let table_edits = c.table_walls.unwrap_or(c.walls);
         let stale = table_edits != c.walls;
         let table_graph = if stale {
@@ -394,7 +442,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
             landmarks: nodes,
         };
         let t0 = Instant::now();
-        let (table, built) = state.table(key, &table_graph);
+        let (table, built) = state.table(key, &table_graph)?;
         let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
         Some((table, stale, millis))
     } else {
@@ -481,7 +529,10 @@ pub(crate) async fn search(
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(move || search_blocking(&state, &req).map(Json)).await
+    blocking(state.guards().work(), move || {
+        search_blocking(&state, &req).map(Json)
+    })
+    .await
 }
 
 /// The work of `POST /api/search`, also usable without a server.
@@ -606,7 +657,7 @@ pub(crate) async fn heat(
     body: Result<Json<HeatRequest>, JsonRejection>,
 ) -> Result<Json<HeatResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(move || {
+    blocking(state.guards().work(), move || {
         let t0 = Instant::now();
         check_heuristic(&req.heuristic)?;
         let prep = prepare(

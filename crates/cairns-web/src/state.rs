@@ -7,6 +7,10 @@
 //! landmark, or one more wall edit. The caches turn those into a lookup, one
 //! landmark's search, or a few tile updates instead of rebuilding the graph
 //! and the table each time.
+//!
+//! What the caches may hold is bounded: a few graphs, idle search caches
+//! up to [`Limits::max_concurrent_work`], and landmark tables by count and by
+//! the bytes of [`Limits::table_memory`].
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -21,6 +25,8 @@ use cairns::movingai::{LoadError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::SearchCache;
 
+use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
+
 /// The largest map the server loads, in cells (2048 x 2048).
 pub const MAX_CELLS: usize = 1 << 22;
 
@@ -29,9 +35,6 @@ const TABLES_KEPT: usize = 8;
 
 /// How many graphs are kept before the oldest are dropped.
 const GRAPHS_KEPT: usize = 8;
-
-/// How many idle search caches of each OPEN-set type are kept.
-const CACHES_KEPT: usize = 8;
 
 /// Why the server state could not be set up, or could not give a map or
 /// a graph that was asked for.
@@ -171,13 +174,20 @@ pub struct AppState {
     /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
     caches: Mutex<Vec<Box<dyn Any + Send>>>,
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
-    tables: Mutex<Vec<(TableKey, Arc<LandmarkTable>)>>,
+    /// Least recently used first.
+    tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
+    guards: Guards,
 }
+
+/// A landmark table, its bytes charged to [`Limits::table_memory`] while
+/// anything holds it.
+pub(crate) type Table = Charged<LandmarkTable>;
 
 impl fmt::Debug for AppState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AppState")
             .field("maps", &self.maps)
+            .field("limits", self.limits())
             .finish_non_exhaustive()
     }
 }
@@ -195,7 +205,24 @@ impl AppState {
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
+            guards: Guards::new(Limits::default()),
         }
+    }
+
+    /// This state with `limits` instead of [`Limits::default`].
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> AppState {
+        self.guards = Guards::new(limits);
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        self.guards.limits()
+    }
+
+    pub(crate) fn guards(&self) -> &Guards {
+        &self.guards
     }
 
     /// A state serving one map under `name`.
@@ -210,6 +237,21 @@ impl AppState {
             .maps
             .push((name.to_string(), Source::Loaded(Arc::new(grid))));
         Ok(state)
+    }
+
+    /// Adds a map under `name` after the maps already there (replacing
+    /// none: a name already served keeps its map).
+    ///
+    /// # Errors
+    ///
+    /// When the map has more than [`MAX_CELLS`] cells.
+    pub fn add_grid(mut self, name: &str, grid: Grid) -> Result<AppState, StateError> {
+        check_size(name, &grid)?;
+        if !self.maps.iter().any(|(n, _)| n == name) {
+            self.maps
+                .push((name.to_string(), Source::Loaded(Arc::new(grid))));
+        }
+        Ok(self)
     }
 
     /// A state serving the demo's map (generated rooms, 256 x 256, seed 1,
@@ -321,12 +363,16 @@ impl AppState {
             .map_or_else(|| SearchCache::with_open(Q::default()), |c| *c)
     }
 
+    /// Keeps `cache` for a later request. At most
+    /// [`Limits::max_concurrent_work`] caches are kept in all, whatever
+    /// their OPEN sets (each holds about 20 bytes per cell of the largest
+    /// map it searched): the oldest is dropped first.
     pub(crate) fn put_cache<Q: OpenSet + Send + 'static>(&self, cache: SearchCache<Q>) {
         let mut caches = lock(&self.caches);
-        let same = caches.iter().filter(|c| c.is::<SearchCache<Q>>()).count();
-        if same < CACHES_KEPT {
-            caches.push(Box::new(cache));
+        if caches.len() >= self.limits().max_concurrent_work.max(1) {
+            caches.remove(0);
         }
+        caches.push(Box::new(cache));
     }
 
     /// The graph of map `key.map` under `neighborhood` after the wall edits
@@ -379,11 +425,29 @@ impl AppState {
     /// landmarks elsewhere (a landmark being dragged) is copied and only
     /// the moved landmarks' distances are recomputed. Returns the table and
     /// whether it was built or updated now.
-    pub(crate) fn table(&self, key: TableKey, graph: &GridGraph) -> (Arc<LandmarkTable>, bool) {
+    ///
+    /// A build takes one of [`Limits::max_table_builds`] and charges the
+    /// table's bytes to [`Limits::table_memory`], first dropping the least
+    /// recently used tables that no request holds if they do not fit. The
+    /// caller has checked the table's size with
+    /// [`check_table_request`](crate::limits::check_table_request).
+    ///
+    /// # Errors
+    ///
+    /// When every build turn is taken, or the tables in use leave no room.
+    pub(crate) fn table(
+        &self,
+        key: TableKey,
+        graph: &GridGraph,
+    ) -> Result<(Arc<Table>, bool), Refusal> {
         let nearest = {
-            let tables = lock(&self.tables);
-            if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
-                return (Arc::clone(t), false);
+            let mut tables = lock(&self.tables);
+            if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
+                // Most recently used last.
+                let hit = tables.remove(i);
+                let table = Arc::clone(&hit.1);
+                tables.push(hit);
+                return Ok((table, false));
             }
             tables
                 .iter()
@@ -397,27 +461,57 @@ impl AppState {
                     let moved: Vec<usize> = (0..k.landmarks.len())
                         .filter(|&l| k.landmarks[l] != key.landmarks[l])
                         .collect();
-                    (moved, Arc::clone(t))
+                    (moved, t)
                 })
+                // Not held unless copied: a table held here cannot be
+                // dropped to make room.
+                .filter(|(moved, _)| moved.len() < key.landmarks.len())
                 .min_by_key(|(moved, _)| moved.len())
+                .map(|(moved, t)| (moved, Arc::clone(t)))
         };
+        let _build = self.guards.build()?;
+        let charge = self.charge_table(table_bytes(key.landmarks.len(), graph.grid().len()))?;
         let table = match nearest {
-            Some((moved, t)) if moved.len() < key.landmarks.len() => {
-                let mut table = (*t).clone();
+            Some((moved, t)) => {
+                let mut table = LandmarkTable::clone(&t);
+                drop(t);
                 for l in moved {
                     table.move_landmark(graph, l, key.landmarks[l]);
                 }
                 table
             }
-            _ => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
+            None => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
         };
-        let table = Arc::new(table);
+        let table = Arc::new(Charged::new(table, charge));
         let mut tables = lock(&self.tables);
         if tables.len() >= TABLES_KEPT {
             tables.remove(0);
         }
         tables.push((key, Arc::clone(&table)));
-        (table, true)
+        Ok((table, true))
+    }
+
+    /// Charges `bytes` for a new table, dropping idle cached tables (least
+    /// recently used first) until they fit.
+    fn charge_table(&self, bytes: usize) -> Result<crate::limits::Charge, Refusal> {
+        loop {
+            if let Some(charge) = self.guards.charge(bytes) {
+                return Ok(charge);
+            }
+            let mut tables = lock(&self.tables);
+            // Held only by the cache: dropping it frees its bytes now.
+            let idle = tables.iter().position(|(_, t)| Arc::strong_count(t) == 1);
+            let Some(i) = idle else {
+                return Err(Refusal::TableMemoryFull {
+                    needed: bytes,
+                    used: self.guards.table_bytes_used(),
+                    total: self.limits().table_memory,
+                });
+            };
+            let evicted = tables.remove(i);
+            drop(tables);
+            drop(evicted);
+        }
     }
 }
 
@@ -524,5 +618,62 @@ mod tests {
         assert!(chain(&e).starts_with("cannot list "), "{e}");
         assert!(chain(&e).contains("missing: "), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The table budget counts every table alive: idle cached tables are
+    /// dropped, least recently used first, to make room; tables that
+    /// requests hold are not, and then a build is refused.
+    #[test]
+    fn table_memory_drops_idle_tables_and_refuses_when_all_are_in_use() {
+        let grid = generate(&GenerateOptions {
+            kind: MapKind::Rooms { room_size: 15 },
+            width: 64,
+            height: 64,
+            seed: 1,
+        })
+        .unwrap();
+        let free: Vec<NodeId> = (0..grid.len() as u32)
+            .map(NodeId)
+            .filter(|&n| grid.tiles()[n.index()].is_passable())
+            .collect();
+        let one = table_bytes(2, grid.len());
+        let state = AppState::with_grid("m", grid).unwrap().with_limits(Limits {
+            table_memory: 2 * one,
+            ..Limits::default()
+        });
+        let graph_key = GraphKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+        };
+        let graph = state.graph(&graph_key, Neighborhood::Octile).unwrap();
+        let key = |i: usize| TableKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+            landmarks: vec![free[2 * i], free[2 * i + 1]],
+        };
+        let used = || state.guards().table_bytes_used();
+
+        let (t0, built) = state.table(key(0), &graph).unwrap();
+        assert!(built);
+        let (t1, _) = state.table(key(1), &graph).unwrap();
+        assert_eq!(used(), 2 * one);
+        let full = state.table(key(2), &graph).unwrap_err();
+        assert!(matches!(full, Refusal::TableMemoryFull { .. }), "{full}");
+
+        drop(t0);
+        let (t2, built) = state.table(key(2), &graph).unwrap();
+        assert!(built, "table 0, idle, made room");
+        assert_eq!(used(), 2 * one);
+        assert!(state.table(key(0), &graph).is_err(), "0 was dropped");
+        let (_, built) = state.table(key(1), &graph).unwrap();
+        assert!(!built, "a cached table needs no room");
+
+        drop((t1, t2));
+        assert_eq!(used(), 2 * one, "the cache keeps them");
+        // 1 was used after 2: 2 goes first.
+        state.table(key(0), &graph).unwrap();
+        assert!(state.table(key(1), &graph).is_ok_and(|(_, built)| !built));
     }
 }
