@@ -71,6 +71,13 @@ impl Conn {
         }
     }
 
+    pub fn from_stream(stream: TcpStream) -> Conn {
+        Conn {
+            stream,
+            buf: Vec::new(),
+        }
+    }
+
     /// A connection whose receive buffer is `bytes` small, so that a
     /// server's writes stall soon when it is not read.
     pub async fn open_small(addr: SocketAddr, bytes: u32) -> Conn {

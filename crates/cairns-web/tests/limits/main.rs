@@ -3,8 +3,11 @@
 //! keeps being answered, and the server task keeps running. Every test
 //! starts its own server, sends a bounded number of requests, and stops.
 //!
+//! `load` holds the load test, ignored: it runs `cairns serve` under
+//! `ulimit -n 1024` for a few minutes (see `docs/server.md`).
 
 mod client;
+mod load;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
