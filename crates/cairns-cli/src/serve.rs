@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use cairns_web::AppState;
+use cairns_web::{AppState, Limits};
 
 use crate::Outcome;
 
@@ -23,6 +23,14 @@ pub struct Args {
     /// Address to bind.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
+    /// Connections served at once; more are answered 503 and closed. Keep
+    /// it below the file-descriptor limit (`ulimit -n`).
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    pub max_connections: usize,
+    /// Memory for landmark tables, cached or in use, in MiB; one request's
+    /// table may take at most a third of it.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().table_memory >> 20)]
+    pub table_memory: usize,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
@@ -33,6 +41,13 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     if let Some(dir) = &args.maps {
         state = state.add_maps_dir(dir)?;
     }
+    let table_memory = args.table_memory.saturating_mul(1 << 20);
+    let state = state.with_limits(Limits {
+        max_connections: args.max_connections,
+        table_memory,
+        max_table_bytes: table_memory / 3,
+        ..Limits::default()
+    });
     let addr = SocketAddr::new(args.bind, args.port);
     cairns_web::serve_blocking(addr, Arc::new(state), |bound| {
         eprintln!("cairns: serving on http://{bound}/");

@@ -6,17 +6,19 @@ use std::time::Instant;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::landmarks::{LandmarkTable, Placement, place};
+use cairns::landmarks::{Placement, place};
 use cairns::open::OpenKind;
 use cairns::search::{Dijkstra, SearchCache};
 use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec, SpecError};
 use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
 
-use crate::state::{AppState, GraphKey, TableKey};
+use crate::limits;
+use crate::state::{AppState, GraphKey, StateError, StateErrorKind, Table, TableKey};
 
 /// The most landmarks a request may place.
 const MAX_LANDMARKS: usize = 32;
@@ -31,6 +33,42 @@ pub(crate) struct ApiError(StatusCode, String);
 
 fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
+        ApiError(status, msg.into())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
+        &self.1
+    }
+}
+
+/// The request's fault (400) or the server's own maps' (500), with the
+/// whole chain of causes in the message.
+impl From<StateError> for ApiError {
+    fn from(e: StateError) -> Self {
+        let status = match e.kind() {
+            StateErrorKind::UnknownMap { .. }
+            | StateErrorKind::EditOutside { .. }
+            | StateErrorKind::EditValue { .. } => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            msg = format!("{msg}: {s}");
+            source = s.source();
+        }
+        ApiError(status, msg)
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -51,6 +89,15 @@ impl From<JsonRejection> for ApiError {
 
 pub(crate) async fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such page".into())
+}
+
+/// A route that exists, asked with a method it does not take (the `Allow`
+/// header, set by the router, says which it takes).
+pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} does not take {method}", uri.path()),
+    )
 }
 
 #[derive(Serialize)]
@@ -106,8 +153,8 @@ pub(crate) async fn map(
         .find_map(|kv| kv.strip_prefix("name="))
         .ok_or_else(|| bad("missing ?name="))?;
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
-    blocking(move || {
-        let grid = state.grid(&name).map_err(bad)?;
+    blocking(state.guards().work(), move || {
+        let grid = state.grid(&name)?;
         let graph = graph(&state, &name, Neighborhood::Octile, &[])?;
         let suggested = state.suggested(&name, || {
             place(
@@ -127,11 +174,26 @@ pub(crate) async fn map(
     .await
 }
 
-/// Runs CPU-bound work off the async workers.
+/// Runs CPU-bound work off the async workers once one of the `turns`
+/// ([`Limits::max_concurrent_work`](crate::Limits::max_concurrent_work)) is
+/// free, holding it until the work ends (even when the request has been
+/// answered by then, past its deadline).
 async fn blocking<T: Send + 'static>(
+    turns: Arc<Semaphore>,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.map_err(|_| {
+    let turn = turns.acquire_owned().await.map_err(|_| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server is shutting down".into(),
+        )
+    })?;
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        f()
+    })
+    .await
+    .map_err(|_| {
         ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the search failed".into(),
@@ -289,7 +351,7 @@ pub struct HeatResponse {
 /// A map with the request's edits, as a graph, plus what the heuristics need.
 struct Prepared {
     graph: Arc<GridGraph>,
-    table: Option<(Arc<LandmarkTable>, bool, Option<f64>)>,
+    table: Option<(Arc<Table>, bool, Option<f64>)>,
 }
 
 fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
@@ -341,7 +403,7 @@ fn graph(
         edits: edits.to_vec(),
         directions: nb.directions(),
     };
-    state.graph(&key, nb).map_err(bad)
+    Ok(state.graph(&key, nb)?)
 }
 
 fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
@@ -354,6 +416,12 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
                 c.landmarks.len()
             )));
         }
+        limits::check_table_request(
+            state.limits(),
+            c.landmarks.len(),
+            graph.width(),
+            graph.height(),
+        )?;
         let table_edits = c.table_walls.unwrap_or(c.walls);
         let stale = table_edits != c.walls;
         let table_graph = if stale {
@@ -373,7 +441,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
             landmarks: nodes,
         };
         let t0 = Instant::now();
-        let (table, built) = state.table(key, &table_graph);
+        let (table, built) = state.table(key, &table_graph)?;
         let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
         Some((table, stale, millis))
     } else {
@@ -391,7 +459,7 @@ fn run_search(
     goal: NodeId,
 ) -> Result<SearchOutcome, ApiError> {
     let graph: &GridGraph = &prep.graph;
-    let table = prep.table.as_ref().map(|t| &*t.0);
+    let table = prep.table.as_ref().map(|t| &**t.0);
     let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
     let mut searcher = spec
         .searcher(graph, table)
@@ -444,7 +512,10 @@ pub(crate) async fn search(
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(move || search_blocking(&state, &req).map(Json)).await
+    blocking(state.guards().work(), move || {
+        search_blocking(&state, &req).map(Json)
+    })
+    .await
 }
 
 /// The work of `POST /api/search`, also usable without a server.
@@ -550,7 +621,7 @@ pub(crate) async fn heat(
     body: Result<Json<HeatRequest>, JsonRejection>,
 ) -> Result<Json<HeatResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(move || {
+    blocking(state.guards().work(), move || {
         let t0 = Instant::now();
         let h = heuristic(&req.heuristic, req.landmarks.len())?;
         let prep = prepare(
@@ -567,7 +638,7 @@ pub(crate) async fn heat(
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
         let mut cache: SearchCache = state.take_cache();
         Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
-        let table = prep.table.as_ref().map(|t| &*t.0);
+        let table = prep.table.as_ref().map(|t| &**t.0);
         let result = h
             .estimates(&prep.graph, table, goal)
             .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));

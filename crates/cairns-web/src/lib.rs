@@ -12,14 +12,23 @@
 //! | `POST /api/search` | one or two A* searches ([`SearchRequest`] to [`SearchResponse`]) |
 //! | `POST /api/heat` | `h / d` for every cell towards a goal ([`HeatRequest`] to [`HeatResponse`]) |
 //!
-//! Every bad input is answered with a 4xx status and `{"error": "..."}`.
+//! Every bad input is answered with a 4xx status and `{"error": "..."}`,
+//! and so is every other route or method (404, 405).
+//!
+//! The server is meant to stay up whatever its clients send: [`Limits`]
+//! bounds its connections, the time each request and connection may take,
+//! body sizes, the CPU work running at once, and the memory of landmark
+//! tables, each answered with a JSON error (`408`, `413`, `422`, `503`).
 #![deny(missing_docs)]
 
 mod api;
+mod limits;
+mod server;
 mod state;
 
 pub use api::{Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse};
-pub use state::{AppState, MAX_CELLS, StateError};
+pub use limits::Limits;
+pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -27,18 +36,22 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::header;
+use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
-/// The largest request body accepted, in bytes.
+/// The largest request body accepted by default, in bytes (see
+/// [`Limits::max_body_bytes`]).
 pub const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 
-/// The application: the page, its script and style, and the API.
+/// The application: the page, its script and style, and the API, each
+/// request under the deadline and body limit of the state's [`Limits`].
 pub fn router(state: Arc<AppState>) -> Router {
+    let max_body = state.limits().max_body_bytes;
     Router::new()
         .route(
             "/",
@@ -57,7 +70,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/search", post(api::search))
         .route("/api/heat", post(api::heat))
         .fallback(api::not_found)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&state),
+            server::deadline,
+        ))
         .with_state(state)
 }
 
@@ -65,23 +83,23 @@ fn page(body: &'static str, content_type: &'static str) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, content_type)], body)
 }
 
-/// Serves the application on `listener` until the task is cancelled.
+/// Serves the application on `listener` until the future is dropped, which
+/// closes every connection. Nothing a client does ends it: failures to
+/// accept a connection (such as running out of file descriptors) are
+/// reported on stderr and retried.
 ///
-/// # Errors
-///
-/// The I/O error of the listener.
-pub async fn serve_on(
-    listener: tokio::net::TcpListener,
-    state: Arc<AppState>,
-) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).await
+/// Needs a tokio runtime with I/O and timers enabled.
+pub async fn serve_on(listener: tokio::net::TcpListener, state: Arc<AppState>) {
+    let app = router(Arc::clone(&state));
+    server::serve_on(listener, app, state.limits()).await;
 }
 
-/// Binds `addr` and serves the application until the process ends.
+/// Binds `addr` and serves the application until the future is dropped
+/// (see [`serve_on`]).
 ///
 /// # Errors
 ///
-/// When `addr` cannot be bound, or the I/O error of the listener.
+/// When `addr` cannot be bound.
 pub async fn serve(
     addr: SocketAddr,
     state: Arc<AppState>,
@@ -89,10 +107,12 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_bound(listener.local_addr()?);
-    serve_on(listener, state).await
+    serve_on(listener, state).await;
+    Ok(())
 }
 
-/// [`serve`] on a new multi-threaded tokio runtime, for callers without one.
+/// [`serve`] on a new multi-threaded tokio runtime (I/O and timers), for
+/// callers without one.
 ///
 /// # Errors
 ///
@@ -103,7 +123,7 @@ pub fn serve_blocking(
     on_bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
-        .enable_io()
+        .enable_all()
         .build()?
         .block_on(serve(addr, state, on_bound))
 }

@@ -7,6 +7,10 @@
 //! landmark, or one more wall edit. The caches turn those into a lookup, one
 //! landmark's search, or a few tile updates instead of rebuilding the graph
 //! and the table each time.
+//!
+//! What the caches may hold is bounded: a few graphs, idle search caches
+//! up to [`Limits::max_concurrent_work`], and landmark tables by count and by
+//! the bytes of [`Limits::table_memory`].
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -17,9 +21,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use cairns::graph::NodeId;
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::landmarks::{Directedness, LandmarkTable};
-use cairns::movingai::read_map;
+use cairns::movingai::{LoadError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::SearchCache;
+
+use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
 
 /// The largest map the server loads, in cells (2048 x 2048).
 pub const MAX_CELLS: usize = 1 << 22;
@@ -30,20 +36,111 @@ const TABLES_KEPT: usize = 8;
 /// How many graphs are kept before the oldest are dropped.
 const GRAPHS_KEPT: usize = 8;
 
-/// How many idle search caches of each OPEN-set type are kept.
-const CACHES_KEPT: usize = 8;
-
-/// Why the server state could not be set up.
+/// Why the server state could not be set up, or could not give a map or
+/// a graph that was asked for.
 #[derive(Debug)]
-pub struct StateError(String);
+pub struct StateError {
+    kind: StateErrorKind,
+}
 
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// What went wrong, with its data.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum StateErrorKind {
+    /// A map file could not be read or parsed. The library's error names
+    /// the file and, for a malformed map, the line and what is wrong there;
+    /// an I/O error is its [`source`](std::error::Error::source).
+    Load(LoadError),
+    /// A map with more than [`MAX_CELLS`] cells.
+    TooLarge {
+        /// The map's name.
+        map: String,
+        /// Its cells.
+        cells: usize,
+    },
+    /// A folder of maps could not be listed.
+    ListDir {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// No map has that name.
+    UnknownMap {
+        /// The name asked for.
+        name: String,
+    },
+    /// A wall edit outside the map.
+    EditOutside {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+    /// A wall edit setting something other than 0 (ground) or 1 (wall).
+    EditValue {
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+        /// The value given.
+        value: u32,
+    },
+}
+
+impl StateError {
+    /// What went wrong.
+    pub fn kind(&self) -> &StateErrorKind {
+        &self.kind
     }
 }
 
-impl std::error::Error for StateError {}
+impl From<StateErrorKind> for StateError {
+    fn from(kind: StateErrorKind) -> StateError {
+        StateError { kind }
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            // Transparent: the library's message already names the file.
+            StateErrorKind::Load(e) => e.fmt(f),
+            StateErrorKind::TooLarge { map, cells } => write!(
+                f,
+                "map {map:?} has {cells} cells, more than the {MAX_CELLS} the server accepts"
+            ),
+            StateErrorKind::ListDir { dir, .. } => write!(f, "cannot list {}", dir.display()),
+            StateErrorKind::UnknownMap { name } => write!(f, "unknown map {name:?}"),
+            StateErrorKind::EditOutside {
+                x,
+                y,
+                width,
+                height,
+            } => write!(
+                f,
+                "wall edit ({x}, {y}) is outside the map ({width}x{height})"
+            ),
+            StateErrorKind::EditValue { x, y, value } => {
+                write!(f, "wall edit ({x}, {y}) must set 0 or 1, not {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            StateErrorKind::Load(e) => e.source(),
+            StateErrorKind::ListDir { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 #[derive(Debug)]
 enum Source {
@@ -77,13 +174,20 @@ pub struct AppState {
     /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
     caches: Mutex<Vec<Box<dyn Any + Send>>>,
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
-    tables: Mutex<Vec<(TableKey, Arc<LandmarkTable>)>>,
+    /// Least recently used first.
+    tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
+    guards: Guards,
 }
+
+/// A landmark table, its bytes charged to [`Limits::table_memory`] while
+/// anything holds it.
+pub(crate) type Table = Charged<LandmarkTable>;
 
 impl fmt::Debug for AppState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AppState")
             .field("maps", &self.maps)
+            .field("limits", self.limits())
             .finish_non_exhaustive()
     }
 }
@@ -101,7 +205,24 @@ impl AppState {
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
+            guards: Guards::new(Limits::default()),
         }
+    }
+
+    /// This state with `limits` instead of [`Limits::default`].
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> AppState {
+        self.guards = Guards::new(limits);
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        self.guards.limits()
+    }
+
+    pub(crate) fn guards(&self) -> &Guards {
+        &self.guards
     }
 
     /// A state serving one map under `name`.
@@ -116,6 +237,21 @@ impl AppState {
             .maps
             .push((name.to_string(), Source::Loaded(Arc::new(grid))));
         Ok(state)
+    }
+
+    /// Adds a map under `name` after the maps already there (replacing
+    /// none: a name already served keeps its map).
+    ///
+    /// # Errors
+    ///
+    /// When the map has more than [`MAX_CELLS`] cells.
+    pub fn add_grid(mut self, name: &str, grid: Grid) -> Result<AppState, StateError> {
+        check_size(name, &grid)?;
+        if !self.maps.iter().any(|(n, _)| n == name) {
+            self.maps
+                .push((name.to_string(), Source::Loaded(Arc::new(grid))));
+        }
+        Ok(self)
     }
 
     /// A state serving the demo's map (generated rooms, 256 x 256, seed 1,
@@ -141,7 +277,7 @@ impl AppState {
     ///
     /// When the file cannot be read or parsed, or is too large.
     pub fn with_map_file(path: &Path) -> Result<AppState, StateError> {
-        let grid = read_map(path).map_err(|e| StateError(e.to_string()))?;
+        let grid = read_map(path).map_err(StateErrorKind::Load)?;
         AppState::with_grid(&file_name(path), grid)
     }
 
@@ -152,8 +288,10 @@ impl AppState {
     ///
     /// When the folder cannot be listed.
     pub fn add_maps_dir(mut self, dir: &Path) -> Result<AppState, StateError> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| StateError(format!("listing {}: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|error| StateErrorKind::ListDir {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
@@ -178,11 +316,14 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// A message for an unknown name, an unreadable file or a map that is
-    /// too large.
-    pub fn grid(&self, name: &str) -> Result<Arc<Grid>, String> {
+    /// For an unknown name, an unreadable or malformed file, or a map that
+    /// is too large.
+    pub fn grid(&self, name: &str) -> Result<Arc<Grid>, StateError> {
         let Some((_, source)) = self.maps.iter().find(|(n, _)| n == name) else {
-            return Err(format!("unknown map {name:?}"));
+            return Err(StateErrorKind::UnknownMap {
+                name: name.to_string(),
+            }
+            .into());
         };
         match source {
             Source::Loaded(grid) => Ok(Arc::clone(grid)),
@@ -190,8 +331,8 @@ impl AppState {
                 if let Some(g) = lock(&self.loaded).get(name) {
                     return Ok(Arc::clone(g));
                 }
-                let grid = read_map(path).map_err(|e| e.to_string())?;
-                check_size(name, &grid).map_err(|e| e.0)?;
+                let grid = read_map(path).map_err(StateErrorKind::Load)?;
+                check_size(name, &grid)?;
                 let grid = Arc::new(grid);
                 lock(&self.loaded).insert(name.to_string(), Arc::clone(&grid));
                 Ok(grid)
@@ -222,12 +363,16 @@ impl AppState {
             .map_or_else(|| SearchCache::with_open(Q::default()), |c| *c)
     }
 
+    /// Keeps `cache` for a later request. At most
+    /// [`Limits::max_concurrent_work`] caches are kept in all, whatever
+    /// their OPEN sets (each holds about 20 bytes per cell of the largest
+    /// map it searched): the oldest is dropped first.
     pub(crate) fn put_cache<Q: OpenSet + Send + 'static>(&self, cache: SearchCache<Q>) {
         let mut caches = lock(&self.caches);
-        let same = caches.iter().filter(|c| c.is::<SearchCache<Q>>()).count();
-        if same < CACHES_KEPT {
-            caches.push(Box::new(cache));
+        if caches.len() >= self.limits().max_concurrent_work.max(1) {
+            caches.remove(0);
         }
+        caches.push(Box::new(cache));
     }
 
     /// The graph of map `key.map` under `neighborhood` after the wall edits
@@ -238,12 +383,12 @@ impl AppState {
     ///
     /// # Errors
     ///
-    /// A message for an unknown map or a bad edit.
+    /// For an unknown or unreadable map, or a bad edit.
     pub(crate) fn graph(
         &self,
         key: &GraphKey,
         neighborhood: Neighborhood,
-    ) -> Result<Arc<GridGraph>, String> {
+    ) -> Result<Arc<GridGraph>, StateError> {
         let base = {
             let graphs = lock(&self.graphs);
             if let Some((_, g)) = graphs.iter().find(|(k, _)| k == key) {
@@ -280,11 +425,29 @@ impl AppState {
     /// landmarks elsewhere (a landmark being dragged) is copied and only
     /// the moved landmarks' distances are recomputed. Returns the table and
     /// whether it was built or updated now.
-    pub(crate) fn table(&self, key: TableKey, graph: &GridGraph) -> (Arc<LandmarkTable>, bool) {
+    ///
+    /// A build takes one of [`Limits::max_table_builds`] and charges the
+    /// table's bytes to [`Limits::table_memory`], first dropping the least
+    /// recently used tables that no request holds if they do not fit. The
+    /// caller has checked the table's size with
+    /// [`check_table_request`](crate::limits::check_table_request).
+    ///
+    /// # Errors
+    ///
+    /// When every build turn is taken, or the tables in use leave no room.
+    pub(crate) fn table(
+        &self,
+        key: TableKey,
+        graph: &GridGraph,
+    ) -> Result<(Arc<Table>, bool), Refusal> {
         let nearest = {
-            let tables = lock(&self.tables);
-            if let Some((_, t)) = tables.iter().find(|(k, _)| *k == key) {
-                return (Arc::clone(t), false);
+            let mut tables = lock(&self.tables);
+            if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
+                // Most recently used last.
+                let hit = tables.remove(i);
+                let table = Arc::clone(&hit.1);
+                tables.push(hit);
+                return Ok((table, false));
             }
             tables
                 .iter()
@@ -298,48 +461,76 @@ impl AppState {
                     let moved: Vec<usize> = (0..k.landmarks.len())
                         .filter(|&l| k.landmarks[l] != key.landmarks[l])
                         .collect();
-                    (moved, Arc::clone(t))
+                    (moved, t)
                 })
+                // Not held unless copied: a table held here cannot be
+                // dropped to make room.
+                .filter(|(moved, _)| moved.len() < key.landmarks.len())
                 .min_by_key(|(moved, _)| moved.len())
+                .map(|(moved, t)| (moved, Arc::clone(t)))
         };
+        let _build = self.guards.build()?;
+        let charge = self.charge_table(table_bytes(key.landmarks.len(), graph.grid().len()))?;
         let table = match nearest {
-            Some((moved, t)) if moved.len() < key.landmarks.len() => {
-                let mut table = (*t).clone();
+            Some((moved, t)) => {
+                let mut table = LandmarkTable::clone(&t);
+                drop(t);
                 for l in moved {
                     table.move_landmark(graph, l, key.landmarks[l]);
                 }
                 table
             }
-            _ => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
+            None => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
         };
-        let table = Arc::new(table);
+        let table = Arc::new(Charged::new(table, charge));
         let mut tables = lock(&self.tables);
         if tables.len() >= TABLES_KEPT {
             tables.remove(0);
         }
         tables.push((key, Arc::clone(&table)));
-        (table, true)
+        Ok((table, true))
+    }
+
+    /// Charges `bytes` for a new table, dropping idle cached tables (least
+    /// recently used first) until they fit.
+    fn charge_table(&self, bytes: usize) -> Result<crate::limits::Charge, Refusal> {
+        loop {
+            if let Some(charge) = self.guards.charge(bytes) {
+                return Ok(charge);
+            }
+            let mut tables = lock(&self.tables);
+            // Held only by the cache: dropping it frees its bytes now.
+            let idle = tables.iter().position(|(_, t)| Arc::strong_count(t) == 1);
+            let Some(i) = idle else {
+                return Err(Refusal::TableMemoryFull {
+                    needed: bytes,
+                    used: self.guards.table_bytes_used(),
+                    total: self.limits().table_memory,
+                });
+            };
+            let evicted = tables.remove(i);
+            drop(tables);
+            drop(evicted);
+        }
     }
 }
 
 /// Applies wall edits `[x, y, blocked]` in order.
-fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), String> {
+fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), StateError> {
     for &[x, y, blocked] in edits {
         let tile = match blocked {
             0 => Tile::Ground,
             1 => Tile::OutOfBounds,
-            _ => {
-                return Err(format!(
-                    "wall edit ({x}, {y}) must set 0 or 1, not {blocked}"
-                ));
-            }
+            value => return Err(StateErrorKind::EditValue { x, y, value }.into()),
         };
         if !graph.set_tile(x, y, tile) {
-            return Err(format!(
-                "wall edit ({x}, {y}) is outside the map ({}x{})",
-                graph.width(),
-                graph.height()
-            ));
+            return Err(StateErrorKind::EditOutside {
+                x,
+                y,
+                width: graph.width(),
+                height: graph.height(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -354,10 +545,135 @@ fn file_name(path: &Path) -> String {
 
 fn check_size(name: &str, grid: &Grid) -> Result<(), StateError> {
     if grid.len() > MAX_CELLS {
-        return Err(StateError(format!(
-            "map {name:?} has {} cells, more than the {MAX_CELLS} the server accepts",
-            grid.len()
-        )));
+        return Err(StateErrorKind::TooLarge {
+            map: name.to_string(),
+            cells: grid.len(),
+        }
+        .into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole message, causes included, as `cairns serve` prints it.
+    fn chain(e: &StateError) -> String {
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            msg = format!("{msg}: {s}");
+            source = s.source();
+        }
+        msg
+    }
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cairns-web-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// Regression test: `serve` with a bad map said only "cannot read the
+    /// file", the error flattened to a string without its cause. The
+    /// library's error must come through, naming the file, and the line
+    /// and problem of a malformed map, or the I/O error of an unreadable
+    /// one.
+    #[test]
+    fn bad_map_files_are_named_with_the_line_and_the_cause() {
+        let dir = temp_dir("bad-maps");
+        let malformed = dir.join("malformed.map");
+        std::fs::write(&malformed, "type octile\nheight 2\nwidth 2\nmap\n.Q\n..\n").unwrap();
+        let latin1 = dir.join("latin1.map");
+        std::fs::write(&latin1, b"type octile\nheight 2\nwidth 2\nmap\n.\xff\n..\n").unwrap();
+
+        let e = AppState::with_map_file(&malformed).unwrap_err();
+        assert!(matches!(e.kind(), StateErrorKind::Load(_)), "{e:?}");
+        let msg = chain(&e);
+        assert!(
+            msg.contains("malformed.map: line 5: unknown tile 'Q' at (1, 0)"),
+            "{msg}"
+        );
+
+        let msg = chain(&AppState::with_map_file(&latin1).unwrap_err());
+        assert!(msg.contains("latin1.map: cannot read the file: "), "{msg}");
+        assert!(msg.contains("UTF-8"), "{msg}");
+
+        let msg = chain(&AppState::with_map_file(&dir.join("missing.map")).unwrap_err());
+        assert!(msg.contains("missing.map: cannot read the file: "), "{msg}");
+
+        // A folder's maps are read when first asked for, with the same error.
+        let state = AppState::with_default_map().add_maps_dir(&dir).unwrap();
+        let e = state.grid("malformed.map").unwrap_err();
+        assert!(chain(&e).contains("line 5: unknown tile"), "{e}");
+        assert!(matches!(
+            state.grid("nope.map").unwrap_err().kind(),
+            StateErrorKind::UnknownMap { .. }
+        ));
+        let e = AppState::with_default_map()
+            .add_maps_dir(&dir.join("missing"))
+            .unwrap_err();
+        assert!(chain(&e).starts_with("cannot list "), "{e}");
+        assert!(chain(&e).contains("missing: "), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The table budget counts every table alive: idle cached tables are
+    /// dropped, least recently used first, to make room; tables that
+    /// requests hold are not, and then a build is refused.
+    #[test]
+    fn table_memory_drops_idle_tables_and_refuses_when_all_are_in_use() {
+        let grid = generate(&GenerateOptions {
+            kind: MapKind::Rooms { room_size: 15 },
+            width: 64,
+            height: 64,
+            seed: 1,
+        })
+        .unwrap();
+        let free: Vec<NodeId> = (0..grid.len() as u32)
+            .map(NodeId)
+            .filter(|&n| grid.tiles()[n.index()].is_passable())
+            .collect();
+        let one = table_bytes(2, grid.len());
+        let state = AppState::with_grid("m", grid).unwrap().with_limits(Limits {
+            table_memory: 2 * one,
+            ..Limits::default()
+        });
+        let graph_key = GraphKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+        };
+        let graph = state.graph(&graph_key, Neighborhood::Octile).unwrap();
+        let key = |i: usize| TableKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+            landmarks: vec![free[2 * i], free[2 * i + 1]],
+        };
+        let used = || state.guards().table_bytes_used();
+
+        let (t0, built) = state.table(key(0), &graph).unwrap();
+        assert!(built);
+        let (t1, _) = state.table(key(1), &graph).unwrap();
+        assert_eq!(used(), 2 * one);
+        let full = state.table(key(2), &graph).unwrap_err();
+        assert!(matches!(full, Refusal::TableMemoryFull { .. }), "{full}");
+
+        drop(t0);
+        let (t2, built) = state.table(key(2), &graph).unwrap();
+        assert!(built, "table 0, idle, made room");
+        assert_eq!(used(), 2 * one);
+        assert!(state.table(key(0), &graph).is_err(), "0 was dropped");
+        let (_, built) = state.table(key(1), &graph).unwrap();
+        assert!(!built, "a cached table needs no room");
+
+        drop((t1, t2));
+        assert_eq!(used(), 2 * one, "the cache keeps them");
+        // 1 was used after 2: 2 goes first.
+        state.table(key(0), &graph).unwrap();
+        assert!(state.table(key(1), &graph).is_ok_and(|(_, built)| !built));
+    }
 }
