@@ -6,14 +6,18 @@
 //! [`Neighborhood`] into a [`Graph`](crate::graph::Graph) whose node ids are
 //! `y * width + x`.
 
+mod ascii;
 mod generate;
 mod grid_graph;
+
+pub(crate) use ascii::{grid_from_parts, parse_row};
 
 pub use generate::{GenerateOptions, MapKind, generate};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
 pub use grid_graph::{GridGraph, GridSuccessors, Neighborhood};
 
 use crate::graph::NodeId;
+use crate::parse::ParseError;
 
 /// One cell of a Moving AI map.
 ///
@@ -167,10 +171,10 @@ impl Grid {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`](crate::movingai::ParseError) naming the line of an
-    /// unknown character or a row of the wrong width.
-    pub fn from_ascii(text: &str) -> Result<Grid, crate::movingai::ParseError> {
-        crate::movingai::parse_ascii(text)
+    /// A [`ParseError`] naming the line of an unknown character or a row
+    /// of the wrong width.
+    pub fn from_ascii(text: &str) -> Result<Grid, ParseError> {
+        ascii::parse_ascii(text)
     }
 
     /// Width in cells.

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
-use crate::grid::{Grid, MAX_CELLS, Tile};
+use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
 
 /// Parses the text of a Moving AI `.map` file.
 ///
@@ -184,63 +184,6 @@ fn set_size(
     Ok(())
 }
 
-/// Appends the tiles of row `y` (line `line`) to `tiles`.
-fn parse_row(
-    row: &str,
-    line: usize,
-    y: u32,
-    width: u32,
-    tiles: &mut Vec<Tile>,
-) -> Result<(), ParseError> {
-    let row_width = |found| {
-        ParseError::new(
-            line,
-            ParseErrorKind::RowWidth {
-                expected: width,
-                found,
-            },
-        )
-    };
-    let mut found = 0usize;
-    for (x, ch) in row.chars().enumerate() {
-        if x >= width as usize {
-            return Err(row_width(row.chars().count()));
-        }
-        let tile = Tile::from_char(ch).ok_or(ParseError::new(
-            line,
-            ParseErrorKind::UnknownTile { ch, x: x as u32, y },
-        ))?;
-        tiles.push(tile);
-        found += 1;
-    }
-    if found != width as usize {
-        return Err(row_width(found));
-    }
-    Ok(())
-}
-
-fn grid_from_parts(
-    width: u32,
-    height: u32,
-    tiles: Vec<Tile>,
-    line: usize,
-) -> Result<Grid, ParseError> {
-    Grid::from_tiles(width, height, tiles).map_err(|e| {
-        let kind = if e.width == 0 || e.height == 0 {
-            ParseErrorKind::ZeroSize {
-                width: e.width,
-                height: e.height,
-            }
-        } else {
-            ParseErrorKind::SizeTooLarge {
-                width: e.width,
-                height: e.height,
-            }
-        };
-        ParseError::new(line, kind)
-    })
-}
-
 /// Reads and parses a `.map` file (see [`parse_map`]).
 ///
 /// # Errors
@@ -278,63 +221,10 @@ pub fn write_map(grid: &Grid) -> String {
     out
 }
 
-/// Parses a grid drawn in map characters, one row per line, as used by
-/// [`Grid::from_ascii`]: each line is trimmed of surrounding whitespace,
-/// blank lines before the first row and after the last are ignored, and
-/// every row must have the first row's width. Line numbers in errors count
-/// from the first line of `text`.
-pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
-    let lines = Lines::new(text).map(|(number, line)| (number, line.trim()));
-    let mut rows = lines.skip_while(|(_, line)| line.is_empty()).peekable();
-    let Some(&(first_line, first)) = rows.peek() else {
-        return Err(ParseError::new(1, ParseErrorKind::Empty));
-    };
-    let width = first.chars().count();
-    let Ok(width) = u32::try_from(width) else {
-        return Err(ParseError::new(
-            first_line,
-            ParseErrorKind::SizeTooLarge {
-                width: width as u64,
-                height: 1,
-            },
-        ));
-    };
-    let mut tiles = Vec::new();
-    let mut height = 0u32;
-    // Rows end at the first blank line; only blank lines may follow it.
-    let mut rows = rows.by_ref();
-    let mut blank_from = None;
-    for (number, row) in &mut rows {
-        if row.is_empty() {
-            blank_from = Some(number);
-            break;
-        }
-        parse_row(row, number, height, width, &mut tiles)?;
-        height = height.checked_add(1).ok_or(ParseError::new(
-            number,
-            ParseErrorKind::SizeTooLarge {
-                width: width.into(),
-                height: u64::from(u32::MAX) + 1,
-            },
-        ))?;
-    }
-    if let Some(blank) = blank_from
-        && rows.any(|(_, row)| !row.is_empty())
-    {
-        return Err(ParseError::new(
-            blank,
-            ParseErrorKind::RowWidth {
-                expected: width,
-                found: 0,
-            },
-        ));
-    }
-    grid_from_parts(width, height, tiles, first_line)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Tile;
     use crate::movingai::test_data::{data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
@@ -505,24 +395,6 @@ mod tests {
             assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
             assert_eq!(e.to_string(), format!("line {}: file is empty", e.line));
         }
-        assert_eq!(parse_ascii("").unwrap_err().kind, ParseErrorKind::Empty);
-        assert_eq!(
-            parse_ascii(" \n\n").unwrap_err().kind,
-            ParseErrorKind::Empty
-        );
-    }
-
-    #[test]
-    fn ascii_trims_lines_and_ignores_outer_blank_lines() {
-        let g = parse_ascii("\n\n    .@.\n    ...\n  \n").unwrap();
-        assert_eq!((g.width(), g.height()), (3, 2));
-        assert_eq!(g.to_ascii(), ".@.\n...\n");
-        let e = parse_ascii("\n  ..\n  ...\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 3: row has 3 tiles, expected 2");
-        let e = parse_ascii("..\n\n..\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: row has 0 tiles, expected 2");
-        let e = parse_ascii("..\n.x\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: unknown tile 'x' at (1, 1)");
     }
 
     #[test]

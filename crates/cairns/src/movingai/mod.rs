@@ -55,148 +55,14 @@ mod scen;
 use std::fmt;
 use std::path::PathBuf;
 
-pub(crate) use map::parse_ascii;
 pub use map::{parse_map, read_map, write_map};
 pub use scen::{
     Endpoint, ScenVersion, Scenario, ScenarioError, ScenarioErrorKind, ScenarioFile, lengths_match,
     map_path_for, parse_scen, read_scen,
 };
 
-use crate::grid::MAX_CELLS;
-
-/// A malformed map or scenario file: the line and what is wrong there.
-///
-/// Displayed as `line 7: unknown tile 'Q' at (3, 4)`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {kind}")]
-pub struct ParseError {
-    /// 1-based line number. Errors about the end of the input (a missing
-    /// row or header) name the last line.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
-
-/// What is wrong on a line of a map or scenario file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseErrorKind {
-    /// The input holds nothing but whitespace.
-    #[error("file is empty")]
-    Empty,
-    /// A map header line that is required did not appear before `map`, or
-    /// the input ended before the `map` line.
-    #[error("missing header line '{expected}'")]
-    MissingHeader {
-        /// The header keyword: `height`, `width` or `map`.
-        expected: &'static str,
-    },
-    /// A map header line that is not `type T`, `height N`, `width N` or `map`.
-    #[error("bad header line {text:?}")]
-    BadHeader {
-        /// The line.
-        text: String,
-    },
-    /// A map header line that appears twice.
-    #[error("duplicate header line '{field}'")]
-    DuplicateHeader {
-        /// The header keyword.
-        field: &'static str,
-    },
-    /// A map type other than `octile`.
-    #[error("unsupported map type {text:?} (expected \"octile\")")]
-    UnsupportedType {
-        /// The type given.
-        text: String,
-    },
-    /// A field that should be a number and is not one (or is out of range).
-    #[error("bad {field} {text:?}")]
-    BadNumber {
-        /// Which field: `height`, `width`, `bucket`, `start x`, ...
-        field: &'static str,
-        /// The text found.
-        text: String,
-    },
-    /// A map whose width or height is zero.
-    #[error("map size {width}x{height} has no cells")]
-    ZeroSize {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-    },
-    /// A map with more than [`MAX_CELLS`] cells.
-    #[error("map size {width}x{height} exceeds {MAX_CELLS} cells")]
-    SizeTooLarge {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-    },
-    /// A map header that announces more tiles than the rest of the input
-    /// has bytes, so the rows cannot all be there.
-    #[error("map size {width}x{height} needs more tiles than the {remaining} bytes left")]
-    SizeExceedsInput {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-        /// Bytes of input after the `map` line.
-        remaining: usize,
-    },
-    /// A character that is not a tile of the format.
-    #[error("unknown tile {ch:?} at ({x}, {y})")]
-    UnknownTile {
-        /// The character.
-        ch: char,
-        /// Column.
-        x: u32,
-        /// Row.
-        y: u32,
-    },
-    /// A row of the wrong width.
-    #[error("row has {found} tiles, expected {expected}")]
-    RowWidth {
-        /// Width from the header (or the first row).
-        expected: u32,
-        /// Width found.
-        found: usize,
-    },
-    /// The input ended before all rows of the map.
-    #[error("expected {expected} rows, found {found}")]
-    TooFewRows {
-        /// Height from the header.
-        expected: u32,
-        /// Rows found.
-        found: u32,
-    },
-    /// A non-blank line after the last row of the map.
-    #[error("extra row after the {expected} rows of the map")]
-    TooManyRows {
-        /// Height from the header.
-        expected: u32,
-    },
-    /// The first line of a scenario file is not `version 1` or `version 1.0`.
-    #[error("bad version line {text:?} (expected \"version 1\" or \"version 1.0\")")]
-    BadVersion {
-        /// The line.
-        text: String,
-    },
-    /// A scenario line with too few fields.
-    #[error("expected at least {expected} fields, found {found}")]
-    MissingFields {
-        /// The minimum number of fields.
-        expected: usize,
-        /// Fields found.
-        found: usize,
-    },
-}
-
-impl ParseError {
-    pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError { line, kind }
-    }
-}
+use crate::parse::Lines;
+pub use crate::parse::{ParseError, ParseErrorKind};
 
 /// A map or scenario file that could not be read or parsed.
 ///
@@ -255,50 +121,6 @@ fn load<T>(
     })
 }
 
-/// The lines of a text with their 1-based numbers, split on `\n` with a
-/// trailing `\r` removed, keeping track of the bytes not yet read.
-#[derive(Clone, Debug)]
-struct Lines<'a> {
-    rest: &'a str,
-    number: usize,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
-        Lines {
-            rest: text,
-            number: 0,
-        }
-    }
-
-    /// Bytes after the last line returned.
-    fn remaining(&self) -> usize {
-        self.rest.len()
-    }
-
-    /// The number of the last line returned (0 before the first).
-    fn number(&self) -> usize {
-        self.number
-    }
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = (usize, &'a str);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.rest.is_empty() {
-            return None;
-        }
-        let (line, rest) = match self.rest.split_once('\n') {
-            Some((line, rest)) => (line, rest),
-            None => (self.rest, ""),
-        };
-        self.rest = rest;
-        self.number += 1;
-        Some((self.number, line.strip_suffix('\r').unwrap_or(line)))
-    }
-}
-
 /// The Moving AI benchmark files shared by the tests. Tests that use them
 /// fail (never skip) when the directory is missing.
 #[cfg(test)]
@@ -346,19 +168,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parse_error_display() {
-        let e = ParseError::new(
-            7,
-            ParseErrorKind::UnknownTile {
-                ch: 'Q',
-                x: 3,
-                y: 4,
-            },
-        );
-        assert_eq!(e.to_string(), "line 7: unknown tile 'Q' at (3, 4)");
-    }
-
-    #[test]
     fn load_error_display_and_source() {
         use std::error::Error as _;
         let missing = std::path::Path::new("/nonexistent/cairns/x.map");
@@ -377,24 +186,12 @@ mod tests {
         assert!(e.source().is_none());
     }
 
-    #[test]
-    fn lines_strip_crlf_and_count() {
-        let mut lines = Lines::new("a\r\nb\n\nc");
-        assert_eq!(lines.next(), Some((1, "a")));
-        assert_eq!(lines.remaining(), 4);
-        assert_eq!(lines.next(), Some((2, "b")));
-        assert_eq!(lines.next(), Some((3, "")));
-        assert_eq!(lines.next(), Some((4, "c")));
-        assert_eq!(lines.next(), None);
-        assert_eq!(lines.number(), 4);
-        assert_eq!(Lines::new("x\n").count(), 1);
-    }
-
     mod no_panic {
         use proptest::prelude::*;
 
         use super::super::test_data::data_dir;
-        use super::super::{parse_ascii, parse_map, parse_scen};
+        use super::super::{parse_map, parse_scen};
+        use crate::grid::Grid;
 
         fn real(file: &str) -> Vec<u8> {
             std::fs::read(data_dir().join(file)).expect("cannot read a real data file")
@@ -452,7 +249,7 @@ mod tests {
         fn parse_all(text: &str) {
             let _ = parse_map(text);
             let _ = parse_scen(text);
-            let _ = parse_ascii(text);
+            let _ = Grid::from_ascii(text);
         }
 
         proptest! {

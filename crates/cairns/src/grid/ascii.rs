@@ -1,0 +1,146 @@
+//! The tile characters of Moving AI maps as text: the row parser that the
+//! `.map` reader ([`crate::movingai`]) shares, and [`Grid::from_ascii`].
+
+use super::{Grid, Tile};
+use crate::parse::{Lines, ParseError, ParseErrorKind};
+
+/// Appends the tiles of row `y` (line `line`) to `tiles`.
+pub(crate) fn parse_row(
+    row: &str,
+    line: usize,
+    y: u32,
+    width: u32,
+    tiles: &mut Vec<Tile>,
+) -> Result<(), ParseError> {
+    let row_width = |found| {
+        ParseError::new(
+            line,
+            ParseErrorKind::RowWidth {
+                expected: width,
+                found,
+            },
+        )
+    };
+    let mut found = 0usize;
+    for (x, ch) in row.chars().enumerate() {
+        if x >= width as usize {
+            return Err(row_width(row.chars().count()));
+        }
+        let tile = Tile::from_char(ch).ok_or(ParseError::new(
+            line,
+            ParseErrorKind::UnknownTile { ch, x: x as u32, y },
+        ))?;
+        tiles.push(tile);
+        found += 1;
+    }
+    if found != width as usize {
+        return Err(row_width(found));
+    }
+    Ok(())
+}
+
+/// A grid from its parsed parts; a size the grid refuses becomes a
+/// [`ParseError`] at `line`.
+pub(crate) fn grid_from_parts(
+    width: u32,
+    height: u32,
+    tiles: Vec<Tile>,
+    line: usize,
+) -> Result<Grid, ParseError> {
+    Grid::from_tiles(width, height, tiles).map_err(|e| {
+        let kind = if e.width == 0 || e.height == 0 {
+            ParseErrorKind::ZeroSize {
+                width: e.width,
+                height: e.height,
+            }
+        } else {
+            ParseErrorKind::SizeTooLarge {
+                width: e.width,
+                height: e.height,
+            }
+        };
+        ParseError::new(line, kind)
+    })
+}
+
+/// Parses a grid drawn in map characters, one row per line, as used by
+/// [`Grid::from_ascii`]: each line is trimmed of surrounding whitespace,
+/// blank lines before the first row and after the last are ignored, and
+/// every row must have the first row's width. Line numbers in errors count
+/// from the first line of `text`.
+pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
+    let lines = Lines::new(text).map(|(number, line)| (number, line.trim()));
+    let mut rows = lines.skip_while(|(_, line)| line.is_empty()).peekable();
+    let Some(&(first_line, first)) = rows.peek() else {
+        return Err(ParseError::new(1, ParseErrorKind::Empty));
+    };
+    let width = first.chars().count();
+    let Ok(width) = u32::try_from(width) else {
+        return Err(ParseError::new(
+            first_line,
+            ParseErrorKind::SizeTooLarge {
+                width: width as u64,
+                height: 1,
+            },
+        ));
+    };
+    let mut tiles = Vec::new();
+    let mut height = 0u32;
+    // Rows end at the first blank line; only blank lines may follow it.
+    let mut rows = rows.by_ref();
+    let mut blank_from = None;
+    for (number, row) in &mut rows {
+        if row.is_empty() {
+            blank_from = Some(number);
+            break;
+        }
+        parse_row(row, number, height, width, &mut tiles)?;
+        height = height.checked_add(1).ok_or(ParseError::new(
+            number,
+            ParseErrorKind::SizeTooLarge {
+                width: width.into(),
+                height: u64::from(u32::MAX) + 1,
+            },
+        ))?;
+    }
+    if let Some(blank) = blank_from
+        && rows.any(|(_, row)| !row.is_empty())
+    {
+        return Err(ParseError::new(
+            blank,
+            ParseErrorKind::RowWidth {
+                expected: width,
+                found: 0,
+            },
+        ));
+    }
+    grid_from_parts(width, height, tiles, first_line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_trims_lines_and_ignores_outer_blank_lines() {
+        let g = Grid::from_ascii("\n\n    .@.\n    ...\n  \n").unwrap();
+        assert_eq!((g.width(), g.height()), (3, 2));
+        assert_eq!(g.to_ascii(), ".@.\n...\n");
+        let e = Grid::from_ascii("\n  ..\n  ...\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 3: row has 3 tiles, expected 2");
+        let e = Grid::from_ascii("..\n\n..\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: row has 0 tiles, expected 2");
+        let e = Grid::from_ascii("..\n.x\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2: unknown tile 'x' at (1, 1)");
+    }
+
+    #[test]
+    fn blank_text_is_empty() {
+        for text in ["", " \n\n"] {
+            assert_eq!(
+                Grid::from_ascii(text).unwrap_err().kind,
+                ParseErrorKind::Empty
+            );
+        }
+    }
+}
