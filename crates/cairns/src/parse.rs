@@ -4,19 +4,27 @@
 //! splitter they read with. Its public types are re-exported from
 //! [`crate::movingai`].
 
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
 use crate::grid::MAX_CELLS;
 
-/// A malformed map or scenario file: the line and what is wrong there.
+/// A map, scenario file or ASCII grid that could not be read or parsed:
+/// what is wrong ([`kind`](Self::kind)), on which line
+/// ([`line`](Self::line)) and, for a file, which file
+/// ([`path`](Self::path)).
 ///
-/// Displayed as `line 7: unknown tile 'Q' at (3, 4)`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {kind}")]
+/// Displayed as `line 7: unknown tile 'Q' at (3, 4)`, prefixed with the
+/// path when there is one: `maps/x.map: line 7: unknown tile 'Q' at (3, 4)`.
+/// An I/O error (kind [`Io`](ParseErrorKind::Io)) is the
+/// [`source`](std::error::Error::source).
+#[derive(Debug)]
 pub struct ParseError {
-    /// 1-based line number. Errors about the end of the input (a missing
-    /// row or header) name the last line.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
+    kind: ParseErrorKind,
+    line: Option<usize>,
+    path: Option<PathBuf>,
+    source: Option<io::Error>,
 }
 
 /// What is wrong on a line of a map or scenario file.
@@ -132,11 +140,78 @@ pub enum ParseErrorKind {
         /// Fields found.
         found: usize,
     },
+    /// The input could not be read; the I/O error is the
+    /// [`source`](std::error::Error::source).
+    #[error("cannot read the file")]
+    Io,
 }
 
 impl ParseError {
+    /// An error about line `line` (1-based).
     pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError { line, kind }
+        ParseError {
+            kind,
+            line: Some(line),
+            path: None,
+            source: None,
+        }
+    }
+
+    /// An I/O error, on line `line` when reading had started.
+    pub(crate) fn io(source: io::Error, line: Option<usize>) -> ParseError {
+        ParseError {
+            kind: ParseErrorKind::Io,
+            line,
+            path: None,
+            source: Some(source),
+        }
+    }
+
+    /// The same error, naming the file it is about.
+    #[must_use]
+    pub(crate) fn with_path(mut self, path: &Path) -> ParseError {
+        self.path = Some(path.to_path_buf());
+        self
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+
+    /// The 1-based line the error is about. Errors about the end of the
+    /// input (a missing row or header) name the last line; `None` only for
+    /// an I/O error before anything was read (such as a file that cannot be
+    /// opened).
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The file, for errors of the functions that read one
+    /// ([`read_map`](crate::movingai::read_map),
+    /// [`read_scen`](crate::movingai::read_scen)).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(path) = &self.path {
+            write!(f, "{}: ", path.display())?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 

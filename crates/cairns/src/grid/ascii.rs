@@ -1,7 +1,7 @@
 //! The tile characters of Moving AI maps as text: the row parser that the
 //! `.map` reader ([`crate::movingai`]) shares, and [`Grid::from_ascii`].
 
-use super::{Grid, Tile};
+use super::{Grid, GridSizeErrorKind, Tile};
 use crate::parse::{Lines, ParseError, ParseErrorKind};
 
 /// Appends the tiles of row `y` (line `line`) to `tiles`.
@@ -48,16 +48,23 @@ pub(crate) fn grid_from_parts(
     line: usize,
 ) -> Result<Grid, ParseError> {
     Grid::from_tiles(width, height, tiles).map_err(|e| {
-        let kind = if e.width == 0 || e.height == 0 {
-            ParseErrorKind::ZeroSize {
-                width: e.width,
-                height: e.height,
+        let kind = match *e.kind() {
+            GridSizeErrorKind::Empty { width, height } => {
+                ParseErrorKind::ZeroSize { width, height }
             }
-        } else {
-            ParseErrorKind::SizeTooLarge {
-                width: e.width,
-                height: e.height,
+            GridSizeErrorKind::TooLarge { width, height } => {
+                ParseErrorKind::SizeTooLarge { width, height }
             }
+            // The parsers push whole rows, so this does not happen; the
+            // honest description if it did.
+            GridSizeErrorKind::TileCount {
+                width,
+                height,
+                tiles,
+            } => ParseErrorKind::TooFewRows {
+                expected: height,
+                found: (tiles / width.max(1) as usize) as u32,
+            },
         };
         ParseError::new(line, kind)
     })
@@ -138,7 +145,7 @@ mod tests {
     fn blank_text_is_empty() {
         for text in ["", " \n\n"] {
             assert_eq!(
-                Grid::from_ascii(text).unwrap_err().kind,
+                Grid::from_ascii(text).unwrap_err().kind().clone(),
                 ParseErrorKind::Empty
             );
         }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
+use super::{Lines, ParseError, ParseErrorKind, load};
 use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
 
 /// Parses the text of a Moving AI `.map` file.
@@ -188,9 +188,10 @@ fn set_size(
 ///
 /// # Errors
 ///
-/// A [`LoadError`] naming the file, holding the I/O error (also its
-/// [`source`](std::error::Error::source)) or the [`ParseError`].
-pub fn read_map(path: &Path) -> Result<Grid, LoadError> {
+/// A [`ParseError`] naming the file: an I/O error (kind
+/// [`Io`](ParseErrorKind::Io), the I/O error as its
+/// [`source`](std::error::Error::source)) or what the parser found.
+pub fn read_map(path: &Path) -> Result<Grid, ParseError> {
     load(path, parse_map)
 }
 
@@ -228,7 +229,7 @@ mod tests {
     use crate::movingai::test_data::{data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
-        parse_map(text).unwrap_err().kind
+        parse_map(text).unwrap_err().kind().clone()
     }
 
     #[test]
@@ -260,8 +261,8 @@ mod tests {
     fn trailing_blank_lines_are_fine_extra_rows_are_not() {
         assert!(parse_map("height 1\nwidth 1\nmap\n.\n\n  \n\r\n").is_ok());
         let e = parse_map("height 1\nwidth 1\nmap\n.\n\n.\n").unwrap_err();
-        assert_eq!(e.line, 6);
-        assert_eq!(e.kind, ParseErrorKind::TooManyRows { expected: 1 });
+        assert_eq!(e.line(), Some(6));
+        assert_eq!(*e.kind(), ParseErrorKind::TooManyRows { expected: 1 });
     }
 
     #[test]
@@ -275,9 +276,9 @@ mod tests {
     #[test]
     fn truncated_map() {
         let e = parse_map("type octile\nheight 3\nwidth 2\nmap\n..\n..\n").unwrap_err();
-        assert_eq!(e.line, 6);
+        assert_eq!(e.line(), Some(6));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::TooFewRows {
                 expected: 3,
                 found: 2
@@ -302,9 +303,9 @@ mod tests {
     #[test]
     fn wrong_row_width() {
         let e = parse_map("height 2\nwidth 3\nmap\n...\n....\n").unwrap_err();
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line(), Some(5));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::RowWidth {
                 expected: 3,
                 found: 4
@@ -323,18 +324,21 @@ mod tests {
     #[test]
     fn absurd_sizes_fail_before_allocating() {
         let e = parse_map("type octile\nheight 4000000000\nwidth 4000000000\nmap\n").unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::SizeTooLarge { .. }), "{e}");
+        assert!(
+            matches!(e.kind(), ParseErrorKind::SizeTooLarge { .. }),
+            "{e}"
+        );
         // Fits in MAX_CELLS but not in the input.
         let e = parse_map("type octile\nheight 4000000000\nwidth 1\nmap\n.\n").unwrap_err();
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::SizeExceedsInput {
                 width: 1,
                 height: 4_000_000_000,
                 remaining: 2
             }
         );
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line(), Some(4));
         assert!(matches!(
             kind("height 99999999999\nwidth 1\nmap\n"),
             ParseErrorKind::SizeTooLarge { .. }
@@ -392,8 +396,11 @@ mod tests {
     fn empty_files() {
         for text in ["", "\n", "  \r\n\n"] {
             let e = parse_map(text).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
-            assert_eq!(e.to_string(), format!("line {}: file is empty", e.line));
+            assert_eq!(*e.kind(), ParseErrorKind::Empty, "{text:?}");
+            assert_eq!(
+                e.to_string(),
+                format!("line {}: file is empty", e.line().unwrap())
+            );
         }
     }
 

@@ -13,8 +13,9 @@
 //! * [`map_path_for`] finds a scenario file's map.
 //!
 //! Parsers never panic: every malformed input is a [`ParseError`] naming the
-//! 1-based line and what is wrong there, and the file-level functions wrap it
-//! (or the I/O error) in a [`LoadError`] naming the file.
+//! 1-based line and what is wrong there; the file-level functions add the
+//! file's path, and an I/O error comes as the error's
+//! [`source`](std::error::Error::source).
 //!
 //! # Map files
 //!
@@ -52,9 +53,6 @@
 mod map;
 mod scen;
 
-use std::fmt;
-use std::path::PathBuf;
-
 pub use map::{parse_map, read_map, write_map};
 pub use scen::{
     Endpoint, ScenVersion, Scenario, ScenarioError, ScenarioErrorKind, ScenarioFile, lengths_match,
@@ -64,61 +62,14 @@ pub use scen::{
 use crate::parse::Lines;
 pub use crate::parse::{ParseError, ParseErrorKind};
 
-/// A map or scenario file that could not be read or parsed.
-///
-/// Displayed as `path/to/x.map: line 7: unknown tile 'Q' at (3, 4)`, or
-/// `path/to/x.map: cannot read the file` with the I/O error as the
-/// [`source`](std::error::Error::source).
-#[derive(Debug)]
-pub struct LoadError {
-    /// The file.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub kind: LoadErrorKind,
-}
-
-/// What went wrong loading a file.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum LoadErrorKind {
-    /// The file could not be read (including: it is not UTF-8).
-    Io(std::io::Error),
-    /// The file's contents are malformed.
-    Parse(ParseError),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            LoadErrorKind::Io(_) => write!(f, "{}: cannot read the file", self.path.display()),
-            LoadErrorKind::Parse(e) => write!(f, "{}: {e}", self.path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            LoadErrorKind::Io(e) => Some(e),
-            // The parse error is already part of the message.
-            LoadErrorKind::Parse(_) => None,
-        }
-    }
-}
-
 /// Reads a whole file as text and parses it, naming the file in errors.
 fn load<T>(
     path: &std::path::Path,
     parse: impl FnOnce(&str) -> Result<T, ParseError>,
-) -> Result<T, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        path: path.to_path_buf(),
-        kind: LoadErrorKind::Io(e),
-    })?;
-    parse(&text).map_err(|e| LoadError {
-        path: path.to_path_buf(),
-        kind: LoadErrorKind::Parse(e),
-    })
+) -> Result<T, ParseError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
+    parse(&text).map_err(|e| e.with_path(path))
 }
 
 /// The Moving AI benchmark files shared by the tests. Tests that use them
@@ -168,7 +119,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn load_error_display_and_source() {
+    fn file_errors_name_the_file() {
         use std::error::Error as _;
         let missing = std::path::Path::new("/nonexistent/cairns/x.map");
         let e = read_map(missing).unwrap_err();
@@ -176,12 +127,12 @@ mod tests {
             e.to_string(),
             "/nonexistent/cairns/x.map: cannot read the file"
         );
+        assert_eq!(e.kind(), &ParseErrorKind::Io);
+        assert_eq!((e.line(), e.path()), (None, Some(missing)));
         assert!(e.source().is_some());
 
-        let e = LoadError {
-            path: PathBuf::from("a/b.map"),
-            kind: LoadErrorKind::Parse(ParseError::new(2, ParseErrorKind::Empty)),
-        };
+        let e =
+            ParseError::new(2, ParseErrorKind::Empty).with_path(std::path::Path::new("a/b.map"));
         assert_eq!(e.to_string(), "a/b.map: line 2: file is empty");
         assert!(e.source().is_none());
     }

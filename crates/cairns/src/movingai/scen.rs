@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
+use super::{Lines, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
 use crate::grid::Grid;
 
@@ -89,16 +89,28 @@ impl fmt::Display for Endpoint {
     }
 }
 
-/// A scenario that does not fit its map: the line and what is wrong.
+/// A scenario that does not fit its map: what is wrong
+/// ([`kind`](Self::kind)) and the scenario's line ([`line`](Self::line)).
 ///
 /// Displayed as `line 12: start (3, 4) is on a blocked tile '@'`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {kind}")]
 pub struct ScenarioError {
-    /// 1-based line number in the scenario file.
-    pub line: usize,
+    line: usize,
+    kind: ScenarioErrorKind,
+}
+
+impl ScenarioError {
     /// What is wrong.
-    pub kind: ScenarioErrorKind,
+    pub fn kind(&self) -> &ScenarioErrorKind {
+        &self.kind
+    }
+
+    /// The 1-based line of the scenario in its file (always `Some`; an
+    /// `Option` like every error of the library that can name a line).
+    pub fn line(&self) -> Option<usize> {
+        Some(self.line)
+    }
 }
 
 /// What is wrong with a scenario for a given map.
@@ -395,9 +407,10 @@ fn parse_length(text: &str) -> Option<(f64, u32)> {
 ///
 /// # Errors
 ///
-/// A [`LoadError`] naming the file, holding the I/O error (also its
-/// [`source`](std::error::Error::source)) or the [`ParseError`].
-pub fn read_scen(path: &Path) -> Result<ScenarioFile, LoadError> {
+/// A [`ParseError`] naming the file: an I/O error (kind
+/// [`Io`](ParseErrorKind::Io), the I/O error as its
+/// [`source`](std::error::Error::source)) or what the parser found.
+pub fn read_scen(path: &Path) -> Result<ScenarioFile, ParseError> {
     load(path, parse_scen)
 }
 
@@ -458,7 +471,7 @@ mod tests {
     use crate::movingai::test_data::{data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
-        parse_scen(text).unwrap_err().kind
+        parse_scen(text).unwrap_err().kind().clone()
     }
 
     fn one(line: &str) -> Scenario {
@@ -507,7 +520,7 @@ mod tests {
         assert!(parse_scen("version 1.0").unwrap().scenarios.is_empty());
         for text in ["", "\n\n", " \r\n"] {
             let e = parse_scen(text).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
+            assert_eq!(*e.kind(), ParseErrorKind::Empty, "{text:?}");
         }
     }
 
@@ -533,9 +546,9 @@ mod tests {
     #[test]
     fn missing_fields() {
         let e = parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line(), Some(2));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::MissingFields {
                 expected: 9,
                 found: 8
@@ -565,11 +578,11 @@ mod tests {
         ];
         for (line, field, text) in cases {
             let e = parse_scen(&format!("version 1\n{line}\n")).unwrap_err();
-            assert_eq!(e.line, 2, "{line}");
-            let ParseErrorKind::BadNumber { field: f, text: t } = e.kind else {
+            assert_eq!(e.line(), Some(2), "{line}");
+            let ParseErrorKind::BadNumber { field: f, text: t } = e.kind() else {
                 panic!("{line}: {e}");
             };
-            assert_eq!((f, t.as_str()), (field, text), "{line}");
+            assert_eq!((*f, t.as_str()), (field, text), "{line}");
         }
     }
 
@@ -638,9 +651,9 @@ mod tests {
     #[test]
     fn endpoints_out_of_range() {
         let e = check("0\tm\t4\t3\t0\t0\t4\t2\t4").unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line(), Some(3));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ScenarioErrorKind::OutOfRange {
                 which: Endpoint::Goal,
                 x: 4,
@@ -676,7 +689,7 @@ mod tests {
     fn map_size_mismatch() {
         let e = check("0\tm\t3\t4\t0\t0\t1\t0\t1").unwrap_err();
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ScenarioErrorKind::MapSize {
                 expected: (3, 4),
                 found: (4, 3)
@@ -692,7 +705,7 @@ mod tests {
             parse_scen("version 1\n0 m 4 3 0 0 1 0 1\n0 m 4 4 0 0 1 0 1\n0 m 5 5 0 0 1 0 1\n")
                 .unwrap();
         let e = file.check_map_size(&grid).unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line(), Some(3));
         file.scenarios[0].endpoints(&grid).unwrap();
     }
 
