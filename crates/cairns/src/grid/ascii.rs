@@ -2,7 +2,7 @@
 //! `.map` reader ([`crate::movingai`]) shares, and [`Grid::from_ascii`].
 
 use super::{Grid, GridSizeErrorKind, Tile};
-use crate::parse::{Lines, ParseError, ParseErrorKind};
+use crate::parse::{LineReader, ParseError, ParseErrorKind};
 
 /// Appends the tiles of row `y` (line `line`) to `tiles`.
 pub(crate) fn parse_row(
@@ -76,30 +76,43 @@ pub(crate) fn grid_from_parts(
 /// every row must have the first row's width. Line numbers in errors count
 /// from the first line of `text`.
 pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
-    let lines = Lines::new(text).map(|(number, line)| (number, line.trim()));
-    let mut rows = lines.skip_while(|(_, line)| line.is_empty()).peekable();
-    let Some(&(first_line, first)) = rows.peek() else {
-        return Err(ParseError::new(1, ParseErrorKind::Empty));
-    };
-    let width = first.chars().count();
-    let Ok(width) = u32::try_from(width) else {
-        return Err(ParseError::new(
-            first_line,
-            ParseErrorKind::SizeTooLarge {
-                width: width as u64,
-                height: 1,
-            },
-        ));
-    };
-    let mut tiles = Vec::new();
+    // The text is in memory already, so its lines need no limit.
+    let mut lines = LineReader::new(text.as_bytes(), usize::MAX);
+    let mut first_line = None;
+    let mut width = 0u32;
     let mut height = 0u32;
+    let mut tiles = Vec::new();
     // Rows end at the first blank line; only blank lines may follow it.
-    let mut rows = rows.by_ref();
     let mut blank_from = None;
-    for (number, row) in &mut rows {
+    while let Some((number, line)) = lines.next_line()? {
+        let row = line.trim();
         if row.is_empty() {
-            blank_from = Some(number);
-            break;
+            if first_line.is_some() {
+                blank_from = blank_from.or(Some(number));
+            }
+            continue;
+        }
+        if let Some(blank) = blank_from {
+            return Err(ParseError::new(
+                blank,
+                ParseErrorKind::RowWidth {
+                    expected: width,
+                    found: 0,
+                },
+            ));
+        }
+        if first_line.is_none() {
+            first_line = Some(number);
+            let found = row.chars().count();
+            width = u32::try_from(found).map_err(|_| {
+                ParseError::new(
+                    number,
+                    ParseErrorKind::SizeTooLarge {
+                        width: found as u64,
+                        height: 1,
+                    },
+                )
+            })?;
         }
         parse_row(row, number, height, width, &mut tiles)?;
         height = height.checked_add(1).ok_or(ParseError::new(
@@ -110,17 +123,9 @@ pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
             },
         ))?;
     }
-    if let Some(blank) = blank_from
-        && rows.any(|(_, row)| !row.is_empty())
-    {
-        return Err(ParseError::new(
-            blank,
-            ParseErrorKind::RowWidth {
-                expected: width,
-                found: 0,
-            },
-        ));
-    }
+    let Some(first_line) = first_line else {
+        return Err(ParseError::new(1, ParseErrorKind::Empty));
+    };
     grid_from_parts(width, height, tiles, first_line)
 }
 

@@ -1,10 +1,18 @@
 //! `.map` files: a small header and the rows of tile characters.
 
 use std::fmt::Write as _;
+use std::io::BufRead;
 use std::path::Path;
 
-use super::{Lines, ParseError, ParseErrorKind, load};
+use super::{MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
+use crate::parse::{LineReader, excerpt};
+
+/// Bytes a map row may have beyond the map's width before it is refused
+/// unread ([`ParseErrorKind::LineTooLong`]): room for a `\r` and stray
+/// characters, so that a row a little too long is still reported with its
+/// width ([`ParseErrorKind::RowWidth`]).
+pub const ROW_SLACK: usize = 64;
 
 /// Parses the text of a Moving AI `.map` file.
 ///
@@ -26,16 +34,32 @@ use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
 /// # Errors
 ///
 /// A [`ParseError`] naming the first malformed line: a missing, repeated or
-/// unknown header line, a size that is not a number, is zero, exceeds
-/// [`MAX_CELLS`] or exceeds what the input can hold (checked before any
-/// allocation), a row of the wrong width, an unknown tile, too few rows or a
-/// non-blank line after the last row.
+/// unknown header line, a size that is not a number, is zero or exceeds
+/// [`MAX_CELLS`] (checked before any allocation), a row of the wrong
+/// width, an unknown tile, too few rows, a non-blank line after the last
+/// row, or a line beyond the [limits](super#limits).
 pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
-    let mut lines = Lines::new(text);
+    parse_map_from(text.as_bytes())
+}
+
+/// Parses a Moving AI `.map` file from a reader, line by line (see
+/// [`parse_map`] for the format).
+///
+/// Memory stays bounded by what the input holds: one line at a time is
+/// buffered, each within the [limits](super#limits), and the tiles grow
+/// only as rows arrive, so a header announcing a huge map on a short input
+/// costs nothing. Wrap a file in a [`BufReader`](std::io::BufReader).
+///
+/// # Errors
+///
+/// As [`parse_map`], plus a line that is not UTF-8 and an I/O error of
+/// `reader` (kind [`Io`](ParseErrorKind::Io), the I/O error as the
+/// [`source`](std::error::Error::source)).
+pub fn parse_map_from(reader: impl BufRead) -> Result<Grid, ParseError> {
+    let mut lines = LineReader::new(reader, MAX_LINE);
     let (width, height) = parse_header(&mut lines)?;
     let map_line = lines.number();
 
-    let cells = u64::from(width) * u64::from(height);
     let size_error = |kind| Err(ParseError::new(map_line, kind));
     if width == 0 || height == 0 {
         return size_error(ParseErrorKind::ZeroSize {
@@ -43,26 +67,17 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
             height: height.into(),
         });
     }
-    if cells > MAX_CELLS {
+    if u64::from(width) * u64::from(height) > MAX_CELLS {
         return size_error(ParseErrorKind::SizeTooLarge {
             width: width.into(),
             height: height.into(),
         });
     }
-    // Each tile takes at least one byte, so this bounds the allocation by the
-    // input's own size.
-    let remaining = lines.remaining();
-    if cells > remaining as u64 {
-        return size_error(ParseErrorKind::SizeExceedsInput {
-            width: width.into(),
-            height: height.into(),
-            remaining,
-        });
-    }
 
-    let mut tiles = Vec::with_capacity(cells as usize);
+    lines.set_limit((width as usize).saturating_add(ROW_SLACK));
+    let mut tiles = Vec::new();
     for y in 0..height {
-        let Some((number, row)) = lines.next() else {
+        let Some((number, row)) = lines.next_line()? else {
             return Err(ParseError::new(
                 lines.number(),
                 ParseErrorKind::TooFewRows {
@@ -73,7 +88,7 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
         };
         parse_row(row, number, y, width, &mut tiles)?;
     }
-    for (number, line) in lines {
+    while let Some((number, line)) = lines.next_line()? {
         if !line.trim().is_empty() {
             return Err(ParseError::new(
                 number,
@@ -86,12 +101,12 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
 
 /// Reads the header up to and including the `map` line; returns
 /// `(width, height)`.
-fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
+fn parse_header(lines: &mut LineReader<impl BufRead>) -> Result<(u32, u32), ParseError> {
     let mut width = None;
     let mut height = None;
     let mut seen_type = false;
     let mut any_line = false;
-    for (number, line) in lines.by_ref() {
+    while let Some((number, line)) = lines.next_line()? {
         let mut words = line.split_whitespace();
         let Some(key) = words.next() else {
             continue;
@@ -102,7 +117,7 @@ fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
             ParseError::new(
                 number,
                 ParseErrorKind::BadHeader {
-                    text: line.to_owned(),
+                    text: excerpt(line),
                 },
             )
         };
@@ -130,7 +145,7 @@ fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
                     return Err(ParseError::new(
                         number,
                         ParseErrorKind::UnsupportedType {
-                            text: kind.to_owned(),
+                            text: excerpt(kind),
                         },
                     ));
                 }
@@ -168,7 +183,7 @@ fn set_size(
             line,
             ParseErrorKind::BadNumber {
                 field,
-                text: text.to_owned(),
+                text: excerpt(text),
             },
         )
     };
@@ -192,7 +207,7 @@ fn set_size(
 /// [`Io`](ParseErrorKind::Io), the I/O error as its
 /// [`source`](std::error::Error::source)) or what the parser found.
 pub fn read_map(path: &Path) -> Result<Grid, ParseError> {
-    load(path, parse_map)
+    load(path, parse_map_from)
 }
 
 /// The text of a `.map` file for `grid`: a `type octile` header and one row
@@ -328,17 +343,17 @@ mod tests {
             matches!(e.kind(), ParseErrorKind::SizeTooLarge { .. }),
             "{e}"
         );
-        // Fits in MAX_CELLS but not in the input.
+        // Fits in MAX_CELLS but not in the input: the tiles grow only as
+        // rows arrive.
         let e = parse_map("type octile\nheight 4000000000\nwidth 1\nmap\n.\n").unwrap_err();
         assert_eq!(
             *e.kind(),
-            ParseErrorKind::SizeExceedsInput {
-                width: 1,
-                height: 4_000_000_000,
-                remaining: 2
+            ParseErrorKind::TooFewRows {
+                expected: 4_000_000_000,
+                found: 1
             }
         );
-        assert_eq!(e.line(), Some(4));
+        assert_eq!(e.line(), Some(5));
         assert!(matches!(
             kind("height 99999999999\nwidth 1\nmap\n"),
             ParseErrorKind::SizeTooLarge { .. }
@@ -347,6 +362,49 @@ mod tests {
             kind("height 0\nwidth 1\nmap\n"),
             ParseErrorKind::ZeroSize { .. }
         ));
+    }
+
+    #[test]
+    fn rows_are_limited_to_the_width_plus_slack() {
+        let row = |n| ".".repeat(n);
+        let map = |n| format!("height 1\nwidth 100\nmap\n{}\n", row(n));
+        assert!(parse_map(&map(100)).is_ok());
+        assert_eq!(
+            kind(&map(100 + ROW_SLACK)),
+            ParseErrorKind::RowWidth {
+                expected: 100,
+                found: 100 + ROW_SLACK
+            }
+        );
+        let e = parse_map(&map(100 + ROW_SLACK + 1)).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(4), &ParseErrorKind::LineTooLong { limit: 164 })
+        );
+        // Header lines have the general limit.
+        let e = parse_map(&format!("type {}\n", "x".repeat(MAX_LINE + 1))).unwrap_err();
+        assert_eq!(*e.kind(), ParseErrorKind::LineTooLong { limit: MAX_LINE });
+    }
+
+    #[test]
+    fn quoted_header_text_is_cut() {
+        let e = parse_map(&format!("type {}\n", "y".repeat(1000))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "line 1: unsupported map type \"{}...\" (expected \"octile\")",
+                "y".repeat(60)
+            )
+        );
+    }
+
+    #[test]
+    fn non_utf8_names_the_line() {
+        let e = parse_map_from(&b"height 2\nwidth 2\nmap\n..\n.\xff\n"[..]).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(5), &ParseErrorKind::NotUtf8 { column: 2 })
+        );
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!   [`Scenario::endpoints`] checks a scenario against its map and
 //!   [`lengths_match`] compares a computed cost with a printed length.
 //! * [`map_path_for`] finds a scenario file's map.
+//! * [`parse_map_from`] and [`parse_scen_from`] read from any
+//!   [`BufRead`](std::io::BufRead), line by line.
 //!
 //! Parsers never panic: every malformed input is a [`ParseError`] naming the
 //! 1-based line and what is wrong there; the file-level functions add the
@@ -46,30 +48,50 @@
 //! # Scenario files
 //!
 //! A version line (`version 1`, tab-separated, or `version 1.0`,
-//! space-separated) and one scenario per line:
+//! space-separated) and one scenario per line, of exactly nine fields:
 //! `bucket map width height start_x start_y goal_x goal_y optimal_length`.
 //! The map column is not a usable path (see [`map_path_for`]).
+//!
+//! # Limits
+//!
+//! The readers hold one line at a time and refuse a line that is too long
+//! ([`ParseErrorKind::LineTooLong`]) as soon as its length passes the limit,
+//! before storing it, so that memory stays bounded whatever the input:
+//!
+//! * a scenario line or a map header line: [`MAX_LINE`] (64 KiB);
+//! * a map row, or a line after the rows: the map's width plus
+//!   [`ROW_SLACK`] bytes.
+//!
+//! A line that is not UTF-8 is an error naming the line
+//! ([`ParseErrorKind::NotUtf8`]), and input quoted in an error is cut to 60
+//! characters followed by `...`.
 
 mod map;
 mod scen;
 
-pub use map::{parse_map, read_map, write_map};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+pub use map::{ROW_SLACK, parse_map, parse_map_from, read_map, write_map};
 pub use scen::{
     Endpoint, ScenVersion, Scenario, ScenarioError, ScenarioErrorKind, ScenarioFile, lengths_match,
-    map_path_for, parse_scen, read_scen,
+    map_path_for, parse_scen, parse_scen_from, read_scen,
 };
 
-use crate::parse::Lines;
 pub use crate::parse::{ParseError, ParseErrorKind};
 
-/// Reads a whole file as text and parses it, naming the file in errors.
+/// The longest line, in bytes without its line ending, of a scenario file
+/// or a map's header (see [limits](self#limits)).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Opens a file and parses it as it is read, naming the file in errors.
 fn load<T>(
-    path: &std::path::Path,
-    parse: impl FnOnce(&str) -> Result<T, ParseError>,
+    path: &Path,
+    parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
 ) -> Result<T, ParseError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
-    parse(&text).map_err(|e| e.with_path(path))
+    let file = File::open(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
+    parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))
 }
 
 /// The Moving AI benchmark files shared by the tests. Tests that use them

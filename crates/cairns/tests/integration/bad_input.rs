@@ -77,22 +77,17 @@ fn after_path(e: &ParseError) -> String {
 
 #[test]
 fn truncated_map() {
-    // Cut in the middle of the rows: the header promises more tiles than
-    // there are bytes left, which is found before allocating anything.
+    // Cut after a row: the error names the last line.
     let e = map_error("type octile\nheight 4\nwidth 6\nmap\n......\n.@@.T.\n");
-    assert_eq!(e.line(), Some(4));
+    assert_eq!(e.line(), Some(6));
     assert_eq!(
         *e.kind(),
-        ParseErrorKind::SizeExceedsInput {
-            width: 6,
-            height: 4,
-            remaining: 14
+        ParseErrorKind::TooFewRows {
+            expected: 4,
+            found: 2
         }
     );
-    assert_eq!(
-        after_path(&e),
-        "line 4: map size 6x4 needs more tiles than the 14 bytes left"
-    );
+    assert_eq!(after_path(&e), "line 6: expected 4 rows, found 2");
 
     // Enough bytes (CRLF endings) but a row short.
     let e = map_error("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n....\r\n");
@@ -112,11 +107,8 @@ fn truncated_map() {
     assert!(
         matches!(
             e.kind(),
-            ParseErrorKind::SizeExceedsInput {
-                width: 37,
-                height: 37,
-                ..
-            }
+            ParseErrorKind::RowWidth { expected: 37, .. }
+                | ParseErrorKind::TooFewRows { expected: 37, .. }
         ),
         "{e}"
     );
@@ -160,18 +152,15 @@ fn unknown_tile() {
 #[test]
 fn huge_header_fails_fast_without_allocating_the_map() {
     let t0 = Instant::now();
+    // The tiles grow only as rows arrive.
     let e = map_error("type octile\nheight 4000000000\nwidth 1\nmap\n.\n.\n");
-    assert_eq!(e.line(), Some(4));
-    assert!(
-        matches!(
-            e.kind(),
-            ParseErrorKind::SizeExceedsInput {
-                width: 1,
-                height: 4_000_000_000,
-                ..
-            }
-        ),
-        "{e}"
+    assert_eq!(e.line(), Some(6));
+    assert_eq!(
+        *e.kind(),
+        ParseErrorKind::TooFewRows {
+            expected: 4_000_000_000,
+            found: 2
+        }
     );
     // More cells than node ids can number.
     let e = map_error("type octile\nheight 4000000000\nwidth 2\nmap\n..\n");
@@ -267,14 +256,15 @@ fn scenario_lines_with_missing_or_bad_fields() {
     assert_eq!(e.line(), Some(3));
     assert_eq!(
         *e.kind(),
-        ParseErrorKind::MissingFields {
+        ParseErrorKind::FieldCount {
             expected: 9,
-            found: 6
+            found: 6,
+            separator: '\t'
         }
     );
     assert_eq!(
         after_path(&e),
-        "line 3: expected at least 9 fields, found 6"
+        "line 3: expected 9 tab-separated fields, found 6"
     );
 
     let e = scen_error("version 1.0\n0 x.map 3 2 -1 0 2 1 2.41\n");
@@ -380,23 +370,38 @@ fn scenario_for_a_map_of_another_size() {
 fn missing_file_is_an_io_error_naming_the_file() {
     let path = std::env::temp_dir().join(format!("cairns-missing-{}.map", std::process::id()));
     let e = read_map(&path).unwrap_err();
-    assert!(e.kind() == &ParseErrorKind::Io);
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
     assert_eq!(
         e.to_string(),
         format!("{}: cannot read the file", path.display())
     );
     assert!(e.source().is_some());
     let e = read_scen(&path).unwrap_err();
-    assert!(e.kind() == &ParseErrorKind::Io);
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
 }
 
 #[test]
-fn non_utf8_file_is_an_io_error() {
+fn non_utf8_file_names_the_line() {
     let file = TempFile::new("latin1.map", "");
     std::fs::write(&file.0, b"type octile\nheight 1\nwidth 1\nmap\n\xe9\n").unwrap();
     let e = read_map(&file.0).unwrap_err();
-    assert!(e.kind() == &ParseErrorKind::Io, "{e:?}");
-    assert!(e.to_string().starts_with(&file.0.display().to_string()));
+    assert_eq!(
+        (e.line(), e.kind()),
+        (Some(5), &ParseErrorKind::NotUtf8 { column: 1 })
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("{}: line 5: invalid UTF-8 at byte 1", file.0.display())
+    );
+}
+
+#[test]
+fn a_directory_is_an_io_error_naming_it() {
+    let dir = std::env::temp_dir();
+    let e = read_scen(&dir).unwrap_err();
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
+    assert_eq!(e.path(), Some(dir.as_path()));
+    assert!(e.source().is_some());
 }
 
 #[test]
