@@ -37,7 +37,36 @@ impl Default for Args {
     }
 }
 
+/// The most queries the demo runs: each keeps its endpoints and four
+/// timings (40 bytes), so this bounds them at 40 MB. Checked before
+/// anything is allocated for them (`--queries 4294967295` used to abort on
+/// a 34 GB allocation).
+const MAX_QUERIES: usize = 1_000_000;
+
+/// The largest side of the demo map: 4096 x 4096 cells is 16.8 million,
+/// which the map, its graph, the passable-cell list and the search cache
+/// hold in well under a gigabyte.
+const MAX_SIZE: u32 = 4096;
+
+/// Refuses sizes that would allocate more than the limits above.
+fn check_limits(args: &Args) -> anyhow::Result<()> {
+    if args.queries > MAX_QUERIES {
+        bail!(
+            "--queries {} is more than the demo runs (at most {MAX_QUERIES})",
+            args.queries
+        );
+    }
+    if args.size > MAX_SIZE {
+        bail!(
+            "--size {} is larger than the demo's maps (at most {MAX_SIZE})",
+            args.size
+        );
+    }
+    Ok(())
+}
+
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    check_limits(args)?;
     let options = GenerateOptions {
         kind: MapKind::Rooms { room_size: 15 },
         width: args.size,
@@ -148,5 +177,29 @@ impl Row {
     fn add(&mut self, seconds: f64, expanded: u64) {
         self.times.push(seconds);
         self.expanded += expanded;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--queries 4294967295` aborted on a 34 GB allocation for the query
+    /// pairs; sizes from the command line are checked first.
+    #[test]
+    fn huge_numbers_are_refused_before_allocating() {
+        let args = |queries, size| Args {
+            size,
+            queries,
+            ..Args::default()
+        };
+        let e = run(&args(4_294_967_295, 256)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--queries 4294967295 is more than the demo runs (at most 1000000)"
+        );
+        let e = run(&args(500, 65_535)).unwrap_err();
+        assert!(e.to_string().starts_with("--size 65535 is larger"), "{e}");
+        assert!(check_limits(&args(MAX_QUERIES, MAX_SIZE)).is_ok());
     }
 }

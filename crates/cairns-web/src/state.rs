@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use cairns::graph::NodeId;
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::landmarks::{Directedness, LandmarkTable};
-use cairns::movingai::{LoadError, read_map};
+use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::SearchCache;
 
@@ -50,7 +50,7 @@ pub enum StateErrorKind {
     /// A map file could not be read or parsed. The library's error names
     /// the file and, for a malformed map, the line and what is wrong there;
     /// an I/O error is its [`source`](std::error::Error::source).
-    Load(LoadError),
+    Load(ParseError),
     /// A map with more than [`MAX_CELLS`] cells.
     TooLarge {
         /// The map's name.

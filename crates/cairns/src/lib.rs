@@ -94,6 +94,7 @@ pub mod heuristic;
 pub mod landmarks;
 pub mod movingai;
 pub mod open;
+mod parse;
 pub mod rng;
 pub mod search;
 pub mod spec;

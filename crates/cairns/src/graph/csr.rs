@@ -2,10 +2,31 @@
 
 use super::{Graph, NodeId, Reversible};
 
-/// An edge list entry is unusable.
+/// An edge list that [`CsrGraph::from_edges`] refuses: what is wrong is its
+/// [`kind`](Self::kind).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{kind}")]
+pub struct EdgeError {
+    kind: EdgeErrorKind,
+}
+
+impl EdgeError {
+    /// What is wrong.
+    pub fn kind(&self) -> &EdgeErrorKind {
+        &self.kind
+    }
+}
+
+impl From<EdgeErrorKind> for EdgeError {
+    fn from(kind: EdgeErrorKind) -> Self {
+        EdgeError { kind }
+    }
+}
+
+/// What is wrong with an edge list.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
-pub enum EdgeError {
+pub enum EdgeErrorKind {
     /// An endpoint is not below the node count.
     #[error("edge {index}: node {node} is out of range (the graph has {nodes} nodes)")]
     NodeOutOfRange {
@@ -120,20 +141,21 @@ impl CsrGraph {
     pub fn from_edges(nodes: u32, edges: &[(u32, u32, f64)]) -> Result<CsrGraph, EdgeError> {
         let max = u32::MAX - 1;
         if nodes > max || edges.len() > max as usize {
-            return Err(EdgeError::TooLarge {
+            return Err(EdgeErrorKind::TooLarge {
                 nodes: nodes as usize,
                 edges: edges.len(),
                 max,
-            });
+            }
+            .into());
         }
         for (index, &(u, v, cost)) in edges.iter().enumerate() {
             for node in [u, v] {
                 if node >= nodes {
-                    return Err(EdgeError::NodeOutOfRange { index, node, nodes });
+                    return Err(EdgeErrorKind::NodeOutOfRange { index, node, nodes }.into());
                 }
             }
             if !(cost.is_finite() && cost >= 0.0) {
-                return Err(EdgeError::BadCost { index, cost });
+                return Err(EdgeErrorKind::BadCost { index, cost }.into());
             }
         }
         let n = nodes as usize;
@@ -237,18 +259,21 @@ mod tests {
 
     #[test]
     fn rejects_bad_edges() {
+        let e = CsrGraph::from_edges(2, &[(0, 1, 1.0), (0, 2, 1.0)]).unwrap_err();
         assert_eq!(
-            CsrGraph::from_edges(2, &[(0, 1, 1.0), (0, 2, 1.0)]),
-            Err(EdgeError::NodeOutOfRange {
+            e.kind(),
+            &EdgeErrorKind::NodeOutOfRange {
                 index: 1,
                 node: 2,
                 nodes: 2
-            })
+            }
         );
-        assert!(matches!(
-            CsrGraph::from_edges(2, &[(0, 1, -1.0)]),
-            Err(EdgeError::BadCost { index: 0, .. })
-        ));
+        assert_eq!(
+            e.to_string(),
+            "edge 1: node 2 is out of range (the graph has 2 nodes)"
+        );
+        let e = CsrGraph::from_edges(2, &[(0, 1, -1.0)]).unwrap_err();
+        assert!(matches!(e.kind(), EdgeErrorKind::BadCost { index: 0, .. }));
         assert!(CsrGraph::from_edges(2, &[(0, 1, f64::NAN)]).is_err());
         assert!(CsrGraph::from_edges(2, &[(0, 1, f64::INFINITY)]).is_err());
     }

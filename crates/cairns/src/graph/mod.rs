@@ -6,7 +6,7 @@
 
 mod csr;
 
-pub use csr::{CsrGraph, CsrSuccessors, EdgeError};
+pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};
 
 /// A node of a [`Graph`]: a dense index below [`Graph::node_bound`].
 ///

@@ -6,14 +6,18 @@
 //! [`Neighborhood`] into a [`Graph`](crate::graph::Graph) whose node ids are
 //! `y * width + x`.
 
+mod ascii;
 mod generate;
 mod grid_graph;
+
+pub(crate) use ascii::{grid_from_parts, parse_row};
 
 pub use generate::{GenerateOptions, MapKind, generate};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
 
 use crate::graph::NodeId;
+use crate::parse::ParseError;
 
 /// One cell of a Moving AI map.
 ///
@@ -98,16 +102,58 @@ pub struct Grid {
     tiles: Vec<Tile>,
 }
 
-/// A grid's size is zero or larger than [`MAX_CELLS`].
+/// A grid size that [`Grid`]'s constructors refuse: what is wrong is its
+/// [`kind`](Self::kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "grid size {width}x{height} is not supported (must be non-empty and at most {MAX_CELLS} cells)"
-)]
+#[error("{kind}")]
 pub struct GridSizeError {
-    /// The requested width.
-    pub width: u64,
-    /// The requested height.
-    pub height: u64,
+    kind: GridSizeErrorKind,
+}
+
+impl GridSizeError {
+    /// What is wrong.
+    pub fn kind(&self) -> &GridSizeErrorKind {
+        &self.kind
+    }
+}
+
+impl From<GridSizeErrorKind> for GridSizeError {
+    fn from(kind: GridSizeErrorKind) -> Self {
+        GridSizeError { kind }
+    }
+}
+
+/// What is wrong with a grid size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GridSizeErrorKind {
+    /// The width or the height is zero.
+    #[error("grid size {width}x{height} has no cells")]
+    Empty {
+        /// The requested width.
+        width: u64,
+        /// The requested height.
+        height: u64,
+    },
+    /// More than [`MAX_CELLS`] cells.
+    #[error("grid size {width}x{height} exceeds {MAX_CELLS} cells")]
+    TooLarge {
+        /// The requested width.
+        width: u64,
+        /// The requested height.
+        height: u64,
+    },
+    /// [`Grid::from_tiles`] was given a number of tiles other than
+    /// `width * height`.
+    #[error("grid size {width}x{height} needs {} tiles, got {tiles}", u64::from(*width) * u64::from(*height))]
+    TileCount {
+        /// The requested width.
+        width: u32,
+        /// The requested height.
+        height: u32,
+        /// The number of tiles given.
+        tiles: usize,
+    },
 }
 
 impl Grid {
@@ -119,9 +165,12 @@ impl Grid {
     /// [`GridSizeError`] when either side is zero or there are more than
     /// [`MAX_CELLS`] cells.
     pub fn check_size(width: u64, height: u64) -> Result<(), GridSizeError> {
+        if width == 0 || height == 0 {
+            return Err(GridSizeErrorKind::Empty { width, height }.into());
+        }
         match width.checked_mul(height) {
-            Some(cells) if width > 0 && height > 0 && cells <= MAX_CELLS => Ok(()),
-            _ => Err(GridSizeError { width, height }),
+            Some(cells) if cells <= MAX_CELLS => Ok(()),
+            _ => Err(GridSizeErrorKind::TooLarge { width, height }.into()),
         }
     }
 
@@ -148,10 +197,12 @@ impl Grid {
     pub fn from_tiles(width: u32, height: u32, tiles: Vec<Tile>) -> Result<Grid, GridSizeError> {
         Self::check_size(width.into(), height.into())?;
         if tiles.len() as u64 != u64::from(width) * u64::from(height) {
-            return Err(GridSizeError {
-                width: width.into(),
-                height: height.into(),
-            });
+            return Err(GridSizeErrorKind::TileCount {
+                width,
+                height,
+                tiles: tiles.len(),
+            }
+            .into());
         }
         Ok(Grid {
             width,
@@ -167,10 +218,10 @@ impl Grid {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`](crate::movingai::ParseError) naming the line of an
-    /// unknown character or a row of the wrong width.
-    pub fn from_ascii(text: &str) -> Result<Grid, crate::movingai::ParseError> {
-        crate::movingai::parse_ascii(text)
+    /// A [`ParseError`] naming the line of an unknown character or a row
+    /// of the wrong width.
+    pub fn from_ascii(text: &str) -> Result<Grid, ParseError> {
+        ascii::parse_ascii(text)
     }
 
     /// Width in cells.
@@ -286,7 +337,22 @@ mod tests {
 
     #[test]
     fn size_limits() {
-        assert!(Grid::check_size(0, 5).is_err());
+        let e = Grid::check_size(0, 5).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &GridSizeErrorKind::Empty {
+                width: 0,
+                height: 5
+            }
+        );
+        assert_eq!(e.to_string(), "grid size 0x5 has no cells");
+        let e = Grid::check_size(65_536, 65_536).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "grid size 65536x65536 exceeds 4294967295 cells"
+        );
+        let e = Grid::from_tiles(2, 2, vec![Tile::Ground; 3]).unwrap_err();
+        assert_eq!(e.to_string(), "grid size 2x2 needs 4 tiles, got 3");
         assert!(Grid::check_size(5, 0).is_err());
         assert!(Grid::check_size(65_536, 65_536).is_err());
         assert!(Grid::check_size(u64::MAX, 2).is_err());

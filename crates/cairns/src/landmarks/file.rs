@@ -11,6 +11,22 @@ use crate::grid::{Grid, Neighborhood};
 const MAGIC: [u8; 8] = *b"CAIRNSLM";
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+/// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
+/// one): multiplying by it undoes the last step of [`fnv1a`].
+const FNV_PRIME_INVERSE: u64 = inverse(FNV_PRIME);
+
+/// The inverse of an odd `a` modulo `2^64`, by Newton's iteration
+/// `x <- x (2 - a x)`, which doubles the correct low bits each step
+/// (`x = a` is right to 3 bits, since `a * a = 1 mod 8` for odd `a`).
+const fn inverse(a: u64) -> u64 {
+    let mut x = a;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
 
 /// Adds `bytes` to an FNV-1a 64-bit hash.
 fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
@@ -49,6 +65,20 @@ pub fn grid_hash(grid: &Grid, neighborhood: Neighborhood) -> u64 {
         h = fnv1a(h, &[t.to_char() as u8]);
     }
     fnv1a(h, &[neighborhood.directions() as u8])
+}
+
+/// Whether `expected` and `found` are the [`grid_hash`]es of one map under
+/// the two movement rules.
+///
+/// The movement rule is the last byte hashed, so the hash of the same map
+/// under the other rule follows from either hash alone: undo the last FNV
+/// step (multiply by the prime's inverse), swap the byte (XOR with `4 ^ 8`)
+/// and redo the step. The swap is symmetric, so this tells that the rules
+/// differ but not which hash has which. For hashes that are not grid
+/// hashes a false match has the odds of a 64-bit collision.
+fn other_movement(expected: u64, found: u64) -> bool {
+    let swap = u64::from(Neighborhood::Four.directions() ^ Neighborhood::Octile.directions());
+    (expected.wrapping_mul(FNV_PRIME_INVERSE) ^ swap).wrapping_mul(FNV_PRIME) == found
 }
 
 /// A landmark file could not be loaded.
@@ -105,11 +135,26 @@ pub enum FileErrorKind {
         /// The version this library reads.
         supported: u32,
     },
-    /// The file's map hash is not the expected one.
+    /// The file's map hash is not the expected one (and not that of the
+    /// same map under the other movement rule, which is
+    /// [`MovementMismatch`](Self::MovementMismatch)).
     #[error(
         "landmark file was built for another map (map hash {found:#018x}, expected {expected:#018x})"
     )]
     MapHashMismatch {
+        /// The hash the caller expected.
+        expected: u64,
+        /// The hash in the file.
+        found: u64,
+    },
+    /// The file was built for the same map under another movement rule
+    /// (found from the two map hashes when the expected one is a
+    /// [`grid_hash`]).
+    #[error(
+        "landmark file was built for this map under the other movement rule \
+         (4-way and 8-way differ; map hash {found:#018x}, expected {expected:#018x})"
+    )]
+    MovementMismatch {
         /// The hash the caller expected.
         expected: u64,
         /// The hash in the file.
@@ -371,6 +416,13 @@ fn read(
         .into());
     }
     let map_hash = read_u64(&mut r)?;
+    if other_movement(expected_map_hash, map_hash) {
+        return Err(FileErrorKind::MovementMismatch {
+            expected: expected_map_hash,
+            found: map_hash,
+        }
+        .into());
+    }
     if map_hash != expected_map_hash {
         return Err(FileErrorKind::MapHashMismatch {
             expected: expected_map_hash,
@@ -633,6 +685,60 @@ mod tests {
         assert_eq!(err.kind(), &FileErrorKind::Io);
         let source = std::error::Error::source(&err).unwrap();
         assert_eq!(source.to_string(), "disk on fire");
+    }
+
+    #[test]
+    fn fnv_prime_inverse_is_its_inverse() {
+        assert_eq!(FNV_PRIME.wrapping_mul(FNV_PRIME_INVERSE), 1);
+    }
+
+    /// A table built for 8-way movement loaded for 4-way used to be
+    /// reported as "built for another map".
+    #[test]
+    fn another_movement_rule_is_named_as_such() {
+        let (_, t, octile) = grid_table();
+        let grid = Grid::from_ascii(
+            "
+            ...@..
+            .@....
+            ...@@.
+            ",
+        )
+        .unwrap();
+        assert_eq!(octile, grid_hash(&grid, Neighborhood::Octile));
+        let four = grid_hash(&grid, Neighborhood::Four);
+        let err = LandmarkTable::load(&bytes(&t, octile)[..], four).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &FileErrorKind::MovementMismatch {
+                expected: four,
+                found: octile
+            }
+        );
+        assert!(
+            err.to_string().starts_with(
+                "landmark file was built for this map under the other movement rule \
+                 (4-way and 8-way differ; map hash"
+            ),
+            "{err}"
+        );
+        let err = LandmarkTable::load(&bytes(&t, four)[..], octile).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &FileErrorKind::MovementMismatch {
+                expected: octile,
+                found: four
+            }
+        );
+        // Another map under the other rule is another map.
+        let mut other = grid.clone();
+        other.set(0, 0, Tile::Tree);
+        let err = LandmarkTable::load(
+            &bytes(&t, grid_hash(&other, Neighborhood::Four))[..],
+            octile,
+        )
+        .unwrap_err();
+        assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
     }
 
     #[test]

@@ -1,10 +1,18 @@
 //! `.map` files: a small header and the rows of tile characters.
 
 use std::fmt::Write as _;
+use std::io::BufRead;
 use std::path::Path;
 
-use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
-use crate::grid::{Grid, MAX_CELLS, Tile};
+use super::{MAX_LINE, ParseError, ParseErrorKind, load};
+use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
+use crate::parse::{LineReader, excerpt};
+
+/// Bytes a map row may have beyond the map's width before it is refused
+/// unread ([`ParseErrorKind::LineTooLong`]): room for a `\r` and stray
+/// characters, so that a row a little too long is still reported with its
+/// width ([`ParseErrorKind::RowWidth`]).
+pub const ROW_SLACK: usize = 64;
 
 /// Parses the text of a Moving AI `.map` file.
 ///
@@ -26,16 +34,32 @@ use crate::grid::{Grid, MAX_CELLS, Tile};
 /// # Errors
 ///
 /// A [`ParseError`] naming the first malformed line: a missing, repeated or
-/// unknown header line, a size that is not a number, is zero, exceeds
-/// [`MAX_CELLS`] or exceeds what the input can hold (checked before any
-/// allocation), a row of the wrong width, an unknown tile, too few rows or a
-/// non-blank line after the last row.
+/// unknown header line, a size that is not a number, is zero or exceeds
+/// [`MAX_CELLS`] (checked before any allocation), a row of the wrong
+/// width, an unknown tile, too few rows, a non-blank line after the last
+/// row, or a line beyond the [limits](super#limits).
 pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
-    let mut lines = Lines::new(text);
+    parse_map_from(text.as_bytes())
+}
+
+/// Parses a Moving AI `.map` file from a reader, line by line (see
+/// [`parse_map`] for the format).
+///
+/// Memory stays bounded by what the input holds: one line at a time is
+/// buffered, each within the [limits](super#limits), and the tiles grow
+/// only as rows arrive, so a header announcing a huge map on a short input
+/// costs nothing. Wrap a file in a [`BufReader`](std::io::BufReader).
+///
+/// # Errors
+///
+/// As [`parse_map`], plus a line that is not UTF-8 and an I/O error of
+/// `reader` (kind [`Io`](ParseErrorKind::Io), the I/O error as the
+/// [`source`](std::error::Error::source)).
+pub fn parse_map_from(reader: impl BufRead) -> Result<Grid, ParseError> {
+    let mut lines = LineReader::new(reader, MAX_LINE);
     let (width, height) = parse_header(&mut lines)?;
     let map_line = lines.number();
 
-    let cells = u64::from(width) * u64::from(height);
     let size_error = |kind| Err(ParseError::new(map_line, kind));
     if width == 0 || height == 0 {
         return size_error(ParseErrorKind::ZeroSize {
@@ -43,26 +67,17 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
             height: height.into(),
         });
     }
-    if cells > MAX_CELLS {
+    if u64::from(width) * u64::from(height) > MAX_CELLS {
         return size_error(ParseErrorKind::SizeTooLarge {
             width: width.into(),
             height: height.into(),
         });
     }
-    // Each tile takes at least one byte, so this bounds the allocation by the
-    // input's own size.
-    let remaining = lines.remaining();
-    if cells > remaining as u64 {
-        return size_error(ParseErrorKind::SizeExceedsInput {
-            width: width.into(),
-            height: height.into(),
-            remaining,
-        });
-    }
 
-    let mut tiles = Vec::with_capacity(cells as usize);
+    lines.set_limit((width as usize).saturating_add(ROW_SLACK));
+    let mut tiles = Vec::new();
     for y in 0..height {
-        let Some((number, row)) = lines.next() else {
+        let Some((number, row)) = lines.next_line()? else {
             return Err(ParseError::new(
                 lines.number(),
                 ParseErrorKind::TooFewRows {
@@ -73,7 +88,7 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
         };
         parse_row(row, number, y, width, &mut tiles)?;
     }
-    for (number, line) in lines {
+    while let Some((number, line)) = lines.next_line()? {
         if !line.trim().is_empty() {
             return Err(ParseError::new(
                 number,
@@ -86,12 +101,12 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
 
 /// Reads the header up to and including the `map` line; returns
 /// `(width, height)`.
-fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
+fn parse_header(lines: &mut LineReader<impl BufRead>) -> Result<(u32, u32), ParseError> {
     let mut width = None;
     let mut height = None;
     let mut seen_type = false;
     let mut any_line = false;
-    for (number, line) in lines.by_ref() {
+    while let Some((number, line)) = lines.next_line()? {
         let mut words = line.split_whitespace();
         let Some(key) = words.next() else {
             continue;
@@ -102,7 +117,7 @@ fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
             ParseError::new(
                 number,
                 ParseErrorKind::BadHeader {
-                    text: line.to_owned(),
+                    text: excerpt(line),
                 },
             )
         };
@@ -130,7 +145,7 @@ fn parse_header(lines: &mut Lines<'_>) -> Result<(u32, u32), ParseError> {
                     return Err(ParseError::new(
                         number,
                         ParseErrorKind::UnsupportedType {
-                            text: kind.to_owned(),
+                            text: excerpt(kind),
                         },
                     ));
                 }
@@ -168,7 +183,7 @@ fn set_size(
             line,
             ParseErrorKind::BadNumber {
                 field,
-                text: text.to_owned(),
+                text: excerpt(text),
             },
         )
     };
@@ -184,71 +199,15 @@ fn set_size(
     Ok(())
 }
 
-/// Appends the tiles of row `y` (line `line`) to `tiles`.
-fn parse_row(
-    row: &str,
-    line: usize,
-    y: u32,
-    width: u32,
-    tiles: &mut Vec<Tile>,
-) -> Result<(), ParseError> {
-    let row_width = |found| {
-        ParseError::new(
-            line,
-            ParseErrorKind::RowWidth {
-                expected: width,
-                found,
-            },
-        )
-    };
-    let mut found = 0usize;
-    for (x, ch) in row.chars().enumerate() {
-        if x >= width as usize {
-            return Err(row_width(row.chars().count()));
-        }
-        let tile = Tile::from_char(ch).ok_or(ParseError::new(
-            line,
-            ParseErrorKind::UnknownTile { ch, x: x as u32, y },
-        ))?;
-        tiles.push(tile);
-        found += 1;
-    }
-    if found != width as usize {
-        return Err(row_width(found));
-    }
-    Ok(())
-}
-
-fn grid_from_parts(
-    width: u32,
-    height: u32,
-    tiles: Vec<Tile>,
-    line: usize,
-) -> Result<Grid, ParseError> {
-    Grid::from_tiles(width, height, tiles).map_err(|e| {
-        let kind = if e.width == 0 || e.height == 0 {
-            ParseErrorKind::ZeroSize {
-                width: e.width,
-                height: e.height,
-            }
-        } else {
-            ParseErrorKind::SizeTooLarge {
-                width: e.width,
-                height: e.height,
-            }
-        };
-        ParseError::new(line, kind)
-    })
-}
-
 /// Reads and parses a `.map` file (see [`parse_map`]).
 ///
 /// # Errors
 ///
-/// A [`LoadError`] naming the file, holding the I/O error (also its
-/// [`source`](std::error::Error::source)) or the [`ParseError`].
-pub fn read_map(path: &Path) -> Result<Grid, LoadError> {
-    load(path, parse_map)
+/// A [`ParseError`] naming the file: an I/O error (kind
+/// [`Io`](ParseErrorKind::Io), the I/O error as its
+/// [`source`](std::error::Error::source)) or what the parser found.
+pub fn read_map(path: &Path) -> Result<Grid, ParseError> {
+    load(path, parse_map_from)
 }
 
 /// The text of a `.map` file for `grid`: a `type octile` header and one row
@@ -278,67 +237,14 @@ pub fn write_map(grid: &Grid) -> String {
     out
 }
 
-/// Parses a grid drawn in map characters, one row per line, as used by
-/// [`Grid::from_ascii`]: each line is trimmed of surrounding whitespace,
-/// blank lines before the first row and after the last are ignored, and
-/// every row must have the first row's width. Line numbers in errors count
-/// from the first line of `text`.
-pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
-    let lines = Lines::new(text).map(|(number, line)| (number, line.trim()));
-    let mut rows = lines.skip_while(|(_, line)| line.is_empty()).peekable();
-    let Some(&(first_line, first)) = rows.peek() else {
-        return Err(ParseError::new(1, ParseErrorKind::Empty));
-    };
-    let width = first.chars().count();
-    let Ok(width) = u32::try_from(width) else {
-        return Err(ParseError::new(
-            first_line,
-            ParseErrorKind::SizeTooLarge {
-                width: width as u64,
-                height: 1,
-            },
-        ));
-    };
-    let mut tiles = Vec::new();
-    let mut height = 0u32;
-    // Rows end at the first blank line; only blank lines may follow it.
-    let mut rows = rows.by_ref();
-    let mut blank_from = None;
-    for (number, row) in &mut rows {
-        if row.is_empty() {
-            blank_from = Some(number);
-            break;
-        }
-        parse_row(row, number, height, width, &mut tiles)?;
-        height = height.checked_add(1).ok_or(ParseError::new(
-            number,
-            ParseErrorKind::SizeTooLarge {
-                width: width.into(),
-                height: u64::from(u32::MAX) + 1,
-            },
-        ))?;
-    }
-    if let Some(blank) = blank_from
-        && rows.any(|(_, row)| !row.is_empty())
-    {
-        return Err(ParseError::new(
-            blank,
-            ParseErrorKind::RowWidth {
-                expected: width,
-                found: 0,
-            },
-        ));
-    }
-    grid_from_parts(width, height, tiles, first_line)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Tile;
     use crate::movingai::test_data::{data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
-        parse_map(text).unwrap_err().kind
+        parse_map(text).unwrap_err().kind().clone()
     }
 
     #[test]
@@ -370,8 +276,8 @@ mod tests {
     fn trailing_blank_lines_are_fine_extra_rows_are_not() {
         assert!(parse_map("height 1\nwidth 1\nmap\n.\n\n  \n\r\n").is_ok());
         let e = parse_map("height 1\nwidth 1\nmap\n.\n\n.\n").unwrap_err();
-        assert_eq!(e.line, 6);
-        assert_eq!(e.kind, ParseErrorKind::TooManyRows { expected: 1 });
+        assert_eq!(e.line(), Some(6));
+        assert_eq!(*e.kind(), ParseErrorKind::TooManyRows { expected: 1 });
     }
 
     #[test]
@@ -385,9 +291,9 @@ mod tests {
     #[test]
     fn truncated_map() {
         let e = parse_map("type octile\nheight 3\nwidth 2\nmap\n..\n..\n").unwrap_err();
-        assert_eq!(e.line, 6);
+        assert_eq!(e.line(), Some(6));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::TooFewRows {
                 expected: 3,
                 found: 2
@@ -412,9 +318,9 @@ mod tests {
     #[test]
     fn wrong_row_width() {
         let e = parse_map("height 2\nwidth 3\nmap\n...\n....\n").unwrap_err();
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line(), Some(5));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ParseErrorKind::RowWidth {
                 expected: 3,
                 found: 4
@@ -433,18 +339,21 @@ mod tests {
     #[test]
     fn absurd_sizes_fail_before_allocating() {
         let e = parse_map("type octile\nheight 4000000000\nwidth 4000000000\nmap\n").unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::SizeTooLarge { .. }), "{e}");
-        // Fits in MAX_CELLS but not in the input.
+        assert!(
+            matches!(e.kind(), ParseErrorKind::SizeTooLarge { .. }),
+            "{e}"
+        );
+        // Fits in MAX_CELLS but not in the input: the tiles grow only as
+        // rows arrive.
         let e = parse_map("type octile\nheight 4000000000\nwidth 1\nmap\n.\n").unwrap_err();
         assert_eq!(
-            e.kind,
-            ParseErrorKind::SizeExceedsInput {
-                width: 1,
-                height: 4_000_000_000,
-                remaining: 2
+            *e.kind(),
+            ParseErrorKind::TooFewRows {
+                expected: 4_000_000_000,
+                found: 1
             }
         );
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line(), Some(5));
         assert!(matches!(
             kind("height 99999999999\nwidth 1\nmap\n"),
             ParseErrorKind::SizeTooLarge { .. }
@@ -453,6 +362,49 @@ mod tests {
             kind("height 0\nwidth 1\nmap\n"),
             ParseErrorKind::ZeroSize { .. }
         ));
+    }
+
+    #[test]
+    fn rows_are_limited_to_the_width_plus_slack() {
+        let row = |n| ".".repeat(n);
+        let map = |n| format!("height 1\nwidth 100\nmap\n{}\n", row(n));
+        assert!(parse_map(&map(100)).is_ok());
+        assert_eq!(
+            kind(&map(100 + ROW_SLACK)),
+            ParseErrorKind::RowWidth {
+                expected: 100,
+                found: 100 + ROW_SLACK
+            }
+        );
+        let e = parse_map(&map(100 + ROW_SLACK + 1)).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(4), &ParseErrorKind::LineTooLong { limit: 164 })
+        );
+        // Header lines have the general limit.
+        let e = parse_map(&format!("type {}\n", "x".repeat(MAX_LINE + 1))).unwrap_err();
+        assert_eq!(*e.kind(), ParseErrorKind::LineTooLong { limit: MAX_LINE });
+    }
+
+    #[test]
+    fn quoted_header_text_is_cut() {
+        let e = parse_map(&format!("type {}\n", "y".repeat(1000))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "line 1: unsupported map type \"{}...\" (expected \"octile\")",
+                "y".repeat(60)
+            )
+        );
+    }
+
+    #[test]
+    fn non_utf8_names_the_line() {
+        let e = parse_map_from(&b"height 2\nwidth 2\nmap\n..\n.\xff\n"[..]).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(5), &ParseErrorKind::NotUtf8 { column: 2 })
+        );
     }
 
     #[test]
@@ -502,27 +454,12 @@ mod tests {
     fn empty_files() {
         for text in ["", "\n", "  \r\n\n"] {
             let e = parse_map(text).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
-            assert_eq!(e.to_string(), format!("line {}: file is empty", e.line));
+            assert_eq!(*e.kind(), ParseErrorKind::Empty, "{text:?}");
+            assert_eq!(
+                e.to_string(),
+                format!("line {}: file is empty", e.line().unwrap())
+            );
         }
-        assert_eq!(parse_ascii("").unwrap_err().kind, ParseErrorKind::Empty);
-        assert_eq!(
-            parse_ascii(" \n\n").unwrap_err().kind,
-            ParseErrorKind::Empty
-        );
-    }
-
-    #[test]
-    fn ascii_trims_lines_and_ignores_outer_blank_lines() {
-        let g = parse_ascii("\n\n    .@.\n    ...\n  \n").unwrap();
-        assert_eq!((g.width(), g.height()), (3, 2));
-        assert_eq!(g.to_ascii(), ".@.\n...\n");
-        let e = parse_ascii("\n  ..\n  ...\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 3: row has 3 tiles, expected 2");
-        let e = parse_ascii("..\n\n..\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: row has 0 tiles, expected 2");
-        let e = parse_ascii("..\n.x\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 2: unknown tile 'x' at (1, 1)");
     }
 
     #[test]

@@ -11,10 +11,13 @@
 //!   [`Scenario::endpoints`] checks a scenario against its map and
 //!   [`lengths_match`] compares a computed cost with a printed length.
 //! * [`map_path_for`] finds a scenario file's map.
+//! * [`parse_map_from`] and [`parse_scen_from`] read from any
+//!   [`BufRead`](std::io::BufRead), line by line.
 //!
 //! Parsers never panic: every malformed input is a [`ParseError`] naming the
-//! 1-based line and what is wrong there, and the file-level functions wrap it
-//! (or the I/O error) in a [`LoadError`] naming the file.
+//! 1-based line and what is wrong there; the file-level functions add the
+//! file's path, and an I/O error comes as the error's
+//! [`source`](std::error::Error::source).
 //!
 //! # Map files
 //!
@@ -45,260 +48,52 @@
 //! # Scenario files
 //!
 //! A version line (`version 1`, tab-separated, or `version 1.0`,
-//! space-separated) and one scenario per line:
+//! space-separated) and one scenario per line, of exactly nine fields:
 //! `bucket map width height start_x start_y goal_x goal_y optimal_length`.
 //! The map column is not a usable path (see [`map_path_for`]).
+//!
+//! # Limits
+//!
+//! The readers hold one line at a time and refuse a line that is too long
+//! ([`ParseErrorKind::LineTooLong`]) as soon as its length passes the limit,
+//! before storing it, so that memory stays bounded whatever the input:
+//!
+//! * a scenario line or a map header line: [`MAX_LINE`] (64 KiB);
+//! * a map row, or a line after the rows: the map's width plus
+//!   [`ROW_SLACK`] bytes.
+//!
+//! A line that is not UTF-8 is an error naming the line
+//! ([`ParseErrorKind::NotUtf8`]), and input quoted in an error is cut to 60
+//! characters followed by `...`.
 
 mod map;
 mod scen;
 
-use std::fmt;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
 
-pub(crate) use map::parse_ascii;
-pub use map::{parse_map, read_map, write_map};
+pub use map::{ROW_SLACK, parse_map, parse_map_from, read_map, write_map};
 pub mod runner;
 
 pub use scen::{
     Endpoint, ScenVersion, Scenario, ScenarioError, ScenarioErrorKind, ScenarioFile, lengths_match,
-    map_path_for, parse_scen, read_scen,
+    map_path_for, parse_scen, parse_scen_from, read_scen,
 };
 
-use crate::grid::MAX_CELLS;
+pub use crate::parse::{ParseError, ParseErrorKind};
 
-/// A malformed map or scenario file: the line and what is wrong there.
-///
-/// Displayed as `line 7: unknown tile 'Q' at (3, 4)`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {kind}")]
-pub struct ParseError {
-    /// 1-based line number. Errors about the end of the input (a missing
-    /// row or header) name the last line.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
+/// The longest line, in bytes without its line ending, of a scenario file
+/// or a map's header (see [limits](self#limits)).
+pub const MAX_LINE: usize = 64 * 1024;
 
-/// What is wrong on a line of a map or scenario file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseErrorKind {
-    /// The input holds nothing but whitespace.
-    #[error("file is empty")]
-    Empty,
-    /// A map header line that is required did not appear before `map`, or
-    /// the input ended before the `map` line.
-    #[error("missing header line '{expected}'")]
-    MissingHeader {
-        /// The header keyword: `height`, `width` or `map`.
-        expected: &'static str,
-    },
-    /// A map header line that is not `type T`, `height N`, `width N` or `map`.
-    #[error("bad header line {text:?}")]
-    BadHeader {
-        /// The line.
-        text: String,
-    },
-    /// A map header line that appears twice.
-    #[error("duplicate header line '{field}'")]
-    DuplicateHeader {
-        /// The header keyword.
-        field: &'static str,
-    },
-    /// A map type other than `octile`.
-    #[error("unsupported map type {text:?} (expected \"octile\")")]
-    UnsupportedType {
-        /// The type given.
-        text: String,
-    },
-    /// A field that should be a number and is not one (or is out of range).
-    #[error("bad {field} {text:?}")]
-    BadNumber {
-        /// Which field: `height`, `width`, `bucket`, `start x`, ...
-        field: &'static str,
-        /// The text found.
-        text: String,
-    },
-    /// A map whose width or height is zero.
-    #[error("map size {width}x{height} has no cells")]
-    ZeroSize {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-    },
-    /// A map with more than [`MAX_CELLS`] cells.
-    #[error("map size {width}x{height} exceeds {MAX_CELLS} cells")]
-    SizeTooLarge {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-    },
-    /// A map header that announces more tiles than the rest of the input
-    /// has bytes, so the rows cannot all be there.
-    #[error("map size {width}x{height} needs more tiles than the {remaining} bytes left")]
-    SizeExceedsInput {
-        /// Width from the header.
-        width: u64,
-        /// Height from the header.
-        height: u64,
-        /// Bytes of input after the `map` line.
-        remaining: usize,
-    },
-    /// A character that is not a tile of the format.
-    #[error("unknown tile {ch:?} at ({x}, {y})")]
-    UnknownTile {
-        /// The character.
-        ch: char,
-        /// Column.
-        x: u32,
-        /// Row.
-        y: u32,
-    },
-    /// A row of the wrong width.
-    #[error("row has {found} tiles, expected {expected}")]
-    RowWidth {
-        /// Width from the header (or the first row).
-        expected: u32,
-        /// Width found.
-        found: usize,
-    },
-    /// The input ended before all rows of the map.
-    #[error("expected {expected} rows, found {found}")]
-    TooFewRows {
-        /// Height from the header.
-        expected: u32,
-        /// Rows found.
-        found: u32,
-    },
-    /// A non-blank line after the last row of the map.
-    #[error("extra row after the {expected} rows of the map")]
-    TooManyRows {
-        /// Height from the header.
-        expected: u32,
-    },
-    /// The first line of a scenario file is not `version 1` or `version 1.0`.
-    #[error("bad version line {text:?} (expected \"version 1\" or \"version 1.0\")")]
-    BadVersion {
-        /// The line.
-        text: String,
-    },
-    /// A scenario line with too few fields.
-    #[error("expected at least {expected} fields, found {found}")]
-    MissingFields {
-        /// The minimum number of fields.
-        expected: usize,
-        /// Fields found.
-        found: usize,
-    },
-}
-
-impl ParseError {
-    pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError { line, kind }
-    }
-}
-
-/// A map or scenario file that could not be read or parsed.
-///
-/// Displayed as `path/to/x.map: line 7: unknown tile 'Q' at (3, 4)`, or
-/// `path/to/x.map: cannot read the file` with the I/O error as the
-/// [`source`](std::error::Error::source).
-#[derive(Debug)]
-pub struct LoadError {
-    /// The file.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub kind: LoadErrorKind,
-}
-
-/// What went wrong loading a file.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum LoadErrorKind {
-    /// The file could not be read (including: it is not UTF-8).
-    Io(std::io::Error),
-    /// The file's contents are malformed.
-    Parse(ParseError),
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            LoadErrorKind::Io(_) => write!(f, "{}: cannot read the file", self.path.display()),
-            LoadErrorKind::Parse(e) => write!(f, "{}: {e}", self.path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            LoadErrorKind::Io(e) => Some(e),
-            // The parse error is already part of the message.
-            LoadErrorKind::Parse(_) => None,
-        }
-    }
-}
-
-/// Reads a whole file as text and parses it, naming the file in errors.
+/// Opens a file and parses it as it is read, naming the file in errors.
 fn load<T>(
-    path: &std::path::Path,
-    parse: impl FnOnce(&str) -> Result<T, ParseError>,
-) -> Result<T, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        path: path.to_path_buf(),
-        kind: LoadErrorKind::Io(e),
-    })?;
-    parse(&text).map_err(|e| LoadError {
-        path: path.to_path_buf(),
-        kind: LoadErrorKind::Parse(e),
-    })
-}
-
-/// The lines of a text with their 1-based numbers, split on `\n` with a
-/// trailing `\r` removed, keeping track of the bytes not yet read.
-#[derive(Clone, Debug)]
-struct Lines<'a> {
-    rest: &'a str,
-    number: usize,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
-        Lines {
-            rest: text,
-            number: 0,
-        }
-    }
-
-    /// Bytes after the last line returned.
-    fn remaining(&self) -> usize {
-        self.rest.len()
-    }
-
-    /// The number of the last line returned (0 before the first).
-    fn number(&self) -> usize {
-        self.number
-    }
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = (usize, &'a str);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.rest.is_empty() {
-            return None;
-        }
-        let (line, rest) = match self.rest.split_once('\n') {
-            Some((line, rest)) => (line, rest),
-            None => (self.rest, ""),
-        };
-        self.rest = rest;
-        self.number += 1;
-        Some((self.number, line.strip_suffix('\r').unwrap_or(line)))
-    }
+    path: &Path,
+    parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    let file = File::open(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
+    parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))
 }
 
 /// The Moving AI benchmark files shared by the tests. Tests that use them
@@ -348,20 +143,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parse_error_display() {
-        let e = ParseError::new(
-            7,
-            ParseErrorKind::UnknownTile {
-                ch: 'Q',
-                x: 3,
-                y: 4,
-            },
-        );
-        assert_eq!(e.to_string(), "line 7: unknown tile 'Q' at (3, 4)");
-    }
-
-    #[test]
-    fn load_error_display_and_source() {
+    fn file_errors_name_the_file() {
         use std::error::Error as _;
         let missing = std::path::Path::new("/nonexistent/cairns/x.map");
         let e = read_map(missing).unwrap_err();
@@ -369,34 +151,22 @@ mod tests {
             e.to_string(),
             "/nonexistent/cairns/x.map: cannot read the file"
         );
+        assert_eq!(e.kind(), &ParseErrorKind::Io);
+        assert_eq!((e.line(), e.path()), (None, Some(missing)));
         assert!(e.source().is_some());
 
-        let e = LoadError {
-            path: PathBuf::from("a/b.map"),
-            kind: LoadErrorKind::Parse(ParseError::new(2, ParseErrorKind::Empty)),
-        };
+        let e =
+            ParseError::new(2, ParseErrorKind::Empty).with_path(std::path::Path::new("a/b.map"));
         assert_eq!(e.to_string(), "a/b.map: line 2: file is empty");
         assert!(e.source().is_none());
-    }
-
-    #[test]
-    fn lines_strip_crlf_and_count() {
-        let mut lines = Lines::new("a\r\nb\n\nc");
-        assert_eq!(lines.next(), Some((1, "a")));
-        assert_eq!(lines.remaining(), 4);
-        assert_eq!(lines.next(), Some((2, "b")));
-        assert_eq!(lines.next(), Some((3, "")));
-        assert_eq!(lines.next(), Some((4, "c")));
-        assert_eq!(lines.next(), None);
-        assert_eq!(lines.number(), 4);
-        assert_eq!(Lines::new("x\n").count(), 1);
     }
 
     mod no_panic {
         use proptest::prelude::*;
 
         use super::super::test_data::data_dir;
-        use super::super::{parse_ascii, parse_map, parse_scen};
+        use super::super::{parse_map, parse_scen};
+        use crate::grid::Grid;
 
         fn real(file: &str) -> Vec<u8> {
             std::fs::read(data_dir().join(file)).expect("cannot read a real data file")
@@ -454,7 +224,7 @@ mod tests {
         fn parse_all(text: &str) {
             let _ = parse_map(text);
             let _ = parse_scen(text);
-            let _ = parse_ascii(text);
+            let _ = Grid::from_ascii(text);
         }
 
         proptest! {

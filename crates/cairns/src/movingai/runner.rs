@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{LoadError, ScenarioError, lengths_match, map_path_for, read_map, read_scen};
+use super::{ParseError, ScenarioError, lengths_match, map_path_for, read_map, read_scen};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Neighborhood};
 use crate::search::{Dijkstra, Search, SearchCache, SearchStats, Searcher};
@@ -81,7 +81,7 @@ impl InstanceError {
 pub enum InstanceErrorKind {
     /// The scenario file could not be read or parsed.
     #[error("{0}")]
-    Scen(#[source] LoadError),
+    Scen(#[source] ParseError),
     /// The map could not be read or parsed.
     #[error("reading the map of {scen}: {error}")]
     Map {
@@ -89,7 +89,7 @@ pub enum InstanceErrorKind {
         scen: PathBuf,
         /// Why.
         #[source]
-        error: LoadError,
+        error: ParseError,
     },
     /// A directory of scenario files could not be listed.
     #[error("{}: cannot list the directory", path.display())]

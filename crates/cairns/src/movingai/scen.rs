@@ -2,11 +2,13 @@
 
 use std::ffi::OsString;
 use std::fmt;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::{Lines, LoadError, ParseError, ParseErrorKind, load};
+use super::{MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
 use crate::grid::Grid;
+use crate::parse::{LineReader, excerpt};
 
 /// The dialect of a scenario file, from its first line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,16 +91,28 @@ impl fmt::Display for Endpoint {
     }
 }
 
-/// A scenario that does not fit its map: the line and what is wrong.
+/// A scenario that does not fit its map: what is wrong
+/// ([`kind`](Self::kind)) and the scenario's line ([`line`](Self::line)).
 ///
 /// Displayed as `line 12: start (3, 4) is on a blocked tile '@'`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {kind}")]
 pub struct ScenarioError {
-    /// 1-based line number in the scenario file.
-    pub line: usize,
+    line: usize,
+    kind: ScenarioErrorKind,
+}
+
+impl ScenarioError {
     /// What is wrong.
-    pub kind: ScenarioErrorKind,
+    pub fn kind(&self) -> &ScenarioErrorKind {
+        &self.kind
+    }
+
+    /// The 1-based line of the scenario in its file (always `Some`; an
+    /// `Option` like every error of the library that can name a line).
+    pub fn line(&self) -> Option<usize> {
+        Some(self.line)
+    }
 }
 
 /// What is wrong with a scenario for a given map.
@@ -221,8 +235,7 @@ impl ScenarioFile {
     }
 }
 
-/// Fields of a scenario line: bucket, map name (one or more fields), then
-/// these.
+/// The fields of a scenario line after the bucket and the map name.
 const NUMERIC_FIELDS: [&str; 7] = [
     "map width",
     "map height",
@@ -232,16 +245,17 @@ const NUMERIC_FIELDS: [&str; 7] = [
     "goal y",
     "optimal length",
 ];
-const MIN_FIELDS: usize = NUMERIC_FIELDS.len() + 2;
+/// The number of fields of a scenario line.
+const FIELDS: usize = NUMERIC_FIELDS.len() + 2;
 
 /// Parses the text of a Moving AI `.scen` file.
 ///
 /// The first non-blank line is `version 1` or `version 1.0`; each further
 /// non-blank line is `bucket map width height start_x start_y goal_x goal_y
-/// optimal_length`. Fields are split on any whitespace, in both dialects; the
-/// last seven are numbers, so a map name containing spaces still parses.
-/// Lines may end in `\n` or `\r\n`. A file holding only the version line has
-/// no scenarios.
+/// optimal_length`: exactly nine fields, separated by tabs in `version 1`
+/// (a map name may then hold spaces; spaces around a field are ignored)
+/// and by runs of spaces in `version 1.0`. Lines may end in `\n` or
+/// `\r\n`. A file holding only the version line has no scenarios.
 ///
 /// ```
 /// use cairns::movingai::{ScenVersion, parse_scen};
@@ -256,87 +270,101 @@ const MIN_FIELDS: usize = NUMERIC_FIELDS.len() + 2;
 /// # Errors
 ///
 /// A [`ParseError`] for the first malformed line: an empty input, a bad
-/// version line, a line with fewer than nine fields, or a field that is not
-/// a non-negative number (a whole number except for the length).
+/// version line, a line without exactly nine fields, a field that is not a
+/// non-negative number (a whole number except for the length), or a line
+/// beyond the [limits](super#limits).
 pub fn parse_scen(text: &str) -> Result<ScenarioFile, ParseError> {
-    let mut lines = Lines::new(text).filter(|(_, line)| !line.trim().is_empty());
-    let Some((number, first)) = lines.next() else {
+    parse_scen_from(text.as_bytes())
+}
+
+/// Parses a Moving AI `.scen` file from a reader, line by line (see
+/// [`parse_scen`] for the format).
+///
+/// One line at a time is buffered, within the [limits](super#limits); the
+/// memory kept is that of the scenarios read. Wrap a file in a
+/// [`BufReader`](std::io::BufReader).
+///
+/// # Errors
+///
+/// As [`parse_scen`], plus a line that is not UTF-8 and an I/O error of
+/// `reader` (kind [`Io`](ParseErrorKind::Io), the I/O error as the
+/// [`source`](std::error::Error::source)).
+pub fn parse_scen_from(reader: impl BufRead) -> Result<ScenarioFile, ParseError> {
+    let mut lines = LineReader::new(reader, MAX_LINE);
+    let mut version = None;
+    let mut scenarios = Vec::new();
+    while let Some((number, line)) = lines.next_line()? {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match version {
+            Some(version) => scenarios.push(parse_scenario(number, line, version)?),
+            None => version = Some(parse_version(number, line)?),
+        }
+    }
+    let Some(version) = version else {
         return Err(ParseError::new(1, ParseErrorKind::Empty));
     };
-    let version = match first.split_whitespace().collect::<Vec<_>>()[..] {
-        ["version", "1"] => ScenVersion::V1,
-        ["version", "1.0"] => ScenVersion::V1_0,
-        _ => {
-            return Err(ParseError::new(
-                number,
-                ParseErrorKind::BadVersion {
-                    text: first.to_owned(),
-                },
-            ));
-        }
-    };
-    let scenarios = lines
-        .map(|(number, line)| parse_scenario(number, line))
-        .collect::<Result<_, _>>()?;
     Ok(ScenarioFile { version, scenarios })
 }
 
-/// The whitespace-separated fields of a line with their byte offsets.
-fn fields(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, ch) in line.char_indices() {
-        match (ch.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s, &line[s..i]));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
+fn parse_version(number: usize, line: &str) -> Result<ScenVersion, ParseError> {
+    let mut words = line.split_whitespace();
+    match (words.next(), words.next(), words.next()) {
+        (Some("version"), Some("1"), None) => Ok(ScenVersion::V1),
+        (Some("version"), Some("1.0"), None) => Ok(ScenVersion::V1_0),
+        _ => Err(ParseError::new(
+            number,
+            ParseErrorKind::BadVersion {
+                text: excerpt(line),
+            },
+        )),
     }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
-    }
-    out
 }
 
-fn parse_scenario(number: usize, line: &str) -> Result<Scenario, ParseError> {
-    let fields = fields(line);
-    if fields.len() < MIN_FIELDS {
+/// Splits `line` into `out`; returns the number of fields, which may be
+/// more than `out` holds.
+fn split_fields<'a>(fields: impl Iterator<Item = &'a str>, out: &mut [&'a str; FIELDS]) -> usize {
+    let mut found = 0;
+    for field in fields {
+        if let Some(slot) = out.get_mut(found) {
+            *slot = field;
+        }
+        found += 1;
+    }
+    found
+}
+
+fn parse_scenario(number: usize, line: &str, version: ScenVersion) -> Result<Scenario, ParseError> {
+    let mut fields = [""; FIELDS];
+    let (found, separator) = match version {
+        ScenVersion::V1 => (
+            split_fields(line.split('\t').map(str::trim), &mut fields),
+            '\t',
+        ),
+        ScenVersion::V1_0 => (split_fields(line.split_whitespace(), &mut fields), ' '),
+    };
+    if found != FIELDS {
         return Err(ParseError::new(
             number,
-            ParseErrorKind::MissingFields {
-                expected: MIN_FIELDS,
-                found: fields.len(),
+            ParseErrorKind::FieldCount {
+                expected: FIELDS,
+                found,
+                separator,
             },
         ));
     }
-    let (head, numbers) = fields.split_at(fields.len() - NUMERIC_FIELDS.len());
-    let (bucket, map_fields) = head.split_first().ok_or(ParseError::new(
-        number,
-        ParseErrorKind::MissingFields {
-            expected: MIN_FIELDS,
-            found: fields.len(),
-        },
-    ))?;
-    // The map name is the text between the bucket and the first number,
-    // with its inner whitespace as written.
-    let map = match (map_fields.first(), map_fields.last()) {
-        (Some(&(from, _)), Some(&(to, last))) => line.get(from..to + last.len()).unwrap_or(last),
-        _ => "",
-    };
+    let [bucket, map, numbers @ ..] = fields;
     let uint = |i: usize| -> Result<u32, ParseError> {
-        let field = NUMERIC_FIELDS.get(i).copied().unwrap_or("field");
-        let text = numbers.get(i).map_or("", |&(_, text)| text);
-        parse_u32(text).ok_or_else(|| bad_number(number, field, text))
+        let text = numbers[i];
+        parse_u32(text).ok_or_else(|| bad_number(number, NUMERIC_FIELDS[i], text))
     };
-    let length_text = numbers.last().map_or("", |&(_, text)| text);
+    let length_text = numbers[6];
     let (optimal, decimals) = parse_length(length_text)
         .ok_or_else(|| bad_number(number, "optimal length", length_text))?;
     Ok(Scenario {
         line: number,
-        bucket: parse_u32(bucket.1).ok_or_else(|| bad_number(number, "bucket", bucket.1))?,
+        bucket: parse_u32(bucket).ok_or_else(|| bad_number(number, "bucket", bucket))?,
         map: map.to_owned(),
         map_width: uint(0)?,
         map_height: uint(1)?,
@@ -352,7 +380,7 @@ fn bad_number(line: usize, field: &'static str, text: &str) -> ParseError {
         line,
         ParseErrorKind::BadNumber {
             field,
-            text: text.to_owned(),
+            text: excerpt(text),
         },
     )
 }
@@ -395,10 +423,11 @@ fn parse_length(text: &str) -> Option<(f64, u32)> {
 ///
 /// # Errors
 ///
-/// A [`LoadError`] naming the file, holding the I/O error (also its
-/// [`source`](std::error::Error::source)) or the [`ParseError`].
-pub fn read_scen(path: &Path) -> Result<ScenarioFile, LoadError> {
-    load(path, parse_scen)
+/// A [`ParseError`] naming the file: an I/O error (kind
+/// [`Io`](ParseErrorKind::Io), the I/O error as its
+/// [`source`](std::error::Error::source)) or what the parser found.
+pub fn read_scen(path: &Path) -> Result<ScenarioFile, ParseError> {
+    load(path, parse_scen_from)
 }
 
 /// Whether a computed path cost matches a length printed with `decimals`
@@ -458,7 +487,7 @@ mod tests {
     use crate::movingai::test_data::{data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
-        parse_scen(text).unwrap_err().kind
+        parse_scen(text).unwrap_err().kind().clone()
     }
 
     fn one(line: &str) -> Scenario {
@@ -507,7 +536,7 @@ mod tests {
         assert!(parse_scen("version 1.0").unwrap().scenarios.is_empty());
         for text in ["", "\n\n", " \r\n"] {
             let e = parse_scen(text).unwrap_err();
-            assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
+            assert_eq!(*e.kind(), ParseErrorKind::Empty, "{text:?}");
         }
     }
 
@@ -533,15 +562,83 @@ mod tests {
     #[test]
     fn missing_fields() {
         let e = parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line(), Some(2));
         assert_eq!(
-            e.kind,
-            ParseErrorKind::MissingFields {
+            *e.kind(),
+            ParseErrorKind::FieldCount {
                 expected: 9,
-                found: 8
+                found: 8,
+                separator: '\t'
             }
         );
-        assert_eq!(e.to_string(), "line 2: expected at least 9 fields, found 8");
+        assert_eq!(
+            e.to_string(),
+            "line 2: expected 9 tab-separated fields, found 8"
+        );
+    }
+
+    /// A version-1 line with a tenth field used to be read by its last
+    /// nine fields; each dialect now takes exactly nine.
+    #[test]
+    fn extra_fields_are_an_error() {
+        let e = parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\t4.24\t7\n").unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (
+                Some(2),
+                &ParseErrorKind::FieldCount {
+                    expected: 9,
+                    found: 10,
+                    separator: '\t'
+                }
+            )
+        );
+        // A trailing tab makes an empty tenth field.
+        assert!(parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\t4.24\t\n").is_err());
+        // Space-separated fields in a tab-separated dialect.
+        assert!(matches!(
+            kind("version 1\n0 x.map 4 4 0 0 3 3 4.24\n"),
+            ParseErrorKind::FieldCount { found: 1, .. }
+        ));
+        let e = parse_scen("version 1.0\n0 a b.map 4 4 0 0 3 3 4.24\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2: expected 9 space-separated fields, found 10"
+        );
+        // Spaces around tab-separated fields are fine.
+        let s = one("0 \t x.map\t4\t4\t0\t0\t3\t3\t4.24 ");
+        assert_eq!((s.map.as_str(), s.optimal), ("x.map", 4.24));
+    }
+
+    #[test]
+    fn long_lines_are_refused_and_quotes_cut() {
+        let long = "9".repeat(MAX_LINE + 1);
+        let e = parse_scen(&format!("version 1\n{long}\n")).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(2), &ParseErrorKind::LineTooLong { limit: MAX_LINE })
+        );
+        let e = parse_scen(&format!(
+            "version 1\n0\tm\t4\t4\t0\t0\t3\t3\t{}\n",
+            &long[..1000]
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("line 2: bad optimal length \"{}...\"", "9".repeat(60))
+        );
+        let e = parse_scen(&format!("version {}", &long[..100])).unwrap_err();
+        assert!(e.to_string().len() < 160, "{e}");
+    }
+
+    #[test]
+    fn non_utf8_names_the_line() {
+        let e =
+            parse_scen_from(&b"version 1\n\n0\tm\xe9.map\t4\t4\t0\t0\t3\t3\t1\n"[..]).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(3), &ParseErrorKind::NotUtf8 { column: 4 })
+        );
     }
 
     #[test]
@@ -565,11 +662,11 @@ mod tests {
         ];
         for (line, field, text) in cases {
             let e = parse_scen(&format!("version 1\n{line}\n")).unwrap_err();
-            assert_eq!(e.line, 2, "{line}");
-            let ParseErrorKind::BadNumber { field: f, text: t } = e.kind else {
+            assert_eq!(e.line(), Some(2), "{line}");
+            let ParseErrorKind::BadNumber { field: f, text: t } = e.kind() else {
                 panic!("{line}: {e}");
             };
-            assert_eq!((f, t.as_str()), (field, text), "{line}");
+            assert_eq!((*f, t.as_str()), (field, text), "{line}");
         }
     }
 
@@ -638,9 +735,9 @@ mod tests {
     #[test]
     fn endpoints_out_of_range() {
         let e = check("0\tm\t4\t3\t0\t0\t4\t2\t4").unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line(), Some(3));
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ScenarioErrorKind::OutOfRange {
                 which: Endpoint::Goal,
                 x: 4,
@@ -676,7 +773,7 @@ mod tests {
     fn map_size_mismatch() {
         let e = check("0\tm\t3\t4\t0\t0\t1\t0\t1").unwrap_err();
         assert_eq!(
-            e.kind,
+            *e.kind(),
             ScenarioErrorKind::MapSize {
                 expected: (3, 4),
                 found: (4, 3)
@@ -689,10 +786,10 @@ mod tests {
 
         let grid = parse_map(MAP).unwrap();
         let file =
-            parse_scen("version 1\n0 m 4 3 0 0 1 0 1\n0 m 4 4 0 0 1 0 1\n0 m 5 5 0 0 1 0 1\n")
+            parse_scen("version 1.0\n0 m 4 3 0 0 1 0 1\n0 m 4 4 0 0 1 0 1\n0 m 5 5 0 0 1 0 1\n")
                 .unwrap();
         let e = file.check_map_size(&grid).unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line(), Some(3));
         file.scenarios[0].endpoints(&grid).unwrap();
     }
 

@@ -26,30 +26,33 @@ thread_local! {
     // `const` initialisation and a `Copy` value: no lazy setup and no
     // destructor, so reading the counter never allocates.
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    // The largest block requested since it was last reset.
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
 }
 
-fn count() {
+fn count(size: usize) {
     // `try_with`: a thread being torn down still allocates.
     let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+    let _ = LARGEST.try_with(|c| c.set(c.get().max(size)));
 }
 
 // SAFETY: every method forwards to `System` unchanged; counting touches only
 // a thread-local `Cell`, which does not allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
+        count(layout.size());
         // SAFETY: the caller's contract for `alloc` is passed on.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
+        count(layout.size());
         // SAFETY: as for `alloc`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
+        count(new_size);
         // SAFETY: the caller's contract for `realloc` is passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -75,6 +78,15 @@ fn allocations_in(f: impl FnOnce()) -> u64 {
     allocations() - before
 }
 
+/// Runs `f` and returns its result and the largest block it allocated on
+/// this thread.
+pub(crate) fn largest_allocation_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LARGEST.with(|c| c.replace(0));
+    let result = f();
+    let largest = LARGEST.with(|c| c.replace(before.max(c.get())));
+    (result, largest)
+}
+
 #[test]
 fn the_counter_counts() {
     let n = allocations_in(|| {
@@ -83,6 +95,10 @@ fn the_counter_counts() {
     });
     assert_eq!(n, 1);
     assert_eq!(allocations_in(|| {}), 0);
+    let ((), largest) = largest_allocation_in(|| {
+        std::hint::black_box(Vec::<u8>::with_capacity(1000));
+    });
+    assert_eq!(largest, 1000);
 }
 
 /// 200 start/goal pairs of a real map (dao/den520d, 256x257), evenly

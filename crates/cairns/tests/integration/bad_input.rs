@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use cairns::grid::Grid;
 use cairns::movingai::{
-    Endpoint, LoadError, LoadErrorKind, ParseError, ParseErrorKind, ScenarioErrorKind, parse_map,
-    read_map, read_scen,
+    Endpoint, ParseError, ParseErrorKind, ScenarioErrorKind, parse_map, read_map, read_scen,
 };
 
 /// A file in the system's temporary directory with a name unique to this
@@ -37,76 +36,79 @@ impl Drop for TempFile {
     }
 }
 
-/// Loads `contents` as a map file and returns the parse error, after
-/// checking that the `LoadError` names the file and displays as
-/// `PATH: line N: ...`.
+/// Loads `contents` as a map file and returns the error, after checking
+/// that it names the file and displays as `PATH: line N: ...`.
 fn map_error(contents: &str) -> ParseError {
     let file = TempFile::new("bad.map", contents);
     let err = read_map(&file.0).expect_err("the map should be rejected");
-    parse_error_of(&file, &err)
+    parse_error_of(&file, err)
 }
 
 fn scen_error(contents: &str) -> ParseError {
     let file = TempFile::new("bad.map.scen", contents);
     let err = read_scen(&file.0).expect_err("the scenario file should be rejected");
-    parse_error_of(&file, &err)
+    parse_error_of(&file, err)
 }
 
-fn parse_error_of(file: &TempFile, err: &LoadError) -> ParseError {
-    assert_eq!(err.path, file.0);
-    let LoadErrorKind::Parse(parse) = &err.kind else {
-        panic!("expected a parse error, got {err:?}");
-    };
+fn parse_error_of(file: &TempFile, err: ParseError) -> ParseError {
+    assert_eq!(err.path(), Some(file.0.as_path()));
+    let line = err.line().expect("a parse error names its line");
     assert_eq!(
         err.to_string(),
-        format!("{}: line {}: {}", file.0.display(), parse.line, parse.kind)
+        format!("{}: line {line}: {}", file.0.display(), err.kind())
     );
     assert!(err.source().is_none());
-    parse.clone()
+    err
+}
+
+/// The message of a file's error after its `PATH: ` prefix (which
+/// [`parse_error_of`] checks).
+fn after_path(e: &ParseError) -> String {
+    let text = e.to_string();
+    let path = e
+        .path()
+        .expect("the error names its file")
+        .display()
+        .to_string();
+    text.strip_prefix(&format!("{path}: "))
+        .unwrap_or_else(|| panic!("{text:?} does not start with the path"))
+        .to_owned()
 }
 
 #[test]
 fn truncated_map() {
-    // Cut in the middle of the rows: the header promises more tiles than
-    // there are bytes left, which is found before allocating anything.
+    // Cut after a row: the error names the last line.
     let e = map_error("type octile\nheight 4\nwidth 6\nmap\n......\n.@@.T.\n");
-    assert_eq!(e.line, 4);
+    assert_eq!(e.line(), Some(6));
     assert_eq!(
-        e.kind,
-        ParseErrorKind::SizeExceedsInput {
-            width: 6,
-            height: 4,
-            remaining: 14
+        *e.kind(),
+        ParseErrorKind::TooFewRows {
+            expected: 4,
+            found: 2
         }
     );
-    assert_eq!(
-        e.to_string(),
-        "line 4: map size 6x4 needs more tiles than the 14 bytes left"
-    );
+    assert_eq!(after_path(&e), "line 6: expected 4 rows, found 2");
 
     // Enough bytes (CRLF endings) but a row short.
     let e = map_error("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n....\r\n");
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::TooFewRows {
             expected: 3,
             found: 2
         }
     );
-    assert_eq!(e.line, 6);
-    assert_eq!(e.to_string(), "line 6: expected 3 rows, found 2");
+    assert_eq!(e.line(), Some(6));
+    assert_eq!(after_path(&e), "line 6: expected 3 rows, found 2");
 
     // A real map cut in half.
     let real = std::fs::read_to_string(super::data_dir().join("dao/den201d.map")).unwrap();
     let e = map_error(&real[..real.len() / 2]);
     assert!(
         matches!(
-            e.kind,
-            ParseErrorKind::SizeExceedsInput {
-                width: 37,
-                height: 37,
-                ..
-            }
+            e.kind(),
+            ParseErrorKind::RowWidth { expected: 37, .. }
+                | ParseErrorKind::TooFewRows { expected: 37, .. }
         ),
         "{e}"
     );
@@ -115,71 +117,71 @@ fn truncated_map() {
 #[test]
 fn wrong_row_width() {
     let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n.....\n....\n");
-    assert_eq!(e.line, 6);
+    assert_eq!(e.line(), Some(6));
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::RowWidth {
             expected: 4,
             found: 5
         }
     );
-    assert_eq!(e.to_string(), "line 6: row has 5 tiles, expected 4");
+    assert_eq!(after_path(&e), "line 6: row has 5 tiles, expected 4");
 
     let e = map_error("type octile\nheight 2\nwidth 4\nmap\n....\n..\n\n\n\n\n");
     assert_eq!(
-        (e.line, e.kind.to_string()),
-        (6, "row has 2 tiles, expected 4".into())
+        (e.line(), e.kind().to_string()),
+        (Some(6), "row has 2 tiles, expected 4".into())
     );
 }
 
 #[test]
 fn unknown_tile() {
     let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n..Q.\n....\n");
-    assert_eq!(e.line, 6);
+    assert_eq!(e.line(), Some(6));
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::UnknownTile {
             ch: 'Q',
             x: 2,
             y: 1
         }
     );
-    assert_eq!(e.to_string(), "line 6: unknown tile 'Q' at (2, 1)");
+    assert_eq!(after_path(&e), "line 6: unknown tile 'Q' at (2, 1)");
 }
 
 #[test]
 fn huge_header_fails_fast_without_allocating_the_map() {
     let t0 = Instant::now();
+    // The tiles grow only as rows arrive.
     let e = map_error("type octile\nheight 4000000000\nwidth 1\nmap\n.\n.\n");
-    assert_eq!(e.line, 4);
-    assert!(
-        matches!(
-            e.kind,
-            ParseErrorKind::SizeExceedsInput {
-                width: 1,
-                height: 4_000_000_000,
-                ..
-            }
-        ),
-        "{e}"
+    assert_eq!(e.line(), Some(6));
+    assert_eq!(
+        *e.kind(),
+        ParseErrorKind::TooFewRows {
+            expected: 4_000_000_000,
+            found: 2
+        }
     );
     // More cells than node ids can number.
     let e = map_error("type octile\nheight 4000000000\nwidth 2\nmap\n..\n");
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::SizeTooLarge {
             width: 2,
             height: 4_000_000_000
         }
     );
     assert_eq!(
-        e.to_string(),
+        after_path(&e),
         "line 4: map size 2x4000000000 exceeds 4294967295 cells"
     );
     // Beyond u32.
     let e = map_error("type octile\nheight 99999999999\nwidth 1\nmap\n.\n");
-    assert_eq!(e.line, 2);
-    assert!(matches!(e.kind, ParseErrorKind::SizeTooLarge { .. }), "{e}");
+    assert_eq!(e.line(), Some(2));
+    assert!(
+        matches!(e.kind(), ParseErrorKind::SizeTooLarge { .. }),
+        "{e}"
+    );
     // A 4-billion-tile allocation would take seconds and gigabytes.
     assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
 }
@@ -188,29 +190,29 @@ fn huge_header_fails_fast_without_allocating_the_map() {
 fn empty_files() {
     for text in ["", "\n\n", "  \r\n\t\n"] {
         let e = map_error(text);
-        assert_eq!(e.kind, ParseErrorKind::Empty, "{text:?}");
+        assert_eq!(*e.kind(), ParseErrorKind::Empty, "{text:?}");
         assert!(e.to_string().ends_with(": file is empty"), "{e}");
         let e = scen_error(text);
         assert_eq!(
-            e,
-            ParseError {
-                line: 1,
-                kind: ParseErrorKind::Empty
-            },
+            (e.line(), e.kind()),
+            (Some(1), &ParseErrorKind::Empty),
             "{text:?}"
         );
     }
     // A header without rows or without its `map` line.
     let e = map_error("type octile\nheight 2\nwidth 2\n");
-    assert_eq!(e.kind, ParseErrorKind::MissingHeader { expected: "map" });
-    assert_eq!(e.line, 3);
+    assert_eq!(*e.kind(), ParseErrorKind::MissingHeader { expected: "map" });
+    assert_eq!(e.line(), Some(3));
     let e = map_error("type octile\nheight 2\nmap\n..\n..\n");
-    assert_eq!(e.kind, ParseErrorKind::MissingHeader { expected: "width" });
-    assert_eq!(e.to_string(), "line 3: missing header line 'width'");
+    assert_eq!(
+        *e.kind(),
+        ParseErrorKind::MissingHeader { expected: "width" }
+    );
+    assert_eq!(after_path(&e), "line 3: missing header line 'width'");
     // Zero size.
     let e = map_error("type octile\nheight 0\nwidth 5\nmap\n");
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::ZeroSize {
             width: 5,
             height: 0
@@ -222,15 +224,15 @@ fn empty_files() {
 fn bad_header_lines() {
     let e = map_error("type hex\nheight 1\nwidth 1\nmap\n.\n");
     assert_eq!(
-        (e.line, e.kind.to_string()),
+        (e.line(), e.kind().to_string()),
         (
-            1,
+            Some(1),
             "unsupported map type \"hex\" (expected \"octile\")".into()
         )
     );
     let e = map_error("type octile\nheight -3\nwidth 1\nmap\n.\n");
     assert_eq!(
-        e.kind,
+        *e.kind(),
         ParseErrorKind::BadNumber {
             field: "height",
             text: "-3".into()
@@ -238,34 +240,38 @@ fn bad_header_lines() {
     );
     let e = map_error("type octile\nheight 1\nheight 1\nwidth 1\nmap\n.\n");
     assert_eq!(
-        (e.line, e.kind),
-        (3, ParseErrorKind::DuplicateHeader { field: "height" })
+        (e.line(), e.kind().clone()),
+        (Some(3), ParseErrorKind::DuplicateHeader { field: "height" })
     );
     let e = map_error("type octile\nheight 1\nwidth 1\nmap\n.\n.\n");
     assert_eq!(
-        (e.line, e.kind),
-        (6, ParseErrorKind::TooManyRows { expected: 1 })
+        (e.line(), e.kind().clone()),
+        (Some(6), ParseErrorKind::TooManyRows { expected: 1 })
     );
 }
 
 #[test]
 fn scenario_lines_with_missing_or_bad_fields() {
     let e = scen_error("version 1\n0\tx.map\t3\t2\t0\t0\t2\t1\t2.41421356\n0\tx.map\t3\t2\t0\t0\n");
-    assert_eq!(e.line, 3);
+    assert_eq!(e.line(), Some(3));
     assert_eq!(
-        e.kind,
-        ParseErrorKind::MissingFields {
+        *e.kind(),
+        ParseErrorKind::FieldCount {
             expected: 9,
-            found: 6
+            found: 6,
+            separator: '\t'
         }
     );
-    assert_eq!(e.to_string(), "line 3: expected at least 9 fields, found 6");
+    assert_eq!(
+        after_path(&e),
+        "line 3: expected 9 tab-separated fields, found 6"
+    );
 
     let e = scen_error("version 1.0\n0 x.map 3 2 -1 0 2 1 2.41\n");
     assert_eq!(
-        (e.line, e.kind),
+        (e.line(), e.kind().clone()),
         (
-            2,
+            Some(2),
             ParseErrorKind::BadNumber {
                 field: "start x",
                 text: "-1".into()
@@ -273,15 +279,15 @@ fn scenario_lines_with_missing_or_bad_fields() {
         )
     );
     let e = scen_error("version 1.0\n0 x.map 3 2 0 0 2 1 long\n");
-    assert_eq!(e.to_string(), "line 2: bad optimal length \"long\"");
+    assert_eq!(after_path(&e), "line 2: bad optimal length \"long\"");
     let e = scen_error("version 2\n");
     assert_eq!(
-        e.to_string(),
+        after_path(&e),
         "line 1: bad version line \"version 2\" (expected \"version 1\" or \"version 1.0\")"
     );
     // A line number counts blank lines too.
     let e = scen_error("version 1\n\n\n0\tx.map\t3\n");
-    assert_eq!(e.line, 4);
+    assert_eq!(e.line(), Some(4));
 }
 
 /// The map and scenario of the endpoint tests: 3x2 with a wall at (1, 1).
@@ -299,12 +305,12 @@ fn scenario_kind(scen_line: &str) -> (usize, ScenarioErrorKind, String) {
     let e = file.scenarios[1]
         .endpoints(&grid)
         .expect_err("the scenario should not fit");
-    if let ScenarioErrorKind::MapSize { .. } = e.kind {
+    if let ScenarioErrorKind::MapSize { .. } = e.kind() {
         assert_eq!(file.check_map_size(&grid), Err(e.clone()));
     } else {
         assert!(file.check_map_size(&grid).is_ok());
     }
-    (e.line, e.kind.clone(), e.to_string())
+    (e.line().unwrap(), e.kind().clone(), e.to_string())
 }
 
 #[test]
@@ -364,23 +370,38 @@ fn scenario_for_a_map_of_another_size() {
 fn missing_file_is_an_io_error_naming_the_file() {
     let path = std::env::temp_dir().join(format!("cairns-missing-{}.map", std::process::id()));
     let e = read_map(&path).unwrap_err();
-    assert!(matches!(e.kind, LoadErrorKind::Io(_)));
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
     assert_eq!(
         e.to_string(),
         format!("{}: cannot read the file", path.display())
     );
     assert!(e.source().is_some());
     let e = read_scen(&path).unwrap_err();
-    assert!(matches!(e.kind, LoadErrorKind::Io(_)));
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
 }
 
 #[test]
-fn non_utf8_file_is_an_io_error() {
+fn non_utf8_file_names_the_line() {
     let file = TempFile::new("latin1.map", "");
     std::fs::write(&file.0, b"type octile\nheight 1\nwidth 1\nmap\n\xe9\n").unwrap();
     let e = read_map(&file.0).unwrap_err();
-    assert!(matches!(e.kind, LoadErrorKind::Io(_)), "{e:?}");
-    assert!(e.to_string().starts_with(&file.0.display().to_string()));
+    assert_eq!(
+        (e.line(), e.kind()),
+        (Some(5), &ParseErrorKind::NotUtf8 { column: 1 })
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("{}: line 5: invalid UTF-8 at byte 1", file.0.display())
+    );
+}
+
+#[test]
+fn a_directory_is_an_io_error_naming_it() {
+    let dir = std::env::temp_dir();
+    let e = read_scen(&dir).unwrap_err();
+    assert_eq!(e.kind(), &ParseErrorKind::Io);
+    assert_eq!(e.path(), Some(dir.as_path()));
+    assert!(e.source().is_some());
 }
 
 #[test]

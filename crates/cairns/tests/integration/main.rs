@@ -1,9 +1,11 @@
 //! Integration tests of the cairns library, in one test binary (see
 //! STYLE.md, Tests): the data-driven scenario suite, property tests, an
-//! allocation check and malformed input through the public API.
+//! allocation check, malformed input through the public API and the fuzz
+//! corpus replayed through the fuzz targets' checks.
 
 mod alloc;
 mod bad_input;
+mod fuzz_corpus;
 mod properties;
 mod scenarios;
 

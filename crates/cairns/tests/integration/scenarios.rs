@@ -231,9 +231,9 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
             match s.endpoints(graph.grid()) {
                 Ok(pair) => valid.push(pair),
                 Err(e) => {
-                    assert_eq!(e.line, s.line);
+                    assert_eq!(e.line(), Some(s.line));
                     assert!(
-                        matches!(e.kind, ScenarioErrorKind::Blocked { .. }),
+                        matches!(e.kind(), ScenarioErrorKind::Blocked { .. }),
                         "{}: {e}",
                         short(file)
                     );

@@ -1,0 +1,478 @@
+//! Line-oriented text input shared by the grid's ASCII parser
+//! ([`Grid::from_ascii`](crate::grid::Grid::from_ascii)) and the Moving AI
+//! file parsers ([`crate::movingai`]): the error they report and the line
+//! splitter they read with. Its public types are re-exported from
+//! [`crate::movingai`].
+
+use std::fmt;
+use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
+
+use crate::grid::MAX_CELLS;
+
+/// A map, scenario file or ASCII grid that could not be read or parsed:
+/// what is wrong ([`kind`](Self::kind)), on which line
+/// ([`line`](Self::line)) and, for a file, which file
+/// ([`path`](Self::path)).
+///
+/// Displayed as `line 7: unknown tile 'Q' at (3, 4)`, prefixed with the
+/// path when there is one: `maps/x.map: line 7: unknown tile 'Q' at (3, 4)`.
+/// An I/O error (kind [`Io`](ParseErrorKind::Io)) is the
+/// [`source`](std::error::Error::source).
+#[derive(Debug)]
+pub struct ParseError {
+    kind: ParseErrorKind,
+    line: Option<usize>,
+    path: Option<PathBuf>,
+    source: Option<io::Error>,
+}
+
+/// What is wrong on a line of a map or scenario file.
+///
+/// Input quoted in a kind (`text` fields) is cut to its first 60
+/// characters followed by `...`, so that an error about a long line stays
+/// short.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input holds nothing but whitespace.
+    #[error("file is empty")]
+    Empty,
+    /// A map header line that is required did not appear before `map`, or
+    /// the input ended before the `map` line.
+    #[error("missing header line '{expected}'")]
+    MissingHeader {
+        /// The header keyword: `height`, `width` or `map`.
+        expected: &'static str,
+    },
+    /// A map header line that is not `type T`, `height N`, `width N` or `map`.
+    #[error("bad header line {text:?}")]
+    BadHeader {
+        /// The line, cut to 60 characters (see [`ParseErrorKind`]).
+        text: String,
+    },
+    /// A map header line that appears twice.
+    #[error("duplicate header line '{field}'")]
+    DuplicateHeader {
+        /// The header keyword.
+        field: &'static str,
+    },
+    /// A map type other than `octile`.
+    #[error("unsupported map type {text:?} (expected \"octile\")")]
+    UnsupportedType {
+        /// The type given, cut to 60 characters.
+        text: String,
+    },
+    /// A field that should be a number and is not one (or is out of range).
+    #[error("bad {field} {text:?}")]
+    BadNumber {
+        /// Which field: `height`, `width`, `bucket`, `start x`, ...
+        field: &'static str,
+        /// The text found, cut to 60 characters.
+        text: String,
+    },
+    /// A map whose width or height is zero.
+    #[error("map size {width}x{height} has no cells")]
+    ZeroSize {
+        /// Width from the header.
+        width: u64,
+        /// Height from the header.
+        height: u64,
+    },
+    /// A map with more than [`MAX_CELLS`] cells.
+    #[error("map size {width}x{height} exceeds {MAX_CELLS} cells")]
+    SizeTooLarge {
+        /// Width from the header.
+        width: u64,
+        /// Height from the header.
+        height: u64,
+    },
+    /// A character that is not a tile of the format.
+    #[error("unknown tile {ch:?} at ({x}, {y})")]
+    UnknownTile {
+        /// The character.
+        ch: char,
+        /// Column.
+        x: u32,
+        /// Row.
+        y: u32,
+    },
+    /// A row of the wrong width.
+    #[error("row has {found} tiles, expected {expected}")]
+    RowWidth {
+        /// Width from the header (or the first row).
+        expected: u32,
+        /// Width found.
+        found: usize,
+    },
+    /// The input ended before all rows of the map.
+    #[error("expected {expected} rows, found {found}")]
+    TooFewRows {
+        /// Height from the header.
+        expected: u32,
+        /// Rows found.
+        found: u32,
+    },
+    /// A non-blank line after the last row of the map.
+    #[error("extra row after the {expected} rows of the map")]
+    TooManyRows {
+        /// Height from the header.
+        expected: u32,
+    },
+    /// The first line of a scenario file is not `version 1` or `version 1.0`.
+    #[error("bad version line {text:?} (expected \"version 1\" or \"version 1.0\")")]
+    BadVersion {
+        /// The line, cut to 60 characters.
+        text: String,
+    },
+    /// A scenario line without exactly the fields of its dialect: nine,
+    /// separated by tabs in `version 1` and by spaces in `version 1.0`.
+    #[error(
+        "expected {expected} {}-separated fields, found {found}",
+        if *separator == '\t' { "tab" } else { "space" }
+    )]
+    FieldCount {
+        /// The number of fields of a scenario line.
+        expected: usize,
+        /// Fields found.
+        found: usize,
+        /// The dialect's separator: `'\t'` or `' '` (any run of
+        /// whitespace).
+        separator: char,
+    },
+    /// A line longer than the reader's limit (see
+    /// [`movingai`](crate::movingai#limits)); found before the line is
+    /// stored.
+    #[error("line is longer than {limit} bytes")]
+    LineTooLong {
+        /// The limit, in bytes, not counting the line ending.
+        limit: usize,
+    },
+    /// A line that is not valid UTF-8.
+    #[error("invalid UTF-8 at byte {column}")]
+    NotUtf8 {
+        /// The 1-based byte position of the first invalid byte in the line.
+        column: usize,
+    },
+    /// The input could not be read; the I/O error is the
+    /// [`source`](std::error::Error::source).
+    #[error("cannot read the file")]
+    Io,
+}
+
+impl ParseError {
+    /// An error about line `line` (1-based).
+    pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            kind,
+            line: Some(line),
+            path: None,
+            source: None,
+        }
+    }
+
+    /// An I/O error, on line `line` when reading had started.
+    pub(crate) fn io(source: io::Error, line: Option<usize>) -> ParseError {
+        ParseError {
+            kind: ParseErrorKind::Io,
+            line,
+            path: None,
+            source: Some(source),
+        }
+    }
+
+    /// The same error, naming the file it is about.
+    #[must_use]
+    pub(crate) fn with_path(mut self, path: &Path) -> ParseError {
+        self.path = Some(path.to_path_buf());
+        self
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+
+    /// The 1-based line the error is about. Errors about the end of the
+    /// input (a missing row or header) name the last line; `None` only for
+    /// an I/O error before anything was read (such as a file that cannot be
+    /// opened).
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The file, for errors of the functions that read one
+    /// ([`read_map`](crate::movingai::read_map),
+    /// [`read_scen`](crate::movingai::read_scen)).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(path) = &self.path {
+            write!(f, "{}: ", path.display())?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// At most this many characters of input are quoted in an error.
+const QUOTE_CHARS: usize = 60;
+
+/// `text` to quote in an error: its first [`QUOTE_CHARS`] characters,
+/// followed by `...` when there are more.
+pub(crate) fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// Reads the lines of a text one at a time, numbered from 1, split on `\n`
+/// with a trailing `\r` removed.
+///
+/// A line is copied into one buffer that is reused, and a line longer than
+/// the limit is an error ([`ParseErrorKind::LineTooLong`]) as soon as the
+/// limit is passed, so memory stays within the limit plus the reader's own
+/// buffer whatever the input. A line that is not UTF-8 is an error naming
+/// it ([`ParseErrorKind::NotUtf8`]).
+#[derive(Debug)]
+pub(crate) struct LineReader<R> {
+    reader: R,
+    line: Vec<u8>,
+    number: usize,
+    limit: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads lines of at most `limit` bytes, not counting the line ending.
+    pub(crate) fn new(reader: R, limit: usize) -> Self {
+        LineReader {
+            reader,
+            line: Vec::new(),
+            number: 0,
+            limit,
+        }
+    }
+
+    /// Changes the limit for the following lines.
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// The number of the last line returned (0 before the first).
+    pub(crate) fn number(&self) -> usize {
+        self.number
+    }
+
+    /// The next line and its number, or `None` at the end of the input.
+    pub(crate) fn next_line(&mut self) -> Result<Option<(usize, &str)>, ParseError> {
+        self.line.clear();
+        let mut started = false;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // The line being read; none before the first byte.
+                    let line = if started {
+                        Some(self.number)
+                    } else {
+                        Some(self.number + 1).filter(|_| self.number > 0)
+                    };
+                    return Err(ParseError::io(e, line));
+                }
+            };
+            if available.is_empty() {
+                if !started {
+                    return Ok(None);
+                }
+                break;
+            }
+            if !started {
+                started = true;
+                self.number += 1;
+            }
+            let newline = available.iter().position(|&b| b == b'\n');
+            let take = newline.unwrap_or(available.len());
+            // One byte past the limit may be the `\r` of a `\r\n` ending.
+            if self.line.len() + take > self.limit.saturating_add(1) {
+                return Err(self.too_long());
+            }
+            self.line.extend_from_slice(&available[..take]);
+            self.reader.consume(take + usize::from(newline.is_some()));
+            if newline.is_some() {
+                break;
+            }
+        }
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        if self.line.len() > self.limit {
+            return Err(self.too_long());
+        }
+        match std::str::from_utf8(&self.line) {
+            Ok(line) => Ok(Some((self.number, line))),
+            Err(e) => Err(ParseError::new(
+                self.number,
+                ParseErrorKind::NotUtf8 {
+                    column: e.valid_up_to() + 1,
+                },
+            )),
+        }
+    }
+
+    fn too_long(&self) -> ParseError {
+        ParseError::new(
+            self.number,
+            ParseErrorKind::LineTooLong { limit: self.limit },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_error_display() {
+        let e = ParseError::new(
+            7,
+            ParseErrorKind::UnknownTile {
+                ch: 'Q',
+                x: 3,
+                y: 4,
+            },
+        );
+        assert_eq!(e.to_string(), "line 7: unknown tile 'Q' at (3, 4)");
+    }
+
+    /// All lines of `input` with limit `limit`, or the first error.
+    fn lines(input: &[u8], limit: usize) -> Result<Vec<(usize, String)>, ParseError> {
+        let mut reader = LineReader::new(input, limit);
+        let mut out = Vec::new();
+        while let Some((n, line)) = reader.next_line()? {
+            out.push((n, line.to_owned()));
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn lines_strip_crlf_and_count() {
+        let got = lines(b"a\r\nb\n\nc", 10).unwrap();
+        let want = [(1, "a"), (2, "b"), (3, ""), (4, "c")];
+        assert_eq!(got.len(), want.len());
+        for ((n, line), (m, expected)) in got.iter().zip(want) {
+            assert_eq!((*n, line.as_str()), (m, expected));
+        }
+        assert_eq!(lines(b"x\n", 10).unwrap().len(), 1);
+        assert!(lines(b"", 10).unwrap().is_empty());
+        // A lone `\r` inside a line stays.
+        assert_eq!(lines(b"a\rb\n", 10).unwrap()[0].1, "a\rb");
+    }
+
+    #[test]
+    fn limit_counts_bytes_without_the_line_ending() {
+        assert!(lines(b"abcd\r\nabcd\nabcd", 4).is_ok());
+        for input in [
+            &b"ok\nabcde\n"[..],
+            b"ok\nabcde",
+            b"ok\nabcde\r\n",
+            b"ok\nabcd\r\r\n",
+        ] {
+            let e = lines(input, 4).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                &ParseErrorKind::LineTooLong { limit: 4 },
+                "{input:?}"
+            );
+            assert_eq!(e.to_string(), "line 2: line is longer than 4 bytes");
+        }
+    }
+
+    /// A reader that hands out at most 3 bytes per call, to cross the
+    /// limit and line ends between calls.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(3).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_long_line_is_refused_without_being_stored() {
+        let mut input = b"short\n".to_vec();
+        input.resize(1 << 20, b'x');
+        let mut reader = LineReader::new(io::BufReader::with_capacity(3, Trickle(&input)), 100);
+        assert_eq!(reader.next_line().unwrap(), Some((1, "short")));
+        let e = reader.next_line().unwrap_err();
+        assert_eq!(e.kind(), &ParseErrorKind::LineTooLong { limit: 100 });
+        assert_eq!(e.line(), Some(2));
+        assert!(reader.line.capacity() < 256, "{}", reader.line.capacity());
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line_and_byte() {
+        let e = lines(b"fine\n\xc3\xa9t\xe9\n", 100).unwrap_err();
+        assert_eq!(
+            (e.line(), e.kind()),
+            (Some(2), &ParseErrorKind::NotUtf8 { column: 4 })
+        );
+        assert_eq!(e.to_string(), "line 2: invalid UTF-8 at byte 4");
+    }
+
+    #[test]
+    fn io_errors_come_through_source_with_the_line() {
+        struct FailsAfter(usize);
+        impl io::Read for FailsAfter {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = self.0.min(buf.len());
+                buf[..n].fill(b'\n');
+                self.0 -= n;
+                Ok(n)
+            }
+        }
+        let read = |n| {
+            let mut reader = LineReader::new(io::BufReader::new(FailsAfter(n)), 10);
+            while reader.next_line()?.is_some() {}
+            Ok::<_, ParseError>(())
+        };
+        let e = read(0).unwrap_err();
+        assert_eq!((e.kind(), e.line()), (&ParseErrorKind::Io, None));
+        assert_eq!(
+            std::error::Error::source(&e).unwrap().to_string(),
+            "disk on fire"
+        );
+        let e = read(2).unwrap_err();
+        assert_eq!((e.kind(), e.line()), (&ParseErrorKind::Io, Some(3)));
+        assert_eq!(e.to_string(), "line 3: cannot read the file");
+    }
+
+    #[test]
+    fn excerpts_are_cut_to_60_characters() {
+        assert_eq!(excerpt("short"), "short");
+        let sixty = "é".repeat(60);
+        assert_eq!(excerpt(&sixty), sixty);
+        assert_eq!(excerpt(&format!("{sixty}x")), format!("{sixty}..."));
+    }
+}

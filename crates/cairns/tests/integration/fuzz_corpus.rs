@@ -1,0 +1,239 @@
+//! The fuzz corpus (`fuzz/corpus/TARGET/`) replayed through the fuzz
+//! targets' own checks (`fuzz/src/lib.rs`, included here) on the stable
+//! toolchain: no file makes them panic, and the known-bad inputs give their
+//! specific error and line. Over-long lines are made here, in memory, rather
+//! than committed.
+
+#[path = "../../../../fuzz/src/lib.rs"]
+mod checks;
+
+use std::path::PathBuf;
+
+use cairns::landmarks::FileErrorKind;
+use cairns::movingai::{MAX_LINE, ParseError, ParseErrorKind, ROW_SLACK};
+
+use super::alloc::largest_allocation_in;
+
+/// The files of `fuzz/corpus/TARGET`, sorted, with their contents.
+fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/corpus")).join(target);
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.expect("cannot list the corpus").path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let data = std::fs::read(&path).expect("cannot read a corpus file");
+            (name, data)
+        })
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 15,
+        "only {} files in {}",
+        files.len(),
+        dir.display()
+    );
+    files
+}
+
+/// The one file of `files` called `name`.
+fn file<'a>(files: &'a [(String, Vec<u8>)], name: &str) -> &'a [u8] {
+    &files
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{name} is not in the corpus"))
+        .1
+}
+
+/// The error's kind and line, after checking that it is one.
+fn error<T: std::fmt::Debug>(r: Result<T, ParseError>) -> (ParseErrorKind, Option<usize>) {
+    let e = r.expect_err("the input should be refused");
+    (e.kind().clone(), e.line())
+}
+
+#[test]
+fn map_corpus() {
+    let files = corpus("map");
+    let mut parsed = 0;
+    for (name, data) in &files {
+        let result = std::panic::catch_unwind(|| checks::map(data).is_ok());
+        parsed += usize::from(result.unwrap_or_else(|_| panic!("map check panicked on {name}")));
+    }
+    assert!(parsed >= 8, "{parsed} valid maps");
+
+    let map = |name| error(checks::map(file(&files, name)));
+    assert_eq!(
+        map("long-row.map"),
+        (
+            ParseErrorKind::LineTooLong {
+                limit: 2 + ROW_SLACK
+            },
+            Some(5)
+        )
+    );
+    assert_eq!(
+        map("latin1.map"),
+        (ParseErrorKind::NotUtf8 { column: 2 }, Some(6))
+    );
+    assert_eq!(
+        map("latin1-header.map"),
+        (ParseErrorKind::NotUtf8 { column: 9 }, Some(1))
+    );
+    assert_eq!(
+        map("unknown-tile.map"),
+        (
+            ParseErrorKind::UnknownTile {
+                ch: 'Q',
+                x: 2,
+                y: 1
+            },
+            Some(6)
+        )
+    );
+    assert_eq!(
+        map("huge-height-short-input.map"),
+        (
+            ParseErrorKind::TooFewRows {
+                expected: 4_000_000_000,
+                found: 2
+            },
+            Some(6)
+        )
+    );
+    let (kind, line) = map("long-type.map");
+    assert_eq!(line, Some(1));
+    let ParseErrorKind::UnsupportedType { text } = kind else {
+        panic!("{kind:?}");
+    };
+    assert_eq!(text, format!("{}...", "x".repeat(60)));
+}
+
+#[test]
+fn scen_corpus() {
+    let files = corpus("scen");
+    let mut parsed = 0;
+    for (name, data) in &files {
+        let result = std::panic::catch_unwind(|| checks::scen(data).is_ok());
+        parsed += usize::from(result.unwrap_or_else(|_| panic!("scen check panicked on {name}")));
+    }
+    assert!(parsed >= 8, "{parsed} valid scenario files");
+
+    let scen = |name| error(checks::scen(file(&files, name)));
+    let fields = |found, separator| ParseErrorKind::FieldCount {
+        expected: 9,
+        found,
+        separator,
+    };
+    assert_eq!(scen("ten-fields-v1.scen"), (fields(10, '\t'), Some(2)));
+    assert_eq!(scen("ten-fields-v1.0.scen"), (fields(10, ' '), Some(2)));
+    assert_eq!(scen("trailing-tab.scen"), (fields(10, '\t'), Some(2)));
+    assert_eq!(scen("spaces-in-v1.scen"), (fields(1, '\t'), Some(2)));
+    assert_eq!(
+        scen("latin1.scen"),
+        (ParseErrorKind::NotUtf8 { column: 4 }, Some(3))
+    );
+    let (kind, line) = scen("long-number.scen");
+    assert_eq!(line, Some(2));
+    assert_eq!(
+        kind,
+        ParseErrorKind::BadNumber {
+            field: "optimal length",
+            text: format!("{}...", "9".repeat(60))
+        }
+    );
+}
+
+#[test]
+fn landmarks_corpus() {
+    let files = corpus("landmarks");
+    for (name, data) in &files {
+        let result = std::panic::catch_unwind(|| checks::landmarks(data));
+        assert!(result.is_ok(), "landmark check panicked on {name}");
+    }
+    let kinds =
+        |name| checks::landmarks(file(&files, name)).map(|r| r.err().map(|e| e.kind().clone()));
+    let mismatch =
+        |kind: &Option<FileErrorKind>| matches!(kind, Some(FileErrorKind::MovementMismatch { .. }));
+    // [4-way, 8-way]: a table built for 8-way movement loaded for 4-way says
+    // that the movement differs, not that the map does.
+    let [four, octile] = kinds("octile.lm");
+    assert!(mismatch(&four) && octile.is_none(), "{four:?} {octile:?}");
+    let [four, octile] = kinds("four.lm");
+    assert!(four.is_none() && mismatch(&octile), "{four:?} {octile:?}");
+    for kind in kinds("other-map.lm") {
+        assert!(
+            matches!(kind, Some(FileErrorKind::MapHashMismatch { .. })),
+            "{kind:?}"
+        );
+    }
+    // The header is whole: under 4-way movement the hash is checked first.
+    let [four, octile] = kinds("truncated.lm");
+    assert!(mismatch(&four), "{four:?}");
+    assert_eq!(octile, Some(FileErrorKind::Truncated));
+}
+
+#[test]
+fn search_corpus() {
+    let files = corpus("search");
+    let mut searched = 0;
+    for (name, data) in &files {
+        let result = std::panic::catch_unwind(|| checks::search(data).is_some());
+        searched +=
+            usize::from(result.unwrap_or_else(|_| panic!("search check panicked on {name}")));
+    }
+    assert!(searched >= 15, "{searched} searches");
+    // The map walled off in the middle: no path either way.
+    assert_eq!(
+        checks::search(file(&files, "walled-off.bin")),
+        Some((None, None))
+    );
+}
+
+/// A line of 4 MiB: refused with a short message that names the line, and
+/// without allocating anything near the line's size (the readers used to
+/// hold the whole input, and the scenario parser about 14 bytes per input
+/// byte on top).
+#[test]
+fn multi_megabyte_lines_are_refused_unread() {
+    let long = "7".repeat(4 << 20);
+    let cases = [
+        (
+            "scenario line",
+            format!("version 1\n{long}\n"),
+            ParseErrorKind::LineTooLong { limit: MAX_LINE },
+            2,
+        ),
+        (
+            "map header",
+            format!("type octile\nheight {long}\n"),
+            ParseErrorKind::LineTooLong { limit: MAX_LINE },
+            2,
+        ),
+        (
+            "map row",
+            format!("type octile\nheight 1\nwidth 3\nmap\n{long}\n"),
+            ParseErrorKind::LineTooLong {
+                limit: 3 + ROW_SLACK,
+            },
+            5,
+        ),
+    ];
+    for (what, input, kind, line) in cases {
+        let (message, largest) = largest_allocation_in(|| {
+            let e = if what == "scenario line" {
+                checks::scen(input.as_bytes()).map(drop).unwrap_err()
+            } else {
+                checks::map(input.as_bytes()).map(drop).unwrap_err()
+            };
+            assert_eq!((e.kind(), e.line()), (&kind, Some(line)), "{what}");
+            e.to_string()
+        });
+        assert!(message.len() < 100, "{what}: {message}");
+        // The check also parses the text as a &str, through the same
+        // bounded reader; nothing may come near the line's 4 MiB.
+        assert!(
+            largest <= 4 * MAX_LINE,
+            "{what}: a block of {largest} bytes"
+        );
+    }
+}

@@ -1,0 +1,199 @@
+//! The checks behind the fuzz targets, one function per target.
+//!
+//! Each function takes any bytes and must not panic on them; it panics (a
+//! finding) only when an invariant below fails. It returns what the library
+//! returned, so that `crates/cairns/tests/integration/fuzz_corpus.rs`, which
+//! includes this file with `#[path]`, can replay the committed corpus on the
+//! stable toolchain and check the known-bad inputs' errors.
+
+use cairns::graph::{Graph, NodeId};
+use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::heuristic::Octile;
+use cairns::landmarks::{LandmarkFileError, LandmarkTable, grid_hash};
+use cairns::movingai::{
+    ParseError, ScenarioFile, parse_map, parse_map_from, parse_scen, parse_scen_from, write_map,
+};
+use cairns::search::{AStar, Dijkstra, Search, SearchCache};
+
+/// The longest error message any input may produce: errors quote at most
+/// 60 characters of input.
+pub const MAX_MESSAGE: usize = 300;
+
+/// Checks what every parse error of in-memory input must satisfy: it names
+/// a line (only I/O errors may not, and reading a slice does not fail) and
+/// its message is short whatever the input.
+fn check_parse_error(e: &ParseError) {
+    let message = e.to_string();
+    assert!(
+        message.len() <= MAX_MESSAGE,
+        "a message of {} bytes: {message:.300}",
+        message.len()
+    );
+    assert!(e.line().is_some(), "no line: {message}");
+}
+
+/// The outcome of a parse as comparable data: the value or the error's
+/// kind and line.
+fn outcome<T: PartialEq + Clone, K: PartialEq + Clone>(
+    r: &Result<T, ParseError>,
+    f: impl Fn(&ParseError) -> K,
+) -> Result<T, K> {
+    match r {
+        Ok(value) => Ok(value.clone()),
+        Err(e) => Err(f(e)),
+    }
+}
+
+/// `.map` parser: any bytes give a grid or an error naming a line with a
+/// short message; a grid written back with `write_map` parses to itself;
+/// valid UTF-8 parses the same from a `&str` as from a reader.
+///
+/// # Panics
+///
+/// When one of these fails.
+pub fn map(data: &[u8]) -> Result<Grid, ParseError> {
+    let result = parse_map_from(data);
+    match &result {
+        Ok(grid) => {
+            let again = parse_map(&write_map(grid));
+            assert_eq!(
+                again.ok().as_ref(),
+                Some(grid),
+                "write_map does not round-trip"
+            );
+        }
+        Err(e) => check_parse_error(e),
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let key = |e: &ParseError| (e.kind().clone(), e.line());
+        assert_eq!(
+            outcome(&parse_map(text), key),
+            outcome(&result, key),
+            "parse_map and parse_map_from differ"
+        );
+    }
+    result
+}
+
+/// `.scen` parser: any bytes give scenarios or an error naming a line with a
+/// short message; scenarios come in file order, on lines of the input, with
+/// finite non-negative lengths; valid UTF-8 parses the same from a `&str`.
+///
+/// # Panics
+///
+/// When one of these fails.
+pub fn scen(data: &[u8]) -> Result<ScenarioFile, ParseError> {
+    let result = parse_scen_from(data);
+    match &result {
+        Ok(file) => {
+            let lines = data.split(|&b| b == b'\n').count();
+            for pair in file.scenarios.windows(2) {
+                assert!(pair[0].line < pair[1].line, "scenarios out of order");
+            }
+            for s in &file.scenarios {
+                assert!(s.line >= 2 && s.line <= lines, "line {} of {lines}", s.line);
+                assert!(s.optimal.is_finite() && s.optimal >= 0.0, "{}", s.optimal);
+            }
+        }
+        Err(e) => check_parse_error(e),
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let key = |e: &ParseError| (e.kind().clone(), e.line());
+        assert_eq!(
+            outcome(&parse_scen(text), key),
+            outcome(&result, key),
+            "parse_scen and parse_scen_from differ"
+        );
+    }
+    result
+}
+
+/// The map the landmark target loads tables for (4x3, 10 free cells).
+pub const LANDMARK_MAP: &str = "
+    ....
+    .@@.
+    ....
+";
+
+/// Landmark-file loader: the bytes are loaded as a table for
+/// [`LANDMARK_MAP`] under 4-way and under 8-way movement (in that order).
+/// Any bytes give a table or an error; a table covers the map's nodes and
+/// saving it gives a file that loads back to the same table.
+///
+/// # Panics
+///
+/// When one of these fails.
+pub fn landmarks(data: &[u8]) -> [Result<LandmarkTable, LandmarkFileError>; 2] {
+    let grid = Grid::from_ascii(LANDMARK_MAP).expect("the landmark map parses");
+    [Neighborhood::Four, Neighborhood::Octile].map(|neighborhood| {
+        let hash = grid_hash(&grid, neighborhood);
+        let graph = GridGraph::new(grid.clone(), neighborhood);
+        let result = LandmarkTable::load_for(data, &graph, hash);
+        match &result {
+            Ok(table) => {
+                assert_eq!(table.node_count(), graph.node_bound());
+                let mut saved = Vec::new();
+                table.save(&mut saved, hash).expect("saving to a Vec");
+                let again = LandmarkTable::load_for(&saved[..], &graph, hash);
+                assert_eq!(again.ok().as_ref(), Some(table), "save does not round-trip");
+            }
+            Err(e) => assert!(e.to_string().len() <= MAX_MESSAGE, "{e}"),
+        }
+        result
+    })
+}
+
+/// The most cells the search target searches, to keep each run fast.
+pub const MAX_SEARCH_CELLS: usize = 1 << 12;
+
+/// A search on a parsed map: the first four bytes pick the start and the
+/// goal (two little-endian `u16`s, modulo the cell count), the rest is a
+/// `.map` file. On an octile graph of that map, A* with the octile
+/// heuristic and Dijkstra agree on whether a path exists and on its cost,
+/// and A*'s path runs from the start to the goal by moves of the graph
+/// whose costs add up to the path's cost.
+///
+/// Returns the two costs, `None` for input that is not a map of at most
+/// [`MAX_SEARCH_CELLS`] cells.
+///
+/// # Panics
+///
+/// When one of these fails.
+pub fn search(data: &[u8]) -> Option<(Option<f64>, Option<f64>)> {
+    let (head, text) = data.split_at_checked(4)?;
+    let grid = parse_map_from(text).ok()?;
+    if grid.len() > MAX_SEARCH_CELLS {
+        return None;
+    }
+    let cells = grid.len() as u32;
+    let pick = |lo: u8, hi: u8| NodeId(u32::from(u16::from_le_bytes([lo, hi])) % cells);
+    let (start, goal) = (pick(head[0], head[1]), pick(head[2], head[3]));
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let mut cache = SearchCache::new();
+    let path = AStar::new(&graph, Octile::new(&graph)).search(start, goal, &mut cache);
+    let dijkstra = Dijkstra::new(&graph).search_cost(start, goal, &mut cache);
+    let astar = path.as_ref().map(|p| p.cost);
+    match (astar, dijkstra) {
+        (Some(a), Some(d)) => assert!((a - d).abs() <= 1e-9 * d.max(1.0), "A* {a}, Dijkstra {d}"),
+        (None, None) => {}
+        _ => panic!("A* {astar:?}, Dijkstra {dijkstra:?} from {start:?} to {goal:?}"),
+    }
+    if let Some(path) = &path {
+        assert_eq!(path.nodes.first(), Some(&start));
+        assert_eq!(path.nodes.last(), Some(&goal));
+        let mut cost = 0.0;
+        for pair in path.nodes.windows(2) {
+            let step = graph
+                .successors(pair[0])
+                .find(|&(v, _)| v == pair[1])
+                .unwrap_or_else(|| panic!("{:?} -> {:?} is not a move", pair[0], pair[1]));
+            cost += step.1;
+        }
+        assert!(
+            (cost - path.cost).abs() <= 1e-9 * cost.max(1.0),
+            "{cost} vs {}",
+            path.cost
+        );
+    }
+    Some((astar, dijkstra))
+}
