@@ -747,7 +747,7 @@ mod tests {
         assert_eq!(e.to_string(), "line 3: goal (4, 2) is outside the map");
         let e = check("0\tm\t4\t3\t0\t3\t0\t0\t4").unwrap_err();
         assert!(matches!(
-            e.kind,
+            e.kind(),
             ScenarioErrorKind::OutOfRange {
                 which: Endpoint::Start,
                 ..
@@ -824,10 +824,7 @@ mod tests {
                 .iter()
                 .filter(|s| match s.endpoints(&grid) {
                     Ok(_) => false,
-                    Err(ScenarioError {
-                        kind: ScenarioErrorKind::Blocked { .. },
-                        ..
-                    }) => true,
+                    Err(e) if matches!(e.kind(), ScenarioErrorKind::Blocked { .. }) => true,
                     Err(e) => panic!("{}: {e}", path.display()),
                 })
                 .count();
