@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::{MAX_LINE, ParseError, ParseErrorKind, load};
+use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
 use crate::grid::Grid;
 use crate::parse::{LineReader, excerpt};
@@ -426,7 +426,7 @@ fn parse_length(text: &str) -> Option<(f64, u32)> {
 /// A [`ParseError`] naming the file: an I/O error (kind
 /// [`Io`](ParseErrorKind::Io), the I/O error as its
 /// [`source`](std::error::Error::source)) or what the parser found.
-pub fn read_scen(path: &Path) -> Result<ScenarioFile, ParseError> {
+pub fn read_scen(path: &Path) -> Result<ScenarioFile, LoadError> {
     load(path, parse_scen_from)
 }
 
