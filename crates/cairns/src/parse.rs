@@ -229,16 +229,26 @@ impl std::error::Error for ParseError {
     }
 }
 
-/// At most this many characters of input are quoted in an error.
+/// At most this many characters of input are quoted in an error, counted
+/// as displayed (escaped).
 const QUOTE_CHARS: usize = 60;
 
-/// `text` to quote in an error: its first [`QUOTE_CHARS`] characters,
-/// followed by `...` when there are more.
+/// `text` to quote in an error: as many of its first characters as take
+/// at most [`QUOTE_CHARS`] characters once escaped the way the messages
+/// show them (`{:?}`), followed by `...` when that is not all of it.
+///
+/// Counting escapes matters: a control character displays as up to ten
+/// characters (`\u{10ffff}`), and 60 of them made a 600-byte message (found
+/// by the `map` fuzz target).
 pub(crate) fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_owned(),
+    let mut shown = 0;
+    for (i, ch) in text.char_indices() {
+        shown += ch.escape_debug().count();
+        if shown > QUOTE_CHARS {
+            return format!("{}...", &text[..i]);
+        }
     }
+    text.to_owned()
 }
 
 /// Reads the lines of a text one at a time, numbered from 1, split on `\n`
@@ -474,5 +484,22 @@ mod tests {
         let sixty = "é".repeat(60);
         assert_eq!(excerpt(&sixty), sixty);
         assert_eq!(excerpt(&format!("{sixty}x")), format!("{sixty}..."));
+    }
+
+    /// Control characters display escaped (`\u{3}`, five characters each):
+    /// the fuzzer found 60 of them making a 330-byte message.
+    #[test]
+    fn excerpts_count_escaped_characters() {
+        let controls = "\u{3}".repeat(100);
+        let cut = excerpt(&controls);
+        assert_eq!(cut, format!("{}...", "\u{3}".repeat(12)));
+        assert!(format!("{cut:?}").len() <= 60 + 5);
+        let e = ParseError::new(
+            3,
+            ParseErrorKind::UnsupportedType {
+                text: excerpt(&format!("octile{controls}")),
+            },
+        );
+        assert!(e.to_string().len() < 120, "{e}");
     }
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::Path;
 
-use super::{MAX_LINE, ParseError, ParseErrorKind, load};
+use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
 use crate::parse::{LineReader, excerpt};
 
@@ -206,7 +206,7 @@ fn set_size(
 /// A [`ParseError`] naming the file: an I/O error (kind
 /// [`Io`](ParseErrorKind::Io), the I/O error as its
 /// [`source`](std::error::Error::source)) or what the parser found.
-pub fn read_map(path: &Path) -> Result<Grid, ParseError> {
+pub fn read_map(path: &Path) -> Result<Grid, LoadError> {
     load(path, parse_map_from)
 }
 

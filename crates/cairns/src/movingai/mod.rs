@@ -83,6 +83,12 @@ pub use scen::{
 
 pub use crate::parse::{ParseError, ParseErrorKind};
 
+/// The error of the functions that read a file ([`read_map`],
+/// [`read_scen`]): a [`ParseError`] naming the file
+/// ([`ParseError::path`]). It is the same type because the readers stream,
+/// so an I/O error can come on any line; the name is kept for callers.
+pub type LoadError = ParseError;
+
 /// The longest line, in bytes without its line ending, of a scenario file
 /// or a map's header (see [limits](self#limits)).
 pub const MAX_LINE: usize = 64 * 1024;

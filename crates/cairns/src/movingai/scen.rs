@@ -5,7 +5,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::{MAX_LINE, ParseError, ParseErrorKind, load};
+use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
 use crate::grid::Grid;
 use crate::parse::{LineReader, excerpt};
@@ -426,7 +426,7 @@ fn parse_length(text: &str) -> Option<(f64, u32)> {
 /// A [`ParseError`] naming the file: an I/O error (kind
 /// [`Io`](ParseErrorKind::Io), the I/O error as its
 /// [`source`](std::error::Error::source)) or what the parser found.
-pub fn read_scen(path: &Path) -> Result<ScenarioFile, ParseError> {
+pub fn read_scen(path: &Path) -> Result<ScenarioFile, LoadError> {
     load(path, parse_scen_from)
 }
 
@@ -747,7 +747,7 @@ mod tests {
         assert_eq!(e.to_string(), "line 3: goal (4, 2) is outside the map");
         let e = check("0\tm\t4\t3\t0\t3\t0\t0\t4").unwrap_err();
         assert!(matches!(
-            e.kind,
+            e.kind(),
             ScenarioErrorKind::OutOfRange {
                 which: Endpoint::Start,
                 ..
@@ -824,10 +824,7 @@ mod tests {
                 .iter()
                 .filter(|s| match s.endpoints(&grid) {
                     Ok(_) => false,
-                    Err(ScenarioError {
-                        kind: ScenarioErrorKind::Blocked { .. },
-                        ..
-                    }) => true,
+                    Err(e) if matches!(e.kind(), ScenarioErrorKind::Blocked { .. }) => true,
                     Err(e) => panic!("{}: {e}", path.display()),
                 })
                 .count();
