@@ -598,8 +598,8 @@ mod tests {
         );
 
         let msg = chain(&AppState::with_map_file(&latin1).unwrap_err());
-        assert!(msg.contains("latin1.map: cannot read the file: "), "{msg}");
-        assert!(msg.contains("UTF-8"), "{msg}");
+        // The parsers name the line of an invalid byte.
+        assert!(msg.contains("latin1.map: line 5: invalid UTF-8"), "{msg}");
 
         let msg = chain(&AppState::with_map_file(&dir.join("missing.map")).unwrap_err());
         assert!(msg.contains("missing.map: cannot read the file: "), "{msg}");
