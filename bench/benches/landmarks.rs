@@ -26,9 +26,12 @@ use std::time::Instant;
 
 use cairns::graph::{Graph, NodeId};
 use cairns::heuristic::{FnHeuristic, Heuristic, Octile};
+use cairns::landmarks::research::{
+    AdaptiveLandmarks, CompressedHeuristic, CompressedTable, Compression, DistanceColumn,
+    place_centroid,
+};
 use cairns::landmarks::{
-    AdaptiveLandmarks, CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic,
-    Directedness, DistanceColumn, LandmarkTable, Layout, Placement, place, place_centroid,
+    DifferentialHeuristic, Directedness, LandmarkTable, Layout, Placement, place,
 };
 use cairns::open::{OpenSet, PairingHeap};
 use cairns::search::{AStar, Dijkstra, Search, SearchCache};

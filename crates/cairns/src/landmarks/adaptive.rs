@@ -32,7 +32,7 @@ use crate::rng::SplitMix64;
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
-/// use cairns::landmarks::{AdaptiveLandmarks, Directedness, LandmarkTable, Placement, place};
+/// use cairns::landmarks::{Directedness, LandmarkTable, Placement, place}; use cairns::landmarks::research::AdaptiveLandmarks;
 /// use cairns::search::{AStar, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("

@@ -29,7 +29,7 @@ use crate::search::SearchCache;
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::{Heuristic, Octile};
-/// use cairns::landmarks::{DifferentialHeuristic, Directedness, DistanceColumn, LandmarkTable};
+/// use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable}; use cairns::landmarks::research::DistanceColumn;
 /// use cairns::search::SearchCache;
 ///
 /// let grid = Grid::from_ascii("

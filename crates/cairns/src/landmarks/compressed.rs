@@ -28,7 +28,7 @@ pub enum Compression {
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
-/// use cairns::landmarks::{CompressedHeuristic, CompressedTable, Compression, Directedness, LandmarkTable, Placement, place};
+/// use cairns::landmarks::{Directedness, LandmarkTable, Placement, place}; use cairns::landmarks::research::{CompressedHeuristic, CompressedTable, Compression};
 /// use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("

@@ -88,14 +88,29 @@ mod proptests;
 mod stale;
 mod table;
 
-pub use adaptive::AdaptiveLandmarks;
-pub use column::DistanceColumn;
-pub use compressed::{CompressedGoal, CompressedHeuristic, CompressedTable, Compression};
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
-pub use heuristic::{DifferentialGoal, DifferentialHeuristic, ForStart, MAX_BEST};
-pub use placement::{Placement, SAMPLE_PAIRS, place, place_among_goals, place_centroid};
+pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
+pub use placement::{Placement, place};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
+
+/// The variants from the landmark literature that cairns implements and
+/// measures (`cargo bench -p cairns-bench --bench landmarks`,
+/// `docs/differential-heuristics.md`) but that a user rarely needs: online
+/// (adaptive) landmarks, an extra distance column, compressed tables,
+/// placement among known goals, per-start heuristics and best-k selection.
+/// The small surface above ([`place`], [`LandmarkTable`],
+/// [`DifferentialHeuristic`], the files and map changes) is what the
+/// command, the web page and the search specs use.
+pub mod research {
+    pub use super::adaptive::AdaptiveLandmarks;
+    pub use super::column::DistanceColumn;
+    pub use super::compressed::{
+        CompressedGoal, CompressedHeuristic, CompressedTable, Compression,
+    };
+    pub use super::heuristic::{ForStart, MAX_BEST};
+    pub use super::placement::{SAMPLE_PAIRS, place_among_goals, place_centroid};
+}
 
 use crate::graph::{Graph, NodeId};
 use crate::search::{Bfs, Dijkstra, SearchCache};

@@ -133,7 +133,7 @@ pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<No
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
-/// use cairns::landmarks::place_centroid;
+/// use cairns::landmarks::research::place_centroid;
 ///
 /// let grid = Grid::from_ascii("
 ///     ..........

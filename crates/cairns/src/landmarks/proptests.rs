@@ -7,7 +7,7 @@ use crate::search::Search;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use super::{CompressedHeuristic, CompressedTable, Compression, DistanceColumn};
+use super::research::{CompressedHeuristic, CompressedTable, Compression, DistanceColumn};
 use super::{
     DifferentialHeuristic, Directedness, LandmarkTable, Layout, MapChanges, Placement,
     SafeDifferential, place,

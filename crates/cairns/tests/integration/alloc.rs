@@ -11,10 +11,8 @@ use std::cell::Cell;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::heuristic::Octile;
-use cairns::landmarks::{
-    CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
-    LandmarkTable, Placement, place,
-};
+use cairns::landmarks::research::{CompressedHeuristic, CompressedTable, Compression};
+use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use cairns::open::PairingHeap;
 use cairns::search::{AStar, Bfs, Dijkstra, Search, SearchCache};
 
