@@ -4,6 +4,7 @@
 
 mod alloc;
 mod bad_input;
+mod matrix;
 mod properties;
 mod scenarios;
 
