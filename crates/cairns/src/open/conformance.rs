@@ -282,9 +282,10 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
     Ok(())
 }
 
-/// The documented tie order on a fixed sequence: smaller `f` first, larger
+/// The documented tie order on fixed sequences: smaller `f` first, larger
 /// `g` first among equal `f`, a decrease-key that moves a node to the
-/// front, and membership forgotten once popped.
+/// front, membership forgotten once popped, and keys far apart (different
+/// buckets, beyond a bucket window) moved near by decrease-key.
 ///
 /// # Panics
 ///
@@ -313,6 +314,26 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
         None,
         "tie order: a popped node is a member"
     );
+    // Keys far apart (in other buckets and beyond a bucket window), moved
+    // by decrease-key from far to near and within one `f`.
+    q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
+    q.push(NodeId(2), Key { f: 4.5, g: 0.0 });
+    q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
+    q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
+    q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+    assert_eq!(q.pop().map(|(n, _)| n.0), Some(5), "order: first pop");
+    q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+    q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
+    q.decrease_key(NodeId(3), Key { f: 4.5, g: 5.0 });
+    assert_eq!(
+        q.key(NodeId(1)),
+        Some(Key { f: 5.5, g: 2.0 }),
+        "order: key after decrease-key"
+    );
+    q.push(NodeId(6), Key { f: 40.0, g: 0.0 });
+    let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
+    assert_eq!(order, [4, 3, 2, 1, 6], "order: keys far apart");
+    assert!(q.is_empty(), "order: empty after popping everything");
 }
 
 /// `clear` forgets every entry (in every part of a structure: a near key

@@ -457,6 +457,8 @@ mod tests {
         // Few narrow buckets: the overflow lists, refills and rebasing get
         // exercised on every sequence.
         conformance::check_with(|| BucketQueue::with_buckets(0.5, 4));
+        conformance::check_with(|| BucketQueue::with_buckets(2.0, 4));
+        conformance::check_with(|| HotQueue::with_buckets(1.0, 4));
         conformance::check_with(|| HotQueue::with_buckets(1.0, 3));
         conformance::check_with(|| TwoLevelQueue::with_window(0.5));
     }

@@ -222,25 +222,4 @@ mod tests {
         }
         assert_eq!(radix(-0.0), radix(0.0));
     }
-
-    #[test]
-    fn pops_in_exact_key_order() {
-        let mut h = RadixHeap::new();
-        h.prepare(10);
-        h.push(NodeId(1), Key { f: 5.5, g: 1.0 });
-        h.push(NodeId(2), Key { f: 4.5, g: 0.0 });
-        h.push(NodeId(3), Key { f: 5.5, g: 4.0 });
-        h.push(NodeId(4), Key { f: 90.0, g: 0.0 });
-        h.push(NodeId(5), Key { f: 0.5, g: 0.0 });
-        assert_eq!(h.pop().map(|(n, _)| n.0), Some(5));
-        h.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        h.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
-        h.decrease_key(NodeId(3), Key { f: 4.5, g: 5.0 });
-        assert_eq!(h.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
-        h.push(NodeId(6), Key { f: 40.0, g: 0.0 });
-        let order: Vec<u32> = std::iter::from_fn(|| h.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [4, 3, 2, 1, 6]);
-        assert_eq!(h.key(NodeId(3)), None);
-        assert!(h.is_empty());
-    }
 }
