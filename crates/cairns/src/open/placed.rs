@@ -24,6 +24,19 @@ pub(super) struct Place {
     pub index: u32,
 }
 
+/// The precondition of the bucket-based queues, checked in debug builds:
+/// `f` is not negative (nor NaN). Keys below the current minimum are
+/// allowed; see the `# Correctness` section of each queue.
+#[inline]
+pub(super) fn debug_assert_non_negative(queue: &str, key: Key) {
+    debug_assert!(
+        key.f >= 0.0,
+        "{queue} needs non-negative keys: f {} (g {})",
+        key.f,
+        key.g
+    );
+}
+
 /// Whether `list[place.index]` holds `node`.
 #[inline]
 pub(super) fn holds(list: &[Entry], place: Place, node: NodeId) -> bool {

@@ -154,35 +154,3 @@ impl OpenSet for QuaternaryHeap {
         self.heap.len()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::open::model_test::model_test;
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        crate::open::model_test::check_tie_order(QuaternaryHeap::new());
-    }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut h = QuaternaryHeap::new();
-        h.prepare(4);
-        h.push(NodeId(0), Key::new(1.0, 0.0));
-        h.push(NodeId(1), Key::new(2.0, 0.0));
-        h.clear();
-        assert_eq!(h.key(NodeId(0)), None);
-        h.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(h.key(NodeId(0)), None);
-        assert_eq!(h.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(QuaternaryHeap::new());
-    }
-
-    model_test!(quaternary_heap_matches_model, QuaternaryHeap::new());
-}

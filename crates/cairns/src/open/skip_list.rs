@@ -288,7 +288,6 @@ impl OpenSet for SkipList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::model_test::model_test;
 
     /// Checks that every level is sorted and a sublist of the one below,
     /// and returns the nodes of the bottom level.
@@ -398,26 +397,4 @@ mod tests {
             s.towers.len()
         );
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut s = SkipList::new();
-        s.prepare(4);
-        s.push(NodeId(0), Key::new(1.0, 0.0));
-        s.push(NodeId(1), Key::new(2.0, 0.0));
-        s.clear();
-        assert_eq!(s.key(NodeId(0)), None);
-        assert_eq!(s.pop(), None);
-        s.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(s.key(NodeId(0)), None);
-        assert_eq!(s.len(), 1);
-        assert_eq!(nodes(&s), [1]);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(SkipList::new());
-    }
-
-    model_test!(skip_list_matches_model, SkipList::new());
 }

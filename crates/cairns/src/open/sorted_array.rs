@@ -130,28 +130,11 @@ impl OpenSet for SortedArray {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::model_test::model_test;
 
     fn assert_sorted(a: &SortedArray) {
         for w in a.entries.windows(2) {
             assert!(!w[0].key.precedes(w[1].key), "{w:?} out of order");
         }
-    }
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        let mut a = SortedArray::new();
-        a.prepare(10);
-        a.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-        a.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-        a.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-        a.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-        a.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        assert_sorted(&a);
-        assert_eq!(a.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
-        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [4, 2, 3, 1]);
-        assert_eq!(a.key(NodeId(3)), None);
     }
 
     #[test]
@@ -184,25 +167,4 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
         assert_eq!(order, [2, 4, 5, 3, 1, 0]);
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut a = SortedArray::new();
-        a.prepare(4);
-        a.push(NodeId(0), Key::new(1.0, 0.0));
-        a.push(NodeId(1), Key::new(2.0, 0.0));
-        a.clear();
-        assert_eq!(a.key(NodeId(0)), None);
-        assert_eq!(a.key(NodeId(1)), None);
-        a.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(a.key(NodeId(0)), None);
-        assert_eq!(a.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(SortedArray::new());
-    }
-
-    model_test!(sorted_array_matches_model, SortedArray::new());
 }

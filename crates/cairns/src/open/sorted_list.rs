@@ -229,7 +229,6 @@ impl OpenSet for SortedList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::model_test::model_test;
 
     /// The nodes from head to tail, checking the back links on the way.
     fn nodes(l: &SortedList) -> Vec<u32> {
@@ -298,20 +297,6 @@ mod tests {
     }
 
     #[test]
-    fn clear_forgets_membership() {
-        let mut l = SortedList::new();
-        l.prepare(4);
-        l.push(NodeId(0), Key::new(1.0, 0.0));
-        l.push(NodeId(1), Key::new(2.0, 0.0));
-        l.clear();
-        assert_eq!(l.key(NodeId(0)), None);
-        l.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(l.key(NodeId(0)), None);
-        assert_eq!(l.len(), 1);
-        assert_eq!(nodes(&l), [1]);
-    }
-
-    #[test]
     fn default_is_an_empty_list() {
         // `Default` leaves the ends at 0, not NIL: the list must not read
         // them while it is empty.
@@ -321,11 +306,4 @@ mod tests {
         l.push(NodeId(1), Key::new(0.5, 0.0));
         assert_eq!(l.pop(), Some((NodeId(1), Key::new(0.5, 0.0))));
     }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(SortedList::new());
-    }
-
-    model_test!(sorted_list_matches_model, SortedList::new());
 }

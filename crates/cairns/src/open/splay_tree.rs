@@ -296,8 +296,6 @@ impl OpenSet for SplayTree {
 mod tests {
     use super::*;
 
-    use crate::open::model_test::model_test;
-
     #[test]
     fn pops_in_key_order_then_node_order() {
         let mut t = SplayTree::new();
@@ -336,24 +334,4 @@ mod tests {
         }
         assert_eq!(count, 200);
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut t = SplayTree::new();
-        t.prepare(4);
-        t.push(NodeId(0), Key::new(1.0, 0.0));
-        t.push(NodeId(1), Key::new(2.0, 0.0));
-        t.clear();
-        assert_eq!(t.key(NodeId(0)), None);
-        t.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(t.key(NodeId(0)), None);
-        assert_eq!(t.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(SplayTree::new());
-    }
-
-    model_test!(splay_tree_matches_model, SplayTree::new());
 }

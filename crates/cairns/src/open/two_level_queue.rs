@@ -188,8 +188,6 @@ impl OpenSet for TwoLevelQueue {
 mod tests {
     use super::*;
 
-    use crate::open::model_test::model_test;
-
     #[test]
     fn pops_in_key_order_across_refills() {
         let mut q = TwoLevelQueue::with_window(1.0);
@@ -222,30 +220,4 @@ mod tests {
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(2));
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut q = TwoLevelQueue::new();
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(1.0, 0.0));
-        q.push(NodeId(1), Key::new(2.0, 0.0));
-        q.clear();
-        assert_eq!(q.key(NodeId(0)), None);
-        q.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(q.key(NodeId(0)), None);
-        assert_eq!(q.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(TwoLevelQueue::new());
-    }
-
-    model_test!(two_level_queue_matches_model, TwoLevelQueue::new());
-
-    // A narrow window: many refills.
-    model_test!(
-        two_level_queue_with_narrow_window_matches_model,
-        TwoLevelQueue::with_window(0.5)
-    );
 }

@@ -118,12 +118,6 @@ impl OpenSet for UnsortedArray {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::model_test::model_test;
-
-    #[test]
-    fn pops_in_key_order_with_deeper_first_on_ties() {
-        crate::open::model_test::check_tie_order(UnsortedArray::new());
-    }
 
     #[test]
     fn equal_keys_pop_from_the_lowest_slot() {
@@ -136,24 +130,4 @@ mod tests {
         let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
         assert_eq!(order, [7, 5, 3]);
     }
-
-    #[test]
-    fn clear_forgets_membership() {
-        let mut a = UnsortedArray::new();
-        a.prepare(4);
-        a.push(NodeId(0), Key::new(1.0, 0.0));
-        a.push(NodeId(1), Key::new(2.0, 0.0));
-        a.clear();
-        assert_eq!(a.key(NodeId(0)), None);
-        a.push(NodeId(1), Key::new(3.0, 0.0));
-        assert_eq!(a.key(NodeId(0)), None);
-        assert_eq!(a.len(), 1);
-    }
-
-    #[test]
-    fn astar_costs_match_the_default_heap() {
-        crate::open::astar_test::check(UnsortedArray::new());
-    }
-
-    model_test!(unsorted_array_matches_model, UnsortedArray::new());
 }
