@@ -15,10 +15,11 @@ use cairns::landmarks::{
     CompressedHeuristic, CompressedTable, Compression, DifferentialHeuristic, Directedness,
     LandmarkTable, Placement, place,
 };
+use cairns::movingai::runner::Instance;
 use cairns::open::PairingHeap;
 use cairns::search::{AStar, Bfs, Dijkstra, Search, SearchCache};
 
-use super::{load, scen_files};
+use super::scen_files;
 
 struct Counting;
 
@@ -92,17 +93,18 @@ fn den520d() -> (GridGraph, Vec<(NodeId, NodeId)>) {
         .into_iter()
         .find(|f| f.ends_with("den520d.map.scen"))
         .expect("dao/den520d.map.scen");
-    let (graph, scen) = load(&file);
-    let step = scen.scenarios.len() / 200;
-    let pairs: Vec<_> = scen
-        .scenarios
+    let inst = Instance::load(&file, None, 1).unwrap_or_else(|e| panic!("{e}"));
+    assert!(inst.data_errors.is_empty());
+    let step = inst.queries.len() / 200;
+    let pairs: Vec<_> = inst
+        .queries
         .iter()
         .step_by(step)
         .take(200)
-        .map(|s| s.endpoints(graph.grid()).unwrap())
+        .map(|q| (q.start, q.goal))
         .collect();
     assert_eq!(pairs.len(), 200);
-    (graph, pairs)
+    (inst.graph, pairs)
 }
 
 /// How the cache is warmed up before the counted batch.

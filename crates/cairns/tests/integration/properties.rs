@@ -326,11 +326,10 @@ fn astar_only_decreases_keys_that_precede() {
         .into_iter()
         .find(|f| f.ends_with("den520d.map.scen"))
         .unwrap();
-    let (graph, scen) = super::load(&file);
-    let astar = AStar::new(&graph, Octile::new(&graph));
-    for s in scen.scenarios.iter().step_by(30) {
-        let (start, goal) = s.endpoints(graph.grid()).unwrap();
-        let cost = astar.search_cost(start, goal, &mut cache).unwrap();
-        assert!(cairns::movingai::lengths_match(cost, s.optimal, s.decimals));
+    let inst = cairns::movingai::runner::Instance::load(&file, None, 30).unwrap();
+    let astar = AStar::new(&inst.graph, Octile::new(&inst.graph));
+    for q in &inst.queries {
+        let cost = astar.search_cost(q.start, q.goal, &mut cache);
+        assert!(q.matches(cost), "line {}: {cost:?}", q.line);
     }
 }
