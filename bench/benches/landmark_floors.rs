@@ -23,14 +23,13 @@
 //! configuration: mean expansions, mean and median of the per-query times,
 //! and the ratios of octile with the default heap to it.
 
-use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::landmarks::LandmarkTable;
 use cairns::movingai::runner::{Checker, Instance, Reference, median};
 use cairns::search::Searcher;
 use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, build_table};
-use cairns_bench::{BenchArgs, load_set, parse_list};
+use cairns_bench::{BenchArgs, load_set, parse_list, time_checked};
 
 /// The number of landmarks of the floors.
 const K: usize = 16;
@@ -74,16 +73,9 @@ fn round(
 ) -> u64 {
     let mut expanded = 0;
     for (i, q) in inst.queries.iter().enumerate() {
-        let t0 = Instant::now();
-        let cost = black_box(searcher.search_cost(q.start, q.goal));
-        let t = t0.elapsed().as_secs_f64();
-        assert!(
-            checker.check(q, cost),
-            "{name} on {} line {}: {cost:?} vs published {}",
-            inst.name,
-            q.line,
-            q.optimal
-        );
+        let t = time_checked(&name, inst, q, checker, || {
+            searcher.search_cost(q.start, q.goal)
+        });
         best[i] = best[i].min(t);
         expanded += searcher.stats().expanded;
     }

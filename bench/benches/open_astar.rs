@@ -45,7 +45,7 @@ use cairns::movingai::runner::{Checker, Instance, Reference, median};
 use cairns::open::OpenKind;
 use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec};
 use cairns_bench::plot::{self, Chart, Series};
-use cairns_bench::{BenchArgs, load_set};
+use cairns_bench::{BenchArgs, load_set, time_checked};
 
 /// The benchmark sets run by default.
 const SETS: [&str; 6] = ["dao", "maze", "room", "random", "street", "sc1"];
@@ -143,16 +143,9 @@ fn run_struct(
     let mut max_open = Vec::with_capacity(chosen.len());
     for &qi in chosen {
         let q = &inst.queries[qi];
-        let t0 = Instant::now();
-        let cost = black_box(searcher.search_cost(q.start, q.goal));
-        let t = t0.elapsed().as_secs_f64();
-        assert!(
-            checker.check(q, cost),
-            "{kind} on {} line {}: {cost:?} vs published {}",
-            inst.name,
-            q.line,
-            q.optimal
-        );
+        let t = time_checked(&kind, inst, q, &mut checker, || {
+            searcher.search_cost(q.start, q.goal)
+        });
         out[offset + qi] = Some(t);
         max_open.push(searcher.stats().max_open);
     }

@@ -19,15 +19,13 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::hint::black_box;
-use std::time::Instant;
 
 use cairns::graph::NodeId;
 use cairns::grid::GridGraph;
 use cairns::movingai::runner::{Checker, Reference, median};
 use cairns::search::Searcher;
 use cairns::spec::SearchSpec;
-use cairns_bench::{BenchArgs, geometric_mean, load_set};
+use cairns_bench::{BenchArgs, geometric_mean, load_set, time_checked};
 
 /// How one implementation is run: a cairns search by its spec name, or a
 /// peer's function.
@@ -126,22 +124,10 @@ fn main() {
                 for k in 0..IMPLS.len() {
                     let i = (q + k) % IMPLS.len();
                     let (name, imp) = IMPLS[i];
-                    let t0 = Instant::now();
-                    let cost = black_box(run(
-                        imp,
-                        searchers[i].as_mut(),
-                        graph,
-                        (query.start, query.goal),
-                        &mut path,
-                    ));
-                    times[i].push(t0.elapsed().as_secs_f64());
-                    assert!(
-                        checker.check(query, cost),
-                        "{name} on {} line {}: {cost:?} vs published {}",
-                        inst.name,
-                        query.line,
-                        query.optimal
-                    );
+                    let searcher = searchers[i].as_mut();
+                    times[i].push(time_checked(&name, inst, query, &mut checker, || {
+                        run(imp, searcher, graph, (query.start, query.goal), &mut path)
+                    }));
                 }
             }
             let means: Vec<f64> = times

@@ -10,7 +10,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use cairns::movingai::runner::Instance;
+use std::hint::black_box;
+use std::time::Instant;
+
+use cairns::movingai::runner::{Checker, Instance, Query};
 
 /// Loads every map of a set of the data directory (`dao`, `maze`, ...)
 /// with every `every`-th scenario, sorted by name
@@ -33,6 +36,32 @@ pub fn load_set(set: &str, every: usize) -> Vec<Instance> {
 /// When the file is missing or does not load.
 pub fn load_file(relative: &str, every: usize) -> Instance {
     Instance::load(&cairns_testdata::file(relative), None, every).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Times one query of `inst` (`search` alone) and checks its cost with
+/// `checker`; returns the seconds.
+///
+/// # Panics
+///
+/// When the cost is wrong, naming `what`, the map and the line.
+pub fn time_checked(
+    what: &dyn fmt::Display,
+    inst: &Instance,
+    query: &Query,
+    checker: &mut Checker<'_>,
+    search: impl FnOnce() -> Option<f64>,
+) -> f64 {
+    let t0 = Instant::now();
+    let cost = black_box(search());
+    let seconds = t0.elapsed().as_secs_f64();
+    assert!(
+        checker.check(query, cost),
+        "{what} on {} line {}: {cost:?} vs published {}",
+        inst.name,
+        query.line,
+        query.optimal
+    );
+    seconds
 }
 
 /// The geometric mean of positive values; 0 for none.
