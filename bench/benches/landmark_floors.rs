@@ -3,7 +3,9 @@
 //! A* with 16 landmarks placed farthest-first (seed 1, the CLI's `dh:16`)
 //! and by `Placement::Sampled` (seed 1, `dh:16:sampled`), each with the
 //! default binary heap and with the pairing heap, over the same sampled
-//! queries.
+//! queries. Each configuration is a search spec (`astar/dh:16:sampled/pairing-heap`)
+//! built by the library; the two landmark tables of a map are built once
+//! and shared by the binary-heap and pairing-heap searches.
 //!
 //! ```text
 //! cargo bench -p cairns-bench --bench landmark_floors -- [SET...] [--every N] [--rounds R] [--configs I,J,...]
@@ -21,99 +23,88 @@
 //! configuration: mean expansions, mean and median of the per-query times,
 //! and the ratios of octile with the default heap to it.
 
-use std::hint::black_box;
 use std::time::Instant;
 
-use cairns::heuristic::{Heuristic, Octile};
-use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
-use cairns::open::{IndexedBinaryHeap, OpenSet, PairingHeap};
-use cairns::search::{AStar, Search, SearchCache};
-use cairns_bench::{Instance, load_set, median};
+use cairns::landmarks::LandmarkTable;
+use cairns::movingai::runner::{Checker, Instance, Reference, median};
+use cairns::search::Searcher;
+use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, build_table};
+use cairns_bench::{BenchArgs, load_set, parse_list, time_checked};
 
 /// The number of landmarks of the floors.
 const K: usize = 16;
-/// The placement seed of the CLI's `dh:K`.
-const SEED: u64 = 1;
-/// The configurations, in the order of the report.
-const NAMES: [&str; 6] = [
-    "octile, binary heap (default)",
-    "octile, pairing heap",
-    "dh:16 farthest, binary heap",
-    "dh:16 farthest, pairing heap",
-    "dh:16 sampled, binary heap",
-    "dh:16 sampled, pairing heap",
+/// The configurations, in the order of the report: the name printed and
+/// the search spec run.
+const CONFIGS: [(&str, &str); 6] = [
+    (
+        "octile, binary heap (default)",
+        "astar/octile/indexed-binary-heap",
+    ),
+    ("octile, pairing heap", "astar/octile/pairing-heap"),
+    (
+        "dh:16 farthest, binary heap",
+        "astar/dh:16:farthest/indexed-binary-heap",
+    ),
+    (
+        "dh:16 farthest, pairing heap",
+        "astar/dh:16:farthest/pairing-heap",
+    ),
+    (
+        "dh:16 sampled, binary heap",
+        "astar/dh:16:sampled/indexed-binary-heap",
+    ),
+    (
+        "dh:16 sampled, pairing heap",
+        "astar/dh:16:sampled/pairing-heap",
+    ),
 ];
-const CONFIGS: usize = NAMES.len();
+/// The placements whose tables the configurations use.
+const PLACEMENTS: [PlacementKind; 2] = [PlacementKind::Farthest, PlacementKind::Sampled];
+const N: usize = CONFIGS.len();
 
-/// Runs every query of `inst` once with `h` and an OPEN set of type `Q`,
-/// checking each cost; keeps each query's fastest time in `best` and
-/// returns the expansions.
-fn round<H: Heuristic, Q: OpenSet>(
+/// Runs every query of `inst` once with `searcher`, checking each cost;
+/// keeps each query's fastest time in `best` and returns the expansions.
+fn round(
     inst: &Instance,
-    h: H,
-    cache: &mut SearchCache<Q>,
+    searcher: &mut dyn Searcher,
+    checker: &mut Checker<'_>,
     best: &mut [f64],
     name: &str,
 ) -> u64 {
-    let astar = AStar::new(&inst.graph, h);
     let mut expanded = 0;
     for (i, q) in inst.queries.iter().enumerate() {
-        let t0 = Instant::now();
-        let cost = black_box(astar.search_cost(q.start, q.goal, cache));
-        let t = t0.elapsed().as_secs_f64();
-        assert!(
-            q.matches(cost),
-            "{name} on {} query {i}: {cost:?} vs published {}",
-            inst.name,
-            q.optimal
-        );
+        let t = time_checked(&name, inst, q, checker, || {
+            searcher.search_cost(q.start, q.goal)
+        });
         best[i] = best[i].min(t);
-        expanded += cache.stats().expanded;
+        expanded += searcher.stats().expanded;
     }
     expanded
 }
 
 fn main() {
-    let mut sets = Vec::new();
-    let mut every = 5usize;
-    let mut rounds = 5usize;
-    let mut run_config = [true; CONFIGS];
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut num = |what: &str| -> usize {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .filter(|&n| n > 0)
-                .unwrap_or_else(|| panic!("{what} takes a positive number"))
-        };
-        match a.as_str() {
-            "--every" => every = num("--every"),
-            "--rounds" => rounds = num("--rounds"),
-            "--configs" => {
-                let list = args.next().expect("--configs I,J,...");
-                run_config = [false; CONFIGS];
-                run_config[0] = true;
-                for i in list.split(',') {
-                    let i: usize = i.parse().expect("--configs takes indices");
-                    assert!(i < CONFIGS, "--configs: no configuration {i}");
-                    run_config[i] = true;
-                }
-            }
-            "--bench" => {}
-            s if s.starts_with('-') => panic!("unknown option {s}"),
-            s => sets.push(s.to_string()),
+    let args = BenchArgs::from_env(&["--every", "--sets", "--rounds", "--configs"]);
+    let sets = args.sets_or(&["dao", "maze"]);
+    let every = args.every.unwrap_or(5);
+    let rounds = args.rounds.unwrap_or(5);
+    let mut run_config = [true; N];
+    if let Some(list) = &args.configs {
+        run_config = [false; N];
+        run_config[0] = true;
+        for i in parse_list::<usize>("--configs", list) {
+            assert!(i < N, "--configs: no configuration {i}");
+            run_config[i] = true;
         }
     }
-    if sets.is_empty() {
-        sets = vec!["dao".to_string(), "maze".to_string()];
-    }
+    let specs: Vec<SearchSpec> = CONFIGS
+        .iter()
+        .map(|(_, spec)| spec.parse().expect("a valid search spec"))
+        .collect();
     println!("every {every} scenario(s), {rounds} rounds, a query's time is its fastest round");
-    let mut heap: SearchCache<IndexedBinaryHeap> = SearchCache::new();
-    let mut pairing = SearchCache::with_open(PairingHeap::new());
     for set in &sets {
         let instances = load_set(set, every);
-        let mut times: [Vec<f64>; CONFIGS] = Default::default();
-        let mut expanded = [0u64; CONFIGS];
+        let mut times: [Vec<f64>; N] = Default::default();
+        let mut expanded = [0u64; N];
         let mut queries = 0;
         // Placing and building, per placement, over all maps.
         let mut prep = [0.0; 2];
@@ -121,37 +112,41 @@ fn main() {
             let g = &inst.graph;
             let n = inst.queries.len();
             queries += n;
-            let tables: Vec<LandmarkTable> = [
-                Placement::Farthest { seed: SEED },
-                Placement::Sampled { seed: SEED },
-            ]
-            .iter()
-            .zip(&mut prep)
-            .map(|(&p, t)| {
-                let t0 = Instant::now();
-                let table = LandmarkTable::build(g, &place(g, K, p), Directedness::Symmetric);
-                *t += t0.elapsed().as_secs_f64();
-                table
-            })
-            .collect();
-            let octile = Octile::new(g);
-            let far = DifferentialHeuristic::new(&tables[0], Octile::new(g));
-            let sampled = DifferentialHeuristic::new(&tables[1], Octile::new(g));
-            let mut best = vec![vec![f64::INFINITY; n]; CONFIGS];
-            for r in 0..rounds {
-                for c in (0..CONFIGS)
-                    .map(|i| (i + r) % CONFIGS)
-                    .filter(|&c| run_config[c])
-                {
-                    let (b, name) = (&mut best[c], NAMES[c]);
-                    let e = match c {
-                        0 => round(inst, octile, &mut heap, b, name),
-                        1 => round(inst, octile, &mut pairing, b, name),
-                        2 => round(inst, far, &mut heap, b, name),
-                        3 => round(inst, far, &mut pairing, b, name),
-                        4 => round(inst, sampled, &mut heap, b, name),
-                        _ => round(inst, sampled, &mut pairing, b, name),
+            let tables: Vec<LandmarkTable> = PLACEMENTS
+                .iter()
+                .zip(&mut prep)
+                .map(|(&p, t)| {
+                    let t0 = Instant::now();
+                    let table = build_table(g, K, p.with_seed(PLACEMENT_SEED))
+                        .expect("the maps have room for the landmarks");
+                    *t += t0.elapsed().as_secs_f64();
+                    table
+                })
+                .collect();
+            let mut searchers: Vec<Box<dyn Searcher + '_>> = specs
+                .iter()
+                .map(|spec| {
+                    let table = match spec.heuristic {
+                        Some(HeuristicSpec::Landmarks { placement, .. }) => {
+                            let i = PLACEMENTS.iter().position(|&p| p == placement);
+                            Some(&tables[i.expect("a placement with a table")])
+                        }
+                        _ => None,
                     };
+                    spec.searcher(g, table).expect("a search of the floors")
+                })
+                .collect();
+            let mut checker = Checker::new(g, Reference::Published);
+            let mut best = vec![vec![f64::INFINITY; n]; N];
+            for r in 0..rounds {
+                for c in (0..N).map(|i| (i + r) % N).filter(|&c| run_config[c]) {
+                    let e = round(
+                        inst,
+                        &mut *searchers[c],
+                        &mut checker,
+                        &mut best[c],
+                        CONFIGS[c].0,
+                    );
                     if r == 0 {
                         expanded[c] += e;
                     }
@@ -167,7 +162,7 @@ fn main() {
             queries,
             prep,
             &expanded,
-            &mut times,
+            &times,
             run_config,
         );
     }
@@ -179,14 +174,14 @@ fn report(
     maps: usize,
     queries: usize,
     prep: [f64; 2],
-    expanded: &[u64; CONFIGS],
-    times: &mut [Vec<f64>; CONFIGS],
-    run_config: [bool; CONFIGS],
+    expanded: &[u64; N],
+    times: &[Vec<f64>; N],
+    run_config: [bool; N],
 ) {
     let q = queries as f64;
     let mean = |t: &[f64]| t.iter().sum::<f64>() / q;
     let base_mean = mean(&times[0]);
-    let base_median = median(&mut times[0].clone());
+    let base_median = median(&times[0]);
     let base_exp = expanded[0] as f64 / q;
     println!(
         "\n{set}: {maps} maps, {queries} queries; placing and building {K} landmarks over all maps (not in the query times): farthest {:.2} s, sampled {:.2} s",
@@ -196,13 +191,13 @@ fn report(
         "| configuration | mean expanded | fewer expansions | mean us | median us | lower mean time | ns per expansion |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    for c in (0..CONFIGS).filter(|&c| run_config[c]) {
+    for c in (0..N).filter(|&c| run_config[c]) {
         let exp = expanded[c] as f64 / q;
         let m = mean(&times[c]);
-        let med = median(&mut times[c]);
+        let med = median(&times[c]);
         println!(
             "| {} | {exp:.0} | {:.2}x | {:.1} | {:.1} (median ratio {:.2}x) | **{:.2}x** | {:.0} |",
-            NAMES[c],
+            CONFIGS[c].0,
             base_exp / exp,
             m * 1e6,
             med * 1e6,

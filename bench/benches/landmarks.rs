@@ -33,9 +33,10 @@ use cairns::landmarks::research::{
 use cairns::landmarks::{
     DifferentialHeuristic, Directedness, LandmarkTable, Layout, Placement, place,
 };
+use cairns::movingai::runner::{Instance, Query, median};
 use cairns::open::{OpenSet, PairingHeap};
 use cairns::search::{AStar, Dijkstra, Search, SearchCache};
-use cairns_bench::{Instance, Query, load_set, median};
+use cairns_bench::{BenchArgs, load_set};
 
 const SETS: [&str; 8] = [
     "dao", "maze", "room", "random", "street", "sc1", "bg512", "da2",
@@ -108,32 +109,13 @@ fn run_each<H: Heuristic, Q: OpenSet>(
     reason = "one linear script of configurations reads best in one place"
 )]
 fn main() {
-    let mut sets = Vec::new();
-    let mut every = 20usize;
-    let mut max_maps = usize::MAX;
-    let mut perfect_every = 5usize;
+    let args = BenchArgs::from_env(&["--every", "--sets", "--maps", "--show", "--perfect-every"]);
+    let sets = args.sets_or(&SETS);
+    let every = args.every.unwrap_or(20);
+    let max_maps = args.get::<usize>("--maps").unwrap_or(usize::MAX);
+    let perfect_every = args.get::<usize>("--perfect-every").unwrap_or(5).max(1);
     // Print the explored tiles of the first `show` queries of each set.
-    let mut show = 0usize;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut num = |what: &str| -> usize {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{what} N"))
-        };
-        match a.as_str() {
-            "--every" => every = num("--every"),
-            "--maps" => max_maps = num("--maps"),
-            "--show" => show = num("--show"),
-            "--perfect-every" => perfect_every = num("--perfect-every").max(1),
-            "--bench" => {}
-            s if s.starts_with('-') => panic!("unknown option {s}"),
-            s => sets.push(s.to_string()),
-        }
-    }
-    if sets.is_empty() {
-        sets = SETS.iter().map(|s| (*s).to_string()).collect();
-    }
+    let mut show = args.get::<usize>("--show").unwrap_or(0);
     println!(
         "every {every} scenario(s), {} per set, perfect heuristic on every {perfect_every}th sampled query",
         if max_maps == usize::MAX {
@@ -308,7 +290,7 @@ fn main() {
             // Centroid: k-means on the goals of scenario lines outside the
             // sample (the last 256 of them), as "recent goals".
             let t0 = Instant::now();
-            let recent = training_goals(set, inst, every);
+            let recent = training_goals(inst, every);
             let lms = place_centroid(g, 16, &recent, SEED);
             let table = LandmarkTable::build(g, &lms, Directedness::Symmetric);
             configs[12].prep += t0.elapsed().as_secs_f64();
@@ -336,11 +318,9 @@ fn main() {
 
 /// Goals of the scenario lines of `inst`'s file that the sample skips
 /// (every line when `every` is 1), the last 256 of them.
-fn training_goals(set: &str, inst: &Instance, every: usize) -> Vec<NodeId> {
-    let scen = cairns_bench::data_dir()
-        .join(set)
-        .join(format!("{}.map.scen", inst.name));
-    let all = cairns_bench::load_instance(&scen, 1);
+fn training_goals(inst: &Instance, every: usize) -> Vec<NodeId> {
+    let all =
+        Instance::load(&inst.scen_path, Some(&inst.map_path), 1).unwrap_or_else(|e| panic!("{e}"));
     let goals: Vec<NodeId> = all
         .queries
         .iter()
@@ -516,7 +496,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         let exp = c.expanded as f64 / q;
         let sum: f64 = c.times.iter().sum();
         let mean = sum / q;
-        let med = median(&mut c.times);
+        let med = median(&c.times);
         // F16+col runs the queries in another order, without the sample.
         let gap = if (15..=17).contains(&i) {
             f64::NAN
@@ -551,12 +531,11 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
 
 /// The floor: 16 landmarks on a 1024x1024 street map in under 2 s.
 fn street_build_time() {
-    let dir = cairns_bench::data_dir().join("street");
-    let scen = dir.join("Berlin_0_1024.map.scen");
-    if !scen.exists() {
+    const SCEN: &str = "street/Berlin_0_1024.map.scen";
+    if !cairns_testdata::data_dir().join(SCEN).exists() {
         return;
     }
-    let inst = cairns_bench::load_instance(&scen, 1_000_000);
+    let inst = cairns_bench::load_file(SCEN, 1_000_000);
     let g = &inst.graph;
     let t0 = Instant::now();
     let lms = place(g, 16, Placement::Farthest { seed: SEED });

@@ -38,15 +38,14 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use cairns::heuristic::Octile;
-use cairns::open::{OpenKind, OpenSet};
-use cairns::search::{AStar, Search, SearchCache};
-use cairns::with_open_set;
+use cairns::movingai::runner::{Checker, Instance, Reference, median};
+use cairns::open::OpenKind;
+use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec};
 use cairns_bench::plot::{self, Chart, Series};
-use cairns_bench::{Instance, load_set, median};
+use cairns_bench::{BenchArgs, load_set, time_checked};
 
 /// The benchmark sets run by default.
 const SETS: [&str; 6] = ["dao", "maze", "room", "random", "street", "sc1"];
@@ -79,60 +78,37 @@ struct Options {
     sets: Vec<String>,
     structs: Vec<&'static str>,
     slow_every: usize,
-    csv: Option<String>,
-    plot: Option<String>,
+    csv: Option<PathBuf>,
+    plot: Option<PathBuf>,
 }
 
 fn parse_args() -> Options {
-    let mut o = Options {
-        every: 20,
-        sets: SETS.iter().map(|s| (*s).to_string()).collect(),
-        structs: OpenKind::ALL.iter().map(|k| k.name()).collect(),
-        slow_every: 10,
-        csv: None,
-        plot: None,
-    };
-    let mut args = std::env::args().skip(1);
-    let list = |v: Option<String>, what: &str| -> Vec<String> {
-        v.unwrap_or_else(|| panic!("{what} needs a value"))
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--every" => o.every = args.next().and_then(|v| v.parse().ok()).expect("--every N"),
-            "--slow-every" => {
-                o.slow_every = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .expect("--slow-every N");
-            }
-            "--sets" => o.sets = list(args.next(), "--sets"),
-            "--structs" => {
-                o.structs = list(args.next(), "--structs")
-                    .iter()
-                    .map(|name| {
-                        name.parse::<OpenKind>()
-                            .unwrap_or_else(|e| panic!("--structs: {e}"))
-                            .name()
-                    })
-                    .collect();
-            }
-            "--csv" => o.csv = Some(args.next().expect("--csv FILE")),
-            "--plot" => o.plot = Some(args.next().expect("--plot FILE")),
-            "--bench" => {}
-            s => panic!("unknown argument {s}"),
-        }
-    }
+    let args = BenchArgs::from_env(&[
+        "--every",
+        "--sets",
+        "--structs",
+        "--slow-every",
+        "--csv",
+        "--plot",
+    ]);
+    let mut structs: Vec<&'static str> = args
+        .get_list::<OpenKind>("--structs")
+        .unwrap_or_else(|| OpenKind::ALL.to_vec())
+        .into_iter()
+        .map(OpenKind::name)
+        .collect();
     // The baseline runs first and always.
     let default = OpenKind::default().name();
-    o.structs.retain(|&s| s != default);
-    o.structs.insert(0, default);
-    o.every = o.every.max(1);
-    o.slow_every = o.slow_every.max(1);
-    o
+    structs.retain(|&s| s != default);
+    structs.insert(0, default);
+    Options {
+        every: args.every.unwrap_or(20),
+        sets: args.sets_or(&SETS),
+        structs,
+        slow_every: args.get::<usize>("--slow-every").unwrap_or(10).max(1),
+        csv: args.csv,
+        plot: args.plot,
+    }
 }
 
 /// One query's baseline, under the default heap.
@@ -141,44 +117,39 @@ struct Baseline {
     max_open: u64,
 }
 
-/// Runs A* with OPEN set `Q` on the queries `chosen` of `inst`, checking
-/// each length, and stores each time (seconds) in `out` at the query's
-/// index plus `offset`. Returns the largest OPEN size of each query.
-fn run_struct<Q: OpenSet + Default>(
-    name: &str,
+/// Runs A* (octile) with OPEN set `kind` on the queries `chosen` of
+/// `inst`, checking each length, and stores each time (seconds) in `out`
+/// at the query's index plus `offset`. Returns the largest OPEN size of
+/// each query.
+fn run_struct(
+    kind: OpenKind,
     inst: &Instance,
     chosen: &[usize],
     out: &mut [Option<f64>],
     offset: usize,
 ) -> Vec<u64> {
-    let astar = AStar::new(&inst.graph, Octile::new(&inst.graph));
-    let mut cache = SearchCache::with_open(Q::default());
+    let spec = SearchSpec::new(Algorithm::AStar)
+        .with_heuristic(HeuristicSpec::Octile)
+        .with_open(kind);
+    let mut searcher = spec
+        .searcher(&inst.graph, None)
+        .expect("A* with octile takes every OPEN set");
+    let mut checker = Checker::new(&inst.graph, Reference::Published);
     // One untimed query sizes the cache.
     if let Some(&q) = chosen.first() {
         let q = &inst.queries[q];
-        black_box(astar.search_cost(q.start, q.goal, &mut cache));
+        black_box(searcher.search_cost(q.start, q.goal));
     }
     let mut max_open = Vec::with_capacity(chosen.len());
     for &qi in chosen {
         let q = &inst.queries[qi];
-        let t0 = Instant::now();
-        let cost = black_box(astar.search_cost(q.start, q.goal, &mut cache));
-        let t = t0.elapsed().as_secs_f64();
-        assert!(
-            q.matches(cost),
-            "{name} on {} query {qi}: {cost:?} vs published {}",
-            inst.name,
-            q.optimal
-        );
+        let t = time_checked(&kind, inst, q, &mut checker, || {
+            searcher.search_cost(q.start, q.goal)
+        });
         out[offset + qi] = Some(t);
-        max_open.push(cache.stats().max_open);
+        max_open.push(searcher.stats().max_open);
     }
     max_open
-}
-
-/// `path`, relative to the workspace root unless absolute.
-fn from_root(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
 fn group_of(max_open: u64) -> usize {
@@ -200,7 +171,7 @@ fn compare(times: &[Vec<Option<f64>>], s: usize, which: &[usize]) -> (f64, f64, 
         }
     }
     let n = mine.len();
-    (median(&mut mine), median(&mut base), n)
+    (median(&mine), median(&base), n)
 }
 
 fn fmt_time(s: f64) -> String {
@@ -245,13 +216,7 @@ fn main() {
                 let chosen = if slow { &some } else { &all };
                 sampled[s] |= slow && large && o.slow_every > 1;
                 let kind: OpenKind = name.parse().expect("names come from OpenKind::ALL");
-                let max_open = with_open_set!(kind, |Q| run_struct::<Q>(
-                    name,
-                    inst,
-                    chosen,
-                    &mut times[s],
-                    offset
-                ));
+                let max_open = run_struct(kind, inst, chosen, &mut times[s], offset);
                 if s == 0 {
                     baselines.extend(max_open.iter().map(|&m| Baseline {
                         family,
@@ -276,13 +241,11 @@ fn main() {
     );
 
     if let Some(path) = &o.csv {
-        let path = &from_root(path);
         std::fs::write(path, csv).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
         println!("wrote {}", path.display());
     }
     if let Some(path) = &o.plot {
         let chart = chart(structs, &sampled, &times, &baselines);
-        let path = &from_root(path);
         plot::write_png(&chart, path).unwrap_or_else(|e| panic!("{e}: {}", e.io_error()));
         println!("wrote {}", path.display());
     }
@@ -402,7 +365,7 @@ fn chart(
             let points = bins
                 .into_values()
                 .filter(|(x, _)| x.len() >= 3)
-                .map(|(mut x, mut t)| (median(&mut x), median(&mut t)))
+                .map(|(x, t)| (median(&x), median(&t)))
                 .collect();
             let mark = if sampled[s] { "*" } else { "" };
             Series {

@@ -6,6 +6,10 @@
 //! cargo bench -p cairns-bench --bench peers -- [SET...] [--every N] [--csv FILE]
 //! ```
 //!
+//! The cairns searches are built from their spec names (`astar/octile`,
+//! `canonical/octile`, `jps/octile`); the CSV path is taken from the
+//! workspace root.
+//!
 //! Defaults: the `dao` set, every scenario. Per map it prints the median
 //! time per query of each implementation and the median over the queries of
 //! the per-query ratio (peer time / cairns time on the same query), which a
@@ -15,88 +19,68 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::hint::black_box;
-use std::time::Instant;
 
-use cairns::heuristic::Octile;
-use cairns::search::{AStar, Search, SearchCache};
-use cairns_bench::{Instance, geometric_mean, load_set, median};
+use cairns::graph::NodeId;
+use cairns::grid::GridGraph;
+use cairns::movingai::runner::{Checker, Reference, median};
+use cairns::search::Searcher;
+use cairns::spec::SearchSpec;
+use cairns_bench::{BenchArgs, geometric_mean, load_set, time_checked};
 
-type Runner = fn(&Instance, usize, &mut Scratch) -> Option<f64>;
-
-/// Memory one implementation keeps across queries.
-struct Scratch {
-    cache: SearchCache,
-    path: Vec<cairns::graph::NodeId>,
-    /// The instance's map with canonical ordering on.
-    canonical: cairns::grid::GridGraph,
+/// How one implementation is run: a cairns search by its spec name, or a
+/// peer's function.
+#[derive(Clone, Copy)]
+enum Impl {
+    Cairns(&'static str),
+    Peer(fn(&GridGraph, NodeId, NodeId) -> Option<f64>),
 }
 
-fn cairns_octile(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
-    let q = &inst.queries[q];
-    let astar = AStar::new(&inst.graph, Octile::new(&inst.graph));
-    let cost = astar.search_cost(q.start, q.goal, &mut s.cache);
-    // Extract the path too, as the peers do, into a reused buffer.
-    s.cache.path_into(q.goal, &mut s.path);
-    cost
-}
-
-fn cairns_canonical(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
-    let q = &inst.queries[q];
-    let astar = AStar::new(&s.canonical, Octile::new(&s.canonical));
-    let cost = astar.search_cost(q.start, q.goal, &mut s.cache);
-    s.cache.path_into(q.goal, &mut s.path);
-    cost
-}
-
-fn cairns_jps(inst: &Instance, q: usize, s: &mut Scratch) -> Option<f64> {
-    let q = &inst.queries[q];
-    let jps = cairns::search::JumpPointSearch::new(&inst.graph).expect("octile grid");
-    let cost = jps.search_cost(q.start, q.goal, &mut s.cache);
-    // The full cell path, as the other implementations produce.
-    jps.path_into(&s.cache, q.goal, &mut s.path);
-    cost
-}
-
-fn pathfinding_typical(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> {
-    let q = &inst.queries[q];
-    common::pathfinding_astar(&inst.graph, q.start, q.goal)
-}
-
-fn pathfinding_dense(inst: &Instance, q: usize, _: &mut Scratch) -> Option<f64> {
-    let q = &inst.queries[q];
-    common::pathfinding_astar_dense(&inst.graph, q.start, q.goal)
-}
-
-const IMPLS: [(&str, Runner); 5] = [
-    ("cairns", cairns_octile),
-    ("pathfinding", pathfinding_typical),
-    ("pathfinding-dense", pathfinding_dense),
-    ("cairns-canonical", cairns_canonical),
-    ("cairns-jps", cairns_jps),
+const IMPLS: [(&str, Impl); 5] = [
+    ("cairns", Impl::Cairns("astar/octile")),
+    ("pathfinding", Impl::Peer(common::pathfinding_astar)),
+    (
+        "pathfinding-dense",
+        Impl::Peer(common::pathfinding_astar_dense),
+    ),
+    ("cairns-canonical", Impl::Cairns("canonical/octile")),
+    ("cairns-jps", Impl::Cairns("jps/octile")),
 ];
+
+/// Runs implementation `imp` on one query; a cairns search also extracts
+/// the full cell path into a reused buffer, as the peers do.
+fn run(
+    imp: Impl,
+    searcher: Option<&mut Box<dyn Searcher + '_>>,
+    graph: &GridGraph,
+    (start, goal): (NodeId, NodeId),
+    path: &mut Vec<NodeId>,
+) -> Option<f64> {
+    match (imp, searcher) {
+        (Impl::Cairns(_), Some(s)) => {
+            let cost = s.search_cost(start, goal);
+            s.path_into(goal, path);
+            cost
+        }
+        (Impl::Peer(f), _) => f(graph, start, goal),
+        (Impl::Cairns(name), None) => unreachable!("{name} has a searcher"),
+    }
+}
 
 #[expect(
     clippy::too_many_lines,
     reason = "one linear report: parse, run, print"
 )]
 fn main() {
-    let mut sets = Vec::new();
-    let mut every = 1usize;
-    let mut csv_path = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--every" => every = args.next().and_then(|v| v.parse().ok()).expect("--every N"),
-            "--csv" => csv_path = Some(args.next().expect("--csv FILE")),
-            "--bench" => {}
-            s if s.starts_with('-') => panic!("unknown option {s}"),
-            s => sets.push(s.to_string()),
-        }
-    }
-    if sets.is_empty() {
-        sets.push("dao".into());
-    }
+    let args = BenchArgs::from_env(&["--every", "--sets", "--csv"]);
+    let sets = args.sets_or(&["dao"]);
+    let every = args.every.unwrap_or(1);
+    let specs: Vec<Option<SearchSpec>> = IMPLS
+        .iter()
+        .map(|(_, imp)| match imp {
+            Impl::Cairns(name) => Some(name.parse().expect("a valid search spec")),
+            Impl::Peer(_) => None,
+        })
+        .collect();
     let mut csv = String::from(
         "set,map,queries,impl,median_us,mean_us,median_query_ratio_to_cairns,median_query_ratio_to_canonical,median_query_ratio_to_jps\n",
     );
@@ -122,27 +106,28 @@ fn main() {
         let mut canon_ratios = vec![Vec::new(); IMPLS.len()];
         let mut jps_ratios = vec![Vec::new(); IMPLS.len()];
         for inst in &instances {
-            let mut scratch = Scratch {
-                cache: SearchCache::new(),
-                path: Vec::new(),
-                canonical: inst.graph.clone().with_canonical_ordering(true),
-            };
+            let graph = &inst.graph;
+            let prepared: Vec<_> = specs
+                .iter()
+                .map(|spec| spec.map(|s| s.prepare(graph).expect("the search runs on octile maps")))
+                .collect();
+            let mut searchers: Vec<_> = prepared
+                .iter()
+                .map(|p| p.as_ref().map(cairns::spec::Prepared::searcher))
+                .collect();
+            let mut checker = Checker::new(graph, Reference::Published);
+            let mut path = Vec::new();
             let mut times = vec![Vec::with_capacity(inst.queries.len()); IMPLS.len()];
-            for q in 0..inst.queries.len() {
+            for (q, query) in inst.queries.iter().enumerate() {
                 // Rotate who goes first so that no implementation always
                 // finds the caches warmed by another.
                 for k in 0..IMPLS.len() {
                     let i = (q + k) % IMPLS.len();
-                    let (name, run) = IMPLS[i];
-                    let t0 = Instant::now();
-                    let cost = black_box(run(inst, q, &mut scratch));
-                    times[i].push(t0.elapsed().as_secs_f64());
-                    assert!(
-                        inst.queries[q].matches(cost),
-                        "{name} on {} query {q}: {cost:?} vs published {}",
-                        inst.name,
-                        inst.queries[q].optimal
-                    );
+                    let (name, imp) = IMPLS[i];
+                    let searcher = searchers[i].as_mut();
+                    times[i].push(time_checked(&name, inst, query, &mut checker, || {
+                        run(imp, searcher, graph, (query.start, query.goal), &mut path)
+                    }));
                 }
             }
             let means: Vec<f64> = times
@@ -154,17 +139,17 @@ fn main() {
             let ratios_to = |base: usize| -> Vec<f64> {
                 (0..IMPLS.len())
                     .map(|i| {
-                        let mut r: Vec<f64> = times[i]
+                        let r: Vec<f64> = times[i]
                             .iter()
                             .zip(&times[base])
                             .map(|(t, c)| t / c)
                             .collect();
-                        median(&mut r)
+                        median(&r)
                     })
                     .collect()
             };
             let (query_ratios, to_canonical, to_jps) = (ratios_to(0), ratios_to(3), ratios_to(4));
-            let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+            let medians: Vec<f64> = times.iter().map(|t| median(t)).collect();
             for i in 0..IMPLS.len() {
                 ratios[i].push(query_ratios[i]);
                 canon_ratios[i].push(to_canonical[i]);
@@ -207,8 +192,8 @@ fn main() {
             geometric_mean(&jps_ratios[2]),
         );
     }
-    if let Some(path) = csv_path {
-        std::fs::write(&path, csv).unwrap_or_else(|e| panic!("writing {path}: {e}"));
-        println!("wrote {path}");
+    if let Some(path) = &args.csv {
+        std::fs::write(path, csv).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        println!("wrote {}", path.display());
     }
 }

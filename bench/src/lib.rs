@@ -1,131 +1,67 @@
-//! Shared pieces of the cairns benchmarks: finding the Moving AI data and
-//! loading a benchmark set as graphs and checked queries.
+//! Shared pieces of the cairns benchmarks: one argument parser and the
+//! loading of a benchmark set through the library's scenario runner
+//! ([`cairns::movingai::runner`]). Benchmarks add only their timing policy
+//! (rounds, rotation, minimum of rounds, criterion) around
+//! [`Instance::queries`] and [`Checker::check`](cairns::movingai::runner::Checker::check).
 
 pub mod plot;
 
+use std::fmt;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
-use cairns::graph::NodeId;
-use cairns::grid::{GridGraph, Neighborhood};
-use cairns::movingai::{lengths_match, map_path_for, read_map, read_scen};
+use std::hint::black_box;
+use std::time::Instant;
 
-/// The Moving AI data directory: `$CAIRNS_DATA` or `../shared/data/movingai`
-/// beside the repository.
+use cairns::movingai::runner::{Checker, Instance, Query};
+
+/// Loads every map of a set of the data directory (`dao`, `maze`, ...)
+/// with every `every`-th scenario, sorted by name
+/// ([`Instance::load_dir`]).
 ///
 /// # Panics
 ///
-/// When the directory does not exist: benchmarks never run on nothing.
-pub fn data_dir() -> PathBuf {
-    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/movingai"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.is_dir(),
-        "Moving AI data not found at {} (set CAIRNS_DATA)",
-        dir.display()
-    );
-    dir
-}
-
-/// One query of a scenario file, with its published optimal length.
-#[derive(Clone, Copy, Debug)]
-pub struct Query {
-    /// Start cell.
-    pub start: NodeId,
-    /// Goal cell.
-    pub goal: NodeId,
-    /// Published optimal length.
-    pub optimal: f64,
-    /// Decimals printed in the length.
-    pub decimals: u32,
-}
-
-impl Query {
-    /// Whether a computed cost matches the published length.
-    pub fn matches(&self, cost: Option<f64>) -> bool {
-        cost.is_some_and(|c| lengths_match(c, self.optimal, self.decimals))
-    }
-}
-
-/// A map of a benchmark set with (a sample of) its scenarios.
-#[derive(Debug)]
-pub struct Instance {
-    /// The map's file name without `.map`.
-    pub name: String,
-    /// The map under octile movement.
-    pub graph: GridGraph,
-    /// The queries, every `every`-th line of the scenario file.
-    pub queries: Vec<Query>,
-}
-
-/// Loads every map of a set (`dao`, `maze`, ...) with every `every`-th
-/// scenario, sorted by name. Scenarios with blocked endpoints are skipped.
-///
-/// # Panics
-///
-/// When the set is missing or a file does not parse: benchmark data is
+/// When the data is missing or a file does not load: benchmark data is
 /// expected to be valid.
 pub fn load_set(set: &str, every: usize) -> Vec<Instance> {
-    let dir = data_dir().join(set);
-    let mut scens: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".map.scen"))
-        .collect();
-    scens.sort();
-    scens
-        .iter()
-        .map(|scen| load_instance(scen, every))
-        .collect()
+    Instance::load_dir(&cairns_testdata::data_dir().join(set), every)
+        .unwrap_or_else(|e| panic!("loading the {set} set: {e}"))
 }
 
-/// Loads one scenario file and its map.
+/// Loads one scenario file of the data directory (`dao/den520d.map.scen`)
+/// with its map, keeping every `every`-th scenario.
 ///
 /// # Panics
 ///
-/// When a file does not parse.
-pub fn load_instance(scen: &Path, every: usize) -> Instance {
-    let file = read_scen(scen).unwrap_or_else(|e| panic!("{e}"));
-    let map = map_path_for(scen);
-    let grid = read_map(&map).unwrap_or_else(|e| panic!("{e}"));
-    let queries = file
-        .scenarios
-        .iter()
-        .step_by(every.max(1))
-        .filter_map(|s| {
-            let (start, goal) = s.endpoints(&grid).ok()?;
-            Some(Query {
-                start,
-                goal,
-                optimal: s.optimal,
-                decimals: s.decimals,
-            })
-        })
-        .collect();
-    let name = map
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    Instance {
-        name,
-        graph: GridGraph::new(grid, Neighborhood::Octile),
-        queries,
-    }
+/// When the file is missing or does not load.
+pub fn load_file(relative: &str, every: usize) -> Instance {
+    Instance::load(&cairns_testdata::file(relative), None, every).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The median of some samples (sorted in place); 0 for none.
-pub fn median(samples: &mut [f64]) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    samples.sort_by(f64::total_cmp);
-    let mid = samples.len() / 2;
-    if samples.len() % 2 == 1 {
-        samples[mid]
-    } else {
-        f64::midpoint(samples[mid - 1], samples[mid])
-    }
+/// Times one query of `inst` (`search` alone) and checks its cost with
+/// `checker`; returns the seconds.
+///
+/// # Panics
+///
+/// When the cost is wrong, naming `what`, the map and the line.
+pub fn time_checked(
+    what: &dyn fmt::Display,
+    inst: &Instance,
+    query: &Query,
+    checker: &mut Checker<'_>,
+    search: impl FnOnce() -> Option<f64>,
+) -> f64 {
+    let t0 = Instant::now();
+    let cost = black_box(search());
+    let seconds = t0.elapsed().as_secs_f64();
+    assert!(
+        checker.check(query, cost),
+        "{what} on {} line {}: {cost:?} vs published {}",
+        inst.name,
+        query.line,
+        query.optimal
+    );
+    seconds
 }
 
 /// The geometric mean of positive values; 0 for none.
@@ -134,4 +70,240 @@ pub fn geometric_mean(values: &[f64]) -> f64 {
         return 0.0;
     }
     (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
+}
+
+/// The command line of a scenario benchmark, parsed once:
+///
+/// ```text
+/// [SET...] [--sets a,b] [--every N] [--rounds N] [--csv FILE] [--plot FILE]
+///     [--configs a,b] [--OTHER VALUE...]
+/// ```
+///
+/// Each benchmark says which flags it takes ([`BenchArgs::from_env`]);
+/// any other flag is an error naming the ones it takes. Cargo's `--bench`
+/// is ignored. Numbers must be positive. `--csv` and `--plot` paths are
+/// taken from the workspace root unless absolute (cargo runs benchmarks in
+/// the bench crate's directory).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BenchArgs {
+    /// The sets named, positionally or with `--sets a,b`, in order.
+    pub sets: Vec<String>,
+    /// `--every N`: run every `N`-th scenario.
+    pub every: Option<usize>,
+    /// `--rounds N`: rounds of timing.
+    pub rounds: Option<usize>,
+    /// `--csv FILE`.
+    pub csv: Option<PathBuf>,
+    /// `--plot FILE`.
+    pub plot: Option<PathBuf>,
+    /// `--configs a,b`: which configurations to run (each bench says how
+    /// they are named).
+    pub configs: Option<Vec<String>>,
+    /// The benchmark's own flags with their values, as given.
+    other: Vec<(String, String)>,
+}
+
+/// A command line a benchmark cannot run with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgError(String);
+
+impl fmt::Display for ArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ArgError {}
+
+impl BenchArgs {
+    /// Parses the process's arguments for a benchmark taking the flags
+    /// `takes` (each with one value: `--every`, `--sets`, `--rounds`,
+    /// `--csv`, `--plot`, `--configs` or a flag of its own, read with
+    /// [`get`](Self::get)).
+    ///
+    /// Prints the error and exits with status 2 on a bad command line.
+    pub fn from_env(takes: &[&str]) -> BenchArgs {
+        BenchArgs::parse(std::env::args().skip(1), takes).unwrap_or_else(|e| exit(&e))
+    }
+
+    /// Parses `args` (without the program name) for a benchmark taking
+    /// the flags `takes`.
+    ///
+    /// # Errors
+    ///
+    /// A flag not in `takes`, a flag without its value, or a number that is
+    /// not a positive integer.
+    pub fn parse(
+        args: impl IntoIterator<Item = String>,
+        takes: &[&str],
+    ) -> Result<BenchArgs, ArgError> {
+        let mut out = BenchArgs::default();
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            if arg == "--bench" {
+                continue;
+            }
+            if !arg.starts_with('-') {
+                out.sets.push(arg);
+                continue;
+            }
+            if !takes.contains(&arg.as_str()) {
+                return Err(ArgError(format!(
+                    "unknown option {arg} (this benchmark takes {}, and set names)",
+                    takes.join(", ")
+                )));
+            }
+            let value = args
+                .next()
+                .ok_or_else(|| ArgError(format!("{arg} needs a value")))?;
+            match arg.as_str() {
+                "--every" => out.every = Some(positive(&arg, &value)?),
+                "--rounds" => out.rounds = Some(positive(&arg, &value)?),
+                "--sets" => out.sets.extend(list(&value)),
+                "--csv" => out.csv = Some(from_root(&value)),
+                "--plot" => out.plot = Some(from_root(&value)),
+                "--configs" => out.configs = Some(list(&value)),
+                _ => out.other.push((arg, value)),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The sets named, or `default` when none was.
+    pub fn sets_or(&self, default: &[&str]) -> Vec<String> {
+        if self.sets.is_empty() {
+            default.iter().map(|s| (*s).to_string()).collect()
+        } else {
+            self.sets.clone()
+        }
+    }
+
+    /// The value of one of the benchmark's own flags (the last one given),
+    /// parsed; `None` when it was not given.
+    ///
+    /// Prints the error and exits with status 2 when the value does not
+    /// parse.
+    pub fn get<T: FromStr>(&self, flag: &str) -> Option<T>
+    where
+        T::Err: fmt::Display,
+    {
+        let (_, value) = self.other.iter().rev().find(|(f, _)| f == flag)?;
+        Some(
+            value
+                .parse()
+                .unwrap_or_else(|e| exit(&ArgError(format!("{flag} {value}: {e}")))),
+        )
+    }
+
+    /// The comma-separated values of one of the benchmark's own flags, each
+    /// parsed (`--structs pairing-heap,radix-heap` as
+    /// [`OpenKind`](cairns::open::OpenKind)s).
+    ///
+    /// Prints the error and exits with status 2 when a value does not parse.
+    pub fn get_list<T: FromStr>(&self, flag: &str) -> Option<Vec<T>>
+    where
+        T::Err: fmt::Display,
+    {
+        let (_, value) = self.other.iter().rev().find(|(f, _)| f == flag)?;
+        Some(parse_list(flag, &list(value)))
+    }
+}
+
+/// Parses each of `values` given to `flag`; prints the error and exits
+/// with status 2 when one does not parse.
+pub fn parse_list<T: FromStr>(flag: &str, values: &[String]) -> Vec<T>
+where
+    T::Err: fmt::Display,
+{
+    values
+        .iter()
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|e| exit(&ArgError(format!("{flag} {v}: {e}"))))
+        })
+        .collect()
+}
+
+fn exit(e: &ArgError) -> ! {
+    eprintln!("error: {e}");
+    std::process::exit(2)
+}
+
+fn positive(flag: &str, value: &str) -> Result<usize, ArgError> {
+    value
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| ArgError(format!("{flag} takes a positive number, got {value:?}")))
+}
+
+fn list(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `path`, relative to the workspace root unless absolute.
+fn from_root(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str], takes: &[&str]) -> Result<BenchArgs, ArgError> {
+        BenchArgs::parse(args.iter().map(|s| (*s).to_string()), takes)
+    }
+
+    #[test]
+    fn sets_flags_and_cargo_bench() {
+        let a = parse(
+            &[
+                "dao",
+                "--every",
+                "20",
+                "--bench",
+                "--sets",
+                "maze,room",
+                "--slow-every",
+                "3",
+            ],
+            &["--every", "--sets", "--slow-every"],
+        )
+        .unwrap();
+        assert_eq!(a.sets, ["dao", "maze", "room"]);
+        assert_eq!(a.every, Some(20));
+        assert_eq!(a.rounds, None);
+        assert_eq!(a.get::<usize>("--slow-every"), Some(3));
+        assert_eq!(a.get::<usize>("--maps"), None);
+        assert_eq!(a.sets_or(&["x"]), ["dao", "maze", "room"]);
+        assert_eq!(BenchArgs::default().sets_or(&["x"]), ["x"]);
+    }
+
+    #[test]
+    fn paths_are_taken_from_the_workspace_root() {
+        let a = parse(
+            &["--csv", "docs/x.csv", "--plot", "/tmp/p.png"],
+            &["--csv", "--plot"],
+        )
+        .unwrap();
+        assert!(a.csv.unwrap().ends_with("bench/../docs/x.csv"));
+        assert_eq!(a.plot.unwrap(), Path::new("/tmp/p.png"));
+    }
+
+    #[test]
+    fn bad_command_lines_say_why() {
+        let e = parse(&["--rounds", "2"], &["--every"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown option --rounds (this benchmark takes --every, and set names)"
+        );
+        let e = parse(&["--every"], &["--every"]).unwrap_err();
+        assert_eq!(e.to_string(), "--every needs a value");
+        let e = parse(&["--every", "0"], &["--every"]).unwrap_err();
+        assert_eq!(e.to_string(), "--every takes a positive number, got \"0\"");
+    }
 }

@@ -81,21 +81,7 @@ pub(crate) fn json(o: &Output) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
 }
 
+/// A Moving AI data file (`dao/den520d.map`) as a command-line argument.
 pub(crate) fn data(file: &str) -> String {
-    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/movingai"
-            ))
-        },
-        PathBuf::from,
-    );
-    let path = dir.join(file);
-    assert!(
-        path.is_file(),
-        "Moving AI data file {} not found (set CAIRNS_DATA): the CLI tests need it",
-        path.display()
-    );
-    path.to_str().unwrap().to_owned()
+    cairns_testdata::file(file).to_str().unwrap().to_owned()
 }

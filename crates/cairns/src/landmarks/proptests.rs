@@ -77,11 +77,10 @@ fn all_pairs<G: Graph>(g: &G) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// Whether a search found `truth` (infinite: no path), with the runner's
+/// one tolerance.
 fn same_cost(found: Option<f64>, truth: f64) -> bool {
-    match found {
-        None => truth == f64::INFINITY,
-        Some(c) => (c - truth).abs() <= 1e-9 * (1.0 + truth),
-    }
+    crate::movingai::runner::same_cost(found, (truth != f64::INFINITY).then_some(truth))
 }
 
 /// Checks one heuristic, given as "goal value for (start, goal)" and

@@ -102,46 +102,12 @@ fn load<T>(
     parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))
 }
 
-/// The Moving AI benchmark files shared by the tests. Tests that use them
-/// fail (never skip) when the directory is missing.
+/// The Moving AI benchmark files shared by the tests, found by the
+/// workspace's one lookup (`cairns-testdata`). Tests that use them fail
+/// (never skip) when the directory is missing.
 #[cfg(test)]
 pub(crate) mod test_data {
-    use std::path::PathBuf;
-
-    /// `shared/data/movingai`, three levels above the crate.
-    pub(crate) fn data_dir() -> PathBuf {
-        let dir = PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/movingai"
-        ));
-        assert!(
-            dir.is_dir(),
-            "Moving AI benchmark data not found at {}: these tests need the real \
-             maps and scenarios (see INVENTORY.md there)",
-            dir.display()
-        );
-        dir
-    }
-
-    /// Every `*/*.EXT` file of the data directory, sorted.
-    pub(crate) fn real_files(ext: &str) -> Vec<PathBuf> {
-        let mut files = Vec::new();
-        let sets = std::fs::read_dir(data_dir()).expect("cannot list the data directory");
-        for set in sets {
-            let set = set.expect("cannot list the data directory").path();
-            if !set.is_dir() {
-                continue;
-            }
-            for file in std::fs::read_dir(&set).expect("cannot list a data set") {
-                let file = file.expect("cannot list a data set").path();
-                if file.extension().is_some_and(|e| e == ext) {
-                    files.push(file);
-                }
-            }
-        }
-        files.sort();
-        files
-    }
+    pub(crate) use cairns_testdata::{data_dir, real_files};
 }
 
 #[cfg(test)]

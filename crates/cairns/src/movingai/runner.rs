@@ -154,6 +154,14 @@ impl Instance {
         })
     }
 
+    /// Keeps at most `max` of the queries, evenly spread: every
+    /// `ceil(n / max)`-th, starting with the first (for test suites that
+    /// cap the work per file).
+    pub fn keep_at_most(&mut self, max: usize) {
+        let step = self.queries.len().div_ceil(max.max(1)).max(1);
+        self.queries = self.queries.iter().copied().step_by(step).collect();
+    }
+
     /// Loads every `*.map.scen` file of a directory (a benchmark set such as
     /// `dao`), sorted by name, with every `every`-th scenario.
     ///

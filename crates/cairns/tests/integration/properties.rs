@@ -5,18 +5,10 @@
 use cairns::graph::{CsrGraph, Graph, NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
 use cairns::heuristic::{Euclidean, FnHeuristic, Heuristic, Manhattan, Octile, Zero};
+use cairns::movingai::runner::same_cost;
 use cairns::open::{BucketQueue, OpenSet, PairingHeap, RadixHeap, SortedList, TwoLevelQueue};
 use cairns::search::{AStar, Bfs, Dijkstra, Search, SearchCache, astar_fn};
 use proptest::prelude::*;
-
-/// Costs found by different searches may add the same edges in a different
-/// order.
-fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0),
-        (a, b) => a.is_none() && b.is_none(),
-    }
-}
 
 /// Checks that the path the last search left in `cache` leads from `start`
 /// to `goal` along edges of `graph` whose cheapest costs add up to `cost`.
@@ -326,11 +318,10 @@ fn astar_only_decreases_keys_that_precede() {
         .into_iter()
         .find(|f| f.ends_with("den520d.map.scen"))
         .unwrap();
-    let (graph, scen) = super::load(&file);
-    let astar = AStar::new(&graph, Octile::new(&graph));
-    for s in scen.scenarios.iter().step_by(30) {
-        let (start, goal) = s.endpoints(graph.grid()).unwrap();
-        let cost = astar.search_cost(start, goal, &mut cache).unwrap();
-        assert!(cairns::movingai::lengths_match(cost, s.optimal, s.decimals));
+    let inst = cairns::movingai::runner::Instance::load(&file, None, 30).unwrap();
+    let astar = AStar::new(&inst.graph, Octile::new(&inst.graph));
+    for q in &inst.queries {
+        let cost = astar.search_cost(q.start, q.goal, &mut cache);
+        assert!(q.matches(cost), "line {}: {cost:?}", q.line);
     }
 }

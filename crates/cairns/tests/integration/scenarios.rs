@@ -1,89 +1,49 @@
-//! The data-driven suite: the Moving AI scenario files, every optimal length
-//! checked with `movingai::lengths_match`.
+//! The data-driven suite: the Moving AI scenario files through the
+//! library's scenario runner (`movingai::runner`), every cost checked
+//! against the published length (or Dijkstra, for wc3maps512).
 //!
-//! Every scenario file of every set is parsed in full; the searches run on
-//! every line of the smaller files and on an even sample (`step_by`) of the
-//! larger ones, with a cap per file chosen per set (see
-//! [`published_lengths`]). One test per set, so the test harness spreads
-//! them over the cores. Any mismatch is reported as `set/file.scen:line`.
+//! Every scenario file of every set is loaded in full (a scenario that does
+//! not fit its map is a failure); the searches run on every line of the
+//! smaller files and on an even sample of the larger ones, with a cap per
+//! file chosen per set (see [`published_lengths`]). Searches are named by
+//! their spec (`jps/octile`, `astar/octile/pairing-heap`) and built by
+//! `SearchSpec`, as the CLI builds them. One test per set, so the test
+//! harness spreads them over the cores. Any mismatch is reported as
+//! `set/file.scen: SPEC: line N: ...`.
 
 use std::path::Path;
 
-use cairns::graph::NodeId;
-use cairns::grid::GridGraph;
-use cairns::heuristic::{Euclidean, Heuristic, Octile, Zero};
-use cairns::movingai::{Scenario, ScenarioErrorKind, lengths_match};
-use cairns::open::{
-    BucketQueue, ClassicBinaryHeap, HashTable, HotQueue, IndexedArray, IndexedBinaryHeap,
-    LazyBinaryHeap, OpenSet, PairingHeap, QuaternaryHeap, RadixHeap, SkipList, SortedArray,
-    SortedList, SplayTree, TwoLevelQueue, UnsortedArray,
-};
-use cairns::search::{AStar, Dijkstra, JumpPointSearch, Search, SearchCache};
+use cairns::graph::{Graph, NodeId};
+use cairns::movingai::ScenarioErrorKind;
+use cairns::movingai::runner::{self, Instance, Reference};
+use cairns::open::OpenKind;
+use cairns::spec::SearchSpec;
 
-use super::{load, scen_files, sets, short};
+use super::{scen_files, sets, short};
 
-/// Every `step`-th scenario, with `step` chosen so that at most `max` remain.
-fn sample(scenarios: &[Scenario], max: usize) -> impl Iterator<Item = &Scenario> {
-    let step = scenarios.len().div_ceil(max).max(1);
-    scenarios.iter().step_by(step)
+/// A scenario file with its map, every line.
+fn load(file: &Path) -> Instance {
+    Instance::load(file, None, 1).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs A* with `heuristic` and OPEN set `Q` on `scenarios` and describes
-/// every cost that does not match the published length. Returns the number
-/// of searches run.
-fn check_published<'a, H: Heuristic, Q: OpenSet>(
-    file: &Path,
-    graph: &GridGraph,
-    heuristic: H,
-    cache: &mut SearchCache<Q>,
-    scenarios: impl Iterator<Item = &'a Scenario>,
-    mismatches: &mut Vec<String>,
-) -> usize {
-    let astar = AStar::new(graph, heuristic);
-    check_search(
-        "A*",
-        file,
-        graph,
-        |s, t| astar.search_cost(s, t, cache),
-        scenarios,
-        mismatches,
-    )
-}
-
-/// Runs `search` on `scenarios` and describes every cost that does not
-/// match the published length. Returns the number of searches run.
-fn check_search<'a>(
-    what: &str,
-    file: &Path,
-    graph: &GridGraph,
-    mut search: impl FnMut(NodeId, NodeId) -> Option<f64>,
-    scenarios: impl Iterator<Item = &'a Scenario>,
-    mismatches: &mut Vec<String>,
-) -> usize {
-    let mut runs = 0;
-    for s in scenarios {
-        let (start, goal) = match s.endpoints(graph.grid()) {
-            Ok(e) => e,
-            Err(e) => {
-                mismatches.push(format!("{}: {e}", short(file)));
-                continue;
-            }
-        };
-        runs += 1;
-        let cost = search(start, goal);
-        if !cost.is_some_and(|c| lengths_match(c, s.optimal, s.decimals)) {
-            mismatches.push(format!(
-                "{}:{}: {what} from {:?} to {:?}: published {} ({} decimals), found {cost:?}",
-                short(file),
-                s.line,
-                s.start,
-                s.goal,
-                s.optimal,
-                s.decimals
-            ));
-        }
-    }
-    runs
+/// Runs the search named `spec` on every query of `inst`, checking each
+/// cost against `reference`, and describes every mismatch. Returns the
+/// number of searches run.
+fn check(spec: &str, inst: &Instance, reference: Reference, mismatches: &mut Vec<String>) -> usize {
+    let parsed: SearchSpec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let prepared = parsed
+        .prepare(&inst.graph)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let mut searcher = prepared.searcher();
+    let summary = runner::run(inst, &mut *searcher, reference, &mut |_| {});
+    let file = short(&inst.scen_path);
+    mismatches.extend(
+        summary
+            .mismatches
+            .iter()
+            .map(|m| format!("{file}: {spec}: {m}")),
+    );
+    summary.queries
 }
 
 fn assert_none(what: &str, mismatches: &[String]) {
@@ -106,38 +66,18 @@ fn assert_none(what: &str, mismatches: &[String]) {
 fn published_lengths(set: &str, max_per_file: usize) {
     let mut mismatches = Vec::new();
     let mut runs = 0;
-    let mut cache = SearchCache::new();
     for file in scen_files(set) {
-        let (graph, scen) = load(&file);
-        assert!(!scen.scenarios.is_empty(), "{}: no scenarios", short(&file));
-        runs += check_published(
-            &file,
-            &graph,
-            Octile::new(&graph),
-            &mut cache,
-            sample(&scen.scenarios, max_per_file),
-            &mut mismatches,
+        let mut inst = load(&file);
+        assert!(!inst.queries.is_empty(), "{}: no scenarios", short(&file));
+        mismatches.extend(
+            inst.data_errors
+                .iter()
+                .map(|e| format!("{}: {e}", short(&file))),
         );
-        // The same lines with canonical ordering pruning the successors.
-        let canonical = graph.clone().with_canonical_ordering(true);
-        runs += check_published(
-            &file,
-            &canonical,
-            Octile::new(&canonical),
-            &mut cache,
-            sample(&scen.scenarios, max_per_file),
-            &mut mismatches,
-        );
-        // And jump point search on the same lines.
-        let jps = JumpPointSearch::new(&graph).expect("octile grid");
-        runs += check_search(
-            "jump point search",
-            &file,
-            &graph,
-            |s, t| jps.search_cost(s, t, &mut cache),
-            sample(&scen.scenarios, max_per_file),
-            &mut mismatches,
-        );
+        inst.keep_at_most(max_per_file);
+        for spec in ["astar/octile", "canonical/octile", "jps/octile"] {
+            runs += check(spec, &inst, Reference::Published, &mut mismatches);
+        }
     }
     assert!(runs > 0);
     assert_none(
@@ -220,97 +160,51 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
     let files = scen_files("wc3maps512");
     assert_eq!(files.len(), expected_errors.len());
     let mut mismatches = Vec::new();
-    let mut cache = SearchCache::new();
-    let mut reference = SearchCache::new();
     for (file, (name, errors)) in files.iter().zip(expected_errors) {
         assert!(file.ends_with(name), "{}", file.display());
-        let (graph, scen) = load(file);
-        let mut valid = Vec::new();
-        let mut blocked = 0;
-        for s in &scen.scenarios {
-            match s.endpoints(graph.grid()) {
-                Ok(pair) => valid.push(pair),
-                Err(e) => {
-                    assert_eq!(e.line(), Some(s.line));
-                    assert!(
-                        matches!(e.kind(), ScenarioErrorKind::Blocked { .. }),
-                        "{}: {e}",
-                        short(file)
-                    );
-                    assert!(e.to_string().contains("is on a blocked tile"), "{e}");
-                    blocked += 1;
-                }
-            }
+        let mut inst = load(file);
+        for e in &inst.data_errors {
+            assert!(
+                matches!(e.kind(), ScenarioErrorKind::Blocked { .. }),
+                "{}: {e}",
+                short(file)
+            );
+            assert!(e.to_string().contains("is on a blocked tile"), "{e}");
         }
-        assert_eq!(blocked, errors, "{}: blocked endpoints", short(file));
-        let astar = AStar::new(&graph, Octile::new(&graph));
-        let dijkstra = Dijkstra::new(&graph);
-        let step = valid.len().div_ceil(MAX_DIJKSTRA);
-        for &(start, goal) in valid.iter().step_by(step) {
-            let a = astar.search_cost(start, goal, &mut cache);
-            let d = dijkstra.search_cost(start, goal, &mut reference);
-            let same = match (a, d) {
-                (Some(a), Some(d)) => (a - d).abs() <= 1e-9 * d.max(1.0),
-                (a, d) => a.is_none() && d.is_none(),
-            };
-            if !same {
-                mismatches.push(format!(
-                    "{}: from {:?} to {:?}: A* {a:?}, Dijkstra {d:?}",
-                    short(file),
-                    graph.coords(start),
-                    graph.coords(goal)
-                ));
-            }
-        }
+        assert_eq!(
+            inst.data_errors.len(),
+            errors,
+            "{}: blocked endpoints",
+            short(file)
+        );
+        inst.keep_at_most(MAX_DIJKSTRA);
+        check("astar/octile", &inst, Reference::Dijkstra, &mut mismatches);
     }
     assert_none("wc3maps512: octile A* against Dijkstra", &mismatches);
 }
 
 /// One scenario file of each set (the first by name), with `per_set` of its
 /// lines whose published length is below `max_length`, evenly spread.
-fn open_set_sample(
-    per_set: usize,
-    max_length: f64,
-) -> Vec<(std::path::PathBuf, GridGraph, Vec<Scenario>)> {
+fn open_set_sample(per_set: usize, max_length: f64) -> Vec<Instance> {
     sets()
         .iter()
         .filter(|set| *set != "wc3maps512")
         .map(|set| {
-            let file = scen_files(set).swap_remove(0);
-            let (graph, scen) = load(&file);
-            let short: Vec<Scenario> = scen
-                .scenarios
-                .into_iter()
-                .filter(|s| s.optimal < max_length)
-                .collect();
-            let chosen = sample(&short, per_set).cloned().collect();
-            (file, graph, chosen)
+            let mut inst = load(&scen_files(set).swap_remove(0));
+            inst.queries.retain(|q| q.optimal < max_length);
+            inst.keep_at_most(per_set);
+            inst
         })
         .collect()
 }
 
-fn check_open_set<Q: OpenSet>(
-    name: &str,
-    make: impl Fn() -> Q,
-    sample: &[(std::path::PathBuf, GridGraph, Vec<Scenario>)],
-    failures: &mut Vec<String>,
-) {
-    let mut runs = 0;
-    for (file, graph, scenarios) in sample {
-        // A fresh cache per map, then reused for every line of it.
-        let mut cache = SearchCache::with_open(make());
-        let mut mismatches = Vec::new();
-        runs += check_published(
-            file,
-            graph,
-            Octile::new(graph),
-            &mut cache,
-            scenarios.iter(),
-            &mut mismatches,
-        );
-        failures.extend(mismatches.into_iter().map(|m| format!("{name}: {m}")));
-    }
-    assert!(runs > 0, "{name}: no scenarios run");
+/// Runs `spec` on every instance of `sample` and checks that it ran.
+fn check_sample(spec: &str, sample: &[Instance], mismatches: &mut Vec<String>) {
+    let runs: usize = sample
+        .iter()
+        .map(|inst| check(spec, inst, Reference::Published, mismatches))
+        .sum();
+    assert!(runs > 0, "{spec}: no scenarios run");
 }
 
 /// Every OPEN set of `cairns::open` finds the published lengths: 12 lines
@@ -318,28 +212,24 @@ fn check_open_set<Q: OpenSet>(
 /// with linear-time operations.
 #[test]
 fn every_open_set_matches_published_lengths() {
+    const LINEAR: [OpenKind; 5] = [
+        OpenKind::UnsortedArray,
+        OpenKind::IndexedArray,
+        OpenKind::SortedArray,
+        OpenKind::SortedList,
+        OpenKind::HashTable,
+    ];
     let all = open_set_sample(12, f64::INFINITY);
     let short_lines = open_set_sample(8, 120.0);
     let mut failures = Vec::new();
-    let f = &mut failures;
-    // Logarithmic or better.
-    check_open_set("IndexedBinaryHeap", IndexedBinaryHeap::new, &all, f);
-    check_open_set("ClassicBinaryHeap", ClassicBinaryHeap::new, &all, f);
-    check_open_set("LazyBinaryHeap", LazyBinaryHeap::new, &all, f);
-    check_open_set("QuaternaryHeap", QuaternaryHeap::new, &all, f);
-    check_open_set("PairingHeap", PairingHeap::new, &all, f);
-    check_open_set("SplayTree", SplayTree::new, &all, f);
-    check_open_set("SkipList", SkipList::new, &all, f);
-    check_open_set("BucketQueue", BucketQueue::new, &all, f);
-    check_open_set("HotQueue", HotQueue::new, &all, f);
-    check_open_set("RadixHeap", RadixHeap::new, &all, f);
-    check_open_set("TwoLevelQueue", TwoLevelQueue::new, &all, f);
-    // Linear-time pop or push: short scenarios only.
-    check_open_set("UnsortedArray", UnsortedArray::new, &short_lines, f);
-    check_open_set("IndexedArray", IndexedArray::new, &short_lines, f);
-    check_open_set("SortedArray", SortedArray::new, &short_lines, f);
-    check_open_set("SortedList", SortedList::new, &short_lines, f);
-    check_open_set("HashTable", HashTable::new, &short_lines, f);
+    for kind in OpenKind::ALL {
+        let sample = if LINEAR.contains(&kind) {
+            &short_lines
+        } else {
+            &all
+        };
+        check_sample(&format!("astar/octile/{kind}"), sample, &mut failures);
+    }
     assert_none("OPEN sets", &failures);
 }
 
@@ -351,47 +241,9 @@ fn every_admissible_heuristic_matches_published_lengths() {
     let all = open_set_sample(20, f64::INFINITY);
     let short_lines = open_set_sample(8, 120.0);
     let mut mismatches = Vec::new();
-    let mut cache = SearchCache::new();
-    for (file, graph, scenarios) in &all {
-        for heuristic in ["octile", "euclidean"] {
-            let before = mismatches.len();
-            match heuristic {
-                "octile" => check_published(
-                    file,
-                    graph,
-                    Octile::new(graph),
-                    &mut cache,
-                    scenarios.iter(),
-                    &mut mismatches,
-                ),
-                _ => check_published(
-                    file,
-                    graph,
-                    Euclidean::new(graph),
-                    &mut cache,
-                    scenarios.iter(),
-                    &mut mismatches,
-                ),
-            };
-            for m in &mut mismatches[before..] {
-                *m = format!("{heuristic}: {m}");
-            }
-        }
-    }
-    for (file, graph, scenarios) in &short_lines {
-        let before = mismatches.len();
-        check_published(
-            file,
-            graph,
-            Zero,
-            &mut cache,
-            scenarios.iter(),
-            &mut mismatches,
-        );
-        for m in &mut mismatches[before..] {
-            *m = format!("zero: {m}");
-        }
-    }
+    check_sample("astar/octile", &all, &mut mismatches);
+    check_sample("astar/euclidean", &all, &mut mismatches);
+    check_sample("astar/zero", &short_lines, &mut mismatches);
     assert_none("heuristics", &mismatches);
 }
 
@@ -399,35 +251,38 @@ fn every_admissible_heuristic_matches_published_lengths() {
 /// consecutive cells are legal moves whose costs add up to the cost.
 #[test]
 fn paths_on_a_real_map_are_valid() {
-    use cairns::graph::Graph;
     let file = scen_files("dao")
         .into_iter()
         .find(|f| f.ends_with("den520d.map.scen"))
         .expect("dao/den520d.map.scen");
-    let (graph, scen) = load(&file);
-    let astar = AStar::new(&graph, Octile::new(&graph));
-    let mut cache = SearchCache::new();
+    let inst = Instance::load(&file, None, 45).unwrap_or_else(|e| panic!("{e}"));
+    let graph = &inst.graph;
+    let prepared = SearchSpec::default().prepare(graph).unwrap();
+    let mut searcher = prepared.searcher();
     let mut nodes: Vec<NodeId> = Vec::new();
-    for s in scen.scenarios.iter().step_by(45) {
-        let (start, goal) = s.endpoints(graph.grid()).unwrap();
-        let cost = astar.search_cost(start, goal, &mut cache).unwrap();
-        assert!(cache.path_into(goal, &mut nodes));
-        assert_eq!((nodes.first(), nodes.last()), (Some(&start), Some(&goal)));
+    assert!(!inst.queries.is_empty());
+    for q in &inst.queries {
+        let cost = searcher.search_cost(q.start, q.goal).unwrap();
+        assert!(searcher.path_into(q.goal, &mut nodes));
+        assert_eq!(
+            (nodes.first(), nodes.last()),
+            (Some(&q.start), Some(&q.goal))
+        );
         let sum: f64 = nodes
             .windows(2)
             .map(|w| {
                 graph
                     .successors(w[0])
                     .find(|&(n, _)| n == w[1])
-                    .unwrap_or_else(|| panic!("line {}: {} -> {} is no move", s.line, w[0], w[1]))
+                    .unwrap_or_else(|| panic!("line {}: {} -> {} is no move", q.line, w[0], w[1]))
                     .1
             })
             .sum();
         assert!(
             (sum - cost).abs() < 1e-9,
             "line {}: {sum} vs {cost}",
-            s.line
+            q.line
         );
-        assert!(lengths_match(cost, s.optimal, s.decimals));
+        assert!(q.matches(Some(cost)));
     }
 }

@@ -1,0 +1,113 @@
+//! Where the Moving AI benchmark data is, for the tests and benchmarks of
+//! the workspace: one lookup instead of one per test binary.
+//!
+//! The data lives outside the repository, in `$CAIRNS_DATA` or
+//! `shared/data/movingai` beside it (`<repo>/../shared/data/movingai`).
+//! Every function here panics when it is missing: the tests and benchmarks
+//! that need the real maps and scenarios fail, they never skip quietly.
+
+#![deny(missing_docs)]
+
+use std::path::PathBuf;
+
+/// The Moving AI data directory (the one holding `dao/`, `bg512/`, ...):
+/// `$CAIRNS_DATA` if set, otherwise `shared/data/movingai` beside the
+/// repository.
+///
+/// # Panics
+///
+/// When the directory has no `dao/` set: the data is missing.
+pub fn data_dir() -> PathBuf {
+    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/movingai"
+            ))
+        },
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("dao").is_dir(),
+        "Moving AI benchmark data not found at {} (set CAIRNS_DATA to the directory \
+         holding dao/, bg512/, ...): the tests and benchmarks need the real maps and \
+         scenarios and do not skip without them",
+        dir.display()
+    );
+    dir
+}
+
+/// A file of the data directory by its relative path (`dao/den520d.map`).
+///
+/// # Panics
+///
+/// When the data directory or the file is missing.
+pub fn file(relative: &str) -> PathBuf {
+    let path = data_dir().join(relative);
+    assert!(
+        path.is_file(),
+        "Moving AI data file {} not found (set CAIRNS_DATA)",
+        path.display()
+    );
+    path
+}
+
+/// The names of the benchmark sets (the subdirectories of the data
+/// directory), sorted.
+///
+/// # Panics
+///
+/// When the data directory is missing or cannot be listed.
+pub fn sets() -> Vec<String> {
+    let mut sets: Vec<String> = list(&data_dir())
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .collect();
+    sets.sort();
+    sets
+}
+
+/// Every `.scen` file of one set, sorted by name.
+///
+/// # Panics
+///
+/// When the set is missing or holds no scenario file.
+pub fn scen_files(set: &str) -> Vec<PathBuf> {
+    let dir = data_dir().join(set);
+    let mut files: Vec<PathBuf> = list(&dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "scen"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .scen files in {}", dir.display());
+    files
+}
+
+/// Every `*/*.EXT` file of the data directory (`map` or `scen`), sorted.
+///
+/// # Panics
+///
+/// When the data directory is missing or cannot be listed.
+pub fn real_files(ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = list(&data_dir())
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .flat_map(|set| list(&set))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The entries of a directory.
+fn list(dir: &std::path::Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| {
+            entry
+                .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+                .path()
+        })
+        .collect()
+}
