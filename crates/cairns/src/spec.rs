@@ -38,6 +38,9 @@
 //! let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
 //! assert_eq!(searcher.search_cost(start, goal), Some(12.0));
 //!
+//! // Resolving is idempotent.
+//! assert_eq!(spec.resolve(graph.neighborhood()), Ok(spec));
+//!
 //! // Combinations that cannot work say why.
 //! let err = "bfs".parse::<SearchSpec>().unwrap().resolve(Neighborhood::Octile).unwrap_err();
 //! assert!(err.to_string().contains("unit costs"), "{err}");
@@ -646,7 +649,11 @@ impl SearchSpec {
         Ok(SearchSpec {
             algorithm,
             heuristic: Some(heuristic),
-            open: Some(self.open_kind_with(heuristic)),
+            // Breadth-first search has no OPEN set to name, so that a
+            // resolved spec resolves again to itself.
+            open: algorithm
+                .uses_open_set()
+                .then(|| self.open_kind_with(heuristic)),
         })
     }
 
@@ -936,5 +943,96 @@ fn build_searcher<'a>(
                 }
             })
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heuristics() -> Vec<HeuristicSpec> {
+        let mut all = vec![
+            HeuristicSpec::Zero,
+            HeuristicSpec::Manhattan,
+            HeuristicSpec::Octile,
+            HeuristicSpec::Euclidean,
+        ];
+        all.extend(
+            PlacementKind::ALL.map(|placement| HeuristicSpec::Landmarks {
+                count: Some(3),
+                placement,
+            }),
+        );
+        all
+    }
+
+    #[test]
+    fn every_name_prints_back_and_resolving_is_idempotent() {
+        for algorithm in Algorithm::ALL {
+            for heuristic in heuristics().into_iter().map(Some).chain([None]) {
+                for open in OpenKind::ALL.into_iter().map(Some).chain([None]) {
+                    let spec = SearchSpec {
+                        algorithm,
+                        heuristic,
+                        open,
+                    };
+                    assert_eq!(spec.to_string().parse::<SearchSpec>(), Ok(spec));
+                    for nb in [Neighborhood::Octile, Neighborhood::Four] {
+                        if let Ok(resolved) = spec.resolve_inadmissible(nb) {
+                            assert_eq!(resolved.resolve_inadmissible(nb), Ok(resolved), "{spec}");
+                            assert!(resolved.heuristic.is_some(), "{resolved}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones_and_are_clipped() {
+        let err = "astar/octile/fibonacci-heap"
+            .parse::<SearchSpec>()
+            .unwrap_err();
+        for kind in OpenKind::ALL {
+            assert!(err.to_string().contains(kind.name()), "{err}");
+        }
+        let err = "dfs".parse::<SearchSpec>().unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("astar, canonical, jps, dijkstra, bfs"),
+            "{err}"
+        );
+        let long = "x".repeat(10_000);
+        let err = long.parse::<HeuristicSpec>().unwrap_err().to_string();
+        assert!(err.len() < 300, "{} bytes", err.len());
+        for bad in ["dh:0", "dh:65", "dh:x", "dh:4:nowhere", "dh:4:farthest:1"] {
+            assert!(bad.parse::<HeuristicSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn defaults_follow_the_movement_and_the_heuristic() {
+        let spec = SearchSpec::new(Algorithm::AStar);
+        let octile = spec.resolve(Neighborhood::Octile).unwrap();
+        assert_eq!(octile.to_string(), "astar/octile/indexed-binary-heap");
+        let four = spec.resolve(Neighborhood::Four).unwrap();
+        assert_eq!(four.to_string(), "astar/manhattan/indexed-binary-heap");
+        let dh: SearchSpec = "astar/dh:4".parse().unwrap();
+        assert_eq!(dh.open_kind(), OpenKind::PairingHeap);
+        let err = "astar/manhattan"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .resolve(Neighborhood::Octile)
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), SpecErrorKind::Inadmissible { .. }),
+            "{err}"
+        );
+        let err = "jps"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .resolve(Neighborhood::Four)
+            .unwrap_err();
+        assert!(err.to_string().contains("octile movement"), "{err}");
     }
 }

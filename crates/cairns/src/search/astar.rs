@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, Observer, Search, SearchCache, best_first, in_bounds};
+use super::{Edges, Observer, Search, SearchCache, best_first};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::OpenSet;
@@ -93,9 +93,7 @@ impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) -> Option<f64> {
-        let bound = self.graph.node_bound();
-        if !in_bounds(goal, bound) {
-            cache.begin(bound);
+        if cache.off_graph(goal, self.graph.node_bound()) {
             return None;
         }
         let target = self.heuristic.goal(goal);

@@ -1,6 +1,6 @@
 //! Breadth-first search for graphs whose edges all cost 1.
 
-use super::{NodeRecord, Observer, Search, SearchCache, in_bounds};
+use super::{NodeRecord, Observer, Search, SearchCache};
 use crate::graph::{Graph, NodeId};
 use crate::open::OpenSet;
 
@@ -56,10 +56,10 @@ impl<G: Graph> Bfs<G> {
         observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
-        cache.begin(bound);
-        if !in_bounds(start, bound) || goal.is_some_and(|g| !in_bounds(g, bound)) {
+        if cache.off_graph(start, bound) || goal.is_some_and(|g| cache.off_graph(g, bound)) {
             return None;
         }
+        cache.begin(bound);
         let closed = cache.closed_stamp();
         let SearchCache {
             records,

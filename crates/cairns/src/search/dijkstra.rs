@@ -1,6 +1,6 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
-use super::{Edges, Exhaust, Observer, Search, SearchCache, best_first, in_bounds};
+use super::{Edges, Exhaust, Observer, Search, SearchCache, best_first};
 use crate::graph::{Graph, NodeId};
 use crate::open::OpenSet;
 
@@ -73,9 +73,7 @@ impl<G: Graph> Search for Dijkstra<G> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) -> Option<f64> {
-        let bound = self.graph.node_bound();
-        if !in_bounds(goal, bound) {
-            cache.begin(bound);
+        if cache.off_graph(goal, self.graph.node_bound()) {
             return None;
         }
         best_first(&Edges(&self.graph), |_| 0.0, start, &goal, cache, observer)

@@ -3,7 +3,7 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::{Expand, Observer, Search, SearchCache, best_first, in_bounds};
+use super::{Expand, Observer, Search, SearchCache, best_first};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
@@ -140,9 +140,7 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) -> Option<f64> {
-        let bound = self.graph.node_bound();
-        if !in_bounds(goal, bound) {
-            cache.begin(bound);
+        if cache.off_graph(goal, self.graph.node_bound()) {
             return None;
         }
         let target = self.heuristic.goal(goal);

@@ -254,6 +254,18 @@ impl<Q: OpenSet> SearchCache<Q> {
         self.generation += 1;
     }
 
+    /// For the searches' entry points: whether `node` is off a graph of
+    /// `node_bound` nodes, in which case the cache is left as after a search
+    /// that found nothing.
+    #[inline]
+    fn off_graph(&mut self, node: NodeId, node_bound: usize) -> bool {
+        let off = node.index() >= node_bound;
+        if off {
+            self.begin(node_bound);
+        }
+        off
+    }
+
     #[inline]
     fn open_stamp(&self) -> u32 {
         2 * self.generation
@@ -348,10 +360,4 @@ impl<Q: OpenSet> SearchCache<Q> {
     pub fn open_set(&self) -> &Q {
         &self.open
     }
-}
-
-/// Checks that a node id is on the graph, for the searches' entry points.
-#[inline]
-fn in_bounds(node: NodeId, node_bound: usize) -> bool {
-    node.index() < node_bound
 }
