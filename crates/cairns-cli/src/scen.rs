@@ -34,6 +34,11 @@ pub struct Args {
     /// endpoint off the map or on a wall): count them and go on.
     #[arg(long)]
     pub skip_data_errors: bool,
+    /// Run the queries on N threads, one search cache per thread (0: one
+    /// per core). The costs and expansions are those of a serial run; the
+    /// times are per query on its thread.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub threads: usize,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -71,13 +76,26 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} scenarios {elapsed}")
             .expect("static template"),
     );
-    let mut searcher = prepared.searcher();
-    let summary = runner::run(
-        &instance,
-        &mut *searcher,
-        args.against.into(),
-        &mut |done| bar.set_position(done as u64),
-    );
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let summary = if threads > 1 {
+        runner::run_threads(
+            &instance,
+            || prepared.searcher(),
+            args.against.into(),
+            threads,
+        )
+    } else {
+        let mut searcher = prepared.searcher();
+        runner::run(
+            &instance,
+            &mut *searcher,
+            args.against.into(),
+            &mut |done| bar.set_position(done as u64),
+        )
+    };
     bar.finish_and_clear();
     report(args, &instance, &prepared, &summary)
 }
@@ -126,6 +144,7 @@ fn report(
             "mean_us": summary.mean_us(),
             "median_us": summary.median_us(),
             "total_s": summary.total_s,
+            "threads": args.threads,
         });
         writeln!(out, "{json}")?;
     } else {

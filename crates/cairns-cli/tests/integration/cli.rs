@@ -332,3 +332,30 @@ fn scen_finds_its_map_by_file_name() {
     assert_exit(&o, 0);
     assert_eq!(json(&o)["mismatches"], 0);
 }
+
+#[test]
+fn scen_on_threads_matches_the_serial_run() {
+    let scen = data("dao/arena.map.scen");
+    let run = |threads: &str, search: &str| {
+        let o = cairns(&[
+            "scen",
+            &scen,
+            "--search",
+            search,
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert_exit(&o, 0);
+        json(&o)
+    };
+    for search in ["astar", "jps"] {
+        let serial = run("1", search);
+        let parallel = run("2", search);
+        assert_eq!(parallel["threads"], 2);
+        for key in ["queries", "mismatches", "mean_expanded", "max_open"] {
+            assert_eq!(serial[key], parallel[key], "{search} {key}");
+        }
+        assert!(serial["queries"].as_u64().unwrap() > 100);
+    }
+}

@@ -22,6 +22,7 @@
 //! and a node's record counts only if it is stamped with the current one.
 
 mod astar;
+mod batch;
 mod bfs;
 mod closure;
 mod core;
@@ -31,6 +32,7 @@ mod searcher;
 
 pub use self::core::{Edges, Exhaust, Expand, Stop, best_first};
 pub use astar::AStar;
+pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;

@@ -124,3 +124,37 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
         self.cache.is_reached(node)
     }
 }
+
+/// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
+/// is a searcher, so generic code such as [`batch`](super::batch) takes it.
+impl<S: Searcher + ?Sized> Searcher for Box<S> {
+    #[inline]
+    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
+        (**self).search_cost(start, goal)
+    }
+
+    fn search_observed(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        observer: &mut dyn Observer,
+    ) -> Option<f64> {
+        (**self).search_observed(start, goal, observer)
+    }
+
+    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
+        (**self).path_into(node, out)
+    }
+
+    fn stats(&self) -> SearchStats {
+        (**self).stats()
+    }
+
+    fn is_closed(&self, node: NodeId) -> bool {
+        (**self).is_closed(node)
+    }
+
+    fn is_reached(&self, node: NodeId) -> bool {
+        (**self).is_reached(node)
+    }
+}

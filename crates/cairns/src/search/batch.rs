@@ -1,0 +1,126 @@
+//! Many queries at once on a thread pool, one searcher (and so one cache)
+//! per piece of work.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{SearchStats, Searcher};
+use crate::graph::NodeId;
+
+/// What one query of a [`batch`] found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchResult {
+    /// The cost of a shortest path, or `None` when there is none.
+    pub cost: Option<f64>,
+    /// The search's statistics.
+    pub stats: SearchStats,
+    /// Seconds the search took (on its thread, so with other threads
+    /// running beside it).
+    pub seconds: f64,
+}
+
+/// Runs every `(start, goal)` query on `threads` threads and returns the
+/// results in query order, the same as running them one after the other.
+///
+/// `make` builds a searcher (with its own cache); it is called once per
+/// chunk of queries (a few per thread), never per query, so each search
+/// reuses its cache's memory. `threads` of 0 or 1 runs on the calling
+/// thread; if a pool cannot be built, the queries run there too.
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::search::batch;
+/// use cairns::spec::SearchSpec;
+///
+/// let graph = GridGraph::new(Grid::from_ascii("....\n.@@.\n....").unwrap(), Neighborhood::Octile);
+/// let prepared = SearchSpec::default().prepare(&graph).unwrap();
+/// let queries: Vec<_> = (0..12).map(|i| (graph.node(i % 4, 0).unwrap(), graph.node(3 - i % 4, 2).unwrap())).collect();
+/// let results = batch(&queries, || prepared.searcher(), 2);
+/// assert_eq!(results.len(), 12);
+/// assert!(results.iter().all(|r| r.cost.is_some()));
+/// ```
+pub fn batch<S, F>(queries: &[(NodeId, NodeId)], make: F, threads: usize) -> Vec<BatchResult>
+where
+    S: Searcher,
+    F: Fn() -> S + Sync,
+{
+    let run = |chunk: &[(NodeId, NodeId)]| -> Vec<BatchResult> {
+        let mut searcher = make();
+        chunk
+            .iter()
+            .map(|&(start, goal)| {
+                let t0 = Instant::now();
+                let cost = searcher.search_cost(start, goal);
+                let seconds = t0.elapsed().as_secs_f64();
+                BatchResult {
+                    cost,
+                    stats: searcher.stats(),
+                    seconds,
+                }
+            })
+            .collect()
+    };
+    if threads <= 1 || queries.len() <= 1 {
+        return run(queries);
+    }
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+        return run(queries);
+    };
+    // A few chunks per thread keep the threads busy when queries differ
+    // in cost, without building a searcher per query.
+    let chunk = queries.len().div_ceil(threads * 4).max(1);
+    pool.install(|| {
+        queries
+            .par_chunks(chunk)
+            .map(run)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+    use crate::rng::SplitMix64;
+    use crate::spec::SearchSpec;
+
+    /// A batch on several threads gives, query by query, the costs and
+    /// expansions of the same searches run one after the other.
+    #[test]
+    fn threads_give_the_serial_results_in_order() {
+        let options = GenerateOptions {
+            kind: MapKind::Rooms { room_size: 7 },
+            width: 64,
+            height: 48,
+            seed: 3,
+        };
+        let graph = GridGraph::new(generate(&options).unwrap(), Neighborhood::Octile);
+        let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
+            .map(NodeId)
+            .filter(|&n| graph.is_passable(n))
+            .collect();
+        let mut rng = SplitMix64::new(9);
+        let queries: Vec<_> = (0..300)
+            .map(|_| (rng.pick(&cells), rng.pick(&cells)))
+            .collect();
+        for name in ["astar", "jps", "astar/dh:3/pairing-heap", "dijkstra"] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let prepared = spec.prepare(&graph).unwrap();
+            let serial = batch(&queries, || prepared.searcher(), 1);
+            for threads in [2, 3] {
+                let parallel = batch(&queries, || prepared.searcher(), threads);
+                assert_eq!(parallel.len(), queries.len());
+                for (i, (a, b)) in serial.iter().zip(&parallel).enumerate() {
+                    assert_eq!((a.cost, a.stats), (b.cost, b.stats), "{name}, query {i}");
+                }
+            }
+            assert!(serial.iter().any(|r| r.cost.is_some()), "{name}");
+        }
+        let prepared = SearchSpec::default().prepare(&graph).unwrap();
+        assert!(batch(&[], || prepared.searcher(), 4).is_empty());
+    }
+}
