@@ -13,7 +13,7 @@ use anyhow::Context;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::landmarks::{LandmarkTable, grid_hash};
 use cairns::open::OpenKind;
-use cairns::spec::{Algorithm, HeuristicSpec, Prepared, SearchSpec};
+use cairns::spec::{Algorithm, HeuristicSpec, Prepared, SearchSpec, Weight};
 
 /// The search of a command.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -38,6 +38,11 @@ pub struct SearchArgs {
     /// dh, or dh:K with the file's K.
     #[arg(long, value_name = "FILE")]
     pub landmarks: Option<PathBuf>,
+    /// Bounded-suboptimal search: the heuristic times W (at least 1), so
+    /// costs are at most W times the optimal ones and far fewer nodes are
+    /// expanded (weighted A*; with astar, canonical or jps).
+    #[arg(long, value_name = "W")]
+    pub weight: Option<Weight>,
     /// Same as --search canonical.
     #[arg(long, conflicts_with_all = ["algorithm", "jps"])]
     pub canonical: bool,
@@ -60,6 +65,7 @@ impl SearchArgs {
             algorithm,
             heuristic: self.heuristic,
             open: self.open,
+            weight: self.weight,
         }
     }
 

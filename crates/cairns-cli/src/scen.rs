@@ -145,6 +145,9 @@ fn report(
             "median_us": summary.median_us(),
             "total_s": summary.total_s,
             "threads": args.threads,
+            "weight": spec.weight.map(cairns::spec::Weight::get),
+            "mean_cost_ratio": summary.mean_cost_ratio(),
+            "max_cost_ratio": summary.cost_ratio_max,
         });
         writeln!(out, "{json}")?;
     } else {
@@ -159,6 +162,15 @@ fn report(
         writeln!(out, "matched      {}", summary.queries - mismatches)?;
         writeln!(out, "mismatches   {mismatches}")?;
         writeln!(out, "data errors  {}", summary.data_errors)?;
+        if let Some(w) = spec.weight {
+            writeln!(out, "weight       {w} (costs at most {w}x optimal)")?;
+            writeln!(
+                out,
+                "cost ratio   mean {:.4}, max {:.4}",
+                summary.mean_cost_ratio(),
+                summary.cost_ratio_max
+            )?;
+        }
         writeln!(out, "mean expanded {:.1}", summary.mean_expanded())?;
         writeln!(out, "mean us      {:.1}", summary.mean_us())?;
         writeln!(out, "median us    {:.1}", summary.median_us())?;

@@ -546,6 +546,7 @@ pub(crate) fn search_blocking(
                 algorithm,
                 heuristic: Some(h),
                 open,
+                weight: None,
             };
             // Unsupported combinations say why; an inadmissible heuristic
             // is allowed (the page shows what it does).

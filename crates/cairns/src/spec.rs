@@ -52,7 +52,7 @@ use std::time::Instant;
 
 use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph, Neighborhood};
-use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Zero};
+use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use crate::open::OpenKind;
 use crate::search::{AStar, Bfs, Cached, Dijkstra, JumpPointSearch, SearchCache, Searcher};
@@ -100,6 +100,50 @@ pub const MAX_LANDMARKS: usize = 64;
 
 /// The seed of landmark placement in a spec.
 pub const PLACEMENT_SEED: u64 = 1;
+
+/// The weight of a bounded-suboptimal search (weighted A*, `@W` in a spec,
+/// `--weight W`): finite and at least 1; the search returns costs at most
+/// `W` times the optimal ones (see [`Weighted`]).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Weight(f64);
+
+impl Weight {
+    /// The weight, or `None` unless `w` is finite and at least 1.
+    pub fn new(w: f64) -> Option<Weight> {
+        (w.is_finite() && w >= 1.0).then_some(Weight(w))
+    }
+
+    /// The value.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+// Never NaN (checked by `new`), so equality is an equivalence.
+impl Eq for Weight {}
+
+impl std::hash::Hash for Weight {
+    fn hash<S: std::hash::Hasher>(&self, state: &mut S) {
+        self.0.to_bits().hash(state);
+    }
+}
+
+impl FromStr for Weight {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        s.parse::<f64>()
+            .ok()
+            .and_then(Weight::new)
+            .ok_or_else(|| SpecErrorKind::Weight { found: clip(s) }.into())
+    }
+}
+
+impl fmt::Display for Weight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// The search algorithm of a [`SearchSpec`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -280,6 +324,8 @@ pub struct SearchSpec {
     pub heuristic: Option<HeuristicSpec>,
     /// The OPEN set, if chosen.
     pub open: Option<OpenKind>,
+    /// The weight of bounded-suboptimal search, if any (`None`: optimal).
+    pub weight: Option<Weight>,
 }
 
 /// What is wrong with a name or a combination.
@@ -319,6 +365,12 @@ pub enum SpecErrorKind {
     /// A landmark count out of range or not a number.
     #[error("the landmark count must be a number from 1 to {MAX_LANDMARKS}, got {found:?}")]
     LandmarkCount {
+        /// What was given.
+        found: String,
+    },
+    /// A weight that is not a finite number of at least 1.
+    #[error("the weight must be a number of at least 1, got {found:?}")]
+    Weight {
         /// What was given.
         found: String,
     },
@@ -483,9 +535,13 @@ impl FromStr for OpenKind {
 impl FromStr for SearchSpec {
     type Err = SpecError;
 
-    /// `ALGORITHM[/HEURISTIC[/OPEN]]`; an empty part takes its default
-    /// (`astar//pairing-heap`).
+    /// `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT]`; an empty part takes its
+    /// default (`astar//pairing-heap`, `astar/octile@1.5`).
     fn from_str(s: &str) -> Result<Self, SpecError> {
+        let (s, weight) = match s.split_once('@') {
+            Some((s, w)) => (s, Some(w.parse()?)),
+            None => (s, None),
+        };
         let mut parts = s.splitn(3, '/');
         let algorithm = parts.next().unwrap_or_default().parse()?;
         let heuristic = match parts.next() {
@@ -500,6 +556,7 @@ impl FromStr for SearchSpec {
             algorithm,
             heuristic,
             open,
+            weight,
         })
     }
 }
@@ -508,10 +565,14 @@ impl fmt::Display for SearchSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.algorithm)?;
         match (self.heuristic, self.open) {
-            (None, None) => Ok(()),
-            (Some(h), None) => write!(f, "/{h}"),
-            (None, Some(o)) => write!(f, "//{o}"),
-            (Some(h), Some(o)) => write!(f, "/{h}/{o}"),
+            (None, None) => {}
+            (Some(h), None) => write!(f, "/{h}")?,
+            (None, Some(o)) => write!(f, "//{o}")?,
+            (Some(h), Some(o)) => write!(f, "/{h}/{o}")?,
+        }
+        match self.weight {
+            Some(w) => write!(f, "@{w}"),
+            None => Ok(()),
         }
     }
 }
@@ -523,7 +584,20 @@ impl SearchSpec {
             algorithm,
             heuristic: None,
             open: None,
+            weight: None,
         }
+    }
+
+    /// The spec with `weight` (bounded-suboptimal search).
+    #[must_use]
+    pub fn with_weight(mut self, weight: Weight) -> Self {
+        self.weight = Some(weight);
+        self
+    }
+
+    /// How far above optimal the spec's costs may go: its weight, or 1.
+    pub fn bound(&self) -> f64 {
+        self.weight.map_or(1.0, Weight::get)
     }
 
     /// The spec with `heuristic`.
@@ -628,6 +702,11 @@ impl SearchSpec {
                 }
             }
             Algorithm::Dijkstra | Algorithm::Bfs => {
+                if let Some(w) = self.weight {
+                    return Err(unsupported(format!(
+                        "is not weighted (got @{w}; use astar or jps)"
+                    )));
+                }
                 if heuristic != HeuristicSpec::Zero {
                     return Err(unsupported(format!(
                         "takes no heuristic (got {heuristic}; use astar)"
@@ -648,6 +727,7 @@ impl SearchSpec {
         }
         Ok(SearchSpec {
             algorithm,
+            weight: self.weight,
             heuristic: Some(heuristic),
             // Breadth-first search has no OPEN set to name, so that a
             // resolved spec resolves again to itself.
@@ -793,13 +873,7 @@ impl SearchSpec {
                 Some(_) => {}
             }
         }
-        Ok(build_searcher(
-            graph,
-            spec.algorithm,
-            heuristic,
-            spec.open_kind(),
-            table,
-        ))
+        Ok(build_searcher(spec, graph, table))
     }
 }
 
@@ -894,23 +968,19 @@ impl<'g> Prepared<'g> {
 
     /// A new searcher with a cache of its own (one per thread).
     pub fn searcher(&self) -> Box<dyn Searcher + '_> {
-        let spec = self.spec;
-        build_searcher(
-            self.graph,
-            spec.algorithm,
-            spec.heuristic_for(self.graph.neighborhood()),
-            spec.open_kind(),
-            self.table.as_ref(),
-        )
+        build_searcher(self.spec, self.graph, self.table.as_ref())
     }
 }
 
 /// The one place where a spec's names become types.
+///
+/// The heuristic of A*, canonical A* and jump points is always wrapped in
+/// [`Weighted`] (weight 1 when the spec has none, which leaves every
+/// estimate exactly as it is), so that weighted search costs no second
+/// copy of each combination.
 fn build_searcher<'a>(
+    spec: SearchSpec,
     graph: &'a GridGraph,
-    algorithm: Algorithm,
-    heuristic: HeuristicSpec,
-    open: OpenKind,
     table: Option<&'a LandmarkTable>,
 ) -> Box<dyn Searcher + 'a> {
     fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
@@ -918,24 +988,27 @@ fn build_searcher<'a>(
     ) -> Box<dyn Searcher + 'a> {
         Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
     }
-    match algorithm {
+    let heuristic = spec.heuristic_for(graph.neighborhood());
+    let open = spec.open_kind();
+    let weight = spec.bound();
+    match spec.algorithm {
         Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
         Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
         Algorithm::AStar => {
             with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
-                boxed::<_, Q>(AStar::new(graph, h))
+                boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
             }))
         }
         Algorithm::Canonical => with_open_set!(
             open,
             |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                boxed::<_, Q>(AStar::new(Canonical(graph), h))
+                boxed::<_, Q>(AStar::new(Canonical(graph), Weighted::checked(h, weight)))
             })
         ),
         Algorithm::Jps => with_open_set!(
             open,
             |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                let jps = JumpPointSearch::with_heuristic(graph, h);
+                let jps = JumpPointSearch::with_heuristic(graph, Weighted::checked(h, weight));
                 match jps {
                     Some(jps) => boxed::<_, Q>(jps),
                     // `resolve` refused jump points without octile movement.
@@ -970,11 +1043,17 @@ mod tests {
     fn every_name_prints_back_and_resolving_is_idempotent() {
         for algorithm in Algorithm::ALL {
             for heuristic in heuristics().into_iter().map(Some).chain([None]) {
-                for open in OpenKind::ALL.into_iter().map(Some).chain([None]) {
+                for (open, weight) in OpenKind::ALL
+                    .into_iter()
+                    .map(Some)
+                    .chain([None])
+                    .zip([None, Weight::new(1.5)].into_iter().cycle())
+                {
                     let spec = SearchSpec {
                         algorithm,
                         heuristic,
                         open,
+                        weight,
                     };
                     assert_eq!(spec.to_string().parse::<SearchSpec>(), Ok(spec));
                     for nb in [Neighborhood::Octile, Neighborhood::Four] {

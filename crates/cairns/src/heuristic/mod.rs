@@ -18,8 +18,10 @@
 //! [`Manhattan`] is. All four are consistent wherever they are admissible.
 
 mod distance;
+mod weighted;
 
 pub use distance::{Euclidean, Manhattan, Octile, Zero};
+pub use weighted::Weighted;
 
 use crate::graph::NodeId;
 
@@ -34,6 +36,13 @@ pub trait Heuristic {
 
     /// A lower bound on the cost from `node` to the goal.
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64;
+
+    /// How far above the optimal cost a search guided by this heuristic may
+    /// go: 1 for an admissible heuristic (the default), `w` for a
+    /// [`Weighted`] one.
+    fn bound(&self) -> f64 {
+        1.0
+    }
 }
 
 impl<H: Heuristic + ?Sized> Heuristic for &H {
@@ -47,6 +56,10 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     #[inline]
     fn estimate(&self, node: NodeId, goal: &H::Goal) -> f64 {
         (**self).estimate(node, goal)
+    }
+
+    fn bound(&self) -> f64 {
+        (**self).bound()
     }
 }
 

@@ -215,6 +215,7 @@ impl Reference {
 pub struct Checker<'g> {
     graph: &'g GridGraph,
     reference: Reference,
+    bound: f64,
     cache: SearchCache,
 }
 
@@ -224,12 +225,26 @@ impl<'g> Checker<'g> {
         Checker {
             graph,
             reference,
+            bound: 1.0,
             cache: SearchCache::new(),
         }
     }
 
-    /// Whether `cost` is the query's optimal cost.
+    /// The checker of a bounded-suboptimal search ([`Searcher::bound`]):
+    /// a cost passes when it is at least the optimal one and at most
+    /// `bound` times it (up to the rounding of [`lengths_match`]).
+    #[must_use]
+    pub fn with_bound(mut self, bound: f64) -> Self {
+        self.bound = bound;
+        self
+    }
+
+    /// Whether `cost` is the query's optimal cost (or, with a bound,
+    /// within it).
     pub fn check(&mut self, query: &Query, cost: Option<f64>) -> bool {
+        if self.bound > 1.0 {
+            return self.within_bound(query, cost);
+        }
         match self.reference {
             Reference::Published => query.matches(cost),
             Reference::Dijkstra => {
@@ -237,6 +252,23 @@ impl<'g> Checker<'g> {
                     Dijkstra::new(self.graph).search_cost(query.start, query.goal, &mut self.cache);
                 same_cost(cost, want)
             }
+        }
+    }
+
+    fn within_bound(&mut self, query: &Query, cost: Option<f64>) -> bool {
+        let optimal = match self.reference {
+            Reference::Published => Some(query.optimal),
+            Reference::Dijkstra => {
+                Dijkstra::new(self.graph).search_cost(query.start, query.goal, &mut self.cache)
+            }
+        };
+        match (cost, optimal) {
+            (Some(c), Some(o)) => {
+                // The published lengths are rounded: allow their last digit.
+                let slack = 10f64.powi(-(query.decimals.min(15) as i32)) + 1e-9 * (1.0 + o);
+                c >= o - slack && c <= self.bound * o + self.bound * slack
+            }
+            (c, o) => c.is_none() && o.is_none(),
         }
     }
 }
@@ -294,6 +326,11 @@ pub struct Summary {
     pub times: Vec<f64>,
     /// Seconds for the whole run, checks included.
     pub total_s: f64,
+    /// The sum over the queries with a path of found cost / published
+    /// length (1 per query for an optimal search).
+    pub cost_ratio_sum: f64,
+    /// The largest found cost / published length.
+    pub cost_ratio_max: f64,
 }
 
 impl Summary {
@@ -310,6 +347,24 @@ impl Summary {
     /// Median microseconds per query.
     pub fn median_us(&self) -> f64 {
         median(&self.times) * 1e6
+    }
+
+    /// Mean found cost / published length (1 for an optimal search; at
+    /// most the weight for a bounded-suboptimal one).
+    pub fn mean_cost_ratio(&self) -> f64 {
+        self.cost_ratio_sum / self.queries.max(1) as f64
+    }
+
+    fn add_cost(&mut self, query: &Query, cost: Option<f64>) {
+        if let Some(c) = cost {
+            let ratio = if query.optimal > 0.0 {
+                c / query.optimal
+            } else {
+                1.0
+            };
+            self.cost_ratio_sum += ratio;
+            self.cost_ratio_max = self.cost_ratio_max.max(ratio);
+        }
     }
 
     fn add(&mut self, stats: SearchStats, seconds: f64) {
@@ -345,7 +400,7 @@ pub fn run(
     reference: Reference,
     progress: &mut dyn FnMut(usize),
 ) -> Summary {
-    let mut checker = Checker::new(&instance.graph, reference);
+    let mut checker = Checker::new(&instance.graph, reference).with_bound(searcher.bound());
     let mut summary = Summary {
         times: Vec::with_capacity(instance.queries.len()),
         data_errors: instance.data_errors.len(),
@@ -359,6 +414,7 @@ pub fn run(
         let t0 = Instant::now();
         let cost = searcher.search_cost(q.start, q.goal);
         summary.add(searcher.stats(), t0.elapsed().as_secs_f64());
+        summary.add_cost(q, cost);
         if !checker.check(q, cost) {
             summary.mismatches.push(Mismatch {
                 query: *q,
@@ -383,8 +439,9 @@ pub fn run_threads<S: Searcher>(
 ) -> Summary {
     let total = Instant::now();
     let pairs: Vec<(NodeId, NodeId)> = instance.queries.iter().map(|q| (q.start, q.goal)).collect();
+    let bound = make().bound();
     let results = batch(&pairs, make, threads);
-    let mut checker = Checker::new(&instance.graph, reference);
+    let mut checker = Checker::new(&instance.graph, reference).with_bound(bound);
     let mut summary = Summary {
         times: Vec::with_capacity(results.len()),
         data_errors: instance.data_errors.len(),
@@ -392,6 +449,7 @@ pub fn run_threads<S: Searcher>(
     };
     for (q, r) in instance.queries.iter().zip(&results) {
         summary.add(r.stats, r.seconds);
+        summary.add_cost(q, r.cost);
         if !checker.check(q, r.cost) {
             summary.mismatches.push(Mismatch {
                 query: *q,

@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, Observer, Search, SearchCache, best_first};
+use super::{Edges, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::OpenSet;
@@ -85,6 +85,10 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
 }
 
 impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
+    fn bound(&self) -> f64 {
+        self.heuristic.bound()
+    }
+
     #[inline]
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
         &self,
@@ -97,13 +101,14 @@ impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
             return None;
         }
         let target = self.heuristic.goal(goal);
-        best_first(
+        best_first_with(
             &Edges(&self.graph),
             |n| self.heuristic.estimate(n, &target),
             start,
             &goal,
             cache,
             observer,
+            reopen_for(self.heuristic.bound()),
         )
     }
 }

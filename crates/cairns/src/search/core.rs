@@ -96,6 +96,40 @@ where
     O: Observer + ?Sized,
     S: Stop + ?Sized,
 {
+    best_first_with(expand, h, start, stop, cache, observer, Reopen::Yes)
+}
+
+/// Whether [`best_first_with`] puts a closed node back on OPEN when it
+/// finds a cheaper path to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reopen {
+    /// Reopen: optimal with any admissible heuristic, consistent or not.
+    Yes,
+    /// Never reopen: each node is expanded at most once. With a consistent
+    /// heuristic nothing changes (no closed node is ever improved); with a
+    /// consistent heuristic times `w >= 1` (weighted A*) the cost stays
+    /// within `w` of the optimal one (Likhachev, Gordon and Thrun 2003),
+    /// and the search expands far fewer nodes than with reopening.
+    No,
+}
+
+/// [`best_first`] with a choice of [`Reopen`].
+#[inline]
+pub fn best_first_with<E, Q, O, S>(
+    expand: &E,
+    h: impl Fn(NodeId) -> f64,
+    start: NodeId,
+    stop: &S,
+    cache: &mut SearchCache<Q>,
+    observer: &mut O,
+    reopen: Reopen,
+) -> Option<f64>
+where
+    E: Expand + ?Sized,
+    Q: OpenSet,
+    O: Observer + ?Sized,
+    S: Stop + ?Sized,
+{
     let bound = expand.node_bound();
     cache.begin(bound);
     if start.index() >= bound {
@@ -146,7 +180,7 @@ where
         expand.expand(u, ru.parent, |v, cost| {
             generated += 1;
             let g = ru.g + cost;
-            if relax(records, open, stats, &h, u, v, g, open_stamp) {
+            if relax(records, open, stats, &h, u, v, g, open_stamp, reopen) {
                 observer.open(v, u, g);
             }
         });
@@ -177,6 +211,7 @@ fn relax<Q: OpenSet>(
     v: NodeId,
     g: f64,
     open_stamp: u32,
+    reopen: Reopen,
 ) -> bool {
     let closed_stamp = open_stamp + 1;
     let rv = &mut records[v.index()];
@@ -207,7 +242,7 @@ fn relax<Q: OpenSet>(
     if rv.stamp == closed_stamp {
         // Only an inconsistent heuristic gets here; tiny gains from summing
         // the same costs in another order are not worth reopening for.
-        if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+        if reopen == Reopen::No || g >= rv.g - 1e-9 * (1.0 + rv.g) {
             return false;
         }
         stats.reopened += 1;

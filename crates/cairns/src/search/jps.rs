@@ -3,7 +3,7 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::{Expand, Observer, Search, SearchCache, best_first};
+use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
@@ -130,6 +130,10 @@ impl<H> Expand for Jumps<'_, '_, H> {
 }
 
 impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
+    fn bound(&self) -> f64 {
+        self.heuristic.bound()
+    }
+
     /// The cache keeps the jump points; [`path_into`](Search::path_into)
     /// gives the cells.
     #[inline]
@@ -144,13 +148,14 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
             return None;
         }
         let target = self.heuristic.goal(goal);
-        best_first(
+        best_first_with(
             &Jumps { jps: self, goal },
             |n| self.heuristic.estimate(n, &target),
             start,
             &goal,
             cache,
             observer,
+            reopen_for(self.heuristic.bound()),
         )
     }
 

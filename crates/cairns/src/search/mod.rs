@@ -30,7 +30,7 @@ mod dijkstra;
 mod jps;
 mod searcher;
 
-pub use self::core::{Edges, Exhaust, Expand, Stop, best_first};
+pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
 pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
@@ -41,6 +41,14 @@ pub use searcher::{Cached, Searcher};
 
 use crate::graph::NodeId;
 use crate::open::{IndexedBinaryHeap, OpenSet};
+
+/// Optimal searches reopen closed nodes that get a cheaper path (so an
+/// admissible but inconsistent heuristic stays optimal); bounded-suboptimal
+/// ones (a heuristic with a [`bound`](crate::heuristic::Heuristic::bound)
+/// above 1) never do, which is what makes them fast.
+fn reopen_for(bound: f64) -> Reopen {
+    if bound > 1.0 { Reopen::No } else { Reopen::Yes }
+}
 
 /// What every search does: find the cost of a shortest path from a start to
 /// a goal in a reusable [`SearchCache`], report its events to an
@@ -87,6 +95,12 @@ pub trait Search {
         out: &mut Vec<NodeId>,
     ) -> bool {
         cache.path_into(node, out)
+    }
+
+    /// How far above the optimal cost the costs this search returns may go:
+    /// 1 for an optimal search (the default), `w` for weighted A*.
+    fn bound(&self) -> f64 {
+        1.0
     }
 
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`

@@ -40,6 +40,10 @@ pub trait Searcher {
 
     /// Whether the last query reached `node` (put it on OPEN).
     fn is_reached(&self, node: NodeId) -> bool;
+
+    /// How far above the optimal cost the costs may go
+    /// ([`Search::bound`]): 1 for an optimal search.
+    fn bound(&self) -> f64;
 }
 
 /// A [`Search`] and the [`SearchCache`] it reuses, as a [`Searcher`].
@@ -123,6 +127,10 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     fn is_reached(&self, node: NodeId) -> bool {
         self.cache.is_reached(node)
     }
+
+    fn bound(&self) -> f64 {
+        self.search.bound()
+    }
 }
 
 /// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
@@ -156,5 +164,9 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
 
     fn is_reached(&self, node: NodeId) -> bool {
         (**self).is_reached(node)
+    }
+
+    fn bound(&self) -> f64 {
+        (**self).bound()
     }
 }

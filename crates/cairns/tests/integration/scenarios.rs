@@ -247,6 +247,26 @@ fn every_admissible_heuristic_matches_published_lengths() {
     assert_none("heuristics", &mismatches);
 }
 
+/// Bounded-suboptimal search keeps its guarantee on every sampled query:
+/// weighted A* and weighted jump points with weights 1.5 and 3 return
+/// costs at least the published length and at most the weight times it
+/// (the runner's checker applies the searcher's bound), and the optimal
+/// search is never beaten.
+#[test]
+fn weighted_searches_stay_within_their_bound() {
+    let sample = open_set_sample(40, f64::INFINITY);
+    let mut failures = Vec::new();
+    for spec in [
+        "astar/octile@1.5",
+        "astar/octile@3",
+        "jps/octile@1.5",
+        "astar/dh:4@2",
+    ] {
+        check_sample(spec, &sample, &mut failures);
+    }
+    assert_none("weighted searches", &failures);
+}
+
 /// The path A* leaves in the cache is a real path of the published length:
 /// consecutive cells are legal moves whose costs add up to the cost.
 #[test]
