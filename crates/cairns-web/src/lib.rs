@@ -23,6 +23,7 @@
 
 mod api;
 mod limits;
+mod regions;
 mod server;
 mod state;
 
