@@ -12,7 +12,7 @@ use cairns::search::Observer;
 /// Every node reachable from `start` (a breadth-first flood fill over the
 /// graph's moves), as one flag per node. `start` off the graph reaches
 /// nothing.
-pub(crate) fn reachable_from(graph: &GridGraph, start: NodeId) -> Vec<bool> {
+pub fn reachable_from(graph: &GridGraph, start: NodeId) -> Vec<bool> {
     let mut seen = vec![false; graph.node_bound()];
     if start.index() >= seen.len() || !graph.is_passable(start) {
         return seen;
