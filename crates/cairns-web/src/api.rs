@@ -29,9 +29,10 @@ const MAX_EDITS: usize = 1 << 16;
 const SUGGESTED_LANDMARKS: usize = 8;
 /// The most timed runs of one search; the time shown is their median.
 const TIMED_RUNS: usize = 5;
-/// Timed runs stop early once they have taken this long in all (seconds),
+/// Timed runs stop early once they have taken this long in all (seconds,
+/// kept small: a drag pays it on every move),
 /// so that a drag over a large map stays responsive.
-const TIMING_BUDGET: f64 = 0.02;
+const TIMING_BUDGET: f64 = 0.005;
 
 /// An error answer: a status and `{"error": message}`.
 #[derive(Debug)]
@@ -328,7 +329,7 @@ pub struct SearchOutcome {
     /// one untimed warm-up run.
     pub millis: f64,
     /// How many timed runs `millis` is the median of (up to 5, fewer when
-    /// they take more than 20 ms in all).
+    /// they take more than 5 ms in all).
     pub runs: usize,
     /// When asked for: base64 of the search's events in order, each a
     /// little-endian `u32`: the id of an expanded cell, or with bit 31 set

@@ -185,7 +185,9 @@ function show() {
       $("cost-" + k).textContent = o && o.cost !== null ? o.cost.toFixed(4) : "-";
     }
     $("ratio").textContent = ratioText(r);
-    $("timing-note").textContent = "times: median of " + r.a.runs + " warm runs (after one warm-up) on the server";
+    const runs = (o) => o.runs + (o.runs === 1 ? " run" : " runs");
+    $("timing-note").textContent = "times on the server: median of " + runs(r.a) + (r.b ? " (A), " + runs(r.b) + " (B)" : "")
+      + " after one warm-up; at most 5 ms of timed runs per search";
     $("path-length").textContent = r.a.cost === null ? "none" : r.a.cost.toFixed(4);
     $("path-steps").textContent = r.a.cost === null ? "-" : String(r.a.path.length - 1);
     $("stale").textContent = r.stale ? "STALE (walls changed: repair)" : "fresh";

@@ -426,3 +426,39 @@ fn arrow_keys_move_the_selected_marker_and_the_url_follows() {
     assert!(url.contains(&format!("from={expected},10")), "{url}");
     assert!(url.contains("landmarks="), "{url}");
 }
+
+/// The time from a pointer move to the page showing its answer, dragging
+/// the start across a 512 x 512 map with A (octile) and B (dh, 8
+/// landmarks): the median and the worst of about twelve moves, printed for
+/// docs/page.md.
+#[test]
+fn drag_answer_time_on_a_512_map() {
+    let grid = generate(&GenerateOptions {
+        kind: MapKind::Rooms { room_size: 15 },
+        width: 512,
+        height: 512,
+        seed: 1,
+    })
+    .unwrap();
+    let free = |x0: u32, y: u32| {
+        (x0..512)
+            .find(|&x| grid.is_passable(x, y))
+            .map(|x| format!("{x},{y}"))
+            .unwrap()
+    };
+    let (from, to, drag_to) = (free(10, 10), free(480, 490), free(250, 260));
+    let state = AppState::with_grid("rooms512", grid).unwrap();
+    let r = selftest(
+        state,
+        &format!("from={from}&to={to}&heuristic=octile&compare=dh&selftest=drag&drag_to={drag_to}"),
+        "drag-512",
+    );
+    assert_eq!(r["drag"]["error"], "", "{r}");
+    let median = r["latency"]["median"].as_f64().unwrap();
+    eprintln!(
+        "drag on 512x512: median {median:.1} ms, max {:.1} ms over {} moves",
+        r["latency"]["max"].as_f64().unwrap(),
+        r["latency"]["n"]
+    );
+    assert!(median > 0.0, "{r}");
+}
