@@ -1,11 +1,17 @@
 //! `cairns render`: one or two searches drawn into a PNG.
 //!
-//! The map is drawn one colour per cell (walls dark, free cells white, cells
-//! expanded by heuristic A light blue, by heuristic B darker blue), then the
-//! path, the landmarks, the start and the goal, and below it a legend in a
-//! built-in bitmap font. Maps are scaled by a whole factor: up until the
-//! longest side is at least [`MIN_SIDE`] pixels, down until it is at most
-//! [`MAX_SIDE`].
+//! The map is drawn one colour per cell: walls dark, free cells white,
+//! free cells the start cannot reach grey, cells expanded by heuristic A
+//! only orange, by B only sky blue, by both purple (colours that stay apart
+//! under the common kinds of colour blindness, and differ in lightness).
+//! Jump point search expands only its jump points: they are drawn as dots.
+//! Over that come the path (yellow with a dark outline, visible over every
+//! region even at one pixel per cell), the landmarks (triangles), the start
+//! (a disc) and the goal (a square with a cross), and below the map a
+//! legend and a ratio line in a built-in bitmap font. Maps are scaled by a
+//! whole factor: up until the longest side is at least [`MIN_SIDE`] pixels,
+//! down until it is at most [`MAX_SIDE`]; a margin of [`MARGIN`] pixels
+//! keeps markers on the map's edge whole.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -16,7 +22,7 @@ use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::movingai::read_map;
-use cairns::spec::{HeuristicSpec, PlacementKind};
+use cairns::spec::{Algorithm, HeuristicSpec, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
@@ -28,15 +34,22 @@ pub const MIN_SIDE: u32 = 512;
 /// Maps are scaled down until their longest side is at most this many pixels.
 pub const MAX_SIDE: u32 = 1024;
 
-const WALL: Rgb = [40, 40, 48];
+/// Pixels around the map, so that markers on its edge are not clipped.
+pub const MARGIN: u32 = 8;
+
+// The page's colours (crates/cairns-web/static/app.js).
+const WALL: Rgb = [48, 48, 56];
 const FREE: Rgb = [255, 255, 255];
-const EXPLORED_A: Rgb = [170, 210, 255];
-const EXPLORED_B: Rgb = [60, 110, 200];
-const PATH: Rgb = [255, 150, 0];
-const START: Rgb = [230, 0, 0];
-const GOAL: Rgb = [150, 0, 200];
-const LANDMARK: Rgb = [0, 170, 0];
+const UNREACHABLE: Rgb = [190, 190, 190];
+const ONLY_A: Rgb = [245, 176, 65];
+const ONLY_B: Rgb = [93, 173, 226];
+const BOTH: Rgb = [125, 91, 166];
+const PATH: Rgb = [255, 212, 0];
+const START: Rgb = [0, 158, 115];
+const GOAL: Rgb = [213, 94, 0];
+const LANDMARK: Rgb = [240, 228, 66];
 const INK: Rgb = [20, 20, 20];
+const WHITE: Rgb = [255, 255, 255];
 const PAPER: Rgb = [245, 245, 240];
 
 /// Options of `cairns render`.
@@ -56,9 +69,14 @@ pub struct Args {
     /// base); a bare `dh` uses the table of --landmarks.
     #[arg(long, default_value = "octile")]
     pub heuristic: HeuristicSpec,
-    /// Heuristic B, drawn over A in a darker colour.
+    /// Heuristic B: cells only B expanded are drawn sky blue, cells both
+    /// expanded purple.
     #[arg(long)]
     pub compare: Option<HeuristicSpec>,
+    /// Search algorithm: astar (the default), canonical, jps (drawn with
+    /// its jump points), dijkstra or bfs.
+    #[arg(long = "search", value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
     /// A landmark table saved by `cairns landmarks build` for this map and
     /// --neighborhood, used by whichever of --heuristic and --compare is
     /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
@@ -105,6 +123,7 @@ struct Run {
 
 fn run_one(
     graph: &GridGraph,
+    algorithm: Option<Algorithm>,
     heuristic: HeuristicSpec,
     landmarks_file: Option<&Path>,
     start: NodeId,
@@ -112,6 +131,7 @@ fn run_one(
 ) -> anyhow::Result<Run> {
     // The file belongs to the differential heuristic(s) only.
     let search = SearchArgs {
+        algorithm,
         heuristic: Some(heuristic),
         landmarks: landmarks_file
             .filter(|_| heuristic.is_landmarks())
@@ -190,12 +210,27 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         );
     }
     let file = args.landmarks.as_deref();
-    let mut runs = vec![run_one(&graph, args.heuristic, file, start, goal)?];
-    if let Some(b) = args.compare {
-        runs.push(run_one(&graph, b, file, start, goal)?);
+    // Dijkstra and breadth-first search take no heuristic.
+    let informed = args.algorithm.is_none_or(Algorithm::uses_heuristic);
+    let heuristic = if informed {
+        args.heuristic
+    } else {
+        HeuristicSpec::Zero
+    };
+    let mut runs = vec![run_one(
+        &graph,
+        args.algorithm,
+        heuristic,
+        file,
+        start,
+        goal,
+    )?];
+    if let Some(b) = args.compare.filter(|_| informed) {
+        runs.push(run_one(&graph, args.algorithm, b, file, start, goal)?);
     }
     let layout = Layout::for_map(graph.width(), graph.height());
-    let canvas = draw(&graph, &layout, &runs, start, goal);
+    let jump_points = args.algorithm == Some(Algorithm::Jps);
+    let canvas = draw(&graph, &layout, &runs, start, goal, jump_points);
     canvas.save_png(&args.output)?;
 
     let mut out = io::stdout().lock();
@@ -273,33 +308,67 @@ impl Layout {
             self.up,
         )
     }
+}
 
-    /// A square of at least `min` pixels centred on the cell.
-    fn marker(&self, x: u32, y: u32, min: u32) -> (i64, i64, u32) {
-        let (px, py, side) = self.cell_rect(x, y);
-        if side >= min {
-            return (px, py, side);
-        }
-        let off = i64::from((min - side) / 2);
-        (px - off, py - off, min)
+/// The region of a cell explored by the searches of `bits` (bit 0: A,
+/// bit 1: B): 3 A only, 4 B only, 5 both.
+fn region(bits: u8) -> u8 {
+    match bits {
+        1 => 3,
+        2 => 4,
+        _ => 5,
     }
 }
 
-fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: NodeId) -> Canvas {
+/// One class per cell (0 free, 1 unreachable from the start, 2 wall, then
+/// the explored regions of [`region`], unless the searches expanded jump
+/// points, drawn as dots) and which searches expanded each cell.
+fn cell_classes(
+    graph: &GridGraph,
+    runs: &[Run],
+    start: NodeId,
+    jump_points: bool,
+) -> (Vec<u8>, Vec<u8>) {
     let grid = graph.grid();
-    let (w, h) = (grid.width(), grid.height());
-    // One class per cell, then per pixel the largest class of its cells:
-    // 0 free, 1 wall, 2 explored by A, 3 explored by B.
+    let reachable = cairns_web::reachable_from(graph, start);
     let mut class: Vec<u8> = grid
         .tiles()
         .iter()
-        .map(|t| u8::from(!t.is_passable()))
+        .zip(&reachable)
+        .map(|(t, &r)| match (t.is_passable(), r) {
+            (false, _) => 2,
+            (true, false) => 1,
+            (true, true) => 0,
+        })
         .collect();
+    let mut explored = vec![0u8; class.len()];
     for (i, r) in runs.iter().enumerate() {
         for &n in &r.closed {
-            class[n.index()] = 2 + i as u8;
+            explored[n.index()] |= 1 << i;
         }
     }
+    if !jump_points {
+        for (c, &e) in class.iter_mut().zip(&explored) {
+            if e != 0 {
+                *c = region(e);
+            }
+        }
+    }
+    (class, explored)
+}
+
+fn draw(
+    graph: &GridGraph,
+    layout: &Layout,
+    runs: &[Run],
+    start: NodeId,
+    goal: NodeId,
+    jump_points: bool,
+) -> Canvas {
+    let grid = graph.grid();
+    let (w, h) = (grid.width(), grid.height());
+    // Per pixel, the largest class of its cells.
+    let (class, explored) = cell_classes(graph, runs, start, jump_points);
     let (pw, ph) = (w.div_ceil(layout.down), h.div_ceil(layout.down));
     let mut pixel_class = vec![0u8; pw as usize * ph as usize];
     for y in 0..h {
@@ -311,7 +380,7 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
         }
     }
 
-    let legend = legend_lines(runs);
+    let legend = legend_lines(runs, jump_points);
     let scale = 2;
     let line_h = text_height(scale) + 8;
     let legend_w = legend
@@ -320,40 +389,72 @@ fn draw(graph: &GridGraph, layout: &Layout, runs: &[Run], start: NodeId, goal: N
         .max()
         .unwrap_or(0);
     let legend_h = legend.len() as u32 * line_h + 12;
-    let mut canvas = Canvas::new(layout.width.max(legend_w), layout.height + legend_h, PAPER);
+    let map_w = layout.width + 2 * MARGIN;
+    let map_h = layout.height + 2 * MARGIN;
+    let mut canvas = Canvas::new(map_w.max(legend_w), map_h + legend_h, PAPER);
 
-    let palette = [FREE, WALL, EXPLORED_A, EXPLORED_B];
+    let palette = [FREE, UNREACHABLE, WALL, ONLY_A, ONLY_B, BOTH];
     let up = layout.up;
+    let margin = i64::from(MARGIN);
     for py in 0..ph {
         for px in 0..pw {
             let color = palette[pixel_class[(py * pw + px) as usize] as usize];
-            canvas.fill_rect(i64::from(px * up), i64::from(py * up), up, up, color);
+            canvas.fill_rect(
+                margin + i64::from(px * up),
+                margin + i64::from(py * up),
+                up,
+                up,
+                color,
+            );
+        }
+    }
+    // The centre of a cell in pixels.
+    let centre = |n: NodeId| {
+        let (x, y) = graph.coords(n);
+        let (px, py, side) = layout.cell_rect(x, y);
+        let half = i64::from(side / 2);
+        (margin + px + half, margin + py + half)
+    };
+    if jump_points {
+        let dot = (up / 3).max(2);
+        for (i, &e) in explored.iter().enumerate() {
+            if e != 0 {
+                let (cx, cy) = centre(NodeId(i as u32));
+                canvas.fill_circle(cx, cy, dot + 1, INK);
+                canvas.fill_circle(cx, cy, dot, palette[region(e) as usize]);
+            }
         }
     }
 
-    let path_min = 3;
-    for &n in &runs[0].path {
-        let (x, y) = graph.coords(n);
-        let (px, py, side) = layout.marker(x, y, path_min);
-        canvas.fill_rect(px, py, side, side, PATH);
-    }
-    for r in runs {
-        for &n in &r.landmarks {
-            let (x, y) = graph.coords(n);
-            let (px, py, side) = layout.marker(x, y, 9);
-            canvas.fill_rect(px - 1, py - 1, side + 2, side + 2, INK);
-            canvas.fill_rect(px, py, side, side, LANDMARK);
+    // The path: a dark outline, then the yellow core.
+    let core = (up / 3).max(2);
+    let points: Vec<(i64, i64)> = runs[0].path.iter().map(|&n| centre(n)).collect();
+    for (thickness, color) in [(core + 2, INK), (core, PATH)] {
+        for pair in points.windows(2) {
+            canvas.line(pair[0], pair[1], thickness, color);
         }
     }
-    for (n, color) in [(start, START), (goal, GOAL)] {
-        let (x, y) = graph.coords(n);
-        let (px, py, side) = layout.marker(x, y, 11);
-        canvas.fill_rect(px - 1, py - 1, side + 2, side + 2, INK);
-        canvas.fill_rect(px, py, side, side, color);
+    let size = (up / 2).max(5);
+    for run in runs {
+        for &n in &run.landmarks {
+            let (lx, ly) = centre(n);
+            canvas.fill_triangle_up(lx, ly, size + 2, INK);
+            canvas.fill_triangle_up(lx, ly + 1, size - 1, LANDMARK);
+        }
     }
+    let (gx, gy) = centre(goal);
+    let gr = i64::from(size);
+    canvas.fill_rect(gx - gr - 1, gy - gr - 1, 2 * size + 3, 2 * size + 3, INK);
+    canvas.fill_rect(gx - gr, gy - gr, 2 * size + 1, 2 * size + 1, GOAL);
+    let arm = gr - 2;
+    canvas.line((gx - arm, gy - arm), (gx + arm, gy + arm), 1, WHITE);
+    canvas.line((gx - arm, gy + arm), (gx + arm, gy - arm), 1, WHITE);
+    let (sx, sy) = centre(start);
+    canvas.fill_circle(sx, sy, size + 1, INK);
+    canvas.fill_circle(sx, sy, size, START);
 
     for (i, (swatch, text)) in legend.iter().enumerate() {
-        let y = i64::from(layout.height + 8 + i as u32 * line_h);
+        let y = i64::from(map_h + 8 + i as u32 * line_h);
         if let Some(color) = swatch {
             canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
             canvas.fill_rect(9, y, 22, text_height(scale), *color);
@@ -380,21 +481,54 @@ fn millis(seconds: f64) -> String {
     format!("{:.2} ms", seconds * 1e3)
 }
 
-fn legend_lines(runs: &[Run]) -> Vec<(Option<Rgb>, String)> {
+/// "B (dh:4) expands 2.6x fewer cells than A (zero)".
+fn ratio_line(runs: &[Run], what: &str) -> Option<String> {
+    let [a, b] = runs else { return None };
+    let name = |tag: &str, r: &Run| format!("{tag} ({})", r.label);
+    if a.expanded == b.expanded {
+        return Some(format!(
+            "{} and {} expand as many {what}",
+            name("B", b),
+            name("A", a)
+        ));
+    }
+    let (x, word) = if b.expanded < a.expanded {
+        (a.expanded as f64 / b.expanded.max(1) as f64, "fewer")
+    } else {
+        (b.expanded as f64 / a.expanded.max(1) as f64, "more")
+    };
+    Some(format!(
+        "{} expands {x:.1}x {word} {what} than {}",
+        name("B", b),
+        name("A", a)
+    ))
+}
+
+fn legend_lines(runs: &[Run], jump_points: bool) -> Vec<(Option<Rgb>, String)> {
     let mut lines = Vec::new();
-    for (r, color) in runs.iter().zip([EXPLORED_A, EXPLORED_B]) {
+    let what = if jump_points { "jump points" } else { "cells" };
+    if let Some(ratio) = ratio_line(runs, what) {
+        lines.push((None, ratio));
+    }
+    for (tag, r) in ["A", "B"].iter().zip(runs) {
         let table = r
             .table_seconds
             .map_or_else(String::new, |t| format!(" (table {})", millis(t)));
         let text = format!(
-            "{}: {} tiles, {}{table}",
+            "{tag} {}: {} {what} expanded, {}{table}",
             r.label,
             thousands(r.expanded),
             millis(r.search_seconds)
         );
-        lines.push((Some(color), text));
+        lines.push((None, text));
     }
-    let counts: Vec<String> = runs.iter().map(|r| thousands(r.expanded)).collect();
+    if runs.len() > 1 {
+        lines.push((Some(ONLY_A), format!("{what} expanded by A only")));
+        lines.push((Some(ONLY_B), format!("{what} expanded by B only")));
+        lines.push((Some(BOTH), format!("{what} expanded by both")));
+    } else {
+        lines.push((Some(ONLY_A), format!("{what} expanded")));
+    }
     let path = match runs[0].cost {
         Some(c) => format!(
             "path {c:.2} ({} steps)",
@@ -402,12 +536,16 @@ fn legend_lines(runs: &[Run]) -> Vec<(Option<Rgb>, String)> {
         ),
         None => "no path".to_string(),
     };
-    lines.push((Some(PATH), format!("{path}, {} tiles", counts.join(" vs "))));
-    lines.push((Some(START), "start".to_string()));
-    lines.push((Some(GOAL), "goal".to_string()));
+    lines.push((Some(PATH), path));
+    lines.push((Some(START), "start: disc".to_string()));
+    lines.push((Some(GOAL), "goal: square with a cross".to_string()));
     if runs.iter().any(|r| !r.landmarks.is_empty()) {
-        lines.push((Some(LANDMARK), "landmarks".to_string()));
+        lines.push((Some(LANDMARK), "landmarks: triangles".to_string()));
     }
+    lines.push((
+        Some(UNREACHABLE),
+        "floor the start cannot reach".to_string(),
+    ));
     lines
 }
 

@@ -83,6 +83,33 @@ impl Canvas {
         self.fill_rect(x - back, y - back, size, size, color);
     }
 
+    /// A filled disc of radius `r` centred on `(x, y)`: every pixel whose
+    /// centre lies within `r + 0.5` of `(x, y)`. A radius of 0 is the
+    /// single pixel.
+    pub fn fill_circle(&mut self, x: i64, y: i64, r: u32, color: Rgb) {
+        let r = i64::from(r);
+        let limit = r * r + r;
+        for dy in -r..=r {
+            // The widest span of this row inside the circle.
+            let mut dx = 0;
+            while (dx + 1) * (dx + 1) + dy * dy <= limit {
+                dx += 1;
+            }
+            self.fill_rect(x - dx, y + dy, (2 * dx + 1) as u32, 1, color);
+        }
+    }
+
+    /// A filled triangle pointing up, of half-width `r`, its apex `r`
+    /// pixels above `(x, y)` and its base `r` pixels below: each row from
+    /// the apex down is one pixel wider on each side every two rows.
+    pub fn fill_triangle_up(&mut self, x: i64, y: i64, r: u32, color: Rgb) {
+        let r = i64::from(r);
+        for dy in 0..=2 * r {
+            let half = dy / 2;
+            self.fill_rect(x - half, y - r + dy, (2 * half + 1) as u32, 1, color);
+        }
+    }
+
     /// A straight line from `from` to `to`, both ends included, drawn with a
     /// square pen of side `thickness` (a [`point`](Canvas::point) at every
     /// pixel of Bresenham's line).
@@ -194,6 +221,36 @@ mod tests {
         let lit = painted(&v, INK);
         let band: Vec<(u32, u32)> = (0..9).flat_map(|y| (3..6).map(move |x| (x, y))).collect();
         assert_eq!(lit, band);
+    }
+
+    #[test]
+    fn circles_are_round_and_symmetric() {
+        let mut c = Canvas::new(11, 11, PAPER);
+        c.fill_circle(5, 5, 3, INK);
+        let lit = painted(&c, INK);
+        // Radius 3: rows of 3, 5, 7, 7, 7, 5, 3 pixels.
+        let rows: Vec<usize> = (2..=8)
+            .map(|y| lit.iter().filter(|p| p.1 == y).count())
+            .collect();
+        assert_eq!(rows, [3, 5, 7, 7, 7, 5, 3]);
+        assert!(
+            lit.iter()
+                .all(|&(x, y)| (10 - x, 10 - y) == (x, y) || lit.contains(&(10 - x, 10 - y)))
+        );
+        let mut one = Canvas::new(3, 3, PAPER);
+        one.fill_circle(1, 1, 0, INK);
+        assert_eq!(painted(&one, INK), [(1, 1)]);
+    }
+
+    #[test]
+    fn triangles_widen_downwards() {
+        let mut c = Canvas::new(9, 9, PAPER);
+        c.fill_triangle_up(4, 4, 2, INK);
+        let lit = painted(&c, INK);
+        let rows: Vec<usize> = (2..=6)
+            .map(|y| lit.iter().filter(|p| p.1 == y).count())
+            .collect();
+        assert_eq!(rows, [1, 1, 3, 3, 5]);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! of the benchmark reports.
 //!
 //! A [`Canvas`] is an RGB image in memory. It draws filled rectangles,
-//! square points and thick lines, all clipped to the image; text in one
+//! discs, upward triangles, square points and thick lines, all clipped to
+//! the image; text in one
 //! built-in 5x7 bitmap font, scaled by a whole factor, left to right or
 //! reading upwards; and writes itself as an 8-bit RGB PNG, to any writer or
 //! to a file. Coordinates are pixels from the top-left corner and may lie

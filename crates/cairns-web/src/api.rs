@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use crate::limits;
-use crate::state::{AppState, GraphKey, StateError, StateErrorKind, Table, TableKey};
+use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
+use crate::state::{AppState, Endpoints, GraphKey, StateError, StateErrorKind, Table, TableKey};
 
 /// The most landmarks a request may place.
 const MAX_LANDMARKS: usize = 32;
@@ -26,6 +27,12 @@ const MAX_LANDMARKS: usize = 32;
 const MAX_EDITS: usize = 1 << 16;
 /// Landmarks suggested for a new map.
 const SUGGESTED_LANDMARKS: usize = 8;
+/// The most timed runs of one search; the time shown is their median.
+const TIMED_RUNS: usize = 5;
+/// Timed runs stop early once they have taken this long in all (seconds,
+/// kept small: a drag pays it on every move),
+/// so that a drag over a large map stays responsive.
+const TIMING_BUDGET: f64 = 0.005;
 
 /// An error answer: a status and `{"error": message}`.
 #[derive(Debug)]
@@ -101,15 +108,21 @@ pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 }
 
 #[derive(Serialize)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "the field names are the JSON keys of GET /api/maps"
+)]
 pub(crate) struct Maps {
     maps: Vec<String>,
     open_sets: Vec<&'static str>,
+    searches: Vec<&'static str>,
 }
 
 pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
     Json(Maps {
         maps: state.map_names(),
         open_sets: OpenKind::ALL.iter().map(|k| k.name()).collect(),
+        searches: Algorithm::ALL.iter().map(|a| a.name()).collect(),
     })
 }
 
@@ -120,6 +133,13 @@ pub(crate) struct MapInfo {
     height: u32,
     rows: Vec<String>,
     landmarks: Vec<[u32; 2]>,
+    /// The default start: the longest query of the map's scenario file, or
+    /// one end of two far-apart cells.
+    from: [u32; 2],
+    /// The default goal.
+    to: [u32; 2],
+    /// Where the defaults come from: `scenario line N` or `far apart`.
+    endpoints: String,
 }
 
 /// Decodes `%XX` and `+` in a query value.
@@ -163,11 +183,31 @@ pub(crate) async fn map(
                 Placement::Farthest { seed: 1 },
             )
         });
+        let scen = state.scen_path(&name).map(std::path::Path::to_path_buf);
+        let ends = state.endpoints(&name, || {
+            let at = |n| xy(&grid, n);
+            if let Some((a, b, line)) = scen.and_then(|p| longest_scenario(&graph, &p)) {
+                return Endpoints {
+                    from: at(a),
+                    to: at(b),
+                    source: format!("scenario line {line}"),
+                };
+            }
+            let (a, b) = far_apart(&graph).unwrap_or((NodeId(0), NodeId(0)));
+            Endpoints {
+                from: at(a),
+                to: at(b),
+                source: "far apart".to_string(),
+            }
+        });
         Ok(Json(MapInfo {
             width: grid.width(),
             height: grid.height(),
             rows: grid.to_ascii().lines().map(str::to_string).collect(),
             landmarks: suggested.iter().map(|&n| xy(&grid, n)).collect(),
+            from: ends.from,
+            to: ends.to,
+            endpoints: ends.source.clone(),
             name,
         }))
     })
@@ -254,6 +294,10 @@ pub struct SearchRequest {
     /// fresh table). Different from `walls` means a stale table.
     #[serde(default)]
     pub table_walls: Option<Vec<[u32; 3]>>,
+    /// Whether to return each search's events in order
+    /// ([`SearchOutcome::trace`]), for playback.
+    #[serde(default)]
+    pub trace: bool,
 }
 
 /// The cells a search expanded.
@@ -281,8 +325,20 @@ pub struct SearchOutcome {
     pub generated: u64,
     /// The expanded cells.
     pub explored: Explored,
-    /// The search's time in milliseconds.
+    /// The search's time in milliseconds: the median of `runs` runs after
+    /// one untimed warm-up run.
     pub millis: f64,
+    /// How many timed runs `millis` is the median of (up to 5, fewer when
+    /// they take more than 5 ms in all).
+    pub runs: usize,
+    /// When asked for: base64 of the search's events in order, each a
+    /// little-endian `u32`: the id of an expanded cell, or with bit 31 set
+    /// the id of a cell put on OPEN (or given a better cost there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// Whether the trace was cut short (it keeps at most 2^21 events).
+    #[serde(default)]
+    pub trace_truncated: bool,
 }
 
 /// The answer of `POST /api/search`.
@@ -296,6 +352,9 @@ pub struct SearchResponse {
     pub a: SearchOutcome,
     /// Heuristic B's search, when asked for.
     pub b: Option<SearchOutcome>,
+    /// The free cells the start cannot reach (after the wall edits), in
+    /// the bitmap format of [`Explored`].
+    pub unreachable: Explored,
     /// Whether the landmark table was built for other walls.
     pub stale: bool,
     /// Time spent building a landmark table for this request, if one was built.
@@ -457,6 +516,7 @@ fn run_search(
     label: &str,
     start: NodeId,
     goal: NodeId,
+    traced: bool,
 ) -> Result<SearchOutcome, ApiError> {
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
@@ -464,9 +524,27 @@ fn run_search(
     let mut searcher = spec
         .searcher(graph, table)
         .map_err(|e| bad(e.to_string()))?;
-    let t0 = Instant::now();
+    // One warm-up run, then up to TIMED_RUNS timed runs within the budget.
     let cost = searcher.search_cost(start, goal);
-    let millis = t0.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::with_capacity(TIMED_RUNS);
+    let mut spent = 0.0;
+    while times.len() < TIMED_RUNS && (times.is_empty() || spent < TIMING_BUDGET) {
+        let t0 = Instant::now();
+        std::hint::black_box(searcher.search_cost(start, goal));
+        let t = t0.elapsed().as_secs_f64();
+        spent += t;
+        times.push(t);
+    }
+    times.sort_by(f64::total_cmp);
+    let millis = times[times.len() / 2] * 1e3;
+    let mut trace = None;
+    let mut trace_truncated = false;
+    if traced {
+        let mut t = Trace::default();
+        searcher.search_observed(start, goal, &mut t);
+        trace = Some(base64(&t.bytes()));
+        trace_truncated = t.truncated;
+    }
     let mut path = Vec::new();
     if cost.is_some() {
         searcher.path_into(goal, &mut path);
@@ -491,6 +569,9 @@ fn run_search(
             bitmap: base64(&bits),
         },
         millis,
+        runs: times.len(),
+        trace,
+        trace_truncated,
     })
 }
 
@@ -571,16 +652,29 @@ pub(crate) fn search_blocking(
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
     let mut outcomes = specs
         .iter()
-        .map(|&(spec, label)| run_search(&prep, spec, label, start, goal))
+        .map(|&(spec, label)| run_search(&prep, spec, label, start, goal, req.trace))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter();
     let a = outcomes.next().ok_or_else(|| bad("no search"))?;
     let b = outcomes.next();
+    let reachable = reachable_from(&prep.graph, start);
+    let mut bits = vec![0u8; reachable.len().div_ceil(8)];
+    let mut count = 0;
+    for (i, &r) in reachable.iter().enumerate() {
+        if !r && prep.graph.is_passable(NodeId(i as u32)) {
+            bits[i / 8] |= 1 << (i % 8);
+            count += 1;
+        }
+    }
     Ok(SearchResponse {
         width: prep.graph.width(),
         height: prep.graph.height(),
         a,
         b,
+        unreachable: Explored {
+            count,
+            bitmap: base64(&bits),
+        },
         stale: prep.table.as_ref().is_some_and(|t| t.1),
         table_millis: prep.table.as_ref().and_then(|t| t.2),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,

@@ -23,11 +23,13 @@
 
 mod api;
 mod limits;
+mod regions;
 mod server;
 mod state;
 
 pub use api::{Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse};
 pub use limits::Limits;
+pub use regions::reachable_from;
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 
 use std::net::SocketAddr;

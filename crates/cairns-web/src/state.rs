@@ -171,12 +171,25 @@ pub struct AppState {
     maps: Vec<(String, Source)>,
     loaded: Mutex<HashMap<String, Arc<Grid>>>,
     suggested: Mutex<HashMap<String, Arc<Vec<NodeId>>>>,
+    /// The scenario file beside a map file (`NAME.map.scen`), by map name.
+    scens: HashMap<String, PathBuf>,
+    /// The default start and goal of each map, once computed.
+    endpoints: Mutex<HashMap<String, Arc<Endpoints>>>,
     /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
     caches: Mutex<Vec<Box<dyn Any + Send>>>,
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
     /// Least recently used first.
     tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
     guards: Guards,
+}
+
+/// The start and goal a map is first shown with, and where they come from.
+#[derive(Clone, Debug)]
+pub(crate) struct Endpoints {
+    pub from: [u32; 2],
+    pub to: [u32; 2],
+    /// `scenario line N` or `far apart`.
+    pub source: String,
 }
 
 /// A landmark table, its bytes charged to [`Limits::table_memory`] while
@@ -202,6 +215,8 @@ impl AppState {
             maps: Vec::new(),
             loaded: Mutex::new(HashMap::new()),
             suggested: Mutex::new(HashMap::new()),
+            scens: HashMap::new(),
+            endpoints: Mutex::new(HashMap::new()),
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
@@ -278,7 +293,25 @@ impl AppState {
     /// When the file cannot be read or parsed, or is too large.
     pub fn with_map_file(path: &Path) -> Result<AppState, StateError> {
         let grid = read_map(path).map_err(StateErrorKind::Load)?;
-        AppState::with_grid(&file_name(path), grid)
+        let name = file_name(path);
+        let mut state = AppState::with_grid(&name, grid)?;
+        state.note_scen(&name, path);
+        Ok(state)
+    }
+
+    /// Remembers `MAP.scen` beside the map file `path`, if there is one.
+    fn note_scen(&mut self, name: &str, path: &Path) {
+        let mut scen = path.as_os_str().to_owned();
+        scen.push(".scen");
+        let scen = PathBuf::from(scen);
+        if scen.is_file() {
+            self.scens.insert(name.to_string(), scen);
+        }
+    }
+
+    /// The scenario file beside the map `name` (`NAME.map.scen`), if any.
+    pub fn scen_path(&self, name: &str) -> Option<&Path> {
+        self.scens.get(name).map(PathBuf::as_path)
     }
 
     /// Adds every `.map` file of `dir` (read when first asked for), in name
@@ -301,6 +334,7 @@ impl AppState {
         for path in files {
             let name = file_name(&path);
             if !self.maps.iter().any(|(n, _)| *n == name) {
+                self.note_scen(&name, &path);
                 self.maps.push((name, Source::File(path)));
             }
         }
@@ -351,6 +385,20 @@ impl AppState {
         let s = Arc::new(compute());
         lock(&self.suggested).insert(name.to_string(), Arc::clone(&s));
         s
+    }
+
+    /// The default endpoints of map `name`, computed on first use.
+    pub(crate) fn endpoints(
+        &self,
+        name: &str,
+        compute: impl FnOnce() -> Endpoints,
+    ) -> Arc<Endpoints> {
+        if let Some(e) = lock(&self.endpoints).get(name) {
+            return Arc::clone(e);
+        }
+        let e = Arc::new(compute());
+        lock(&self.endpoints).insert(name.to_string(), Arc::clone(&e));
+        e
     }
 
     /// A search cache with OPEN set `Q` from the pool (or a new one); give

@@ -345,3 +345,101 @@ async fn drag_latency_on_a_512_map() {
         }
     }
 }
+
+/// The free cells the start cannot reach, the search's events in order for
+/// playback, and the default endpoints of a map (its scenario file's longest
+/// query, or two far-apart cells).
+#[tokio::test]
+async fn unreachable_cells_traces_and_default_endpoints() {
+    // A 2x2 pocket walled off in the top-right corner.
+    let rows = [
+        "........@..",
+        "........@..",
+        "........@@@",
+        "...........",
+        "...........",
+    ];
+    let g = Grid::from_ascii(&rows.join("\n")).unwrap();
+    let state = Arc::new(AppState::with_grid("pocket", g).unwrap());
+    let (status, value) = post(
+        &state,
+        "/api/search",
+        &json!({"map": "pocket", "from": [0, 0], "to": [10, 4], "compare": "zero", "trace": true}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    let resp: SearchResponse = serde_json::from_value(value).unwrap();
+    assert_eq!(resp.unreachable.count, 4);
+    assert!(resp.a.runs >= 1 && resp.a.runs <= 5);
+    for o in [&resp.a, resp.b.as_ref().unwrap()] {
+        let bytes = decode_base64(o.trace.as_deref().unwrap());
+        let words: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let expanded = words.iter().filter(|w| *w >> 31 == 0).count();
+        assert_eq!(
+            expanded as u64, o.expanded,
+            "one expand event per expansion"
+        );
+        let first = words.iter().find(|w| *w >> 31 == 0);
+        assert_eq!(first, Some(&0), "the start is expanded first");
+        assert!(!o.trace_truncated);
+    }
+    // Without a scenario file: two far-apart cells of the largest area.
+    let (_, map) = call(&state, "GET", "/api/map?name=pocket", Body::empty()).await;
+    assert_eq!(map["endpoints"], "far apart");
+    let mut ends = [map["from"].clone(), map["to"].clone()];
+    ends.sort_by_key(ToString::to_string);
+    assert_eq!(ends, [json!([0, 0]), json!([10, 4])]);
+
+    // With one beside the map: its longest query.
+    let dir = std::env::temp_dir().join(format!("cairns-web-scen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map_text = format!(
+        "type octile\nheight 5\nwidth 11\nmap\n{}\n",
+        rows.join("\n")
+    );
+    std::fs::write(dir.join("pocket.map"), map_text).unwrap();
+    std::fs::write(
+        dir.join("pocket.map.scen"),
+        "version 1\n0\tpocket.map\t11\t5\t0\t0\t1\t1\t1.41421356\n\
+         0\tpocket.map\t11\t5\t2\t1\t7\t3\t5.82842712\n\
+         0\tpocket.map\t11\t5\t0\t4\t3\t4\t3\n",
+    )
+    .unwrap();
+    let state = Arc::new(AppState::with_default_map().add_maps_dir(&dir).unwrap());
+    let (status, map) = call(&state, "GET", "/api/map?name=pocket.map", Body::empty()).await;
+    assert_eq!(status, StatusCode::OK, "{map}");
+    assert_eq!(map["endpoints"], "scenario line 3");
+    assert_eq!(
+        (map["from"].clone(), map["to"].clone()),
+        (json!([2, 1]), json!([7, 3]))
+    );
+    let (_, maps) = call(&state, "GET", "/api/maps", Body::empty()).await;
+    assert!(maps["searches"].as_array().unwrap().contains(&json!("jps")));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn decode_base64(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let mut out = Vec::new();
+    for chunk in s.as_bytes().chunks(4) {
+        let n = chunk
+            .iter()
+            .take_while(|&&c| c != b'=')
+            .fold((0u32, 0u32), |(acc, k), &c| {
+                (acc | u32::from(value(c)) << (18 - 6 * k), k + 1)
+            });
+        for i in 0..n.1.saturating_sub(1) {
+            out.push((n.0 >> (16 - 8 * i)) as u8);
+        }
+    }
+    out
+}

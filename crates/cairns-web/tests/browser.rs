@@ -14,7 +14,7 @@ use std::sync::mpsc;
 
 use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
 use cairns::heuristic::{Octile, Zero};
-use cairns::search::{AStar, Search, SearchCache};
+use cairns::search::{AStar, JumpPointSearch, Search, SearchCache};
 use cairns_web::AppState;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -269,14 +269,28 @@ fn pointer_drag_and_wall_stroke_equal_the_library() {
 
     // The same run, photographed at its end: the dragged start and the
     // painted stroke.
-    let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser-test.png");
+    screenshot(&url, "drag");
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// Where the tests save their screenshots.
+fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/browser-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Loads `url` again and saves what the page shows at its end as
+/// `target/browser-screenshots/NAME.png`.
+fn screenshot(url: &str, name: &str) -> PathBuf {
+    let shot = screenshot_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
-    let profile2 = temp_profile("shot");
+    let profile = temp_profile(&format!("shot-{name}"));
     let out = chromium_for(
-        &url,
+        url,
         30_000,
         &[&format!("--screenshot={}", shot.display())],
-        &profile2,
+        &profile,
     );
     assert!(
         out.status.success() && shot.exists(),
@@ -284,5 +298,167 @@ fn pointer_drag_and_wall_stroke_equal_the_library() {
         String::from_utf8_lossy(&out.stderr)
     );
     let _ = std::fs::remove_dir_all(&profile);
-    let _ = std::fs::remove_dir_all(&profile2);
+    shot
+}
+
+/// Runs the page's self-test `query` (after `?`) on `state`, returns its
+/// report and saves a screenshot of its end as `NAME.png`.
+fn selftest(state: AppState, query: &str, name: &str) -> serde_json::Value {
+    let addr = start_server(state);
+    let url = format!("http://{addr}/?{query}");
+    let profile = temp_profile(&format!("self-{name}"));
+    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(text_of(&dom, "selftest"))
+        .unwrap_or_else(|e| panic!("no self-test report ({e}) in {dom}"));
+    eprintln!("{name}: {report}");
+    screenshot(&url, name);
+    let _ = std::fs::remove_dir_all(&profile);
+    report
+}
+
+#[test]
+fn wheel_and_keys_zoom_about_the_pointer() {
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=zoom",
+        "zoom",
+    );
+    let z = |k: &str| r[k]["zoom"].as_f64().unwrap();
+    assert!(z("wheel") > z("before") * 1.5, "{r}");
+    assert!(z("after") > z("wheel") * 1.2, "{r}");
+    // The cell under the pointer (the goal) stays under it.
+    assert_eq!(r["under"], serde_json::json!([200, 180]), "{r}");
+}
+
+#[test]
+fn shift_drag_and_shift_arrows_pan() {
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=pan",
+        "pan",
+    );
+    let f = |k: &str, c: &str| r[k][c].as_f64().unwrap();
+    assert!(
+        (f("dragged", "ox") - f("before", "ox") - 100.0).abs() < 1e-6,
+        "{r}"
+    );
+    assert!(
+        (f("dragged", "oy") - f("before", "oy") - 50.0).abs() < 1e-6,
+        "{r}"
+    );
+    assert!(
+        (f("after", "ox") - f("dragged", "ox") - 40.0).abs() < 1e-6,
+        "{r}"
+    );
+    assert_eq!(
+        r["from"],
+        serde_json::json!([10, 10]),
+        "panning moved no marker"
+    );
+}
+
+#[test]
+fn playback_replays_every_expansion() {
+    let grid = demo_grid();
+    let (from, to) = ((10, 10), (200, 180));
+    let (_, a, b) = library(&grid, from, to);
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=zero&selftest=play",
+        "play",
+    );
+    let play = &r["play"];
+    assert_eq!(play["done"], true, "{r}");
+    assert_eq!(play["expanded"], serde_json::json!([a, b]), "{r}");
+    assert_eq!(play["total"], serde_json::json!(a.max(b)), "{r}");
+}
+
+#[test]
+fn choosing_jps_in_the_menu_searches_with_jump_points() {
+    let grid = demo_grid();
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let (s, t) = (graph.node(10, 10).unwrap(), graph.node(200, 180).unwrap());
+    let mut cache = SearchCache::new();
+    let cost = JumpPointSearch::new(&graph)
+        .unwrap()
+        .search_cost(s, t, &mut cache)
+        .unwrap();
+    let expanded = cache.stats().expanded;
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=search&to_search=jps",
+        "search-jps",
+    );
+    let search = &r["search"];
+    assert_eq!(search["error"], "", "{r}");
+    assert_eq!(search["a"], shown_count(expanded), "{r}");
+    assert_eq!(search["length"], format!("{cost:.4}"), "{r}");
+    // The choice is written back into the address.
+    assert!(
+        search["url"].as_str().unwrap().contains("search=jps"),
+        "{r}"
+    );
+}
+
+#[test]
+fn arrow_keys_move_the_selected_marker_and_the_url_follows() {
+    let grid = demo_grid();
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=keys",
+        "keys",
+    );
+    let keys = &r["keys"];
+    assert_eq!(keys["before"], serde_json::json!([10, 10]), "{r}");
+    // Two steps right, unless a wall stops the marker.
+    let expected = (11..=12)
+        .take_while(|&x| grid.is_passable(x, 10))
+        .last()
+        .unwrap_or(10);
+    assert_eq!(keys["after"], serde_json::json!([expected, 10]), "{r}");
+    let url = keys["url"].as_str().unwrap();
+    assert!(url.contains(&format!("from={expected},10")), "{url}");
+    assert!(url.contains("landmarks="), "{url}");
+}
+
+/// The time from a pointer move to the page showing its answer, dragging
+/// the start across a 512 x 512 map with A (octile) and B (dh, 8
+/// landmarks): the median and the worst of about twelve moves, printed for
+/// docs/page.md.
+#[test]
+fn drag_answer_time_on_a_512_map() {
+    let grid = generate(&GenerateOptions {
+        kind: MapKind::Rooms { room_size: 15 },
+        width: 512,
+        height: 512,
+        seed: 1,
+    })
+    .unwrap();
+    let free = |x0: u32, y: u32| {
+        (x0..512)
+            .find(|&x| grid.is_passable(x, y))
+            .map(|x| format!("{x},{y}"))
+            .unwrap()
+    };
+    let (from, to, drag_to) = (free(10, 10), free(480, 490), free(250, 260));
+    let state = AppState::with_grid("rooms512", grid).unwrap();
+    let r = selftest(
+        state,
+        &format!("from={from}&to={to}&heuristic=octile&compare=dh&selftest=drag&drag_to={drag_to}"),
+        "drag-512",
+    );
+    assert_eq!(r["drag"]["error"], "", "{r}");
+    let median = r["latency"]["median"].as_f64().unwrap();
+    eprintln!(
+        "drag on 512x512: median {median:.1} ms, max {:.1} ms over {} moves",
+        r["latency"]["max"].as_f64().unwrap(),
+        r["latency"]["n"]
+    );
+    assert!(median > 0.0, "{r}");
 }

@@ -74,6 +74,73 @@ fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+// The colours of the picture (crates/cairns-cli/src/render.rs).
+const START: [u8; 3] = [0, 158, 115];
+const GOAL: [u8; 3] = [213, 94, 0];
+const ONLY_A: [u8; 3] = [245, 176, 65];
+const ONLY_B: [u8; 3] = [93, 173, 226];
+const BOTH: [u8; 3] = [125, 91, 166];
+const PATH: [u8; 3] = [255, 212, 0];
+const LANDMARK: [u8; 3] = [240, 228, 66];
+
+/// The pixels of each colour in a decoded picture.
+fn colour_counts(px: &[u8]) -> std::collections::HashMap<[u8; 3], usize> {
+    let mut counts = std::collections::HashMap::new();
+    for c in px.chunks(3) {
+        *counts.entry([c[0], c[1], c[2]]).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Issue 14: B was painted over A, so cells only A expanded vanished when B
+/// was the worse heuristic. Each of the three regions has its own colour.
+#[test]
+fn render_shows_a_only_b_only_and_both_in_three_colours() {
+    let dir = temp_dir("regions");
+    let (map, grid) = map_file(&dir);
+    let out = dir.join("out.png");
+    // Euclidean and Manhattan guide A* differently: each expands cells the
+    // other does not.
+    let output = render_first_to_last(
+        &map,
+        &grid,
+        &out,
+        &["--heuristic", "euclidean", "--compare", "manhattan"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let (_, _, px) = decode(&out);
+    let counts = colour_counts(&px);
+    for (name, c) in [("A only", ONLY_A), ("B only", ONLY_B), ("both", BOTH)] {
+        assert!(counts.get(&c).is_some_and(|&n| n > 0), "no {name} pixels");
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("expanded"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--search jps` draws the jump points as dots, and the legend says so.
+#[test]
+fn render_search_jps_draws_jump_points() {
+    let dir = temp_dir("jps");
+    let (map, grid) = map_file(&dir);
+    let out = dir.join("out.png");
+    let output = render_first_to_last(&map, &grid, &out, &["--search", "jps"]);
+    assert!(output.status.success(), "{output:?}");
+    let (_, _, px) = decode(&out);
+    let counts = colour_counts(&px);
+    assert!(counts.get(&ONLY_A).is_some_and(|&n| n > 0), "jump points");
+    assert!(counts.get(&PATH).is_some_and(|&n| n > 0), "the path");
+    // A bad combination is refused with the library's reason.
+    let output = render_first_to_last(
+        &map,
+        &grid,
+        &out,
+        &["--search", "jps", "--heuristic", "zero"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn render_draws_start_goal_and_both_explored_areas() {
     let dir = temp_dir("ok");
@@ -95,20 +162,24 @@ fn render_draws_start_goal_and_both_explored_areas() {
         let i = (y * width + x) as usize * 3;
         [px[i], px[i + 1], px[i + 2]]
     };
-    let centre = |(x, y): (u32, u32)| (x * 8 + 4, y * 8 + 4);
+    // 8 px per cell after a margin of 8 px.
+    let centre = |(x, y): (u32, u32)| (x * 8 + 4 + 8, y * 8 + 4 + 8);
     let (sx, sy) = centre(start);
     let (gx, gy) = centre(goal);
-    assert_eq!(at(sx, sy), [230, 0, 0], "start pixel is red");
-    assert_eq!(at(gx, gy), [150, 0, 200], "goal pixel is purple");
+    assert_eq!(at(sx, sy), START, "the start is a green disc");
+    // The goal's centre is on its white cross; beside it, the square.
+    assert_eq!(at(gx, gy), [255, 255, 255], "the goal's cross");
+    assert_eq!(at(gx + 3, gy), GOAL, "the goal's square");
     let count = |c: [u8; 3]| {
-        (0..384)
-            .flat_map(|y| (0..512).map(move |x| (x, y)))
+        (0..400)
+            .flat_map(|y| (0..528).map(move |x| (x, y)))
             .filter(|&(x, y)| at(x, y) == c)
             .count()
     };
-    assert!(count([170, 210, 255]) > 0, "cells explored by A only");
-    assert!(count([60, 110, 200]) > 0, "cells explored by B");
-    assert!(count([0, 170, 0]) > 0, "landmarks");
+    assert!(count(ONLY_A) > 0, "cells explored by A only");
+    assert!(count(BOTH) > 0, "cells explored by both");
+    assert!(count(LANDMARK) > 0, "landmarks");
+    assert!(count(PATH) > 0, "the path");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -220,7 +291,7 @@ fn render_uses_a_saved_landmark_table_like_scen() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("dh:3"), "{text}");
     let (_, _, px) = decode(&out);
-    assert!(px.chunks(3).any(|c| c == [0, 170, 0]), "landmarks drawn");
+    assert!(px.chunks(3).any(|c| c == LANDMARK), "landmarks drawn");
     let o = render(&[
         "--heuristic",
         "dh:3",
