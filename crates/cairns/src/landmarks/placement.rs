@@ -2,7 +2,7 @@
 
 use super::distances_from;
 use crate::graph::{Graph, NodeId, Reversed, Reversible};
-use crate::grid::GridGraph;
+use crate::grid::{Components, GridGraph};
 use crate::rng::SplitMix64;
 use crate::search::SearchCache;
 
@@ -68,6 +68,19 @@ pub const SAMPLE_PAIRS: usize = 4096;
 /// queries to themselves). When there are fewer than `k` candidates, all of
 /// them are returned; on a graph without edges, none.
 ///
+/// # Components
+///
+/// Landmarks are shared among the graph's (weakly) connected
+/// [`Components`] in proportion to their numbers of candidates, by largest
+/// remainder, and each strategy then places its share inside one
+/// component. A component too small for half a landmark's share
+/// (`size * 2k < candidates`) gets none, unless the larger ones cannot
+/// take all `k`: a landmark there would bound only the queries inside it.
+/// Street maps have many sealed courtyards; without the shares,
+/// farthest-first placement spent most landmarks on them (see
+/// `docs/differential-heuristics.md`). The largest component is placed with
+/// the strategy's seed; the others with seeds derived from it.
+///
 /// The searches are breadth-first when every edge costs 1 and Dijkstra's
 /// otherwise, one or two per landmark (see [`Placement`]).
 ///
@@ -90,17 +103,98 @@ pub const SAMPLE_PAIRS: usize = 4096;
 /// assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 9);
 /// ```
 pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
-    let candidates: Vec<NodeId> = (0..graph.node_bound() as u32)
-        .map(NodeId)
-        .filter(|&v| graph.successors(v).next().is_some() || graph.predecessors(v).next().is_some())
-        .collect();
-    let k = k.min(candidates.len());
-    match placement {
-        Placement::Random { seed } => random(candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Farthest { seed } => farthest(graph, &candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Avoid { seed } => avoid(graph, &candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Sampled { seed } => sampled(graph, &candidates, k, seed),
+    let components = Components::of_graph(graph);
+    let mut group_of = vec![u32::MAX; components.label_bound()];
+    let mut groups: Vec<Vec<NodeId>> = Vec::new();
+    for v in (0..graph.node_bound() as u32).map(NodeId) {
+        let candidate =
+            graph.successors(v).next().is_some() || graph.predecessors(v).next().is_some();
+        if let (true, Some(l)) = (candidate, components.label(v)) {
+            let g = &mut group_of[l as usize];
+            if *g == u32::MAX {
+                *g = groups.len() as u32;
+                groups.push(Vec::new());
+            }
+            groups[*g as usize].push(v);
+        }
     }
+    // Largest first (ties to the lowest node), so that the largest
+    // component is placed with the strategy's own seed.
+    groups.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0]));
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let quotas = share(&sizes, k);
+    let mut chosen = Vec::with_capacity(quotas.iter().sum());
+    for (i, (candidates, &q)) in groups.into_iter().zip(&quotas).enumerate() {
+        if q == 0 {
+            continue;
+        }
+        // Each further component gets its own stream of random numbers.
+        let seed = placement.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let rng = &mut SplitMix64::new(seed);
+        chosen.extend(match placement {
+            Placement::Random { .. } => random(candidates, q, rng),
+            Placement::Farthest { .. } => farthest(graph, &candidates, q, rng),
+            Placement::Avoid { .. } => avoid(graph, &candidates, q, rng),
+            Placement::Sampled { .. } => sampled(graph, &candidates, q, seed),
+        });
+    }
+    chosen
+}
+
+impl Placement {
+    /// The seed of the strategy.
+    fn seed(self) -> u64 {
+        match self {
+            Placement::Random { seed }
+            | Placement::Farthest { seed }
+            | Placement::Avoid { seed }
+            | Placement::Sampled { seed } => seed,
+        }
+    }
+}
+
+/// How many of `k` landmarks each component gets, by its number of
+/// candidates in `sizes` (largest first): in proportion to its size, by
+/// largest remainder, among the components that would get at least half a
+/// landmark (`size * 2k >= total`; the largest always counts), and never
+/// more than its size. Landmarks left over when the counted components are
+/// too small to take them go to the others, largest first, so that
+/// `min(k, total)` are placed in all.
+fn share(sizes: &[usize], k: usize) -> Vec<usize> {
+    let total: usize = sizes.iter().sum();
+    let k = k.min(total);
+    let mut quotas = vec![0usize; sizes.len()];
+    if k == 0 {
+        return quotas;
+    }
+    let counted = sizes
+        .iter()
+        .enumerate()
+        .take_while(|&(i, &s)| i == 0 || s as u128 * 2 * k as u128 >= total as u128)
+        .count();
+    let weight: u128 = sizes[..counted].iter().map(|&s| s as u128).sum();
+    let mut remainders = Vec::with_capacity(counted);
+    for i in 0..counted {
+        let exact = k as u128 * sizes[i] as u128;
+        quotas[i] = ((exact / weight) as usize).min(sizes[i]);
+        remainders.push((exact % weight, i));
+    }
+    // Largest remainder first; ties to the larger component.
+    remainders.sort_by_key(|&(r, i)| (std::cmp::Reverse(r), i));
+    let mut left = k - quotas.iter().sum::<usize>();
+    for &(_, i) in &remainders {
+        if left > 0 && quotas[i] < sizes[i] {
+            quotas[i] += 1;
+            left -= 1;
+        }
+    }
+    // What the caps left over: largest first.
+    for i in 0..sizes.len() {
+        let more = (sizes[i] - quotas[i]).min(left);
+        quotas[i] += more;
+        left -= more;
+    }
+    quotas
 }
 
 /// Landmarks where recent queries went, on a grid: the cells nearest the
@@ -662,8 +756,75 @@ mod tests {
     }
 
     #[test]
+    fn shares_follow_component_sizes() {
+        assert_eq!(share(&[100, 50, 50], 4), [2, 1, 1]);
+        // Pockets below half a landmark's share get none.
+        assert_eq!(share(&[1000, 30, 20, 10], 8), [8, 0, 0, 0]);
+        assert_eq!(share(&[1000, 90, 20], 8), [7, 1, 0]);
+        // Caps: a component never gets more landmarks than candidates, and
+        // what is left goes to the others.
+        assert_eq!(share(&[3, 2, 1], 5), [2, 2, 1]);
+        assert_eq!(share(&[3, 2, 1], 9), [3, 2, 1]);
+        let mut crumbs = vec![3];
+        crumbs.extend([1; 20]);
+        let mut expected = vec![3];
+        expected.extend([1; 7]);
+        expected.extend([0; 13]);
+        assert_eq!(share(&crumbs, 10), expected);
+        assert_eq!(share(&[6, 4, 4], 3), [1, 1, 1]);
+        assert_eq!(share(&[5], 0), [0]);
+        assert!(share(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn sealed_pockets_get_no_landmarks() {
+        // A street (the ring) and three small courtyards inside it.
+        let grid = Grid::from_ascii(
+            "
+            ....................
+            .@@@@@@@@@@@@@@@@@@.
+            .@..@@..@@@@@@@@@@@.
+            .@..@@..@@@@@@@...@.
+            .@@@@@@@@@@@@@@@@@@.
+            ....................
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let street = g.components().label(NodeId(0)).unwrap();
+        for strategy in ALL {
+            for seed in 0..4 {
+                let lms = place(&g, 4, strategy(seed));
+                assert_eq!(lms.len(), 4);
+                for l in lms {
+                    assert_eq!(
+                        g.components().label(l),
+                        Some(street),
+                        "{:?}",
+                        strategy(seed)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn sampled_chooses_from_the_farthest_pool() {
-        let g = maze();
+        // One component, so that both placements take all `k` there.
+        let grid = Grid::from_ascii(
+            "
+            ....@.....@...
+            .@@.@.@@@.@.@.
+            .@..@...@...@.
+            .@.@@@@.@@.@@.
+            ...@..........
+            .@@@.@@@.....@
+            ..............
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        assert_eq!(g.components().count(), 1);
         for seed in 0..5 {
             let pool = place(&g, 12, Placement::Farthest { seed });
             let lms = place(&g, 3, Placement::Sampled { seed });
