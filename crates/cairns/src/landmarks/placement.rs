@@ -1,5 +1,7 @@
 //! Strategies for choosing landmark nodes.
 
+use rayon::prelude::*;
+
 use super::distances_from;
 use crate::graph::{Graph, NodeId, Reversed, Reversible};
 use crate::grid::{Components, GridGraph};
@@ -102,7 +104,7 @@ pub const SAMPLE_PAIRS: usize = 4096;
 /// let (a, b) = (graph.coords(landmarks[0]), graph.coords(landmarks[1]));
 /// assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 9);
 /// ```
-pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
+pub fn place<G: Reversible + Sync>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
     let components = Components::of_graph(graph);
     let mut group_of = vec![u32::MAX; components.label_bound()];
     let mut groups: Vec<Vec<NodeId>> = Vec::new();
@@ -431,25 +433,10 @@ fn farthest<G: Graph>(
     k: usize,
     rng: &mut SplitMix64,
 ) -> Vec<NodeId> {
-    farthest_with(graph, candidates, k, rng, |_| {})
-}
-
-/// Farthest-first placement, handing each chosen landmark's distances
-/// `d(L, v)` (indexed by node) to `column` as it is chosen.
-fn farthest_with<G: Graph>(
-    graph: &G,
-    candidates: &[NodeId],
-    k: usize,
-    rng: &mut SplitMix64,
-    mut column: impl FnMut(&[f64]),
-) -> Vec<NodeId> {
-    let n = graph.node_bound();
-    let mut cache = SearchCache::new();
+    let mut spread = Spread::new(graph);
+    let mut nearest = vec![f64::INFINITY; graph.node_bound()];
     let mut chosen = Vec::with_capacity(k);
-    let mut is_chosen = vec![false; n];
-    // Distance from the nearest chosen landmark.
-    let mut nearest = vec![f64::INFINITY; n];
-    let mut dist = vec![0f64; n];
+    let mut is_chosen = vec![false; graph.node_bound()];
     while chosen.len() < k {
         let uncovered: Vec<NodeId> = candidates
             .iter()
@@ -464,7 +451,7 @@ fn farthest_with<G: Graph>(
             )
         } else {
             let root = rng.pick(&uncovered);
-            distances_from(graph, root, &mut cache, &mut dist);
+            let dist = spread.all(graph, root);
             argmax(
                 &uncovered,
                 |v| dist[v.index()].is_finite(),
@@ -475,17 +462,106 @@ fn farthest_with<G: Graph>(
         let Some(next) = next else { break };
         chosen.push(next);
         is_chosen[next.index()] = true;
-        distances_from(graph, next, &mut cache, &mut dist);
-        column(&dist);
-        for (m, &d) in nearest.iter_mut().zip(&dist) {
-            *m = m.min(d);
-        }
+        spread.lower(graph, next, &mut nearest);
     }
     chosen
 }
 
-/// The [`Placement::Sampled`] strategy.
-fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> Vec<NodeId> {
+/// The one-to-all searches of placement: Dial's algorithm where every edge
+/// costs at least some `w > 0` (every grid: `w = 1`), Dijkstra's otherwise.
+///
+/// Dial's algorithm keeps OPEN as a ring of buckets of width `w`: a node
+/// of the current bucket `[b w, (b + 1) w)` only reaches later buckets (an
+/// edge adds at least `w`), so the nodes of a bucket are final in any
+/// order, and a push and a pop are `O(1)`. The ring needs
+/// `max cost / w + 2` buckets.
+/// Dial's ring of buckets of `(node, g)` entries.
+type Ring = Vec<Vec<(u32, f64)>>;
+
+struct Spread {
+    /// `(w, buckets)` when every edge costs between `w > 0` and a bounded
+    /// multiple of it.
+    dial: Option<(f64, Ring)>,
+    cache: SearchCache,
+    dist: Vec<f64>,
+    scratch: Vec<f64>,
+}
+
+impl Spread {
+    fn new<G: Graph>(graph: &G) -> Spread {
+        let (mut lo, mut hi) = (f64::INFINITY, 0f64);
+        for v in (0..graph.node_bound() as u32).map(NodeId) {
+            for (_, c) in graph.successors(v) {
+                lo = lo.min(c);
+                hi = hi.max(c);
+            }
+        }
+        let ring = hi / lo;
+        let dial = (lo > 0.0 && ring <= 64.0).then(|| (lo, vec![Vec::new(); ring as usize + 2]));
+        let n = graph.node_bound();
+        Spread {
+            dial,
+            cache: SearchCache::new(),
+            dist: vec![f64::INFINITY; n],
+            scratch: vec![0.0; n],
+        }
+    }
+
+    /// The distances from `source` to every node (`f64::INFINITY` where
+    /// unreachable).
+    fn all<G: Graph>(&mut self, graph: &G, source: NodeId) -> &[f64] {
+        let mut dist = std::mem::take(&mut self.dist);
+        dist.fill(f64::INFINITY);
+        self.lower(graph, source, &mut dist);
+        self.dist = dist;
+        &self.dist
+    }
+
+    /// Lowers `bound[v]` to `d(source, v)` wherever that is smaller. With
+    /// Dial's algorithm it visits only those nodes: `bound`, a minimum of
+    /// distances from other sources, obeys the triangle inequality, so a
+    /// node whose bound holds is never on a shortest path from `source` to
+    /// a node whose bound falls. Farthest-first placement thus searches
+    /// only the region each new landmark takes over.
+    fn lower<G: Graph>(&mut self, graph: &G, source: NodeId, bound: &mut [f64]) {
+        let Some((w, ring)) = &mut self.dial else {
+            distances_from(graph, source, &mut self.cache, &mut self.scratch);
+            for (b, &d) in bound.iter_mut().zip(&self.scratch) {
+                *b = b.min(d);
+            }
+            return;
+        };
+        let (w, len) = (*w, ring.len());
+        bound[source.index()] = 0.0;
+        ring[0].push((source.0, 0.0));
+        let mut queued = 1usize;
+        let mut at = 0usize;
+        while queued > 0 {
+            let slot = at % len;
+            while let Some((u, g)) = ring[slot].pop() {
+                queued -= 1;
+                if g > bound[u as usize] {
+                    continue;
+                }
+                for (v, c) in graph.successors(NodeId(u)) {
+                    let ng = g + c;
+                    if ng < bound[v.index()] {
+                        bound[v.index()] = ng;
+                        ring[(ng / w) as usize % len].push((v.0, ng));
+                        queued += 1;
+                    }
+                }
+            }
+            at += 1;
+        }
+    }
+}
+
+/// The [`Placement::Sampled`] strategy. The pool is placed farthest-first
+/// (one search at a time, each only over the region its landmark takes
+/// over), then the pool's distances to the sampled nodes are computed in
+/// parallel, and the greedy choice scores the candidates in parallel.
+fn sampled<G: Graph + Sync>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> Vec<NodeId> {
     if k == 0 || candidates.is_empty() {
         return Vec::new();
     }
@@ -507,23 +583,22 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
             (s, index(pair_rng.pick(candidates)))
         })
         .collect();
-    // Each pool landmark's distances to the sampled nodes only.
-    let mut columns: Vec<Vec<f32>> = Vec::new();
     let pool_size = k.saturating_mul(4).min(candidates.len());
-    let pool = farthest_with(
-        graph,
-        candidates,
-        pool_size,
-        &mut SplitMix64::new(seed),
-        |dist| {
-            columns.push(
+    let pool = farthest(graph, candidates, pool_size, &mut SplitMix64::new(seed));
+    // Each pool landmark's distances to the sampled nodes only.
+    let columns: Vec<Vec<f32>> = pool
+        .par_iter()
+        .map_init(
+            || Spread::new(graph),
+            |spread, &l| {
+                let dist = spread.all(graph, l);
                 sample_nodes
                     .iter()
                     .map(|v| dist[v.index()] as f32)
-                    .collect(),
-            );
-        },
-    );
+                    .collect()
+            },
+        )
+        .collect();
     // The bound of pool landmark `c` on `d(s, t)` for each pair, both
     // orders; pairs a landmark cannot judge (an infinite distance) gain 0.
     let bound = |c: usize, i: usize| -> f32 {
@@ -536,14 +611,21 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
     let mut taken = vec![false; pool.len()];
     let mut chosen = Vec::with_capacity(k);
     while chosen.len() < k.min(pool.len()) {
+        let gains: Vec<(usize, f64)> = (0..pool.len())
+            .into_par_iter()
+            .filter(|&c| !taken[c])
+            .map(|c| {
+                let gain: f64 = best_so_far
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| f64::from((bound(c, i) - b).max(0.0)))
+                    .sum();
+                (c, gain)
+            })
+            .collect();
+        // Ties go to the earlier (farther-placed) pool member.
         let mut best: Option<(usize, f64)> = None;
-        for c in (0..pool.len()).filter(|&c| !taken[c]) {
-            let gain: f64 = best_so_far
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| f64::from((bound(c, i) - b).max(0.0)))
-                .sum();
-            // Ties go to the earlier (farther-placed) pool member.
+        for (c, gain) in gains {
             if best.is_none_or(|(_, g)| gain > g) {
                 best = Some((c, gain));
             }
