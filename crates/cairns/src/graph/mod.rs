@@ -76,6 +76,16 @@ pub trait Graph {
     fn unit_costs(&self) -> bool {
         false
     }
+
+    /// Whether a path from `from` to `to` may exist: `false` only when the
+    /// graph knows there is none, so that a search can answer "no path"
+    /// without expanding anything. It must be cheap (`O(1)`); the default
+    /// is `true`. A [`GridGraph`](crate::grid::GridGraph) answers from its
+    /// connected [`Components`](crate::grid::Components).
+    fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
+        let _ = (from, to);
+        true
+    }
 }
 
 /// A graph that can also list the incoming edges of a node, as reverse
@@ -115,6 +125,11 @@ impl<G: Graph + ?Sized> Graph for &G {
     fn unit_costs(&self) -> bool {
         (**self).unit_costs()
     }
+
+    #[inline]
+    fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
+        (**self).may_reach(from, to)
+    }
 }
 
 impl<G: Reversible + ?Sized> Reversible for &G {
@@ -153,6 +168,13 @@ impl<G: Reversible> Graph for Reversed<G> {
 
     fn unit_costs(&self) -> bool {
         self.0.unit_costs()
+    }
+
+    /// A path `from -> to` here is a path `to -> from` in the underlying
+    /// graph.
+    #[inline]
+    fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
+        self.0.may_reach(to, from)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::{Grid, Tile};
+use super::{Components, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 
 /// Which moves a unit may make from a cell.
@@ -74,6 +74,7 @@ pub struct GridGraph {
     masks: Vec<u8>,
     offsets: [u32; 8],
     canonical: bool,
+    components: Components,
 }
 
 /// The direction of a move by its 3x3 block position (row-major from the
@@ -128,7 +129,8 @@ pub(crate) const STRAIGHT_SIDES: [[(usize, usize); 2]; 4] = [
 ];
 
 impl GridGraph {
-    /// Builds the graph of `grid` under `neighborhood`. Takes `O(cells)`.
+    /// Builds the graph of `grid` under `neighborhood`, with its
+    /// [`Components`]. Takes `O(cells)`.
     pub fn new(grid: Grid, neighborhood: Neighborhood) -> GridGraph {
         let w = grid.width() as i32;
         let offsets = DIRECTIONS.map(|(dx, dy)| (dy * w + dx) as u32);
@@ -138,12 +140,14 @@ impl GridGraph {
             neighborhood,
             offsets,
             canonical: false,
+            components: Components::default(),
         };
         for y in 0..graph.grid.height() {
             for x in 0..graph.grid.width() {
                 graph.update_mask(x, y);
             }
         }
+        graph.components = Components::of_grid(&graph);
         graph
     }
 
@@ -324,9 +328,13 @@ impl GridGraph {
     }
 
     /// Changes the tile at `(x, y)` and updates the moves of that cell and
-    /// its eight neighbours. Returns `false` (changing nothing) when the cell
-    /// is off the grid.
+    /// its eight neighbours, and the [`Components`]: a cell that opens may
+    /// merge components (relabelling the smaller ones), a cell that closes
+    /// may split one (`O(1)` when its neighbours stay joined around it,
+    /// otherwise a flood fill of the pieces). Returns `false` (changing
+    /// nothing) when the cell is off the grid.
     pub fn set_tile(&mut self, x: u32, y: u32, tile: Tile) -> bool {
+        let was_passable = self.grid.is_passable(x, y);
         if !self.grid.set(x, y, tile) {
             return false;
         }
@@ -335,7 +343,23 @@ impl GridGraph {
                 self.update_mask(nx, ny);
             }
         }
+        let node = self.grid.node(x, y);
+        if was_passable != tile.is_passable() {
+            let mut components = std::mem::take(&mut self.components);
+            if was_passable {
+                components.closed(self, node);
+            } else {
+                components.opened(self, node);
+            }
+            self.components = components;
+        }
         true
+    }
+
+    /// The connected components of the passable cells, kept up to date by
+    /// [`set_tile`](Self::set_tile).
+    pub fn components(&self) -> &Components {
+        &self.components
     }
 
     /// The bit set of legal moves from `node` (bit `d` for direction `d`:
@@ -375,6 +399,12 @@ impl Graph for GridGraph {
     fn unit_costs(&self) -> bool {
         self.neighborhood == Neighborhood::Four
     }
+
+    /// `false` when the two cells lie in different [`Components`].
+    #[inline]
+    fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
+        self.components.connected(from, to)
+    }
 }
 
 /// A borrowed [`GridGraph`] searched under canonical ordering (see
@@ -410,6 +440,11 @@ impl Graph for Canonical<'_> {
 
     fn unit_costs(&self) -> bool {
         self.0.unit_costs()
+    }
+
+    #[inline]
+    fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
+        self.0.may_reach(from, to)
     }
 }
 

@@ -7,11 +7,13 @@
 //! `y * width + x`.
 
 mod ascii;
+mod components;
 mod generate;
 mod grid_graph;
 
 pub(crate) use ascii::{grid_from_parts, parse_row};
 
+pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};

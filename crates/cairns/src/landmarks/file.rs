@@ -5,7 +5,7 @@
 use std::io::{self, Read, Write};
 
 use super::table::{Directedness, LandmarkTable};
-use crate::graph::{Graph, NodeId};
+use crate::graph::{NodeId, Reversible};
 use crate::grid::{Grid, Neighborhood};
 
 const MAGIC: [u8; 8] = *b"CAIRNSLM";
@@ -380,18 +380,21 @@ impl LandmarkTable {
     }
 
     /// Like [`load`](Self::load), and also checks that the table covers
-    /// exactly the nodes of `graph`.
+    /// exactly the nodes of `graph` and takes its connected components
+    /// (see [`LandmarkTable`]), in `O(V + E)`.
     ///
     /// # Errors
     ///
     /// As [`load`](Self::load), plus
     /// [`NodeCountMismatch`](FileErrorKind::NodeCountMismatch).
-    pub fn load_for<G: Graph>(
+    pub fn load_for<G: Reversible>(
         r: impl Read,
         graph: &G,
         expected_map_hash: u64,
     ) -> Result<LandmarkTable, LandmarkFileError> {
-        read(r, expected_map_hash, Some(graph.node_bound() as u64))
+        let mut table = read(r, expected_map_hash, Some(graph.node_bound() as u64))?;
+        table.set_components(graph);
+        Ok(table)
     }
 }
 

@@ -35,8 +35,14 @@ pub const MAX_BEST: usize = 8;
 /// from `a`: on a symmetric table when exactly one of `d(a, L)`, `d(z, L)`
 /// is infinite (they lie in different components); on a directed one when
 /// `a` cannot reach a landmark that `z` reaches, or a landmark reaches `a`
-/// but not `z`. [`AStar`](crate::search::AStar) then answers `None` without
-/// expanding anything.
+/// but not `z`. When no landmark reaches `z` at all (placement leaves small
+/// components without one), the table's components decide instead: `a` in
+/// another weakly connected component than `z` gets `f64::INFINITY`, and a
+/// node of `z`'s own component the base estimate, since every landmark
+/// lies elsewhere and bounds nothing there. Both keep the estimate
+/// admissible (the true distance is infinite) and consistent (an edge
+/// never leaves a component). [`AStar`](crate::search::AStar) then answers
+/// `None` without expanding anything.
 ///
 /// # Choosing landmarks per query
 ///
@@ -108,6 +114,10 @@ pub struct DifferentialGoal<G> {
     active: [u16; MAX_BEST],
     /// Number of entries of `active` in use; `None` means every landmark.
     count: Option<u8>,
+    /// The goal's component label when no landmark shares its component
+    /// (and the table knows components): nodes of other components are
+    /// then told apart by label, since no landmark can prove it.
+    lonely: Option<u32>,
 }
 
 impl<G> DifferentialGoal<G> {
@@ -254,6 +264,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
             base: self.base.goal(goal),
             active: [0; MAX_BEST],
             count: None,
+            lonely: self.lonely(goal),
         };
         if self.best == 0 {
             return out;
@@ -279,6 +290,17 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
         }
         out.count = Some(len as u8);
         out
+    }
+
+    /// The component label of `goal` if no landmark reaches it (so none
+    /// shares its component) and the table knows components. `O(k)`.
+    fn lonely(&self, goal: NodeId) -> Option<u32> {
+        let t = self.table;
+        let to = t.dist_to();
+        (0..t.landmark_count())
+            .all(|l| to[t.slot(goal, l)] == f32::INFINITY)
+            .then(|| t.component(goal))
+            .flatten()
     }
 
     /// The bound of landmark `l` on `d(a, z)`, before the margin: may be
@@ -384,6 +406,7 @@ impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
         let t = self.table;
         if self.best == 0
             && self.extra.is_none()
+            && goal.lonely.is_none()
             && t.layout() == Layout::NodeMajor
             && t.directedness() == Directedness::Symmetric
         {
@@ -413,6 +436,9 @@ impl<B: Heuristic> DifferentialHeuristic<'_, B> {
     /// [`Heuristic::estimate`] for every table, selection and extra column.
     #[inline(never)]
     fn estimate_general(&self, node: NodeId, goal: &DifferentialGoal<B::Goal>) -> f64 {
+        if goal.lonely.is_some() && self.table.component(node) != goal.lonely {
+            return f64::INFINITY;
+        }
         let lm = self.landmark_bound(node, goal);
         if lm == f32::INFINITY {
             return f64::INFINITY;
@@ -537,8 +563,10 @@ mod tests {
         assert_eq!(h.estimate(NodeId(3), &h.goal(NodeId(0))), f64::INFINITY);
         // The landmark reaches 1 but not 0 (only the from-landmark term sees it).
         assert_eq!(h.estimate(NodeId(1), &h.goal(NodeId(0))), f64::INFINITY);
-        // Neither term knows anything about reaching the isolated node 3.
-        assert_eq!(h.estimate(NodeId(0), &h.goal(NodeId(3))), 0.0);
+        // No landmark reaches the isolated node 3: the table's components
+        // tell that node 0 lies in another one.
+        assert_eq!(h.estimate(NodeId(0), &h.goal(NodeId(3))), f64::INFINITY);
+        assert_eq!(h.estimate(NodeId(3), &h.goal(NodeId(3))), 0.0);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Strategies for choosing landmark nodes.
 
+use rayon::prelude::*;
+
 use super::distances_from;
 use crate::graph::{Graph, NodeId, Reversed, Reversible};
-use crate::grid::GridGraph;
+use crate::grid::{Components, GridGraph};
 use crate::rng::SplitMix64;
 use crate::search::SearchCache;
 
@@ -68,6 +70,19 @@ pub const SAMPLE_PAIRS: usize = 4096;
 /// queries to themselves). When there are fewer than `k` candidates, all of
 /// them are returned; on a graph without edges, none.
 ///
+/// # Components
+///
+/// Landmarks are shared among the graph's (weakly) connected
+/// [`Components`] in proportion to their numbers of candidates, by largest
+/// remainder, and each strategy then places its share inside one
+/// component. A component too small for half a landmark's share
+/// (`size * 2k < candidates`) gets none, unless the larger ones cannot
+/// take all `k`: a landmark there would bound only the queries inside it.
+/// Street maps have many sealed courtyards; without the shares,
+/// farthest-first placement spent most landmarks on them (see
+/// `docs/differential-heuristics.md`). The largest component is placed with
+/// the strategy's seed; the others with seeds derived from it.
+///
 /// The searches are breadth-first when every edge costs 1 and Dijkstra's
 /// otherwise, one or two per landmark (see [`Placement`]).
 ///
@@ -89,18 +104,99 @@ pub const SAMPLE_PAIRS: usize = 4096;
 /// let (a, b) = (graph.coords(landmarks[0]), graph.coords(landmarks[1]));
 /// assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 9);
 /// ```
-pub fn place<G: Reversible>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
-    let candidates: Vec<NodeId> = (0..graph.node_bound() as u32)
-        .map(NodeId)
-        .filter(|&v| graph.successors(v).next().is_some() || graph.predecessors(v).next().is_some())
-        .collect();
-    let k = k.min(candidates.len());
-    match placement {
-        Placement::Random { seed } => random(candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Farthest { seed } => farthest(graph, &candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Avoid { seed } => avoid(graph, &candidates, k, &mut SplitMix64::new(seed)),
-        Placement::Sampled { seed } => sampled(graph, &candidates, k, seed),
+pub fn place<G: Reversible + Sync>(graph: &G, k: usize, placement: Placement) -> Vec<NodeId> {
+    let components = Components::of_graph(graph);
+    let mut group_of = vec![u32::MAX; components.label_bound()];
+    let mut groups: Vec<Vec<NodeId>> = Vec::new();
+    for v in (0..graph.node_bound() as u32).map(NodeId) {
+        let candidate =
+            graph.successors(v).next().is_some() || graph.predecessors(v).next().is_some();
+        if let (true, Some(l)) = (candidate, components.label(v)) {
+            let g = &mut group_of[l as usize];
+            if *g == u32::MAX {
+                *g = groups.len() as u32;
+                groups.push(Vec::new());
+            }
+            groups[*g as usize].push(v);
+        }
     }
+    // Largest first (ties to the lowest node), so that the largest
+    // component is placed with the strategy's own seed.
+    groups.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0]));
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let quotas = share(&sizes, k);
+    let mut chosen = Vec::with_capacity(quotas.iter().sum());
+    for (i, (candidates, &q)) in groups.into_iter().zip(&quotas).enumerate() {
+        if q == 0 {
+            continue;
+        }
+        // Each further component gets its own stream of random numbers.
+        let seed = placement.seed() ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let rng = &mut SplitMix64::new(seed);
+        chosen.extend(match placement {
+            Placement::Random { .. } => random(candidates, q, rng),
+            Placement::Farthest { .. } => farthest(graph, &candidates, q, rng),
+            Placement::Avoid { .. } => avoid(graph, &candidates, q, rng),
+            Placement::Sampled { .. } => sampled(graph, &candidates, q, seed),
+        });
+    }
+    chosen
+}
+
+impl Placement {
+    /// The seed of the strategy.
+    fn seed(self) -> u64 {
+        match self {
+            Placement::Random { seed }
+            | Placement::Farthest { seed }
+            | Placement::Avoid { seed }
+            | Placement::Sampled { seed } => seed,
+        }
+    }
+}
+
+/// How many of `k` landmarks each component gets, by its number of
+/// candidates in `sizes` (largest first): in proportion to its size, by
+/// largest remainder, among the components that would get at least half a
+/// landmark (`size * 2k >= total`; the largest always counts), and never
+/// more than its size. Landmarks left over when the counted components are
+/// too small to take them go to the others, largest first, so that
+/// `min(k, total)` are placed in all.
+fn share(sizes: &[usize], k: usize) -> Vec<usize> {
+    let total: usize = sizes.iter().sum();
+    let k = k.min(total);
+    let mut quotas = vec![0usize; sizes.len()];
+    if k == 0 {
+        return quotas;
+    }
+    let counted = sizes
+        .iter()
+        .enumerate()
+        .take_while(|&(i, &s)| i == 0 || s as u128 * 2 * k as u128 >= total as u128)
+        .count();
+    let weight: u128 = sizes[..counted].iter().map(|&s| s as u128).sum();
+    let mut remainders = Vec::with_capacity(counted);
+    for i in 0..counted {
+        let exact = k as u128 * sizes[i] as u128;
+        quotas[i] = ((exact / weight) as usize).min(sizes[i]);
+        remainders.push((exact % weight, i));
+    }
+    // Largest remainder first; ties to the larger component.
+    remainders.sort_by_key(|&(r, i)| (std::cmp::Reverse(r), i));
+    let mut left = k - quotas.iter().sum::<usize>();
+    for &(_, i) in &remainders {
+        if left > 0 && quotas[i] < sizes[i] {
+            quotas[i] += 1;
+            left -= 1;
+        }
+    }
+    // What the caps left over: largest first.
+    for i in 0..sizes.len() {
+        let more = (sizes[i] - quotas[i]).min(left);
+        quotas[i] += more;
+        left -= more;
+    }
+    quotas
 }
 
 /// Landmarks where recent queries went, on a grid: the cells nearest the
@@ -337,25 +433,10 @@ fn farthest<G: Graph>(
     k: usize,
     rng: &mut SplitMix64,
 ) -> Vec<NodeId> {
-    farthest_with(graph, candidates, k, rng, |_| {})
-}
-
-/// Farthest-first placement, handing each chosen landmark's distances
-/// `d(L, v)` (indexed by node) to `column` as it is chosen.
-fn farthest_with<G: Graph>(
-    graph: &G,
-    candidates: &[NodeId],
-    k: usize,
-    rng: &mut SplitMix64,
-    mut column: impl FnMut(&[f64]),
-) -> Vec<NodeId> {
-    let n = graph.node_bound();
-    let mut cache = SearchCache::new();
+    let mut spread = Spread::new(graph);
+    let mut nearest = vec![f64::INFINITY; graph.node_bound()];
     let mut chosen = Vec::with_capacity(k);
-    let mut is_chosen = vec![false; n];
-    // Distance from the nearest chosen landmark.
-    let mut nearest = vec![f64::INFINITY; n];
-    let mut dist = vec![0f64; n];
+    let mut is_chosen = vec![false; graph.node_bound()];
     while chosen.len() < k {
         let uncovered: Vec<NodeId> = candidates
             .iter()
@@ -370,7 +451,7 @@ fn farthest_with<G: Graph>(
             )
         } else {
             let root = rng.pick(&uncovered);
-            distances_from(graph, root, &mut cache, &mut dist);
+            let dist = spread.all(graph, root);
             argmax(
                 &uncovered,
                 |v| dist[v.index()].is_finite(),
@@ -381,17 +462,106 @@ fn farthest_with<G: Graph>(
         let Some(next) = next else { break };
         chosen.push(next);
         is_chosen[next.index()] = true;
-        distances_from(graph, next, &mut cache, &mut dist);
-        column(&dist);
-        for (m, &d) in nearest.iter_mut().zip(&dist) {
-            *m = m.min(d);
-        }
+        spread.lower(graph, next, &mut nearest);
     }
     chosen
 }
 
-/// The [`Placement::Sampled`] strategy.
-fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> Vec<NodeId> {
+/// The one-to-all searches of placement: Dial's algorithm where every edge
+/// costs at least some `w > 0` (every grid: `w = 1`), Dijkstra's otherwise.
+///
+/// Dial's algorithm keeps OPEN as a ring of buckets of width `w`: a node
+/// of the current bucket `[b w, (b + 1) w)` only reaches later buckets (an
+/// edge adds at least `w`), so the nodes of a bucket are final in any
+/// order, and a push and a pop are `O(1)`. The ring needs
+/// `max cost / w + 2` buckets.
+/// Dial's ring of buckets of `(node, g)` entries.
+type Ring = Vec<Vec<(u32, f64)>>;
+
+struct Spread {
+    /// `(w, buckets)` when every edge costs between `w > 0` and a bounded
+    /// multiple of it.
+    dial: Option<(f64, Ring)>,
+    cache: SearchCache,
+    dist: Vec<f64>,
+    scratch: Vec<f64>,
+}
+
+impl Spread {
+    fn new<G: Graph>(graph: &G) -> Spread {
+        let (mut lo, mut hi) = (f64::INFINITY, 0f64);
+        for v in (0..graph.node_bound() as u32).map(NodeId) {
+            for (_, c) in graph.successors(v) {
+                lo = lo.min(c);
+                hi = hi.max(c);
+            }
+        }
+        let ring = hi / lo;
+        let dial = (lo > 0.0 && ring <= 64.0).then(|| (lo, vec![Vec::new(); ring as usize + 2]));
+        let n = graph.node_bound();
+        Spread {
+            dial,
+            cache: SearchCache::new(),
+            dist: vec![f64::INFINITY; n],
+            scratch: vec![0.0; n],
+        }
+    }
+
+    /// The distances from `source` to every node (`f64::INFINITY` where
+    /// unreachable).
+    fn all<G: Graph>(&mut self, graph: &G, source: NodeId) -> &[f64] {
+        let mut dist = std::mem::take(&mut self.dist);
+        dist.fill(f64::INFINITY);
+        self.lower(graph, source, &mut dist);
+        self.dist = dist;
+        &self.dist
+    }
+
+    /// Lowers `bound[v]` to `d(source, v)` wherever that is smaller. With
+    /// Dial's algorithm it visits only those nodes: `bound`, a minimum of
+    /// distances from other sources, obeys the triangle inequality, so a
+    /// node whose bound holds is never on a shortest path from `source` to
+    /// a node whose bound falls. Farthest-first placement thus searches
+    /// only the region each new landmark takes over.
+    fn lower<G: Graph>(&mut self, graph: &G, source: NodeId, bound: &mut [f64]) {
+        let Some((w, ring)) = &mut self.dial else {
+            distances_from(graph, source, &mut self.cache, &mut self.scratch);
+            for (b, &d) in bound.iter_mut().zip(&self.scratch) {
+                *b = b.min(d);
+            }
+            return;
+        };
+        let (w, len) = (*w, ring.len());
+        bound[source.index()] = 0.0;
+        ring[0].push((source.0, 0.0));
+        let mut queued = 1usize;
+        let mut at = 0usize;
+        while queued > 0 {
+            let slot = at % len;
+            while let Some((u, g)) = ring[slot].pop() {
+                queued -= 1;
+                if g > bound[u as usize] {
+                    continue;
+                }
+                for (v, c) in graph.successors(NodeId(u)) {
+                    let ng = g + c;
+                    if ng < bound[v.index()] {
+                        bound[v.index()] = ng;
+                        ring[(ng / w) as usize % len].push((v.0, ng));
+                        queued += 1;
+                    }
+                }
+            }
+            at += 1;
+        }
+    }
+}
+
+/// The [`Placement::Sampled`] strategy. The pool is placed farthest-first
+/// (one search at a time, each only over the region its landmark takes
+/// over), then the pool's distances to the sampled nodes are computed in
+/// parallel, and the greedy choice scores the candidates in parallel.
+fn sampled<G: Graph + Sync>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> Vec<NodeId> {
     if k == 0 || candidates.is_empty() {
         return Vec::new();
     }
@@ -413,23 +583,22 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
             (s, index(pair_rng.pick(candidates)))
         })
         .collect();
-    // Each pool landmark's distances to the sampled nodes only.
-    let mut columns: Vec<Vec<f32>> = Vec::new();
     let pool_size = k.saturating_mul(4).min(candidates.len());
-    let pool = farthest_with(
-        graph,
-        candidates,
-        pool_size,
-        &mut SplitMix64::new(seed),
-        |dist| {
-            columns.push(
+    let pool = farthest(graph, candidates, pool_size, &mut SplitMix64::new(seed));
+    // Each pool landmark's distances to the sampled nodes only.
+    let columns: Vec<Vec<f32>> = pool
+        .par_iter()
+        .map_init(
+            || Spread::new(graph),
+            |spread, &l| {
+                let dist = spread.all(graph, l);
                 sample_nodes
                     .iter()
                     .map(|v| dist[v.index()] as f32)
-                    .collect(),
-            );
-        },
-    );
+                    .collect()
+            },
+        )
+        .collect();
     // The bound of pool landmark `c` on `d(s, t)` for each pair, both
     // orders; pairs a landmark cannot judge (an infinite distance) gain 0.
     let bound = |c: usize, i: usize| -> f32 {
@@ -442,14 +611,21 @@ fn sampled<G: Graph>(graph: &G, candidates: &[NodeId], k: usize, seed: u64) -> V
     let mut taken = vec![false; pool.len()];
     let mut chosen = Vec::with_capacity(k);
     while chosen.len() < k.min(pool.len()) {
+        let gains: Vec<(usize, f64)> = (0..pool.len())
+            .into_par_iter()
+            .filter(|&c| !taken[c])
+            .map(|c| {
+                let gain: f64 = best_so_far
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| f64::from((bound(c, i) - b).max(0.0)))
+                    .sum();
+                (c, gain)
+            })
+            .collect();
+        // Ties go to the earlier (farther-placed) pool member.
         let mut best: Option<(usize, f64)> = None;
-        for c in (0..pool.len()).filter(|&c| !taken[c]) {
-            let gain: f64 = best_so_far
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| f64::from((bound(c, i) - b).max(0.0)))
-                .sum();
-            // Ties go to the earlier (farther-placed) pool member.
+        for (c, gain) in gains {
             if best.is_none_or(|(_, g)| gain > g) {
                 best = Some((c, gain));
             }
@@ -662,8 +838,75 @@ mod tests {
     }
 
     #[test]
+    fn shares_follow_component_sizes() {
+        assert_eq!(share(&[100, 50, 50], 4), [2, 1, 1]);
+        // Pockets below half a landmark's share get none.
+        assert_eq!(share(&[1000, 30, 20, 10], 8), [8, 0, 0, 0]);
+        assert_eq!(share(&[1000, 90, 20], 8), [7, 1, 0]);
+        // Caps: a component never gets more landmarks than candidates, and
+        // what is left goes to the others.
+        assert_eq!(share(&[3, 2, 1], 5), [2, 2, 1]);
+        assert_eq!(share(&[3, 2, 1], 9), [3, 2, 1]);
+        let mut crumbs = vec![3];
+        crumbs.extend([1; 20]);
+        let mut expected = vec![3];
+        expected.extend([1; 7]);
+        expected.extend([0; 13]);
+        assert_eq!(share(&crumbs, 10), expected);
+        assert_eq!(share(&[6, 4, 4], 3), [1, 1, 1]);
+        assert_eq!(share(&[5], 0), [0]);
+        assert!(share(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn sealed_pockets_get_no_landmarks() {
+        // A street (the ring) and three small courtyards inside it.
+        let grid = Grid::from_ascii(
+            "
+            ....................
+            .@@@@@@@@@@@@@@@@@@.
+            .@..@@..@@@@@@@@@@@.
+            .@..@@..@@@@@@@...@.
+            .@@@@@@@@@@@@@@@@@@.
+            ....................
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let street = g.components().label(NodeId(0)).unwrap();
+        for strategy in ALL {
+            for seed in 0..4 {
+                let lms = place(&g, 4, strategy(seed));
+                assert_eq!(lms.len(), 4);
+                for l in lms {
+                    assert_eq!(
+                        g.components().label(l),
+                        Some(street),
+                        "{:?}",
+                        strategy(seed)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn sampled_chooses_from_the_farthest_pool() {
-        let g = maze();
+        // One component, so that both placements take all `k` there.
+        let grid = Grid::from_ascii(
+            "
+            ....@.....@...
+            .@@.@.@@@.@.@.
+            .@..@...@...@.
+            .@.@@@@.@@.@@.
+            ...@..........
+            .@@@.@@@.....@
+            ..............
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        assert_eq!(g.components().count(), 1);
         for seed in 0..5 {
             let pool = place(&g, 12, Placement::Farthest { seed });
             let lms = place(&g, 3, Placement::Sampled { seed });

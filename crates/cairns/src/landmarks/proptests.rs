@@ -232,7 +232,7 @@ enum LandmarkChoice {
 }
 
 impl LandmarkChoice {
-    fn resolve<G: Reversible>(&self, g: &G) -> Vec<NodeId> {
+    fn resolve<G: Reversible + Sync>(&self, g: &G) -> Vec<NodeId> {
         match self {
             LandmarkChoice::Ids(ids) => ids
                 .iter()

@@ -4,6 +4,7 @@ use rayon::prelude::*;
 
 use super::distances_from;
 use crate::graph::{NodeId, Reversed, Reversible};
+use crate::grid::Components;
 use crate::search::SearchCache;
 
 /// Whether a graph's distances are symmetric, which decides how many
@@ -49,7 +50,12 @@ pub enum Layout {
 ///
 /// `k * nodes` values of 4 bytes for a [symmetric](Directedness::Symmetric)
 /// graph, twice that for a [directed](Directedness::Directed) one, in the
-/// chosen [`Layout`]. Unreachable pairs hold `f32::INFINITY`.
+/// chosen [`Layout`]. Unreachable pairs hold `f32::INFINITY`. A table
+/// built from a graph also keeps the graph's weakly connected
+/// [`Components`] (4 bytes per node), with which the heuristic proves a
+/// goal unreachable even where no landmark shares its component; two
+/// tables are equal when their distances are, whatever they know of
+/// components.
 ///
 /// # Rounding and the admissibility margin
 ///
@@ -88,7 +94,7 @@ pub enum Layout {
 /// // A wall cell reaches nothing.
 /// assert_eq!(table.to_landmark(graph.node(2, 0).unwrap(), 0), f32::INFINITY);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LandmarkTable {
     landmarks: Vec<NodeId>,
     nodes: usize,
@@ -99,6 +105,22 @@ pub struct LandmarkTable {
     /// `d(L, v)`, in `layout` order; empty when symmetric.
     from: Vec<f32>,
     margin: f64,
+    /// The graph's components, when the table was built from it.
+    components: Option<Components>,
+}
+
+impl PartialEq for LandmarkTable {
+    /// Equal landmarks and distances; the components are the graph's, not
+    /// data of the table.
+    fn eq(&self, other: &Self) -> bool {
+        self.landmarks == other.landmarks
+            && self.nodes == other.nodes
+            && self.directedness == other.directedness
+            && self.layout == other.layout
+            && self.to == other.to
+            && self.from == other.from
+            && self.margin == other.margin
+    }
 }
 
 /// Rounds a distance for storage: nearest `f32`, finite values clamped to
@@ -216,6 +238,7 @@ impl LandmarkTable {
             to,
             from,
             margin,
+            components: Some(Components::of_graph(graph)),
         }
     }
 
@@ -238,6 +261,7 @@ impl LandmarkTable {
             to,
             from,
             margin,
+            components: None,
         }
     }
 
@@ -318,14 +342,16 @@ impl LandmarkTable {
             to: to_l,
             from: from_l,
             margin,
+            components: self.components.clone(),
         }
     }
 
     /// Recomputes the distances of the landmarks at `indices` on `graph`
     /// (after the graph changed; see [`MapChanges`](super::MapChanges)),
     /// leaving the other landmarks' distances as they are, and updates the
-    /// [`margin`](Self::margin). One or two searches per landmark, in
-    /// parallel as in [`build`](Self::build).
+    /// [`margin`](Self::margin) and the components. One or two searches per
+    /// landmark, in parallel as in [`build`](Self::build), and one linear
+    /// pass for the components.
     ///
     /// # Panics
     ///
@@ -371,6 +397,20 @@ impl LandmarkTable {
             }
         }
         self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+        self.set_components(graph);
+    }
+
+    /// Takes the components of `graph` (after it changed, or for a table
+    /// read from a file). `O(V + E)`.
+    pub(super) fn set_components<G: Reversible>(&mut self, graph: &G) {
+        self.components = Some(Components::of_graph(graph));
+    }
+
+    /// The component label of `node` in the graph the table was built
+    /// from, or `None` when the table does not know its components.
+    #[inline]
+    pub(super) fn component(&self, node: NodeId) -> Option<u32> {
+        self.components.as_ref().and_then(|c| c.label(node))
     }
 
     /// Moves landmark `l` to `node` without recomputing anything: the

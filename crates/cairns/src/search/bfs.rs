@@ -56,7 +56,9 @@ impl<G: Graph> Bfs<G> {
         observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
-        if cache.off_graph(start, bound) || goal.is_some_and(|g| cache.off_graph(g, bound)) {
+        if cache.off_graph(start, bound)
+            || goal.is_some_and(|g| cache.no_path_known(&self.graph, start, g))
+        {
             return None;
         }
         cache.begin(bound);

@@ -73,7 +73,7 @@ impl<G: Graph> Search for Dijkstra<G> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) -> Option<f64> {
-        if cache.off_graph(goal, self.graph.node_bound()) {
+        if cache.no_path_known(&self.graph, start, goal) {
             return None;
         }
         best_first(&Edges(&self.graph), |_| 0.0, start, &goal, cache, observer)

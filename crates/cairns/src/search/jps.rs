@@ -144,7 +144,7 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) -> Option<f64> {
-        if cache.off_graph(goal, self.graph.node_bound()) {
+        if cache.no_path_known(&self.graph, start, goal) {
             return None;
         }
         let target = self.heuristic.goal(goal);

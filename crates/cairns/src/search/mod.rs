@@ -39,7 +39,7 @@ pub use dijkstra::Dijkstra;
 pub use jps::JumpPointSearch;
 pub use searcher::{Cached, Searcher};
 
-use crate::graph::NodeId;
+use crate::graph::{Graph, NodeId};
 use crate::open::{IndexedBinaryHeap, OpenSet};
 
 /// Optimal searches reopen closed nodes that get a cheaper path (so an
@@ -280,6 +280,21 @@ impl<Q: OpenSet> SearchCache<Q> {
             self.begin(node_bound);
         }
         off
+    }
+
+    /// For the searches' entry points: whether a query from `start` to
+    /// `goal` is answered "no path" without a search, because the goal is
+    /// off the graph or the graph knows it unreachable
+    /// ([`Graph::may_reach`]), in which case the cache is left as after a
+    /// search that expanded nothing.
+    #[inline]
+    fn no_path_known<G: Graph + ?Sized>(&mut self, graph: &G, start: NodeId, goal: NodeId) -> bool {
+        let bound = graph.node_bound();
+        let known = goal.index() >= bound || !graph.may_reach(start, goal);
+        if known {
+            self.begin(bound);
+        }
+        known
     }
 
     #[inline]

@@ -1,0 +1,478 @@
+//! Connected components: which nodes can reach which, answered in `O(1)`.
+
+use super::GridGraph;
+use crate::graph::{NodeId, Reversible};
+
+/// The label of a cell that belongs to no component (a blocked grid cell).
+const NONE: u32 = u32::MAX;
+
+/// The connected components of a graph: a label per node, equal for two
+/// nodes exactly when a path joins them, and the size of each component.
+///
+/// Two constructors:
+///
+/// - [`of_grid`](Components::of_grid) labels the passable cells of a
+///   [`GridGraph`] by a flood fill over its straight moves. Under octile
+///   movement these give the same components as all eight moves, since a
+///   diagonal move is legal only when both cells beside it are passable,
+///   and then the two straight moves through either of them join the same
+///   cells (tested in this module on random grids). Blocked cells have no
+///   label. A `GridGraph` keeps its components up to date as tiles change
+///   (see [`GridGraph::set_tile`]).
+/// - [`of_graph`](Components::of_graph) labels every node of any graph by
+///   its *weakly* connected component (edges followed both ways): nodes
+///   with different labels have no path between them in either direction;
+///   on a directed graph, equal labels do not promise a path.
+///
+/// Labels are small integers, not necessarily contiguous: after walls
+/// change, some labels fall out of use (their size is 0).
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Components, Grid, GridGraph, Neighborhood};
+///
+/// let grid = Grid::from_ascii("
+///     ..@..
+///     ..@..
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let c = Components::of_grid(&graph);
+/// let (left, right) = (graph.node(0, 0).unwrap(), graph.node(4, 1).unwrap());
+/// assert!(!c.connected(left, right));
+/// assert_eq!(c.label(graph.node(2, 0).unwrap()), None); // a wall
+/// assert_eq!(c.size(c.label(left).unwrap()), 4);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Components {
+    labels: Vec<u32>,
+    sizes: Vec<u32>,
+}
+
+impl Components {
+    /// The components of the passable cells of `graph`, 4-connected (the
+    /// same as 8-connected without corner cutting). `O(cells)`.
+    pub fn of_grid(graph: &GridGraph) -> Components {
+        let mut c = Components {
+            labels: vec![NONE; graph.grid().len()],
+            sizes: Vec::new(),
+        };
+        let mut stack = Vec::new();
+        for v in 0..c.labels.len() as u32 {
+            if c.labels[v as usize] == NONE && graph.is_passable(NodeId(v)) {
+                let label = c.sizes.len() as u32;
+                let n = c.flood(v, NONE, label, &mut stack, |u| straight(graph, u));
+                c.sizes.push(n);
+            }
+        }
+        c
+    }
+
+    /// The weakly connected components of any graph: every node gets a
+    /// label, an isolated node its own. `O(V + E)`.
+    pub fn of_graph<G: Reversible>(graph: &G) -> Components {
+        let mut c = Components {
+            labels: vec![NONE; graph.node_bound()],
+            sizes: Vec::new(),
+        };
+        let mut stack = Vec::new();
+        for v in 0..c.labels.len() as u32 {
+            if c.labels[v as usize] == NONE {
+                let label = c.sizes.len() as u32;
+                let n = c.flood(v, NONE, label, &mut stack, |u| {
+                    let u = NodeId(u);
+                    graph
+                        .successors(u)
+                        .chain(graph.predecessors(u))
+                        .map(|(w, _)| w.0)
+                });
+                c.sizes.push(n);
+            }
+        }
+        c
+    }
+
+    /// Relabels the connected region of nodes labelled `from` around
+    /// `start` (which must be labelled `from`) as `to`, and returns its
+    /// size. `neighbours` lists a node's neighbours; those with another
+    /// label are skipped.
+    fn flood<I: Iterator<Item = u32>>(
+        &mut self,
+        start: u32,
+        from: u32,
+        to: u32,
+        stack: &mut Vec<u32>,
+        neighbours: impl Fn(u32) -> I,
+    ) -> u32 {
+        debug_assert_eq!(self.labels[start as usize], from);
+        debug_assert_ne!(from, to);
+        stack.clear();
+        stack.push(start);
+        self.labels[start as usize] = to;
+        let mut count = 1;
+        while let Some(u) = stack.pop() {
+            for w in neighbours(u) {
+                if let Some(l) = self.labels.get_mut(w as usize)
+                    && *l == from
+                {
+                    *l = to;
+                    count += 1;
+                    stack.push(w);
+                }
+            }
+        }
+        count
+    }
+
+    /// The label of `node`'s component, or `None` for a blocked grid cell
+    /// or a node off the graph.
+    #[inline]
+    pub fn label(&self, node: NodeId) -> Option<u32> {
+        self.labels
+            .get(node.index())
+            .copied()
+            .filter(|&l| l != NONE)
+    }
+
+    /// Whether a path may join `a` and `b`: `true` when they are the same
+    /// node, or labelled alike. `false` is a proof that no path exists.
+    #[inline]
+    pub fn connected(&self, a: NodeId, b: NodeId) -> bool {
+        a == b || self.label(a).is_some_and(|l| Some(l) == self.label(b))
+    }
+
+    /// The number of nodes in the component labelled `label` (0 for a label
+    /// out of use or out of range).
+    pub fn size(&self, label: u32) -> usize {
+        self.sizes.get(label as usize).map_or(0, |&s| s as usize)
+    }
+
+    /// One more than the largest label.
+    pub fn label_bound(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The number of components (labels in use).
+    pub fn count(&self) -> usize {
+        self.sizes.iter().filter(|&&s| s > 0).count()
+    }
+
+    /// A fresh label for a component of `size` cells.
+    fn fresh(&mut self, size: u32) -> u32 {
+        self.sizes.push(size);
+        (self.sizes.len() - 1) as u32
+    }
+
+    /// Updates the labels after the cell `node` of `graph` became passable
+    /// (its moves and its neighbours' already updated): it joins the
+    /// components of its straight neighbours, relabelling all but the
+    /// largest of them. `O(1)` unless components merge, then `O(size of
+    /// the smaller ones)`.
+    pub(crate) fn opened(&mut self, graph: &GridGraph, node: NodeId) {
+        let v = node.0;
+        debug_assert_eq!(self.labels[v as usize], NONE);
+        let mut around = [NONE; 4];
+        let mut len = 0;
+        for w in straight(graph, v) {
+            let l = self.labels[w as usize];
+            if !around[..len].contains(&l) {
+                around[len] = l;
+                len += 1;
+            }
+        }
+        let Some(&keep) = around[..len]
+            .iter()
+            .max_by_key(|&&l| self.sizes[l as usize])
+        else {
+            self.labels[v as usize] = self.fresh(1);
+            return;
+        };
+        self.labels[v as usize] = keep;
+        self.sizes[keep as usize] += 1;
+        let mut stack = Vec::new();
+        for w in straight(graph, v) {
+            let l = self.labels[w as usize];
+            if l != keep {
+                let n = self.flood(w, l, keep, &mut stack, |u| straight(graph, u));
+                self.sizes[keep as usize] += n;
+                self.sizes[l as usize] = 0;
+            }
+        }
+    }
+
+    /// Updates the labels after the cell `node` of `graph` became blocked
+    /// (moves already updated): its component may split where the cell
+    /// joined its straight neighbours. When the neighbours stay joined
+    /// around the cell (through the ring of its eight neighbours) nothing
+    /// splits, in `O(1)`; otherwise each neighbour's region is flood-filled
+    /// with a new label until one is left: `O(size of the component)` in
+    /// the worst case.
+    pub(crate) fn closed(&mut self, graph: &GridGraph, node: NodeId) {
+        let v = node.0;
+        let old = self.labels[v as usize];
+        if old == NONE {
+            return;
+        }
+        self.labels[v as usize] = NONE;
+        self.sizes[old as usize] -= 1;
+        if joined_around(graph, node) {
+            return;
+        }
+        let (x, y) = graph.coords(node);
+        let mut rest: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+            .iter()
+            .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
+            .filter(|&w| self.labels[w as usize] == old)
+            .collect();
+        let mut stack = Vec::new();
+        while rest.len() > 1 {
+            let label = self.fresh(0);
+            let n = self.flood(rest[0], old, label, &mut stack, |u| straight(graph, u));
+            self.sizes[label as usize] = n;
+            self.sizes[old as usize] -= n;
+            rest.retain(|&w| self.labels[w as usize] == old);
+        }
+    }
+}
+
+/// The ids of the cells one straight move from `v`.
+#[inline]
+fn straight(graph: &GridGraph, v: u32) -> impl Iterator<Item = u32> + use<'_> {
+    let mut mask = graph.moves(NodeId(v)) & 0x0F;
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(graph.step(NodeId(v), d).0)
+    })
+}
+
+/// The id of the passable cell at `(x + dx, y + dy)`, if any.
+fn cell(graph: &GridGraph, x: u32, y: u32, dx: i64, dy: i64) -> Option<u32> {
+    let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+    let (nx, ny) = (u32::try_from(nx).ok()?, u32::try_from(ny).ok()?);
+    graph
+        .grid()
+        .is_passable(nx, ny)
+        .then(|| graph.grid().node(nx, ny).0)
+}
+
+/// Whether the passable straight neighbours of the (now blocked) cell
+/// `node` are joined by a path through its eight neighbours. Consecutive
+/// cells of the ring are orthogonally adjacent, so each run of passable
+/// ring cells is connected; the neighbours are joined when all of them lie
+/// in one run.
+fn joined_around(graph: &GridGraph, node: NodeId) -> bool {
+    const RING: [(i64, i64); 8] = [
+        (0, -1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+    let (x, y) = graph.coords(node);
+    let open = RING.map(|(dx, dy)| cell(graph, x, y, dx, dy).is_some());
+    let Some(gap) = open.iter().position(|&o| !o) else {
+        return true;
+    };
+    // Walk the ring from a blocked cell, numbering the runs.
+    let mut run = 0;
+    let mut seen = None;
+    for i in 1..=8 {
+        let j = (gap + i) % 8;
+        if !open[j] {
+            run += 1;
+        } else if j % 2 == 0 {
+            match seen {
+                None => seen = Some(run),
+                Some(r) if r != run => return false,
+                Some(_) => {}
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+    use crate::grid::{Grid, Neighborhood, Tile};
+    use crate::rng::SplitMix64;
+    use crate::search::{Bfs, SearchCache};
+
+    /// A random grid with walls at `density` percent, so that it falls into
+    /// pockets.
+    fn random_grid(rng: &mut SplitMix64, w: u32, h: u32, density: u64) -> Grid {
+        let tiles = (0..w * h)
+            .map(|_| {
+                if rng.below(100) < density {
+                    Tile::OutOfBounds
+                } else {
+                    Tile::Ground
+                }
+            })
+            .collect();
+        Grid::from_tiles(w, h, tiles).unwrap()
+    }
+
+    /// Whether two labellings are the same partition, up to renaming.
+    fn same_partition(a: &Components, b: &Components) -> bool {
+        let mut map = std::collections::HashMap::new();
+        let mut back = std::collections::HashMap::new();
+        a.labels
+            .iter()
+            .zip(&b.labels)
+            .all(|(&x, &y)| *map.entry(x).or_insert(y) == y && *back.entry(y).or_insert(x) == x)
+    }
+
+    /// Checks `c` against a fresh labelling and breadth-first search.
+    fn check(g: &GridGraph, c: &Components) {
+        let fresh = Components::of_grid(g);
+        assert!(same_partition(c, &fresh), "labels differ from a fresh fill");
+        for l in 0..c.label_bound() as u32 {
+            let n = c.labels.iter().filter(|&&x| x == l).count();
+            assert_eq!(c.size(l), n, "size of label {l}");
+        }
+        let mut cache = SearchCache::new();
+        for s in (0..g.node_bound() as u32).step_by(7) {
+            Bfs::new(g).all(NodeId(s), &mut cache);
+            for t in 0..g.node_bound() as u32 {
+                let reached = cache.g(NodeId(t)).is_some();
+                assert_eq!(c.connected(NodeId(s), NodeId(t)), reached, "{s} -> {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn octile_components_are_the_four_connected_ones() {
+        let mut rng = SplitMix64::new(11);
+        for density in [20, 35, 45, 55] {
+            let grid = random_grid(&mut rng, 23, 17, density);
+            let octile = GridGraph::new(grid.clone(), Neighborhood::Octile);
+            let four = GridGraph::new(grid, Neighborhood::Four);
+            // All eight moves, followed generically, against straight moves.
+            let all = Components::of_graph(&octile);
+            let straight = Components::of_grid(&four);
+            let passable: Vec<bool> = (0..octile.node_bound() as u32)
+                .map(|v| octile.is_passable(NodeId(v)))
+                .collect();
+            for a in 0..passable.len() {
+                for b in 0..passable.len() {
+                    if passable[a] && passable[b] {
+                        let (a, b) = (NodeId(a as u32), NodeId(b as u32));
+                        assert_eq!(all.connected(a, b), straight.connected(a, b));
+                    }
+                }
+            }
+            check(&octile, octile.components());
+        }
+    }
+
+    #[test]
+    fn wall_edits_merge_and_split_components() {
+        let mut rng = SplitMix64::new(5);
+        for round in 0..12 {
+            let nb = if round % 2 == 0 {
+                Neighborhood::Octile
+            } else {
+                Neighborhood::Four
+            };
+            let mut g = GridGraph::new(random_grid(&mut rng, 14, 11, 40), nb);
+            for _ in 0..60 {
+                let (x, y) = (rng.below(14) as u32, rng.below(11) as u32);
+                let tile = if rng.below(2) == 0 {
+                    Tile::Ground
+                } else {
+                    Tile::Tree
+                };
+                g.set_tile(x, y, tile);
+                let fresh = Components::of_grid(&g);
+                assert!(same_partition(g.components(), &fresh), "round {round}");
+            }
+            check(&g, g.components());
+        }
+    }
+
+    /// Every search answers a query between two components at once (no
+    /// expansion) and agrees with one-to-all Dijkstra on every pair.
+    #[test]
+    fn searches_answer_across_components_without_expanding() {
+        use crate::heuristic::Octile;
+        use crate::search::{AStar, Dijkstra, JumpPointSearch, Search};
+        let mut rng = SplitMix64::new(3);
+        let mut cache = SearchCache::new();
+        let mut truth = SearchCache::new();
+        for _ in 0..4 {
+            let grid = random_grid(&mut rng, 12, 9, 42);
+            let octile = GridGraph::new(grid.clone(), Neighborhood::Octile);
+            let four = GridGraph::new(grid, Neighborhood::Four);
+            let n = octile.node_bound() as u32;
+            for s in 0..n {
+                let s = NodeId(s);
+                Dijkstra::new(&octile).all(s, &mut truth);
+                let d8: Vec<_> = (0..n).map(|t| truth.g(NodeId(t))).collect();
+                Dijkstra::new(&four).all(s, &mut truth);
+                let d4: Vec<_> = (0..n).map(|t| truth.g(NodeId(t))).collect();
+                for t in (0..n).map(NodeId) {
+                    let apart = !octile.may_reach(s, t);
+                    assert_eq!(apart, !four.may_reach(s, t));
+                    assert_eq!(apart, d8[t.index()].is_none() && s != t);
+                    let costs = [
+                        AStar::new(&octile, Octile::new(&octile)).search_cost(s, t, &mut cache),
+                        Dijkstra::new(&octile).search_cost(s, t, &mut cache),
+                        JumpPointSearch::new(&octile)
+                            .unwrap()
+                            .search_cost(s, t, &mut cache),
+                    ];
+                    for cost in costs {
+                        let same = match (cost, d8[t.index()]) {
+                            (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+                            (a, b) => a == b,
+                        };
+                        assert!(same, "{s} -> {t}: {cost:?} vs {:?}", d8[t.index()]);
+                    }
+                    assert_eq!(Bfs::new(&four).search_cost(s, t, &mut cache), d4[t.index()]);
+                    if apart {
+                        assert_eq!(cache.stats().expanded, 0);
+                        let c =
+                            AStar::new(&octile, Octile::new(&octile)).search_cost(s, t, &mut cache);
+                        assert_eq!((c, cache.stats().expanded), (None, 0));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn closing_a_corridor_splits_and_reopening_merges() {
+        let grid = Grid::from_ascii(
+            "
+            ...@...
+            .......
+            ...@...
+            ",
+        )
+        .unwrap();
+        let mut g = GridGraph::new(grid, Neighborhood::Octile);
+        let (a, z) = (g.node(0, 0).unwrap(), g.node(6, 2).unwrap());
+        assert!(g.components().connected(a, z));
+        assert_eq!(g.components().count(), 1);
+        g.set_tile(3, 1, Tile::OutOfBounds);
+        assert!(!g.components().connected(a, z));
+        assert_eq!(g.components().count(), 2);
+        assert_eq!(g.components().size(g.components().label(a).unwrap()), 9);
+        g.set_tile(3, 1, Tile::Ground);
+        assert!(g.components().connected(a, z));
+        assert_eq!(g.components().size(g.components().label(z).unwrap()), 19);
+        // A blocked cell reaches only itself.
+        let wall = g.node(3, 0).unwrap();
+        assert!(g.components().connected(wall, wall));
+        assert!(!g.components().connected(wall, a));
+    }
+}
