@@ -35,14 +35,29 @@ impl Rows {
     }
 
     /// 64 cells of padded row `row` from padded bit `bit`: bit `i` is the
-    /// cell at `bit + i`. The caller keeps `bit` at most `PAD + cols`.
+    /// cell at `bit + i`. The caller keeps `row` at most `rows + 1` and
+    /// `bit` at most `PAD + cols`.
     #[inline]
     fn window(&self, row: usize, bit: usize) -> u64 {
         let i = row * self.stride + bit / 64;
         let s = bit % 64;
+        debug_assert!(bit / 64 + 1 < self.stride);
+        debug_assert!(i + 1 < self.words.len());
+        // SAFETY: `bit <= PAD + cols` gives `bit / 64 + 1 < stride` (the
+        // stride leaves a whole word after the last column), so `i + 1`
+        // stays in row `row`, which is in `words` for `row <= rows + 1`.
+        // Callers keep both bounds (see `BitGrid::jump` and `clear`); the
+        // debug assertions above check them in the scan tests, which run
+        // scans to every border at widths around word boundaries.
+        let (lo, hi) = unsafe {
+            (
+                *self.words.get_unchecked(i),
+                *self.words.get_unchecked(i + 1),
+            )
+        };
         // Two shifts so that s = 0 shifts the high word out entirely
         // instead of by 64, which would overflow.
-        (self.words[i] >> s) | ((self.words[i + 1] << 1) << (63 - s))
+        (lo >> s) | ((hi << 1) << (63 - s))
     }
 }
 
@@ -138,24 +153,31 @@ impl BitGrid {
     /// without corner cutting. `(x, y)` must be on the grid.
     #[inline]
     pub(crate) fn jump(&self, d: usize, x: u32, y: u32) -> Option<u32> {
+        /// The 63 cells after a window's first cell.
+        const AFTER: u64 = u64::MAX >> 1;
         let rows = &self.frames[d];
         let (row, at) = self.place(d, x, y);
-        let start = at + 1;
-        let mut bit = start;
+        // Each step reads three windows from the cell before the next 63:
+        // bit 0 is the cell behind, so that `w >> 1 & !w` marks side cells
+        // open where the one behind is blocked. Bit 63 of `here` is set so
+        // that it never reads as a wall: the next step starts there.
+        let mut bit = at;
         loop {
-            let here = rows.window(row, bit);
-            let above = rows.window(row - 1, bit) & !rows.window(row - 1, bit - 1);
-            let below = rows.window(row + 1, bit) & !rows.window(row + 1, bit - 1);
-            let stop = !here | above | below;
+            let here = (rows.window(row, bit) >> 1) | !AFTER;
+            let above = rows.window(row - 1, bit);
+            let below = rows.window(row + 1, bit);
+            let forced = (((above >> 1) & !above) | ((below >> 1) & !below)) & AFTER;
+            let stop = !here | forced;
             if stop != 0 {
                 // The first stop is a jump point if its cell is passable,
                 // else the wall that ends the run.
                 let k = stop.trailing_zeros();
-                return ((here >> k) & 1 == 1).then(|| (bit - start) as u32 + k + 1);
+                return ((here >> k) & 1 == 1).then(|| (bit - at) as u32 + k + 1);
             }
-            // A whole word of passable cells, none forced: the blocked
-            // border guarantees a stop before the row ends.
-            bit += 64;
+            // 63 passable cells, none forced: the blocked border
+            // guarantees a stop before the row ends, so `bit` stays below
+            // `PAD + cols`.
+            bit += 63;
         }
     }
 

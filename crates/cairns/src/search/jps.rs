@@ -261,7 +261,9 @@ impl<H> JumpPointSearch<'_, H> {
         legs_between(self.graph.coords(from), self.graph.coords(to))
     }
 
-    /// The direction of the last move into `(x, y)` from its parent.
+    /// The direction of the last move into `(x, y)` from its parent: the
+    /// straight leg of the diagonal-first path between them if it has one.
+    #[inline]
     fn arrival(&self, parent: NodeId, (x, y): (u32, u32)) -> usize {
         let legs = legs_between(self.graph.coords(parent), (x, y));
         if legs.straight_len > 0 {
@@ -286,11 +288,11 @@ impl<H> JumpPointSearch<'_, H> {
     fn goal_in_sight(
         &self,
         node: NodeId,
-        at: (u32, u32),
+        (x, y): (u32, u32),
         target: (u32, u32),
         moves: u8,
     ) -> Option<f64> {
-        let legs = legs_between(at, target);
+        let legs = legs_between((x, y), target);
         let first = if legs.diagonal_len > 0 {
             legs.diagonal
         } else {
@@ -308,7 +310,13 @@ impl<H> JumpPointSearch<'_, H> {
             corner = graph.step(corner, legs.diagonal);
         }
         if legs.straight_len > 0 {
-            let (cx, cy) = graph.coords(corner);
+            let (cx, cy) = if legs.diagonal_len > 0 {
+                let (dx, dy) = STEPS[legs.diagonal];
+                let k = legs.diagonal_len as i32;
+                (x.wrapping_add_signed(dx * k), y.wrapping_add_signed(dy * k))
+            } else {
+                (x, y)
+            };
             if !self.bits.clear(legs.straight, cx, cy, legs.straight_len) {
                 return None;
             }
