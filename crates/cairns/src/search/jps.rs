@@ -5,35 +5,44 @@ use std::f64::consts::SQRT_2;
 
 use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood};
+use crate::grid::{BitGrid, DIAGONAL_SIDES, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
 use crate::open::OpenSet;
 
 /// Jump point search (Harabor and Grastien 2011, with the rules for
-/// movement without corner cutting of their 2014 paper): A* on an octile
-/// [`GridGraph`] whose successors are *jump points*, through the same
-/// best-first loop as [`AStar`](super::AStar) (so it reports to an
-/// [`Observer`] like any search). The heuristic is octile by default, or any
-/// consistent one ([`with_heuristic`](JumpPointSearch::with_heuristic)).
+/// movement without corner cutting and the improvements of their 2014
+/// paper): A* on an octile [`GridGraph`] whose successors are *jump
+/// points*, through the same best-first loop as [`AStar`](super::AStar) (so
+/// it reports to an [`Observer`] like any search). The heuristic is octile
+/// by default, or any consistent one
+/// ([`with_heuristic`](JumpPointSearch::with_heuristic)).
 ///
 /// From each node it only follows the moves that canonical ordering keeps
 /// (see [`GridGraph::with_canonical_ordering`]), and instead of stopping at
-/// the next cell it runs along the move until the goal, a wall, or a cell
-/// where a blocked neighbour forces a turn; a diagonal run also stops where
-/// one of its straight sides reaches such a cell. Only those cells go on
-/// OPEN. The cost of every path is the same as A*'s (optimal); the number of
-/// OPEN operations falls by an order of magnitude on open maps, at the price
-/// of scanning the runs.
+/// the next cell it runs along the move until a wall or a cell where a
+/// blocked neighbour forces a turn. Straight runs are scanned 64 cells at a
+/// time on a [`BitGrid`] of the map. A diagonal run is not put on OPEN at
+/// all: at each of its cells the two straight runs to its sides are
+/// scanned, and the jump points they find become successors of the node
+/// being expanded (pruning intermediate jump points), so no run is scanned
+/// twice. When the goal is in sight of the expanded node (the diagonal-first
+/// path to it, along a direction canonical ordering keeps, is free) the goal
+/// is its only successor: no path through that node is shorter. The cost of
+/// every path is the same as A*'s (optimal).
 ///
 /// # Contract
 ///
 /// The graph uses [`Neighborhood::Octile`] (`new` returns `None`
 /// otherwise). Costs are those of the grid: 1 straight, `sqrt(2)` diagonal.
+/// The searcher keeps a [`BitGrid`] snapshot of the graph, built by `new`
+/// and `with_heuristic`.
 ///
 /// # Complexity
 ///
-/// Worst case `O(V log V)` like A*; each run scans cells without touching
-/// OPEN or the node records. Memory: the reusable [`SearchCache`].
+/// Worst case `O(V log V)` like A*; each run scans words of cells without
+/// touching OPEN or the node records. Building: `O(cells)` time and about
+/// four bits per cell for the [`BitGrid`]. Per query: the reusable
+/// [`SearchCache`].
 ///
 /// # Example
 ///
@@ -61,6 +70,7 @@ use crate::open::OpenSet;
 #[derive(Clone, Debug)]
 pub struct JumpPointSearch<'g, H = Octile> {
     graph: &'g GridGraph,
+    bits: BitGrid,
     heuristic: H,
 }
 
@@ -68,9 +78,25 @@ pub struct JumpPointSearch<'g, H = Octile> {
 /// signs `(sx, sy)`, by `(sy + 1) * 3 + (sx + 1)`; 8 for no step.
 const SIGN_TO_DIRECTION: [usize; 9] = [7, 0, 4, 3, 8, 1, 6, 2, 5];
 
+/// `(dx, dy)` of each direction, in the bit order of [`GridGraph::moves`].
+const STEPS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The moves of a mask that are diagonal.
+const DIAGONALS: u8 = 0xf0;
+
 impl<'g> JumpPointSearch<'g> {
     /// Jump point search on `graph` with the octile heuristic, or `None`
-    /// unless it uses octile movement.
+    /// unless it uses octile movement. Builds the [`BitGrid`] of the graph
+    /// (`O(cells)`).
     pub fn new(graph: &'g GridGraph) -> Option<Self> {
         Self::with_heuristic(graph, Octile::new(graph))
     }
@@ -81,10 +107,14 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// the graph uses octile movement. Any admissible and consistent
     /// heuristic of the grid keeps the costs optimal (a differential
     /// heuristic, say): jump points are A*'s nodes, and the cost between two
-    /// of them is the grid distance along the run.
+    /// of them is the grid distance along the run. Builds the [`BitGrid`]
+    /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile)
-            .then_some(JumpPointSearch { graph, heuristic })
+        (graph.neighborhood() == Neighborhood::Octile).then(|| JumpPointSearch {
+            graph,
+            bits: BitGrid::new(graph.grid()),
+            heuristic,
+        })
     }
 
     /// The heuristic.
@@ -97,6 +127,8 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
 struct Jumps<'s, 'g, H> {
     jps: &'s JumpPointSearch<'g, H>,
     goal: NodeId,
+    /// The goal's `(x, y)`.
+    target: (u32, u32),
 }
 
 impl<H> Expand for Jumps<'_, '_, H> {
@@ -109,22 +141,29 @@ impl<H> Expand for Jumps<'_, '_, H> {
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let jps = self.jps;
         let graph = jps.graph;
-        let mut bits = if parent == NodeId::NONE {
+        let (x, y) = graph.coords(u);
+        let moves = if parent == NodeId::NONE {
             graph.moves(u)
         } else {
-            graph.canonical_moves_after(u, jps.direction(parent, u))
+            graph.canonical_moves_after(u, jps.arrival(parent, (x, y)))
         };
-        while bits != 0 {
-            let d = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if let Some((v, steps)) = jps.jump(u, d, self.goal) {
-                let cost = if d < 4 {
-                    f64::from(steps)
-                } else {
-                    f64::from(steps) * SQRT_2
-                };
-                visit(v, cost);
+        if let Some(cost) = jps.goal_in_sight(u, (x, y), self.target, moves) {
+            visit(self.goal, cost);
+            return;
+        }
+        let mut straight = moves & !DIAGONALS;
+        while straight != 0 {
+            let d = straight.trailing_zeros() as usize;
+            straight &= straight - 1;
+            if let Some(steps) = jps.bits.jump(d, x, y) {
+                visit(jps.cell(x, y, d, steps), f64::from(steps));
             }
+        }
+        let mut diagonal = moves & DIAGONALS;
+        while diagonal != 0 {
+            let d = diagonal.trailing_zeros() as usize;
+            diagonal &= diagonal - 1;
+            jps.fan(u, (x, y), d, &mut visit);
         }
     }
 }
@@ -149,7 +188,11 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
         }
         let target = self.heuristic.goal(goal);
         best_first_with(
-            &Jumps { jps: self, goal },
+            &Jumps {
+                jps: self,
+                goal,
+                target: self.graph.coords(goal),
+            },
             |n| self.heuristic.estimate(n, &target),
             start,
             &goal,
@@ -171,24 +214,30 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
         if !cache.path_into(node, out) {
             return false;
         }
-        // `out` holds the jump points, start first; expand in place from
-        // the back so nothing is allocated beyond `out`'s own growth.
+        // `out` holds the jump points, start first; each step between two
+        // of them is a diagonal run followed by a straight one (either may
+        // be empty). Expand in place from the back so nothing is allocated
+        // beyond `out`'s own growth.
         let jumps = out.len();
         let mut cells = 0;
         for i in 1..jumps {
-            cells += self.run_length(out[i - 1], out[i]);
+            cells += self.legs(out[i - 1], out[i]).run_length();
         }
         let total = cells + 1;
         out.resize(total.max(jumps), NodeId::NONE);
         let mut write = total;
         for i in (1..jumps).rev() {
-            let (from, to) = (out[i - 1], out[i]);
-            let d = self.direction(from, to);
-            let mut n = to;
-            for _ in 0..self.run_length(from, to) {
-                write -= 1;
-                out[write] = n;
-                n = self.graph.step_back(n, d);
+            let legs = self.legs(out[i - 1], out[i]);
+            let mut n = out[i];
+            for (d, len) in [
+                (legs.straight, legs.straight_len),
+                (legs.diagonal, legs.diagonal_len),
+            ] {
+                for _ in 0..len {
+                    write -= 1;
+                    out[write] = n;
+                    n = self.graph.step_back(n, d);
+                }
             }
         }
         out.truncate(total);
@@ -196,79 +245,143 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
     }
 }
 
+/// The path between two cells that moves diagonally first, then straight:
+/// how jump point search links a node to each of its successors.
+struct Legs {
+    diagonal: usize,
+    diagonal_len: u32,
+    straight: usize,
+    straight_len: u32,
+}
+
+impl Legs {
+    fn run_length(&self) -> usize {
+        (self.diagonal_len + self.straight_len) as usize
+    }
+}
+
 impl<H> JumpPointSearch<'_, H> {
-    /// Number of moves along the straight or diagonal run `from -> to`.
-    fn run_length(&self, from: NodeId, to: NodeId) -> usize {
-        let (fx, fy) = self.graph.coords(from);
-        let (tx, ty) = self.graph.coords(to);
-        fx.abs_diff(tx).max(fy.abs_diff(ty)) as usize
+    /// The diagonal-first path from `from` to `to`.
+    fn legs(&self, from: NodeId, to: NodeId) -> Legs {
+        legs_between(self.graph.coords(from), self.graph.coords(to))
     }
 
-    /// The direction of the run from `from` to `to`.
-    fn direction(&self, from: NodeId, to: NodeId) -> usize {
-        let (fx, fy) = self.graph.coords(from);
-        let (tx, ty) = self.graph.coords(to);
-        let sx = (tx.cmp(&fx) as i32 + 1) as usize;
-        let sy = (ty.cmp(&fy) as i32 + 1) as usize;
-        SIGN_TO_DIRECTION[sy * 3 + sx]
-    }
-
-    /// Runs from `node` in direction `d` to the next jump point: returns it
-    /// and the number of moves, or `None` at a wall.
+    /// The direction of the last move into `(x, y)` from its parent: the
+    /// straight leg of the diagonal-first path between them if it has one.
     #[inline]
-    fn jump(&self, node: NodeId, d: usize, goal: NodeId) -> Option<(NodeId, u32)> {
-        if d < 4 {
-            self.jump_straight(node, d, goal)
+    fn arrival(&self, parent: NodeId, (x, y): (u32, u32)) -> usize {
+        let legs = legs_between(self.graph.coords(parent), (x, y));
+        if legs.straight_len > 0 {
+            legs.straight
         } else {
-            self.jump_diagonal(node, d, goal)
+            legs.diagonal
         }
     }
 
-    fn jump_straight(&self, node: NodeId, d: usize, goal: NodeId) -> Option<(NodeId, u32)> {
-        let g = self.graph;
-        let [(a, _), (b, _)] = crate::grid::STRAIGHT_SIDES[d];
-        let mut cur = node;
-        let mut steps = 0;
-        loop {
-            let here = g.moves(cur);
-            if here & (1 << d) == 0 {
-                return None;
-            }
-            let next = g.step(cur, d);
-            steps += 1;
-            if next == goal {
-                return Some((next, steps));
-            }
-            // A side cell open at `next` but blocked beside `cur`: the
-            // turn there is forced, so `next` is a jump point.
-            let there = g.moves(next);
-            let forced = (there & !here) & ((1 << a) | (1 << b));
-            if forced != 0 {
-                return Some((next, steps));
-            }
-            cur = next;
-        }
+    /// The node `steps` moves from `(x, y)` in direction `d`.
+    #[inline]
+    fn cell(&self, x: u32, y: u32, d: usize, steps: u32) -> NodeId {
+        let (dx, dy) = STEPS[d];
+        let nx = x.wrapping_add_signed(dx * steps as i32);
+        let ny = y.wrapping_add_signed(dy * steps as i32);
+        NodeId(ny * self.graph.width() + nx)
     }
 
-    fn jump_diagonal(&self, node: NodeId, d: usize, goal: NodeId) -> Option<(NodeId, u32)> {
-        let g = self.graph;
-        let (a, b) = DIAGONAL_SIDES[d - 4];
-        let mut cur = node;
-        let mut steps = 0;
-        loop {
-            if g.moves(cur) & (1 << d) == 0 {
+    /// The cost from `u` at `(x, y)` to the goal at `target` when the
+    /// diagonal-first path is free and starts with a move in `moves`.
+    #[inline]
+    fn goal_in_sight(
+        &self,
+        node: NodeId,
+        (x, y): (u32, u32),
+        target: (u32, u32),
+        moves: u8,
+    ) -> Option<f64> {
+        let legs = legs_between((x, y), target);
+        let first = if legs.diagonal_len > 0 {
+            legs.diagonal
+        } else {
+            legs.straight
+        };
+        if first >= 8 || moves & (1 << first) == 0 {
+            return None;
+        }
+        let graph = self.graph;
+        let mut corner = node;
+        for _ in 0..legs.diagonal_len {
+            if graph.moves(corner) & (1 << legs.diagonal) == 0 {
                 return None;
             }
-            let next = g.step(cur, d);
-            steps += 1;
-            if next == goal
-                || self.jump_straight(next, a, goal).is_some()
-                || self.jump_straight(next, b, goal).is_some()
-            {
-                return Some((next, steps));
-            }
-            cur = next;
+            corner = graph.step(corner, legs.diagonal);
         }
+        if legs.straight_len > 0 {
+            let (cx, cy) = if legs.diagonal_len > 0 {
+                let (dx, dy) = STEPS[legs.diagonal];
+                let k = legs.diagonal_len as i32;
+                (x.wrapping_add_signed(dx * k), y.wrapping_add_signed(dy * k))
+            } else {
+                (x, y)
+            };
+            if !self.bits.clear(legs.straight, cx, cy, legs.straight_len) {
+                return None;
+            }
+        }
+        Some(f64::from(legs.diagonal_len) * SQRT_2 + f64::from(legs.straight_len))
+    }
+
+    /// Runs diagonally from `u` at `(x, y)` in direction `d` to a wall; at
+    /// each cell on the way, scans the two straight runs to its sides and
+    /// offers their jump points as successors of `u`.
+    #[inline]
+    fn fan(
+        &self,
+        node: NodeId,
+        (x, y): (u32, u32),
+        dir: usize,
+        visit: &mut impl FnMut(NodeId, f64),
+    ) {
+        let graph = self.graph;
+        let (vertical, horizontal) = DIAGONAL_SIDES[dir - 4];
+        let (dx, dy) = STEPS[dir];
+        let (mut cell, mut cx, mut cy) = (node, x, y);
+        let mut run = 0.0;
+        while graph.moves(cell) & (1 << dir) != 0 {
+            cell = graph.step(cell, dir);
+            cx = cx.wrapping_add_signed(dx);
+            cy = cy.wrapping_add_signed(dy);
+            run += SQRT_2;
+            for side in [vertical, horizontal] {
+                if let Some(steps) = self.bits.jump(side, cx, cy) {
+                    visit(self.cell(cx, cy, side, steps), run + f64::from(steps));
+                }
+            }
+        }
+    }
+}
+
+/// The diagonal-first path from `(fx, fy)` to `(tx, ty)`. A leg of length
+/// zero has direction 8 (no move).
+fn legs_between((fx, fy): (u32, u32), (tx, ty): (u32, u32)) -> Legs {
+    let (adx, ady) = (fx.abs_diff(tx), fy.abs_diff(ty));
+    let sx = (tx.cmp(&fx) as i32 + 1) as usize;
+    let sy = (ty.cmp(&fy) as i32 + 1) as usize;
+    let diagonal_len = adx.min(ady);
+    let straight_len = adx.max(ady) - diagonal_len;
+    let diagonal = if diagonal_len > 0 {
+        SIGN_TO_DIRECTION[sy * 3 + sx]
+    } else {
+        8
+    };
+    let straight = match adx.cmp(&ady) {
+        std::cmp::Ordering::Greater => SIGN_TO_DIRECTION[3 + sx],
+        std::cmp::Ordering::Less => SIGN_TO_DIRECTION[sy * 3 + 1],
+        std::cmp::Ordering::Equal => 8,
+    };
+    Legs {
+        diagonal,
+        diagonal_len,
+        straight,
+        straight_len,
     }
 }
 
@@ -277,6 +390,87 @@ mod tests {
     use super::*;
     use crate::grid::{Grid, Tile};
     use crate::search::Dijkstra;
+
+    /// Checks jump point search against one-to-all Dijkstra from `s` to
+    /// each of `targets`: the same cost (or both no path), and a path that
+    /// lists real grid moves of that cost from `s` to the target.
+    fn check_against_dijkstra(
+        graph: &GridGraph,
+        start: NodeId,
+        targets: impl Iterator<Item = u32>,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let mut reference = SearchCache::new();
+        let mut cache = SearchCache::new();
+        Dijkstra::new(graph).all(start, &mut reference);
+        let jps = JumpPointSearch::new(graph).unwrap();
+        for n in targets {
+            let want = reference.g(NodeId(n));
+            let got = jps.search(start, NodeId(n), &mut cache);
+            match (want, &got) {
+                (Some(dist), Some(path)) => {
+                    proptest::prop_assert!(
+                        (dist - path.cost).abs() < 1e-9,
+                        "to {}: {} vs {}",
+                        n,
+                        dist,
+                        path.cost
+                    );
+                    proptest::prop_assert_eq!(path.nodes.first(), Some(&start));
+                    proptest::prop_assert_eq!(path.nodes.last(), Some(&NodeId(n)));
+                    let mut cost = 0.0;
+                    for e in path.nodes.windows(2) {
+                        let step = graph.successors(e[0]).find(|m| m.0 == e[1]);
+                        proptest::prop_assert!(
+                            step.is_some(),
+                            "{:?} -> {:?} is not a move",
+                            e[0],
+                            e[1]
+                        );
+                        cost += step.unwrap().1;
+                    }
+                    proptest::prop_assert!((cost - dist).abs() < 1e-9);
+                }
+                (None, None) => {}
+                _ => proptest::prop_assert!(
+                    false,
+                    "to {}: {:?} vs {:?}",
+                    n,
+                    want,
+                    got.map(|p| p.cost)
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    /// A map of `w` x `h` cells of one of four shapes, drawn from `seed`:
+    /// random obstacles, corridors (walls every few rows or columns with a
+    /// few gaps), an open room with a few pillars, or a border of walls
+    /// around an open inside.
+    fn shaped_map(w: u32, h: u32, shape: u8, seed: u64) -> GridGraph {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let tiles = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let wall = match shape {
+                    0 => rng.below(100) < 30,
+                    1 => {
+                        let (along, across) = if seed.is_multiple_of(2) {
+                            (x, y)
+                        } else {
+                            (y, x)
+                        };
+                        across % 3 == 1 && rng.below(100) < 90
+                            || along % 7 == 3 && rng.below(100) < 20
+                    }
+                    2 => rng.below(100) < 3,
+                    _ => x == 0 || y == 0 || x + 1 == w || y + 1 == h || rng.below(100) < 5,
+                };
+                if wall { Tile::Tree } else { Tile::Ground }
+            })
+            .collect();
+        GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile)
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
@@ -295,31 +489,53 @@ mod tests {
                 .collect();
             let graph = GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile);
             let s = NodeId((start % (w * h) as usize) as u32);
-            let mut a = SearchCache::new();
-            let mut b = SearchCache::new();
-            Dijkstra::new(&graph).all(s, &mut a);
-            let jps = JumpPointSearch::new(&graph).unwrap();
-            for n in 0..w * h {
-                let want = a.g(NodeId(n));
-                let got = jps.search(s, NodeId(n), &mut b);
-                match (want, &got) {
-                    (Some(x), Some(p)) => {
-                        proptest::prop_assert!((x - p.cost).abs() < 1e-9, "to {}: {} vs {}", n, x, p.cost);
-                        proptest::prop_assert_eq!(p.nodes.first(), Some(&s));
-                        proptest::prop_assert_eq!(p.nodes.last(), Some(&NodeId(n)));
-                        let mut cost = 0.0;
-                        for e in p.nodes.windows(2) {
-                            let step = graph.successors(e[0]).find(|m| m.0 == e[1]);
-                            proptest::prop_assert!(step.is_some(), "{:?} -> {:?} is not a move", e[0], e[1]);
-                            cost += step.unwrap().1;
-                        }
-                        proptest::prop_assert!((cost - x).abs() < 1e-9);
-                    }
-                    (None, None) => {}
-                    _ => proptest::prop_assert!(false, "to {}: {:?} vs {:?}", n, want, got.map(|p| p.cost)),
-                }
-            }
+            check_against_dijkstra(&graph, s, 0..w * h)?;
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// The same on corridors, open rooms, walled borders and random
+        /// obstacles, with widths and heights around one and two words of
+        /// the bit grid (64, 128) and single rows or columns, so that scans
+        /// cross word boundaries and stop at the map's edge.
+        #[test]
+        fn jps_equals_dijkstra_on_shaped_maps(
+            w in proptest::prop_oneof![1u32..4, 62u32..67, 126u32..131],
+            h in proptest::prop_oneof![1u32..4, 5u32..24, 62u32..67],
+            shape in 0u8..4,
+            seed in proptest::prelude::any::<u64>(),
+            start in proptest::prelude::any::<u32>(),
+        ) {
+            let graph = shaped_map(w, h, shape, seed);
+            let cells = w * h;
+            let s = NodeId(start % cells);
+            // Every target on small maps, a stride of them on large ones.
+            let stride = (cells / 97).max(1);
+            check_against_dijkstra(&graph, s, (0..cells).step_by(stride as usize))?;
+        }
+    }
+
+    #[test]
+    fn single_cell_and_neighbours() {
+        let one = GridGraph::new(
+            Grid::filled(1, 1, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        let jps = JumpPointSearch::new(&one).unwrap();
+        let mut cache = SearchCache::new();
+        let path = jps.search(NodeId(0), NodeId(0), &mut cache).unwrap();
+        assert_eq!((path.cost, path.nodes), (0.0, vec![NodeId(0)]));
+        // A goal one move away is the start's only successor.
+        let open = GridGraph::new(
+            Grid::filled(5, 5, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        let jps = JumpPointSearch::new(&open).unwrap();
+        let (s, t) = (open.node(2, 2).unwrap(), open.node(3, 3).unwrap());
+        let path = jps.search(s, t, &mut cache).unwrap();
+        assert_eq!(path.nodes, vec![s, t]);
+        assert_eq!(cache.stats().generated, 1);
     }
 
     #[test]
