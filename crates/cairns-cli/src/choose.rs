@@ -1,8 +1,8 @@
 //! The search options every command shares (`--search`, `--heuristic`,
-//! `--open`, `--landmarks`, and the `--jps`/`--canonical` aliases), read
-//! into the library's [`SearchSpec`]: the names, defaults and checks are
-//! the library's; this module only adds the command-line words and loading
-//! a saved landmark table.
+//! `--open`, `--landmarks`, `--jump-table`, and the `--jps`/`--canonical`
+//! aliases), read into the library's [`SearchSpec`]: the names, defaults
+//! and checks are the library's; this module only adds the command-line
+//! words and loading saved tables.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -13,13 +13,15 @@ use anyhow::Context;
 use cairns::grid::{GridGraph, Neighborhood};
 use cairns::landmarks::{LandmarkTable, grid_hash};
 use cairns::open::OpenKind;
-use cairns::spec::{Algorithm, HeuristicSpec, Prepared, SearchSpec, Weight};
+use cairns::search::JumpTable;
+use cairns::spec::{Algorithm, GivenTables, HeuristicSpec, Prepared, SearchSpec, Weight};
 
 /// The search of a command.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SearchArgs {
     /// Search algorithm: astar (the default), canonical (A* with canonical
-    /// ordering), jps (jump point search), dijkstra or bfs.
+    /// ordering), jps (jump point search), jps+ (jump point search over a
+    /// jump table built before the first query), dijkstra or bfs.
     #[arg(long = "search", value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
     /// Heuristic: zero, manhattan, octile (the default on octile maps),
@@ -43,6 +45,11 @@ pub struct SearchArgs {
     /// expanded (weighted A*; with astar, canonical or jps).
     #[arg(long, value_name = "W")]
     pub weight: Option<Weight>,
+    /// Use the jump table saved by `cairns jump-table build` for this map
+    /// instead of building it: implies --search jps+ (the only search that
+    /// takes one).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["jps", "canonical"])]
+    pub jump_table: Option<PathBuf>,
     /// Same as --search canonical.
     #[arg(long, conflicts_with_all = ["algorithm", "jps"])]
     pub canonical: bool,
@@ -58,6 +65,8 @@ impl SearchArgs {
             Algorithm::Jps
         } else if self.canonical {
             Algorithm::Canonical
+        } else if self.jump_table.is_some() && self.algorithm.is_none() {
+            Algorithm::JpsPlus
         } else {
             self.algorithm.unwrap_or_default()
         };
@@ -70,23 +79,44 @@ impl SearchArgs {
     }
 
     /// Checks the spec on `graph` and builds what it needs: the table of
-    /// `dh:K`, or the one in `--landmarks`. Warns on stderr when the
-    /// heuristic is not admissible.
+    /// `dh:K`, or the one in `--landmarks`, and the jump table of `jps+`,
+    /// or the one in `--jump-table`. Warns on stderr when the heuristic is
+    /// not admissible.
     ///
     /// # Errors
     ///
     /// A combination the library refuses (the message says why), or a
-    /// landmark file that cannot be loaded for this map.
+    /// landmark or jump table file that cannot be loaded for this map.
     pub fn prepare<'g>(&self, graph: &'g GridGraph) -> anyhow::Result<Prepared<'g>> {
         let spec = self.spec();
-        let prepared = match &self.landmarks {
-            Some(file) => {
-                let t0 = Instant::now();
-                let table = load_table(file, graph)?;
-                spec.prepare_with_table(graph, table, t0.elapsed().as_secs_f64())
-                    .with_context(|| format!("--landmarks {}", file.display()))?
-            }
-            None => spec.prepare(graph)?,
+        let t0 = Instant::now();
+        let landmarks = self
+            .landmarks
+            .as_deref()
+            .map(|file| load_table(file, graph))
+            .transpose()?;
+        let jumps = self
+            .jump_table
+            .as_deref()
+            .map(|file| load_jump_table(file, graph))
+            .transpose()?;
+        let given = GivenTables {
+            landmarks,
+            jumps,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        let files: Vec<String> = [
+            ("--landmarks", &self.landmarks),
+            ("--jump-table", &self.jump_table),
+        ]
+        .into_iter()
+        .filter_map(|(flag, file)| file.as_ref().map(|f| format!("{flag} {}", f.display())))
+        .collect();
+        let prepared = if files.is_empty() {
+            spec.prepare(graph)?
+        } else {
+            spec.prepare_given(graph, given)
+                .with_context(|| files.join(", "))?
         };
         if let Some(why) = prepared.inadmissible() {
             eprintln!("cairns: warning: {why}; paths may not be shortest");
@@ -103,6 +133,16 @@ pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<LandmarkTabl
     let hash = grid_hash(graph.grid(), graph.neighborhood());
     LandmarkTable::load_for(BufReader::new(file), graph, hash)
         .with_context(|| format!("{}: cannot load the landmark table", path.display()))
+}
+
+/// Loads the jump table in `path` for `graph`, checking that it was built
+/// for this map (and octile movement). Every error names the file.
+pub fn load_jump_table(path: &Path, graph: &GridGraph) -> anyhow::Result<JumpTable> {
+    let file = File::open(path)
+        .with_context(|| format!("{}: cannot open the jump table file", path.display()))?;
+    let hash = grid_hash(graph.grid(), graph.neighborhood());
+    JumpTable::load_for(BufReader::new(file), graph, hash)
+        .with_context(|| format!("{}: cannot load the jump table", path.display()))
 }
 
 /// Parses `4` or `8`.

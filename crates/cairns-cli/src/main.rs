@@ -6,6 +6,7 @@
 
 mod choose;
 mod demo;
+mod jump_table;
 mod landmarks;
 mod path;
 mod render;
@@ -44,6 +45,8 @@ enum Command {
     Serve(serve::Args),
     /// Build and save landmark tables for the differential heuristic.
     Landmarks(landmarks::Args),
+    /// Build and save the jump tables of JPS+ (`--search jps+`).
+    JumpTable(jump_table::Args),
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
 }
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Landmarks(args)) => landmarks::run(&args),
+        Some(Command::JumpTable(args)) => jump_table::run(&args),
         Some(Command::OpenSets) => list_open_sets(),
     };
     match result {

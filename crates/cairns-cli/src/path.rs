@@ -82,7 +82,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
-    if prepared.table().is_some() {
+    if prepared.table().is_some() || prepared.jump_table().is_some() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
         writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;
         writeln!(out, "table      {} bytes", prepared.table_bytes())?;

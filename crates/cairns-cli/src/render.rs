@@ -170,9 +170,7 @@ fn run_one(
             .map(|t| t.landmarks().to_vec())
             .unwrap_or_default(),
         search_seconds,
-        table_seconds: prepared
-            .table()
-            .is_some()
+        table_seconds: (prepared.table().is_some() || prepared.jump_table().is_some())
             .then_some(prepared.preprocess_s()),
     })
 }

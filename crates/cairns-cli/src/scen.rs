@@ -131,6 +131,7 @@ fn report(
             "search": spec.algorithm.name(),
             "heuristic": prepared.heuristic_label(),
             "landmarks": args.search.landmarks.as_ref().map(|p| p.display().to_string()),
+            "jump_table": args.search.jump_table.as_ref().map(|p| p.display().to_string()),
             "preprocess_s": prepared.preprocess_s(),
             "table_bytes": prepared.table_bytes(),
             "open": spec.open_kind().name(),
@@ -154,7 +155,7 @@ fn report(
         writeln!(out, "search       {}", spec.algorithm)?;
         writeln!(out, "heuristic    {}", prepared.heuristic_label())?;
         writeln!(out, "open set     {}", spec.open_kind())?;
-        if prepared.table().is_some() {
+        if prepared.table().is_some() || prepared.jump_table().is_some() {
             writeln!(out, "preprocess s {:.3}", prepared.preprocess_s())?;
             writeln!(out, "table bytes  {}", prepared.table_bytes())?;
         }

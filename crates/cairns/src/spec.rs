@@ -11,7 +11,7 @@
 //!
 //! | part | names |
 //! |---|---|
-//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `dijkstra`, `bfs` |
+//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed [`JumpTable`]), `dijkstra`, `bfs` |
 //! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT]` (PLACEMENT `random`, `farthest`, `avoid` or `sampled`) |
 //! | [`OpenKind`] | the 16 names of [`crate::open`] (`indexed-binary-heap`, `pairing-heap`, ...) |
 //!
@@ -46,6 +46,7 @@
 //! assert!(err.to_string().contains("unit costs"), "{err}");
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -55,7 +56,10 @@ use crate::grid::{Canonical, GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use crate::open::OpenKind;
-use crate::search::{AStar, Bfs, Cached, Dijkstra, JumpPointSearch, SearchCache, Searcher};
+use crate::search::{
+    AStar, Bfs, Cached, Dijkstra, JumpPointSearch, JumpPointSearchPlus, JumpTable, SearchCache,
+    Searcher,
+};
 use crate::with_open_set;
 
 /// Binds `$h` to the heuristic of `$spec` and evaluates `$body`, once per
@@ -155,6 +159,9 @@ pub enum Algorithm {
     Canonical,
     /// `jps`: [`JumpPointSearch`], octile only.
     Jps,
+    /// `jps+`: [`JumpPointSearchPlus`] over a [`JumpTable`] built (or
+    /// given) before the first query, octile only.
+    JpsPlus,
     /// `dijkstra`: [`Dijkstra`], no heuristic.
     Dijkstra,
     /// `bfs`: breadth-first search ([`Bfs`]), unit costs (4-connected) only.
@@ -163,10 +170,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::AStar,
         Algorithm::Canonical,
         Algorithm::Jps,
+        Algorithm::JpsPlus,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
     ];
@@ -177,6 +185,7 @@ impl Algorithm {
             Algorithm::AStar => "astar",
             Algorithm::Canonical => "canonical",
             Algorithm::Jps => "jps",
+            Algorithm::JpsPlus => "jps+",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
         }
@@ -644,7 +653,7 @@ impl SearchSpec {
     /// # Errors
     ///
     /// [`SpecErrorKind::Unsupported`] when the algorithm cannot run the
-    /// combination (jump points and canonical ordering need octile movement
+    /// combination (jump points (`jps`, `jps+`) and canonical ordering need octile movement
     /// and take octile or `dh`; breadth-first search needs unit costs;
     /// Dijkstra and breadth-first search take no heuristic; breadth-first
     /// search takes no OPEN set), and [`SpecErrorKind::Inadmissible`] for a
@@ -686,7 +695,7 @@ impl SearchSpec {
         let heuristic = self.heuristic_for(neighborhood);
         match algorithm {
             Algorithm::AStar => {}
-            Algorithm::Canonical | Algorithm::Jps => {
+            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus => {
                 if neighborhood != Neighborhood::Octile {
                     return Err(unsupported(
                         "needs octile movement (8 directions)".to_string(),
@@ -747,8 +756,8 @@ impl SearchSpec {
 
     /// Builds what the spec needs before its first query on `graph`: the
     /// landmark table of `dh:K` (placed with [`PLACEMENT_SEED`] and built in
-    /// parallel), timed. The spec is resolved first; an inadmissible
-    /// heuristic is let through and reported by
+    /// parallel) and the jump table of `jps+`, timed. The spec is resolved
+    /// first; an inadmissible heuristic is let through and reported by
     /// [`Prepared::inadmissible`], for tools to warn about.
     ///
     /// # Errors
@@ -757,33 +766,7 @@ impl SearchSpec {
     /// given, [`prepare_with_table`](Self::prepare_with_table)); a map with
     /// fewer cells with a legal move than landmarks asked for.
     pub fn prepare<'g>(&self, graph: &'g GridGraph) -> Result<Prepared<'g>, SpecError> {
-        let spec = self.resolve_inadmissible(graph.neighborhood())?;
-        let t0 = Instant::now();
-        let table = match spec.heuristic {
-            Some(HeuristicSpec::Landmarks {
-                count: Some(k),
-                placement,
-            }) => Some(build_table(graph, k, placement.with_seed(PLACEMENT_SEED))?),
-            Some(HeuristicSpec::Landmarks { count: None, .. }) => {
-                return Err(SpecErrorKind::Table(
-                    "a bare dh needs a saved landmark table; give the landmark count as dh:K to build one"
-                        .to_string(),
-                )
-                .into());
-            }
-            _ => None,
-        };
-        Ok(Prepared {
-            graph,
-            spec,
-            table_given: false,
-            preprocess_s: if table.is_some() {
-                t0.elapsed().as_secs_f64()
-            } else {
-                0.0
-            },
-            table,
-        })
+        self.prepare_given(graph, GivenTables::default())
     }
 
     /// Like [`prepare`](Self::prepare) with a landmark table built or loaded
@@ -801,48 +784,134 @@ impl SearchSpec {
         table: LandmarkTable,
         preprocess_s: f64,
     ) -> Result<Prepared<'g>, SpecError> {
-        let found = table.landmark_count();
-        let heuristic = match self.heuristic {
-            None => HeuristicSpec::Landmarks {
-                count: Some(found),
-                placement: PlacementKind::default(),
+        self.prepare_given(
+            graph,
+            GivenTables {
+                landmarks: Some(table),
+                jumps: None,
+                seconds: preprocess_s,
             },
-            Some(HeuristicSpec::Landmarks { count, placement }) => {
-                if count.is_some_and(|k| k != found) {
-                    return Err(SpecErrorKind::Table(format!(
-                        "dh:{} asks for {} landmarks, but the table has {found}",
-                        count.unwrap_or_default(),
-                        count.unwrap_or_default()
-                    ))
-                    .into());
-                }
-                HeuristicSpec::Landmarks {
-                    count: Some(found),
-                    placement,
-                }
-            }
-            Some(other) => {
+        )
+    }
+
+    /// Like [`prepare`](Self::prepare) with the tables in `given` (saved
+    /// files) instead of building them: a landmark table as for
+    /// [`prepare_with_table`](Self::prepare_with_table), and a jump table
+    /// for `jps+`. What is not given is built as `prepare` builds it; the
+    /// preprocessing time is `given.seconds` plus that.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`prepare_with_table`](Self::prepare_with_table) for a
+    /// landmark table; for a jump table, a search other than `jps+` or a
+    /// table of another size than the map.
+    pub fn prepare_given<'g>(
+        &self,
+        graph: &'g GridGraph,
+        given: GivenTables,
+    ) -> Result<Prepared<'g>, SpecError> {
+        let GivenTables {
+            landmarks,
+            jumps,
+            seconds,
+        } = given;
+        let table_given = landmarks.is_some();
+        let spec = match &landmarks {
+            Some(table) => self.with_heuristic(self.heuristic_of_table(table)?),
+            None => *self,
+        }
+        .resolve_inadmissible(graph.neighborhood())?;
+        if let Some(jumps) = &jumps {
+            if spec.algorithm != Algorithm::JpsPlus {
                 return Err(SpecErrorKind::Table(format!(
-                    "a landmark table gives a differential heuristic, but the heuristic is {other} (use dh)"
+                    "a jump table is for the jps+ search, not {}",
+                    spec.algorithm
                 ))
                 .into());
             }
+            if !jumps.fits(graph) {
+                return Err(SpecErrorKind::Table(format!(
+                    "the jump table is for a {}x{} grid, the map is {}x{}",
+                    jumps.width(),
+                    jumps.height(),
+                    graph.width(),
+                    graph.height()
+                ))
+                .into());
+            }
+        }
+        let t0 = Instant::now();
+        let table = match (landmarks, spec.heuristic) {
+            (Some(table), _) => Some(table),
+            (
+                None,
+                Some(HeuristicSpec::Landmarks {
+                    count: Some(k),
+                    placement,
+                }),
+            ) => Some(build_table(graph, k, placement.with_seed(PLACEMENT_SEED))?),
+            (None, Some(HeuristicSpec::Landmarks { count: None, .. })) => {
+                return Err(SpecErrorKind::Table(
+                    "a bare dh needs a saved landmark table; give the landmark count as dh:K to build one"
+                        .to_string(),
+                )
+                .into());
+            }
+            (None, _) => None,
         };
-        let spec = self
-            .with_heuristic(heuristic)
-            .resolve_inadmissible(graph.neighborhood())?;
+        let jumps = match jumps {
+            Some(jumps) => Some(jumps),
+            None if spec.algorithm == Algorithm::JpsPlus => Some(JumpTable::build(graph)),
+            None => None,
+        };
+        let built_s = t0.elapsed().as_secs_f64();
         Ok(Prepared {
             graph,
             spec,
-            table_given: true,
-            table: Some(table),
-            preprocess_s,
+            table_given,
+            preprocess_s: if table.is_some() || jumps.is_some() {
+                seconds + built_s
+            } else {
+                0.0
+            },
+            table,
+            jumps,
         })
+    }
+
+    /// The heuristic of this spec with a given landmark `table`: `dh` with
+    /// the table's landmark count.
+    fn heuristic_of_table(&self, table: &LandmarkTable) -> Result<HeuristicSpec, SpecError> {
+        let found = table.landmark_count();
+        match self.heuristic {
+            None => Ok(HeuristicSpec::Landmarks {
+                count: Some(found),
+                placement: PlacementKind::default(),
+            }),
+            Some(HeuristicSpec::Landmarks { count, placement }) => {
+                if let Some(k) = count.filter(|&k| k != found) {
+                    return Err(SpecErrorKind::Table(format!(
+                        "dh:{k} asks for {k} landmarks, but the table has {found}"
+                    ))
+                    .into());
+                }
+                Ok(HeuristicSpec::Landmarks {
+                    count: Some(found),
+                    placement,
+                })
+            }
+            Some(other) => Err(SpecErrorKind::Table(format!(
+                "a landmark table gives a differential heuristic, but the heuristic is {other} (use dh)"
+            ))
+            .into()),
+        }
     }
 
     /// A ready searcher for `graph`, borrowing `table` for a landmark
     /// heuristic: for tools that keep tables of their own (the web page's
-    /// cache). The spec is resolved first.
+    /// cache). The spec is resolved first. For `jps+`, the searcher builds
+    /// and keeps its own jump table (see [`prepare`](Self::prepare) to
+    /// build it once for many searchers).
     ///
     /// # Errors
     ///
@@ -873,7 +942,7 @@ impl SearchSpec {
                 Some(_) => {}
             }
         }
-        Ok(build_searcher(spec, graph, table))
+        Ok(build_searcher(spec, graph, table, None))
     }
 }
 
@@ -911,13 +980,27 @@ pub fn build_table(
     ))
 }
 
-/// A resolved spec with what it needs on one graph (its landmark table),
-/// ready to hand out searchers.
+/// Tables built or loaded beforehand (saved files), for
+/// [`SearchSpec::prepare_given`].
+#[derive(Clone, Debug, Default)]
+pub struct GivenTables {
+    /// A landmark table, for a `dh` heuristic.
+    pub landmarks: Option<LandmarkTable>,
+    /// A jump table, for `jps+`.
+    pub jumps: Option<JumpTable>,
+    /// Seconds spent loading them, counted in
+    /// [`Prepared::preprocess_s`].
+    pub seconds: f64,
+}
+
+/// A resolved spec with what it needs on one graph (its landmark table, its
+/// jump table), ready to hand out searchers.
 #[derive(Debug)]
 pub struct Prepared<'g> {
     graph: &'g GridGraph,
     spec: SearchSpec,
     table: Option<LandmarkTable>,
+    jumps: Option<JumpTable>,
     /// Whether the table was given (a saved file) rather than built.
     table_given: bool,
     preprocess_s: f64,
@@ -956,19 +1039,32 @@ impl<'g> Prepared<'g> {
         self.table.as_ref()
     }
 
-    /// Seconds spent placing and building (or loading) the table; 0 without.
+    /// The jump table, for `jps+`.
+    pub fn jump_table(&self) -> Option<&JumpTable> {
+        self.jumps.as_ref()
+    }
+
+    /// Seconds spent placing and building (or loading) the landmark table
+    /// and the jump table; 0 without tables.
     pub fn preprocess_s(&self) -> f64 {
         self.preprocess_s
     }
 
-    /// Bytes of the table's distances; 0 without a table.
+    /// Bytes of the landmark table's distances and of the jump table's
+    /// entries; 0 without tables.
     pub fn table_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, LandmarkTable::memory_bytes)
+            + self.jumps.as_ref().map_or(0, JumpTable::memory_bytes)
     }
 
     /// A new searcher with a cache of its own (one per thread).
     pub fn searcher(&self) -> Box<dyn Searcher + '_> {
-        build_searcher(self.spec, self.graph, self.table.as_ref())
+        build_searcher(
+            self.spec,
+            self.graph,
+            self.table.as_ref(),
+            self.jumps.as_ref(),
+        )
     }
 }
 
@@ -982,6 +1078,7 @@ fn build_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
     table: Option<&'a LandmarkTable>,
+    jumps: Option<&'a JumpTable>,
 ) -> Box<dyn Searcher + 'a> {
     fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
         search: S,
@@ -1012,6 +1109,21 @@ fn build_searcher<'a>(
                 match jps {
                     Some(jps) => boxed::<_, Q>(jps),
                     // `resolve` refused jump points without octile movement.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+        Algorithm::JpsPlus => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let jumps: Cow<'a, JumpTable> = match jumps {
+                    Some(t) => Cow::Borrowed(t),
+                    None => Cow::Owned(JumpTable::build(graph)),
+                };
+                match JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight)) {
+                    Some(jps) => boxed::<_, Q>(jps),
+                    // `resolve` refused jump points without octile movement,
+                    // `prepare_given` a table of another size.
                     None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
                 }
             })
@@ -1078,7 +1190,7 @@ mod tests {
         let err = "dfs".parse::<SearchSpec>().unwrap_err();
         assert!(
             err.to_string()
-                .contains("astar, canonical, jps, dijkstra, bfs"),
+                .contains("astar, canonical, jps, jps+, dijkstra, bfs"),
             "{err}"
         );
         let long = "x".repeat(10_000);
@@ -1087,6 +1199,74 @@ mod tests {
         for bad in ["dh:0", "dh:65", "dh:x", "dh:4:nowhere", "dh:4:farthest:1"] {
             assert!(bad.parse::<HeuristicSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn jps_plus_builds_its_jump_table_or_takes_a_given_one() {
+        let graph = GridGraph::new(
+            crate::grid::Grid::from_ascii(
+                "
+                ....@....
+                .@@.@.@@.
+                .........
+                ",
+            )
+            .unwrap(),
+            Neighborhood::Octile,
+        );
+        let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
+        let spec: SearchSpec = "jps+".parse().unwrap();
+        let prepared = spec.prepare(&graph).unwrap();
+        assert_eq!(
+            prepared.spec().to_string(),
+            "jps+/octile/indexed-binary-heap"
+        );
+        assert_eq!(prepared.table_bytes(), 27 * 32);
+        assert!(prepared.jump_table().is_some());
+        assert_eq!(prepared.searcher().search_cost(start, goal), Some(12.0));
+
+        let given = GivenTables {
+            jumps: Some(JumpTable::build(&graph)),
+            seconds: 0.5,
+            ..GivenTables::default()
+        };
+        let prepared = spec.prepare_given(&graph, given.clone()).unwrap();
+        assert!(prepared.preprocess_s() >= 0.5);
+        assert_eq!(prepared.searcher().search_cost(start, goal), Some(12.0));
+        // With landmarks too.
+        let dh: SearchSpec = "jps+/dh:2".parse().unwrap();
+        let prepared = dh.prepare_given(&graph, given.clone()).unwrap();
+        assert_eq!(prepared.searcher().search_cost(start, goal), Some(12.0));
+        assert_eq!(
+            prepared.table_bytes(),
+            27 * 32 + prepared.table().unwrap().memory_bytes()
+        );
+
+        let err = SearchSpec::new(Algorithm::Jps)
+            .prepare_given(&graph, given)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("for the jps+ search, not jps"),
+            "{err}"
+        );
+        let other = GridGraph::new(
+            crate::grid::Grid::filled(3, 9, crate::grid::Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        let given = GivenTables {
+            jumps: Some(JumpTable::build(&other)),
+            ..GivenTables::default()
+        };
+        let err = spec.prepare_given(&graph, given).unwrap_err();
+        assert!(
+            err.to_string().contains("3x9 grid, the map is 9x3"),
+            "{err}"
+        );
+        // Without a prepared table, the searcher builds its own.
+        let mut searcher = spec.searcher(&graph, None).unwrap();
+        assert_eq!(searcher.search_cost(start, goal), Some(12.0));
+        let err = spec.resolve(Neighborhood::Four).unwrap_err();
+        assert!(err.to_string().contains("octile movement"), "{err}");
     }
 
     #[test]

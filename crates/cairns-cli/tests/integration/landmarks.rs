@@ -1,48 +1,11 @@
 //! `cairns landmarks build`, `--heuristic dh:K` and `--landmarks FILE`.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Output;
 
-use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
-use cairns::movingai::write_map;
 use cairns::open::OpenKind;
 
-use crate::{TempDir, assert_exit, cairns, data, json, stderr, stdout};
-
-/// A generated 64x48 rooms map, written to `dir/name`.
-fn rooms_map(dir: &TempDir, name: &str, seed: u64) -> (String, Grid) {
-    let grid = generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 7 },
-        width: 64,
-        height: 48,
-        seed,
-    })
-    .unwrap();
-    (dir.file(name, &write_map(&grid)), grid)
-}
-
-/// A scenario file of 40 queries between free cells of `grid`, whose
-/// published lengths are placeholders: run it `--against dijkstra`.
-fn scen_for(dir: &TempDir, map_name: &str, grid: &Grid) -> String {
-    let free: Vec<(u32, u32)> = (0..grid.height())
-        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
-        .filter(|&(x, y)| grid.is_passable(x, y))
-        .collect();
-    let mut text = String::from("version 1\n");
-    for i in 0..40 {
-        let a = free[(i * 7919) % free.len()];
-        let b = free[(i * 104_729 + free.len() / 2) % free.len()];
-        let (w, h) = (grid.width(), grid.height());
-        writeln!(
-            text,
-            "0\t{map_name}\t{w}\t{h}\t{}\t{}\t{}\t{}\t0",
-            a.0, a.1, b.0, b.1
-        )
-        .unwrap();
-    }
-    dir.file(&format!("{map_name}.scen"), &text)
-}
+use crate::{TempDir, assert_exit, cairns, data, json, rooms_map, scen_for, stderr, stdout};
 
 fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
     let mut args = vec!["landmarks", "build", map, "-k", k, "-o", out];

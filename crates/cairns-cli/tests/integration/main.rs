@@ -1,10 +1,12 @@
 //! Integration tests of the `cairns` binary, one module per command.
 
 mod cli;
+mod jump_table;
 mod landmarks;
 mod open_sets;
 mod render;
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -84,4 +86,38 @@ pub(crate) fn json(o: &Output) -> serde_json::Value {
 /// A Moving AI data file (`dao/den520d.map`) as a command-line argument.
 pub(crate) fn data(file: &str) -> String {
     cairns_testdata::file(file).to_str().unwrap().to_owned()
+}
+
+/// A generated 64x48 rooms map, written to `dir/name`.
+pub(crate) fn rooms_map(dir: &TempDir, name: &str, seed: u64) -> (String, cairns::grid::Grid) {
+    let grid = cairns::grid::generate(&cairns::grid::GenerateOptions {
+        kind: cairns::grid::MapKind::Rooms { room_size: 7 },
+        width: 64,
+        height: 48,
+        seed,
+    })
+    .unwrap();
+    (dir.file(name, &cairns::movingai::write_map(&grid)), grid)
+}
+
+/// A scenario file of 40 queries between free cells of `grid`, whose
+/// published lengths are placeholders: run it `--against dijkstra`.
+pub(crate) fn scen_for(dir: &TempDir, map_name: &str, grid: &cairns::grid::Grid) -> String {
+    let free: Vec<(u32, u32)> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y))
+        .collect();
+    let mut text = String::from("version 1\n");
+    for i in 0..40 {
+        let a = free[(i * 7919) % free.len()];
+        let b = free[(i * 104_729 + free.len() / 2) % free.len()];
+        let (w, h) = (grid.width(), grid.height());
+        writeln!(
+            text,
+            "0\t{map_name}\t{w}\t{h}\t{}\t{}\t{}\t{}\t0",
+            a.0, a.1, b.0, b.1
+        )
+        .unwrap();
+    }
+    dir.file(&format!("{map_name}.scen"), &text)
 }

@@ -17,8 +17,8 @@ pub(crate) use ascii::{grid_from_parts, parse_row};
 pub use bits::BitGrid;
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate};
-pub(crate) use grid_graph::DIAGONAL_SIDES;
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
+pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
 
 use crate::graph::NodeId;
 use crate::parse::ParseError;

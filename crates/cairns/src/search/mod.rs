@@ -1,4 +1,5 @@
-//! Searches: A*, Dijkstra, jump point search and breadth-first search over
+//! Searches: A*, Dijkstra, jump point search (online and JPS+) and
+//! breadth-first search over
 //! [`Graph`](crate::graph::Graph)s with a reusable [`SearchCache`], and a
 //! closure-based A* for ad-hoc graphs.
 //!
@@ -28,6 +29,7 @@ mod closure;
 mod core;
 mod dijkstra;
 mod jps;
+mod jps_plus;
 mod searcher;
 
 pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
@@ -37,6 +39,7 @@ pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
 pub use jps::JumpPointSearch;
+pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
 pub use searcher::{Cached, Searcher};
 
 use crate::graph::{Graph, NodeId};

@@ -61,7 +61,7 @@ fn accepted(
     admissible
         && match algorithm {
             Algorithm::AStar => true,
-            Algorithm::Canonical | Algorithm::Jps => {
+            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus => {
                 octile
                     && matches!(
                         heuristic,
@@ -183,8 +183,8 @@ fn every_search_spec_finds_the_dijkstra_cost_or_is_refused() {
             }
         }
     }
-    // 6 maps x 9 heuristics x 5 algorithms x 17 OPEN choices.
-    assert_eq!(checked + refused, 6 * 9 * 5 * 17);
+    // 6 maps x 9 heuristics x every algorithm x 17 OPEN choices.
+    assert_eq!(checked + refused, 6 * 9 * Algorithm::ALL.len() * 17);
     assert!(
         checked > 1000 && refused > 1000,
         "{checked} run, {refused} refused"

@@ -56,7 +56,7 @@ fn assert_none(what: &str, mismatches: &[String]) {
 }
 
 /// Octile A* with the default OPEN set, on the plain grid and with canonical
-/// ordering, and jump point search, on every file of `set`, at most
+/// ordering, and jump point search (online and JPS+), on every file of `set`, at most
 /// `max_per_file` lines of each (evenly spread; smaller files in full).
 ///
 /// The caps keep each set's test at a few seconds in a test build (the
@@ -75,13 +75,20 @@ fn published_lengths(set: &str, max_per_file: usize) {
                 .map(|e| format!("{}: {e}", short(&file))),
         );
         inst.keep_at_most(max_per_file);
-        for spec in ["astar/octile", "canonical/octile", "jps/octile"] {
+        for spec in [
+            "astar/octile",
+            "canonical/octile",
+            "jps/octile",
+            "jps+/octile",
+        ] {
             runs += check(spec, &inst, Reference::Published, &mut mismatches);
         }
     }
     assert!(runs > 0);
     assert_none(
-        &format!("{set}: octile A* (plain, canonical) and jump point search, {runs} searches"),
+        &format!(
+            "{set}: octile A* (plain, canonical) and jump point search (jps, jps+), {runs} searches"
+        ),
         &mismatches,
     );
 }
@@ -178,9 +185,14 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
             short(file)
         );
         inst.keep_at_most(MAX_DIJKSTRA);
-        check("astar/octile", &inst, Reference::Dijkstra, &mut mismatches);
+        for spec in ["astar/octile", "jps+/octile"] {
+            check(spec, &inst, Reference::Dijkstra, &mut mismatches);
+        }
     }
-    assert_none("wc3maps512: octile A* against Dijkstra", &mismatches);
+    assert_none(
+        "wc3maps512: octile A* and JPS+ against Dijkstra",
+        &mismatches,
+    );
 }
 
 /// One scenario file of each set (the first by name), with `per_set` of its

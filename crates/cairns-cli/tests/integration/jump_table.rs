@@ -1,0 +1,158 @@
+//! `cairns jump-table build`, `--search jps+` and `--jump-table FILE`.
+
+use crate::{TempDir, assert_exit, cairns, json, rooms_map, scen_for, stderr, stdout};
+
+#[test]
+fn build_then_scen_and_path_with_the_file_match_dijkstra() {
+    let dir = TempDir::new("jump-table-build");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
+    let scen = scen_for(&dir, "rooms.map", &grid);
+    let table = dir.path("rooms.jt");
+    let o = cairns(&["jump-table", "build", &map, "-o", &table]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).contains("table bytes 98304"), "{}", stdout(&o));
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 28 + 98_304 + 8);
+
+    // --jump-table alone implies jps+.
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--jump-table",
+        &table,
+        "--against",
+        "dijkstra",
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["search"], "jps+", "{j}");
+    assert_eq!(j["jump_table"], table.as_str(), "{j}");
+    assert_eq!(j["queries"], 40, "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+    assert_eq!(j["table_bytes"], 98_304, "{j}");
+    assert!(j["preprocess_s"].as_f64().unwrap() > 0.0, "{j}");
+
+    // With a landmark heuristic built on the fly, and without the file.
+    for extra in [&["--heuristic", "dh:2"][..], &["--search", "jps+"][..]] {
+        let mut args = vec!["scen", &scen, "--against", "dijkstra", "--json"];
+        args.extend_from_slice(extra);
+        if extra[0] == "--heuristic" {
+            args.extend_from_slice(&["--jump-table", &table]);
+        }
+        let o = cairns(&args);
+        assert_exit(&o, 0);
+        let j = json(&o);
+        assert_eq!(j["mismatches"], 0, "{extra:?}: {j}");
+        assert_eq!(j["search"], "jps+", "{j}");
+    }
+
+    let free = |i: usize| {
+        (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| grid.is_passable(x, y))
+            .nth(i)
+            .unwrap()
+    };
+    let (a, b) = (free(0), free(1500));
+    let from = format!("{},{}", a.0, a.1);
+    let to = format!("{},{}", b.0, b.1);
+    let base = ["path", &map, "--from", &from, "--to", &to, "--no-draw"];
+    let astar = cairns(&base);
+    assert_exit(&astar, 0);
+    let plus = cairns(&[&base[..], &["--jump-table", &table]].concat());
+    assert_exit(&plus, 0);
+    let cost = |o: &std::process::Output| stdout(o).lines().next().unwrap().to_string();
+    assert_eq!(cost(&astar), cost(&plus));
+    assert!(
+        stdout(&plus).contains("table      98304 bytes"),
+        "{}",
+        stdout(&plus)
+    );
+}
+
+#[test]
+fn a_jump_table_of_another_map_or_search_is_an_error_naming_the_file() {
+    let dir = TempDir::new("jump-table-other");
+    let (map_a, _) = rooms_map(&dir, "a.map", 3);
+    let (_, grid_b) = rooms_map(&dir, "b.map", 4);
+    let table = dir.path("a.jt");
+    assert_exit(&cairns(&["jump-table", "build", &map_a, "-o", &table]), 0);
+    let scen = scen_for(&dir, "b.map", &grid_b);
+    let o = cairns(&["scen", &scen, "--jump-table", &table, "--json"]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(err.starts_with(&format!("cairns: {table}: ")), "{err}");
+    assert!(err.contains("built for another map"), "{err}");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+
+    let scen_a = scen_for(&dir, "a.map", &rooms_map(&dir, "a.map", 3).1);
+    let o = cairns(&["scen", &scen_a, "--jump-table", &table, "--search", "astar"]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("--jump-table") && err.contains("jps+"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
+    let dir = TempDir::new("jump-table-broken");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
+    let scen = scen_for(&dir, "rooms.map", &grid);
+    let table = dir.path("rooms.jt");
+    assert_exit(&cairns(&["jump-table", "build", &map, "-o", &table]), 0);
+    let bytes = std::fs::read(&table).unwrap();
+    let edited = |at: usize, value: u8| {
+        let mut b = bytes.clone();
+        b[at] ^= value;
+        b
+    };
+    for (name, contents, expected) in [
+        ("cut.jt", bytes[..bytes.len() / 2].to_vec(), "truncated"),
+        ("empty.jt", Vec::new(), "truncated"),
+        ("junk.jt", b"not a jump table".to_vec(), "bad magic"),
+        ("flipped.jt", edited(bytes.len() / 2, 0x40), "corrupt"),
+        (
+            "version.jt",
+            edited(8, 0x02),
+            "unsupported jump table file version 3",
+        ),
+    ] {
+        let path = dir.path(name);
+        std::fs::write(&path, contents).unwrap();
+        let o = cairns(&[
+            "scen",
+            &scen,
+            "--jump-table",
+            &path,
+            "--against",
+            "dijkstra",
+        ]);
+        assert_exit(&o, 2);
+        let err = stderr(&o);
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(err.contains(expected), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn jps_plus_needs_octile_movement() {
+    let dir = TempDir::new("jump-table-four");
+    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let o = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "1,1",
+        "--to",
+        "2,2",
+        "--neighborhood",
+        "4",
+        "--search",
+        "jps+",
+    ]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("octile movement"), "{}", stderr(&o));
+}

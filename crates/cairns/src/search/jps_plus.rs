@@ -1,0 +1,680 @@
+//! JPS+: jump point search over precomputed jump distances.
+//!
+//! The table ([`JumpTable`]) keeps, for each cell and each of the eight
+//! directions, how far the next jump point is, or how far the wall is when
+//! there is none; the search ([`JumpPointSearchPlus`]) then jumps along a
+//! run in one read instead of scanning it. Saving and loading the table is
+//! in [`file`].
+
+mod file;
+
+use std::borrow::Cow;
+use std::f64::consts::SQRT_2;
+
+use rayon::prelude::*;
+
+pub use file::{JumpTableFileError, JumpTableFileErrorKind};
+
+use super::{Expand, JumpPointSearch, Observer, Search, SearchCache, best_first_with, reopen_for};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood, STRAIGHT_SIDES};
+use crate::heuristic::{Heuristic, Octile, Zero};
+use crate::open::OpenSet;
+
+/// `(dx, dy)` of each direction, in the bit order of [`GridGraph::moves`]:
+/// north, east, south, west, north-east, south-east, south-west, north-west.
+const DELTAS: [(i64, i64); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The jump distances of a grid: for each cell and each of the eight
+/// directions (the bit order of [`GridGraph::moves`]), the number of moves
+/// to the next jump point in that direction, or to the wall when there is
+/// none (Harabor and Grastien's JPS+, for movement without corner cutting).
+///
+/// An entry `k > 0` says that the cell `k` moves away is a jump point and
+/// no cell before it is; an entry `-k <= 0` says that `k` moves can be made
+/// in that direction (0: none) and none of the cells they reach is a jump
+/// point. Jump points are those of [`JumpPointSearch`]: a cell where a
+/// straight run must consider a turn (a side cell open there but blocked
+/// beside the cell before), and a cell of a diagonal run from which one of
+/// the diagonal's two straight sides reaches such a cell.
+///
+/// # Complexity
+///
+/// [`build`](JumpTable::build) takes `O(cells)` time: every entry is one
+/// step from its neighbour's, in sweeps along the rows (east and west rows
+/// in parallel, the other six directions as parallel sweeps, with rayon).
+/// Memory: 32 bytes per cell ([`memory_bytes`](JumpTable::memory_bytes)).
+///
+/// The table describes the graph it was built from; after
+/// [`GridGraph::set_tile`] it is stale and must be built again.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::search::JumpTable;
+///
+/// let graph = GridGraph::new(Grid::from_ascii("
+///     .....
+///     ..@..
+///     .....
+/// ").unwrap(), Neighborhood::Octile);
+/// let table = JumpTable::build(&graph);
+/// // East from (0, 0): (3, 0) is a jump point (south opens past the wall).
+/// assert_eq!(table.distance(graph.node(0, 0).unwrap(), 1), 3);
+/// // East from (3, 0): one move to the border, no jump point.
+/// assert_eq!(table.distance(graph.node(3, 0).unwrap(), 1), -1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpTable {
+    width: u32,
+    height: u32,
+    /// Cell-major: the eight entries of cell `n` at `8 n .. 8 n + 8`.
+    jumps: Vec<i32>,
+}
+
+/// The entry of a cell that can make the move, from the entry of the next
+/// cell along the run: 1 when the next cell is a jump point, else one more
+/// move than the next cell's (in either sign). A cell that cannot make the
+/// move has 0.
+#[inline]
+fn step_entry(next_is_jump: bool, next: i32) -> i32 {
+    if next_is_jump {
+        1
+    } else if next > 0 {
+        next + 1
+    } else {
+        next - 1
+    }
+}
+
+impl JumpTable {
+    /// Builds the table of `graph` in `O(cells)`, in parallel. Meant for
+    /// octile graphs ([`JumpPointSearchPlus`] refuses the others).
+    pub fn build(graph: &GridGraph) -> JumpTable {
+        let cols = graph.width() as usize;
+        let rows = graph.height() as usize;
+        let cells = cols * rows;
+        let moves = |i: usize| graph.moves(NodeId(i as u32));
+        // One plane per direction while building, so that each sweep owns
+        // its memory; interleaved into cell-major order at the end.
+        let mut planes: Vec<Vec<i32>> = (0..8).map(|_| vec![0; cells]).collect();
+
+        // Whether `next`, entered from `cur` by the straight move `d`, is a
+        // jump point: a side cell open at `next` but blocked beside `cur`.
+        let forced = |cur: usize, next: usize, d: usize| {
+            let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
+            moves(next) & !moves(cur) & ((1 << a) | (1 << b)) != 0
+        };
+
+        // Straight runs: east and west row by row in parallel, north and
+        // south as two sweeps over the rows.
+        let (straight, diagonal) = planes.split_at_mut(4);
+        let [north, east, south, west] = straight else {
+            unreachable!("four straight planes")
+        };
+        let east_west = |east: &mut [i32], west: &mut [i32]| {
+            east.par_chunks_mut(cols)
+                .zip(west.par_chunks_mut(cols))
+                .enumerate()
+                .for_each(|(y, (east, west))| {
+                    let row = y * cols;
+                    for x in (0..cols).rev() {
+                        let c = row + x;
+                        east[x] = if moves(c) & (1 << 1) != 0 {
+                            step_entry(forced(c, c + 1, 1), east[x + 1])
+                        } else {
+                            0
+                        };
+                    }
+                    for x in 0..cols {
+                        let c = row + x;
+                        west[x] = if moves(c) & (1 << 3) != 0 {
+                            step_entry(forced(c, c - 1, 3), west[x - 1])
+                        } else {
+                            0
+                        };
+                    }
+                });
+        };
+        // North and south: `d` moves to the row before (north) or after
+        // (south), which is swept first.
+        let vertical = |plane: &mut [i32], d: usize| {
+            let order: Vec<usize> = if d == 0 {
+                (0..rows).collect()
+            } else {
+                (0..rows).rev().collect()
+            };
+            for y in order {
+                for x in 0..cols {
+                    let c = y * cols + x;
+                    plane[c] = if moves(c) & (1 << d) != 0 {
+                        let next = if d == 0 { c - cols } else { c + cols };
+                        step_entry(forced(c, next, d), plane[next])
+                    } else {
+                        0
+                    };
+                }
+            }
+        };
+        rayon::join(
+            || east_west(east, west),
+            || rayon::join(|| vertical(north, 0), || vertical(south, 2)),
+        );
+
+        // Diagonal runs: a cell is a jump point when one of the diagonal's
+        // straight sides reaches a jump point from it; four sweeps in
+        // parallel, each over the rows in the order the move enters them.
+        let straight: &[Vec<i32>] = straight;
+        diagonal.par_iter_mut().enumerate().for_each(|(i, plane)| {
+            let d = 4 + i;
+            let (a, b) = DIAGONAL_SIDES[i];
+            let (dx, dy) = DELTAS[d];
+            let offset = dy * cols as i64 + dx;
+            let order: Vec<usize> = if dy < 0 {
+                (0..rows).collect()
+            } else {
+                (0..rows).rev().collect()
+            };
+            for y in order {
+                for x in 0..cols {
+                    let c = y * cols + x;
+                    plane[c] = if moves(c) & (1 << d) != 0 {
+                        let next = (c as i64 + offset) as usize;
+                        let jump = straight[a][next] > 0 || straight[b][next] > 0;
+                        step_entry(jump, plane[next])
+                    } else {
+                        0
+                    };
+                }
+            }
+        });
+
+        let mut jumps = vec![0i32; 8 * cells];
+        let planes = &planes;
+        jumps
+            .par_chunks_mut(8 * cols.max(1))
+            .enumerate()
+            .for_each(|(y, row)| {
+                for (x, cell) in row.chunks_exact_mut(8).enumerate() {
+                    for (d, e) in cell.iter_mut().enumerate() {
+                        *e = planes[d][y * cols + x];
+                    }
+                }
+            });
+        JumpTable {
+            width: graph.width(),
+            height: graph.height(),
+            jumps,
+        }
+    }
+
+    /// The entry of `node` in direction `d` (0..8, the bit order of
+    /// [`GridGraph::moves`]): `k > 0` moves to the next jump point, or
+    /// `-k <= 0` with `k` the moves possible before the wall.
+    ///
+    /// # Panics
+    ///
+    /// If `node` is off the table's grid or `d >= 8`.
+    #[inline]
+    pub fn distance(&self, node: NodeId, d: usize) -> i32 {
+        assert!(d < 8, "direction {d} is not one of 0..8");
+        self.jumps[8 * node.index() + d]
+    }
+
+    /// The eight entries of `node`.
+    #[inline]
+    fn entries(&self, node: NodeId) -> &[i32] {
+        &self.jumps[8 * node.index()..8 * node.index() + 8]
+    }
+
+    /// Width of the grid the table was built for.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height of the grid the table was built for.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Bytes of the jump distances.
+    pub fn memory_bytes(&self) -> usize {
+        self.jumps.len() * std::mem::size_of::<i32>()
+    }
+
+    /// Whether the table has the size of `graph`.
+    pub fn fits(&self, graph: &GridGraph) -> bool {
+        self.width == graph.width() && self.height == graph.height()
+    }
+}
+
+impl From<JumpTable> for Cow<'_, JumpTable> {
+    fn from(table: JumpTable) -> Self {
+        Cow::Owned(table)
+    }
+}
+
+impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
+    fn from(table: &'a JumpTable) -> Self {
+        Cow::Borrowed(table)
+    }
+}
+
+/// JPS+ (Harabor and Grastien 2012): jump point search whose jumps are read
+/// from a precomputed [`JumpTable`] instead of scanned. It finds the same
+/// costs as [`JumpPointSearch`] and A* (optimal), through the same
+/// best-first loop, with octile or any consistent heuristic
+/// ([`with_heuristic`](JumpPointSearchPlus::with_heuristic)).
+///
+/// From each jump point it follows the moves canonical ordering keeps; in
+/// each direction it reads the distance to the next jump point. The goal,
+/// which the table does not know, is found as Harabor's *target jump
+/// points*: a straight run that passes the goal stops on it, and a
+/// diagonal run that crosses the goal's row or column before its end (the
+/// goal lying ahead on both axes) stops at the crossing.
+///
+/// # Contract
+///
+/// The graph uses [`Neighborhood::Octile`] and the table was built for it
+/// (the constructors check the movement and the size; a table of another
+/// map of the same size gives wrong paths, which is why saved tables carry
+/// the map's hash). Costs are those of the grid: 1 straight, `sqrt(2)`
+/// diagonal.
+///
+/// # Complexity
+///
+/// Worst case `O(V log V)` like A*, with `O(1)` work per direction of an
+/// expanded node. Memory: the table (32 bytes per cell) and the reusable
+/// [`SearchCache`].
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::search::{JumpPointSearchPlus, JumpTable, Search, SearchCache};
+///
+/// let grid = Grid::from_ascii("
+///     ..........
+///     ....@.....
+///     ....@.....
+///     ....@.....
+///     ..........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let table = JumpTable::build(&graph);
+/// let jps = JumpPointSearchPlus::new(&graph, &table).unwrap();
+/// let mut cache = SearchCache::new();
+/// let (start, goal) = (graph.node(0, 2).unwrap(), graph.node(9, 2).unwrap());
+/// let path = jps.search(start, goal, &mut cache).unwrap();
+/// assert!((path.cost - (5.0 + 4.0 * 2f64.sqrt())).abs() < 1e-9);
+/// // The path lists every cell, not only the jump points.
+/// assert_eq!(path.nodes.len(), 10);
+/// ```
+#[derive(Clone, Debug)]
+pub struct JumpPointSearchPlus<'g, H = Octile> {
+    graph: &'g GridGraph,
+    table: Cow<'g, JumpTable>,
+    heuristic: H,
+}
+
+impl<'g> JumpPointSearchPlus<'g> {
+    /// JPS+ on `graph` with `table` (borrowed or owned) and the octile
+    /// heuristic, or `None` unless the graph uses octile movement and the
+    /// table has its size.
+    pub fn new(graph: &'g GridGraph, table: impl Into<Cow<'g, JumpTable>>) -> Option<Self> {
+        Self::with_heuristic(graph, table, Octile::new(graph))
+    }
+}
+
+impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
+    /// JPS+ on `graph` with `table` guided by `heuristic`, or `None` unless
+    /// the graph uses octile movement and the table has its size. Any
+    /// admissible and consistent heuristic keeps the costs optimal, as for
+    /// [`JumpPointSearch::with_heuristic`].
+    pub fn with_heuristic(
+        graph: &'g GridGraph,
+        table: impl Into<Cow<'g, JumpTable>>,
+        heuristic: H,
+    ) -> Option<Self> {
+        let table = table.into();
+        (graph.neighborhood() == Neighborhood::Octile && table.fits(graph)).then_some(
+            JumpPointSearchPlus {
+                graph,
+                table,
+                heuristic,
+            },
+        )
+    }
+
+    /// The heuristic.
+    pub fn heuristic(&self) -> &H {
+        &self.heuristic
+    }
+
+    /// The jump table.
+    pub fn table(&self) -> &JumpTable {
+        &self.table
+    }
+}
+
+/// The jump points of one query, read from the table, as the best-first
+/// loop's successors.
+struct TableJumps<'s> {
+    graph: &'s GridGraph,
+    table: &'s JumpTable,
+    goal: NodeId,
+    goal_x: i64,
+    goal_y: i64,
+}
+
+impl TableJumps<'_> {
+    /// The direction of the run from `from` to `to` (a straight or diagonal
+    /// line between two jump points).
+    #[inline]
+    fn direction(&self, from: NodeId, to: NodeId) -> usize {
+        let (fx, fy) = self.graph.coords(from);
+        let (tx, ty) = self.graph.coords(to);
+        match (tx.cmp(&fx), ty.cmp(&fy)) {
+            (std::cmp::Ordering::Equal, std::cmp::Ordering::Less) => 0,
+            (std::cmp::Ordering::Greater, std::cmp::Ordering::Equal) => 1,
+            (std::cmp::Ordering::Equal, std::cmp::Ordering::Greater) => 2,
+            (std::cmp::Ordering::Less, std::cmp::Ordering::Equal) => 3,
+            (std::cmp::Ordering::Greater, std::cmp::Ordering::Less) => 4,
+            (std::cmp::Ordering::Greater, std::cmp::Ordering::Greater) => 5,
+            (std::cmp::Ordering::Less, std::cmp::Ordering::Greater) => 6,
+            _ => 7,
+        }
+    }
+}
+
+impl Expand for TableJumps<'_> {
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.graph.node_bound()
+    }
+
+    #[inline]
+    fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let graph = self.graph;
+        let mut bits = if parent == NodeId::NONE {
+            graph.moves(u)
+        } else {
+            graph.canonical_moves_after(u, self.direction(parent, u))
+        };
+        let entries = self.table.entries(u);
+        let (ux, uy) = graph.coords(u);
+        let (ux, uy) = (i64::from(ux), i64::from(uy));
+        let cols = i64::from(graph.width());
+        // How far the goal lies ahead along each axis of a move.
+        let (gx, gy) = (self.goal_x - ux, self.goal_y - uy);
+        while bits != 0 {
+            let d = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let entry = entries[d];
+            let run = i64::from(entry.unsigned_abs());
+            let (dx, dy) = DELTAS[d];
+            let at = |steps: i64| NodeId((i64::from(u.0) + steps * (dy * cols + dx)) as u32);
+            if d < 4 {
+                // The goal on this run, no farther than its end: stop there.
+                let ahead = if dx == 0 {
+                    if gx == 0 { gy * dy } else { 0 }
+                } else if gy == 0 {
+                    gx * dx
+                } else {
+                    0
+                };
+                if ahead > 0 && ahead <= run {
+                    visit(self.goal, ahead as f64);
+                } else if entry > 0 {
+                    visit(at(run), run as f64);
+                }
+            } else {
+                // A target jump point: where the run crosses the goal's row
+                // or column, if the goal lies ahead on both axes.
+                let (ex, ey) = (gx * dx, gy * dy);
+                let cross = ex.min(ey);
+                if cross > 0 && cross <= run {
+                    let v = if ex == ey { self.goal } else { at(cross) };
+                    visit(v, cross as f64 * SQRT_2);
+                } else if entry > 0 {
+                    visit(at(run), run as f64 * SQRT_2);
+                }
+            }
+        }
+    }
+}
+
+impl<H: Heuristic> Search for JumpPointSearchPlus<'_, H> {
+    fn bound(&self) -> f64 {
+        self.heuristic.bound()
+    }
+
+    /// The cache keeps the jump points; [`path_into`](Search::path_into)
+    /// gives the cells.
+    #[inline]
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64> {
+        if cache.no_path_known(&self.graph, start, goal) {
+            return None;
+        }
+        let target = self.heuristic.goal(goal);
+        let (goal_x, goal_y) = self.graph.coords(goal);
+        best_first_with(
+            &TableJumps {
+                graph: self.graph,
+                table: &self.table,
+                goal,
+                goal_x: goal_x.into(),
+                goal_y: goal_y.into(),
+            },
+            |n| self.heuristic.estimate(n, &target),
+            start,
+            &goal,
+            cache,
+            observer,
+            reopen_for(self.heuristic.bound()),
+        )
+    }
+
+    /// Writes the cells of the last search's path to `node` into `out`:
+    /// consecutive jump points lie on straight or diagonal runs, filled in
+    /// as [`JumpPointSearch`] fills in its own.
+    fn path_into<Q: OpenSet>(
+        &self,
+        cache: &SearchCache<Q>,
+        node: NodeId,
+        out: &mut Vec<NodeId>,
+    ) -> bool {
+        match JumpPointSearch::with_heuristic(self.graph, Zero) {
+            Some(runs) => runs.path_into(cache, node, out),
+            // `with_heuristic` checked the movement.
+            None => cache.path_into(node, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Tile};
+    use crate::search::Dijkstra;
+
+    /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`:
+    /// the same costs, and paths that are real grid paths of that cost.
+    fn check_all_from(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        let mut reference = SearchCache::new();
+        let mut cache = SearchCache::new();
+        Dijkstra::new(graph).all(start, &mut reference);
+        let table = JumpTable::build(graph);
+        let jps = JumpPointSearchPlus::new(graph, &table).unwrap();
+        for n in 0..graph.node_bound() as u32 {
+            let want = reference.g(NodeId(n));
+            let got = jps.search(start, NodeId(n), &mut cache);
+            match (want, &got) {
+                (Some(x), Some(p)) => {
+                    if (x - p.cost).abs() > 1e-9 {
+                        return Err(format!("to {n}: {x} vs {}", p.cost));
+                    }
+                    if p.nodes.first() != Some(&start) || p.nodes.last() != Some(&NodeId(n)) {
+                        return Err(format!("to {n}: endpoints of {:?}", p.nodes));
+                    }
+                    let mut cost = 0.0;
+                    for e in p.nodes.windows(2) {
+                        let Some((_, c)) = graph.successors(e[0]).find(|m| m.0 == e[1]) else {
+                            return Err(format!("{:?} -> {:?} is not a move", e[0], e[1]));
+                        };
+                        cost += c;
+                    }
+                    if (cost - x).abs() > 1e-9 {
+                        return Err(format!("to {n}: path costs {cost}, not {x}"));
+                    }
+                }
+                (None, None) => {}
+                _ => return Err(format!("to {n}: {want:?} vs {:?}", got.map(|p| p.cost))),
+            }
+        }
+        Ok(())
+    }
+
+    /// A grid of `w x h` cells, blocked where `walls` says.
+    fn grid(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) -> GridGraph {
+        let tiles = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                if walls(x, y) {
+                    Tile::Tree
+                } else {
+                    Tile::Ground
+                }
+            })
+            .collect();
+        GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Random obstacles, dense or sparse, on grids from one cell to
+        /// 14x14 (so every run meets the border).
+        #[test]
+        fn random_obstacles_match_dijkstra(
+            w in 1u32..15,
+            h in 1u32..15,
+            density in 0u64..500,
+            seed in proptest::prelude::any::<u64>(),
+            start in 0usize..225,
+        ) {
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            let graph = grid(w, h, |_, _| rng.below(1000) < density);
+            let s = NodeId((start % (w * h) as usize) as u32);
+            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        }
+
+        /// Rooms joined by doors and corridors one cell wide: the runs
+        /// that jump points are made of, and many forced turns.
+        #[test]
+        fn rooms_and_corridors_match_dijkstra(
+            room in 2u32..6,
+            w in 3u32..20,
+            h in 3u32..20,
+            doors in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
+            start in 0usize..400,
+        ) {
+            let graph = grid(w, h, |x, y| {
+                let wall_x = x % room == 0;
+                let wall_y = y % room == 0;
+                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
+                match (wall_x, wall_y) {
+                    (true, true) => true,
+                    (true, false) => !(door && y % room == room / 2),
+                    (false, true) => door || x % room != room / 2,
+                    (false, false) => false,
+                }
+            });
+            let s = NodeId((start % (w * h) as usize) as u32);
+            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        }
+    }
+
+    #[test]
+    fn single_cells_rows_and_columns() {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2)] {
+            let graph = grid(w, h, |_, _| false);
+            for s in 0..w * h {
+                assert_eq!(
+                    check_all_from(&graph, NodeId(s)),
+                    Ok(()),
+                    "{w}x{h} from {s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn open_map_needs_few_expansions() {
+        let g = grid(64, 64, |_, _| false);
+        let table = JumpTable::build(&g);
+        let jps = JumpPointSearchPlus::new(&g, &table).unwrap();
+        let mut cache = SearchCache::new();
+        let cost = jps.search_cost(NodeId(0), g.node(63, 40).unwrap(), &mut cache);
+        assert!((cost.unwrap() - (23.0 + 40.0 * SQRT_2)).abs() < 1e-9);
+        assert!(cache.stats().expanded <= 3, "{:?}", cache.stats());
+    }
+
+    #[test]
+    fn entries_count_moves_to_the_wall_or_the_jump_point() {
+        let g = GridGraph::new(
+            Grid::from_ascii(
+                "
+                ......
+                ..@...
+                ......
+                ",
+            )
+            .unwrap(),
+            Neighborhood::Octile,
+        );
+        let t = JumpTable::build(&g);
+        let n = |x, y| g.node(x, y).unwrap();
+        // East along the top row: (3, 0) is forced (south opens past the wall).
+        assert_eq!(t.distance(n(0, 0), 1), 3);
+        assert_eq!(t.distance(n(3, 0), 1), -2);
+        assert_eq!(t.distance(n(5, 0), 1), 0);
+        // West along the bottom row from the far end: (1, 2) is forced.
+        assert_eq!(t.distance(n(5, 2), 3), 4);
+        // South-east from (0, 0): (1, 1) is a jump point, since south
+        // from it reaches (1, 2), forced (east opens past the wall).
+        assert_eq!(t.distance(n(1, 1), 2), 1);
+        assert_eq!(t.distance(n(0, 0), 5), 1);
+        // North from the top row: no move.
+        assert_eq!(t.distance(n(0, 0), 0), 0);
+    }
+
+    #[test]
+    fn tables_of_another_size_and_four_connected_grids_are_refused() {
+        let a = grid(4, 3, |_, _| false);
+        let b = grid(3, 4, |_, _| false);
+        let t = JumpTable::build(&a);
+        assert!(JumpPointSearchPlus::new(&b, &t).is_none());
+        let four = GridGraph::new(
+            Grid::filled(4, 3, Tile::Ground).unwrap(),
+            Neighborhood::Four,
+        );
+        assert!(JumpPointSearchPlus::new(&four, &t).is_none());
+        assert!(JumpPointSearchPlus::new(&a, t).is_some());
+    }
+}

@@ -1,0 +1,585 @@
+//! Saving jump tables to disk and loading them back, in the manner of the
+//! landmark files (`landmarks/file.rs`): a magic, a version, the map's
+//! hash, checked sizes and a trailing checksum.
+//!
+//! The format is described at [`JumpTable::save`].
+
+use std::io::{self, Read, Write};
+
+use super::{DELTAS, JumpTable};
+use crate::grid::{Grid, GridGraph};
+
+const MAGIC: [u8; 8] = *b"CAIRNSJP";
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// Adds `bytes` to an FNV-1a 64-bit hash: the checksum of the landmark
+/// files, whose own copy is private to `landmarks`.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// A jump table file could not be loaded.
+///
+/// The [`kind`](JumpTableFileError::kind) says what is wrong; an I/O error
+/// other than a premature end of input is available through
+/// [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}")]
+pub struct JumpTableFileError {
+    kind: JumpTableFileErrorKind,
+    #[source]
+    source: Option<io::Error>,
+}
+
+impl JumpTableFileError {
+    /// What is wrong with the file.
+    pub fn kind(&self) -> &JumpTableFileErrorKind {
+        &self.kind
+    }
+}
+
+impl From<JumpTableFileErrorKind> for JumpTableFileError {
+    fn from(kind: JumpTableFileErrorKind) -> Self {
+        JumpTableFileError { kind, source: None }
+    }
+}
+
+impl From<io::Error> for JumpTableFileError {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            JumpTableFileErrorKind::Truncated.into()
+        } else {
+            JumpTableFileError {
+                kind: JumpTableFileErrorKind::Io,
+                source: Some(e),
+            }
+        }
+    }
+}
+
+/// What is wrong with a jump table file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum JumpTableFileErrorKind {
+    /// The input does not start with `CAIRNSJP`.
+    #[error("not a jump table file (bad magic bytes)")]
+    BadMagic,
+    /// A format version this library cannot read.
+    #[error("unsupported jump table file version {found} (this library reads version {supported})")]
+    UnsupportedVersion {
+        /// The file's version.
+        found: u32,
+        /// The version this library reads.
+        supported: u32,
+    },
+    /// The file's map hash is not the expected one.
+    #[error(
+        "jump table file was built for another map (map hash {found:#018x}, expected {expected:#018x})"
+    )]
+    MapHashMismatch {
+        /// The hash the caller expected.
+        expected: u64,
+        /// The hash in the file.
+        found: u64,
+    },
+    /// The file's grid has another size than the graph's.
+    #[error(
+        "jump table file is for a {found_width}x{found_height} grid, the graph is {width}x{height}"
+    )]
+    SizeMismatch {
+        /// The graph's width.
+        width: u32,
+        /// The graph's height.
+        height: u32,
+        /// The file's width.
+        found_width: u32,
+        /// The file's height.
+        found_height: u32,
+    },
+    /// The declared size is not one of a grid; nothing was allocated for it.
+    #[error("jump table file declares an unsupported size {width}x{height}")]
+    BadSize {
+        /// Declared width.
+        width: u32,
+        /// Declared height.
+        height: u32,
+    },
+    /// The input ends before the file does.
+    #[error("jump table file is truncated")]
+    Truncated,
+    /// The trailing checksum does not match the contents.
+    #[error(
+        "jump table file is corrupt (checksum {found:#018x}, contents hash to {computed:#018x})"
+    )]
+    ChecksumMismatch {
+        /// The checksum stored in the file.
+        found: u64,
+        /// The hash of the bytes read.
+        computed: u64,
+    },
+    /// An entry leads off the grid.
+    #[error("jump table entry {value} of ({x}, {y}) in direction {direction} leads off the grid")]
+    BadEntry {
+        /// Column of the cell.
+        x: u32,
+        /// Row of the cell.
+        y: u32,
+        /// The direction, 0..8.
+        direction: u8,
+        /// The entry.
+        value: i32,
+    },
+    /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
+    #[error("i/o error while reading jump table file")]
+    Io,
+}
+
+/// A reader that hashes what passes through it.
+struct Hashing<R> {
+    inner: R,
+    hash: u64,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash = fnv1a(self.hash, &buf[..n]);
+        Ok(n)
+    }
+}
+
+fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
+    let mut b = [0u8; N];
+    r.read_exact(&mut b)?;
+    Ok(b)
+}
+
+fn read_u32(r: &mut impl Read) -> io::Result<u32> {
+    read_array(r).map(u32::from_le_bytes)
+}
+
+fn read_u64(r: &mut impl Read) -> io::Result<u64> {
+    read_array(r).map(u64::from_le_bytes)
+}
+
+/// Reads `count` `i32`s, growing the vector only as data arrives, so that a
+/// huge declared size on a short input costs no more memory than the input.
+fn read_i32s(r: &mut impl Read, count: usize) -> io::Result<Vec<i32>> {
+    const CHUNK: usize = 4096;
+    let mut out = Vec::with_capacity(count.min(CHUNK));
+    let mut buf = [0u8; 4 * CHUNK];
+    while out.len() < count {
+        let n = (count - out.len()).min(CHUNK);
+        r.read_exact(&mut buf[..4 * n])?;
+        out.extend(
+            buf[..4 * n]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+    }
+    Ok(out)
+}
+
+impl JumpTable {
+    /// The version of the file format that [`save`](Self::save) writes and
+    /// [`load`](Self::load) reads.
+    pub const FILE_VERSION: u32 = 1;
+
+    /// Writes the table in the jump table format below, tagged with
+    /// `map_hash` (for a grid, [`grid_hash`](crate::landmarks::grid_hash)
+    /// of the grid under octile movement). Writes in blocks of 64 KiB;
+    /// `O(cells)` time.
+    ///
+    /// # Format, version 1
+    ///
+    /// Every integer is little-endian.
+    ///
+    /// | bytes | content |
+    /// |---|---|
+    /// | 8 | magic `CAIRNSJP` |
+    /// | 4 | format version, `u32` (1) |
+    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller |
+    /// | 4 | width `w`, `u32` |
+    /// | 4 | height `h`, `u32` |
+    /// | `32 w h` | the entries, `i32`, cell-major: cell `y w + x`, then the direction in the bit order of [`GridGraph::moves`] |
+    /// | 8 | FNV-1a 64-bit hash of every byte before it |
+    ///
+    /// Bytes after the checksum are not read.
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+        let mut hash = FNV_OFFSET;
+        let flush = |buf: &mut Vec<u8>, w: &mut dyn Write, hash: &mut u64| {
+            *hash = fnv1a(*hash, buf);
+            let r = w.write_all(buf);
+            buf.clear();
+            r
+        };
+        buf.extend_from_slice(&MAGIC);
+        buf.extend_from_slice(&Self::FILE_VERSION.to_le_bytes());
+        buf.extend_from_slice(&map_hash.to_le_bytes());
+        buf.extend_from_slice(&self.width.to_le_bytes());
+        buf.extend_from_slice(&self.height.to_le_bytes());
+        for chunk in self.jumps.chunks(4096) {
+            for e in chunk {
+                buf.extend_from_slice(&e.to_le_bytes());
+            }
+            flush(&mut buf, &mut w, &mut hash)?;
+        }
+        flush(&mut buf, &mut w, &mut hash)?;
+        w.write_all(&hash.to_le_bytes())
+    }
+
+    /// Reads a table written by [`save`](Self::save) (which describes the
+    /// format), checking that it was saved with `expected_map_hash`.
+    ///
+    /// Any input is safe: every field is checked, the size before anything
+    /// is allocated for it, memory grows only as data arrives, the checksum
+    /// is verified, and so is every entry (none leads off the grid), so a
+    /// search never reads outside the graph. Wrap a file in a
+    /// [`BufReader`](std::io::BufReader) for speed.
+    ///
+    /// # Errors
+    ///
+    /// A [`JumpTableFileError`] whose [`kind`](JumpTableFileError::kind)
+    /// names the first problem found, in file order: bad magic, unsupported
+    /// version, map hash mismatch, bad size, truncation, checksum mismatch,
+    /// then an entry off the grid.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+    /// use cairns::landmarks::grid_hash;
+    /// use cairns::search::{JumpTable, JumpTableFileErrorKind};
+    ///
+    /// let grid = Grid::from_ascii("
+    ///     ....
+    ///     .@@.
+    /// ").unwrap();
+    /// let hash = grid_hash(&grid, Neighborhood::Octile);
+    /// let graph = GridGraph::new(grid, Neighborhood::Octile);
+    /// let table = JumpTable::build(&graph);
+    ///
+    /// let mut bytes = Vec::new();
+    /// table.save(&mut bytes, hash).unwrap();
+    /// assert_eq!(JumpTable::load_for(&bytes[..], &graph, hash).unwrap(), table);
+    ///
+    /// let err = JumpTable::load(&bytes[..], hash ^ 1).unwrap_err();
+    /// assert!(matches!(err.kind(), JumpTableFileErrorKind::MapHashMismatch { .. }));
+    /// ```
+    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<JumpTable, JumpTableFileError> {
+        read(r, expected_map_hash, None)
+    }
+
+    /// Like [`load`](Self::load), and also checks that the table has the
+    /// size of `graph`.
+    ///
+    /// # Errors
+    ///
+    /// As [`load`](Self::load), plus
+    /// [`SizeMismatch`](JumpTableFileErrorKind::SizeMismatch).
+    pub fn load_for(
+        r: impl Read,
+        graph: &GridGraph,
+        expected_map_hash: u64,
+    ) -> Result<JumpTable, JumpTableFileError> {
+        read(r, expected_map_hash, Some((graph.width(), graph.height())))
+    }
+}
+
+fn read(
+    r: impl Read,
+    expected_map_hash: u64,
+    expected_size: Option<(u32, u32)>,
+) -> Result<JumpTable, JumpTableFileError> {
+    let mut r = Hashing {
+        inner: r,
+        hash: FNV_OFFSET,
+    };
+    if read_array::<8>(&mut r)? != MAGIC {
+        return Err(JumpTableFileErrorKind::BadMagic.into());
+    }
+    let version = read_u32(&mut r)?;
+    if version != JumpTable::FILE_VERSION {
+        return Err(JumpTableFileErrorKind::UnsupportedVersion {
+            found: version,
+            supported: JumpTable::FILE_VERSION,
+        }
+        .into());
+    }
+    let map_hash = read_u64(&mut r)?;
+    if map_hash != expected_map_hash {
+        return Err(JumpTableFileErrorKind::MapHashMismatch {
+            expected: expected_map_hash,
+            found: map_hash,
+        }
+        .into());
+    }
+    let width = read_u32(&mut r)?;
+    let height = read_u32(&mut r)?;
+    if let Some((w, h)) = expected_size
+        && (w, h) != (width, height)
+    {
+        return Err(JumpTableFileErrorKind::SizeMismatch {
+            width: w,
+            height: h,
+            found_width: width,
+            found_height: height,
+        }
+        .into());
+    }
+    let cells = u64::from(width) * u64::from(height);
+    if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 32 {
+        return Err(JumpTableFileErrorKind::BadSize { width, height }.into());
+    }
+    let jumps = read_i32s(&mut r, 8 * cells as usize)?;
+    let computed = r.hash;
+    let found = read_u64(&mut r.inner)?;
+    if found != computed {
+        return Err(JumpTableFileErrorKind::ChecksumMismatch { found, computed }.into());
+    }
+    let (cols, rows) = (i64::from(width), i64::from(height));
+    for (i, &value) in jumps.iter().enumerate() {
+        let cell = (i / 8) as i64;
+        let direction = i % 8;
+        let (x, y) = (cell % cols, cell / cols);
+        let (dx, dy) = DELTAS[direction];
+        let k = i64::from(value.unsigned_abs());
+        let (ex, ey) = (x + k * dx, y + k * dy);
+        if !(0..cols).contains(&ex) || !(0..rows).contains(&ey) {
+            return Err(JumpTableFileErrorKind::BadEntry {
+                x: x as u32,
+                y: y as u32,
+                direction: direction as u8,
+                value,
+            }
+            .into());
+        }
+    }
+    Ok(JumpTable {
+        width,
+        height,
+        jumps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::grid::Neighborhood;
+    use crate::landmarks::grid_hash;
+
+    fn table() -> (GridGraph, JumpTable, u64) {
+        let grid = Grid::from_ascii(
+            "
+            ...@..
+            .@....
+            ...@@.
+            ",
+        )
+        .unwrap();
+        let hash = grid_hash(&grid, Neighborhood::Octile);
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let t = JumpTable::build(&g);
+        (g, t, hash)
+    }
+
+    fn bytes(t: &JumpTable, hash: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        t.save(&mut out, hash).unwrap();
+        out
+    }
+
+    fn kind(r: Result<JumpTable, JumpTableFileError>) -> JumpTableFileErrorKind {
+        r.unwrap_err().kind().clone()
+    }
+
+    /// Replaces the checksum after an edit, so that the check after it is
+    /// the one that fires.
+    fn reseal(b: &mut [u8]) {
+        let body = b.len() - 8;
+        let sum = fnv1a(FNV_OFFSET, &b[..body]);
+        b[body..].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn round_trips() {
+        let (g, t, hash) = table();
+        let b = bytes(&t, hash);
+        assert_eq!(b.len(), 28 + 18 * 32 + 8);
+        assert_eq!(&b[..8], b"CAIRNSJP");
+        assert_eq!(JumpTable::load_for(&b[..], &g, hash).unwrap(), t);
+        let mut longer = b.clone();
+        longer.extend_from_slice(b"more");
+        assert_eq!(JumpTable::load(&longer[..], hash).unwrap(), t);
+        // A large table crosses the write blocks.
+        let big = GridGraph::new(
+            Grid::filled(300, 40, crate::grid::Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        let t = JumpTable::build(&big);
+        assert_eq!(JumpTable::load(&bytes(&t, 5)[..], 5).unwrap(), t);
+    }
+
+    #[test]
+    fn each_problem_has_its_own_error() {
+        let (g, t, hash) = table();
+        let good = bytes(&t, hash);
+
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert_eq!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::BadMagic
+        );
+
+        let mut b = good.clone();
+        b[8] = 2;
+        assert_eq!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::UnsupportedVersion {
+                found: 2,
+                supported: 1
+            }
+        );
+
+        let err = JumpTable::load(&good[..], 99).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "jump table file was built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+            )
+        );
+
+        let other = GridGraph::new(
+            Grid::filled(3, 6, crate::grid::Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
+        assert_eq!(
+            kind(JumpTable::load_for(&good[..], &other, hash)),
+            JumpTableFileErrorKind::SizeMismatch {
+                width: 3,
+                height: 6,
+                found_width: 6,
+                found_height: 3
+            }
+        );
+        assert!(JumpTable::load_for(&good[..], &g, hash).is_ok());
+
+        for n in [0, 3, 20, 40, good.len() - 1] {
+            assert_eq!(
+                kind(JumpTable::load(&good[..n], hash)),
+                JumpTableFileErrorKind::Truncated,
+                "{n} bytes"
+            );
+        }
+
+        let mut b = good.clone();
+        b[50] ^= 0x10;
+        assert!(matches!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::ChecksumMismatch { .. }
+        ));
+
+        // A size of more cells than a grid may have: refused before
+        // anything is allocated.
+        let mut b = good[..20].to_vec();
+        b.extend_from_slice(&u32::MAX.to_le_bytes());
+        b.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::BadSize {
+                width: u32::MAX,
+                height: u32::MAX
+            }
+        );
+        // A large but possible size on a short input: truncated.
+        let mut b = good[..20].to_vec();
+        b.extend_from_slice(&60_000u32.to_le_bytes());
+        b.extend_from_slice(&60_000u32.to_le_bytes());
+        b.extend_from_slice(&[0; 1000]);
+        assert_eq!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::Truncated
+        );
+    }
+
+    /// A checksum protects against accidents, not against a file written to
+    /// mislead; an entry leading off the grid would make a search index out
+    /// of bounds, so each one is checked.
+    #[test]
+    fn an_entry_off_the_grid_with_a_valid_checksum_is_refused() {
+        let (_, t, hash) = table();
+        let mut b = bytes(&t, hash);
+        // Cell (0, 0), east: 6 moves would end at x = 6, off a 6-wide grid.
+        b[28 + 4..28 + 8].copy_from_slice(&6i32.to_le_bytes());
+        reseal(&mut b);
+        assert_eq!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::BadEntry {
+                x: 0,
+                y: 0,
+                direction: 1,
+                value: 6
+            }
+        );
+        let mut b = bytes(&t, hash);
+        b[28..32].copy_from_slice(&i32::MIN.to_le_bytes());
+        reseal(&mut b);
+        assert!(matches!(
+            kind(JumpTable::load(&b[..], hash)),
+            JumpTableFileErrorKind::BadEntry { .. }
+        ));
+    }
+
+    #[test]
+    fn io_errors_come_through_source() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let err = JumpTable::load(Broken, 0).unwrap_err();
+        assert_eq!(err.kind(), &JumpTableFileErrorKind::Io);
+        let source = std::error::Error::source(&err).unwrap();
+        assert_eq!(source.to_string(), "disk on fire");
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..300), head in any::<bool>()) {
+            let mut b = input;
+            if head {
+                let mut h = MAGIC.to_vec();
+                h.extend_from_slice(&1u32.to_le_bytes());
+                h.extend_from_slice(&5u64.to_le_bytes());
+                h.extend_from_slice(&b);
+                b = h;
+            }
+            prop_assert!(JumpTable::load(&b[..], 5).is_err());
+        }
+
+        #[test]
+        fn corrupted_files_are_refused(cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), bit in 0u8..8) {
+            let (_, t, hash) = table();
+            let good = bytes(&t, hash);
+            let n = cut.index(good.len());
+            prop_assert_eq!(kind(JumpTable::load(&good[..n], hash)), JumpTableFileErrorKind::Truncated);
+            let mut b = good.clone();
+            b[flip.index(good.len())] ^= 1 << bit;
+            prop_assert!(JumpTable::load(&b[..], hash).is_err());
+        }
+    }
+}
