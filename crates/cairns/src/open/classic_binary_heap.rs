@@ -1,6 +1,7 @@
 //! The textbook indexed binary heap: node ids in a 1-based array, keys and
 //! positions in dense per-node arrays.
 
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -34,7 +35,7 @@ pub struct ClassicBinaryHeap {
     /// `heap[1..]` is the heap; `heap[0]` is a placeholder.
     heap: Vec<NodeId>,
     keys: Vec<Key>,
-    position: Vec<u32>,
+    position: Slots,
 }
 
 impl Default for ClassicBinaryHeap {
@@ -42,7 +43,7 @@ impl Default for ClassicBinaryHeap {
         ClassicBinaryHeap {
             heap: vec![NodeId::NONE],
             keys: Vec::new(),
-            position: Vec::new(),
+            position: Slots::default(),
         }
     }
 }
@@ -55,8 +56,8 @@ impl ClassicBinaryHeap {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i >= 1 && i < self.heap.len() && self.heap[i] == node).then_some(i)
+        // `heap[0]` is `NodeId::NONE`, never a node pushed.
+        self.position.find(node, &self.heap)
     }
 
     #[inline]
@@ -75,11 +76,11 @@ impl ClassicBinaryHeap {
                 break;
             }
             self.heap[i] = p;
-            self.position[p.index()] = i as u32;
+            self.position.set(p, i as u32);
             i = parent;
         }
         self.heap[i] = node;
-        self.position[node.index()] = i as u32;
+        self.position.set(node, i as u32);
     }
 
     #[inline]
@@ -107,18 +108,18 @@ impl ClassicBinaryHeap {
                 break;
             }
             self.heap[i] = c;
-            self.position[c.index()] = i as u32;
+            self.position.set(c, i as u32);
             i = child;
         }
         self.heap[i] = node;
-        self.position[node.index()] = i as u32;
+        self.position.set(node, i as u32);
     }
 }
 
 impl OpenSet for ClassicBinaryHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, 0);
+        self.position.prepare(node_bound);
+        if self.keys.len() < node_bound {
             self.keys.resize(node_bound, Key::default());
         }
     }
@@ -126,9 +127,7 @@ impl OpenSet for ClassicBinaryHeap {
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.prepare(node.index() + 1);
         self.keys[node.index()] = key;
         self.heap.push(node);
         self.sift_up(self.heap.len() - 1);

@@ -29,6 +29,7 @@ mod placed;
 mod quaternary_heap;
 mod radix_heap;
 mod skip_list;
+mod slots;
 mod sorted_array;
 mod sorted_list;
 mod splay_tree;

@@ -1,5 +1,6 @@
 //! A 4-ary indexed heap: shallower than a binary heap, with decrease-key.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -34,13 +35,20 @@ const ARITY: usize = 4;
 #[derive(Clone, Debug, Default)]
 pub struct QuaternaryHeap {
     heap: Vec<Entry>,
-    position: Vec<u32>,
+    position: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: Key,
     node: NodeId,
+}
+
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 impl QuaternaryHeap {
@@ -51,8 +59,7 @@ impl QuaternaryHeap {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i < self.heap.len() && self.heap[i].node == node).then_some(i)
+        self.position.find(node, &self.heap)
     }
 
     #[inline]
@@ -65,11 +72,11 @@ impl QuaternaryHeap {
                 break;
             }
             self.heap[i] = p;
-            self.position[p.node.index()] = i as u32;
+            self.position.set(p.node, i as u32);
             i = parent;
         }
         self.heap[i] = entry;
-        self.position[entry.node.index()] = i as u32;
+        self.position.set(entry.node, i as u32);
     }
 
     #[inline]
@@ -93,27 +100,23 @@ impl QuaternaryHeap {
                 break;
             }
             self.heap[i] = c;
-            self.position[c.node.index()] = i as u32;
+            self.position.set(c.node, i as u32);
             i = child;
         }
         self.heap[i] = entry;
-        self.position[entry.node.index()] = i as u32;
+        self.position.set(entry.node, i as u32);
     }
 }
 
 impl OpenSet for QuaternaryHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, u32::MAX);
-        }
+        self.position.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.position.make_room(node);
         self.heap.push(Entry { key, node });
         self.sift_up(self.heap.len() - 1);
     }

@@ -1,5 +1,6 @@
 //! An OPEN set kept as a skip list.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -67,7 +68,7 @@ pub struct SkipList {
     /// The xorshift state; 0 means "not seeded yet".
     rng: u64,
     /// The tower of each node, trusted only when that tower holds the node.
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +78,13 @@ struct Tower {
     key: Key,
     offset: u32,
     height: u8,
+}
+
+impl Holder for Tower {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 /// Whether `(a, an)` comes before `(b, bn)`: by key, then by node id.
@@ -93,11 +101,7 @@ impl SkipList {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<u32> {
-        let i = *self.slot.get(node.index())?;
-        self.towers
-            .get(i as usize)
-            .is_some_and(|t| t.node == node)
-            .then_some(i)
+        self.slot.find(node, &self.towers).map(|i| i as u32)
     }
 
     #[inline]
@@ -203,16 +207,12 @@ impl SkipList {
 
 impl OpenSet for SkipList {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, NIL);
-        }
+        self.slot.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.slot.make_room(node);
         let height = self.random_height();
         let t = if let Some(t) = self.free[height - 1].pop() {
             let tower = &mut self.towers[t as usize];
@@ -230,7 +230,7 @@ impl OpenSet for SkipList {
             });
             (self.towers.len() - 1) as u32
         };
-        self.slot[node.index()] = t;
+        self.slot.set(node, t);
         self.link(t);
     }
 

@@ -1,5 +1,6 @@
 //! An OPEN set kept as a sorted doubly linked list.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -56,7 +57,7 @@ pub struct SortedList {
     f_sum: f64,
     /// The arena slot of each node, trusted only when that cell holds the
     /// node.
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +69,13 @@ struct Cell {
     next: u32,
 }
 
+impl Holder for Cell {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl SortedList {
     /// An empty list.
     pub fn new() -> Self {
@@ -76,11 +84,7 @@ impl SortedList {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<u32> {
-        let i = *self.slot.get(node.index())?;
-        self.cells
-            .get(i as usize)
-            .is_some_and(|c| c.node == node)
-            .then_some(i)
+        self.slot.find(node, &self.cells).map(|i| i as u32)
     }
 
     /// Removes cell `i` from the list, leaving it in the arena.
@@ -154,17 +158,13 @@ impl SortedList {
 
 impl OpenSet for SortedList {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, NIL);
-        }
+        self.slot.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.slot.make_room(node);
         let cell = Cell {
             node,
             key,
@@ -178,7 +178,7 @@ impl OpenSet for SortedList {
             self.cells.push(cell);
             (self.cells.len() - 1) as u32
         };
-        self.slot[node.index()] = i;
+        self.slot.set(node, i);
         self.link(i, self.tail);
     }
 

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -37,7 +38,7 @@ const NIL: u32 = u32::MAX;
 pub struct SplayTree {
     arena: Vec<Slot>,
     free: Vec<u32>,
-    position: Vec<u32>,
+    position: Slots,
     root: u32,
     len: usize,
 }
@@ -51,12 +52,19 @@ struct Slot {
     right: u32,
 }
 
+impl Holder for Slot {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl Default for SplayTree {
     fn default() -> Self {
         SplayTree {
             arena: Vec::new(),
             free: Vec::new(),
-            position: Vec::new(),
+            position: Slots::default(),
             root: NIL,
             len: 0,
         }
@@ -83,8 +91,7 @@ impl SplayTree {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i < self.arena.len() && self.arena[i].node == node).then_some(i)
+        self.position.find(node, &self.arena)
     }
 
     #[inline]
@@ -217,16 +224,12 @@ impl SplayTree {
 
 impl OpenSet for SplayTree {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, NIL);
-        }
+        self.position.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.position.make_room(node);
         let slot = Slot {
             key,
             node,
@@ -240,7 +243,7 @@ impl OpenSet for SplayTree {
             self.arena.push(slot);
             (self.arena.len() - 1) as u32
         };
-        self.position[node.index()] = i;
+        self.position.set(node, i);
         self.insert(i);
         self.len += 1;
     }

@@ -1,6 +1,7 @@
 //! A heap of the promising entries over an unsorted list of the rest.
 
-use super::placed::{self, Entry, Place, heap};
+use super::placed::{self, Entry, Parts, Place, heap};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -39,7 +40,7 @@ pub struct TwoLevelQueue {
     threshold: f64,
     heap: Vec<Entry>,
     list: Vec<Entry>,
-    places: Vec<Place>,
+    places: Slots<Place>,
 }
 
 impl Default for TwoLevelQueue {
@@ -71,24 +72,13 @@ impl TwoLevelQueue {
             threshold: f64::NEG_INFINITY,
             heap: Vec::new(),
             list: Vec::new(),
-            places: Vec::new(),
+            places: Slots::default(),
         }
     }
 
     /// The window.
     pub fn window(&self) -> f64 {
         self.window
-    }
-
-    #[inline]
-    fn part(&self, part: u32) -> &[Entry] {
-        if part == HEAP { &self.heap } else { &self.list }
-    }
-
-    #[inline]
-    fn place(&self, node: NodeId) -> Option<Place> {
-        let place = *self.places.get(node.index())?;
-        placed::holds(self.part(place.part), place, node).then_some(place)
     }
 
     /// Moves the entries below a new threshold from the list to the empty
@@ -118,18 +108,26 @@ impl TwoLevelQueue {
     }
 }
 
+impl Parts for TwoLevelQueue {
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        if part == HEAP { &self.heap } else { &self.list }
+    }
+
+    #[inline]
+    fn places(&self) -> &Slots<Place> {
+        &self.places
+    }
+}
+
 impl OpenSet for TwoLevelQueue {
     fn prepare(&mut self, node_bound: usize) {
-        if self.places.len() < node_bound {
-            self.places.resize(node_bound, Place::default());
-        }
+        self.places.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        if self.places.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.places.make_room(node);
         let e = Entry { key, node };
         if key.f < self.threshold {
             heap::push(&mut self.heap, &mut self.places, HEAP, e);
@@ -147,20 +145,15 @@ impl OpenSet for TwoLevelQueue {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.part(place.part)[place.index as usize].key)
+        self.key_of(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place(node) else {
+        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
             self.push(node, key);
             return;
         };
         let i = index as usize;
-        debug_assert!(
-            !self.part(part)[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
         if part == HEAP {
             self.heap[i].key = key;
             heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);

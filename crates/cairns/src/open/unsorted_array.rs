@@ -1,5 +1,6 @@
 //! An OPEN set kept as an unsorted array, scanned on every pop.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -31,13 +32,20 @@ use crate::graph::NodeId;
 #[derive(Clone, Debug, Default)]
 pub struct UnsortedArray {
     entries: Vec<Entry>,
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     node: NodeId,
     key: Key,
+}
+
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 impl UnsortedArray {
@@ -48,25 +56,20 @@ impl UnsortedArray {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.slot.get(node.index())? as usize;
-        (i < self.entries.len() && self.entries[i].node == node).then_some(i)
+        self.slot.find(node, &self.entries)
     }
 }
 
 impl OpenSet for UnsortedArray {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, u32::MAX);
-        }
+        self.slot.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
-        self.slot[node.index()] = self.entries.len() as u32;
+        self.slot.make_room(node);
+        self.slot.set(node, self.entries.len() as u32);
         self.entries.push(Entry { node, key });
     }
 
@@ -82,7 +85,7 @@ impl OpenSet for UnsortedArray {
         }
         let top = self.entries.swap_remove(best);
         if let Some(moved) = self.entries.get(best) {
-            self.slot[moved.node.index()] = best as u32;
+            self.slot.set(moved.node, best as u32);
         }
         Some((top.node, top.key))
     }
