@@ -248,20 +248,3 @@ impl OpenSet for BucketQueue {
         self.len
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_stale_overflow_bound_does_not_lose_entries() {
-        let mut q = BucketQueue::with_buckets(1.0, 2);
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(10.0, 0.0));
-        q.push(NodeId(1), Key::new(20.0, 0.0));
-        q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
-        assert_eq!(q.pop(), None);
-    }
-}

@@ -259,21 +259,3 @@ impl OpenSet for HotQueue {
         self.len
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_stale_overflow_bound_does_not_lose_entries() {
-        // The overflow minimum is only a bound once its entry moves out.
-        let mut q = HotQueue::with_buckets(1.0, 2);
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(10.0, 0.0));
-        q.push(NodeId(1), Key::new(20.0, 0.0));
-        q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
-        assert_eq!(q.pop(), None);
-    }
-}

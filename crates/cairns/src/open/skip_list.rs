@@ -315,30 +315,24 @@ mod tests {
     #[test]
     fn pops_in_key_order_with_deeper_first_on_ties() {
         let mut s = SkipList::new();
-        s.prepare(10);
-        s.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-        s.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-        s.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-        s.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-        s.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        assert_eq!(nodes(&s), [4, 2, 3, 1]);
-        assert_eq!(s.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
-        let order: Vec<u32> = std::iter::from_fn(|| s.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [4, 2, 3, 1]);
-        assert_eq!(s.key(NodeId(3)), None);
+        let want = crate::open::tests::push_tied(&mut s);
+        // Every level sorted, and no level left in use once empty.
+        assert_eq!(nodes(&s), want);
+        assert_eq!(crate::open::conformance::pop_order(&mut s), want);
         assert_eq!(s.level, 0);
     }
 
     #[test]
     fn equal_keys_pop_smallest_node_first() {
+        let order = crate::open::tests::equal_keys_pop_order(SkipList::new(), &[70, 3, 500, 42, 9]);
+        assert_eq!(order, [3, 9, 42, 70, 500]);
+        // Decreasing to the same key keeps the place.
         let mut s = SkipList::new();
         let k = Key { f: 2.0, g: 1.0 };
-        for n in [70, 3, 500, 42, 9] {
-            s.push(NodeId(n), k);
-        }
+        s.push(NodeId(500), k);
+        s.push(NodeId(70), k);
         s.decrease_key(NodeId(500), k);
-        let order: Vec<u32> = std::iter::from_fn(|| s.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [3, 9, 42, 70, 500]);
+        assert_eq!(crate::open::conformance::pop_order(&mut s), [70, 500]);
     }
 
     #[test]

@@ -197,7 +197,7 @@ mod tests {
         q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
         assert_eq!(q.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
         q.push(NodeId(6), Key { f: 0.75, g: 0.0 });
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
+        let order = crate::open::conformance::pop_order(&mut q);
         assert_eq!(order, [6, 4, 2, 3, 1]);
         assert!(q.is_empty());
     }

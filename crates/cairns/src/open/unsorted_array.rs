@@ -124,13 +124,8 @@ mod tests {
 
     #[test]
     fn equal_keys_pop_from_the_lowest_slot() {
-        let mut a = UnsortedArray::new();
-        let k = Key { f: 2.0, g: 1.0 };
-        for n in [7, 3, 5] {
-            a.push(NodeId(n), k);
-        }
         // 7 sits in slot 0; popping it moves 5 into slot 0.
-        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        let order = crate::open::tests::equal_keys_pop_order(UnsortedArray::new(), &[7, 3, 5]);
         assert_eq!(order, [7, 5, 3]);
     }
 }
