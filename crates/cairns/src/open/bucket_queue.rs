@@ -193,8 +193,7 @@ impl OpenSet for BucketQueue {
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        self.places.make_room(node);
+        self.claim(node);
         self.file(Entry { key, node });
         self.len += 1;
     }

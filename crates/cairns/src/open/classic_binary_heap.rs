@@ -32,7 +32,8 @@ use crate::graph::NodeId;
 /// slot is trusted.
 #[derive(Clone, Debug)]
 pub struct ClassicBinaryHeap {
-    /// `heap[1..]` is the heap; `heap[0]` is a placeholder.
+    /// `heap[1..]` is the heap; `heap[0]` is a placeholder, `NodeId::NONE`,
+    /// so a position of 0 never holds a node.
     heap: Vec<NodeId>,
     keys: Vec<Key>,
     position: Slots,
@@ -55,14 +56,15 @@ impl ClassicBinaryHeap {
     }
 
     #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        // `heap[0]` is `NodeId::NONE`, never a node pushed.
-        self.position.find(node, &self.heap)
-    }
-
-    #[inline]
     fn key_of(&self, node: NodeId) -> Key {
         self.keys[node.index()]
+    }
+
+    /// Writes `node` to heap slot `i` and records its position.
+    #[inline]
+    fn put(&mut self, i: usize, node: NodeId) {
+        self.heap[i] = node;
+        self.position.set(node, i as u32);
     }
 
     #[inline]
@@ -75,12 +77,10 @@ impl ClassicBinaryHeap {
             if !key.precedes(self.key_of(p)) {
                 break;
             }
-            self.heap[i] = p;
-            self.position.set(p, i as u32);
+            self.put(i, p);
             i = parent;
         }
-        self.heap[i] = node;
-        self.position.set(node, i as u32);
+        self.put(i, node);
     }
 
     #[inline]
@@ -107,12 +107,10 @@ impl ClassicBinaryHeap {
             if !self.key_of(c).precedes(key) {
                 break;
             }
-            self.heap[i] = c;
-            self.position.set(c, i as u32);
+            self.put(i, c);
             i = child;
         }
-        self.heap[i] = node;
-        self.position.set(node, i as u32);
+        self.put(i, node);
     }
 }
 
@@ -126,7 +124,10 @@ impl OpenSet for ClassicBinaryHeap {
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
+        debug_assert!(
+            self.position.find(node, &self.heap).is_none(),
+            "node {node} pushed twice"
+        );
         self.prepare(node.index() + 1);
         self.keys[node.index()] = key;
         self.heap.push(node);
@@ -150,17 +151,16 @@ impl OpenSet for ClassicBinaryHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|_| self.key_of(node))
+        self.position
+            .find(node, &self.heap)
+            .map(|_| self.key_of(node))
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.position.find(node, &self.heap) {
             Some(i) => {
-                debug_assert!(
-                    !self.key_of(node).precedes(key),
-                    "decrease_key raised a key"
-                );
+                self.key_of(node).debug_assert_lowered_to(key);
                 self.keys[node.index()] = key;
                 self.sift_up(i);
             }

@@ -293,11 +293,16 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
 /// On the first difference.
 pub fn tie_order<Q: OpenSet>(mut q: Q) {
     q.prepare(10);
-    q.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-    q.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-    q.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-    q.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-    q.push(NodeId(5), Key { f: 5.0, g: 2.5 });
+    push_keys(
+        &mut q,
+        &[
+            (1, 5.0, 1.0),
+            (2, 3.0, 0.0),
+            (3, 5.0, 4.0),
+            (4, 9.0, 0.0),
+            (5, 5.0, 2.5),
+        ],
+    );
     q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
     assert_eq!(
         q.key(NodeId(3)),
@@ -316,11 +321,16 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
     );
     // Keys far apart (in other buckets and beyond a bucket window), moved
     // by decrease-key from far to near and within one `f`.
-    q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
-    q.push(NodeId(2), Key { f: 4.5, g: 0.0 });
-    q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
-    q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
-    q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+    push_keys(
+        &mut q,
+        &[
+            (1, 5.5, 1.0),
+            (2, 4.5, 0.0),
+            (3, 5.5, 4.0),
+            (4, 90.0, 0.0),
+            (5, 0.5, 0.0),
+        ],
+    );
     assert_eq!(q.pop().map(|(n, _)| n.0), Some(5), "order: first pop");
     q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
     q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
@@ -398,6 +408,13 @@ pub fn deep_decrease_key<Q: OpenSet + ?Sized>(q: &mut Q) {
         popped += 1;
     }
     assert_eq!(popped, N, "deep decrease-key: entries popped");
+}
+
+/// Pushes each `(node, f, g)` of `entries`, in order.
+pub(crate) fn push_keys<Q: OpenSet + ?Sized>(q: &mut Q, entries: &[(u32, f64, f64)]) {
+    for &(node, f, g) in entries {
+        q.push(NodeId(node), Key { f, g });
+    }
 }
 
 /// Pops every entry of `q`, returning the nodes in the order popped.

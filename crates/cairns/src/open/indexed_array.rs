@@ -86,7 +86,7 @@ impl OpenSet for IndexedArray {
     fn decrease_key(&mut self, node: NodeId, key: Key) {
         match self.keys.get_mut(node.index()) {
             Some(Some(old)) => {
-                debug_assert!(!old.precedes(key), "decrease_key raised a key");
+                old.debug_assert_lowered_to(key);
                 *old = key;
             }
             _ => self.push(node, key),

@@ -175,7 +175,7 @@ impl OpenSet for LazyBinaryHeap {
     fn decrease_key(&mut self, node: NodeId, key: Key) {
         match self.current(node) {
             Some(old) => {
-                debug_assert!(!old.precedes(key), "decrease_key raised a key");
+                old.debug_assert_lowered_to(key);
                 if old != key {
                     self.insert(node, key);
                 }

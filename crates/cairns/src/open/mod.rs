@@ -386,6 +386,14 @@ impl Key {
     pub fn precedes(self, other: Key) -> bool {
         self.f < other.f || (self.f == other.f && self.g > other.g)
     }
+
+    /// The precondition of [`OpenSet::decrease_key`], checked in debug
+    /// builds: `new` does not come after `self`, the node's current key.
+    #[inline]
+    #[track_caller]
+    pub(crate) fn debug_assert_lowered_to(self, new: Key) {
+        debug_assert!(!self.precedes(new), "decrease_key raised a key");
+    }
 }
 
 /// The operations A* performs on its OPEN set.
@@ -441,10 +449,10 @@ mod tests {
     /// they pop in.
     pub(super) fn push_tied<Q: OpenSet + ?Sized>(q: &mut Q) -> [u32; 4] {
         q.prepare(10);
-        q.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-        q.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-        q.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-        q.push(NodeId(4), Key { f: 9.0, g: 0.0 });
+        conformance::push_keys(
+            q,
+            &[(1, 5.0, 1.0), (2, 3.0, 0.0), (3, 5.0, 4.0), (4, 9.0, 0.0)],
+        );
         q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
         [4, 2, 3, 1]
     }

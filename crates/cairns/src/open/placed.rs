@@ -7,8 +7,8 @@
 //! the container it names holds the node at that index, so the array is
 //! never cleared.
 
-use super::Key;
 use super::slots::Slots;
+use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
 /// An OPEN entry.
@@ -41,6 +41,17 @@ pub(super) trait Parts {
             .get(node, |place| holds(self.list(place.part), place, node))
     }
 
+    /// Before a push of `node`: checks in debug builds that it is not in
+    /// the set, and makes room for it.
+    #[inline]
+    fn claim(&mut self, node: NodeId)
+    where
+        Self: OpenSet,
+    {
+        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
+        self.prepare(node.index() + 1);
+    }
+
     /// The key of `node`, if it is in the set.
     #[inline]
     fn key_of(&self, node: NodeId) -> Option<Key> {
@@ -53,12 +64,9 @@ pub(super) trait Parts {
     #[inline]
     fn place_to_lower(&self, node: NodeId, key: Key) -> Option<Place> {
         let place = self.place(node)?;
-        debug_assert!(
-            !self.list(place.part)[place.index as usize]
-                .key
-                .precedes(key),
-            "decrease_key raised a key"
-        );
+        self.list(place.part)[place.index as usize]
+            .key
+            .debug_assert_lowered_to(key);
         Some(place)
     }
 }

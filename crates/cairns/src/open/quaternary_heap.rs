@@ -57,9 +57,11 @@ impl QuaternaryHeap {
         Self::default()
     }
 
+    /// Writes `entry` to heap slot `i` and records its position.
     #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        self.position.find(node, &self.heap)
+    fn put(&mut self, i: usize, entry: Entry) {
+        self.heap[i] = entry;
+        self.position.set(entry.node, i as u32);
     }
 
     #[inline]
@@ -71,12 +73,10 @@ impl QuaternaryHeap {
             if !entry.key.precedes(p.key) {
                 break;
             }
-            self.heap[i] = p;
-            self.position.set(p.node, i as u32);
+            self.put(i, p);
             i = parent;
         }
-        self.heap[i] = entry;
-        self.position.set(entry.node, i as u32);
+        self.put(i, entry);
     }
 
     #[inline]
@@ -99,12 +99,10 @@ impl QuaternaryHeap {
             if !c.key.precedes(entry.key) {
                 break;
             }
-            self.heap[i] = c;
-            self.position.set(c.node, i as u32);
+            self.put(i, c);
             i = child;
         }
-        self.heap[i] = entry;
-        self.position.set(entry.node, i as u32);
+        self.put(i, entry);
     }
 }
 
@@ -115,8 +113,7 @@ impl OpenSet for QuaternaryHeap {
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        self.position.make_room(node);
+        self.position.claim(node, &self.heap);
         self.heap.push(Entry { key, node });
         self.sift_up(self.heap.len() - 1);
     }
@@ -133,14 +130,16 @@ impl OpenSet for QuaternaryHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.heap[i].key)
+        self.position
+            .find(node, &self.heap)
+            .map(|i| self.heap[i].key)
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.position.find(node, &self.heap) {
             Some(i) => {
-                debug_assert!(!self.heap[i].key.precedes(key), "decrease_key raised a key");
+                self.heap[i].key.debug_assert_lowered_to(key);
                 self.heap[i].key = key;
                 self.sift_up(i);
             }

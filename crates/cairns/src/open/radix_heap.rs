@@ -154,8 +154,7 @@ impl OpenSet for RadixHeap {
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        self.places.make_room(node);
+        self.claim(node);
         self.file(Entry { key, node });
         self.len += 1;
     }

@@ -211,8 +211,7 @@ impl OpenSet for SkipList {
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        self.slot.make_room(node);
+        self.slot.claim(node, &self.towers);
         let height = self.random_height();
         let t = if let Some(t) = self.free[height - 1].pop() {
             let tower = &mut self.towers[t as usize];
@@ -259,10 +258,7 @@ impl OpenSet for SkipList {
             self.push(node, key);
             return;
         };
-        debug_assert!(
-            !self.towers[t as usize].key.precedes(key),
-            "decrease_key raised a key"
-        );
+        self.towers[t as usize].key.debug_assert_lowered_to(key);
         self.unlink(t);
         self.towers[t as usize].key = key;
         self.link(t);

@@ -38,12 +38,6 @@ impl<T: Copy + Default> Slots<T> {
         holds(at).then_some(at)
     }
 
-    /// Makes room for `node`, before a push.
-    #[inline]
-    pub(super) fn make_room(&mut self, node: NodeId) {
-        self.prepare(node.index() + 1);
-    }
-
     /// Records `at` as the position of `node`, which has room.
     #[inline]
     pub(super) fn set(&mut self, node: NodeId, at: T) {
@@ -61,6 +55,39 @@ impl Slots {
             .get(i)
             .is_some_and(|e| e.node() == node)
             .then_some(i)
+    }
+
+    /// Before a push of `node`: checks in debug builds that `storage` does
+    /// not hold it, and makes room for it.
+    #[inline]
+    pub(super) fn claim<E: Holder>(&mut self, node: NodeId, storage: &[E]) {
+        debug_assert!(
+            self.find(node, storage).is_none(),
+            "node {node} pushed twice"
+        );
+        self.prepare(node.index() + 1);
+    }
+
+    /// Stores `cell`, which holds `node`, in an arena: in the slot that the
+    /// `free` list gives back if there is one, else in a new one; records
+    /// and returns the slot.
+    #[inline]
+    pub(super) fn store<E: Holder>(
+        &mut self,
+        arena: &mut Vec<E>,
+        free: &mut Vec<u32>,
+        cell: E,
+    ) -> u32 {
+        let node = cell.node();
+        let i = if let Some(i) = free.pop() {
+            arena[i as usize] = cell;
+            i
+        } else {
+            arena.push(cell);
+            (arena.len() - 1) as u32
+        };
+        self.set(node, i);
+        i
     }
 }
 

@@ -105,7 +105,7 @@ impl OpenSet for SortedArray {
             self.push(node, key);
             return;
         };
-        debug_assert!(!old.precedes(key), "decrease_key raised a key");
+        old.debug_assert_lowered_to(key);
         let i = self.position(node, old);
         // The entries after `i` that the new key does not precede end up
         // before it: rotate them down by one and put the entry after them.

@@ -163,22 +163,14 @@ impl OpenSet for SortedList {
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        self.slot.make_room(node);
+        self.slot.claim(node, &self.cells);
         let cell = Cell {
             node,
             key,
             prev: NIL,
             next: NIL,
         };
-        let i = if let Some(i) = self.free.pop() {
-            self.cells[i as usize] = cell;
-            i
-        } else {
-            self.cells.push(cell);
-            (self.cells.len() - 1) as u32
-        };
-        self.slot.set(node, i);
+        let i = self.slot.store(&mut self.cells, &mut self.free, cell);
         self.link(i, self.tail);
     }
 
@@ -206,7 +198,7 @@ impl OpenSet for SortedList {
             return;
         };
         let cell = &mut self.cells[i as usize];
-        debug_assert!(!cell.key.precedes(key), "decrease_key raised a key");
+        cell.key.debug_assert_lowered_to(key);
         let back = cell.prev;
         self.unlink(i);
         self.cells[i as usize].key = key;

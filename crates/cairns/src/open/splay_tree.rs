@@ -90,11 +90,6 @@ impl SplayTree {
     }
 
     #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        self.position.find(node, &self.arena)
-    }
-
-    #[inline]
     fn at(&self, i: u32) -> (Key, NodeId) {
         let s = &self.arena[i as usize];
         (s.key, s.node)
@@ -228,22 +223,14 @@ impl OpenSet for SplayTree {
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        self.position.make_room(node);
+        self.position.claim(node, &self.arena);
         let slot = Slot {
             key,
             node,
             left: NIL,
             right: NIL,
         };
-        let i = if let Some(i) = self.free.pop() {
-            self.arena[i as usize] = slot;
-            i
-        } else {
-            self.arena.push(slot);
-            (self.arena.len() - 1) as u32
-        };
-        self.position.set(node, i);
+        let i = self.position.store(&mut self.arena, &mut self.free, slot);
         self.insert(i);
         self.len += 1;
     }
@@ -264,18 +251,17 @@ impl OpenSet for SplayTree {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.arena[i].key)
+        self.position
+            .find(node, &self.arena)
+            .map(|i| self.arena[i].key)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(i) = self.slot(node) else {
+        let Some(i) = self.position.find(node, &self.arena) else {
             self.push(node, key);
             return;
         };
-        debug_assert!(
-            !self.arena[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
+        self.arena[i].key.debug_assert_lowered_to(key);
         let i = i as u32;
         self.remove(i);
         self.arena[i as usize].key = key;

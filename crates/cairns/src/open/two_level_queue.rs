@@ -126,8 +126,7 @@ impl OpenSet for TwoLevelQueue {
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        self.places.make_room(node);
+        self.claim(node);
         let e = Entry { key, node };
         if key.f < self.threshold {
             heap::push(&mut self.heap, &mut self.places, HEAP, e);
@@ -185,11 +184,14 @@ mod tests {
     fn pops_in_key_order_across_refills() {
         let mut q = TwoLevelQueue::with_window(1.0);
         q.prepare(10);
-        q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
-        q.push(NodeId(2), Key { f: 4.5, g: 0.0 });
-        q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
-        q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
-        q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+        let far_apart = [
+            (1, 5.5, 1.0),
+            (2, 4.5, 0.0),
+            (3, 5.5, 4.0),
+            (4, 90.0, 0.0),
+            (5, 0.5, 0.0),
+        ];
+        crate::open::conformance::push_keys(&mut q, &far_apart);
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(5));
         // Below the threshold (1.5): straight into the heap.
         q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });

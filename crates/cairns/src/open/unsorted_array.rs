@@ -53,11 +53,6 @@ impl UnsortedArray {
     pub fn new() -> Self {
         Self::default()
     }
-
-    #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        self.slot.find(node, &self.entries)
-    }
 }
 
 impl OpenSet for UnsortedArray {
@@ -67,8 +62,7 @@ impl OpenSet for UnsortedArray {
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        self.slot.make_room(node);
+        self.slot.claim(node, &self.entries);
         self.slot.set(node, self.entries.len() as u32);
         self.entries.push(Entry { node, key });
     }
@@ -91,17 +85,16 @@ impl OpenSet for UnsortedArray {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.entries[i].key)
+        self.slot
+            .find(node, &self.entries)
+            .map(|i| self.entries[i].key)
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.slot.find(node, &self.entries) {
             Some(i) => {
-                debug_assert!(
-                    !self.entries[i].key.precedes(key),
-                    "decrease_key raised a key"
-                );
+                self.entries[i].key.debug_assert_lowered_to(key);
                 self.entries[i].key = key;
             }
             None => self.push(node, key),
