@@ -44,6 +44,24 @@ fn outcome<T: PartialEq + Clone, K: PartialEq + Clone>(
     }
 }
 
+/// Valid UTF-8 parses to the same value or the same error (kind and line)
+/// from a `&str` with `parse`, called `name`, as from a reader (`result`).
+fn check_same_from_str<T: PartialEq + Clone + std::fmt::Debug>(
+    data: &[u8],
+    result: &Result<T, ParseError>,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+    name: &str,
+) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let key = |e: &ParseError| (e.kind().clone(), e.line());
+        assert_eq!(
+            outcome(&parse(text), key),
+            outcome(result, key),
+            "{name} and {name}_from differ"
+        );
+    }
+}
+
 /// `.map` parser: any bytes give a grid or an error naming a line with a
 /// short message; a grid written back with `write_map` parses to itself;
 /// valid UTF-8 parses the same from a `&str` as from a reader.
@@ -64,14 +82,7 @@ pub fn map(data: &[u8]) -> Result<Grid, ParseError> {
         }
         Err(e) => check_parse_error(e),
     }
-    if let Ok(text) = std::str::from_utf8(data) {
-        let key = |e: &ParseError| (e.kind().clone(), e.line());
-        assert_eq!(
-            outcome(&parse_map(text), key),
-            outcome(&result, key),
-            "parse_map and parse_map_from differ"
-        );
-    }
+    check_same_from_str(data, &result, parse_map, "parse_map");
     result
 }
 
@@ -97,14 +108,7 @@ pub fn scen(data: &[u8]) -> Result<ScenarioFile, ParseError> {
         }
         Err(e) => check_parse_error(e),
     }
-    if let Ok(text) = std::str::from_utf8(data) {
-        let key = |e: &ParseError| (e.kind().clone(), e.line());
-        assert_eq!(
-            outcome(&parse_scen(text), key),
-            outcome(&result, key),
-            "parse_scen and parse_scen_from differ"
-        );
-    }
+    check_same_from_str(data, &result, parse_scen, "parse_scen");
     result
 }
 

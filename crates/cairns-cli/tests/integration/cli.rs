@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::{TempDir, assert_exit, cairns, data, json, stderr, stdout};
+use crate::{
+    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, stderr, stdout,
+};
 
 /// A 9x5 map on which the shortest path from (0, 0) to (8, 0) goes down,
 /// along the bottom row and up (cost 16: every diagonal would cut a corner).
@@ -40,7 +42,7 @@ fn help_and_version() {
     let o = cairns(&["--help"]);
     assert_exit(&o, 0);
     for command in ["demo", "path", "scen"] {
-        assert!(stdout(&o).contains(command), "{}", stdout(&o));
+        assert_stdout_has(&o, command);
     }
     assert_exit(&cairns(&["--version"]), 0);
     // A usage error is an error.
@@ -125,11 +127,7 @@ fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
         "1,0",
     ]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("missing.map: cannot read the file"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "missing.map: cannot read the file");
 }
 
 #[test]
@@ -138,11 +136,7 @@ fn path_exits_2_for_an_endpoint_on_a_wall_or_off_the_map() {
     let map = dir.file("split.map", SPLIT);
     let o = cairns(&["path", &map, "--from", "1,1", "--to", "0,0"]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("start (1, 1) is on a blocked tile '@'"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "start (1, 1) is on a blocked tile '@'");
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "3,0"]);
     assert_exit(&o, 2);
     assert!(
@@ -204,7 +198,7 @@ fn scen_with_canonical_ordering_and_jump_point_search() {
     // JPS searches with the octile heuristic only.
     let o = cairns(&["scen", &scen, "--jps", "--heuristic", "zero"]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("octile"), "{}", stderr(&o));
+    assert_stderr_has(&o, "octile");
 }
 
 #[test]
@@ -212,8 +206,8 @@ fn scen_table_output() {
     let scen = data("dao/arena.map.scen");
     let o = cairns(&["scen", &scen, "--every", "8"]);
     assert_exit(&o, 0);
-    assert!(stdout(&o).contains("scenarios    20"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("mismatches   0"), "{}", stdout(&o));
+    assert_stdout_has(&o, "scenarios    20");
+    assert_stdout_has(&o, "mismatches   0");
 }
 
 #[test]
@@ -256,7 +250,7 @@ fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
     // Data errors fail the run (a wrong file must not pass a CI job)...
     let o = cairns(&args);
     assert_exit(&o, 1);
-    assert!(stderr(&o).contains("--skip-data-errors"), "{}", stderr(&o));
+    assert_stderr_has(&o, "--skip-data-errors");
     // ... unless the user asks to skip them.
     let o = cairns(&[&args[..], &["--skip-data-errors"]].concat());
     assert_exit(&o, 0);
@@ -264,12 +258,8 @@ fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
     assert!(j["data_errors"].as_u64().unwrap() > 0, "{j}");
     assert_eq!(j["mismatches"], 0);
     assert_eq!(j["against"], "dijkstra");
-    assert!(stderr(&o).contains("data error: line"), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("is on a blocked tile"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "data error: line");
+    assert_stderr_has(&o, "is on a blocked tile");
 }
 
 #[test]

@@ -5,7 +5,10 @@ use std::process::Output;
 
 use cairns::open::OpenKind;
 
-use crate::{TempDir, assert_exit, cairns, data, json, rooms_map, scen_for, stderr, stdout};
+use crate::{
+    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, rooms_map,
+    scen_for, stderr, stdout,
+};
 
 fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
     let mut args = vec!["landmarks", "build", map, "-k", k, "-o", out];
@@ -139,25 +142,42 @@ fn landmarks_file_works_with_every_open_set() {
     }
 }
 
+/// The JSON summary of `cairns scen` on every `every`-th line of `scen`
+/// under `heuristic`, which must succeed.
+fn scen_json(scen: &str, every: &str, heuristic: &str) -> serde_json::Value {
+    let o = cairns(&[
+        "scen",
+        scen,
+        "--every",
+        every,
+        "--heuristic",
+        heuristic,
+        "--json",
+    ]);
+    assert_exit(&o, 0);
+    json(&o)
+}
+
+/// Asserts that the run `a` expanded fewer nodes per query on average than
+/// the run `b`; each comes with its name for the message.
+#[track_caller]
+fn assert_fewer_expanded(a: (&serde_json::Value, &str), b: (&serde_json::Value, &str)) {
+    let mean = |j: &serde_json::Value| j["mean_expanded"].as_f64().unwrap();
+    let ((ma, na), (mb, nb)) = ((mean(a.0), a.1), (mean(b.0), b.1));
+    assert!(ma < mb, "{na} expanded {ma} on average, {nb} {mb}");
+}
+
 #[test]
 fn dh4_on_a_dao_map_matches_and_expands_fewer_than_octile() {
     let scen = data("dao/den520d.map.scen");
-    let run = |h: &str| {
-        let o = cairns(&["scen", &scen, "--every", "50", "--heuristic", h, "--json"]);
-        assert_exit(&o, 0);
-        json(&o)
-    };
+    let run = |h: &str| scen_json(&scen, "50", h);
     let (dh, octile) = (run("dh:4"), run("octile"));
     assert_eq!(dh["mismatches"], 0, "{dh}");
     assert_eq!(dh["heuristic"], "dh:4:farthest", "{dh}");
     assert_eq!(dh["queries"], octile["queries"]);
     assert!(dh["table_bytes"].as_u64().unwrap() > 0, "{dh}");
     assert!(dh["preprocess_s"].as_f64().unwrap() > 0.0, "{dh}");
-    let (a, b) = (
-        dh["mean_expanded"].as_f64().unwrap(),
-        octile["mean_expanded"].as_f64().unwrap(),
-    );
-    assert!(a < b, "dh:4 expanded {a} on average, octile {b}");
+    assert_fewer_expanded((&dh, "dh:4"), (&octile, "octile"));
 }
 
 #[test]
@@ -166,22 +186,14 @@ fn sampled_placement_matches_and_expands_fewer_than_farthest_on_brc202d() {
     // landmarks bound the queries clearly better (1.28x fewer expansions
     // over every 5th line when measured).
     let scen = data("dao/brc202d.map.scen");
-    let run = |h: &str| {
-        let o = cairns(&["scen", &scen, "--every", "25", "--heuristic", h, "--json"]);
-        assert_exit(&o, 0);
-        json(&o)
-    };
+    let run = |h: &str| scen_json(&scen, "25", h);
     let (sampled, farthest) = (run("dh:16:sampled"), run("dh:16"));
     for j in [&sampled, &farthest] {
         assert_eq!(j["mismatches"], 0, "{j}");
         assert_eq!(j["open"], "pairing-heap", "{j}");
     }
     assert_eq!(sampled["heuristic"], "dh:16:sampled", "{sampled}");
-    let (a, b) = (
-        sampled["mean_expanded"].as_f64().unwrap(),
-        farthest["mean_expanded"].as_f64().unwrap(),
-    );
-    assert!(a < b, "sampled expanded {a} on average, farthest {b}");
+    assert_fewer_expanded((&sampled, "sampled"), (&farthest, "farthest"));
 }
 
 #[test]
@@ -199,41 +211,21 @@ fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
     let base = ["path", &map, "--from", "0,0", "--to", "8,0", "--no-draw"];
     let o = cairns(&[&base[..], &["--heuristic", "dh:2:random"]].concat());
     assert_exit(&o, 0);
-    assert!(
-        stdout(&o).contains("cost       16.000000"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        stdout(&o).contains("heuristic  dh:2:random"),
-        "{}",
-        stdout(&o)
-    );
+    assert_stdout_has(&o, "cost       16.000000");
+    assert_stdout_has(&o, "heuristic  dh:2:random");
 
     // 4-connected: the table must be built for that movement too.
     let table = dir.path("m4.lm");
     assert_exit(&build(&map, "2", &table, &["--neighborhood", "4"]), 0);
     let o = cairns(&[&base[..], &["--neighborhood", "4", "--landmarks", &table]].concat());
     assert_exit(&o, 0);
-    assert!(
-        stdout(&o).contains("cost       16.000000"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        stdout(&o).contains("table      360 bytes"),
-        "{}",
-        stdout(&o)
-    );
+    assert_stdout_has(&o, "cost       16.000000");
+    assert_stdout_has(&o, "table      360 bytes");
     // ... and under octile movement the error says that the movement
     // differs, not that the map does.
     let o = cairns(&[&base[..], &["--landmarks", &table]].concat());
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("built for this map under the other movement rule"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "built for this map under the other movement rule");
     assert!(!stderr(&o).contains("another map"), "{}", stderr(&o));
 }
 
@@ -289,7 +281,7 @@ fn a_truncated_or_corrupt_table_is_an_error_not_a_panic() {
     let missing = dir.path("missing.lm");
     let o = cairns(&["scen", &scen, "--landmarks", &missing]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("missing.lm"), "{}", stderr(&o));
+    assert_stderr_has(&o, "missing.lm");
 }
 
 #[test]
@@ -307,11 +299,7 @@ fn bad_heuristic_names_and_combinations_exit_2() {
     // A bare `dh` has nothing to build from.
     let o = cairns(&["scen", &scen, "--heuristic", "dh"]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("bare dh needs a saved landmark table"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "bare dh needs a saved landmark table");
 
     let dir = TempDir::new("combine");
     let table = dir.path("arena.lm");
@@ -325,14 +313,10 @@ fn bad_heuristic_names_and_combinations_exit_2() {
         "octile",
     ]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("the heuristic is octile"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "the heuristic is octile");
     let o = cairns(&["scen", &scen, "--landmarks", &table, "--heuristic", "dh:3"]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("has 2"), "{}", stderr(&o));
+    assert_stderr_has(&o, "has 2");
 }
 
 #[test]
@@ -349,21 +333,17 @@ fn build_errors_exit_2_with_a_message() {
     let tiny = dir.file("tiny.map", "type octile\nheight 1\nwidth 3\nmap\n..@\n");
     let o = build(&tiny, "3", &out, &[]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("tiny.map"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("only 2 cells"), "{}", stderr(&o));
+    assert_stderr_has(&o, "tiny.map");
+    assert_stderr_has(&o, "only 2 cells");
 
     let bad = dir.file("bad.map", "type octile\nheight 1\nwidth 2\nmap\n.Q\n");
     let o = build(&bad, "2", &out, &[]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("bad.map: line 5"), "{}", stderr(&o));
+    assert_stderr_has(&o, "bad.map: line 5");
 
     let unwritable = dir.path("no/such/dir/t.lm");
     let o = build(&map, "2", &unwritable, &[]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains(&format!("{unwritable}: cannot create")),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, &format!("{unwritable}: cannot create"));
     assert!(!Path::new(&out).exists());
 }

@@ -78,6 +78,20 @@ pub(crate) fn assert_exit(o: &Output, code: i32) {
     );
 }
 
+/// Asserts that the standard output contains `text`, showing it when not.
+#[track_caller]
+pub(crate) fn assert_stdout_has(o: &Output, text: &str) {
+    let out = stdout(o);
+    assert!(out.contains(text), "no {text:?} in stdout:\n{out}");
+}
+
+/// Asserts that the standard error contains `text`, showing it when not.
+#[track_caller]
+pub(crate) fn assert_stderr_has(o: &Output, text: &str) {
+    let err = stderr(o);
+    assert!(err.contains(text), "no {text:?} in stderr:\n{err}");
+}
+
 pub(crate) fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(stdout(o).trim())
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))

@@ -80,16 +80,16 @@ fn spread(grid: &Grid, k: usize, shift: usize) -> Vec<[u32; 2]> {
 /// on 1024 x 1024 in a release build.
 const BIG: u32 = if cfg!(debug_assertions) { 256 } else { 1024 };
 
-/// A state with a 64 x 64 map `small` (for the other client) and a
-/// [`BIG`] x [`BIG`] map `big` (for the heavy requests).
-fn state(limits: Limits) -> (AppState, Grid, Grid) {
+/// A server under `limits` with a 64 x 64 map `small` (for the other
+/// client) and a [`BIG`] x [`BIG`] map `big` (for the heavy requests).
+async fn serve(limits: Limits) -> (Server, Grid, Grid) {
     let (small, big) = (rooms(64), rooms(BIG));
     let state = AppState::with_grid("small", small.clone())
         .unwrap()
         .add_grid("big", big.clone())
         .unwrap()
         .with_limits(limits);
-    (state, small, big)
+    (Server::start(state).await, small, big)
 }
 
 /// A search on `small` with octile, no table: the other client's request.
@@ -122,12 +122,12 @@ async fn assert_answered(conn: &mut Conn, small: &Grid) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_past_the_cap_get_503_and_half_sent_headers_are_cut_off() {
     let header_timeout = Duration::from_millis(800);
-    let (state, small, _) = state(Limits {
+    let (server, small, _) = serve(Limits {
         max_connections: 3,
         header_read_timeout: header_timeout,
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let mut other = Conn::open(server.addr).await;
     assert_answered(&mut other, &small).await;
 
@@ -170,12 +170,12 @@ async fn connections_past_the_cap_get_503_and_half_sent_headers_are_cut_off() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn large_and_slow_bodies_get_413_and_408_and_every_route_answers_json() {
-    let (state, small, _) = state(Limits {
+    let (server, small, _) = serve(Limits {
         max_body_bytes: 1000,
         request_timeout: Duration::from_millis(500),
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let mut other = Conn::open(server.addr).await;
 
     // Announced too large: refused before the body is read.
@@ -240,12 +240,12 @@ async fn large_and_slow_bodies_get_413_and_408_and_every_route_answers_json() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn work_past_the_deadline_gets_503_while_small_requests_are_answered() {
-    let (state, small, big) = state(Limits {
+    let (server, small, big) = serve(Limits {
         // Far shorter than the 32 searches of the table's build.
         request_timeout: Duration::from_millis(100),
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let mut other = Conn::open(server.addr).await;
     let answer = call(
         server.addr,
@@ -268,11 +268,11 @@ async fn work_past_the_deadline_gets_503_while_small_requests_are_answered() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_over_the_request_limit_gets_422_before_it_is_built() {
-    let (state, small, big) = state(Limits {
+    let (server, small, big) = serve(Limits {
         max_table_bytes: 128 << 10,
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     // 64 x 64 cells x 8 landmarks x 4 bytes = 128 KiB: fits.
     let answer = call(
         server.addr,
@@ -346,11 +346,11 @@ async fn refused_while(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_builds_past_the_limit_get_503() {
-    let (state, small, big) = state(Limits {
+    let (server, small, big) = serve(Limits {
         max_table_builds: 1,
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let body = dh_search("big", &big, 32, 0);
     let addr = server.addr;
     let heavy = tokio::spawn(async move { call(addr, "POST", "/api/search", &body).await });
@@ -369,12 +369,12 @@ async fn table_builds_past_the_limit_get_503() {
 async fn table_memory_in_use_gets_503_and_idle_tables_make_room() {
     // Room for the big table and less than one small one beside it.
     let big_table = (BIG * BIG) as usize * 32 * 4;
-    let (state, small, big) = state(Limits {
+    let (server, small, big) = serve(Limits {
         table_memory: big_table + (16 << 10),
         max_table_bytes: big_table,
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let body = dh_search("big", &big, 32, 0);
     let addr = server.addr;
     let heavy = tokio::spawn(async move { call(addr, "POST", "/api/search", &body).await });
@@ -398,12 +398,12 @@ async fn table_memory_in_use_gets_503_and_idle_tables_make_room() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_reads_no_response_is_cut_off() {
-    let (state, small, _) = state(Limits {
+    let (server, small, _) = serve(Limits {
         max_connections: 2,
         write_timeout: Duration::from_millis(300),
         ..Limits::default()
-    });
-    let server = Server::start(state).await;
+    })
+    .await;
     let mut other = Conn::open(server.addr).await;
     // Pipelined requests for the big map's rows, 12 MB in all, none read:
     // more than the socket buffers hold.

@@ -241,7 +241,7 @@ pub fn write_map(grid: &Grid) -> String {
 mod tests {
     use super::*;
     use crate::grid::Tile;
-    use crate::movingai::test_data::{data_dir, real_files};
+    use crate::movingai::test_data::{assert_fails, data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
         parse_map(text).unwrap_err().kind().clone()
@@ -290,16 +290,15 @@ mod tests {
 
     #[test]
     fn truncated_map() {
-        let e = parse_map("type octile\nheight 3\nwidth 2\nmap\n..\n..\n").unwrap_err();
-        assert_eq!(e.line(), Some(6));
-        assert_eq!(
-            *e.kind(),
+        assert_fails(
+            parse_map("type octile\nheight 3\nwidth 2\nmap\n..\n..\n"),
+            6,
             ParseErrorKind::TooFewRows {
                 expected: 3,
-                found: 2
-            }
+                found: 2,
+            },
+            "line 6: expected 3 rows, found 2",
         );
-        assert_eq!(e.to_string(), "line 6: expected 3 rows, found 2");
         // Cut in the middle of a row.
         assert_eq!(
             kind("height 2\nwidth 4\nmap\n....\n..\n"),
@@ -317,16 +316,15 @@ mod tests {
 
     #[test]
     fn wrong_row_width() {
-        let e = parse_map("height 2\nwidth 3\nmap\n...\n....\n").unwrap_err();
-        assert_eq!(e.line(), Some(5));
-        assert_eq!(
-            *e.kind(),
+        assert_fails(
+            parse_map("height 2\nwidth 3\nmap\n...\n....\n"),
+            5,
             ParseErrorKind::RowWidth {
                 expected: 3,
-                found: 4
-            }
+                found: 4,
+            },
+            "line 5: row has 4 tiles, expected 3",
         );
-        assert_eq!(e.to_string(), "line 5: row has 4 tiles, expected 3");
     }
 
     #[test]

@@ -104,10 +104,26 @@ fn load<T>(
 
 /// The Moving AI benchmark files shared by the tests, found by the
 /// workspace's one lookup (`cairns-testdata`). Tests that use them fail
-/// (never skip) when the directory is missing.
+/// (never skip) when the directory is missing. And the one check of a
+/// parse error.
 #[cfg(test)]
 pub(crate) mod test_data {
     pub(crate) use cairns_testdata::{data_dir, real_files};
+
+    use crate::parse::{ParseError, ParseErrorKind};
+
+    /// Asserts that a parse failed on `line` with `kind` and `message`.
+    #[track_caller]
+    pub(crate) fn assert_fails<T: std::fmt::Debug>(
+        result: Result<T, ParseError>,
+        line: usize,
+        kind: ParseErrorKind,
+        message: &str,
+    ) {
+        let e = result.unwrap_err();
+        assert_eq!((e.line(), e.kind().clone()), (Some(line), kind));
+        assert_eq!(e.to_string(), message);
+    }
 }
 
 #[cfg(test)]

@@ -484,7 +484,7 @@ mod tests {
     use super::*;
     use crate::movingai::map::parse_map;
     use crate::movingai::read_map;
-    use crate::movingai::test_data::{data_dir, real_files};
+    use crate::movingai::test_data::{assert_fails, data_dir, real_files};
 
     fn kind(text: &str) -> ParseErrorKind {
         parse_scen(text).unwrap_err().kind().clone()
@@ -561,19 +561,15 @@ mod tests {
 
     #[test]
     fn missing_fields() {
-        let e = parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\n").unwrap_err();
-        assert_eq!(e.line(), Some(2));
-        assert_eq!(
-            *e.kind(),
+        assert_fails(
+            parse_scen("version 1\n0\tx.map\t4\t4\t0\t0\t3\t3\n"),
+            2,
             ParseErrorKind::FieldCount {
                 expected: 9,
                 found: 8,
-                separator: '\t'
-            }
-        );
-        assert_eq!(
-            e.to_string(),
-            "line 2: expected 9 tab-separated fields, found 8"
+                separator: '\t',
+            },
+            "line 2: expected 9 tab-separated fields, found 8",
         );
     }
 

@@ -1,7 +1,8 @@
 //! Dial's bucket queue, for real-valued keys: a circular array of buckets
 //! indexed by a discretised `f`, each ordered exactly.
 
-use super::placed::{self, Entry, Place, heap};
+use super::placed::{self, Entry, Parts, Place, Window, heap};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -56,16 +57,10 @@ const OVERFLOW: u32 = u32::MAX;
 /// the better choice.
 #[derive(Clone, Debug)]
 pub struct BucketQueue {
-    width: f64,
-    /// Slot `b % K` holds bucket `b` for `b` in `current .. current + K`,
-    /// each as a heap.
-    buckets: Vec<Vec<Entry>>,
-    overflow: Vec<Entry>,
-    /// A lower bound on the bucket numbers in `overflow`.
-    overflow_min: u64,
-    /// Reused during redistribution of the overflow list.
-    spill: Vec<Entry>,
-    places: Vec<Place>,
+    /// Each bucket of the window is a heap.
+    window: Window,
+    places: Slots<Place>,
+    /// The first bucket of the window.
     current: u64,
     len: usize,
 }
@@ -95,18 +90,9 @@ impl BucketQueue {
     /// If `width` is not positive and finite, or `k` is 0 or above
     /// `u32::MAX - 1`.
     pub fn with_buckets(width: f64, k: usize) -> Self {
-        assert!(
-            width > 0.0 && width.is_finite(),
-            "bucket width must be positive and finite"
-        );
-        assert!(k > 0 && k < (u32::MAX - 1) as usize, "bad bucket count {k}");
         BucketQueue {
-            width,
-            buckets: vec![Vec::new(); k],
-            overflow: Vec::new(),
-            overflow_min: u64::MAX,
-            spill: Vec::new(),
-            places: Vec::new(),
+            window: Window::new(width, k, OVERFLOW - 1),
+            places: Slots::default(),
             current: 0,
             len: 0,
         }
@@ -114,40 +100,20 @@ impl BucketQueue {
 
     /// The width of a bucket.
     pub fn width(&self) -> f64 {
-        self.width
+        self.window.width
     }
 
     /// The number of buckets.
     pub fn buckets(&self) -> usize {
-        self.buckets.len()
-    }
-
-    #[inline]
-    fn bucket_of(&self, f: f64) -> u64 {
-        // Saturates for huge and infinite f, below the "none" marker.
-        ((f / self.width) as u64).min(u64::MAX - 1)
-    }
-
-    #[inline]
-    fn list(&self, part: u32) -> &[Entry] {
-        match part {
-            OVERFLOW => &self.overflow,
-            _ => self.buckets.get(part as usize).map_or(&[], Vec::as_slice),
-        }
-    }
-
-    #[inline]
-    fn place(&self, node: NodeId) -> Option<Place> {
-        let place = *self.places.get(node.index())?;
-        placed::holds(self.list(place.part), place, node).then_some(place)
+        self.window.slots.len()
     }
 
     /// The slot of the bucket for `f`, or `OVERFLOW`.
     #[inline]
     fn part_for(&self, f: f64) -> u32 {
         // A key below the current bucket (by rounding) joins it.
-        let b = self.bucket_of(f).max(self.current);
-        let k = self.buckets.len() as u64;
+        let b = self.window.bucket_of(f).max(self.current);
+        let k = self.window.k();
         if b - self.current < k {
             (b % k) as u32
         } else {
@@ -161,11 +127,11 @@ impl BucketQueue {
         placed::debug_assert_non_negative("BucketQueue", entry.key);
         match self.part_for(entry.key.f) {
             OVERFLOW => {
-                self.overflow_min = self.overflow_min.min(self.bucket_of(entry.key.f));
-                placed::append(&mut self.overflow, &mut self.places, OVERFLOW, entry);
+                let b = self.window.bucket_of(entry.key.f);
+                self.window.spill_over(&mut self.places, OVERFLOW, entry, b);
             }
             slot => heap::push(
-                &mut self.buckets[slot as usize],
+                &mut self.window.slots[slot as usize],
                 &mut self.places,
                 slot,
                 entry,
@@ -177,13 +143,13 @@ impl BucketQueue {
     /// bringing in overflow entries as the scan reaches them. The set must
     /// not be empty.
     fn lowest(&mut self) -> Option<usize> {
-        let k = self.buckets.len() as u64;
+        let k = self.window.k();
         loop {
             let next = (0..k)
                 .map(|j| self.current + j)
-                .find(|&b| !self.buckets[(b % k) as usize].is_empty());
-            let overflow_first =
-                !self.overflow.is_empty() && next.is_none_or(|b| self.overflow_min <= b);
+                .find(|&b| !self.window.slots[(b % k) as usize].is_empty());
+            let overflow_first = !self.window.overflow.is_empty()
+                && next.is_none_or(|b| self.window.overflow_min <= b);
             if !overflow_first {
                 let b = next?;
                 self.current = b;
@@ -192,30 +158,42 @@ impl BucketQueue {
             // The bound can be stale and below `current` (its entry moved out
             // of the overflow list): `current` never moves back, or ring slots
             // would be read as lower buckets than they hold.
-            self.current = self.overflow_min.max(self.current);
-            std::mem::swap(&mut self.overflow, &mut self.spill);
-            self.overflow_min = u64::MAX;
-            for i in 0..self.spill.len() {
-                let e = self.spill[i];
+            self.current = self.window.overflow_min.max(self.current);
+            let spill = self.window.take_overflow();
+            for &e in &spill {
                 self.file(e);
             }
-            self.spill.clear();
+            self.window.reuse(spill);
         }
+    }
+}
+
+impl Parts for BucketQueue {
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        match part {
+            OVERFLOW => &self.window.overflow,
+            _ => self
+                .window
+                .slots
+                .get(part as usize)
+                .map_or(&[], Vec::as_slice),
+        }
+    }
+
+    #[inline]
+    fn places(&self) -> &Slots<Place> {
+        &self.places
     }
 }
 
 impl OpenSet for BucketQueue {
     fn prepare(&mut self, node_bound: usize) {
-        if self.places.len() < node_bound {
-            self.places.resize(node_bound, Place::default());
-        }
+        self.places.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        if self.places.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.claim(node);
         self.file(Entry { key, node });
         self.len += 1;
     }
@@ -225,46 +203,41 @@ impl OpenSet for BucketQueue {
             return None;
         }
         let slot = self.lowest()?;
-        let e = heap::pop(&mut self.buckets[slot], &mut self.places, slot as u32)?;
+        let e = heap::pop(&mut self.window.slots[slot], &mut self.places, slot as u32)?;
         self.len -= 1;
         Some((e.node, e.key))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.list(place.part)[place.index as usize].key)
+        self.key_of(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(place) = self.place(node) else {
+        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
             self.push(node, key);
             return;
         };
-        let i = place.index as usize;
-        debug_assert!(
-            !self.list(place.part)[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
-        let part = place.part;
+        let i = index as usize;
         if part == OVERFLOW {
-            placed::take(&mut self.overflow, &mut self.places, OVERFLOW, i);
+            placed::take(&mut self.window.overflow, &mut self.places, OVERFLOW, i);
             self.file(Entry { key, node });
         } else if self.part_for(key.f) == part {
-            let bucket = &mut self.buckets[part as usize];
+            let bucket = &mut self.window.slots[part as usize];
             bucket[i].key = key;
             heap::sift_up(bucket, &mut self.places, part, i);
         } else {
-            heap::remove(&mut self.buckets[part as usize], &mut self.places, part, i);
+            heap::remove(
+                &mut self.window.slots[part as usize],
+                &mut self.places,
+                part,
+                i,
+            );
             self.file(Entry { key, node });
         }
     }
 
     fn clear(&mut self) {
-        for b in &mut self.buckets {
-            b.clear();
-        }
-        self.overflow.clear();
-        self.overflow_min = u64::MAX;
+        self.window.clear();
         self.current = 0;
         self.len = 0;
     }
@@ -272,22 +245,5 @@ impl OpenSet for BucketQueue {
     #[inline]
     fn len(&self) -> usize {
         self.len
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_stale_overflow_bound_does_not_lose_entries() {
-        let mut q = BucketQueue::with_buckets(1.0, 2);
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(10.0, 0.0));
-        q.push(NodeId(1), Key::new(20.0, 0.0));
-        q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
-        assert_eq!(q.pop(), None);
     }
 }

@@ -1,6 +1,7 @@
 //! The textbook indexed binary heap: node ids in a 1-based array, keys and
 //! positions in dense per-node arrays.
 
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -31,10 +32,11 @@ use crate::graph::NodeId;
 /// slot is trusted.
 #[derive(Clone, Debug)]
 pub struct ClassicBinaryHeap {
-    /// `heap[1..]` is the heap; `heap[0]` is a placeholder.
+    /// `heap[1..]` is the heap; `heap[0]` is a placeholder, `NodeId::NONE`,
+    /// so a position of 0 never holds a node.
     heap: Vec<NodeId>,
     keys: Vec<Key>,
-    position: Vec<u32>,
+    position: Slots,
 }
 
 impl Default for ClassicBinaryHeap {
@@ -42,7 +44,7 @@ impl Default for ClassicBinaryHeap {
         ClassicBinaryHeap {
             heap: vec![NodeId::NONE],
             keys: Vec::new(),
-            position: Vec::new(),
+            position: Slots::default(),
         }
     }
 }
@@ -54,14 +56,15 @@ impl ClassicBinaryHeap {
     }
 
     #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i >= 1 && i < self.heap.len() && self.heap[i] == node).then_some(i)
-    }
-
-    #[inline]
     fn key_of(&self, node: NodeId) -> Key {
         self.keys[node.index()]
+    }
+
+    /// Writes `node` to heap slot `i` and records its position.
+    #[inline]
+    fn put(&mut self, i: usize, node: NodeId) {
+        self.heap[i] = node;
+        self.position.set(node, i as u32);
     }
 
     #[inline]
@@ -74,12 +77,10 @@ impl ClassicBinaryHeap {
             if !key.precedes(self.key_of(p)) {
                 break;
             }
-            self.heap[i] = p;
-            self.position[p.index()] = i as u32;
+            self.put(i, p);
             i = parent;
         }
-        self.heap[i] = node;
-        self.position[node.index()] = i as u32;
+        self.put(i, node);
     }
 
     #[inline]
@@ -106,29 +107,28 @@ impl ClassicBinaryHeap {
             if !self.key_of(c).precedes(key) {
                 break;
             }
-            self.heap[i] = c;
-            self.position[c.index()] = i as u32;
+            self.put(i, c);
             i = child;
         }
-        self.heap[i] = node;
-        self.position[node.index()] = i as u32;
+        self.put(i, node);
     }
 }
 
 impl OpenSet for ClassicBinaryHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, 0);
+        self.position.prepare(node_bound);
+        if self.keys.len() < node_bound {
             self.keys.resize(node_bound, Key::default());
         }
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        debug_assert!(
+            self.position.find(node, &self.heap).is_none(),
+            "node {node} pushed twice"
+        );
+        self.prepare(node.index() + 1);
         self.keys[node.index()] = key;
         self.heap.push(node);
         self.sift_up(self.heap.len() - 1);
@@ -151,17 +151,16 @@ impl OpenSet for ClassicBinaryHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|_| self.key_of(node))
+        self.position
+            .find(node, &self.heap)
+            .map(|_| self.key_of(node))
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.position.find(node, &self.heap) {
             Some(i) => {
-                debug_assert!(
-                    !self.key_of(node).precedes(key),
-                    "decrease_key raised a key"
-                );
+                self.key_of(node).debug_assert_lowered_to(key);
                 self.keys[node.index()] = key;
                 self.sift_up(i);
             }

@@ -20,6 +20,7 @@
 //!   larger `g` first among equal `f`.
 //! - [`clear`]: `clear` forgets every entry and membership, and the set
 //!   works after it.
+//! - [`deep_decrease_key`]: decrease-key deep inside a large set.
 //! - [`astar`]: A* with the structure finds the costs that A* with the
 //!   default heap finds, on a few maps (octile and 4-connected, walls, dead
 //!   ends, walled-in cells), reusing one cache across queries.
@@ -292,20 +293,24 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
 /// On the first difference.
 pub fn tie_order<Q: OpenSet>(mut q: Q) {
     q.prepare(10);
-    q.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-    q.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-    q.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-    q.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-    q.push(NodeId(5), Key { f: 5.0, g: 2.5 });
+    push_keys(
+        &mut q,
+        &[
+            (1, 5.0, 1.0),
+            (2, 3.0, 0.0),
+            (3, 5.0, 4.0),
+            (4, 9.0, 0.0),
+            (5, 5.0, 2.5),
+        ],
+    );
     q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
     assert_eq!(
         q.key(NodeId(3)),
         Some(Key { f: 5.0, g: 4.0 }),
         "tie order: key of node 3"
     );
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
     assert_eq!(
-        order,
+        pop_order(&mut q),
         [4, 2, 3, 5, 1],
         "tie order: smaller f first, then larger g"
     );
@@ -316,11 +321,16 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
     );
     // Keys far apart (in other buckets and beyond a bucket window), moved
     // by decrease-key from far to near and within one `f`.
-    q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
-    q.push(NodeId(2), Key { f: 4.5, g: 0.0 });
-    q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
-    q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
-    q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+    push_keys(
+        &mut q,
+        &[
+            (1, 5.5, 1.0),
+            (2, 4.5, 0.0),
+            (3, 5.5, 4.0),
+            (4, 90.0, 0.0),
+            (5, 0.5, 0.0),
+        ],
+    );
     assert_eq!(q.pop().map(|(n, _)| n.0), Some(5), "order: first pop");
     q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
     q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
@@ -331,8 +341,7 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
         "order: key after decrease-key"
     );
     q.push(NodeId(6), Key { f: 40.0, g: 0.0 });
-    let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
-    assert_eq!(order, [4, 3, 2, 1, 6], "order: keys far apart");
+    assert_eq!(pop_order(&mut q), [4, 3, 2, 1, 6], "order: keys far apart");
     assert!(q.is_empty(), "order: empty after popping everything");
 }
 
@@ -359,6 +368,58 @@ pub fn clear<Q: OpenSet>(mut q: Q) {
     assert_eq!(q.len(), 1, "clear: len after a push");
     assert_eq!(q.pop(), Some((NodeId(1), Key::new(3.0, 0.0))), "clear: pop");
     assert_eq!(q.pop(), None, "clear: pop from an empty set");
+}
+
+/// Decrease-key deep inside a large set: 200 increasing keys (a long path
+/// in a tree that is not rebalanced), every fifth lowered below others, one
+/// pop (which restructures a self-adjusting heap), then every seventh from
+/// 50 on lowered again. Every entry comes out once, in key order. `q` is
+/// left empty.
+///
+/// # Panics
+///
+/// On the first difference.
+pub fn deep_decrease_key<Q: OpenSet + ?Sized>(q: &mut Q) {
+    const N: u32 = 200;
+    q.prepare(N as usize);
+    for n in 0..N {
+        q.push(NodeId(n), Key::new(f64::from(n), 0.0));
+    }
+    for n in (3..N).step_by(5) {
+        q.decrease_key(NodeId(n), Key::new(f64::from(n) / 3.0, 0.0));
+    }
+    assert_eq!(
+        q.pop().map(|(n, _)| n),
+        Some(NodeId(0)),
+        "deep decrease-key: first pop"
+    );
+    for n in (50..N).step_by(7) {
+        let old = q.key(NodeId(n)).expect("deep decrease-key: a member");
+        q.decrease_key(NodeId(n), Key::new(old.f - 16.5, 0.0));
+    }
+    let mut last = Key::new(0.0, 0.0);
+    let mut popped = 1;
+    while let Some((node, key)) = q.pop() {
+        assert!(
+            !key.precedes(last),
+            "deep decrease-key: popped {node} with {key:?} after {last:?}"
+        );
+        last = key;
+        popped += 1;
+    }
+    assert_eq!(popped, N, "deep decrease-key: entries popped");
+}
+
+/// Pushes each `(node, f, g)` of `entries`, in order.
+pub(crate) fn push_keys<Q: OpenSet + ?Sized>(q: &mut Q, entries: &[(u32, f64, f64)]) {
+    for &(node, f, g) in entries {
+        q.push(NodeId(node), Key { f, g });
+    }
+}
+
+/// Pops every entry of `q`, returning the nodes in the order popped.
+pub fn pop_order<Q: OpenSet + ?Sized>(q: &mut Q) -> Vec<u32> {
+    std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect()
 }
 
 /// A 10x8 map with walls, a dead end and two walled-in pockets: the cell
@@ -475,8 +536,8 @@ pub fn astar<Q: OpenSet>(open: Q) {
 pub const SEEDS: std::ops::Range<u64> = 0..64;
 
 /// Runs the whole suite on sets built by `make`: [`model`] on a sequence
-/// of 300 operations for each of [`SEEDS`], then [`tie_order`], [`clear`]
-/// and [`astar`].
+/// of 300 operations for each of [`SEEDS`], then [`tie_order`], [`clear`],
+/// [`deep_decrease_key`] and [`astar`].
 ///
 /// # Panics
 ///
@@ -491,6 +552,7 @@ pub fn check_with<Q: OpenSet>(mut make: impl FnMut() -> Q) {
     }
     tie_order(make());
     clear(make());
+    deep_decrease_key(&mut make());
     astar(make());
 }
 

@@ -150,12 +150,8 @@ mod tests {
 
     #[test]
     fn equal_keys_pop_smallest_node_first() {
-        let mut t = HashTable::new();
-        let k = Key { f: 2.0, g: 1.0 };
-        for n in [700, 3, 5_000_000, 42, 9] {
-            t.push(NodeId(n), k);
-        }
-        let order: Vec<u32> = std::iter::from_fn(|| t.pop()).map(|(n, _)| n.0).collect();
+        let pushed = [700, 3, 5_000_000, 42, 9];
+        let order = crate::open::tests::equal_keys_pop_order(HashTable::new(), &pushed);
         assert_eq!(order, [3, 9, 42, 700, 5_000_000]);
     }
 

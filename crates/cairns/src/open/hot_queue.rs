@@ -1,6 +1,7 @@
 //! The heap-on-top queue: buckets of `f`, with a heap only for the lowest.
 
-use super::placed::{self, Entry, Place, heap};
+use super::placed::{self, Entry, Parts, Place, Window, heap};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -58,18 +59,12 @@ const OVERFLOW: u32 = u32::MAX - 1;
 /// choice.
 #[derive(Clone, Debug)]
 pub struct HotQueue {
-    width: f64,
-    /// The circular window of unsorted buckets; slot `b % K` holds bucket
-    /// `b` for `b` in `top + 1 .. top + K`.
-    buckets: Vec<Vec<Entry>>,
+    /// The unsorted buckets `top + 1 .. top + K` (the window's slot for
+    /// bucket `top` is empty).
+    window: Window,
     /// Bucket number `top`, as a heap.
     heap: Vec<Entry>,
-    overflow: Vec<Entry>,
-    /// A lower bound on the bucket numbers in `overflow`.
-    overflow_min: u64,
-    /// Reused during redistribution of the overflow list.
-    spill: Vec<Entry>,
-    places: Vec<Place>,
+    places: Slots<Place>,
     top: u64,
     len: usize,
 }
@@ -101,19 +96,10 @@ impl HotQueue {
     /// If `width` is not positive and finite, or `k` is 0 or above
     /// `u32::MAX - 2`.
     pub fn with_buckets(width: f64, k: usize) -> Self {
-        assert!(
-            width > 0.0 && width.is_finite(),
-            "bucket width must be positive and finite"
-        );
-        assert!(k > 0 && k < (u32::MAX - 2) as usize, "bad bucket count {k}");
         HotQueue {
-            width,
-            buckets: vec![Vec::new(); k],
+            window: Window::new(width, k, OVERFLOW - 1),
             heap: Vec::new(),
-            overflow: Vec::new(),
-            overflow_min: u64::MAX,
-            spill: Vec::new(),
-            places: Vec::new(),
+            places: Slots::default(),
             top: 0,
             len: 0,
         }
@@ -121,33 +107,12 @@ impl HotQueue {
 
     /// The width of a bucket.
     pub fn width(&self) -> f64 {
-        self.width
+        self.window.width
     }
 
     /// The number of buckets.
     pub fn buckets(&self) -> usize {
-        self.buckets.len()
-    }
-
-    #[inline]
-    fn bucket_of(&self, f: f64) -> u64 {
-        // Saturates for huge and infinite f, below the "none" marker.
-        ((f / self.width) as u64).min(u64::MAX - 1)
-    }
-
-    #[inline]
-    fn list(&self, part: u32) -> &[Entry] {
-        match part {
-            HEAP => &self.heap,
-            OVERFLOW => &self.overflow,
-            _ => self.buckets.get(part as usize).map_or(&[], Vec::as_slice),
-        }
-    }
-
-    #[inline]
-    fn place(&self, node: NodeId) -> Option<Place> {
-        let place = *self.places.get(node.index())?;
-        placed::holds(self.list(place.part), place, node).then_some(place)
+        self.window.slots.len()
     }
 
     /// Files `entry` by its bucket.
@@ -155,37 +120,36 @@ impl HotQueue {
     fn file(&mut self, entry: Entry) {
         placed::debug_assert_non_negative("HotQueue", entry.key);
         // A key below the top (by rounding) joins the top heap.
-        let b = self.bucket_of(entry.key.f).max(self.top);
-        let k = self.buckets.len() as u64;
+        let b = self.window.bucket_of(entry.key.f).max(self.top);
+        let k = self.window.k();
         if b == self.top {
             heap::push(&mut self.heap, &mut self.places, HEAP, entry);
         } else if b - self.top < k {
             let slot = (b % k) as u32;
             placed::append(
-                &mut self.buckets[slot as usize],
+                &mut self.window.slots[slot as usize],
                 &mut self.places,
                 slot,
                 entry,
             );
         } else {
-            self.overflow_min = self.overflow_min.min(b);
-            placed::append(&mut self.overflow, &mut self.places, OVERFLOW, entry);
+            self.window.spill_over(&mut self.places, OVERFLOW, entry, b);
         }
     }
 
     /// Moves the top to the lowest non-empty bucket; the set is not empty
     /// and the heap is.
     fn advance(&mut self) {
-        let k = self.buckets.len() as u64;
+        let k = self.window.k();
         while self.heap.is_empty() {
             let next = (1..k)
                 .map(|j| self.top + j)
-                .find(|&b| !self.buckets[(b % k) as usize].is_empty());
+                .find(|&b| !self.window.slots[(b % k) as usize].is_empty());
             let mut top = next.unwrap_or(u64::MAX);
-            if !self.overflow.is_empty() {
+            if !self.window.overflow.is_empty() {
                 // The bound can be stale and below `top` (its entry moved
                 // out of the overflow list): the top never moves back.
-                top = top.min(self.overflow_min.max(self.top));
+                top = top.min(self.window.overflow_min.max(self.top));
             }
             if top == u64::MAX {
                 debug_assert!(false, "advance on an empty queue");
@@ -193,38 +157,52 @@ impl HotQueue {
             }
             self.top = top;
             let slot = (top % k) as usize;
-            std::mem::swap(&mut self.heap, &mut self.buckets[slot]);
-            if !self.overflow.is_empty() && self.overflow_min < top.saturating_add(k) {
-                std::mem::swap(&mut self.overflow, &mut self.spill);
-                self.overflow_min = u64::MAX;
-                for i in 0..self.spill.len() {
-                    let e = self.spill[i];
+            std::mem::swap(&mut self.heap, &mut self.window.slots[slot]);
+            if !self.window.overflow.is_empty() && self.window.overflow_min < top.saturating_add(k)
+            {
+                let spill = self.window.take_overflow();
+                for &e in &spill {
                     // Into the heap unsorted; heapified below.
-                    if self.bucket_of(e.key.f) == top {
+                    if self.window.bucket_of(e.key.f) == top {
                         placed::append(&mut self.heap, &mut self.places, HEAP, e);
                     } else {
                         self.file(e);
                     }
                 }
-                self.spill.clear();
+                self.window.reuse(spill);
             }
             heap::heapify(&mut self.heap, &mut self.places, HEAP);
         }
     }
 }
 
-impl OpenSet for HotQueue {
-    fn prepare(&mut self, node_bound: usize) {
-        if self.places.len() < node_bound {
-            self.places.resize(node_bound, Place::default());
+impl Parts for HotQueue {
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        match part {
+            HEAP => &self.heap,
+            OVERFLOW => &self.window.overflow,
+            _ => self
+                .window
+                .slots
+                .get(part as usize)
+                .map_or(&[], Vec::as_slice),
         }
     }
 
+    #[inline]
+    fn places(&self) -> &Slots<Place> {
+        &self.places
+    }
+}
+
+impl OpenSet for HotQueue {
+    fn prepare(&mut self, node_bound: usize) {
+        self.places.prepare(node_bound);
+    }
+
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        if self.places.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.claim(node);
         self.file(Entry { key, node });
         self.len += 1;
     }
@@ -242,31 +220,26 @@ impl OpenSet for HotQueue {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.list(place.part)[place.index as usize].key)
+        self.key_of(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(place) = self.place(node) else {
+        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
             self.push(node, key);
             return;
         };
-        let i = place.index as usize;
-        debug_assert!(
-            !self.list(place.part)[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
-        match place.part {
+        let i = index as usize;
+        match part {
             HEAP => {
                 self.heap[i].key = key;
                 heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);
             }
             OVERFLOW => {
-                placed::take(&mut self.overflow, &mut self.places, OVERFLOW, i);
+                placed::take(&mut self.window.overflow, &mut self.places, OVERFLOW, i);
                 self.file(Entry { key, node });
             }
             slot => {
-                let list = &mut self.buckets[slot as usize];
+                let list = &mut self.window.slots[slot as usize];
                 placed::take(list, &mut self.places, slot, i);
                 self.file(Entry { key, node });
             }
@@ -274,12 +247,8 @@ impl OpenSet for HotQueue {
     }
 
     fn clear(&mut self) {
-        for b in &mut self.buckets {
-            b.clear();
-        }
+        self.window.clear();
         self.heap.clear();
-        self.overflow.clear();
-        self.overflow_min = u64::MAX;
         self.top = 0;
         self.len = 0;
     }
@@ -287,23 +256,5 @@ impl OpenSet for HotQueue {
     #[inline]
     fn len(&self) -> usize {
         self.len
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_stale_overflow_bound_does_not_lose_entries() {
-        // The overflow minimum is only a bound once its entry moves out.
-        let mut q = HotQueue::with_buckets(1.0, 2);
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(10.0, 0.0));
-        q.push(NodeId(1), Key::new(20.0, 0.0));
-        q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
-        assert_eq!(q.pop().map(|(n, _)| n.0), Some(1));
-        assert_eq!(q.pop(), None);
     }
 }

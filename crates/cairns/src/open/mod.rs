@@ -29,6 +29,7 @@ mod placed;
 mod quaternary_heap;
 mod radix_heap;
 mod skip_list;
+mod slots;
 mod sorted_array;
 mod sorted_list;
 mod splay_tree;
@@ -385,6 +386,14 @@ impl Key {
     pub fn precedes(self, other: Key) -> bool {
         self.f < other.f || (self.f == other.f && self.g > other.g)
     }
+
+    /// The precondition of [`OpenSet::decrease_key`], checked in debug
+    /// builds: `new` does not come after `self`, the node's current key.
+    #[inline]
+    #[track_caller]
+    pub(crate) fn debug_assert_lowered_to(self, new: Key) {
+        debug_assert!(!self.precedes(new), "decrease_key raised a key");
+    }
 }
 
 /// The operations A* performs on its OPEN set.
@@ -432,7 +441,30 @@ mod tests {
     use proptest::prelude::*;
 
     use super::conformance::{self, NODES, Op};
-    use super::{BucketQueue, HotQueue, OpenKind, OpenSet, TwoLevelQueue};
+    use super::{BucketQueue, HotQueue, Key, OpenKind, OpenSet, TwoLevelQueue};
+    use crate::graph::NodeId;
+
+    /// Pushes four entries, two with equal `f`, and lowers one to the
+    /// front (the start of [`conformance::tie_order`]); returns the order
+    /// they pop in.
+    pub(super) fn push_tied<Q: OpenSet + ?Sized>(q: &mut Q) -> [u32; 4] {
+        q.prepare(10);
+        conformance::push_keys(
+            q,
+            &[(1, 5.0, 1.0), (2, 3.0, 0.0), (3, 5.0, 4.0), (4, 9.0, 0.0)],
+        );
+        q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
+        [4, 2, 3, 1]
+    }
+
+    /// The order in which `q` pops `nodes`, pushed in that order with one
+    /// key: what each structure documents for equal keys.
+    pub(super) fn equal_keys_pop_order<Q: OpenSet>(mut q: Q, nodes: &[u32]) -> Vec<u32> {
+        for &n in nodes {
+            q.push(NodeId(n), Key { f: 2.0, g: 1.0 });
+        }
+        conformance::pop_order(&mut q)
+    }
 
     /// The type name of the structure a kind dispatches to, after running
     /// the conformance suite on it.
@@ -461,6 +493,21 @@ mod tests {
         conformance::check_with(|| HotQueue::with_buckets(1.0, 4));
         conformance::check_with(|| HotQueue::with_buckets(1.0, 3));
         conformance::check_with(|| TwoLevelQueue::with_window(0.5));
+    }
+
+    /// The overflow minimum is only a bound once its entry moves out: a
+    /// stale bound must neither lose entries nor move the window back.
+    #[test]
+    fn a_stale_overflow_bound_does_not_lose_entries() {
+        fn check<Q: OpenSet>(mut q: Q) {
+            q.prepare(4);
+            q.push(NodeId(0), Key::new(10.0, 0.0));
+            q.push(NodeId(1), Key::new(20.0, 0.0));
+            q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
+            assert_eq!(conformance::pop_order(&mut q), [0, 1]);
+        }
+        check(BucketQueue::with_buckets(1.0, 2));
+        check(HotQueue::with_buckets(1.0, 2));
     }
 
     /// Regression guard (issue 10): the differential heuristic rounds

@@ -7,7 +7,8 @@
 //! the container it names holds the node at that index, so the array is
 //! never cleared.
 
-use super::Key;
+use super::slots::Slots;
+use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
 /// An OPEN entry.
@@ -22,6 +23,52 @@ pub(super) struct Entry {
 pub(super) struct Place {
     pub part: u32,
     pub index: u32,
+}
+
+/// A structure built of containers that each hold a list of entries, with
+/// the [`Place`] of every node's entry.
+pub(super) trait Parts {
+    /// Container `part`; empty for a part number not in use.
+    fn list(&self, part: u32) -> &[Entry];
+
+    /// The place of each node's entry, trusted only where it [`holds`].
+    fn places(&self) -> &Slots<Place>;
+
+    /// Where `node`'s entry is, if it is in the set.
+    #[inline]
+    fn place(&self, node: NodeId) -> Option<Place> {
+        self.places()
+            .get(node, |place| holds(self.list(place.part), place, node))
+    }
+
+    /// Before a push of `node`: checks in debug builds that it is not in
+    /// the set, and makes room for it.
+    #[inline]
+    fn claim(&mut self, node: NodeId)
+    where
+        Self: OpenSet,
+    {
+        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
+        self.prepare(node.index() + 1);
+    }
+
+    /// The key of `node`, if it is in the set.
+    #[inline]
+    fn key_of(&self, node: NodeId) -> Option<Key> {
+        let place = self.place(node)?;
+        Some(self.list(place.part)[place.index as usize].key)
+    }
+
+    /// For a decrease-key: the place of `node`, if it is in the set,
+    /// checking in debug builds that `key` does not raise its key.
+    #[inline]
+    fn place_to_lower(&self, node: NodeId, key: Key) -> Option<Place> {
+        let place = self.place(node)?;
+        self.list(place.part)[place.index as usize]
+            .key
+            .debug_assert_lowered_to(key);
+        Some(place)
+    }
 }
 
 /// The precondition of the bucket-based queues, checked in debug builds:
@@ -196,5 +243,92 @@ pub(super) mod heap {
         for i in (0..heap.len() / 2).rev() {
             sift_down(heap, places, part, i);
         }
+    }
+}
+
+/// A circular window of `K` buckets of `f`, each `width` wide, and an
+/// unsorted overflow list for the entries beyond the window: the shared
+/// part of [`BucketQueue`](super::BucketQueue) and
+/// [`HotQueue`](super::HotQueue), which differ in how they keep the lowest
+/// bucket.
+#[derive(Clone, Debug)]
+pub(super) struct Window {
+    pub width: f64,
+    /// Slot `b % K` holds bucket `b` while `b` is in the window.
+    pub slots: Vec<Vec<Entry>>,
+    pub overflow: Vec<Entry>,
+    /// A lower bound on the bucket numbers in `overflow`.
+    pub overflow_min: u64,
+    /// Reused during redistribution of the overflow list.
+    spill: Vec<Entry>,
+}
+
+impl Window {
+    /// An empty window of `k` buckets, each covering `width` of `f`.
+    ///
+    /// # Panics
+    ///
+    /// If `width` is not positive and finite, or `k` is 0 or not below
+    /// `max_k` (the part numbers above it name other containers).
+    pub fn new(width: f64, k: usize, max_k: u32) -> Self {
+        assert!(
+            width > 0.0 && width.is_finite(),
+            "bucket width must be positive and finite"
+        );
+        assert!(k > 0 && k < max_k as usize, "bad bucket count {k}");
+        Window {
+            width,
+            slots: vec![Vec::new(); k],
+            overflow: Vec::new(),
+            overflow_min: u64::MAX,
+            spill: Vec::new(),
+        }
+    }
+
+    /// `K`, the number of buckets.
+    #[inline]
+    pub fn k(&self) -> u64 {
+        self.slots.len() as u64
+    }
+
+    /// The bucket number of `f`.
+    #[inline]
+    pub fn bucket_of(&self, f: f64) -> u64 {
+        // Saturates for huge and infinite f, below the "none" marker.
+        ((f / self.width) as u64).min(u64::MAX - 1)
+    }
+
+    /// Appends `entry`, of bucket `b` beyond the window, to the overflow
+    /// list, which is container `part`.
+    #[inline]
+    pub fn spill_over(&mut self, places: &mut [Place], part: u32, entry: Entry, b: u64) {
+        self.overflow_min = self.overflow_min.min(b);
+        append(&mut self.overflow, places, part, entry);
+    }
+
+    /// Empties the overflow list for redistribution, returning its entries;
+    /// give the list back with [`reuse`](Self::reuse).
+    #[inline]
+    pub fn take_overflow(&mut self) -> Vec<Entry> {
+        std::mem::swap(&mut self.overflow, &mut self.spill);
+        self.overflow_min = u64::MAX;
+        std::mem::take(&mut self.spill)
+    }
+
+    /// Keeps the allocation of a list from
+    /// [`take_overflow`](Self::take_overflow) for the next one.
+    #[inline]
+    pub fn reuse(&mut self, mut spill: Vec<Entry>) {
+        spill.clear();
+        self.spill = spill;
+    }
+
+    /// Removes every entry.
+    pub fn clear(&mut self) {
+        for b in &mut self.slots {
+            b.clear();
+        }
+        self.overflow.clear();
+        self.overflow_min = u64::MAX;
     }
 }

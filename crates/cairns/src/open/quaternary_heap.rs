@@ -1,5 +1,6 @@
 //! A 4-ary indexed heap: shallower than a binary heap, with decrease-key.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -34,7 +35,7 @@ const ARITY: usize = 4;
 #[derive(Clone, Debug, Default)]
 pub struct QuaternaryHeap {
     heap: Vec<Entry>,
-    position: Vec<u32>,
+    position: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -43,16 +44,24 @@ struct Entry {
     node: NodeId,
 }
 
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl QuaternaryHeap {
     /// An empty heap.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Writes `entry` to heap slot `i` and records its position.
     #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i < self.heap.len() && self.heap[i].node == node).then_some(i)
+    fn put(&mut self, i: usize, entry: Entry) {
+        self.heap[i] = entry;
+        self.position.set(entry.node, i as u32);
     }
 
     #[inline]
@@ -64,12 +73,10 @@ impl QuaternaryHeap {
             if !entry.key.precedes(p.key) {
                 break;
             }
-            self.heap[i] = p;
-            self.position[p.node.index()] = i as u32;
+            self.put(i, p);
             i = parent;
         }
-        self.heap[i] = entry;
-        self.position[entry.node.index()] = i as u32;
+        self.put(i, entry);
     }
 
     #[inline]
@@ -92,28 +99,21 @@ impl QuaternaryHeap {
             if !c.key.precedes(entry.key) {
                 break;
             }
-            self.heap[i] = c;
-            self.position[c.node.index()] = i as u32;
+            self.put(i, c);
             i = child;
         }
-        self.heap[i] = entry;
-        self.position[entry.node.index()] = i as u32;
+        self.put(i, entry);
     }
 }
 
 impl OpenSet for QuaternaryHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, u32::MAX);
-        }
+        self.position.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.position.claim(node, &self.heap);
         self.heap.push(Entry { key, node });
         self.sift_up(self.heap.len() - 1);
     }
@@ -130,14 +130,16 @@ impl OpenSet for QuaternaryHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.heap[i].key)
+        self.position
+            .find(node, &self.heap)
+            .map(|i| self.heap[i].key)
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.position.find(node, &self.heap) {
             Some(i) => {
-                debug_assert!(!self.heap[i].key.precedes(key), "decrease_key raised a key");
+                self.heap[i].key.debug_assert_lowered_to(key);
                 self.heap[i].key = key;
                 self.sift_up(i);
             }

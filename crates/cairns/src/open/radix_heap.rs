@@ -1,6 +1,7 @@
 //! A radix heap over the bits of `f64` keys.
 
-use super::placed::{self, Entry, Place, heap};
+use super::placed::{self, Entry, Parts, Place, heap};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -60,7 +61,7 @@ pub struct RadixHeap {
     buckets: Vec<Vec<Entry>>,
     /// Reused during redistribution.
     spill: Vec<Entry>,
-    places: Vec<Place>,
+    places: Slots<Place>,
     /// The bits of the last popped `f`.
     last: u64,
     len: usize,
@@ -71,7 +72,7 @@ impl Default for RadixHeap {
         RadixHeap {
             buckets: vec![Vec::new(); BUCKETS],
             spill: Vec::new(),
-            places: Vec::new(),
+            places: Slots::default(),
             last: 0,
             len: 0,
         }
@@ -99,13 +100,6 @@ impl RadixHeap {
         } else {
             (u64::BITS - (r ^ self.last).leading_zeros()) as usize
         }
-    }
-
-    #[inline]
-    fn place(&self, node: NodeId) -> Option<Place> {
-        let place = *self.places.get(node.index())?;
-        let list = self.buckets.get(place.part as usize)?;
-        placed::holds(list, place, node).then_some(place)
     }
 
     #[inline]
@@ -142,18 +136,25 @@ impl RadixHeap {
     }
 }
 
+impl Parts for RadixHeap {
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        self.buckets.get(part as usize).map_or(&[], Vec::as_slice)
+    }
+
+    #[inline]
+    fn places(&self) -> &Slots<Place> {
+        &self.places
+    }
+}
+
 impl OpenSet for RadixHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.places.len() < node_bound {
-            self.places.resize(node_bound, Place::default());
-        }
+        self.places.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        if self.places.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.claim(node);
         self.file(Entry { key, node });
         self.len += 1;
     }
@@ -171,20 +172,15 @@ impl OpenSet for RadixHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.buckets[place.part as usize][place.index as usize].key)
+        self.key_of(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place(node) else {
+        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
             self.push(node, key);
             return;
         };
         let (b, i) = (part as usize, index as usize);
-        debug_assert!(
-            !self.buckets[b][i].key.precedes(key),
-            "decrease_key raised a key"
-        );
         if b == 0 {
             self.buckets[0][i].key = key;
             heap::sift_up(&mut self.buckets[0], &mut self.places, 0, i);

@@ -1,5 +1,6 @@
 //! An OPEN set kept as a skip list.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -67,7 +68,7 @@ pub struct SkipList {
     /// The xorshift state; 0 means "not seeded yet".
     rng: u64,
     /// The tower of each node, trusted only when that tower holds the node.
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +78,13 @@ struct Tower {
     key: Key,
     offset: u32,
     height: u8,
+}
+
+impl Holder for Tower {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 /// Whether `(a, an)` comes before `(b, bn)`: by key, then by node id.
@@ -93,11 +101,7 @@ impl SkipList {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<u32> {
-        let i = *self.slot.get(node.index())?;
-        self.towers
-            .get(i as usize)
-            .is_some_and(|t| t.node == node)
-            .then_some(i)
+        self.slot.find(node, &self.towers).map(|i| i as u32)
     }
 
     #[inline]
@@ -203,16 +207,11 @@ impl SkipList {
 
 impl OpenSet for SkipList {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, NIL);
-        }
+        self.slot.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.slot.claim(node, &self.towers);
         let height = self.random_height();
         let t = if let Some(t) = self.free[height - 1].pop() {
             let tower = &mut self.towers[t as usize];
@@ -230,7 +229,7 @@ impl OpenSet for SkipList {
             });
             (self.towers.len() - 1) as u32
         };
-        self.slot[node.index()] = t;
+        self.slot.set(node, t);
         self.link(t);
     }
 
@@ -259,10 +258,7 @@ impl OpenSet for SkipList {
             self.push(node, key);
             return;
         };
-        debug_assert!(
-            !self.towers[t as usize].key.precedes(key),
-            "decrease_key raised a key"
-        );
+        self.towers[t as usize].key.debug_assert_lowered_to(key);
         self.unlink(t);
         self.towers[t as usize].key = key;
         self.link(t);
@@ -315,30 +311,24 @@ mod tests {
     #[test]
     fn pops_in_key_order_with_deeper_first_on_ties() {
         let mut s = SkipList::new();
-        s.prepare(10);
-        s.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-        s.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-        s.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-        s.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-        s.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        assert_eq!(nodes(&s), [4, 2, 3, 1]);
-        assert_eq!(s.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
-        let order: Vec<u32> = std::iter::from_fn(|| s.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [4, 2, 3, 1]);
-        assert_eq!(s.key(NodeId(3)), None);
+        let want = crate::open::tests::push_tied(&mut s);
+        // Every level sorted, and no level left in use once empty.
+        assert_eq!(nodes(&s), want);
+        assert_eq!(crate::open::conformance::pop_order(&mut s), want);
         assert_eq!(s.level, 0);
     }
 
     #[test]
     fn equal_keys_pop_smallest_node_first() {
+        let order = crate::open::tests::equal_keys_pop_order(SkipList::new(), &[70, 3, 500, 42, 9]);
+        assert_eq!(order, [3, 9, 42, 70, 500]);
+        // Decreasing to the same key keeps the place.
         let mut s = SkipList::new();
         let k = Key { f: 2.0, g: 1.0 };
-        for n in [70, 3, 500, 42, 9] {
-            s.push(NodeId(n), k);
-        }
+        s.push(NodeId(500), k);
+        s.push(NodeId(70), k);
         s.decrease_key(NodeId(500), k);
-        let order: Vec<u32> = std::iter::from_fn(|| s.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [3, 9, 42, 70, 500]);
+        assert_eq!(crate::open::conformance::pop_order(&mut s), [70, 500]);
     }
 
     #[test]

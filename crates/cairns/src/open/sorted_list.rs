@@ -1,5 +1,6 @@
 //! An OPEN set kept as a sorted doubly linked list.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -56,7 +57,7 @@ pub struct SortedList {
     f_sum: f64,
     /// The arena slot of each node, trusted only when that cell holds the
     /// node.
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +69,13 @@ struct Cell {
     next: u32,
 }
 
+impl Holder for Cell {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl SortedList {
     /// An empty list.
     pub fn new() -> Self {
@@ -76,11 +84,7 @@ impl SortedList {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<u32> {
-        let i = *self.slot.get(node.index())?;
-        self.cells
-            .get(i as usize)
-            .is_some_and(|c| c.node == node)
-            .then_some(i)
+        self.slot.find(node, &self.cells).map(|i| i as u32)
     }
 
     /// Removes cell `i` from the list, leaving it in the arena.
@@ -154,31 +158,19 @@ impl SortedList {
 
 impl OpenSet for SortedList {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, NIL);
-        }
+        self.slot.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.slot.claim(node, &self.cells);
         let cell = Cell {
             node,
             key,
             prev: NIL,
             next: NIL,
         };
-        let i = if let Some(i) = self.free.pop() {
-            self.cells[i as usize] = cell;
-            i
-        } else {
-            self.cells.push(cell);
-            (self.cells.len() - 1) as u32
-        };
-        self.slot[node.index()] = i;
+        let i = self.slot.store(&mut self.cells, &mut self.free, cell);
         self.link(i, self.tail);
     }
 
@@ -206,7 +198,7 @@ impl OpenSet for SortedList {
             return;
         };
         let cell = &mut self.cells[i as usize];
-        debug_assert!(!cell.key.precedes(key), "decrease_key raised a key");
+        cell.key.debug_assert_lowered_to(key);
         let back = cell.prev;
         self.unlink(i);
         self.cells[i as usize].key = key;
@@ -251,17 +243,10 @@ mod tests {
     #[test]
     fn pops_in_key_order_with_deeper_first_on_ties() {
         let mut l = SortedList::new();
-        l.prepare(10);
-        l.push(NodeId(1), Key { f: 5.0, g: 1.0 });
-        l.push(NodeId(2), Key { f: 3.0, g: 0.0 });
-        l.push(NodeId(3), Key { f: 5.0, g: 4.0 });
-        l.push(NodeId(4), Key { f: 9.0, g: 0.0 });
-        l.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        assert_eq!(nodes(&l), [4, 2, 3, 1]);
-        assert_eq!(l.key(NodeId(3)), Some(Key { f: 5.0, g: 4.0 }));
-        let order: Vec<u32> = std::iter::from_fn(|| l.pop()).map(|(n, _)| n.0).collect();
-        assert_eq!(order, [4, 2, 3, 1]);
-        assert_eq!(l.key(NodeId(3)), None);
+        let want = crate::open::tests::push_tied(&mut l);
+        // Linked in the order they pop, and the running sum of f back at 0.
+        assert_eq!(nodes(&l), want);
+        assert_eq!(crate::open::conformance::pop_order(&mut l), want);
         assert_eq!(l.f_sum, 0.0);
     }
 

@@ -1,6 +1,7 @@
 //! A heap of the promising entries over an unsorted list of the rest.
 
-use super::placed::{self, Entry, Place, heap};
+use super::placed::{self, Entry, Parts, Place, heap};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -39,7 +40,7 @@ pub struct TwoLevelQueue {
     threshold: f64,
     heap: Vec<Entry>,
     list: Vec<Entry>,
-    places: Vec<Place>,
+    places: Slots<Place>,
 }
 
 impl Default for TwoLevelQueue {
@@ -71,24 +72,13 @@ impl TwoLevelQueue {
             threshold: f64::NEG_INFINITY,
             heap: Vec::new(),
             list: Vec::new(),
-            places: Vec::new(),
+            places: Slots::default(),
         }
     }
 
     /// The window.
     pub fn window(&self) -> f64 {
         self.window
-    }
-
-    #[inline]
-    fn part(&self, part: u32) -> &[Entry] {
-        if part == HEAP { &self.heap } else { &self.list }
-    }
-
-    #[inline]
-    fn place(&self, node: NodeId) -> Option<Place> {
-        let place = *self.places.get(node.index())?;
-        placed::holds(self.part(place.part), place, node).then_some(place)
     }
 
     /// Moves the entries below a new threshold from the list to the empty
@@ -118,18 +108,25 @@ impl TwoLevelQueue {
     }
 }
 
+impl Parts for TwoLevelQueue {
+    #[inline]
+    fn list(&self, part: u32) -> &[Entry] {
+        if part == HEAP { &self.heap } else { &self.list }
+    }
+
+    #[inline]
+    fn places(&self) -> &Slots<Place> {
+        &self.places
+    }
+}
+
 impl OpenSet for TwoLevelQueue {
     fn prepare(&mut self, node_bound: usize) {
-        if self.places.len() < node_bound {
-            self.places.resize(node_bound, Place::default());
-        }
+        self.places.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        if self.places.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
+        self.claim(node);
         let e = Entry { key, node };
         if key.f < self.threshold {
             heap::push(&mut self.heap, &mut self.places, HEAP, e);
@@ -147,20 +144,15 @@ impl OpenSet for TwoLevelQueue {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.part(place.part)[place.index as usize].key)
+        self.key_of(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place(node) else {
+        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
             self.push(node, key);
             return;
         };
         let i = index as usize;
-        debug_assert!(
-            !self.part(part)[i].key.precedes(key),
-            "decrease_key raised a key"
-        );
         if part == HEAP {
             self.heap[i].key = key;
             heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);
@@ -192,11 +184,14 @@ mod tests {
     fn pops_in_key_order_across_refills() {
         let mut q = TwoLevelQueue::with_window(1.0);
         q.prepare(10);
-        q.push(NodeId(1), Key { f: 5.5, g: 1.0 });
-        q.push(NodeId(2), Key { f: 4.5, g: 0.0 });
-        q.push(NodeId(3), Key { f: 5.5, g: 4.0 });
-        q.push(NodeId(4), Key { f: 90.0, g: 0.0 });
-        q.push(NodeId(5), Key { f: 0.5, g: 0.0 });
+        let far_apart = [
+            (1, 5.5, 1.0),
+            (2, 4.5, 0.0),
+            (3, 5.5, 4.0),
+            (4, 90.0, 0.0),
+            (5, 0.5, 0.0),
+        ];
+        crate::open::conformance::push_keys(&mut q, &far_apart);
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(5));
         // Below the threshold (1.5): straight into the heap.
         q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
@@ -204,7 +199,7 @@ mod tests {
         q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
         assert_eq!(q.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
         q.push(NodeId(6), Key { f: 0.75, g: 0.0 });
-        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).map(|(n, _)| n.0).collect();
+        let order = crate::open::conformance::pop_order(&mut q);
         assert_eq!(order, [6, 4, 2, 3, 1]);
         assert!(q.is_empty());
     }

@@ -1,5 +1,6 @@
 //! An OPEN set kept as an unsorted array, scanned on every pop.
 
+use super::slots::{Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -31,7 +32,7 @@ use crate::graph::NodeId;
 #[derive(Clone, Debug, Default)]
 pub struct UnsortedArray {
     entries: Vec<Entry>,
-    slot: Vec<u32>,
+    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -40,33 +41,29 @@ struct Entry {
     key: Key,
 }
 
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl UnsortedArray {
     /// An empty array.
     pub fn new() -> Self {
         Self::default()
     }
-
-    #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.slot.get(node.index())? as usize;
-        (i < self.entries.len() && self.entries[i].node == node).then_some(i)
-    }
 }
 
 impl OpenSet for UnsortedArray {
     fn prepare(&mut self, node_bound: usize) {
-        if self.slot.len() < node_bound {
-            self.slot.resize(node_bound, u32::MAX);
-        }
+        self.slot.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.slot.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
-        self.slot[node.index()] = self.entries.len() as u32;
+        self.slot.claim(node, &self.entries);
+        self.slot.set(node, self.entries.len() as u32);
         self.entries.push(Entry { node, key });
     }
 
@@ -82,23 +79,22 @@ impl OpenSet for UnsortedArray {
         }
         let top = self.entries.swap_remove(best);
         if let Some(moved) = self.entries.get(best) {
-            self.slot[moved.node.index()] = best as u32;
+            self.slot.set(moved.node, best as u32);
         }
         Some((top.node, top.key))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| self.entries[i].key)
+        self.slot
+            .find(node, &self.entries)
+            .map(|i| self.entries[i].key)
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.slot.find(node, &self.entries) {
             Some(i) => {
-                debug_assert!(
-                    !self.entries[i].key.precedes(key),
-                    "decrease_key raised a key"
-                );
+                self.entries[i].key.debug_assert_lowered_to(key);
                 self.entries[i].key = key;
             }
             None => self.push(node, key),
@@ -121,13 +117,8 @@ mod tests {
 
     #[test]
     fn equal_keys_pop_from_the_lowest_slot() {
-        let mut a = UnsortedArray::new();
-        let k = Key { f: 2.0, g: 1.0 };
-        for n in [7, 3, 5] {
-            a.push(NodeId(n), k);
-        }
         // 7 sits in slot 0; popping it moves 5 into slot 0.
-        let order: Vec<u32> = std::iter::from_fn(|| a.pop()).map(|(n, _)| n.0).collect();
+        let order = crate::open::tests::equal_keys_pop_order(UnsortedArray::new(), &[7, 3, 5]);
         assert_eq!(order, [7, 5, 3]);
     }
 }

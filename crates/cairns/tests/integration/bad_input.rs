@@ -75,31 +75,36 @@ fn after_path(e: &ParseError) -> String {
         .to_owned()
 }
 
+/// Asserts that `e` is on `line`, of `kind`, with `message` after the path.
+#[track_caller]
+fn assert_error(e: &ParseError, line: usize, kind: ParseErrorKind, message: &str) {
+    assert_eq!((e.line(), e.kind().clone()), (Some(line), kind));
+    assert_eq!(after_path(e), message);
+}
+
 #[test]
 fn truncated_map() {
     // Cut after a row: the error names the last line.
-    let e = map_error("type octile\nheight 4\nwidth 6\nmap\n......\n.@@.T.\n");
-    assert_eq!(e.line(), Some(6));
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &map_error("type octile\nheight 4\nwidth 6\nmap\n......\n.@@.T.\n"),
+        6,
         ParseErrorKind::TooFewRows {
             expected: 4,
-            found: 2
-        }
+            found: 2,
+        },
+        "line 6: expected 4 rows, found 2",
     );
-    assert_eq!(after_path(&e), "line 6: expected 4 rows, found 2");
 
     // Enough bytes (CRLF endings) but a row short.
-    let e = map_error("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n....\r\n");
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &map_error("type octile\r\nheight 3\r\nwidth 4\r\nmap\r\n....\r\n....\r\n"),
+        6,
         ParseErrorKind::TooFewRows {
             expected: 3,
-            found: 2
-        }
+            found: 2,
+        },
+        "line 6: expected 3 rows, found 2",
     );
-    assert_eq!(e.line(), Some(6));
-    assert_eq!(after_path(&e), "line 6: expected 3 rows, found 2");
 
     // A real map cut in half.
     let real = std::fs::read_to_string(super::data_dir().join("dao/den201d.map")).unwrap();
@@ -116,16 +121,15 @@ fn truncated_map() {
 
 #[test]
 fn wrong_row_width() {
-    let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n.....\n....\n");
-    assert_eq!(e.line(), Some(6));
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &map_error("type octile\nheight 3\nwidth 4\nmap\n....\n.....\n....\n"),
+        6,
         ParseErrorKind::RowWidth {
             expected: 4,
-            found: 5
-        }
+            found: 5,
+        },
+        "line 6: row has 5 tiles, expected 4",
     );
-    assert_eq!(after_path(&e), "line 6: row has 5 tiles, expected 4");
 
     let e = map_error("type octile\nheight 2\nwidth 4\nmap\n....\n..\n\n\n\n\n");
     assert_eq!(
@@ -136,17 +140,16 @@ fn wrong_row_width() {
 
 #[test]
 fn unknown_tile() {
-    let e = map_error("type octile\nheight 3\nwidth 4\nmap\n....\n..Q.\n....\n");
-    assert_eq!(e.line(), Some(6));
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &map_error("type octile\nheight 3\nwidth 4\nmap\n....\n..Q.\n....\n"),
+        6,
         ParseErrorKind::UnknownTile {
             ch: 'Q',
             x: 2,
-            y: 1
-        }
+            y: 1,
+        },
+        "line 6: unknown tile 'Q' at (2, 1)",
     );
-    assert_eq!(after_path(&e), "line 6: unknown tile 'Q' at (2, 1)");
 }
 
 #[test]
@@ -163,17 +166,14 @@ fn huge_header_fails_fast_without_allocating_the_map() {
         }
     );
     // More cells than node ids can number.
-    let e = map_error("type octile\nheight 4000000000\nwidth 2\nmap\n..\n");
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &map_error("type octile\nheight 4000000000\nwidth 2\nmap\n..\n"),
+        4,
         ParseErrorKind::SizeTooLarge {
             width: 2,
-            height: 4_000_000_000
-        }
-    );
-    assert_eq!(
-        after_path(&e),
-        "line 4: map size 2x4000000000 exceeds 4294967295 cells"
+            height: 4_000_000_000,
+        },
+        "line 4: map size 2x4000000000 exceeds 4294967295 cells",
     );
     // Beyond u32.
     let e = map_error("type octile\nheight 99999999999\nwidth 1\nmap\n.\n");
@@ -203,12 +203,12 @@ fn empty_files() {
     let e = map_error("type octile\nheight 2\nwidth 2\n");
     assert_eq!(*e.kind(), ParseErrorKind::MissingHeader { expected: "map" });
     assert_eq!(e.line(), Some(3));
-    let e = map_error("type octile\nheight 2\nmap\n..\n..\n");
-    assert_eq!(
-        *e.kind(),
-        ParseErrorKind::MissingHeader { expected: "width" }
+    assert_error(
+        &map_error("type octile\nheight 2\nmap\n..\n..\n"),
+        3,
+        ParseErrorKind::MissingHeader { expected: "width" },
+        "line 3: missing header line 'width'",
     );
-    assert_eq!(after_path(&e), "line 3: missing header line 'width'");
     // Zero size.
     let e = map_error("type octile\nheight 0\nwidth 5\nmap\n");
     assert_eq!(
@@ -252,19 +252,15 @@ fn bad_header_lines() {
 
 #[test]
 fn scenario_lines_with_missing_or_bad_fields() {
-    let e = scen_error("version 1\n0\tx.map\t3\t2\t0\t0\t2\t1\t2.41421356\n0\tx.map\t3\t2\t0\t0\n");
-    assert_eq!(e.line(), Some(3));
-    assert_eq!(
-        *e.kind(),
+    assert_error(
+        &scen_error("version 1\n0\tx.map\t3\t2\t0\t0\t2\t1\t2.41421356\n0\tx.map\t3\t2\t0\t0\n"),
+        3,
         ParseErrorKind::FieldCount {
             expected: 9,
             found: 6,
-            separator: '\t'
-        }
-    );
-    assert_eq!(
-        after_path(&e),
-        "line 3: expected 9 tab-separated fields, found 6"
+            separator: '\t',
+        },
+        "line 3: expected 9 tab-separated fields, found 6",
     );
 
     let e = scen_error("version 1.0\n0 x.map 3 2 -1 0 2 1 2.41\n");

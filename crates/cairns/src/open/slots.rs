@@ -1,0 +1,119 @@
+//! The position array of the OPEN sets that find a node's entry by its id:
+//! a dense array, indexed by node id, of where each node's entry is in the
+//! structure's own storage (a heap slot, an arena cell, a [`Place`]).
+//!
+//! The array is never cleared: a position is trusted only when the storage
+//! it names holds that node there, which makes `clear` free and keeps a
+//! batch of searches from touching memory for nodes they never reach.
+//! Every reader therefore passes a `holds` check along with the node.
+//!
+//! [`IndexedBinaryHeap`](super::IndexedBinaryHeap) and
+//! [`PairingHeap`](super::PairingHeap) keep their own arrays: their hot
+//! paths index them without bounds checks.
+//!
+//! [`Place`]: super::placed::Place
+
+use std::ops::{Deref, DerefMut};
+
+use crate::graph::NodeId;
+
+/// Where each node's entry is, by node id; see the module docs.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Slots<T = u32>(Vec<T>);
+
+impl<T: Copy + Default> Slots<T> {
+    /// Makes room for nodes `0..node_bound`.
+    #[inline]
+    pub(super) fn prepare(&mut self, node_bound: usize) {
+        if self.0.len() < node_bound {
+            self.0.resize(node_bound, T::default());
+        }
+    }
+
+    /// The position recorded for `node`, if `holds` confirms that the
+    /// storage holds `node` there.
+    #[inline]
+    pub(super) fn get(&self, node: NodeId, holds: impl FnOnce(T) -> bool) -> Option<T> {
+        let at = *self.0.get(node.index())?;
+        holds(at).then_some(at)
+    }
+
+    /// Records `at` as the position of `node`, which has room.
+    #[inline]
+    pub(super) fn set(&mut self, node: NodeId, at: T) {
+        self.0[node.index()] = at;
+    }
+}
+
+impl Slots {
+    /// The index of `node`'s element in `storage`, if the position recorded
+    /// for it names an element that holds it.
+    #[inline]
+    pub(super) fn find<E: Holder>(&self, node: NodeId, storage: &[E]) -> Option<usize> {
+        let i = *self.0.get(node.index())? as usize;
+        storage
+            .get(i)
+            .is_some_and(|e| e.node() == node)
+            .then_some(i)
+    }
+
+    /// Before a push of `node`: checks in debug builds that `storage` does
+    /// not hold it, and makes room for it.
+    #[inline]
+    pub(super) fn claim<E: Holder>(&mut self, node: NodeId, storage: &[E]) {
+        debug_assert!(
+            self.find(node, storage).is_none(),
+            "node {node} pushed twice"
+        );
+        self.prepare(node.index() + 1);
+    }
+
+    /// Stores `cell`, which holds `node`, in an arena: in the slot that the
+    /// `free` list gives back if there is one, else in a new one; records
+    /// and returns the slot.
+    #[inline]
+    pub(super) fn store<E: Holder>(
+        &mut self,
+        arena: &mut Vec<E>,
+        free: &mut Vec<u32>,
+        cell: E,
+    ) -> u32 {
+        let node = cell.node();
+        let i = if let Some(i) = free.pop() {
+            arena[i as usize] = cell;
+            i
+        } else {
+            arena.push(cell);
+            (arena.len() - 1) as u32
+        };
+        self.set(node, i);
+        i
+    }
+}
+
+/// An element of a structure's storage: a heap entry, an arena cell.
+pub(super) trait Holder {
+    /// The node the element holds ([`NodeId::NONE`] in a free cell).
+    fn node(&self) -> NodeId;
+}
+
+impl Holder for NodeId {
+    #[inline]
+    fn node(&self) -> NodeId {
+        *self
+    }
+}
+
+impl<T> Deref for Slots<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Slots<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
