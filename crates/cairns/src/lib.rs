@@ -88,6 +88,7 @@
 //! types for bad input; they do not panic on user data.
 #![deny(missing_docs)]
 
+mod binary;
 pub mod graph;
 pub mod grid;
 pub mod heuristic;

@@ -4,13 +4,16 @@
 
 use std::io::{self, Read, Write};
 
+use crate::binary::{
+    FNV_OFFSET, FNV_PRIME, Hashing, HashingWriter, fnv1a, read_array, read_u32, read_u64,
+    read_words,
+};
+
 use super::table::{Directedness, LandmarkTable};
 use crate::graph::{NodeId, Reversible};
 use crate::grid::{Grid, Neighborhood};
 
 const MAGIC: [u8; 8] = *b"CAIRNSLM";
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
 /// one): multiplying by it undoes the last step of [`fnv1a`].
 const FNV_PRIME_INVERSE: u64 = inverse(FNV_PRIME);
@@ -26,15 +29,6 @@ const fn inverse(a: u64) -> u64 {
         i += 1;
     }
     x
-}
-
-/// Adds `bytes` to an FNV-1a 64-bit hash.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(FNV_PRIME);
-    }
-    hash
 }
 
 /// A 64-bit hash of a grid map and movement rule, to tie a saved
@@ -217,52 +211,6 @@ pub enum FileErrorKind {
     Io,
 }
 
-/// A reader that hashes what passes through it.
-struct Hashing<R> {
-    inner: R,
-    hash: u64,
-}
-
-impl<R: Read> Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash = fnv1a(self.hash, &buf[..n]);
-        Ok(n)
-    }
-}
-
-fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
-    let mut b = [0u8; N];
-    r.read_exact(&mut b)?;
-    Ok(b)
-}
-
-fn read_u32(r: &mut impl Read) -> io::Result<u32> {
-    read_array(r).map(u32::from_le_bytes)
-}
-
-fn read_u64(r: &mut impl Read) -> io::Result<u64> {
-    read_array(r).map(u64::from_le_bytes)
-}
-
-/// Reads `count` `f32`s, growing the vector only as data arrives, so that a
-/// huge declared size on a short input costs no more memory than the input.
-fn read_f32s(r: &mut impl Read, count: usize) -> io::Result<Vec<f32>> {
-    const CHUNK: usize = 2048;
-    let mut out = Vec::with_capacity(count.min(CHUNK));
-    let mut buf = [0u8; 4 * CHUNK];
-    while out.len() < count {
-        let n = (count - out.len()).min(CHUNK);
-        r.read_exact(&mut buf[..4 * n])?;
-        out.extend(
-            buf[..4 * n]
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-        );
-    }
-    Ok(out)
-}
-
 impl LandmarkTable {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load`](Self::load) reads.
@@ -297,23 +245,16 @@ impl LandmarkTable {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let k = self.landmark_count();
-        let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
-        let mut hash = FNV_OFFSET;
-        let flush = |buf: &mut Vec<u8>, w: &mut dyn Write, hash: &mut u64| {
-            *hash = fnv1a(*hash, buf);
-            let r = w.write_all(buf);
-            buf.clear();
-            r
-        };
-        buf.extend_from_slice(&MAGIC);
-        buf.extend_from_slice(&Self::FILE_VERSION.to_le_bytes());
-        buf.extend_from_slice(&map_hash.to_le_bytes());
-        buf.extend_from_slice(&(self.node_count() as u64).to_le_bytes());
-        buf.extend_from_slice(&(k as u32).to_le_bytes());
+        let mut out = HashingWriter::new(&mut w);
+        out.put(&MAGIC)?;
+        out.put(&Self::FILE_VERSION.to_le_bytes())?;
+        out.put(&map_hash.to_le_bytes())?;
+        out.put(&(self.node_count() as u64).to_le_bytes())?;
+        out.put(&(k as u32).to_le_bytes())?;
         let directed = self.directedness() == Directedness::Directed;
-        buf.extend_from_slice(&u32::from(directed).to_le_bytes());
+        out.put(&u32::from(directed).to_le_bytes())?;
         for l in self.landmarks() {
-            buf.extend_from_slice(&l.0.to_le_bytes());
+            out.put(&l.0.to_le_bytes())?;
         }
         let passes: &[bool] = if directed { &[false, true] } else { &[false] };
         for &forward in passes {
@@ -325,15 +266,11 @@ impl LandmarkTable {
             for v in 0..self.node_count() as u32 {
                 for l in 0..k {
                     let d = values[self.slot(NodeId(v), l)];
-                    buf.extend_from_slice(&d.to_le_bytes());
-                }
-                if buf.len() >= 1 << 16 {
-                    flush(&mut buf, &mut w, &mut hash)?;
+                    out.put(&d.to_le_bytes())?;
                 }
             }
         }
-        flush(&mut buf, &mut w, &mut hash)?;
-        w.write_all(&hash.to_le_bytes())
+        out.finish()
     }
 
     /// Reads a table written by [`save`](Self::save) (which describes the
@@ -403,10 +340,7 @@ fn read(
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
 ) -> Result<LandmarkTable, LandmarkFileError> {
-    let mut r = Hashing {
-        inner: r,
-        hash: FNV_OFFSET,
-    };
+    let mut r = Hashing::new(r);
     if read_array::<8>(&mut r)? != MAGIC {
         return Err(FileErrorKind::BadMagic.into());
     }
@@ -469,10 +403,10 @@ fn read(
         }
         landmarks.push(NodeId(node));
     }
-    let to = read_f32s(&mut r, values as usize)?;
+    let to = read_words(&mut r, values as usize, f32::from_le_bytes)?;
     let from = match directedness {
         Directedness::Symmetric => Vec::new(),
-        Directedness::Directed => read_f32s(&mut r, values as usize)?,
+        Directedness::Directed => read_words(&mut r, values as usize, f32::from_le_bytes)?,
     };
     let computed = r.hash;
     let found = read_u64(&mut r.inner)?;

@@ -6,22 +6,12 @@
 
 use std::io::{self, Read, Write};
 
+use crate::binary::{Hashing, HashingWriter, read_array, read_u32, read_u64, read_words};
+
 use super::{DELTAS, JumpTable};
 use crate::grid::{Grid, GridGraph};
 
 const MAGIC: [u8; 8] = *b"CAIRNSJP";
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// Adds `bytes` to an FNV-1a 64-bit hash: the checksum of the landmark
-/// files, whose own copy is private to `landmarks`.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(FNV_PRIME);
-    }
-    hash
-}
 
 /// A jump table file could not be loaded.
 ///
@@ -139,52 +129,6 @@ pub enum JumpTableFileErrorKind {
     Io,
 }
 
-/// A reader that hashes what passes through it.
-struct Hashing<R> {
-    inner: R,
-    hash: u64,
-}
-
-impl<R: Read> Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash = fnv1a(self.hash, &buf[..n]);
-        Ok(n)
-    }
-}
-
-fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
-    let mut b = [0u8; N];
-    r.read_exact(&mut b)?;
-    Ok(b)
-}
-
-fn read_u32(r: &mut impl Read) -> io::Result<u32> {
-    read_array(r).map(u32::from_le_bytes)
-}
-
-fn read_u64(r: &mut impl Read) -> io::Result<u64> {
-    read_array(r).map(u64::from_le_bytes)
-}
-
-/// Reads `count` `i32`s, growing the vector only as data arrives, so that a
-/// huge declared size on a short input costs no more memory than the input.
-fn read_i32s(r: &mut impl Read, count: usize) -> io::Result<Vec<i32>> {
-    const CHUNK: usize = 4096;
-    let mut out = Vec::with_capacity(count.min(CHUNK));
-    let mut buf = [0u8; 4 * CHUNK];
-    while out.len() < count {
-        let n = (count - out.len()).min(CHUNK);
-        r.read_exact(&mut buf[..4 * n])?;
-        out.extend(
-            buf[..4 * n]
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-        );
-    }
-    Ok(out)
-}
-
 impl JumpTable {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load`](Self::load) reads.
@@ -215,27 +159,18 @@ impl JumpTable {
     ///
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
-        let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
-        let mut hash = FNV_OFFSET;
-        let flush = |buf: &mut Vec<u8>, w: &mut dyn Write, hash: &mut u64| {
-            *hash = fnv1a(*hash, buf);
-            let r = w.write_all(buf);
-            buf.clear();
-            r
-        };
-        buf.extend_from_slice(&MAGIC);
-        buf.extend_from_slice(&Self::FILE_VERSION.to_le_bytes());
-        buf.extend_from_slice(&map_hash.to_le_bytes());
-        buf.extend_from_slice(&self.width.to_le_bytes());
-        buf.extend_from_slice(&self.height.to_le_bytes());
+        let mut out = HashingWriter::new(&mut w);
+        out.put(&MAGIC)?;
+        out.put(&Self::FILE_VERSION.to_le_bytes())?;
+        out.put(&map_hash.to_le_bytes())?;
+        out.put(&self.width.to_le_bytes())?;
+        out.put(&self.height.to_le_bytes())?;
         for chunk in self.jumps.chunks(4096) {
             for e in chunk {
-                buf.extend_from_slice(&e.to_le_bytes());
+                out.put(&e.to_le_bytes())?;
             }
-            flush(&mut buf, &mut w, &mut hash)?;
         }
-        flush(&mut buf, &mut w, &mut hash)?;
-        w.write_all(&hash.to_le_bytes())
+        out.finish()
     }
 
     /// Reads a table written by [`save`](Self::save) (which describes the
@@ -301,10 +236,7 @@ fn read(
     expected_map_hash: u64,
     expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, JumpTableFileError> {
-    let mut r = Hashing {
-        inner: r,
-        hash: FNV_OFFSET,
-    };
+    let mut r = Hashing::new(r);
     if read_array::<8>(&mut r)? != MAGIC {
         return Err(JumpTableFileErrorKind::BadMagic.into());
     }
@@ -341,7 +273,7 @@ fn read(
     if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 32 {
         return Err(JumpTableFileErrorKind::BadSize { width, height }.into());
     }
-    let jumps = read_i32s(&mut r, 8 * cells as usize)?;
+    let jumps = read_words(&mut r, 8 * cells as usize, i32::from_le_bytes)?;
     let computed = r.hash;
     let found = read_u64(&mut r.inner)?;
     if found != computed {
@@ -377,6 +309,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::binary::{FNV_OFFSET, fnv1a};
     use crate::grid::Neighborhood;
     use crate::landmarks::grid_hash;
 
