@@ -32,8 +32,9 @@
 //!
 //! - [`Placement::Sampled`] expands the fewest nodes: 4.10x fewer than
 //!   octile on dao and 6.10x on maze512, against 3.63x and 5.79x for
-//!   [`Placement::Farthest`], for about four times farthest-first's placing
-//!   time.
+//!   [`Placement::Farthest`], for more placing time (it places a pool of
+//!   4k farthest-first, then scores candidates on sampled pairs, in
+//!   parallel; `docs/differential-heuristics.md` has the times).
 //! - Search with the [`PairingHeap`](crate::open::PairingHeap) as the OPEN
 //!   set, not the default binary heap: under a landmark heuristic A*
 //!   pushes entries with small `f` into a heap full of entries it will
