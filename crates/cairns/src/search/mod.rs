@@ -1,6 +1,6 @@
 //! Searches: A*, Dijkstra, jump point search (online and JPS+) and
 //! breadth-first search over
-//! [`Graph`](crate::graph::Graph)s with a reusable [`SearchCache`], and a
+//! [`Graph`]s with a reusable [`SearchCache`], and a
 //! closure-based A* for ad-hoc graphs.
 //!
 //! # One loop, one trait
