@@ -28,8 +28,10 @@ impl Neighborhood {
     }
 }
 
-/// `(dx, dy)` of each direction bit: four straight moves, then four diagonal.
-const DIRECTIONS: [(i32, i32); 8] = [
+/// `(dx, dy)` of each direction bit of [`GridGraph::moves`]: north, east,
+/// south, west, then the diagonals north-east, south-east, south-west,
+/// north-west. The one table of directions of the crate.
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
     (0, -1),
     (1, 0),
     (0, 1),

@@ -18,7 +18,7 @@ pub use bits::BitGrid;
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
-pub(crate) use grid_graph::{DIAGONAL_SIDES, STRAIGHT_SIDES};
+pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
 
 use crate::graph::NodeId;
 use crate::parse::ParseError;

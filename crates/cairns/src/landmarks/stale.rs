@@ -23,21 +23,8 @@ use std::f64::consts::SQRT_2;
 
 use super::{DifferentialGoal, DifferentialHeuristic, LandmarkTable};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{GridGraph, Tile};
+use crate::grid::{DIRECTIONS, GridGraph, Tile};
 use crate::heuristic::Heuristic;
-
-/// `(dx, dy)` of each bit of [`GridGraph::moves`], in its documented order:
-/// north, east, south, west, then the diagonals NE, SE, SW, NW.
-const DIRECTIONS: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// One move of a grid: `from` to `to` at `cost`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,6 +138,7 @@ impl MapChanges {
             let new = graph.moves(v);
             let (x, y) = graph.coords(v);
             for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                let (dx, dy) = (i64::from(dx), i64::from(dy));
                 let (was, is) = (old >> d & 1 == 1, new >> d & 1 == 1);
                 if was == is {
                     continue;

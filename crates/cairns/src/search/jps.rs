@@ -5,7 +5,7 @@ use std::f64::consts::SQRT_2;
 
 use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{BitGrid, DIAGONAL_SIDES, GridGraph, Neighborhood};
+use crate::grid::{BitGrid, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
 use crate::open::OpenSet;
 
@@ -77,18 +77,6 @@ pub struct JumpPointSearch<'g, H = Octile> {
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
 /// signs `(sx, sy)`, by `(sy + 1) * 3 + (sx + 1)`; 8 for no step.
 const SIGN_TO_DIRECTION: [usize; 9] = [7, 0, 4, 3, 8, 1, 6, 2, 5];
-
-/// `(dx, dy)` of each direction, in the bit order of [`GridGraph::moves`].
-const STEPS: [(i32, i32); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The moves of a mask that are diagonal.
 const DIAGONALS: u8 = 0xf0;
@@ -281,7 +269,7 @@ impl<H> JumpPointSearch<'_, H> {
     /// The node `steps` moves from `(x, y)` in direction `d`.
     #[inline]
     fn cell(&self, x: u32, y: u32, d: usize, steps: u32) -> NodeId {
-        let (dx, dy) = STEPS[d];
+        let (dx, dy) = DIRECTIONS[d];
         let nx = x.wrapping_add_signed(dx * steps as i32);
         let ny = y.wrapping_add_signed(dy * steps as i32);
         NodeId(ny * self.graph.width() + nx)
@@ -316,7 +304,7 @@ impl<H> JumpPointSearch<'_, H> {
         }
         if legs.straight_len > 0 {
             let (cx, cy) = if legs.diagonal_len > 0 {
-                let (dx, dy) = STEPS[legs.diagonal];
+                let (dx, dy) = DIRECTIONS[legs.diagonal];
                 let k = legs.diagonal_len as i32;
                 (x.wrapping_add_signed(dx * k), y.wrapping_add_signed(dy * k))
             } else {
@@ -342,7 +330,7 @@ impl<H> JumpPointSearch<'_, H> {
     ) {
         let graph = self.graph;
         let (vertical, horizontal) = DIAGONAL_SIDES[dir - 4];
-        let (dx, dy) = STEPS[dir];
+        let (dx, dy) = DIRECTIONS[dir];
         let (mut cell, mut cx, mut cy) = (node, x, y);
         let mut run = 0.0;
         while graph.moves(cell) & (1 << dir) != 0 {

@@ -17,22 +17,9 @@ pub use file::{JumpTableFileError, JumpTableFileErrorKind};
 
 use super::{Expand, JumpPointSearch, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL_SIDES, GridGraph, Neighborhood, STRAIGHT_SIDES};
+use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile, Zero};
 use crate::open::OpenSet;
-
-/// `(dx, dy)` of each direction, in the bit order of [`GridGraph::moves`]:
-/// north, east, south, west, north-east, south-east, south-west, north-west.
-const DELTAS: [(i64, i64); 8] = [
-    (0, -1),
-    (1, 0),
-    (0, 1),
-    (-1, 0),
-    (1, -1),
-    (1, 1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// The jump distances of a grid: for each cell and each of the eight
 /// directions (the bit order of [`GridGraph::moves`]), the number of moves
@@ -178,7 +165,7 @@ impl JumpTable {
         diagonal.par_iter_mut().enumerate().for_each(|(i, plane)| {
             let d = 4 + i;
             let (a, b) = DIAGONAL_SIDES[i];
-            let (dx, dy) = DELTAS[d];
+            let (dx, dy) = (i64::from(DIRECTIONS[d].0), i64::from(DIRECTIONS[d].1));
             let offset = dy * cols as i64 + dx;
             let order: Vec<usize> = if dy < 0 {
                 (0..rows).collect()
@@ -422,7 +409,8 @@ impl Expand for TableJumps<'_> {
             bits &= bits - 1;
             let entry = entries[d];
             let run = i64::from(entry.unsigned_abs());
-            let (dx, dy) = DELTAS[d];
+            let (dx, dy) = DIRECTIONS[d];
+            let (dx, dy) = (i64::from(dx), i64::from(dy));
             let at = |steps: i64| NodeId((i64::from(u.0) + steps * (dy * cols + dx)) as u32);
             if d < 4 {
                 // The goal on this run, no farther than its end: stop there.

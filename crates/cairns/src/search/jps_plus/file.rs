@@ -8,8 +8,8 @@ use std::io::{self, Read, Write};
 
 use crate::binary::{Hashing, HashingWriter, read_array, read_u32, read_u64, read_words};
 
-use super::{DELTAS, JumpTable};
-use crate::grid::{Grid, GridGraph};
+use super::JumpTable;
+use crate::grid::{DIRECTIONS, Grid, GridGraph};
 
 const MAGIC: [u8; 8] = *b"CAIRNSJP";
 
@@ -284,7 +284,8 @@ fn read(
         let cell = (i / 8) as i64;
         let direction = i % 8;
         let (x, y) = (cell % cols, cell / cols);
-        let (dx, dy) = DELTAS[direction];
+        let (dx, dy) = DIRECTIONS[direction];
+        let (dx, dy) = (i64::from(dx), i64::from(dy));
         let k = i64::from(value.unsigned_abs());
         let (ex, ey) = (x + k * dx, y + k * dy);
         if !(0..cols).contains(&ex) || !(0..rows).contains(&ey) {
