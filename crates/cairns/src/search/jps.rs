@@ -133,7 +133,7 @@ impl<H> Expand for Jumps<'_, '_, H> {
         let moves = if parent == NodeId::NONE {
             graph.moves(u)
         } else {
-            graph.canonical_moves_after(u, jps.arrival(parent, (x, y)))
+            graph.canonical_moves_after(u, arrival(graph, parent, (x, y)))
         };
         if let Some(cost) = jps.goal_in_sight(u, (x, y), self.target, moves) {
             visit(self.goal, cost);
@@ -202,34 +202,54 @@ impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
         if !cache.path_into(node, out) {
             return false;
         }
-        // `out` holds the jump points, start first; each step between two
-        // of them is a diagonal run followed by a straight one (either may
-        // be empty). Expand in place from the back so nothing is allocated
-        // beyond `out`'s own growth.
-        let jumps = out.len();
-        let mut cells = 0;
-        for i in 1..jumps {
-            cells += self.legs(out[i - 1], out[i]).run_length();
-        }
-        let total = cells + 1;
-        out.resize(total.max(jumps), NodeId::NONE);
-        let mut write = total;
-        for i in (1..jumps).rev() {
-            let legs = self.legs(out[i - 1], out[i]);
-            let mut n = out[i];
-            for (d, len) in [
-                (legs.straight, legs.straight_len),
-                (legs.diagonal, legs.diagonal_len),
-            ] {
-                for _ in 0..len {
-                    write -= 1;
-                    out[write] = n;
-                    n = self.graph.step_back(n, d);
-                }
+        fill_runs(self.graph, out);
+        true
+    }
+}
+
+/// Turns the jump points in `out` (start first; each step between two of
+/// them a diagonal run followed by a straight one, either possibly empty)
+/// into every cell of the path, in place from the back, so nothing is
+/// allocated beyond `out`'s own growth. Shared by jump point search and
+/// JPS+, whose consecutive jump points are linked the same way.
+pub(super) fn fill_runs(graph: &GridGraph, out: &mut Vec<NodeId>) {
+    let legs = |a: NodeId, b: NodeId| legs_between(graph.coords(a), graph.coords(b));
+    let jumps = out.len();
+    let mut cells = 0;
+    for i in 1..jumps {
+        cells += legs(out[i - 1], out[i]).run_length();
+    }
+    let total = cells + 1;
+    out.resize(total.max(jumps), NodeId::NONE);
+    let mut write = total;
+    for i in (1..jumps).rev() {
+        let legs = legs(out[i - 1], out[i]);
+        let mut n = out[i];
+        for (d, len) in [
+            (legs.straight, legs.straight_len),
+            (legs.diagonal, legs.diagonal_len),
+        ] {
+            for _ in 0..len {
+                write -= 1;
+                out[write] = n;
+                n = graph.step_back(n, d);
             }
         }
-        out.truncate(total);
-        true
+    }
+    out.truncate(total);
+}
+
+/// The direction of the last move into `(x, y)` from `parent` on `graph`:
+/// the straight leg of the diagonal-first path between them if it has one,
+/// else its diagonal (for JPS+, whose jump points are linked by one straight
+/// or diagonal line, that line's direction).
+#[inline]
+pub(super) fn arrival(graph: &GridGraph, parent: NodeId, (x, y): (u32, u32)) -> usize {
+    let legs = legs_between(graph.coords(parent), (x, y));
+    if legs.straight_len > 0 {
+        legs.straight
+    } else {
+        legs.diagonal
     }
 }
 
@@ -249,23 +269,6 @@ impl Legs {
 }
 
 impl<H> JumpPointSearch<'_, H> {
-    /// The diagonal-first path from `from` to `to`.
-    fn legs(&self, from: NodeId, to: NodeId) -> Legs {
-        legs_between(self.graph.coords(from), self.graph.coords(to))
-    }
-
-    /// The direction of the last move into `(x, y)` from its parent: the
-    /// straight leg of the diagonal-first path between them if it has one.
-    #[inline]
-    fn arrival(&self, parent: NodeId, (x, y): (u32, u32)) -> usize {
-        let legs = legs_between(self.graph.coords(parent), (x, y));
-        if legs.straight_len > 0 {
-            legs.straight
-        } else {
-            legs.diagonal
-        }
-    }
-
     /// The node `steps` moves from `(x, y)` in direction `d`.
     #[inline]
     fn cell(&self, x: u32, y: u32, d: usize, steps: u32) -> NodeId {

@@ -15,10 +15,11 @@ use rayon::prelude::*;
 
 pub use file::{JumpTableFileError, JumpTableFileErrorKind};
 
-use super::{Expand, JumpPointSearch, Observer, Search, SearchCache, best_first_with, reopen_for};
+use super::jps::{arrival, fill_runs};
+use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
-use crate::heuristic::{Heuristic, Octile, Zero};
+use crate::heuristic::{Heuristic, Octile};
 use crate::open::OpenSet;
 
 /// The jump distances of a grid: for each cell and each of the eight
@@ -29,7 +30,7 @@ use crate::open::OpenSet;
 /// An entry `k > 0` says that the cell `k` moves away is a jump point and
 /// no cell before it is; an entry `-k <= 0` says that `k` moves can be made
 /// in that direction (0: none) and none of the cells they reach is a jump
-/// point. Jump points are those of [`JumpPointSearch`]: a cell where a
+/// point. Jump points are those of [`JumpPointSearch`](super::JumpPointSearch): a cell where a
 /// straight run must consider a turn (a side cell open there but blocked
 /// beside the cell before), and a cell of a diagonal run from which one of
 /// the diagonal's two straight sides reaches such a cell.
@@ -259,7 +260,7 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 
 /// JPS+ (Harabor and Grastien 2012): jump point search whose jumps are read
 /// from a precomputed [`JumpTable`] instead of scanned. It finds the same
-/// costs as [`JumpPointSearch`] and A* (optimal), through the same
+/// costs as [`JumpPointSearch`](super::JumpPointSearch) and A* (optimal), through the same
 /// best-first loop, with octile or any consistent heuristic
 /// ([`with_heuristic`](JumpPointSearchPlus::with_heuristic)).
 ///
@@ -327,7 +328,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
     /// JPS+ on `graph` with `table` guided by `heuristic`, or `None` unless
     /// the graph uses octile movement and the table has its size. Any
     /// admissible and consistent heuristic keeps the costs optimal, as for
-    /// [`JumpPointSearch::with_heuristic`].
+    /// [`JumpPointSearch::with_heuristic`](super::JumpPointSearch::with_heuristic).
     pub fn with_heuristic(
         graph: &'g GridGraph,
         table: impl Into<Cow<'g, JumpTable>>,
@@ -364,26 +365,6 @@ struct TableJumps<'s> {
     goal_y: i64,
 }
 
-impl TableJumps<'_> {
-    /// The direction of the run from `from` to `to` (a straight or diagonal
-    /// line between two jump points).
-    #[inline]
-    fn direction(&self, from: NodeId, to: NodeId) -> usize {
-        let (fx, fy) = self.graph.coords(from);
-        let (tx, ty) = self.graph.coords(to);
-        match (tx.cmp(&fx), ty.cmp(&fy)) {
-            (std::cmp::Ordering::Equal, std::cmp::Ordering::Less) => 0,
-            (std::cmp::Ordering::Greater, std::cmp::Ordering::Equal) => 1,
-            (std::cmp::Ordering::Equal, std::cmp::Ordering::Greater) => 2,
-            (std::cmp::Ordering::Less, std::cmp::Ordering::Equal) => 3,
-            (std::cmp::Ordering::Greater, std::cmp::Ordering::Less) => 4,
-            (std::cmp::Ordering::Greater, std::cmp::Ordering::Greater) => 5,
-            (std::cmp::Ordering::Less, std::cmp::Ordering::Greater) => 6,
-            _ => 7,
-        }
-    }
-}
-
 impl Expand for TableJumps<'_> {
     #[inline]
     fn node_bound(&self) -> usize {
@@ -393,14 +374,14 @@ impl Expand for TableJumps<'_> {
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let graph = self.graph;
+        let here = graph.coords(u);
         let mut bits = if parent == NodeId::NONE {
             graph.moves(u)
         } else {
-            graph.canonical_moves_after(u, self.direction(parent, u))
+            graph.canonical_moves_after(u, arrival(graph, parent, here))
         };
         let entries = self.table.entries(u);
-        let (ux, uy) = graph.coords(u);
-        let (ux, uy) = (i64::from(ux), i64::from(uy));
+        let (ux, uy) = (i64::from(here.0), i64::from(here.1));
         let cols = i64::from(graph.width());
         // How far the goal lies ahead along each axis of a move.
         let (gx, gy) = (self.goal_x - ux, self.goal_y - uy);
@@ -481,18 +462,18 @@ impl<H: Heuristic> Search for JumpPointSearchPlus<'_, H> {
 
     /// Writes the cells of the last search's path to `node` into `out`:
     /// consecutive jump points lie on straight or diagonal runs, filled in
-    /// as [`JumpPointSearch`] fills in its own.
+    /// as [`JumpPointSearch`](super::JumpPointSearch) fills in its own.
     fn path_into<Q: OpenSet>(
         &self,
         cache: &SearchCache<Q>,
         node: NodeId,
         out: &mut Vec<NodeId>,
     ) -> bool {
-        match JumpPointSearch::with_heuristic(self.graph, Zero) {
-            Some(runs) => runs.path_into(cache, node, out),
-            // `with_heuristic` checked the movement.
-            None => cache.path_into(node, out),
+        if !cache.path_into(node, out) {
+            return false;
         }
+        fill_runs(self.graph, out);
+        true
     }
 }
 
