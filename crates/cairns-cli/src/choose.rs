@@ -5,7 +5,7 @@
 //! words and loading saved tables.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -125,23 +125,44 @@ impl SearchArgs {
     }
 }
 
+/// Opens `path` for a table file of `what` (`landmark`, `jump table`),
+/// naming the file in the error.
+fn open_table(path: &Path, what: &str) -> anyhow::Result<BufReader<File>> {
+    let file = File::open(path)
+        .with_context(|| format!("{}: cannot open the {what} file", path.display()))?;
+    Ok(BufReader::new(file))
+}
+
+/// Writes a table file of `what` to `path` with `save` (buffered, flushed),
+/// naming the file in every error.
+pub fn save_table(
+    path: &Path,
+    what: &str,
+    save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let name = path.display();
+    let file = File::create(path).with_context(|| format!("{name}: cannot create"))?;
+    let mut w = BufWriter::new(file);
+    save(&mut w)
+        .and_then(|()| w.flush())
+        .with_context(|| format!("{name}: cannot write the {what}"))
+}
+
 /// Loads the landmark table in `path` for `graph`, checking that it was
 /// built for this map and movement rule. Every error names the file.
 pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<LandmarkTable> {
-    let file = File::open(path)
-        .with_context(|| format!("{}: cannot open the landmark file", path.display()))?;
+    let file = open_table(path, "landmark")?;
     let hash = grid_hash(graph.grid(), graph.neighborhood());
-    LandmarkTable::load_for(BufReader::new(file), graph, hash)
+    LandmarkTable::load_for(file, graph, hash)
         .with_context(|| format!("{}: cannot load the landmark table", path.display()))
 }
 
 /// Loads the jump table in `path` for `graph`, checking that it was built
 /// for this map (and octile movement). Every error names the file.
 pub fn load_jump_table(path: &Path, graph: &GridGraph) -> anyhow::Result<JumpTable> {
-    let file = File::open(path)
-        .with_context(|| format!("{}: cannot open the jump table file", path.display()))?;
+    let file = open_table(path, "jump table")?;
     let hash = grid_hash(graph.grid(), graph.neighborhood());
-    JumpTable::load_for(BufReader::new(file), graph, hash)
+    JumpTable::load_for(file, graph, hash)
         .with_context(|| format!("{}: cannot load the jump table", path.display()))
 }
 

@@ -1,8 +1,7 @@
 //! `cairns jump-table build`: precompute the JPS+ jump distances of a map
 //! and save them for `scen --jump-table` and `path --jump-table`.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -13,6 +12,7 @@ use cairns::movingai::read_map;
 use cairns::search::JumpTable;
 
 use crate::Outcome;
+use crate::choose::save_table;
 
 /// Options of `cairns jump-table`.
 #[derive(Debug, clap::Args)]
@@ -53,13 +53,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let table = JumpTable::build(&graph);
     let build_s = t0.elapsed().as_secs_f64();
 
+    save_table(&args.output, "jump table", |w| table.save(w, hash))?;
     let out_name = args.output.display();
-    let file = File::create(&args.output).with_context(|| format!("{out_name}: cannot create"))?;
-    let mut w = BufWriter::new(file);
-    table
-        .save(&mut w, hash)
-        .and_then(|()| w.flush())
-        .with_context(|| format!("{out_name}: cannot write the jump table"))?;
 
     let mut out = io::stdout().lock();
     writeln!(

@@ -1,8 +1,7 @@
 //! `cairns landmarks build`: place landmarks on a map, build their distance
 //! table and save it for `scen --landmarks` and `path --landmarks`.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -13,6 +12,7 @@ use cairns::movingai::read_map;
 
 use crate::Outcome;
 use crate::choose::parse_neighborhood;
+use crate::choose::save_table;
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
 /// Options of `cairns landmarks`.
@@ -67,13 +67,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         .with_context(|| args.map.display().to_string())?;
     let build_s = t0.elapsed().as_secs_f64();
 
+    save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
     let out_name = args.output.display();
-    let file = File::create(&args.output).with_context(|| format!("{out_name}: cannot create"))?;
-    let mut w = BufWriter::new(file);
-    table
-        .save(&mut w, hash)
-        .and_then(|()| w.flush())
-        .with_context(|| format!("{out_name}: cannot write the landmark table"))?;
 
     let mut out = io::stdout().lock();
     writeln!(
