@@ -9,27 +9,16 @@ use cairns::grid::GridGraph;
 use cairns::movingai::read_scen;
 use cairns::search::Observer;
 
-/// Every node reachable from `start` (a breadth-first flood fill over the
-/// graph's moves), as one flag per node. `start` off the graph reaches
-/// nothing.
+/// Every node reachable from `start`, as one flag per node: the cells of
+/// its connected component, which the graph keeps up to date through wall
+/// edits ([`GridGraph::components`]). `start` off the graph or on a wall
+/// reaches nothing.
 pub fn reachable_from(graph: &GridGraph, start: NodeId) -> Vec<bool> {
-    let mut seen = vec![false; graph.node_bound()];
-    if start.index() >= seen.len() || !graph.is_passable(start) {
-        return seen;
-    }
-    let mut queue = vec![start];
-    seen[start.index()] = true;
-    let mut head = 0;
-    while let Some(&n) = queue.get(head) {
-        head += 1;
-        for (m, _) in graph.successors(n) {
-            if !seen[m.index()] {
-                seen[m.index()] = true;
-                queue.push(m);
-            }
-        }
-    }
-    seen
+    let components = graph.components();
+    let label = components.label(start);
+    (0..graph.node_bound() as u32)
+        .map(|i| label.is_some() && components.label(NodeId(i)) == label)
+        .collect()
 }
 
 /// The node a breadth-first search from `start` reaches last (the farthest
@@ -55,28 +44,23 @@ fn farthest(graph: &GridGraph, start: NodeId) -> (NodeId, usize) {
 /// (farthest from a cell of the area, then farthest from that), so the
 /// page opens on a long query. `None` on a map without a free cell.
 pub(crate) fn far_apart(graph: &GridGraph) -> Option<(NodeId, NodeId)> {
-    // The largest area: flood each not yet seen free cell once.
-    let mut seen = vec![false; graph.node_bound()];
+    // A cell of the largest area (the one met first in cell order among
+    // equals), from the graph's connected components.
+    let components = graph.components();
+    let mut met = vec![false; components.label_bound()];
     let mut best: Option<(usize, NodeId)> = None;
-    for i in 0..graph.node_bound() {
-        let n = NodeId(i as u32);
-        if seen[i] || !graph.is_passable(n) {
+    for i in 0..graph.node_bound() as u32 {
+        let n = NodeId(i);
+        let Some(label) = components.label(n) else {
+            continue;
+        };
+        if met[label as usize] {
             continue;
         }
-        let mut queue = vec![n];
-        seen[i] = true;
-        let mut head = 0;
-        while let Some(&u) = queue.get(head) {
-            head += 1;
-            for (m, _) in graph.successors(u) {
-                if !seen[m.index()] {
-                    seen[m.index()] = true;
-                    queue.push(m);
-                }
-            }
-        }
-        if best.is_none_or(|(size, _)| queue.len() > size) {
-            best = Some((queue.len(), n));
+        met[label as usize] = true;
+        let size = components.size(label);
+        if best.is_none_or(|(best_size, _)| size > best_size) {
+            best = Some((size, n));
         }
     }
     let (_, seed) = best?;
