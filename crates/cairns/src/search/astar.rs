@@ -1,9 +1,8 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, Observer, Search, SearchCache, best_first_with, reopen_for};
+use super::{Edges, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
-use crate::open::OpenSet;
 
 /// The A* search engine: a graph and a heuristic, both borrowed or owned,
 /// never changed by a search. All per-query memory is in the
@@ -84,32 +83,25 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
     }
 }
 
-impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
-    fn bound(&self) -> f64 {
-        self.heuristic.bound()
+impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
+    type Graph = G;
+    type Heuristic = H;
+    type Expander<'a>
+        = Edges<&'a G>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &G {
+        &self.graph
+    }
+
+    fn guide(&self) -> &H {
+        &self.heuristic
     }
 
     #[inline]
-    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
-    ) -> Option<f64> {
-        if cache.no_path_known(&self.graph, start, goal) {
-            return None;
-        }
-        let target = self.heuristic.goal(goal);
-        best_first_with(
-            &Edges(&self.graph),
-            |n| self.heuristic.estimate(n, &target),
-            start,
-            &goal,
-            cache,
-            observer,
-            reopen_for(self.heuristic.bound()),
-        )
+    fn expander(&self, _goal: NodeId) -> Edges<&G> {
+        Edges(&self.graph)
     }
 }
 
@@ -119,6 +111,7 @@ mod tests {
     use crate::graph::CsrGraph;
     use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
     use crate::heuristic::{FnHeuristic, Manhattan, Octile, Zero};
+    use crate::search::{Observer, Search, SearchCache};
 
     #[test]
     fn start_equals_goal_costs_nothing() {

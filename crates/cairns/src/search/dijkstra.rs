@@ -1,7 +1,8 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
-use super::{Edges, Exhaust, Observer, Search, SearchCache, best_first};
+use super::{Edges, Exhaust, Observer, SearchCache, TowardGoal, best_first};
 use crate::graph::{Graph, NodeId};
+use crate::heuristic::Zero;
 use crate::open::OpenSet;
 
 /// Dijkstra's algorithm: A* without a heuristic.
@@ -64,19 +65,26 @@ impl<G: Graph> Dijkstra<G> {
     }
 }
 
-impl<G: Graph> Search for Dijkstra<G> {
+/// Dijkstra is A* guided by [`Zero`].
+impl<G: Graph> TowardGoal for Dijkstra<G> {
+    type Graph = G;
+    type Heuristic = Zero;
+    type Expander<'a>
+        = Edges<&'a G>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &G {
+        &self.graph
+    }
+
+    fn guide(&self) -> &Zero {
+        &Zero
+    }
+
     #[inline]
-    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
-    ) -> Option<f64> {
-        if cache.no_path_known(&self.graph, start, goal) {
-            return None;
-        }
-        best_first(&Edges(&self.graph), |_| 0.0, start, &goal, cache, observer)
+    fn expander(&self, _goal: NodeId) -> Edges<&G> {
+        Edges(&self.graph)
     }
 }
 
@@ -84,6 +92,7 @@ impl<G: Graph> Search for Dijkstra<G> {
 mod tests {
     use super::*;
     use crate::graph::{CsrGraph, Reversed};
+    use crate::search::Search;
 
     #[test]
     fn one_to_all_and_reverse() {

@@ -3,11 +3,10 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
+use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{BitGrid, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
-use crate::open::OpenSet;
 
 /// Jump point search (Harabor and Grastien 2011, with the rules for
 /// movement without corner cutting and the improvements of their 2014
@@ -112,7 +111,7 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
 }
 
 /// The jump points of one query, as the best-first loop's successors.
-struct Jumps<'s, 'g, H> {
+pub(crate) struct Jumps<'s, 'g, H> {
     jps: &'s JumpPointSearch<'g, H>,
     goal: NodeId,
     /// The goal's `(x, y)`.
@@ -156,54 +155,35 @@ impl<H> Expand for Jumps<'_, '_, H> {
     }
 }
 
-impl<H: Heuristic> Search for JumpPointSearch<'_, H> {
-    fn bound(&self) -> f64 {
-        self.heuristic.bound()
+/// The cache links jump points; [`fill_path`](TowardGoal::fill_path)
+/// gives the cells between them.
+impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
+    type Graph = GridGraph;
+    type Heuristic = H;
+    type Expander<'a>
+        = Jumps<'a, 'g, H>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &GridGraph {
+        self.graph
     }
 
-    /// The cache keeps the jump points; [`path_into`](Search::path_into)
-    /// gives the cells.
+    fn guide(&self) -> &H {
+        &self.heuristic
+    }
+
     #[inline]
-    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
-    ) -> Option<f64> {
-        if cache.no_path_known(&self.graph, start, goal) {
-            return None;
+    fn expander(&self, goal: NodeId) -> Jumps<'_, 'g, H> {
+        Jumps {
+            jps: self,
+            goal,
+            target: self.graph.coords(goal),
         }
-        let target = self.heuristic.goal(goal);
-        best_first_with(
-            &Jumps {
-                jps: self,
-                goal,
-                target: self.graph.coords(goal),
-            },
-            |n| self.heuristic.estimate(n, &target),
-            start,
-            &goal,
-            cache,
-            observer,
-            reopen_for(self.heuristic.bound()),
-        )
     }
 
-    /// Writes the cells of the last search's path to `node` into `out`,
-    /// filling in the runs between jump points; returns `false` (and leaves
-    /// `out` empty) when the search did not reach `node`.
-    fn path_into<Q: OpenSet>(
-        &self,
-        cache: &SearchCache<Q>,
-        node: NodeId,
-        out: &mut Vec<NodeId>,
-    ) -> bool {
-        if !cache.path_into(node, out) {
-            return false;
-        }
-        fill_runs(self.graph, out);
-        true
+    fn fill_path(&self, path: &mut Vec<NodeId>) {
+        fill_runs(self.graph, path);
     }
 }
 
@@ -381,6 +361,7 @@ mod tests {
     use super::*;
     use crate::grid::{Grid, Tile};
     use crate::search::Dijkstra;
+    use crate::search::{Search, SearchCache};
 
     /// Checks jump point search against one-to-all Dijkstra from `s` to
     /// each of `targets`: the same cost (or both no path), and a path that

@@ -16,11 +16,10 @@ use rayon::prelude::*;
 pub use file::{JumpTableFileError, JumpTableFileErrorKind};
 
 use super::jps::{arrival, fill_runs};
-use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
+use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile};
-use crate::open::OpenSet;
 
 /// The jump distances of a grid: for each cell and each of the eight
 /// directions (the bit order of [`GridGraph::moves`]), the number of moves
@@ -357,7 +356,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
 
 /// The jump points of one query, read from the table, as the best-first
 /// loop's successors.
-struct TableJumps<'s> {
+pub(crate) struct TableJumps<'s> {
     graph: &'s GridGraph,
     table: &'s JumpTable,
     goal: NodeId,
@@ -423,57 +422,39 @@ impl Expand for TableJumps<'_> {
     }
 }
 
-impl<H: Heuristic> Search for JumpPointSearchPlus<'_, H> {
-    fn bound(&self) -> f64 {
-        self.heuristic.bound()
+/// The cache links jump points; [`fill_path`](TowardGoal::fill_path)
+/// gives the cells between them, as [`JumpPointSearch`](super::JumpPointSearch)
+/// fills in its own.
+impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
+    type Graph = GridGraph;
+    type Heuristic = H;
+    type Expander<'a>
+        = TableJumps<'a>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &GridGraph {
+        self.graph
     }
 
-    /// The cache keeps the jump points; [`path_into`](Search::path_into)
-    /// gives the cells.
+    fn guide(&self) -> &H {
+        &self.heuristic
+    }
+
     #[inline]
-    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
-    ) -> Option<f64> {
-        if cache.no_path_known(&self.graph, start, goal) {
-            return None;
-        }
-        let target = self.heuristic.goal(goal);
+    fn expander(&self, goal: NodeId) -> TableJumps<'_> {
         let (goal_x, goal_y) = self.graph.coords(goal);
-        best_first_with(
-            &TableJumps {
-                graph: self.graph,
-                table: &self.table,
-                goal,
-                goal_x: goal_x.into(),
-                goal_y: goal_y.into(),
-            },
-            |n| self.heuristic.estimate(n, &target),
-            start,
-            &goal,
-            cache,
-            observer,
-            reopen_for(self.heuristic.bound()),
-        )
+        TableJumps {
+            graph: self.graph,
+            table: &self.table,
+            goal,
+            goal_x: goal_x.into(),
+            goal_y: goal_y.into(),
+        }
     }
 
-    /// Writes the cells of the last search's path to `node` into `out`:
-    /// consecutive jump points lie on straight or diagonal runs, filled in
-    /// as [`JumpPointSearch`](super::JumpPointSearch) fills in its own.
-    fn path_into<Q: OpenSet>(
-        &self,
-        cache: &SearchCache<Q>,
-        node: NodeId,
-        out: &mut Vec<NodeId>,
-    ) -> bool {
-        if !cache.path_into(node, out) {
-            return false;
-        }
-        fill_runs(self.graph, out);
-        true
+    fn fill_path(&self, path: &mut Vec<NodeId>) {
+        fill_runs(self.graph, path);
     }
 }
 
@@ -482,6 +463,7 @@ mod tests {
     use super::*;
     use crate::grid::{Grid, Tile};
     use crate::search::Dijkstra;
+    use crate::search::{Search, SearchCache};
 
     /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`:
     /// the same costs, and paths that are real grid paths of that cost.

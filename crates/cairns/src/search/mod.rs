@@ -43,6 +43,7 @@ pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTable
 pub use searcher::{Cached, Searcher};
 
 use crate::graph::{Graph, NodeId};
+use crate::heuristic::Heuristic;
 use crate::open::{IndexedBinaryHeap, OpenSet};
 
 /// Optimal searches reopen closed nodes that get a cheaper path (so an
@@ -51,6 +52,81 @@ use crate::open::{IndexedBinaryHeap, OpenSet};
 /// above 1) never do, which is what makes them fast.
 fn reopen_for(bound: f64) -> Reopen {
     if bound > 1.0 { Reopen::No } else { Reopen::Yes }
+}
+
+/// A search that is one [`best_first`] loop toward one goal: an
+/// [`Expand`]er guided by a [`Heuristic`]. A*, Dijkstra, jump point search
+/// and JPS+ implement it and get [`Search`] from it, so what a one-goal
+/// query does around the loop is written once: the reachability check,
+/// the goal prepared for the heuristic, reopening only for optimal
+/// searches, the bound, and the path filled in from the cache's links.
+pub(crate) trait TowardGoal {
+    /// The graph whose [`may_reach`](Graph::may_reach) answers "no path".
+    type Graph: Graph;
+    /// The heuristic that guides the loop.
+    type Heuristic: Heuristic;
+    /// The successors of one query toward `goal`.
+    type Expander<'a>: Expand
+    where
+        Self: 'a;
+
+    /// The graph searched.
+    fn searched(&self) -> &Self::Graph;
+
+    /// The heuristic.
+    fn guide(&self) -> &Self::Heuristic;
+
+    /// The expander for a query toward `goal`.
+    fn expander(&self, goal: NodeId) -> Self::Expander<'_>;
+
+    /// Turns the nodes the cache links (start first) into the path's
+    /// nodes; jump point searches fill in the runs between jump points.
+    fn fill_path(&self, path: &mut Vec<NodeId>) {
+        let _ = path;
+    }
+}
+
+impl<T: TowardGoal> Search for T {
+    fn bound(&self) -> f64 {
+        self.guide().bound()
+    }
+
+    #[inline]
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        start: NodeId,
+        goal: NodeId,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) -> Option<f64> {
+        if cache.no_path_known(self.searched(), start, goal) {
+            return None;
+        }
+        let heuristic = self.guide();
+        let target = heuristic.goal(goal);
+        best_first_with(
+            &self.expander(goal),
+            |n| heuristic.estimate(n, &target),
+            start,
+            &goal,
+            cache,
+            observer,
+            reopen_for(heuristic.bound()),
+        )
+    }
+
+    fn path_into<Q: OpenSet>(
+        &self,
+        cache: &SearchCache<Q>,
+        node: NodeId,
+        out: &mut Vec<NodeId>,
+    ) -> bool {
+        if !cache.path_into(node, out) {
+            return false;
+        }
+        self.fill_path(out);
+        true
+    }
 }
 
 /// What every search does: find the cost of a shortest path from a start to
