@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
-use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+use cairns::grid::{GridGraph, MapKind, Neighborhood};
 use cairns::movingai::runner::{median, same_cost};
 use cairns::rng::SplitMix64;
 use cairns::spec::{Algorithm, Prepared, SearchSpec};
@@ -67,13 +67,9 @@ fn check_limits(args: &Args) -> anyhow::Result<()> {
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     check_limits(args)?;
-    let options = GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: args.size,
-        height: args.size,
-        seed: args.seed,
-    };
-    let grid = generate(&options).context("generating the demo map")?;
+    let grid = MapKind::Rooms { room_size: 15 }
+        .generate(args.size, args.size, args.seed)
+        .context("generating the demo map")?;
     let graph = GridGraph::new(grid, Neighborhood::Octile);
     let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
         .map(NodeId)

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
-use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, generate};
+use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood};
 use cairns::heuristic::Octile;
 use cairns::search::{AStar, Search, SearchCache};
 use cairns_web::{AppState, SearchResponse, router};
@@ -14,13 +14,9 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 fn grid(size: u32) -> Grid {
-    generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: size,
-        height: size,
-        seed: 1,
-    })
-    .unwrap()
+    MapKind::Rooms { room_size: 15 }
+        .generate(size, size, 1)
+        .unwrap()
 }
 
 fn free(grid: &Grid, from_end: bool) -> [u32; 2] {

@@ -104,13 +104,9 @@ pub(crate) fn data(file: &str) -> String {
 
 /// A generated 64x48 rooms map, written to `dir/name`.
 pub(crate) fn rooms_map(dir: &TempDir, name: &str, seed: u64) -> (String, cairns::grid::Grid) {
-    let grid = cairns::grid::generate(&cairns::grid::GenerateOptions {
-        kind: cairns::grid::MapKind::Rooms { room_size: 7 },
-        width: 64,
-        height: 48,
-        seed,
-    })
-    .unwrap();
+    let grid = cairns::grid::MapKind::Rooms { room_size: 7 }
+        .generate(64, 48, seed)
+        .unwrap();
     (dir.file(name, &cairns::movingai::write_map(&grid)), grid)
 }
 

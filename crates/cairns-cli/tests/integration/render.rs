@@ -6,7 +6,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
+use cairns::grid::{Grid, MapKind};
 use cairns::movingai::write_map;
 
 use crate::cairns;
@@ -18,13 +18,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn map_file(dir: &Path) -> (PathBuf, Grid) {
-    let grid = generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 7 },
-        width: 64,
-        height: 48,
-        seed: 3,
-    })
-    .unwrap();
+    let grid = MapKind::Rooms { room_size: 7 }.generate(64, 48, 3).unwrap();
     let path = dir.join("rooms.map");
     std::fs::write(&path, write_map(&grid)).unwrap();
     (path, grid)
@@ -258,13 +252,9 @@ fn render_uses_a_saved_landmark_table_like_scen() {
     let (map, grid) = map_file(&dir);
     let (other_map, _) = {
         let other = dir.join("other.map");
-        let g = generate(&GenerateOptions {
-            kind: MapKind::Maze { corridor_width: 2 },
-            width: 64,
-            height: 48,
-            seed: 9,
-        })
-        .unwrap();
+        let g = MapKind::Maze { corridor_width: 2 }
+            .generate(64, 48, 9)
+            .unwrap();
         std::fs::write(&other, write_map(&g)).unwrap();
         (other, g)
     };

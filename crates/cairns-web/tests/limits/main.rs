@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cairns::grid::{GenerateOptions, Grid, MapKind, generate};
+use cairns::grid::{Grid, MapKind};
 use cairns_web::{AppState, Limits};
 use client::{Conn, call};
 use serde_json::json;
@@ -49,13 +49,9 @@ impl Drop for Server {
 }
 
 fn rooms(size: u32) -> Grid {
-    generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: size,
-        height: size,
-        seed: 1,
-    })
-    .unwrap()
+    MapKind::Rooms { room_size: 15 }
+        .generate(size, size, 1)
+        .unwrap()
 }
 
 /// `k` free cells spread over the map, the `shift`-th free cell at or

@@ -51,6 +51,27 @@ pub struct GenerateOptions {
     pub seed: u64,
 }
 
+impl MapKind {
+    /// Generates a `width` x `height` map of this kind from `seed`:
+    /// [`generate`] with these [`GenerateOptions`].
+    ///
+    /// ```
+    /// use cairns::grid::MapKind;
+    ///
+    /// let grid = MapKind::Rooms { room_size: 7 }.generate(64, 48, 3)?;
+    /// assert_eq!((grid.width(), grid.height()), (64, 48));
+    /// # Ok::<(), cairns::grid::GridSizeError>(())
+    /// ```
+    pub fn generate(self, width: u32, height: u32, seed: u64) -> Result<Grid, GridSizeError> {
+        generate(&GenerateOptions {
+            kind: self,
+            width,
+            height,
+            seed,
+        })
+    }
+}
+
 /// Generates a map.
 ///
 /// Rooms and mazes have a wall along the top and left border and a grid of
@@ -345,13 +366,7 @@ mod tests {
     use super::*;
 
     fn gen_map(kind: MapKind, width: u32, height: u32, seed: u64) -> Grid {
-        generate(&GenerateOptions {
-            kind,
-            width,
-            height,
-            seed,
-        })
-        .unwrap()
+        kind.generate(width, height, seed).unwrap()
     }
 
     const KINDS: [MapKind; 6] = [

@@ -84,7 +84,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+    use crate::grid::{GridGraph, MapKind, Neighborhood};
     use crate::rng::SplitMix64;
     use crate::spec::SearchSpec;
 
@@ -92,13 +92,8 @@ mod tests {
     /// expansions of the same searches run one after the other.
     #[test]
     fn threads_give_the_serial_results_in_order() {
-        let options = GenerateOptions {
-            kind: MapKind::Rooms { room_size: 7 },
-            width: 64,
-            height: 48,
-            seed: 3,
-        };
-        let graph = GridGraph::new(generate(&options).unwrap(), Neighborhood::Octile);
+        let grid = MapKind::Rooms { room_size: 7 }.generate(64, 48, 3).unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
         let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
             .map(NodeId)
             .filter(|&n| graph.is_passable(n))

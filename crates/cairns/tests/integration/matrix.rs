@@ -9,7 +9,7 @@
 //! are small and the queries few.
 
 use cairns::graph::{CsrGraph, Graph, NodeId, Reversed};
-use cairns::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+use cairns::grid::{GridGraph, MapKind, Neighborhood};
 use cairns::heuristic::{FnHeuristic, Zero};
 use cairns::open::{OpenKind, OpenSet};
 use cairns::rng::SplitMix64;
@@ -93,13 +93,7 @@ fn grids() -> Vec<(String, GridGraph)> {
         (3, MapKind::Rooms { room_size: 4 }),
     ] {
         for neighborhood in [Neighborhood::Octile, Neighborhood::Four] {
-            let grid = generate(&GenerateOptions {
-                kind,
-                width: 20,
-                height: 16,
-                seed,
-            })
-            .expect("a valid size");
+            let grid = kind.generate(20, 16, seed).expect("a valid size");
             out.push((
                 format!("{kind:?} seed {seed} {neighborhood:?}"),
                 GridGraph::new(grid, neighborhood),
