@@ -269,6 +269,14 @@ pub enum HeuristicSpec {
 }
 
 impl HeuristicSpec {
+    /// The heuristics that need no table: the distances and zero.
+    pub const DISTANCES: [HeuristicSpec; 4] = [
+        HeuristicSpec::Zero,
+        HeuristicSpec::Manhattan,
+        HeuristicSpec::Octile,
+        HeuristicSpec::Euclidean,
+    ];
+
     /// The default heuristic of a movement rule: the tightest distance.
     pub fn default_for(neighborhood: Neighborhood) -> HeuristicSpec {
         match neighborhood {
@@ -1136,12 +1144,7 @@ mod tests {
     use super::*;
 
     fn heuristics() -> Vec<HeuristicSpec> {
-        let mut all = vec![
-            HeuristicSpec::Zero,
-            HeuristicSpec::Manhattan,
-            HeuristicSpec::Octile,
-            HeuristicSpec::Euclidean,
-        ];
+        let mut all = HeuristicSpec::DISTANCES.to_vec();
         all.extend(
             PlacementKind::ALL.map(|placement| HeuristicSpec::Landmarks {
                 count: Some(3),

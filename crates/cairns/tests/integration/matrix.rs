@@ -29,12 +29,7 @@ fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
 /// Every heuristic, landmark ones with 1 to 4 landmarks and every
 /// placement.
 fn heuristics() -> Vec<HeuristicSpec> {
-    let mut all = vec![
-        HeuristicSpec::Zero,
-        HeuristicSpec::Manhattan,
-        HeuristicSpec::Octile,
-        HeuristicSpec::Euclidean,
-    ];
+    let mut all = HeuristicSpec::DISTANCES.to_vec();
     for (count, placement) in [1, 2, 3, 4].into_iter().zip(PlacementKind::ALL) {
         all.push(HeuristicSpec::Landmarks {
             count: Some(count),
