@@ -28,8 +28,10 @@ mod bfs;
 mod closure;
 mod core;
 mod dijkstra;
+mod field;
 mod jps;
 mod jps_plus;
+mod query;
 mod searcher;
 
 pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
@@ -38,8 +40,10 @@ pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
+pub use field::DistanceField;
 pub use jps::JumpPointSearch;
 pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
+pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};
 
 use crate::graph::{Graph, NodeId};
@@ -298,6 +302,13 @@ impl<Q: OpenSet> SearchCache<Q> {
             self.begin(bound);
         }
         known
+    }
+
+    /// The generation of the current search: a paused [`Query`] goes on
+    /// only in the search it began.
+    #[inline]
+    fn generation(&self) -> u32 {
+        self.generation
     }
 
     #[inline]
