@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, Observer, Search, SearchCache, best_first_with, reopen_for};
+use super::{Edges, Observer, Reached, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::OpenSet;
@@ -87,6 +87,15 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
 impl<G: Graph, H: Heuristic> Search for AStar<G, H> {
     fn bound(&self) -> f64 {
         self.heuristic.bound()
+    }
+
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        self.nearest(sources, goals, cache)
     }
 
     #[inline]

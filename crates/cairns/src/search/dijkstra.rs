@@ -115,6 +115,15 @@ impl<G: Graph> Dijkstra<G> {
 }
 
 impl<G: Graph> Search for Dijkstra<G> {
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        self.nearest(sources, goals, cache)
+    }
+
     #[inline]
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
         &self,

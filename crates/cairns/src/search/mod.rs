@@ -110,6 +110,34 @@ pub trait Search {
         1.0
     }
 
+    /// The nearest of `goals` from any of `sources` (nodes off the graph
+    /// ignored), with the path left in the cache
+    /// ([`path_into`](Search::path_into) of the goal reached): `None` when
+    /// no goal can be reached. [`AStar`] and [`Dijkstra`] answer in one
+    /// search ([`AStar::nearest`]); the default runs one search per
+    /// (source, goal) pair, keeps the cheapest and runs it again for its
+    /// path, so the statistics are those of that last search.
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        let mut best: Option<(NodeId, NodeId, f64)> = None;
+        for &s in sources {
+            for &t in goals {
+                if let Some(cost) = self.search_cost(s, t, cache)
+                    && best.is_none_or(|(_, _, c)| cost < c)
+                {
+                    best = Some((s, t, cost));
+                }
+            }
+        }
+        let (s, goal, _) = best?;
+        let cost = self.search_cost(s, goal, cache)?;
+        Some(Reached { goal, cost })
+    }
+
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
     /// when there is none or either node is off the graph.
     fn search<Q: OpenSet>(

@@ -219,9 +219,9 @@ proptest! {
             d[n.index()][t.index()].map_or(f64::INFINITY, |x| x * factors[n.index()])
         });
         let mut cache = SearchCache::new();
-        check_nearest(&graph, &h, &d, &sources, &goals, &mut cache)?;
+        check_nearest(&graph, h, &d, &sources, &goals, &mut cache)?;
         check_nearest(&graph, Zero, &d, &sources, &goals, &mut cache)?;
-        check_chunks(&AStar::new(&graph, &h), &sources, &goals)?;
+        check_chunks(&AStar::new(&graph, h), &sources, &goals)?;
         check_chunks(&AStar::new(&graph, Zero), &sources, &goals)?;
     }
 
