@@ -74,7 +74,10 @@ fn path_to_the_nearest_goal_from_the_nearest_source() {
             let (x, y) = s.split_once(',').unwrap();
             format!("({x}, {y})")
         };
-        assert!(sources.iter().any(|s| cell(s) == from), "{search}: from {from}");
+        assert!(
+            sources.iter().any(|s| cell(s) == from),
+            "{search}: from {from}"
+        );
         assert!(goals.iter().any(|t| cell(t) == to), "{search}: to {to}");
         // The reported pair costs what was reported.
         let (fx, fy) = from.trim_matches(['(', ')']).split_once(", ").unwrap();
@@ -115,7 +118,11 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
     let o = cairns(&["field", &map, "--to", "0,0", "--print", "distance"]);
     assert_exit(&o, 0);
     let out = stdout(&o);
-    let rows: Vec<Vec<&str>> = out.lines().skip(4).map(|l| l.split(' ').collect()).collect();
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(4)
+        .map(|l| l.split(' ').collect())
+        .collect();
     for (y, row) in rows.iter().enumerate() {
         for (x, d) in row.iter().enumerate() {
             let path = cairns(&["path", &map, "--from", &format!("{x},{y}"), "--to", "0,0"]);
@@ -124,7 +131,10 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
             } else {
                 assert_exit(&path, 0);
                 let want = cost(&stdout(&path));
-                assert!((d.parse::<f64>().unwrap() - want).abs() < 1e-3, "({x}, {y}): {d} vs {want}");
+                assert!(
+                    (d.parse::<f64>().unwrap() - want).abs() < 1e-3,
+                    "({x}, {y}): {d} vs {want}"
+                );
             }
         }
     }
