@@ -6,6 +6,7 @@
 
 mod choose;
 mod demo;
+mod field;
 mod jump_table;
 mod landmarks;
 mod path;
@@ -37,6 +38,9 @@ enum Command {
     Demo(demo::Args),
     /// Find a shortest path on a map between two cells.
     Path(path::Args),
+    /// The distance and flow field towards some goals: every cell's
+    /// distance to the nearest goal and its next step.
+    Field(field::Args),
     /// Run every scenario of a Moving AI `.scen` file and check its length.
     Scen(scen::Args),
     /// Draw one or two searches on a map into a PNG.
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         None => demo::run(&demo::Args::default()),
         Some(Command::Demo(args)) => demo::run(&args),
         Some(Command::Path(args)) => path::run(&args),
+        Some(Command::Field(args)) => field::run(&args),
         Some(Command::Scen(args)) => scen::run(&args),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use cairns::grid::{GridGraph, Neighborhood};
+use cairns::graph::NodeId;
+use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::movingai::read_map;
-use cairns::search::Path;
+use cairns::search::{Path, Reached};
 
 use crate::choose::{SearchArgs, parse_neighborhood};
 use crate::{Outcome, parse_point};
@@ -20,12 +21,15 @@ const DRAW_LIMIT: u32 = 200;
 pub struct Args {
     /// The `.map` file.
     pub map: PathBuf,
-    /// Start cell, `X,Y` (column, row from the top-left, 0-based).
-    #[arg(long, value_parser = parse_point)]
-    pub from: (u32, u32),
-    /// Goal cell, `X,Y`.
-    #[arg(long, value_parser = parse_point)]
-    pub to: (u32, u32),
+    /// Start cell, `X,Y` (column, row from the top-left, 0-based); repeat
+    /// for several sources (the path starts at the nearest).
+    #[arg(long, value_name = "X,Y", required = true, value_parser = parse_point)]
+    pub from: Vec<(u32, u32)>,
+    /// Goal cell, `X,Y`; repeat for several goals (the path ends at the
+    /// nearest). With several sources or goals, astar and dijkstra answer
+    /// in one search, the other searches with one per pair.
+    #[arg(long, visible_alias = "goal", value_name = "X,Y", required = true, value_parser = parse_point)]
+    pub to: Vec<(u32, u32)>,
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
@@ -37,10 +41,11 @@ pub struct Args {
     pub no_draw: bool,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    let grid = read_map(&args.map)?;
-    let name = args.map.display();
-    let endpoint = |what: &str, (x, y): (u32, u32)| match grid.get(x, y) {
+/// The node of cell `(x, y)` of `grid` (in the file `name`), or an error
+/// saying it is outside the map or on a blocked tile; `what` names the
+/// cell (start, goal).
+pub fn endpoint(grid: &Grid, name: &str, what: &str, (x, y): (u32, u32)) -> anyhow::Result<NodeId> {
+    match grid.get(x, y) {
         None => bail!(
             "{what} ({x}, {y}) is outside {name} ({}x{})",
             grid.width(),
@@ -51,33 +56,61 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             t.to_char()
         ),
         Some(_) => Ok(grid.node(x, y)),
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    let grid = read_map(&args.map)?;
+    let name = args.map.display().to_string();
+    let cells = |what: &str, points: &[(u32, u32)]| {
+        points
+            .iter()
+            .map(|&p| endpoint(&grid, &name, what, p))
+            .collect::<anyhow::Result<Vec<NodeId>>>()
     };
-    let start = endpoint("start", args.from)?;
-    let goal = endpoint("goal", args.to)?;
+    let sources = cells("start", &args.from)?;
+    let goals = cells("goal", &args.to)?;
     let graph = GridGraph::new(grid, args.neighborhood);
     let prepared = args.search.prepare(&graph)?;
     let mut searcher = prepared.searcher();
     let t0 = Instant::now();
-    let cost = searcher.search_cost(start, goal);
+    let reached = if let ([start], [goal]) = (&sources[..], &goals[..]) {
+        searcher
+            .search_cost(*start, *goal)
+            .map(|cost| Reached { goal: *goal, cost })
+    } else {
+        searcher.search_nearest(&sources, &goals)
+    };
     let elapsed = t0.elapsed();
     let stats = searcher.stats();
     let mut nodes = Vec::new();
-    let found = cost.map(|cost| {
-        searcher.path_into(goal, &mut nodes);
-        Path { nodes, cost }
+    let found = reached.map(|r| {
+        searcher.path_into(r.goal, &mut nodes);
+        Path {
+            nodes,
+            cost: r.cost,
+        }
     });
 
     let mut out = io::stdout().lock();
     let Some(path) = found else {
         writeln!(
             out,
-            "no path from {:?} to {:?} ({} nodes expanded)",
-            args.from, args.to, stats.expanded
+            "no path from {} to {} ({} nodes expanded)",
+            list(&args.from),
+            list(&args.to),
+            stats.expanded
         )?;
         return Ok(Outcome::NotFound);
     };
     writeln!(out, "cost       {:.6}", path.cost)?;
     writeln!(out, "steps      {}", path.nodes.len() - 1)?;
+    if sources.len() > 1 || goals.len() > 1 {
+        let g = graph.grid();
+        let (first, last) = (path.nodes[0], path.nodes[path.nodes.len() - 1]);
+        writeln!(out, "from       {:?}", g.coords(first))?;
+        writeln!(out, "to         {:?}", g.coords(last))?;
+    }
     writeln!(out, "expanded   {}", stats.expanded)?;
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
@@ -98,7 +131,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             let (x, y) = g.coords(n);
             text[y as usize][x as usize] = b'*';
         }
-        for (n, ch) in [(start, b's'), (goal, b'g')] {
+        let marks = sources.iter().map(|&n| (n, b's'));
+        for (n, ch) in marks.chain(goals.iter().map(|&n| (n, b'g'))) {
             let (x, y) = g.coords(n);
             text[y as usize][x as usize] = ch;
         }
@@ -110,4 +144,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)
+}
+
+/// `(3, 4)` or `(3, 4), (9, 9)`: the cells as given.
+fn list(points: &[(u32, u32)]) -> String {
+    let cells: Vec<String> = points.iter().map(|p| format!("{p:?}")).collect();
+    cells.join(", ")
 }

@@ -1,6 +1,7 @@
 //! Integration tests of the `cairns` binary, one module per command.
 
 mod cli;
+mod goals;
 mod jump_table;
 mod landmarks;
 mod open_sets;

@@ -1,8 +1,9 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, TowardGoal};
+use super::{Edges, Reached, SearchCache, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
+use crate::open::OpenSet;
 
 /// The A* search engine: a graph and a heuristic, both borrowed or owned,
 /// never changed by a search. All per-query memory is in the
@@ -97,6 +98,15 @@ impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
 
     fn guide(&self) -> &H {
         &self.heuristic
+    }
+
+    fn nearest_goal<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        self.nearest(sources, goals, cache)
     }
 
     #[inline]

@@ -132,9 +132,119 @@ where
 {
     let bound = expand.node_bound();
     cache.begin(bound);
-    if start.index() >= bound {
+    // A start off the graph, or one the heuristic proves cannot reach the
+    // goal, ends the search at once.
+    seed(cache, bound, start, &h, observer)?;
+    match run(expand, &h, stop, cache, observer, reopen, &mut Unlimited) {
+        Ended::Goal(_, g) => Some(g),
+        Ended::Empty | Ended::Paused => None,
+    }
+}
+
+/// How a run of the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Ended {
+    /// `stop` accepted this node, at this distance.
+    Goal(NodeId, f64),
+    /// OPEN ran empty.
+    Empty,
+    /// The [`Limit`] stopped the run; OPEN and the records are as they were
+    /// before the next expansion, so a new run goes on from there.
+    Paused,
+}
+
+/// A cap on one run of the loop, and what it keeps track of. [`Unlimited`]
+/// answers with constants, so the plain searches compile to the loop
+/// without any of it.
+pub(crate) trait Limit {
+    /// Whether the run must pause before the next pop, after `expanded`
+    /// expansions in this run.
+    fn spent(&self, expanded: u64) -> bool;
+    /// Whether the run must pause instead of expanding a node of this `f`.
+    fn over(&self, f: f64) -> bool;
+    /// `node` is being expanded with this `g` and heuristic value.
+    fn note(&mut self, node: NodeId, g: f64, h: f64);
+}
+
+/// No cap: the loop runs until `stop` or an empty OPEN.
+pub(crate) struct Unlimited;
+
+impl Limit for Unlimited {
+    #[inline]
+    fn spent(&self, _: u64) -> bool {
+        false
+    }
+
+    #[inline]
+    fn over(&self, _: f64) -> bool {
+        false
+    }
+
+    #[inline]
+    fn note(&mut self, _: NodeId, _: f64, _: f64) {}
+}
+
+/// Puts `source` on OPEN at `g = 0` in the search `cache` has begun on a
+/// graph of `bound` nodes, unless it is off the graph, already there, or the heuristic proves it a dead
+/// end. Returns its heuristic value when it was put on OPEN.
+#[inline]
+pub(crate) fn seed<Q, O>(
+    cache: &mut SearchCache<Q>,
+    bound: usize,
+    source: NodeId,
+    h: &impl Fn(NodeId) -> f64,
+    observer: &mut O,
+) -> Option<f64>
+where
+    Q: OpenSet,
+    O: Observer + ?Sized,
+{
+    if source.index() >= bound {
         return None;
     }
+    let open_stamp = cache.open_stamp();
+    let record = cache.records.get_mut(source.index())?;
+    if record.stamp >= open_stamp {
+        // A source given twice.
+        return None;
+    }
+    let h0 = h(source);
+    if h0 == f64::INFINITY {
+        // The heuristic proves the goal unreachable.
+        return None;
+    }
+    *record = NodeRecord {
+        g: 0.0,
+        h: h0,
+        parent: NodeId::NONE,
+        stamp: open_stamp,
+    };
+    cache.open.push(source, Key::new(0.0, h0));
+    observer.open(source, NodeId::NONE, 0.0);
+    Some(h0)
+}
+
+/// The loop: repeatedly expands the entry of OPEN with the smallest `f`
+/// (ties to the larger `g`) until `stop` accepts a node, OPEN runs empty or
+/// `limit` pauses it. Goes on from whatever the search in `cache` left on
+/// OPEN, and adds its counts to the cache's statistics.
+#[inline]
+pub(crate) fn run<E, Q, O, S, L>(
+    expand: &E,
+    h: &impl Fn(NodeId) -> f64,
+    stop: &S,
+    cache: &mut SearchCache<Q>,
+    observer: &mut O,
+    reopen: Reopen,
+    limit: &mut L,
+) -> Ended
+where
+    E: Expand + ?Sized,
+    Q: OpenSet,
+    O: Observer + ?Sized,
+    S: Stop + ?Sized,
+    L: Limit,
+{
     let open_stamp = cache.open_stamp();
     let closed_stamp = cache.closed_stamp();
     let SearchCache {
@@ -144,52 +254,47 @@ where
         ..
     } = cache;
 
-    let h0 = h(start);
-    if h0 == f64::INFINITY {
-        // The heuristic proves the goal unreachable.
-        return None;
-    }
-    records[start.index()] = NodeRecord {
-        g: 0.0,
-        h: h0,
-        parent: NodeId::NONE,
-        stamp: open_stamp,
-    };
-    open.push(start, Key::new(0.0, h0));
-    observer.open(start, NodeId::NONE, 0.0);
-    let mut max_open = 1usize;
+    let mut max_open = open.len().max(stats.max_open as usize);
     // Counted in locals (registers) and stored once at the end.
     let mut expanded = 0u64;
     let mut generated = 0u64;
 
-    let found = loop {
+    let ended = loop {
+        if limit.spent(expanded) && !open.is_empty() {
+            break Ended::Paused;
+        }
         let Some((u, key)) = open.pop() else {
-            break None;
+            break Ended::Empty;
         };
         let ru = records[u.index()];
         if ru.stamp == closed_stamp || key.g > ru.g {
             // A stale duplicate from an OPEN set without decrease-key.
             continue;
         }
+        if limit.over(key.f) {
+            open.push(u, key);
+            break Ended::Paused;
+        }
         records[u.index()].stamp = closed_stamp;
         if stop.is_goal(u) {
-            break Some(ru.g);
+            break Ended::Goal(u, ru.g);
         }
         expanded += 1;
+        limit.note(u, ru.g, ru.h);
         observer.expand(u, ru.g, key.f - key.g);
         expand.expand(u, ru.parent, |v, cost| {
             generated += 1;
             let g = ru.g + cost;
-            if relax(records, open, stats, &h, u, v, g, open_stamp, reopen) {
+            if relax(records, open, stats, h, u, v, g, open_stamp, reopen) {
                 observer.open(v, u, g);
             }
         });
         max_open = max_open.max(open.len());
     };
-    stats.expanded = expanded;
-    stats.generated = generated;
+    stats.expanded += expanded;
+    stats.generated += generated;
     stats.max_open = max_open as u64;
-    found
+    ended
 }
 
 /// Offers `v` a path of cost `g` through `u`, as A* does for each

@@ -1,6 +1,7 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
-use super::{Edges, Exhaust, Observer, SearchCache, TowardGoal, best_first};
+use super::core::{Unlimited, run, seed};
+use super::{AStar, Edges, Exhaust, Observer, Reached, Reopen, SearchCache, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Zero;
 use crate::open::OpenSet;
@@ -44,7 +45,7 @@ impl<G: Graph> Dijkstra<G> {
     /// them afterwards with [`SearchCache::g`] (or the paths with
     /// [`SearchCache::path_into`]). Does nothing for a source off the graph.
     pub fn all<Q: OpenSet>(&self, source: NodeId, cache: &mut SearchCache<Q>) {
-        self.all_observed(source, cache, &mut ());
+        self.all_from_observed(&[source], cache, &mut ());
     }
 
     /// Like [`all`](Dijkstra::all), reporting events to `observer`.
@@ -54,14 +55,62 @@ impl<G: Graph> Dijkstra<G> {
         cache: &mut SearchCache<Q>,
         observer: &mut O,
     ) {
-        best_first(
+        self.all_from_observed(&[source], cache, observer);
+    }
+
+    /// Computes the distance from the nearest of `sources` (all at distance
+    /// 0) to every node; sources off the graph are ignored. A node's path
+    /// ([`SearchCache::path_into`]) starts at its nearest source. On a
+    /// [`Reversed`](crate::graph::Reversed) graph this is the distance *to*
+    /// the nearest source: see [`DistanceField`](super::DistanceField).
+    ///
+    /// ```
+    /// use cairns::graph::{CsrGraph, NodeId};
+    /// use cairns::search::{Dijkstra, SearchCache};
+    ///
+    /// let g = CsrGraph::from_edges(4, &[(0, 1, 4.0), (2, 1, 1.0), (1, 3, 1.0)]).unwrap();
+    /// let mut cache = SearchCache::new();
+    /// Dijkstra::new(&g).all_from(&[NodeId(0), NodeId(2)], &mut cache);
+    /// assert_eq!(cache.g(NodeId(3)), Some(2.0)); // from 2
+    /// ```
+    pub fn all_from<Q: OpenSet>(&self, sources: &[NodeId], cache: &mut SearchCache<Q>) {
+        self.all_from_observed(sources, cache, &mut ());
+    }
+
+    /// Like [`all_from`](Dijkstra::all_from), reporting events to
+    /// `observer`.
+    pub fn all_from_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
+        sources: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
+    ) {
+        let bound = self.graph.node_bound();
+        cache.begin(bound);
+        let h = |_| 0.0;
+        for &source in sources {
+            seed(cache, bound, source, &h, observer);
+        }
+        run(
             &Edges(&self.graph),
-            |_| 0.0,
-            source,
+            &h,
             &Exhaust,
             cache,
             observer,
+            Reopen::Yes,
+            &mut Unlimited,
         );
+    }
+
+    /// The nearest of `goals` from any of `sources`, in one search:
+    /// [`AStar::nearest`] with the zero heuristic.
+    pub fn nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        AStar::new(&self.graph, Zero).nearest(sources, goals, cache)
     }
 }
 
@@ -80,6 +129,15 @@ impl<G: Graph> TowardGoal for Dijkstra<G> {
 
     fn guide(&self) -> &Zero {
         &Zero
+    }
+
+    fn nearest_goal<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        self.nearest(sources, goals, cache)
     }
 
     #[inline]

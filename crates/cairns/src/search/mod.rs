@@ -28,8 +28,10 @@ mod bfs;
 mod closure;
 mod core;
 mod dijkstra;
+mod field;
 mod jps;
 mod jps_plus;
+mod query;
 mod searcher;
 
 pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
@@ -38,8 +40,10 @@ pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
+pub use field::DistanceField;
 pub use jps::JumpPointSearch;
 pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
+pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};
 
 use crate::graph::{Graph, NodeId};
@@ -84,6 +88,20 @@ pub(crate) trait TowardGoal {
     fn fill_path(&self, path: &mut Vec<NodeId>) {
         let _ = path;
     }
+
+    /// [`Search::search_nearest`]: by default one search per (source,
+    /// goal) pair; A* and Dijkstra answer in one search.
+    fn nearest_goal<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached>
+    where
+        Self: Sized,
+    {
+        nearest_by_pairs(self, sources, goals, cache)
+    }
 }
 
 impl<T: TowardGoal> Search for T {
@@ -126,6 +144,15 @@ impl<T: TowardGoal> Search for T {
         }
         self.fill_path(out);
         true
+    }
+
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        self.nearest_goal(sources, goals, cache)
     }
 }
 
@@ -182,6 +209,22 @@ pub trait Search {
         1.0
     }
 
+    /// The nearest of `goals` from any of `sources` (nodes off the graph
+    /// ignored), with the path left in the cache
+    /// ([`path_into`](Search::path_into) of the goal reached): `None` when
+    /// no goal can be reached. [`AStar`] and [`Dijkstra`] answer in one
+    /// search ([`AStar::nearest`]); the default runs one search per
+    /// (source, goal) pair, keeps the cheapest and runs it again for its
+    /// path, so the statistics are those of that last search.
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        nearest_by_pairs(self, sources, goals, cache)
+    }
+
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
     /// when there is none or either node is off the graph.
     fn search<Q: OpenSet>(
@@ -195,6 +238,29 @@ pub trait Search {
         self.path_into(cache, goal, &mut nodes);
         Some(Path { nodes, cost })
     }
+}
+
+/// The nearest of `goals` from any of `sources` by one search per (source,
+/// goal) pair: the cheapest is searched again so its path is in the cache.
+fn nearest_by_pairs<S: Search + ?Sized, Q: OpenSet>(
+    search: &S,
+    sources: &[NodeId],
+    goals: &[NodeId],
+    cache: &mut SearchCache<Q>,
+) -> Option<Reached> {
+    let mut best: Option<(NodeId, NodeId, f64)> = None;
+    for &s in sources {
+        for &t in goals {
+            if let Some(cost) = search.search_cost(s, t, cache)
+                && best.is_none_or(|(_, _, c)| cost < c)
+            {
+                best = Some((s, t, cost));
+            }
+        }
+    }
+    let (s, goal, _) = best?;
+    let cost = search.search_cost(s, goal, cache)?;
+    Some(Reached { goal, cost })
 }
 
 /// A path found by a search.
@@ -374,6 +440,13 @@ impl<Q: OpenSet> SearchCache<Q> {
             self.begin(bound);
         }
         known
+    }
+
+    /// The generation of the current search: a paused [`Query`] goes on
+    /// only in the search it began.
+    #[inline]
+    fn generation(&self) -> u32 {
+        self.generation
     }
 
     #[inline]

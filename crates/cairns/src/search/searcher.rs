@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Observer, Search, SearchCache, SearchStats};
+use super::{Observer, Reached, Search, SearchCache, SearchStats};
 use crate::graph::NodeId;
 use crate::open::OpenSet;
 
@@ -27,6 +27,10 @@ pub trait Searcher {
         goal: NodeId,
         observer: &mut dyn Observer,
     ) -> Option<f64>;
+
+    /// The nearest of `goals` from any of `sources`
+    /// ([`Search::search_nearest`]); the path is then the last query's.
+    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached>;
 
     /// Writes the last query's path to `node`, every node from the start,
     /// into `out`; `false` (and `out` empty) when it did not reach `node`.
@@ -112,6 +116,10 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
             .search_observed(start, goal, &mut self.cache, observer)
     }
 
+    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
+        self.search.search_nearest(sources, goals, &mut self.cache)
+    }
+
     fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
         self.search.path_into(&self.cache, node, out)
     }
@@ -148,6 +156,10 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
         observer: &mut dyn Observer,
     ) -> Option<f64> {
         (**self).search_observed(start, goal, observer)
+    }
+
+    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
+        (**self).search_nearest(sources, goals)
     }
 
     fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {

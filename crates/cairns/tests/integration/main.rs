@@ -6,6 +6,7 @@
 mod alloc;
 mod bad_input;
 mod fuzz_corpus;
+mod goals;
 mod matrix;
 mod properties;
 mod scenarios;

@@ -24,7 +24,7 @@ fn check_path<G: Graph, Q: OpenSet>(
     check_nodes(graph, &nodes, start, goal, cost)
 }
 
-fn check_nodes<G: Graph>(
+pub(crate) fn check_nodes<G: Graph>(
     graph: &G,
     nodes: &[NodeId],
     start: NodeId,
@@ -52,7 +52,7 @@ fn check_nodes<G: Graph>(
 
 /// A random grid of up to 12x12 cells with about `density` walls, a
 /// movement rule, and two cells that may be walls.
-fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
+pub(crate) fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
     (1u32..=12, 1u32..=12, 0.0f64..0.6, any::<bool>())
         .prop_flat_map(|(w, h, density, four)| {
             let cells = (w * h) as usize;
@@ -86,7 +86,7 @@ fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
 
 /// A random directed graph of up to 24 nodes with costs in `[0, 10)`, some
 /// zero, parallel edges and self-loops allowed.
-fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
+pub(crate) fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
     (1u32..=24)
         .prop_flat_map(|n| {
             let edge = (

@@ -1,0 +1,157 @@
+//! `cairns path` with several sources and goals, and `cairns field`.
+
+use crate::{TempDir, assert_exit, assert_stderr_has, cairns, rooms_map, stdout};
+
+/// The value of the `name` line of a command's output (`cost   12.5`).
+fn value(out: &str, name: &str) -> String {
+    out.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .unwrap_or_else(|| panic!("no {name:?} line in:\n{out}"))
+        .trim()
+        .to_owned()
+}
+
+fn cost(out: &str) -> f64 {
+    value(out, "cost").parse().unwrap()
+}
+
+/// Free cells of `grid`, spread over the map.
+fn free_cells(grid: &cairns::grid::Grid, n: usize) -> Vec<String> {
+    let free: Vec<(u32, u32)> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y))
+        .collect();
+    (0..n)
+        .map(|i| {
+            let (x, y) = free[(i * 7919 + 13) % free.len()];
+            format!("{x},{y}")
+        })
+        .collect()
+}
+
+/// With two sources and three goals, every search reports the cheapest of
+/// the six single queries, and names the goal and source it used.
+#[test]
+fn path_to_the_nearest_goal_from_the_nearest_source() {
+    let dir = TempDir::new("nearest");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 5);
+    let cells = free_cells(&grid, 5);
+    let (sources, goals) = cells.split_at(2);
+    let mut best: Option<(f64, &str, &str)> = None;
+    for s in sources {
+        for t in goals {
+            let o = cairns(&["path", &map, "--from", s, "--to", t, "--no-draw"]);
+            if o.status.code() == Some(0) {
+                let c = cost(&stdout(&o));
+                if best.is_none_or(|(b, _, _)| c < b) {
+                    best = Some((c, s, t));
+                }
+            }
+        }
+    }
+    let (expected, _, _) = best.expect("some pair is connected on a rooms map");
+    let mut args = vec!["path", map.as_str(), "--no-draw"];
+    for s in sources {
+        args.extend(["--from", s.as_str()]);
+    }
+    for t in goals {
+        args.extend(["--goal", t.as_str()]);
+    }
+    for search in ["astar", "dijkstra", "jps", "canonical"] {
+        let mut a = args.clone();
+        a.extend(["--search", search]);
+        let o = cairns(&a);
+        assert_exit(&o, 0);
+        let out = stdout(&o);
+        assert!(
+            (cost(&out) - expected).abs() < 1e-6,
+            "{search}: {} vs {expected}",
+            cost(&out)
+        );
+        let from = value(&out, "from");
+        let to = value(&out, "to");
+        let cell = |s: &str| {
+            let (x, y) = s.split_once(',').unwrap();
+            format!("({x}, {y})")
+        };
+        assert!(
+            sources.iter().any(|s| cell(s) == from),
+            "{search}: from {from}"
+        );
+        assert!(goals.iter().any(|t| cell(t) == to), "{search}: to {to}");
+        // The reported pair costs what was reported.
+        let (fx, fy) = from.trim_matches(['(', ')']).split_once(", ").unwrap();
+        let (tx, ty) = to.trim_matches(['(', ')']).split_once(", ").unwrap();
+        let single = cairns(&[
+            "path",
+            &map,
+            "--from",
+            &format!("{fx},{fy}"),
+            "--to",
+            &format!("{tx},{ty}"),
+            "--no-draw",
+        ]);
+        assert!((cost(&stdout(&single)) - expected).abs() < 1e-6);
+    }
+}
+
+const SPLIT: &str = "type octile\nheight 4\nwidth 6\nmap\n...@..\n.@.@..\n...@..\n...@..\n";
+
+/// The flow field's arrows, goal and unreachable cells on a small map, and
+/// its distances equal to the costs `cairns path` finds.
+#[test]
+fn field_prints_flow_and_distances_that_paths_confirm() {
+    let dir = TempDir::new("field");
+    let map = dir.file("split.map", SPLIT);
+    let o = cairns(&["field", &map, "--to", "0,0", "--print", "flow"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    assert_eq!(value(&out, "reached"), "11 cells");
+    let rows: Vec<&str> = out.lines().skip(4).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert!(rows[0].starts_with("G←←@xx"), "{out}");
+    assert_eq!(rows[1].chars().nth(1), Some('@'));
+    assert_eq!(rows[2].chars().next(), Some('↑'));
+    // Straight up the left column, then diagonally towards the goal.
+    assert_eq!(rows[3].chars().nth(1), Some('↖'), "{out}");
+
+    let o = cairns(&["field", &map, "--to", "0,0", "--print", "distance"]);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(4)
+        .map(|l| l.split(' ').collect())
+        .collect();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, d) in row.iter().enumerate() {
+            let path = cairns(&["path", &map, "--from", &format!("{x},{y}"), "--to", "0,0"]);
+            if *d == "-" {
+                assert_ne!(path.status.code(), Some(0), "({x}, {y})");
+            } else {
+                assert_exit(&path, 0);
+                let want = cost(&stdout(&path));
+                assert!(
+                    (d.parse::<f64>().unwrap() - want).abs() < 1e-3,
+                    "({x}, {y}): {d} vs {want}"
+                );
+            }
+        }
+    }
+
+    let png = dir.path("field.png");
+    let o = cairns(&["field", &map, "--to", "0,0", "--to", "5,3", "-o", &png]);
+    assert_exit(&o, 0);
+    assert_eq!(value(&stdout(&o), "reached"), "19 cells");
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn field_exits_2_for_a_goal_on_a_wall() {
+    let dir = TempDir::new("field-wall");
+    let map = dir.file("split.map", SPLIT);
+    let o = cairns(&["field", &map, "--to", "3,0"]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "goal (3, 0) is on a blocked tile '@'");
+    assert_stderr_has(&o, "split.map");
+}
