@@ -16,6 +16,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -45,7 +46,7 @@ fn main() -> ExitCode {
         let cost = black_box(common::pathfinding_astar(&inst.graph, q.start, q.goal));
         let nanos = t0.elapsed().as_nanos();
         let cost = cost.map_or_else(|| "none".to_owned(), |c| format!("{c:.9}"));
-        out.push_str(&format!("{id}\t{}\t{cost}\t{nanos}\n", q.line));
+        let _ = writeln!(out, "{id}\t{}\t{cost}\t{nanos}", q.line);
     }
     if !inst.data_errors.is_empty() {
         eprintln!(
