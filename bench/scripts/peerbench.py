@@ -43,8 +43,10 @@ expansions), and its `jps_plus` builds its jump database inside that timer,
 so its preprocessing is the `Search` time of a one-query run of the same map
 (minimum of 3), subtracted from the full run. warthog times each query but not
 its JPS+ preprocessing: it is estimated as the wall-time difference between
-one-query runs of `jps2+` and `jps2` (minimum of 3 each), and its stored
-bytes as the difference of the `total memory` both print.
+one-query runs of `jps2+` and `jps2` (minimum of 3 each). Neither prints the
+size of its jump table (warthog's `total memory` leaves it out): the bytes are
+the difference in peak memory (max RSS) between one-query runs with and
+without the table.
 """
 
 import argparse
@@ -259,7 +261,8 @@ def parse_cost(text):
     if text in ("none", "failed to find path"):
         return None
     c = float(text)
-    return c if math.isfinite(c) and c >= 0 else None
+    # warthog prints DBL_MAX (1.79769e+308) when it finds no path.
+    return c if math.isfinite(c) and 0 <= c < 1e300 else None
 
 
 def new_result():
@@ -306,11 +309,6 @@ def warthog_rows(out, job):
     return rows, costs
 
 
-def warthog_memory(err):
-    m = re.search(r"total memory: (\d+)", err)
-    return int(m.group(1)) if m else None
-
-
 def run_warthog(ctx, job, binary, alg, scratch):
     r = new_result()
     cmd = [binary, "--alg", alg, "--scen", job["scen"], "--map", job["map"]]
@@ -324,19 +322,28 @@ def run_warthog(ctx, job, binary, alg, scratch):
     r["nanos"] = [int(f[7]) for f in rows]
     r["search_s"] = sum(r["nanos"]) * 1e-9
     if alg == "jps2+":
-        # Preprocessing and table bytes: one-query runs of jps2+ and jps2.
-        walls, mems = {}, {}
-        for a in ("jps2", "jps2+"):
-            best = None
-            for _ in range(3):
-                _, _, e, wall, _ = timed([binary, "--alg", a, "--scen", job["one"], "--map", job["map"]], scratch)
-                best = wall if best is None else min(best, wall)
-                mems[a] = warthog_memory(e)
-            walls[a] = best
-        r["preprocess_s"] = max(walls["jps2+"] - walls["jps2"], 0.0)
-        if mems["jps2"] is not None and mems["jps2+"] is not None:
-            r["bytes"] = mems["jps2+"] - mems["jps2"]
+        # Neither is printed: estimated from one-query runs of jps2+ and jps2.
+        r["preprocess_s"], r["bytes"] = one_query_difference(
+            [binary, "--alg", "jps2+", "--scen", job["one"], "--map", job["map"]],
+            [binary, "--alg", "jps2", "--scen", job["one"], "--map", job["map"]], scratch)
     return r
+
+
+def one_query_difference(with_table, without, scratch):
+    """Preprocessing seconds and bytes of a peer that prints neither: the
+    differences in wall time and in peak memory (max RSS) between one-query
+    runs with and without its table, the minimum of 3 runs of each."""
+    best = {}
+    for key, cmd in (("with", with_table), ("without", without)):
+        walls, rss = [], []
+        for _ in range(3):
+            _, _, _, wall, kb = timed(cmd, scratch)
+            walls.append(wall)
+            rss.append(kb or 0)
+        best[key] = (min(walls), min(rss))
+    seconds = max(best["with"][0] - best["without"][0], 0.0)
+    stored = max(best["with"][1] - best["without"][1], 0) * 1024
+    return seconds, stored
 
 
 def mkpath_run(binary, scen, scratch):
@@ -375,6 +382,10 @@ def run_mkpath(ctx, job, example, scratch):
             prep.append(one[1])
         r["preprocess_s"] = min(prep)
         search_s = max(search_s - r["preprocess_s"], 0.0)
+        # mkpath prints no table size: the peak-memory difference from its
+        # online jps on the same one-query file.
+        _, r["bytes"] = one_query_difference(
+            [binary, job["one"]], [ctx.peers["mkpath"] / "jps", job["one"]], scratch)
     r["search_s"] = search_s
     return r
 
@@ -459,6 +470,11 @@ def fmt(value, digits=2):
     if isinstance(value, int):
         return f"{value:,}"
     return f"{value:,.{digits}f}"
+
+
+def secs(value):
+    """Seconds with 4 significant digits."""
+    return "n/a" if value is None else f"{value:.4g}"
 
 
 def per_map_ratios(results, group_impls):
@@ -595,10 +611,12 @@ def report(ctx, jobs, maps_out, mismatches, data_errors, started):
               "|---|" + "---:|" * (2 * len(jp))]
     for f in fams:
         lines.append(f"| {f} | " + " | ".join(
-            f"{fmt(stats[f, i[0]]['pre'], 3)} | {fmt(stats[f, i[0]]['bytes'])}" for i in jp) + " |")
-    lines += ["", "warthog's JPS+ preprocessing is a wall-time difference of one-query runs "
-              "and mkpath's the `Search` time of a one-query run (see the script's doc); "
-              "mkpath prints no table size.", ""]
+            f"{secs(stats[f, i[0]]['pre'])} | {fmt(stats[f, i[0]]['bytes'])}" for i in jp) + " |")
+    lines += ["", "cairns prints both. The peers print neither: warthog's seconds are the "
+              "wall-time difference between one-query runs of `jps2+` and `jps2`, mkpath's the "
+              "`Search` time of a one-query `jps_plus` run (it builds its table inside that timer); "
+              "both peers' bytes are the peak-memory (max RSS) difference between one-query runs "
+              "with and without the table, so they are estimates, at page granularity.", ""]
 
     # GPPC totals.
     lines += ["### Totals as the Grid-Based Path Planning Competition reports them", "",
@@ -609,8 +627,8 @@ def report(ctx, jobs, maps_out, mismatches, data_errors, started):
         pre = [r["preprocess_s"] for r in rs if r["preprocess_s"] is not None]
         byt = [r["bytes"] for r in rs if r["bytes"] is not None]
         rss = max((r["rss_kb"] or 0 for r in rs), default=0)
-        lines.append(f"| {impl[0]} | {fmt(sum(r['search_s'] for r in rs), 3)} | "
-                     f"{fmt(sum(pre), 3) if pre else 'none'} | {fmt(sum(byt)) if byt else 'none'} | "
+        lines.append(f"| {impl[0]} | {secs(sum(r['search_s'] for r in rs))} | "
+                     f"{secs(sum(pre)) if pre else 'none'} | {fmt(sum(byt)) if byt else 'none'} | "
                      f"{fmt(rss / 1024, 1)} |")
     lines += ["", END]
     return "\n".join(lines)
