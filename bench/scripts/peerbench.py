@@ -667,6 +667,38 @@ def write_csv(path, maps_out):
                 ])
 
 
+def self_test():
+    """Checks the parts that decide what counts as a match (`--self-test`)."""
+    def q(ref, dec):
+        return {"reference": ref, "ref_decimals": dec}
+    full, warthog, mkpath = ("dec", 9), ("sig", 6), ("dec", 2)
+    # lengths_match's own examples (INVENTORY.md): printed rounding allowed...
+    assert cost_matches(22.556354, q(22.55634918, 8), full)
+    assert cost_matches(23.556354, q(23.5563, 4), full)
+    assert cost_matches(244.954, q(244.95, 2), full)
+    # ... and no more.
+    assert not cost_matches(24.0, q(23.5563, 4), full)
+    assert not cost_matches(244.97, q(244.95, 2), full)
+    # A peer's own rounding: warthog's 6 significant digits, mkpath's 2 decimals.
+    assert cost_matches(2835.11, q(2835.1068, 4), warthog)
+    assert cost_matches(1.41, q(1.41421, 5), mkpath)
+    assert not cost_matches(1.41, q(1.41421, 5), full)
+    assert not cost_matches(1.5, q(1.41421, 5), mkpath)
+    # A computed reference (wc3maps512): same_cost plus the printing.
+    assert cost_matches(120.982756057, q(120.982756057, None), full)
+    assert not cost_matches(120.9828, q(120.982756057, None), full)
+    assert cost_matches(120.983, q(120.982756057, None), warthog)
+    # No path: only against no path.
+    assert cost_matches(None, q(None, None), full)
+    assert not cost_matches(None, q(3.0, 0), full)
+    assert parse_cost("1.79769e+308") is None and parse_cost("failed to find path") is None
+    assert abs(parse_duration("3.11ms") - 3.11e-3) < 1e-12
+    assert abs(parse_duration("319.55µs") - 319.55e-6) < 1e-12
+    assert parse_duration("2.5s") == 2.5
+    assert [x for x in keep_at_most(list(range(10)), 4)] == [0, 3, 6, 9]
+    print("self-test passed")
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -686,7 +718,11 @@ def main():
     ap.add_argument("--doc", type=Path, default=ROOT / "docs/performance.md")
     ap.add_argument("--no-write", action="store_true", help="print the block instead of writing the doc")
     ap.add_argument("--csv", type=Path, help="also write one row per map and implementation")
+    ap.add_argument("--self-test", action="store_true", help="check the cost-matching rules and exit")
     args = ap.parse_args()
+    if args.self_test:
+        self_test()
+        return 0
 
     if args.quick:
         args.max_maps = args.max_maps or 2
