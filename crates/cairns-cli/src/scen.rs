@@ -1,9 +1,10 @@
 //! `cairns scen`: run a Moving AI scenario file and check every length.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 use cairns::movingai::runner::{self, Instance, InstanceErrorKind, Reference, Summary};
 use cairns::spec::Prepared;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,6 +43,12 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Also write one tab-separated line per query to FILE (`-` for
+    /// stdout, after the summary): `id` (0-based, in file order), `line`
+    /// (the scenario's line in the file), `cost` (`none` when no path was
+    /// found), `expanded` and `nanos` (the search alone).
+    #[arg(long, value_name = "FILE")]
+    pub per_query: Option<PathBuf>,
 }
 
 /// The reference a scenario's cost is checked against.
@@ -98,6 +105,28 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     bar.finish_and_clear();
     report(args, &instance, &prepared, &summary)
+}
+
+/// Writes the per-query table of `--per-query` to `path` (`-`: stdout).
+fn write_per_query(path: &Path, instance: &Instance, summary: &Summary) -> anyhow::Result<()> {
+    let mut text = String::from("id\tline\tcost\texpanded\tnanos\n");
+    let rows = instance
+        .queries
+        .iter()
+        .zip(&summary.costs)
+        .zip(summary.expansions.iter().zip(&summary.times));
+    for (id, ((query, cost), (expanded, seconds))) in rows.enumerate() {
+        let cost = cost.map_or_else(|| "none".to_owned(), |c| format!("{c:.9}"));
+        // Whole nanoseconds, like warthog's `nanos` column.
+        let nanos = (seconds * 1e9).round();
+        writeln!(text, "{id}\t{}\t{cost}\t{expanded}\t{nanos}", query.line)?;
+    }
+    if path == Path::new("-") {
+        io::stdout().lock().write_all(text.as_bytes())?;
+    } else {
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Prints the problems (to stderr) and the summary of a run.
@@ -176,6 +205,10 @@ fn report(
         writeln!(out, "mean us      {:.1}", summary.mean_us())?;
         writeln!(out, "median us    {:.1}", summary.median_us())?;
         writeln!(out, "total s      {:.3}", summary.total_s)?;
+    }
+    drop(out);
+    if let Some(path) = &args.per_query {
+        write_per_query(path, instance, summary)?;
     }
     let data_fail = summary.data_errors > 0 && !args.skip_data_errors;
     if data_fail {

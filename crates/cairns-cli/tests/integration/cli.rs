@@ -201,6 +201,105 @@ fn scen_with_canonical_ordering_and_jump_point_search() {
     assert_stderr_has(&o, "octile");
 }
 
+/// The rows of a `--per-query` table after its header: id, line, cost
+/// (`None` for `none`), expanded, nanos.
+fn per_query_rows(text: &str) -> Vec<(usize, usize, Option<f64>, u64, u64)> {
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("id\tline\tcost\texpanded\tnanos"),
+        "{text}"
+    );
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 5, "{l}");
+            let cost = (f[2] != "none").then(|| f[2].parse().unwrap());
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                cost,
+                f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn scen_per_query_table_matches_the_file_and_the_summary() {
+    let scen = data("dao/den520d.map.scen");
+    let dir = TempDir::new("cli");
+    let table = dir.path("per-query.tsv");
+    for search in ["astar", "jps"] {
+        let o = cairns(&[
+            "scen",
+            &scen,
+            "--every",
+            "20",
+            "--json",
+            "--search",
+            search,
+            "--per-query",
+            &table,
+        ]);
+        assert_exit(&o, 0);
+        let j = json(&o);
+        let rows = per_query_rows(&std::fs::read_to_string(&table).unwrap());
+        assert_eq!(
+            rows.len() as u64,
+            j["queries"].as_u64().unwrap(),
+            "{search}"
+        );
+        // Each row's line holds the scenario it ran; its cost is that line's
+        // published length.
+        let file = std::fs::read_to_string(&scen).unwrap();
+        let file: Vec<&str> = file.lines().collect();
+        for (i, &(id, line, cost, expanded, nanos)) in rows.iter().enumerate() {
+            assert_eq!(id, i);
+            let published: f64 = file[line - 1].split('\t').nth(8).unwrap().parse().unwrap();
+            let cost = cost.unwrap_or_else(|| panic!("{search} line {line}: no path"));
+            assert!(
+                (cost - published).abs() < 1e-3 * published.max(1.0),
+                "line {line}: {cost} vs {published}"
+            );
+            assert!(expanded >= 1 && nanos > 0, "line {line}");
+        }
+        // Every 20th scenario, in file order.
+        assert!(rows.windows(2).all(|w| w[1].1 == w[0].1 + 20), "{search}");
+        let n = rows.len() as f64;
+        let mean_expanded = rows.iter().map(|r| r.3 as f64).sum::<f64>() / n;
+        assert!(
+            (mean_expanded - j["mean_expanded"].as_f64().unwrap()).abs() < 1e-9,
+            "{search}"
+        );
+        let mean_us = rows.iter().map(|r| r.4 as f64).sum::<f64>() / n / 1e3;
+        assert!(
+            (mean_us - j["mean_us"].as_f64().unwrap()).abs() < 1e-2,
+            "{search}: {mean_us} vs {j}"
+        );
+    }
+}
+
+#[test]
+fn scen_per_query_to_stdout_marks_no_path() {
+    let dir = TempDir::new("cli");
+    dir.file("split.map", SPLIT);
+    let scen = dir.file(
+        "split.map.scen",
+        "version 1\n0\tsplit.map\t3\t3\t0\t0\t0\t2\t2\n0\tsplit.map\t3\t3\t0\t0\t2\t0\t2\n",
+    );
+    let o = cairns(&["scen", &scen, "--per-query", "-"]);
+    // The second query has no path: a mismatch, exit 1, and the table says so.
+    assert_exit(&o, 1);
+    let out = stdout(&o);
+    let table = &out[out.find("id\tline").unwrap_or_else(|| panic!("{out}"))..];
+    let rows = per_query_rows(table);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].2, Some(2.0));
+    assert_eq!((rows[1].1, rows[1].2), (3, None));
+}
+
 #[test]
 fn scen_table_output() {
     let scen = data("dao/arena.map.scen");

@@ -324,6 +324,12 @@ pub struct Summary {
     pub max_open: u64,
     /// Seconds per query, in query order.
     pub times: Vec<f64>,
+    /// The cost each query found (`None`: no path), in query order, beside
+    /// [`times`](Summary::times).
+    pub costs: Vec<Option<f64>>,
+    /// Nodes each query expanded, in query order, beside
+    /// [`times`](Summary::times).
+    pub expansions: Vec<u64>,
     /// Seconds for the whole run, checks included.
     pub total_s: f64,
     /// The sum over the queries with a path of found cost / published
@@ -356,6 +362,7 @@ impl Summary {
     }
 
     fn add_cost(&mut self, query: &Query, cost: Option<f64>) {
+        self.costs.push(cost);
         if let Some(c) = cost {
             let ratio = if query.optimal > 0.0 {
                 c / query.optimal
@@ -373,6 +380,7 @@ impl Summary {
         self.generated += stats.generated;
         self.max_open = self.max_open.max(stats.max_open);
         self.times.push(seconds);
+        self.expansions.push(stats.expanded);
     }
 }
 
@@ -459,4 +467,107 @@ pub fn run_threads<S: Searcher>(
     }
     summary.total_s = total.elapsed().as_secs_f64();
     summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::spec::SearchSpec;
+
+    /// An instance over a small map whose "published" lengths are Dijkstra's,
+    /// with one query whose goal is walled off (no path).
+    fn instance() -> Instance {
+        let grid = Grid::from_ascii(
+            "
+            ....@....@.
+            .@@.@.@@.@.
+            .@..@..@.@.
+            .@.@@@.@.@@
+            ...........
+            ",
+        )
+        .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let mut cache = SearchCache::new();
+        let pairs = [
+            ((0, 0), (8, 0)),
+            ((2, 2), (10, 4)),
+            ((10, 0), (0, 4)),
+            ((5, 2), (5, 2)),
+        ];
+        let queries = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, &(s, g))| {
+                let (start, goal) = (graph.node(s.0, s.1).unwrap(), graph.node(g.0, g.1).unwrap());
+                let optimal = Dijkstra::new(&graph)
+                    .search_cost(start, goal, &mut cache)
+                    .unwrap_or(-1.0);
+                Query {
+                    line: i + 2,
+                    start,
+                    goal,
+                    start_xy: s,
+                    goal_xy: g,
+                    optimal,
+                    decimals: 8,
+                }
+            })
+            .collect();
+        Instance {
+            name: "test".into(),
+            scen_path: PathBuf::from("test.map.scen"),
+            map_path: PathBuf::from("test.map"),
+            graph,
+            queries,
+            data_errors: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn summary_keeps_each_querys_cost_and_expansions_in_query_order() {
+        let inst = instance();
+        let prepared = "astar/octile"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .prepare(&inst.graph)
+            .unwrap();
+        let mut searcher = prepared.searcher();
+        let serial = run(&inst, &mut *searcher, Reference::Dijkstra, &mut |_| {});
+        assert!(serial.mismatches.is_empty(), "{:?}", serial.mismatches);
+        assert_eq!(serial.costs.len(), inst.queries.len());
+        assert_eq!(serial.expansions.len(), inst.queries.len());
+        assert_eq!(serial.expansions.iter().sum::<u64>(), serial.expanded);
+        let mut cache = SearchCache::new();
+        for (q, cost) in inst.queries.iter().zip(&serial.costs) {
+            let want = Dijkstra::new(&inst.graph).search_cost(q.start, q.goal, &mut cache);
+            assert!(
+                same_cost(*cost, want),
+                "line {}: {cost:?} vs {want:?}",
+                q.line
+            );
+        }
+        // The walled-off goal: no path, recorded as such.
+        assert_eq!(serial.costs[2], None);
+        // A query from a cell to itself expands at most its start; the
+        // long ones many more.
+        assert!(serial.expansions[3] <= 1);
+        assert!(
+            serial.expansions[0] > 5 && serial.expansions[1] > 5,
+            "{:?}",
+            serial.expansions
+        );
+        // The threaded runner records the same results in the same order.
+        let threaded = run_threads(&inst, || prepared.searcher(), Reference::Dijkstra, 2);
+        assert_eq!(threaded.expansions, serial.expansions);
+        assert!(
+            threaded
+                .costs
+                .iter()
+                .zip(&serial.costs)
+                .all(|(a, b)| same_cost(*a, *b))
+        );
+        assert_eq!(threaded.times.len(), inst.queries.len());
+    }
 }
