@@ -86,12 +86,14 @@ mod heuristic;
 mod placement;
 #[cfg(test)]
 mod proptests;
+mod repair;
 mod stale;
 mod table;
 
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
 pub use placement::{Placement, place};
+pub use repair::{IncrementalTable, RepairProgress};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
 
