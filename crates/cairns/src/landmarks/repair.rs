@@ -114,6 +114,8 @@ pub struct IncrementalTable {
     column_max: Vec<f64>,
     /// For each landmark, the changes since its distances were exact.
     changes: Vec<MapChanges>,
+    /// The changes since the table's components were the map's.
+    components_changes: MapChanges,
     /// The landmark under repair.
     job: Option<Job>,
     /// Where the next repair looks for a landmark to repair.
@@ -203,7 +205,8 @@ impl IncrementalTable {
             table,
             exact,
             column_max,
-            changes: vec![since; k],
+            changes: vec![since.clone(); k],
+            components_changes: since,
             job: None,
             cursor: 0,
             queued: vec![0; n],
@@ -227,7 +230,9 @@ impl IncrementalTable {
 
     /// Whether no recorded edit waits for a repair.
     pub fn is_fresh(&self) -> bool {
-        self.job.is_none() && self.changes.iter().all(MapChanges::is_empty)
+        self.job.is_none()
+            && self.components_changes.is_empty()
+            && self.changes.iter().all(MapChanges::is_empty)
     }
 
     /// Bytes of memory: the table and the unrounded distances.
@@ -259,6 +264,7 @@ impl IncrementalTable {
         for c in &mut self.changes {
             c.note(graph, x, y, tile);
         }
+        self.components_changes.note(graph, x, y, tile);
         if let Some(b) = &mut self.background {
             b.since.note(graph, x, y, tile);
         }
@@ -276,7 +282,7 @@ impl IncrementalTable {
     ) -> SafeDifferential<'_, B> {
         SafeDifferential::after_all(
             DifferentialHeuristic::new(&self.table, base),
-            &self.changes,
+            self.changes.iter().chain([&self.components_changes]),
             graph,
         )
     }
@@ -329,9 +335,10 @@ impl IncrementalTable {
         if progress.landmarks_done > 0 {
             let max = self.column_max.iter().fold(0.0f64, |m, &c| m.max(c));
             self.table.set_margin_for(max);
-            if progress.landmarks_left == 0 {
-                self.table.replace_components(graph.components().clone());
-            }
+        }
+        if progress.landmarks_left == 0 && !self.components_changes.is_empty() {
+            self.table.replace_components(graph.components().clone());
+            self.components_changes = MapChanges::new();
         }
         progress
     }

@@ -282,21 +282,24 @@ impl<'t, B: Heuristic + Clone> SafeDifferential<'t, B> {
         changes: &MapChanges,
         graph: &GridGraph,
     ) -> Self {
-        Self::after_all(inner, std::slice::from_ref(changes), graph)
+        Self::after_all(inner, [changes], graph)
     }
 
     /// The safe form of `inner` when each landmark's distances are exact on
     /// the map before one of `changes` (landmark by landmark, as in an
-    /// [`IncrementalTable`](super::IncrementalTable) under repair): the
-    /// estimate takes its minimum over the ends of every move that appeared
-    /// in any of them.
-    pub(super) fn after_all(
+    /// [`IncrementalTable`](super::IncrementalTable) under repair, and the
+    /// table's components on the map before another): the estimate takes
+    /// its minimum over the ends of every move that appeared in any of
+    /// them. Admissible by the argument above, made for each landmark on
+    /// its own map: a shortest path through no such end exists on every one
+    /// of those maps, so no landmark's bound exceeds it.
+    pub(super) fn after_all<'c>(
         inner: DifferentialHeuristic<'t, B>,
-        changes: &[MapChanges],
+        changes: impl IntoIterator<Item = &'c MapChanges>,
         graph: &GridGraph,
     ) -> Self {
         let mut ends: Vec<NodeId> = changes
-            .iter()
+            .into_iter()
             .flat_map(|c| c.moves(graph).0)
             .flat_map(|m| [m.from, m.to])
             .collect();
