@@ -68,7 +68,9 @@ fn main() {
         "maze/maze512-1-0.map",
         "room/16room_000.map",
     ]);
-    println!("one-cell edits, {K} landmarks (farthest-first, seed 1), {edits} positions per map, seed {seed}");
+    println!(
+        "one-cell edits, {K} landmarks (farthest-first, seed 1), {edits} positions per map, seed {seed}"
+    );
     println!("every repaired table checked equal to the rebuilt one");
     for map in maps {
         let grid = read_map(&cairns_testdata::file(&map)).unwrap_or_else(|e| panic!("{e}"));
@@ -95,12 +97,15 @@ fn main() {
             let w = loop {
                 let w = NodeId(rng.index(n) as u32);
                 let (x, y) = g.coords(w);
-                let beside = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)].iter().any(|&(dx, dy)| {
-                    let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
-                    nx >= 0
-                        && ny >= 0
-                        && g.node(nx as u32, ny as u32).is_some_and(|u| g.is_passable(u))
-                });
+                let beside = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
+                    .iter()
+                    .any(|&(dx, dy)| {
+                        let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+                        nx >= 0
+                            && ny >= 0
+                            && g.node(nx as u32, ny as u32)
+                                .is_some_and(|u| g.is_passable(u))
+                    });
                 if !g.is_passable(w) && beside {
                     break w;
                 }
@@ -114,7 +119,9 @@ fn main() {
         }
         println!();
         println!("{map} ({}x{}, {n} cells)", g.width(), g.height());
-        println!("| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) |");
+        println!(
+            "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) |"
+        );
         println!("|---|---:|---:|---:|---:|---:|");
         for (kind, rows) in KINDS.iter().zip(&times) {
             let repair: Vec<f64> = rows.iter().map(|r| r.0 * 1e3).collect();

@@ -23,6 +23,8 @@
 //!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
 //! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
 //!    disk, tied to its map by a hash ([`grid_hash`]).
+//! 5. [`IncrementalTable`] follows a grid's wall edits, repairing only the
+//!    distances that change (the result equals a rebuild).
 //!
 //! # The fastest setup
 //!

@@ -17,6 +17,10 @@
 //! recomputes only the landmarks whose distances can have changed, and
 //! [`SafeDifferential`] is a heuristic that stays admissible on the changed
 //! map until the repair.
+//!
+//! `MapChanges::repair` recomputes every affected landmark whole; an
+//! [`IncrementalTable`](super::IncrementalTable) repairs only the cells
+//! whose distance changes.
 
 use std::collections::BTreeMap;
 use std::f64::consts::SQRT_2;
