@@ -74,51 +74,56 @@ fn main() {
     println!("every repaired table checked equal to the rebuilt one");
     for map in maps {
         let grid = read_map(&cairns_testdata::file(&map)).unwrap_or_else(|e| panic!("{e}"));
-        let mut g = GridGraph::new(grid, Neighborhood::Octile);
-        let lms = place(&g, K, Placement::Farthest { seed: 1 });
-        let mut t = IncrementalTable::build(&g, &lms);
+        let mut graph = GridGraph::new(grid, Neighborhood::Octile);
+        let lms = place(&graph, K, Placement::Farthest { seed: 1 });
+        let mut table = IncrementalTable::build(&graph, &lms);
         let mut rng = SplitMix64::new(seed);
-        let n = g.node_bound();
+        let cells = graph.node_bound();
         let mut times: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); KINDS.len()];
         for _ in 0..edits {
             // Close an open cell (not a landmark), then reopen it.
-            let v = loop {
-                let v = NodeId(rng.index(n) as u32);
-                if g.is_passable(v) && !lms.contains(&v) {
-                    break v;
+            let cell = loop {
+                let candidate = NodeId(rng.index(cells) as u32);
+                if graph.is_passable(candidate) && !lms.contains(&candidate) {
+                    break candidate;
                 }
             };
-            let (x, y) = g.coords(v);
-            t.set_tile(&mut g, x, y, Tile::Tree);
-            times[0].push(measure(&mut t, &g, &lms, "close"));
-            t.set_tile(&mut g, x, y, Tile::Ground);
-            times[1].push(measure(&mut t, &g, &lms, "reopen"));
+            let (x, y) = graph.coords(cell);
+            table.set_tile(&mut graph, x, y, Tile::Tree);
+            times[0].push(measure(&mut table, &graph, &lms, "close"));
+            table.set_tile(&mut graph, x, y, Tile::Ground);
+            times[1].push(measure(&mut table, &graph, &lms, "reopen"));
             // Open a wall cell beside an open one, then close it again.
-            let w = loop {
-                let w = NodeId(rng.index(n) as u32);
-                let (x, y) = g.coords(w);
+            let wall = loop {
+                let candidate = NodeId(rng.index(cells) as u32);
+                let (x, y) = graph.coords(candidate);
                 let beside = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
                     .iter()
                     .any(|&(dx, dy)| {
                         let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
                         nx >= 0
                             && ny >= 0
-                            && g.node(nx as u32, ny as u32)
-                                .is_some_and(|u| g.is_passable(u))
+                            && graph
+                                .node(nx as u32, ny as u32)
+                                .is_some_and(|u| graph.is_passable(u))
                     });
-                if !g.is_passable(w) && beside {
-                    break w;
+                if !graph.is_passable(candidate) && beside {
+                    break candidate;
                 }
             };
-            let (x, y) = g.coords(w);
-            let was = g.grid().get(x, y).expect("on the grid");
-            t.set_tile(&mut g, x, y, Tile::Ground);
-            times[2].push(measure(&mut t, &g, &lms, "open"));
-            t.set_tile(&mut g, x, y, was);
-            times[3].push(measure(&mut t, &g, &lms, "reclose"));
+            let (x, y) = graph.coords(wall);
+            let was = graph.grid().get(x, y).expect("on the grid");
+            table.set_tile(&mut graph, x, y, Tile::Ground);
+            times[2].push(measure(&mut table, &graph, &lms, "open"));
+            table.set_tile(&mut graph, x, y, was);
+            times[3].push(measure(&mut table, &graph, &lms, "reclose"));
         }
         println!();
-        println!("{map} ({}x{}, {n} cells)", g.width(), g.height());
+        println!(
+            "{map} ({}x{}, {cells} cells)",
+            graph.width(),
+            graph.height()
+        );
         println!(
             "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) |"
         );
