@@ -23,6 +23,8 @@
 //!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
 //! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
 //!    disk, tied to its map by a hash ([`grid_hash`]).
+//! 5. [`IncrementalTable`] follows a grid's wall edits, repairing only the
+//!    distances that change (the result equals a rebuild).
 //!
 //! # The fastest setup
 //!
@@ -86,12 +88,14 @@ mod heuristic;
 mod placement;
 #[cfg(test)]
 mod proptests;
+mod repair;
 mod stale;
 mod table;
 
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
 pub use placement::{Placement, place};
+pub use repair::{IncrementalTable, RepairProgress};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};
 

@@ -9,8 +9,8 @@ use proptest::test_runner::TestCaseError;
 
 use super::research::{CompressedHeuristic, CompressedTable, Compression, DistanceColumn};
 use super::{
-    DifferentialHeuristic, Directedness, LandmarkTable, Layout, MapChanges, Placement,
-    SafeDifferential, place,
+    DifferentialHeuristic, Directedness, IncrementalTable, LandmarkTable, Layout, MapChanges,
+    Placement, SafeDifferential, place,
 };
 use crate::graph::{CsrGraph, Graph, NodeId, Reversible};
 use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
@@ -428,5 +428,53 @@ proptest! {
             let d = dist[a][p.index()];
             prop_assert!(d == f64::INFINITY && *ha == f64::INFINITY || (d - ha).abs() <= 2.0 * column.margin() + 1e-9 * d);
         }
+    }
+
+    /// An incremental repair after any sequence of wall edits, all at once
+    /// or in steps of any budget with edits between the steps, gives the
+    /// table a rebuild gives, bit for bit; between steps the safe heuristic
+    /// is admissible.
+    #[test]
+    fn incremental_repair_equals_a_rebuild(
+        (w, h, four, open) in (2u32..20, 2u32..20, any::<bool>()).prop_flat_map(|(w, h, four)| {
+            (Just(w), Just(h), Just(four), prop::collection::vec(prop::bool::weighted(0.7), (w * h) as usize))
+        }),
+        choice in landmark_choice(0),
+        rounds in prop::collection::vec(
+            (prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..5), 0usize..40),
+            1..5,
+        ),
+    ) {
+        let tiles = open.iter().map(|&o| if o { Tile::Ground } else { Tile::Tree }).collect();
+        let nb = if four { Neighborhood::Four } else { Neighborhood::Octile };
+        let mut g = GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), nb);
+        let lms = choice.resolve(&g);
+        let mut t = IncrementalTable::build(&g, &lms);
+        prop_assert_eq!(t.table(), &LandmarkTable::build(&g, &lms, Directedness::Symmetric));
+        for (edits, budget) in &rounds {
+            for (i, open) in edits {
+                let (x, y) = g.coords(NodeId(i.index(g.node_bound()) as u32));
+                t.set_tile(&mut g, x, y, if *open { Tile::Ground } else { Tile::Tree });
+            }
+            if *budget > 0 {
+                // Part of a repair: the table serves through the safe heuristic.
+                t.repair_step(&g, *budget);
+                let dist = all_pairs(&g);
+                let safe = t.heuristic(&g, Octile::new(&g));
+                let margin = t.table().margin();
+                for (a, row) in dist.iter().enumerate() {
+                    for (z, &d) in row.iter().enumerate() {
+                        let est = safe.estimate(NodeId(a as u32), &safe.goal(NodeId(z as u32)));
+                        prop_assert!(est <= d + margin + 1e-12, "h({a}, {z}) = {est} > {d}");
+                    }
+                }
+            } else {
+                let p = t.repair(&g);
+                prop_assert!(p.done() && t.is_fresh());
+                prop_assert_eq!(t.table(), &LandmarkTable::build(&g, &lms, Directedness::Symmetric));
+            }
+        }
+        t.repair(&g);
+        prop_assert_eq!(t.table(), &LandmarkTable::build(&g, &lms, Directedness::Symmetric));
     }
 }

@@ -17,6 +17,10 @@
 //! recomputes only the landmarks whose distances can have changed, and
 //! [`SafeDifferential`] is a heuristic that stays admissible on the changed
 //! map until the repair.
+//!
+//! `MapChanges::repair` recomputes every affected landmark whole; an
+//! [`IncrementalTable`](super::IncrementalTable) repairs only the cells
+//! whose distance changes.
 
 use std::collections::BTreeMap;
 use std::f64::consts::SQRT_2;
@@ -95,6 +99,18 @@ impl MapChanges {
     /// the change. Returns `false` (changing nothing) when the cell is off
     /// the grid.
     pub fn set_tile(&mut self, graph: &mut GridGraph, x: u32, y: u32, tile: Tile) -> bool {
+        if !self.note(graph, x, y, tile) {
+            return false;
+        }
+        graph.set_tile(x, y, tile);
+        true
+    }
+
+    /// Records that the tile at `(x, y)` of `graph` is about to become
+    /// `tile` (call it before [`GridGraph::set_tile`]), so that several
+    /// records can follow one change. Returns `false` when the cell is off
+    /// the grid.
+    pub(super) fn note(&mut self, graph: &GridGraph, x: u32, y: u32, tile: Tile) -> bool {
         let Some(node) = graph.node(x, y) else {
             return false;
         };
@@ -104,14 +120,17 @@ impl MapChanges {
                 self.before.entry(v).or_insert_with(|| graph.moves(v));
             }
         }
-        let was = graph.is_passable(node);
-        graph.set_tile(x, y, tile);
-        match (was, tile.is_passable()) {
+        match (graph.is_passable(node), tile.is_passable()) {
             (true, false) => self.walls_added += 1,
             (false, true) => self.walls_removed += 1,
             _ => {}
         }
         true
+    }
+
+    /// Whether no change was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.before.is_empty()
     }
 
     /// Tile changes from passable to blocked so far.
@@ -267,8 +286,27 @@ impl<'t, B: Heuristic + Clone> SafeDifferential<'t, B> {
         changes: &MapChanges,
         graph: &GridGraph,
     ) -> Self {
-        let (appeared, _) = changes.moves(graph);
-        let mut ends: Vec<NodeId> = appeared.iter().flat_map(|m| [m.from, m.to]).collect();
+        Self::after_all(inner, [changes], graph)
+    }
+
+    /// The safe form of `inner` when each landmark's distances are exact on
+    /// the map before one of `changes` (landmark by landmark, as in an
+    /// [`IncrementalTable`](super::IncrementalTable) under repair, and the
+    /// table's components on the map before another): the estimate takes
+    /// its minimum over the ends of every move that appeared in any of
+    /// them. Admissible by the argument above, made for each landmark on
+    /// its own map: a shortest path through no such end exists on every one
+    /// of those maps, so no landmark's bound exceeds it.
+    pub(super) fn after_all<'c>(
+        inner: DifferentialHeuristic<'t, B>,
+        changes: impl IntoIterator<Item = &'c MapChanges>,
+        graph: &GridGraph,
+    ) -> Self {
+        let mut ends: Vec<NodeId> = changes
+            .into_iter()
+            .flat_map(|c| c.moves(graph).0)
+            .flat_map(|m| [m.from, m.to])
+            .collect();
         ends.sort_unstable();
         ends.dedup();
         let base = inner.base().clone();

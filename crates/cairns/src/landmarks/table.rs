@@ -242,6 +242,63 @@ impl LandmarkTable {
         }
     }
 
+    /// A symmetric node-major table from exact `f64` distances to each
+    /// landmark, stored landmark-major (`exact[l * nodes + node]`), for
+    /// [`IncrementalTable`](super::IncrementalTable): the same rounding and
+    /// margin as [`build`](Self::build), so equal distances give an equal
+    /// table.
+    pub(super) fn from_exact(
+        landmarks: &[NodeId],
+        nodes: usize,
+        exact: &[f64],
+        components: Components,
+    ) -> LandmarkTable {
+        let k = landmarks.len();
+        debug_assert_eq!(exact.len(), nodes * k);
+        let mut to = vec![0f32; nodes * k];
+        for (l, column) in exact.chunks_exact(nodes.max(1)).enumerate().take(k) {
+            for (node, &d) in column.iter().enumerate() {
+                to[node * k + l] = store(d);
+            }
+        }
+        let margin = margin_of([to.as_slice()]);
+        LandmarkTable {
+            landmarks: landmarks.to_vec(),
+            nodes,
+            directedness: Directedness::Symmetric,
+            layout: Layout::NodeMajor,
+            to,
+            from: Vec::new(),
+            margin,
+            components: Some(components),
+        }
+    }
+
+    /// Sets the stored distance between `node` and landmark `l` (both
+    /// directions), for an incremental repair; the caller then sets the
+    /// margin with [`set_margin_for`](Self::set_margin_for).
+    #[inline]
+    pub(super) fn set_distance(&mut self, node: NodeId, l: usize, d: f32) {
+        let s = self.slot(node, l);
+        self.to[s] = d;
+        if let Some(f) = self.from.get_mut(s) {
+            *f = d;
+        }
+    }
+
+    /// Sets the margin for a table whose largest finite distance, before
+    /// rounding, is `max` (0 when there is none): what
+    /// [`margin_of`] computes from the stored values, since rounding is
+    /// monotone.
+    pub(super) fn set_margin_for(&mut self, max: f64) {
+        self.margin = f64::from(store(max)) * f64::powi(2.0, -22);
+    }
+
+    /// Replaces the components (after the graph changed).
+    pub(super) fn replace_components(&mut self, components: Components) {
+        self.components = Some(components);
+    }
+
     /// A table from node-major distances, for the file reader. The caller
     /// has checked the sizes.
     pub(super) fn from_node_major(

@@ -1,0 +1,144 @@
+//! One-cell wall edits on a landmark table: the incremental repair of
+//! `IncrementalTable` against rebuilding the table, with every repaired
+//! table checked equal (bit for bit) to the rebuilt one.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench landmark_repair -- [MAP...] [--edits N] [--seed S]
+//! ```
+//!
+//! MAP is a map of the data directory (`maze/maze512-32-0.map`); the
+//! default is three 512x512 maps. On each map 16 landmarks are placed
+//! farthest-first (seed 1, the CLI's `dh:16`). Then, `--edits` times (40),
+//! at a random position (seeded SplitMix64):
+//!
+//! - **close**: a random passable cell becomes a wall, the table is
+//!   repaired, and the edited map's table is rebuilt;
+//! - **reopen**: the same cell is opened again, repaired and rebuilt;
+//! - **open**: a random wall cell next to a passable one is opened,
+//!   repaired and rebuilt;
+//! - **reclose**: it is closed again, repaired and rebuilt.
+//!
+//! Each repair is timed alone (the edit itself, `set_tile`, is not in the
+//! time), then compared with the rebuild (`LandmarkTable::build` with the
+//! same landmarks, timed alone). Reported per kind: median and mean
+//! repair time, median rebuild time, the ratio of the medians and the
+//! median number of table entries the repair changed.
+
+use std::time::Instant;
+
+use cairns::graph::{Graph, NodeId};
+use cairns::grid::{GridGraph, Neighborhood, Tile};
+use cairns::landmarks::{Directedness, IncrementalTable, LandmarkTable, Placement, place};
+use cairns::movingai::read_map;
+use cairns::movingai::runner::median;
+use cairns::rng::SplitMix64;
+use cairns_bench::BenchArgs;
+
+const K: usize = 16;
+const KINDS: [&str; 4] = ["close", "reopen", "open", "reclose"];
+
+/// Times `repair` and a rebuild on `g`, asserts the two tables are equal;
+/// returns (repair seconds, rebuild seconds, entries changed).
+fn measure(
+    t: &mut IncrementalTable,
+    g: &GridGraph,
+    lms: &[NodeId],
+    what: &str,
+) -> (f64, f64, usize) {
+    let t0 = Instant::now();
+    let p = t.repair(g);
+    let repair = t0.elapsed().as_secs_f64();
+    assert!(p.done(), "{what}: repair left {p:?}");
+    let t0 = Instant::now();
+    let rebuilt = LandmarkTable::build(g, lms, Directedness::Symmetric);
+    let rebuild = t0.elapsed().as_secs_f64();
+    assert!(
+        *t.table() == rebuilt,
+        "{what}: the repaired table differs from the rebuilt one"
+    );
+    (repair, rebuild, p.changed)
+}
+
+fn main() {
+    let args = BenchArgs::from_env(&["--edits", "--seed"]);
+    let edits: usize = args.get("--edits").unwrap_or(40);
+    let seed: u64 = args.get("--seed").unwrap_or(1);
+    let maps = args.sets_or(&[
+        "maze/maze512-32-0.map",
+        "maze/maze512-1-0.map",
+        "room/16room_000.map",
+    ]);
+    println!(
+        "one-cell edits, {K} landmarks (farthest-first, seed 1), {edits} positions per map, seed {seed}"
+    );
+    println!("every repaired table checked equal to the rebuilt one");
+    for map in maps {
+        let grid = read_map(&cairns_testdata::file(&map)).unwrap_or_else(|e| panic!("{e}"));
+        let mut graph = GridGraph::new(grid, Neighborhood::Octile);
+        let lms = place(&graph, K, Placement::Farthest { seed: 1 });
+        let mut table = IncrementalTable::build(&graph, &lms);
+        let mut rng = SplitMix64::new(seed);
+        let cells = graph.node_bound();
+        let mut times: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); KINDS.len()];
+        for _ in 0..edits {
+            // Close an open cell (not a landmark), then reopen it.
+            let cell = loop {
+                let candidate = NodeId(rng.index(cells) as u32);
+                if graph.is_passable(candidate) && !lms.contains(&candidate) {
+                    break candidate;
+                }
+            };
+            let (x, y) = graph.coords(cell);
+            table.set_tile(&mut graph, x, y, Tile::Tree);
+            times[0].push(measure(&mut table, &graph, &lms, "close"));
+            table.set_tile(&mut graph, x, y, Tile::Ground);
+            times[1].push(measure(&mut table, &graph, &lms, "reopen"));
+            // Open a wall cell beside an open one, then close it again.
+            let wall = loop {
+                let candidate = NodeId(rng.index(cells) as u32);
+                let (x, y) = graph.coords(candidate);
+                let beside = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
+                    .iter()
+                    .any(|&(dx, dy)| {
+                        let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+                        nx >= 0
+                            && ny >= 0
+                            && graph
+                                .node(nx as u32, ny as u32)
+                                .is_some_and(|u| graph.is_passable(u))
+                    });
+                if !graph.is_passable(candidate) && beside {
+                    break candidate;
+                }
+            };
+            let (x, y) = graph.coords(wall);
+            let was = graph.grid().get(x, y).expect("on the grid");
+            table.set_tile(&mut graph, x, y, Tile::Ground);
+            times[2].push(measure(&mut table, &graph, &lms, "open"));
+            table.set_tile(&mut graph, x, y, was);
+            times[3].push(measure(&mut table, &graph, &lms, "reclose"));
+        }
+        println!();
+        println!(
+            "{map} ({}x{}, {cells} cells)",
+            graph.width(),
+            graph.height()
+        );
+        println!(
+            "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|");
+        for (kind, rows) in KINDS.iter().zip(&times) {
+            let repair: Vec<f64> = rows.iter().map(|r| r.0 * 1e3).collect();
+            let rebuild: Vec<f64> = rows.iter().map(|r| r.1 * 1e3).collect();
+            let changed: Vec<f64> = rows.iter().map(|r| r.2 as f64).collect();
+            let mean = repair.iter().sum::<f64>() / repair.len() as f64;
+            let (rm, bm) = (median(&repair), median(&rebuild));
+            println!(
+                "| {kind} | {rm:.3} | {mean:.3} | {bm:.1} | {:.0}x | {:.0} |",
+                bm / rm,
+                median(&changed)
+            );
+        }
+    }
+}
