@@ -28,6 +28,7 @@ mod pairing_heap;
 mod placed;
 mod quaternary_heap;
 mod radix_heap;
+mod sift;
 mod skip_list;
 mod slots;
 mod sorted_array;
@@ -394,6 +395,13 @@ impl Key {
     pub(crate) fn debug_assert_lowered_to(self, new: Key) {
         debug_assert!(!self.precedes(new), "decrease_key raised a key");
     }
+}
+
+/// An OPEN entry, for the structures that keep a key next to its node.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Key,
+    node: NodeId,
 }
 
 /// The operations A* performs on its OPEN set.

@@ -8,8 +8,8 @@
 //! Every reader therefore passes a `holds` check along with the node.
 //!
 //! [`IndexedBinaryHeap`](super::IndexedBinaryHeap) and
-//! [`PairingHeap`](super::PairingHeap) keep their own arrays: their hot
-//! paths index them without bounds checks.
+//! [`PairingHeap`](super::PairingHeap) index theirs without bounds checks
+//! on their hot paths (through `Deref`), with their own `SAFETY` notes.
 //!
 //! [`Place`]: super::placed::Place
 
@@ -95,6 +95,13 @@ impl Slots {
 pub(super) trait Holder {
     /// The node the element holds ([`NodeId::NONE`] in a free cell).
     fn node(&self) -> NodeId;
+}
+
+impl Holder for super::Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 impl Holder for NodeId {

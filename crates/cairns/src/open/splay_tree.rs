@@ -8,6 +8,10 @@ use crate::graph::NodeId;
 
 /// No arena slot.
 const NIL: u32 = u32::MAX;
+/// The side of the smaller entries, as an index of [`Slot::child`].
+const LEFT: usize = 0;
+/// The side of the larger entries.
+const RIGHT: usize = 1;
 
 /// A splay tree (Sleator and Tarjan, 1985) of OPEN entries ordered by
 /// [`Key`] and then by node id, so that every entry has a distinct place.
@@ -48,8 +52,8 @@ struct Slot {
     key: Key,
     /// `NodeId::NONE` when the slot is free.
     node: NodeId,
-    left: u32,
-    right: u32,
+    /// The left and the right child, [`LEFT`] and [`RIGHT`], or `NIL`.
+    child: [u32; 2],
 }
 
 impl Holder for Slot {
@@ -101,72 +105,51 @@ impl SplayTree {
     /// Returns the new root: the entry found, or the last one on the search
     /// path.
     fn splay(&mut self, mut t: u32, target: impl Fn(&Self, u32) -> Ordering) -> u32 {
-        // The left tree collects entries smaller than the target, hung off
-        // its rightmost node; the right tree the larger ones.
-        let (mut left_root, mut left_tail) = (NIL, NIL);
-        let (mut right_root, mut right_tail) = (NIL, NIL);
+        // `side[LEFT]` collects entries smaller than the target, hung off
+        // its rightmost node; `side[RIGHT]` the larger ones, hung off its
+        // leftmost node. Each is `(root, tail)`. The two directions are
+        // mirror images: going down on side `d`, rotate and link toward
+        // `1 - d`.
+        let mut side = [(NIL, NIL); 2];
         loop {
-            match target(self, t) {
-                Ordering::Less => {
-                    let mut l = self.arena[t as usize].left;
-                    if l == NIL {
-                        break;
-                    }
-                    if target(self, l) == Ordering::Less {
-                        // Rotate right.
-                        self.arena[t as usize].left = self.arena[l as usize].right;
-                        self.arena[l as usize].right = t;
-                        t = l;
-                        l = self.arena[t as usize].left;
-                        if l == NIL {
-                            break;
-                        }
-                    }
-                    // Link right.
-                    if right_tail == NIL {
-                        right_root = t;
-                    } else {
-                        self.arena[right_tail as usize].left = t;
-                    }
-                    right_tail = t;
-                    t = l;
-                }
-                Ordering::Greater => {
-                    let mut r = self.arena[t as usize].right;
-                    if r == NIL {
-                        break;
-                    }
-                    if target(self, r) == Ordering::Greater {
-                        // Rotate left.
-                        self.arena[t as usize].right = self.arena[r as usize].left;
-                        self.arena[r as usize].left = t;
-                        t = r;
-                        r = self.arena[t as usize].right;
-                        if r == NIL {
-                            break;
-                        }
-                    }
-                    // Link left.
-                    if left_tail == NIL {
-                        left_root = t;
-                    } else {
-                        self.arena[left_tail as usize].right = t;
-                    }
-                    left_tail = t;
-                    t = r;
-                }
+            let ord = target(self, t);
+            let d = match ord {
+                Ordering::Less => LEFT,
+                Ordering::Greater => RIGHT,
                 Ordering::Equal => break,
+            };
+            let mut c = self.arena[t as usize].child[d];
+            if c == NIL {
+                break;
             }
+            if target(self, c) == ord {
+                // Rotate toward `1 - d`.
+                self.arena[t as usize].child[d] = self.arena[c as usize].child[1 - d];
+                self.arena[c as usize].child[1 - d] = t;
+                t = c;
+                c = self.arena[t as usize].child[d];
+                if c == NIL {
+                    break;
+                }
+            }
+            // Link `t` into the tree on side `1 - d`.
+            let (root, tail) = &mut side[1 - d];
+            if *tail == NIL {
+                *root = t;
+            } else {
+                self.arena[*tail as usize].child[d] = t;
+            }
+            *tail = t;
+            t = c;
         }
-        // Assemble.
-        let Slot { left, right, .. } = self.arena[t as usize];
-        if left_tail != NIL {
-            self.arena[left_tail as usize].right = left;
-            self.arena[t as usize].left = left_root;
-        }
-        if right_tail != NIL {
-            self.arena[right_tail as usize].left = right;
-            self.arena[t as usize].right = right_root;
+        // Assemble: each side tree takes `t`'s child on that side under its
+        // tail, and becomes that child.
+        let child = self.arena[t as usize].child;
+        for (s, (root, tail)) in side.into_iter().enumerate() {
+            if tail != NIL {
+                self.arena[tail as usize].child[1 - s] = child[s];
+                self.arena[t as usize].child[s] = root;
+            }
         }
         t
     }
@@ -178,23 +161,20 @@ impl SplayTree {
 
     /// Links slot `i`, whose key is set, into the tree.
     fn insert(&mut self, i: u32) {
-        {
-            let s = &mut self.arena[i as usize];
-            s.left = NIL;
-            s.right = NIL;
-        }
+        self.arena[i as usize].child = [NIL; 2];
         if self.root != NIL {
             let (key, node) = self.at(i);
             let t = self.splay_at(self.root, key, node);
-            if order((key, node), self.at(t)) == Ordering::Less {
-                self.arena[i as usize].left = self.arena[t as usize].left;
-                self.arena[i as usize].right = t;
-                self.arena[t as usize].left = NIL;
+            // `i` becomes the root: on its side `d` of `t` it takes `t`'s
+            // subtree on that side, and `t` with the rest goes to `1 - d`.
+            let d = if order((key, node), self.at(t)) == Ordering::Less {
+                LEFT
             } else {
-                self.arena[i as usize].right = self.arena[t as usize].right;
-                self.arena[i as usize].left = t;
-                self.arena[t as usize].right = NIL;
-            }
+                RIGHT
+            };
+            self.arena[i as usize].child[d] = self.arena[t as usize].child[d];
+            self.arena[i as usize].child[1 - d] = t;
+            self.arena[t as usize].child[d] = NIL;
         }
         self.root = i;
     }
@@ -204,14 +184,14 @@ impl SplayTree {
         let (key, node) = self.at(i);
         let t = self.splay_at(self.root, key, node);
         debug_assert_eq!(t, i);
-        let Slot { left, right, .. } = self.arena[t as usize];
+        let [left, right] = self.arena[t as usize].child;
         self.root = if left == NIL {
             right
         } else {
             // Everything on the left is smaller: splaying for `i` brings
             // the largest to the top, with no right child.
             let m = self.splay_at(left, key, node);
-            self.arena[m as usize].right = right;
+            self.arena[m as usize].child[RIGHT] = right;
             m
         };
     }
@@ -227,8 +207,7 @@ impl OpenSet for SplayTree {
         let slot = Slot {
             key,
             node,
-            left: NIL,
-            right: NIL,
+            child: [NIL; 2],
         };
         let i = self.position.store(&mut self.arena, &mut self.free, slot);
         self.insert(i);
@@ -240,10 +219,8 @@ impl OpenSet for SplayTree {
             return None;
         }
         let t = self.splay(self.root, |_, _| Ordering::Less);
-        let Slot {
-            key, node, right, ..
-        } = self.arena[t as usize];
-        self.root = right;
+        let Slot { key, node, child } = self.arena[t as usize];
+        self.root = child[RIGHT];
         self.arena[t as usize].node = NodeId::NONE;
         self.free.push(t);
         self.len -= 1;

@@ -1,0 +1,119 @@
+//! The two sifts of an implicit d-ary heap, written once for the array
+//! heaps that differ only in what a slot holds, where its [`Key`] is and
+//! what else must be written when an item moves (a node's position, or
+//! nothing). Each sift reads the key of the item it moves once.
+//!
+//! [`IndexedBinaryHeap`](super::IndexedBinaryHeap) keeps its own sifts:
+//! its pop walks the hole to a leaf first, a different algorithm.
+
+use super::{Entry, Key};
+
+/// An array heap as the sifts see it: slots `ROOT..size()`, the children of
+/// slot `i` from [`first_child(i)`](ArrayHeap::first_child), `ARITY` of
+/// them.
+pub(super) trait ArrayHeap {
+    /// What a slot holds.
+    type Item: Copy;
+
+    /// Children per slot.
+    const ARITY: usize;
+
+    /// The slot of the root: 0, or 1 in a heap laid out 1-based.
+    const ROOT: usize = 0;
+
+    /// The number of slots, counting any before [`ROOT`](Self::ROOT).
+    fn size(&self) -> usize;
+
+    /// The item in slot `i`.
+    fn get(&self, i: usize) -> Self::Item;
+
+    /// Writes `item` to slot `i`, and records its position where the heap
+    /// keeps positions.
+    fn put(&mut self, i: usize, item: Self::Item);
+
+    /// The key of `item`, by which items are ordered.
+    fn key(&self, item: Self::Item) -> Key;
+
+    /// The parent of slot `i`, which is not the root.
+    #[inline]
+    fn parent(i: usize) -> usize {
+        (i - 1) / Self::ARITY
+    }
+
+    /// The first child of slot `i`.
+    #[inline]
+    fn first_child(i: usize) -> usize {
+        Self::ARITY * i + 1
+    }
+}
+
+/// A binary heap of entries that records nothing when they move.
+impl ArrayHeap for [Entry] {
+    type Item = Entry;
+    const ARITY: usize = 2;
+
+    #[inline]
+    fn size(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Entry {
+        self[i]
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, entry: Entry) {
+        self[i] = entry;
+    }
+
+    #[inline]
+    fn key(&self, entry: Entry) -> Key {
+        entry.key
+    }
+}
+
+/// Moves `item`, bound for slot `i`, up to its place.
+#[inline]
+pub(super) fn sift_up<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item: H::Item) {
+    let key = heap.key(item);
+    while i > H::ROOT {
+        let parent = H::parent(i);
+        let p = heap.get(parent);
+        if !key.precedes(heap.key(p)) {
+            break;
+        }
+        heap.put(i, p);
+        i = parent;
+    }
+    heap.put(i, item);
+}
+
+/// Moves `item`, bound for slot `i`, down to its place.
+#[inline]
+pub(super) fn sift_down<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item: H::Item) {
+    let len = heap.size();
+    let key = heap.key(item);
+    loop {
+        let first = H::first_child(i);
+        if first >= len {
+            break;
+        }
+        // The first of the children.
+        let (mut child, mut c) = (first, heap.get(first));
+        let mut c_key = heap.key(c);
+        for j in first + 1..(first + H::ARITY).min(len) {
+            let x = heap.get(j);
+            let x_key = heap.key(x);
+            if x_key.precedes(c_key) {
+                (child, c, c_key) = (j, x, x_key);
+            }
+        }
+        if !c_key.precedes(key) {
+            break;
+        }
+        heap.put(i, c);
+        i = child;
+    }
+    heap.put(i, item);
+}
