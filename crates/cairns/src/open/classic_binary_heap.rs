@@ -70,13 +70,8 @@ impl ArrayHeap for ClassicBinaryHeap {
     const ROOT: usize = 1;
 
     #[inline]
-    fn size(&self) -> usize {
-        self.heap.len()
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> NodeId {
-        self.heap[i]
+    fn slots(&self) -> &[NodeId] {
+        &self.heap
     }
 
     /// Writes `node` to heap slot `i` and records its position.

@@ -1,7 +1,7 @@
 //! The default OPEN set: a binary heap that knows where each node is.
 
 use super::order::{decode, encode};
-use super::slots::{Holder, Slots};
+use super::slots::{self, Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -122,18 +122,12 @@ impl OpenSet for IndexedBinaryHeap {
     /// are never written are never touched.
     fn prepare(&mut self, node_bound: usize) {
         self.position.prepare(node_bound);
-        if self.heap.capacity() < node_bound {
-            self.heap.reserve(node_bound - self.heap.len());
-        }
+        slots::reserve_total(&mut self.heap, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(
-            self.position.find(node, &self.heap).is_none(),
-            "node {node} pushed twice"
-        );
-        if self.position.len() <= node.index() {
+        if self.position.lacks_room(node, &self.heap) {
             self.prepare(node.index() + 1);
         }
         let entry = Entry::new(encode(key), node);

@@ -1,7 +1,7 @@
 //! A pairing heap in an index-based arena.
 
 use super::order::{decode, encode};
-use super::slots::{Holder, Slots};
+use super::slots::{self, Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -179,21 +179,13 @@ impl OpenSet for PairingHeap {
         self.position.prepare(node_bound);
         // Room for every node, so that no later search allocates (as the
         // default heap does).
-        if self.arena.capacity() < node_bound {
-            self.arena.reserve(node_bound - self.arena.len());
-        }
-        if self.free.capacity() < node_bound {
-            self.free.reserve(node_bound - self.free.len());
-        }
+        slots::reserve_total(&mut self.arena, node_bound);
+        slots::reserve_total(&mut self.free, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(
-            self.position.find(node, &self.arena).is_none(),
-            "node {node} pushed twice"
-        );
-        if self.position.len() <= node.index() {
+        if self.position.lacks_room(node, &self.arena) {
             self.prepare(node.index() + 1);
         }
         let slot = Slot {

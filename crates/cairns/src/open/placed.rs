@@ -237,13 +237,8 @@ pub(super) mod heap {
         const ARITY: usize = 2;
 
         #[inline]
-        fn size(&self) -> usize {
-            self.heap.len()
-        }
-
-        #[inline]
-        fn get(&self, i: usize) -> Entry {
-            self.heap[i]
+        fn slots(&self) -> &[Entry] {
+            self.heap
         }
 
         #[inline]
@@ -261,25 +256,6 @@ pub(super) mod heap {
         }
     }
 
-    /// Moves `heap[i]` up to its place.
-    #[inline]
-    pub(in crate::open) fn sift_up(heap: &mut [Entry], places: &mut [Place], part: u32, i: usize) {
-        let entry = heap[i];
-        sift::sift_up(&mut Placed { heap, places, part }, i, entry);
-    }
-
-    /// Moves `heap[i]` down to its place.
-    #[inline]
-    pub(in crate::open) fn sift_down(
-        heap: &mut [Entry],
-        places: &mut [Place],
-        part: u32,
-        i: usize,
-    ) {
-        let entry = heap[i];
-        sift::sift_down(&mut Placed { heap, places, part }, i, entry);
-    }
-
     /// Gives `heap[i]` the `key`, which does not come after its own, and
     /// moves it up to its place.
     #[inline]
@@ -290,8 +266,11 @@ pub(super) mod heap {
         i: usize,
         key: Key,
     ) {
-        heap[i].key = key;
-        sift_up(heap, places, part, i);
+        let entry = Entry {
+            key,
+            node: heap[i].node,
+        };
+        sift::sift_up(&mut Placed { heap, places, part }, i, entry);
     }
 
     /// Adds `entry`.
@@ -304,7 +283,7 @@ pub(super) mod heap {
     ) {
         heap.push(entry);
         let last = heap.len() - 1;
-        sift_up(heap, places, part, last);
+        sift::sift_up(&mut Placed { heap, places, part }, last, entry);
     }
 
     /// Removes the first entry.
@@ -318,8 +297,8 @@ pub(super) mod heap {
         if heap.is_empty() {
             return Some(last);
         }
-        let top = std::mem::replace(&mut heap[0], last);
-        sift_down(heap, places, part, 0);
+        let top = heap[0];
+        sift::sift_down(&mut Placed { heap, places, part }, 0, last);
         Some(top)
     }
 
@@ -335,11 +314,12 @@ pub(super) mod heap {
         if i == heap.len() {
             return last;
         }
-        let removed = std::mem::replace(&mut heap[i], last);
-        sift_up(heap, places, part, i);
+        let removed = heap[i];
+        let mut h = Placed { heap, places, part };
+        sift::sift_up(&mut h, i, last);
         // If `last` did not move up, it may need to move down.
-        if heap[i].node == last.node {
-            sift_down(heap, places, part, i);
+        if h.heap[i].node == last.node {
+            sift::sift_down(&mut h, i, last);
         }
         removed
     }
@@ -353,8 +333,10 @@ pub(super) mod heap {
                 index: i as u32,
             };
         }
-        for i in (0..heap.len() / 2).rev() {
-            sift_down(heap, places, part, i);
+        let mut h = Placed { heap, places, part };
+        for i in (0..h.heap.len() / 2).rev() {
+            let entry = h.heap[i];
+            sift::sift_down(&mut h, i, entry);
         }
     }
 }

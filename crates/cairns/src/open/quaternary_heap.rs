@@ -48,13 +48,8 @@ impl ArrayHeap for QuaternaryHeap {
     const ARITY: usize = 4;
 
     #[inline]
-    fn size(&self) -> usize {
-        self.heap.len()
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> Entry {
-        self.heap[i]
+    fn slots(&self) -> &[Entry] {
+        &self.heap
     }
 
     /// Writes `entry` to heap slot `i` and records its position.

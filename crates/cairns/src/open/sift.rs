@@ -8,7 +8,7 @@
 
 use super::{Entry, Key};
 
-/// An array heap as the sifts see it: slots `ROOT..size()`, the children of
+/// An array heap as the sifts see it: slots `ROOT..`, the children of
 /// slot `i` from [`first_child(i)`](ArrayHeap::first_child), `ARITY` of
 /// them.
 pub(super) trait ArrayHeap {
@@ -21,11 +21,8 @@ pub(super) trait ArrayHeap {
     /// The slot of the root: 0, or 1 in a heap laid out 1-based.
     const ROOT: usize = 0;
 
-    /// The number of slots, counting any before [`ROOT`](Self::ROOT).
-    fn size(&self) -> usize;
-
-    /// The item in slot `i`.
-    fn get(&self, i: usize) -> Self::Item;
+    /// The slots, counting any before [`ROOT`](Self::ROOT).
+    fn slots(&self) -> &[Self::Item];
 
     /// Writes `item` to slot `i`, and records its position where the heap
     /// keeps positions.
@@ -53,13 +50,8 @@ impl ArrayHeap for [Entry] {
     const ARITY: usize = 2;
 
     #[inline]
-    fn size(&self) -> usize {
-        self.len()
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> Entry {
-        self[i]
+    fn slots(&self) -> &[Entry] {
+        self
     }
 
     #[inline]
@@ -79,7 +71,7 @@ pub(super) fn sift_up<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item: H
     let key = heap.key(item);
     while i > H::ROOT {
         let parent = H::parent(i);
-        let p = heap.get(parent);
+        let p = heap.slots()[parent];
         if !key.precedes(heap.key(p)) {
             break;
         }
@@ -92,7 +84,7 @@ pub(super) fn sift_up<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item: H
 /// Moves `item`, bound for slot `i`, down to its place.
 #[inline]
 pub(super) fn sift_down<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item: H::Item) {
-    let len = heap.size();
+    let len = heap.slots().len();
     let key = heap.key(item);
     loop {
         let first = H::first_child(i);
@@ -100,10 +92,10 @@ pub(super) fn sift_down<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item:
             break;
         }
         // The first of the children.
-        let (mut child, mut c) = (first, heap.get(first));
+        let (mut child, mut c) = (first, heap.slots()[first]);
         let mut c_key = heap.key(c);
         for j in first + 1..(first + H::ARITY).min(len) {
-            let x = heap.get(j);
+            let x = heap.slots()[j];
             let x_key = heap.key(x);
             if x_key.precedes(c_key) {
                 (child, c, c_key) = (j, x, x_key);
