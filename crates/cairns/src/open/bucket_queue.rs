@@ -188,7 +188,13 @@ impl Layout for Dial {
             placed::take(&mut self.window.overflow, places, OVERFLOW, i);
             self.file(places, entry);
         } else if self.part_for(entry.key.f) == part {
-            heap::lower(&mut self.window.slots[part as usize], places, part, i, entry.key);
+            heap::lower(
+                &mut self.window.slots[part as usize],
+                places,
+                part,
+                i,
+                entry.key,
+            );
         } else {
             heap::remove(&mut self.window.slots[part as usize], places, part, i);
             self.file(places, entry);

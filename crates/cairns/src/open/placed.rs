@@ -65,8 +65,9 @@ impl<L: Layout> Filed<L> {
     /// Where `node`'s entry is, if it is in the set.
     #[inline]
     fn place(&self, node: NodeId) -> Option<Place> {
-        self.places
-            .get(node, |place| holds(self.layout.list(place.part), place, node))
+        self.places.get(node, |place| {
+            holds(self.layout.list(place.part), place, node)
+        })
     }
 
     /// The entry at `place`, which is trusted.
@@ -112,7 +113,8 @@ impl<L: Layout> OpenSet for Filed<L> {
             return;
         };
         self.at(place).key.debug_assert_lowered_to(key);
-        self.layout.lower(&mut self.places, place, Entry { key, node });
+        self.layout
+            .lower(&mut self.places, place, Entry { key, node });
     }
 
     #[inline]

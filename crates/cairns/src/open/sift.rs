@@ -91,17 +91,20 @@ pub(super) fn sift_down<H: ArrayHeap + ?Sized>(heap: &mut H, mut i: usize, item:
         if first >= len {
             break;
         }
-        // The first of the children.
-        let (mut child, mut c) = (first, heap.slots()[first]);
-        let mut c_key = heap.key(c);
+        // The first of the children, chosen by index alone: for two
+        // children this is the select of the textbook binary heap, which
+        // carrying the best child's key along was measured to slow down.
+        let mut child = first;
         for j in first + 1..(first + H::ARITY).min(len) {
-            let x = heap.slots()[j];
-            let x_key = heap.key(x);
-            if x_key.precedes(c_key) {
-                (child, c, c_key) = (j, x, x_key);
+            if heap
+                .key(heap.slots()[j])
+                .precedes(heap.key(heap.slots()[child]))
+            {
+                child = j;
             }
         }
-        if !c_key.precedes(key) {
+        let c = heap.slots()[child];
+        if !heap.key(c).precedes(key) {
             break;
         }
         heap.put(i, c);

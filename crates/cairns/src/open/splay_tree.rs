@@ -105,53 +105,75 @@ impl SplayTree {
     /// Returns the new root: the entry found, or the last one on the search
     /// path.
     fn splay(&mut self, mut t: u32, target: impl Fn(&Self, u32) -> Ordering) -> u32 {
-        // `side[LEFT]` collects entries smaller than the target, hung off
-        // its rightmost node; `side[RIGHT]` the larger ones, hung off its
-        // leftmost node. Each is `(root, tail)`. The two directions are
-        // mirror images: going down on side `d`, rotate and link toward
-        // `1 - d`.
-        let mut side = [(NIL, NIL); 2];
+        // The left tree collects entries smaller than the target, hung off
+        // its rightmost node; the right tree the larger ones, hung off its
+        // leftmost node. Each is `(root, tail)`.
+        let (mut left, mut right) = ((NIL, NIL), (NIL, NIL));
         loop {
-            let ord = target(self, t);
-            let d = match ord {
-                Ordering::Less => LEFT,
-                Ordering::Greater => RIGHT,
-                Ordering::Equal => break,
+            let go_on = match target(self, t) {
+                Ordering::Less => self.descend::<LEFT>(&mut t, &mut right, &target),
+                Ordering::Greater => self.descend::<RIGHT>(&mut t, &mut left, &target),
+                Ordering::Equal => false,
             };
-            let mut c = self.arena[t as usize].child[d];
-            if c == NIL {
+            if !go_on {
                 break;
             }
-            if target(self, c) == ord {
-                // Rotate toward `1 - d`.
-                self.arena[t as usize].child[d] = self.arena[c as usize].child[1 - d];
-                self.arena[c as usize].child[1 - d] = t;
-                t = c;
-                c = self.arena[t as usize].child[d];
-                if c == NIL {
-                    break;
-                }
-            }
-            // Link `t` into the tree on side `1 - d`.
-            let (root, tail) = &mut side[1 - d];
-            if *tail == NIL {
-                *root = t;
-            } else {
-                self.arena[*tail as usize].child[d] = t;
-            }
-            *tail = t;
-            t = c;
         }
         // Assemble: each side tree takes `t`'s child on that side under its
         // tail, and becomes that child.
         let child = self.arena[t as usize].child;
-        for (s, (root, tail)) in side.into_iter().enumerate() {
+        for (s, (root, tail)) in [left, right].into_iter().enumerate() {
             if tail != NIL {
                 self.arena[tail as usize].child[1 - s] = child[s];
                 self.arena[t as usize].child[s] = root;
             }
         }
         t
+    }
+
+    /// One step of [`splay`](Self::splay) from `t` down its side `D`,
+    /// where the target lies: the zig-zig rotation if the target lies two
+    /// steps down that way, then `t` linked into `tree` (the side tree
+    /// `1 - D`, as `(root, tail)`) and `t` moved down. Returns whether the
+    /// splay goes on (`false`: no child that way, `t` stays). The two sides
+    /// are mirror images; `D` is a constant so that each compiles to the
+    /// code written out for it.
+    #[inline]
+    fn descend<const D: usize>(
+        &mut self,
+        t: &mut u32,
+        tree: &mut (u32, u32),
+        target: &impl Fn(&Self, u32) -> Ordering,
+    ) -> bool {
+        let way = if D == LEFT {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+        let mut c = self.arena[*t as usize].child[D];
+        if c == NIL {
+            return false;
+        }
+        if target(self, c) == way {
+            // Rotate toward `1 - D`.
+            self.arena[*t as usize].child[D] = self.arena[c as usize].child[1 - D];
+            self.arena[c as usize].child[1 - D] = *t;
+            *t = c;
+            c = self.arena[*t as usize].child[D];
+            if c == NIL {
+                return false;
+            }
+        }
+        // Link `t` into the side tree.
+        let (root, tail) = tree;
+        if *tail == NIL {
+            *root = *t;
+        } else {
+            self.arena[*tail as usize].child[D] = *t;
+        }
+        *tail = *t;
+        *t = c;
+        true
     }
 
     /// Splays around the entry `(key, node)`.
