@@ -1,7 +1,6 @@
 //! The textbook indexed binary heap: node ids in a 1-based array, keys and
 //! positions in dense per-node arrays.
 
-use super::sift::{self, ArrayHeap};
 use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
@@ -60,19 +59,6 @@ impl ClassicBinaryHeap {
     fn key_of(&self, node: NodeId) -> Key {
         self.keys[node.index()]
     }
-}
-
-/// The textbook layout: slot 1 is the root, the parent of slot `i` is
-/// `i / 2` and its children are `2i` and `2i + 1`.
-impl ArrayHeap for ClassicBinaryHeap {
-    type Item = NodeId;
-    const ARITY: usize = 2;
-    const ROOT: usize = 1;
-
-    #[inline]
-    fn slots(&self) -> &[NodeId] {
-        &self.heap
-    }
 
     /// Writes `node` to heap slot `i` and records its position.
     #[inline]
@@ -81,21 +67,50 @@ impl ArrayHeap for ClassicBinaryHeap {
         self.position.set(node, i as u32);
     }
 
-    /// Through the dense key array: the indirection this heap is here to
-    /// measure.
     #[inline]
-    fn key(&self, node: NodeId) -> Key {
-        self.key_of(node)
+    fn sift_up(&mut self, mut i: usize) {
+        let node = self.heap[i];
+        let key = self.key_of(node);
+        while i > 1 {
+            let parent = i / 2;
+            let p = self.heap[parent];
+            if !key.precedes(self.key_of(p)) {
+                break;
+            }
+            self.put(i, p);
+            i = parent;
+        }
+        self.put(i, node);
     }
 
     #[inline]
-    fn parent(i: usize) -> usize {
-        i / 2
-    }
-
-    #[inline]
-    fn first_child(i: usize) -> usize {
-        2 * i
+    fn sift_down(&mut self, mut i: usize) {
+        let len = self.heap.len();
+        let node = self.heap[i];
+        let key = self.key_of(node);
+        loop {
+            let left = 2 * i;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len
+                && self
+                    .key_of(self.heap[right])
+                    .precedes(self.key_of(self.heap[left]))
+            {
+                right
+            } else {
+                left
+            };
+            let c = self.heap[child];
+            if !self.key_of(c).precedes(key) {
+                break;
+            }
+            self.put(i, c);
+            i = child;
+        }
+        self.put(i, node);
     }
 }
 
@@ -116,8 +131,7 @@ impl OpenSet for ClassicBinaryHeap {
         self.prepare(node.index() + 1);
         self.keys[node.index()] = key;
         self.heap.push(node);
-        let last = self.heap.len() - 1;
-        sift::sift_up(self, last, node);
+        self.sift_up(self.heap.len() - 1);
     }
 
     #[inline]
@@ -129,8 +143,8 @@ impl OpenSet for ClassicBinaryHeap {
         let top = if self.heap.len() == 1 {
             last
         } else {
-            let top = self.heap[1];
-            sift::sift_down(self, 1, last);
+            let top = std::mem::replace(&mut self.heap[1], last);
+            self.sift_down(1);
             top
         };
         Some((top, self.key_of(top)))
@@ -148,7 +162,7 @@ impl OpenSet for ClassicBinaryHeap {
             Some(i) => {
                 self.key_of(node).debug_assert_lowered_to(key);
                 self.keys[node.index()] = key;
-                sift::sift_up(self, i, node);
+                self.sift_up(i);
             }
             None => self.push(node, key),
         }

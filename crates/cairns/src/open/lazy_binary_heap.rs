@@ -1,8 +1,7 @@
 //! A binary heap without decrease-key: improved keys are pushed again and
 //! the stale entries skipped when they come out.
 
-use super::sift;
-use super::{Entry, Key, OpenSet};
+use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
 /// A binary min-heap of `(key, node)` entries that handles decrease-key by
@@ -39,6 +38,12 @@ pub struct LazyBinaryHeap {
     current: Vec<Current>,
     generation: u32,
     live: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Key,
+    node: NodeId,
 }
 
 /// A node's live key, valid when `stamp` is the heap's generation.
@@ -82,10 +87,19 @@ impl LazyBinaryHeap {
             key,
             stamp: self.generation,
         };
-        let entry = Entry { key, node };
-        self.heap.push(entry);
-        let last = self.heap.len() - 1;
-        sift::sift_up(self.heap.as_mut_slice(), last, entry);
+        self.heap.push(Entry { key, node });
+        let mut i = self.heap.len() - 1;
+        let entry = self.heap[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.heap[parent];
+            if !entry.key.precedes(p.key) {
+                break;
+            }
+            self.heap[i] = p;
+            i = parent;
+        }
+        self.heap[i] = entry;
     }
 
     /// Removes the top entry of the heap array, live or not.
@@ -96,7 +110,27 @@ impl LazyBinaryHeap {
             return Some(last);
         }
         let top = self.heap[0];
-        sift::sift_down(self.heap.as_mut_slice(), 0, last);
+        let len = self.heap.len();
+        let mut i = 0;
+        loop {
+            let left = 2 * i + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && self.heap[right].key.precedes(self.heap[left].key) {
+                right
+            } else {
+                left
+            };
+            let c = self.heap[child];
+            if !c.key.precedes(last.key) {
+                break;
+            }
+            self.heap[i] = c;
+            i = child;
+        }
+        self.heap[i] = last;
         Some(top)
     }
 }

@@ -28,7 +28,6 @@ mod pairing_heap;
 mod placed;
 mod quaternary_heap;
 mod radix_heap;
-mod sift;
 mod skip_list;
 mod slots;
 mod sorted_array;

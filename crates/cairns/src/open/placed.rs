@@ -223,39 +223,67 @@ pub(super) fn take(list: &mut Vec<Entry>, places: &mut [Place], part: u32, index
 /// Binary min-heap operations on a list of entries that is container
 /// `part`, keeping `places` up to date.
 pub(super) mod heap {
-    use super::super::sift::{self, ArrayHeap};
     use super::{Entry, Key, Place};
 
-    /// A binary heap of entries that is container `part`, as the sifts see
-    /// it: every move records the entry's place.
-    struct Placed<'a> {
-        heap: &'a mut [Entry],
-        places: &'a mut [Place],
-        part: u32,
+    #[inline]
+    fn set(heap: &mut [Entry], places: &mut [Place], part: u32, i: usize, e: Entry) {
+        heap[i] = e;
+        places[e.node.index()] = Place {
+            part,
+            index: i as u32,
+        };
     }
 
-    impl ArrayHeap for Placed<'_> {
-        type Item = Entry;
-        const ARITY: usize = 2;
-
-        #[inline]
-        fn slots(&self) -> &[Entry] {
-            self.heap
+    /// Moves `heap[i]` up to its place.
+    #[inline]
+    pub(in crate::open) fn sift_up(
+        heap: &mut [Entry],
+        places: &mut [Place],
+        part: u32,
+        mut i: usize,
+    ) {
+        let entry = heap[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = heap[parent];
+            if !entry.key.precedes(p.key) {
+                break;
+            }
+            set(heap, places, part, i, p);
+            i = parent;
         }
+        set(heap, places, part, i, entry);
+    }
 
-        #[inline]
-        fn put(&mut self, i: usize, e: Entry) {
-            self.heap[i] = e;
-            self.places[e.node.index()] = Place {
-                part: self.part,
-                index: i as u32,
+    /// Moves `heap[i]` down to its place.
+    #[inline]
+    pub(in crate::open) fn sift_down(
+        heap: &mut [Entry],
+        places: &mut [Place],
+        part: u32,
+        mut i: usize,
+    ) {
+        let len = heap.len();
+        let entry = heap[i];
+        loop {
+            let left = 2 * i + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && heap[right].key.precedes(heap[left].key) {
+                right
+            } else {
+                left
             };
+            let c = heap[child];
+            if !c.key.precedes(entry.key) {
+                break;
+            }
+            set(heap, places, part, i, c);
+            i = child;
         }
-
-        #[inline]
-        fn key(&self, e: Entry) -> Key {
-            e.key
-        }
+        set(heap, places, part, i, entry);
     }
 
     /// Gives `heap[i]` the `key`, which does not come after its own, and
@@ -268,11 +296,8 @@ pub(super) mod heap {
         i: usize,
         key: Key,
     ) {
-        let entry = Entry {
-            key,
-            node: heap[i].node,
-        };
-        sift::sift_up(&mut Placed { heap, places, part }, i, entry);
+        heap[i].key = key;
+        sift_up(heap, places, part, i);
     }
 
     /// Adds `entry`.
@@ -285,7 +310,7 @@ pub(super) mod heap {
     ) {
         heap.push(entry);
         let last = heap.len() - 1;
-        sift::sift_up(&mut Placed { heap, places, part }, last, entry);
+        sift_up(heap, places, part, last);
     }
 
     /// Removes the first entry.
@@ -299,8 +324,8 @@ pub(super) mod heap {
         if heap.is_empty() {
             return Some(last);
         }
-        let top = heap[0];
-        sift::sift_down(&mut Placed { heap, places, part }, 0, last);
+        let top = std::mem::replace(&mut heap[0], last);
+        sift_down(heap, places, part, 0);
         Some(top)
     }
 
@@ -316,12 +341,11 @@ pub(super) mod heap {
         if i == heap.len() {
             return last;
         }
-        let removed = heap[i];
-        let mut h = Placed { heap, places, part };
-        sift::sift_up(&mut h, i, last);
+        let removed = std::mem::replace(&mut heap[i], last);
+        sift_up(heap, places, part, i);
         // If `last` did not move up, it may need to move down.
-        if h.heap[i].node == last.node {
-            sift::sift_down(&mut h, i, last);
+        if heap[i].node == last.node {
+            sift_down(heap, places, part, i);
         }
         removed
     }
@@ -335,10 +359,8 @@ pub(super) mod heap {
                 index: i as u32,
             };
         }
-        let mut h = Placed { heap, places, part };
-        for i in (0..h.heap.len() / 2).rev() {
-            let entry = h.heap[i];
-            sift::sift_down(&mut h, i, entry);
+        for i in (0..heap.len() / 2).rev() {
+            sift_down(heap, places, part, i);
         }
     }
 }

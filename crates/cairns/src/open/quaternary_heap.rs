@@ -1,9 +1,11 @@
 //! A 4-ary indexed heap: shallower than a binary heap, with decrease-key.
 
-use super::sift::{self, ArrayHeap};
-use super::slots::Slots;
-use super::{Entry, Key, OpenSet};
+use super::slots::{Holder, Slots};
+use super::{Key, OpenSet};
 use crate::graph::NodeId;
+
+/// Children per node.
+const ARITY: usize = 4;
 
 /// A 4-ary min-heap of `(key, node)` entries with each node's position
 /// tracked in a dense array, so that a node whose key improves moves up from
@@ -36,20 +38,23 @@ pub struct QuaternaryHeap {
     position: Slots,
 }
 
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Key,
+    node: NodeId,
+}
+
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl QuaternaryHeap {
     /// An empty heap.
     pub fn new() -> Self {
         Self::default()
-    }
-}
-
-impl ArrayHeap for QuaternaryHeap {
-    type Item = Entry;
-    const ARITY: usize = 4;
-
-    #[inline]
-    fn slots(&self) -> &[Entry] {
-        &self.heap
     }
 
     /// Writes `entry` to heap slot `i` and records its position.
@@ -60,8 +65,44 @@ impl ArrayHeap for QuaternaryHeap {
     }
 
     #[inline]
-    fn key(&self, entry: Entry) -> Key {
-        entry.key
+    fn sift_up(&mut self, mut i: usize) {
+        let entry = self.heap[i];
+        while i > 0 {
+            let parent = (i - 1) / ARITY;
+            let p = self.heap[parent];
+            if !entry.key.precedes(p.key) {
+                break;
+            }
+            self.put(i, p);
+            i = parent;
+        }
+        self.put(i, entry);
+    }
+
+    #[inline]
+    fn sift_down(&mut self, mut i: usize) {
+        let len = self.heap.len();
+        let entry = self.heap[i];
+        loop {
+            let first = ARITY * i + 1;
+            if first >= len {
+                break;
+            }
+            let end = (first + ARITY).min(len);
+            let mut child = first;
+            for j in first + 1..end {
+                if self.heap[j].key.precedes(self.heap[child].key) {
+                    child = j;
+                }
+            }
+            let c = self.heap[child];
+            if !c.key.precedes(entry.key) {
+                break;
+            }
+            self.put(i, c);
+            i = child;
+        }
+        self.put(i, entry);
     }
 }
 
@@ -73,10 +114,8 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         self.position.claim(node, &self.heap);
-        let entry = Entry { key, node };
-        self.heap.push(entry);
-        let last = self.heap.len() - 1;
-        sift::sift_up(self, last, entry);
+        self.heap.push(Entry { key, node });
+        self.sift_up(self.heap.len() - 1);
     }
 
     #[inline]
@@ -85,8 +124,8 @@ impl OpenSet for QuaternaryHeap {
         if self.heap.is_empty() {
             return Some((last.node, last.key));
         }
-        let top = self.heap[0];
-        sift::sift_down(self, 0, last);
+        let top = std::mem::replace(&mut self.heap[0], last);
+        self.sift_down(0);
         Some((top.node, top.key))
     }
 
@@ -101,7 +140,8 @@ impl OpenSet for QuaternaryHeap {
         match self.position.find(node, &self.heap) {
             Some(i) => {
                 self.heap[i].key.debug_assert_lowered_to(key);
-                sift::sift_up(self, i, Entry { key, node });
+                self.heap[i].key = key;
+                self.sift_up(i);
             }
             None => self.push(node, key),
         }

@@ -1,6 +1,6 @@
 //! An OPEN set kept as a sorted array with the best entry at the end.
 
-use super::{Entry, Key, OpenSet};
+use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
 /// An array of `(node, key)` entries sorted from worst to best, so that
@@ -38,6 +38,12 @@ pub struct SortedArray {
     entries: Vec<Entry>,
     /// The key of each member node, `None` for the others.
     keys: Vec<Option<Key>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    node: NodeId,
+    key: Key,
 }
 
 impl SortedArray {
@@ -79,7 +85,7 @@ impl OpenSet for SortedArray {
         }
         self.keys[node.index()] = Some(key);
         let i = Self::insertion_point(&self.entries, key);
-        self.entries.insert(i, Entry { key, node });
+        self.entries.insert(i, Entry { node, key });
     }
 
     #[inline]

@@ -8,10 +8,6 @@ use crate::graph::NodeId;
 
 /// No arena slot.
 const NIL: u32 = u32::MAX;
-/// The side of the smaller entries, as an index of [`Slot::child`].
-const LEFT: usize = 0;
-/// The side of the larger entries.
-const RIGHT: usize = 1;
 
 /// A splay tree (Sleator and Tarjan, 1985) of OPEN entries ordered by
 /// [`Key`] and then by node id, so that every entry has a distinct place.
@@ -52,8 +48,8 @@ struct Slot {
     key: Key,
     /// `NodeId::NONE` when the slot is free.
     node: NodeId,
-    /// The left and the right child, [`LEFT`] and [`RIGHT`], or `NIL`.
-    child: [u32; 2],
+    left: u32,
+    right: u32,
 }
 
 impl Holder for Slot {
@@ -106,74 +102,73 @@ impl SplayTree {
     /// path.
     fn splay(&mut self, mut t: u32, target: impl Fn(&Self, u32) -> Ordering) -> u32 {
         // The left tree collects entries smaller than the target, hung off
-        // its rightmost node; the right tree the larger ones, hung off its
-        // leftmost node. Each is `(root, tail)`.
-        let (mut left, mut right) = ((NIL, NIL), (NIL, NIL));
+        // its rightmost node; the right tree the larger ones.
+        let (mut left_root, mut left_tail) = (NIL, NIL);
+        let (mut right_root, mut right_tail) = (NIL, NIL);
         loop {
-            let go_on = match target(self, t) {
-                Ordering::Less => self.descend::<LEFT>(&mut t, &mut right, &target),
-                Ordering::Greater => self.descend::<RIGHT>(&mut t, &mut left, &target),
-                Ordering::Equal => false,
-            };
-            if !go_on {
-                break;
+            match target(self, t) {
+                Ordering::Less => {
+                    let mut l = self.arena[t as usize].left;
+                    if l == NIL {
+                        break;
+                    }
+                    if target(self, l) == Ordering::Less {
+                        // Rotate right.
+                        self.arena[t as usize].left = self.arena[l as usize].right;
+                        self.arena[l as usize].right = t;
+                        t = l;
+                        l = self.arena[t as usize].left;
+                        if l == NIL {
+                            break;
+                        }
+                    }
+                    // Link right.
+                    if right_tail == NIL {
+                        right_root = t;
+                    } else {
+                        self.arena[right_tail as usize].left = t;
+                    }
+                    right_tail = t;
+                    t = l;
+                }
+                Ordering::Greater => {
+                    let mut r = self.arena[t as usize].right;
+                    if r == NIL {
+                        break;
+                    }
+                    if target(self, r) == Ordering::Greater {
+                        // Rotate left.
+                        self.arena[t as usize].right = self.arena[r as usize].left;
+                        self.arena[r as usize].left = t;
+                        t = r;
+                        r = self.arena[t as usize].right;
+                        if r == NIL {
+                            break;
+                        }
+                    }
+                    // Link left.
+                    if left_tail == NIL {
+                        left_root = t;
+                    } else {
+                        self.arena[left_tail as usize].right = t;
+                    }
+                    left_tail = t;
+                    t = r;
+                }
+                Ordering::Equal => break,
             }
         }
-        // Assemble: each side tree takes `t`'s child on that side under its
-        // tail, and becomes that child.
-        let child = self.arena[t as usize].child;
-        for (s, (root, tail)) in [left, right].into_iter().enumerate() {
-            if tail != NIL {
-                self.arena[tail as usize].child[1 - s] = child[s];
-                self.arena[t as usize].child[s] = root;
-            }
+        // Assemble.
+        let Slot { left, right, .. } = self.arena[t as usize];
+        if left_tail != NIL {
+            self.arena[left_tail as usize].right = left;
+            self.arena[t as usize].left = left_root;
+        }
+        if right_tail != NIL {
+            self.arena[right_tail as usize].left = right;
+            self.arena[t as usize].right = right_root;
         }
         t
-    }
-
-    /// One step of [`splay`](Self::splay) from `t` down its side `D`,
-    /// where the target lies: the zig-zig rotation if the target lies two
-    /// steps down that way, then `t` linked into `tree` (the side tree
-    /// `1 - D`, as `(root, tail)`) and `t` moved down. Returns whether the
-    /// splay goes on (`false`: no child that way, `t` stays). The two sides
-    /// are mirror images; `D` is a constant so that each compiles to the
-    /// code written out for it.
-    #[inline]
-    fn descend<const D: usize>(
-        &mut self,
-        t: &mut u32,
-        tree: &mut (u32, u32),
-        target: &impl Fn(&Self, u32) -> Ordering,
-    ) -> bool {
-        let way = if D == LEFT {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        };
-        let mut c = self.arena[*t as usize].child[D];
-        if c == NIL {
-            return false;
-        }
-        if target(self, c) == way {
-            // Rotate toward `1 - D`.
-            self.arena[*t as usize].child[D] = self.arena[c as usize].child[1 - D];
-            self.arena[c as usize].child[1 - D] = *t;
-            *t = c;
-            c = self.arena[*t as usize].child[D];
-            if c == NIL {
-                return false;
-            }
-        }
-        // Link `t` into the side tree.
-        let (root, tail) = tree;
-        if *tail == NIL {
-            *root = *t;
-        } else {
-            self.arena[*tail as usize].child[D] = *t;
-        }
-        *tail = *t;
-        *t = c;
-        true
     }
 
     /// Splays around the entry `(key, node)`.
@@ -183,20 +178,23 @@ impl SplayTree {
 
     /// Links slot `i`, whose key is set, into the tree.
     fn insert(&mut self, i: u32) {
-        self.arena[i as usize].child = [NIL; 2];
+        {
+            let s = &mut self.arena[i as usize];
+            s.left = NIL;
+            s.right = NIL;
+        }
         if self.root != NIL {
             let (key, node) = self.at(i);
             let t = self.splay_at(self.root, key, node);
-            // `i` becomes the root: on its side `d` of `t` it takes `t`'s
-            // subtree on that side, and `t` with the rest goes to `1 - d`.
-            let d = if order((key, node), self.at(t)) == Ordering::Less {
-                LEFT
+            if order((key, node), self.at(t)) == Ordering::Less {
+                self.arena[i as usize].left = self.arena[t as usize].left;
+                self.arena[i as usize].right = t;
+                self.arena[t as usize].left = NIL;
             } else {
-                RIGHT
-            };
-            self.arena[i as usize].child[d] = self.arena[t as usize].child[d];
-            self.arena[i as usize].child[1 - d] = t;
-            self.arena[t as usize].child[d] = NIL;
+                self.arena[i as usize].right = self.arena[t as usize].right;
+                self.arena[i as usize].left = t;
+                self.arena[t as usize].right = NIL;
+            }
         }
         self.root = i;
     }
@@ -206,14 +204,14 @@ impl SplayTree {
         let (key, node) = self.at(i);
         let t = self.splay_at(self.root, key, node);
         debug_assert_eq!(t, i);
-        let [left, right] = self.arena[t as usize].child;
+        let Slot { left, right, .. } = self.arena[t as usize];
         self.root = if left == NIL {
             right
         } else {
             // Everything on the left is smaller: splaying for `i` brings
             // the largest to the top, with no right child.
             let m = self.splay_at(left, key, node);
-            self.arena[m as usize].child[RIGHT] = right;
+            self.arena[m as usize].right = right;
             m
         };
     }
@@ -229,7 +227,8 @@ impl OpenSet for SplayTree {
         let slot = Slot {
             key,
             node,
-            child: [NIL; 2],
+            left: NIL,
+            right: NIL,
         };
         let i = self.position.store(&mut self.arena, &mut self.free, slot);
         self.insert(i);
@@ -241,8 +240,10 @@ impl OpenSet for SplayTree {
             return None;
         }
         let t = self.splay(self.root, |_, _| Ordering::Less);
-        let Slot { key, node, child } = self.arena[t as usize];
-        self.root = child[RIGHT];
+        let Slot {
+            key, node, right, ..
+        } = self.arena[t as usize];
+        self.root = right;
         self.arena[t as usize].node = NodeId::NONE;
         self.free.push(t);
         self.len -= 1;
