@@ -1,10 +1,8 @@
 //! Dial's bucket queue, for real-valued keys: a circular array of buckets
 //! indexed by a discretised `f`, each ordered exactly.
 
-use super::placed::{self, Entry, Parts, Place, Window, heap};
-use super::slots::Slots;
-use super::{Key, OpenSet};
-use crate::graph::NodeId;
+use super::Entry;
+use super::placed::{self, Filed, Layout, Place, Window, heap, open_set_by_filed};
 
 /// The part number of the overflow list.
 const OVERFLOW: u32 = u32::MAX;
@@ -40,7 +38,7 @@ const OVERFLOW: u32 = u32::MAX;
 ///
 /// Keys must be non-negative, and for speed *monotone*: every key pushed
 /// or decreased to has an `f` no smaller than the `f` of the last entry
-/// popped (since the last [`clear`](OpenSet::clear)), as in A* with a
+/// popped (since the last [`clear`](crate::open::OpenSet::clear)), as in A* with a
 /// consistent heuristic and non-negative costs, or Dijkstra.
 ///
 /// Monotone keys are what make the queue fast, not what makes it right: a
@@ -57,19 +55,19 @@ const OVERFLOW: u32 = u32::MAX;
 /// the better choice.
 #[derive(Clone, Debug)]
 pub struct BucketQueue {
-    /// Each bucket of the window is a heap.
-    window: Window,
-    places: Slots<Place>,
-    /// The first bucket of the window.
-    current: u64,
-    len: usize,
+    queue: Filed<Dial>,
 }
 
-impl Default for BucketQueue {
-    fn default() -> Self {
-        Self::new()
-    }
+/// The [`Layout`] of a [`BucketQueue`]: each bucket of the window is a
+/// heap.
+#[derive(Clone, Debug)]
+struct Dial {
+    window: Window,
+    /// The first bucket of the window.
+    current: u64,
 }
+
+open_set_by_filed!(BucketQueue);
 
 impl BucketQueue {
     /// The default bucket width: one straight move on a grid.
@@ -90,24 +88,24 @@ impl BucketQueue {
     /// If `width` is not positive and finite, or `k` is 0 or above
     /// `u32::MAX - 1`.
     pub fn with_buckets(width: f64, k: usize) -> Self {
+        let window = Window::new(width, k, OVERFLOW - 1);
         BucketQueue {
-            window: Window::new(width, k, OVERFLOW - 1),
-            places: Slots::default(),
-            current: 0,
-            len: 0,
+            queue: Filed::new(Dial { window, current: 0 }),
         }
     }
 
     /// The width of a bucket.
     pub fn width(&self) -> f64 {
-        self.window.width
+        self.queue.layout.window.width
     }
 
     /// The number of buckets.
     pub fn buckets(&self) -> usize {
-        self.window.slots.len()
+        self.queue.layout.window.slots.len()
     }
+}
 
+impl Dial {
     /// The slot of the bucket for `f`, or `OVERFLOW`.
     #[inline]
     fn part_for(&self, f: f64) -> u32 {
@@ -121,28 +119,10 @@ impl BucketQueue {
         }
     }
 
-    /// Files `entry` by its bucket.
-    #[inline]
-    fn file(&mut self, entry: Entry) {
-        placed::debug_assert_non_negative("BucketQueue", entry.key);
-        match self.part_for(entry.key.f) {
-            OVERFLOW => {
-                let b = self.window.bucket_of(entry.key.f);
-                self.window.spill_over(&mut self.places, OVERFLOW, entry, b);
-            }
-            slot => heap::push(
-                &mut self.window.slots[slot as usize],
-                &mut self.places,
-                slot,
-                entry,
-            ),
-        }
-    }
-
     /// The slot of the lowest non-empty bucket, moving `current` to it and
     /// bringing in overflow entries as the scan reaches them. The set must
     /// not be empty.
-    fn lowest(&mut self) -> Option<usize> {
+    fn lowest(&mut self, places: &mut [Place]) -> Option<usize> {
         let k = self.window.k();
         loop {
             let next = (0..k)
@@ -161,14 +141,14 @@ impl BucketQueue {
             self.current = self.window.overflow_min.max(self.current);
             let spill = self.window.take_overflow();
             for &e in &spill {
-                self.file(e);
+                self.file(places, e);
             }
             self.window.reuse(spill);
         }
     }
 }
 
-impl Parts for BucketQueue {
+impl Layout for Dial {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
         match part {
@@ -181,69 +161,48 @@ impl Parts for BucketQueue {
         }
     }
 
+    /// Files `entry` by its bucket.
     #[inline]
-    fn places(&self) -> &Slots<Place> {
-        &self.places
-    }
-}
-
-impl OpenSet for BucketQueue {
-    fn prepare(&mut self, node_bound: usize) {
-        self.places.prepare(node_bound);
-    }
-
-    fn push(&mut self, node: NodeId, key: Key) {
-        self.claim(node);
-        self.file(Entry { key, node });
-        self.len += 1;
-    }
-
-    fn pop(&mut self) -> Option<(NodeId, Key)> {
-        if self.len == 0 {
-            return None;
+    fn file(&mut self, places: &mut [Place], entry: Entry) {
+        placed::debug_assert_non_negative("BucketQueue", entry.key);
+        match self.part_for(entry.key.f) {
+            OVERFLOW => {
+                let b = self.window.bucket_of(entry.key.f);
+                self.window.spill_over(places, OVERFLOW, entry, b);
+            }
+            slot => heap::push(&mut self.window.slots[slot as usize], places, slot, entry),
         }
-        let slot = self.lowest()?;
-        let e = heap::pop(&mut self.window.slots[slot], &mut self.places, slot as u32)?;
-        self.len -= 1;
-        Some((e.node, e.key))
     }
 
-    fn key(&self, node: NodeId) -> Option<Key> {
-        self.key_of(node)
+    #[inline]
+    fn pop_first(&mut self, places: &mut [Place]) -> Option<Entry> {
+        let slot = self.lowest(places)?;
+        heap::pop(&mut self.window.slots[slot], places, slot as u32)
     }
 
-    fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
-            self.push(node, key);
-            return;
-        };
+    #[inline]
+    fn lower(&mut self, places: &mut [Place], place: Place, entry: Entry) {
+        let Place { part, index } = place;
         let i = index as usize;
         if part == OVERFLOW {
-            placed::take(&mut self.window.overflow, &mut self.places, OVERFLOW, i);
-            self.file(Entry { key, node });
-        } else if self.part_for(key.f) == part {
-            let bucket = &mut self.window.slots[part as usize];
-            bucket[i].key = key;
-            heap::sift_up(bucket, &mut self.places, part, i);
-        } else {
-            heap::remove(
+            placed::take(&mut self.window.overflow, places, OVERFLOW, i);
+            self.file(places, entry);
+        } else if self.part_for(entry.key.f) == part {
+            heap::lower(
                 &mut self.window.slots[part as usize],
-                &mut self.places,
+                places,
                 part,
                 i,
+                entry.key,
             );
-            self.file(Entry { key, node });
+        } else {
+            heap::remove(&mut self.window.slots[part as usize], places, part, i);
+            self.file(places, entry);
         }
     }
 
     fn clear(&mut self) {
         self.window.clear();
         self.current = 0;
-        self.len = 0;
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
     }
 }

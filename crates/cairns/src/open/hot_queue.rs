@@ -1,9 +1,7 @@
 //! The heap-on-top queue: buckets of `f`, with a heap only for the lowest.
 
-use super::placed::{self, Entry, Parts, Place, Window, heap};
-use super::slots::Slots;
-use super::{Key, OpenSet};
-use crate::graph::NodeId;
+use super::Entry;
+use super::placed::{self, Filed, Layout, Place, Window, heap, open_set_by_filed};
 
 /// The part number of the heap on top.
 const HEAP: u32 = u32::MAX;
@@ -42,7 +40,7 @@ const OVERFLOW: u32 = u32::MAX - 1;
 ///
 /// Keys must be non-negative, and for speed *monotone*: every key pushed
 /// or decreased to has an `f` no smaller than the `f` of the last entry
-/// popped (since the last [`clear`](OpenSet::clear)), as in A* with a
+/// popped (since the last [`clear`](crate::open::OpenSet::clear)), as in A* with a
 /// consistent heuristic and non-negative costs, or Dijkstra.
 ///
 /// Monotone keys are what make the queue fast, not what makes it right: a
@@ -59,21 +57,21 @@ const OVERFLOW: u32 = u32::MAX - 1;
 /// choice.
 #[derive(Clone, Debug)]
 pub struct HotQueue {
+    queue: Filed<Hot>,
+}
+
+/// The [`Layout`] of a [`HotQueue`].
+#[derive(Clone, Debug)]
+struct Hot {
     /// The unsorted buckets `top + 1 .. top + K` (the window's slot for
     /// bucket `top` is empty).
     window: Window,
     /// Bucket number `top`, as a heap.
     heap: Vec<Entry>,
-    places: Slots<Place>,
     top: u64,
-    len: usize,
 }
 
-impl Default for HotQueue {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+open_set_by_filed!(HotQueue);
 
 impl HotQueue {
     /// The default bucket width, for octile grids: about 8 straight moves'
@@ -96,50 +94,31 @@ impl HotQueue {
     /// If `width` is not positive and finite, or `k` is 0 or above
     /// `u32::MAX - 2`.
     pub fn with_buckets(width: f64, k: usize) -> Self {
+        let window = Window::new(width, k, OVERFLOW - 1);
         HotQueue {
-            window: Window::new(width, k, OVERFLOW - 1),
-            heap: Vec::new(),
-            places: Slots::default(),
-            top: 0,
-            len: 0,
+            queue: Filed::new(Hot {
+                window,
+                heap: Vec::new(),
+                top: 0,
+            }),
         }
     }
 
     /// The width of a bucket.
     pub fn width(&self) -> f64 {
-        self.window.width
+        self.queue.layout.window.width
     }
 
     /// The number of buckets.
     pub fn buckets(&self) -> usize {
-        self.window.slots.len()
+        self.queue.layout.window.slots.len()
     }
+}
 
-    /// Files `entry` by its bucket.
-    #[inline]
-    fn file(&mut self, entry: Entry) {
-        placed::debug_assert_non_negative("HotQueue", entry.key);
-        // A key below the top (by rounding) joins the top heap.
-        let b = self.window.bucket_of(entry.key.f).max(self.top);
-        let k = self.window.k();
-        if b == self.top {
-            heap::push(&mut self.heap, &mut self.places, HEAP, entry);
-        } else if b - self.top < k {
-            let slot = (b % k) as u32;
-            placed::append(
-                &mut self.window.slots[slot as usize],
-                &mut self.places,
-                slot,
-                entry,
-            );
-        } else {
-            self.window.spill_over(&mut self.places, OVERFLOW, entry, b);
-        }
-    }
-
+impl Hot {
     /// Moves the top to the lowest non-empty bucket; the set is not empty
     /// and the heap is.
-    fn advance(&mut self) {
+    fn advance(&mut self, places: &mut [Place]) {
         let k = self.window.k();
         while self.heap.is_empty() {
             let next = (1..k)
@@ -164,19 +143,19 @@ impl HotQueue {
                 for &e in &spill {
                     // Into the heap unsorted; heapified below.
                     if self.window.bucket_of(e.key.f) == top {
-                        placed::append(&mut self.heap, &mut self.places, HEAP, e);
+                        placed::append(&mut self.heap, places, HEAP, e);
                     } else {
-                        self.file(e);
+                        self.file(places, e);
                     }
                 }
                 self.window.reuse(spill);
             }
-            heap::heapify(&mut self.heap, &mut self.places, HEAP);
+            heap::heapify(&mut self.heap, places, HEAP);
         }
     }
 }
 
-impl Parts for HotQueue {
+impl Layout for Hot {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
         match part {
@@ -190,58 +169,44 @@ impl Parts for HotQueue {
         }
     }
 
+    /// Files `entry` by its bucket.
     #[inline]
-    fn places(&self) -> &Slots<Place> {
-        &self.places
-    }
-}
-
-impl OpenSet for HotQueue {
-    fn prepare(&mut self, node_bound: usize) {
-        self.places.prepare(node_bound);
-    }
-
-    fn push(&mut self, node: NodeId, key: Key) {
-        self.claim(node);
-        self.file(Entry { key, node });
-        self.len += 1;
-    }
-
-    fn pop(&mut self) -> Option<(NodeId, Key)> {
-        if self.len == 0 {
-            return None;
+    fn file(&mut self, places: &mut [Place], entry: Entry) {
+        placed::debug_assert_non_negative("HotQueue", entry.key);
+        // A key below the top (by rounding) joins the top heap.
+        let b = self.window.bucket_of(entry.key.f).max(self.top);
+        let k = self.window.k();
+        if b == self.top {
+            heap::push(&mut self.heap, places, HEAP, entry);
+        } else if b - self.top < k {
+            let slot = (b % k) as u32;
+            placed::append(&mut self.window.slots[slot as usize], places, slot, entry);
+        } else {
+            self.window.spill_over(places, OVERFLOW, entry, b);
         }
+    }
+
+    #[inline]
+    fn pop_first(&mut self, places: &mut [Place]) -> Option<Entry> {
         if self.heap.is_empty() {
-            self.advance();
+            self.advance(places);
         }
-        let e = heap::pop(&mut self.heap, &mut self.places, HEAP)?;
-        self.len -= 1;
-        Some((e.node, e.key))
+        heap::pop(&mut self.heap, places, HEAP)
     }
 
-    fn key(&self, node: NodeId) -> Option<Key> {
-        self.key_of(node)
-    }
-
-    fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
-            self.push(node, key);
-            return;
-        };
+    #[inline]
+    fn lower(&mut self, places: &mut [Place], place: Place, entry: Entry) {
+        let Place { part, index } = place;
         let i = index as usize;
         match part {
-            HEAP => {
-                self.heap[i].key = key;
-                heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);
-            }
+            HEAP => heap::lower(&mut self.heap, places, HEAP, i, entry.key),
             OVERFLOW => {
-                placed::take(&mut self.window.overflow, &mut self.places, OVERFLOW, i);
-                self.file(Entry { key, node });
+                placed::take(&mut self.window.overflow, places, OVERFLOW, i);
+                self.file(places, entry);
             }
             slot => {
-                let list = &mut self.window.slots[slot as usize];
-                placed::take(list, &mut self.places, slot, i);
-                self.file(Entry { key, node });
+                placed::take(&mut self.window.slots[slot as usize], places, slot, i);
+                self.file(places, entry);
             }
         }
     }
@@ -250,11 +215,5 @@ impl OpenSet for HotQueue {
         self.window.clear();
         self.heap.clear();
         self.top = 0;
-        self.len = 0;
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
     }
 }

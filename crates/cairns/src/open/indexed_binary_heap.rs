@@ -1,6 +1,7 @@
 //! The default OPEN set: a binary heap that knows where each node is.
 
 use super::order::{decode, encode};
+use super::slots::{self, Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -33,7 +34,7 @@ use crate::graph::NodeId;
 #[derive(Clone, Debug, Default)]
 pub struct IndexedBinaryHeap {
     heap: Vec<Entry>,
-    position: Vec<u32>,
+    position: Slots,
 }
 
 /// A heap entry: 24 bytes (a `u128` field would align the entry to 32).
@@ -60,16 +61,17 @@ impl Entry {
     }
 }
 
+impl Holder for Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl IndexedBinaryHeap {
     /// An empty heap.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i < self.heap.len() && self.heap[i].node == node).then_some(i)
     }
 
     /// Writes `entry` to heap slot `i` and records its position.
@@ -119,18 +121,13 @@ impl OpenSet for IndexedBinaryHeap {
     /// later search on a graph of this size allocates. Reserved pages that
     /// are never written are never touched.
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, u32::MAX);
-        }
-        if self.heap.capacity() < node_bound {
-            self.heap.reserve(node_bound - self.heap.len());
-        }
+        self.position.prepare(node_bound);
+        slots::reserve_total(&mut self.heap, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
+        if self.position.lacks_room(node, &self.heap) {
             self.prepare(node.index() + 1);
         }
         let entry = Entry::new(encode(key), node);
@@ -165,12 +162,14 @@ impl OpenSet for IndexedBinaryHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| decode(self.heap[i].order()))
+        self.position
+            .find(node, &self.heap)
+            .map(|i| decode(self.heap[i].order()))
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.slot(node) {
+        match self.position.find(node, &self.heap) {
             Some(i) => {
                 let order = encode(key);
                 debug_assert!(order <= self.heap[i].order(), "decrease_key raised a key");

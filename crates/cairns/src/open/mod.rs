@@ -396,6 +396,13 @@ impl Key {
     }
 }
 
+/// An OPEN entry, for the structures that keep a key next to its node.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: Key,
+    node: NodeId,
+}
+
 /// The operations A* performs on its OPEN set.
 ///
 /// Node ids are dense (below the bound given to [`prepare`](OpenSet::prepare)),

@@ -1,6 +1,7 @@
 //! A pairing heap in an index-based arena.
 
 use super::order::{decode, encode};
+use super::slots::{self, Holder, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -48,7 +49,7 @@ pub struct PairingHeap {
     /// Freed arena slots, reused last first.
     free: Vec<u32>,
     /// The arena slot of each node, trusted only when that slot holds it.
-    position: Vec<u32>,
+    position: Slots,
     root: u32,
     len: usize,
 }
@@ -69,12 +70,19 @@ struct Slot {
     prev: u32,
 }
 
+impl Holder for Slot {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
+}
+
 impl Default for PairingHeap {
     fn default() -> Self {
         PairingHeap {
             arena: Vec::new(),
             free: Vec::new(),
-            position: Vec::new(),
+            position: Slots::default(),
             root: NIL,
             len: 0,
         }
@@ -87,13 +95,6 @@ impl PairingHeap {
         Self::default()
     }
 
-    /// The arena slot of `node`, if it is in the heap.
-    #[inline]
-    fn slot(&self, node: NodeId) -> Option<usize> {
-        let i = *self.position.get(node.index())? as usize;
-        (i < self.arena.len() && self.arena[i].node == node).then_some(i)
-    }
-
     /// The slot at arena index `i`, which must be a link read from the heap
     /// (not `NIL`).
     #[inline]
@@ -102,7 +103,8 @@ impl PairingHeap {
         // SAFETY: links and free-list entries are `NIL` (never followed)
         // or indices of slots pushed since the last `clear`, and the arena
         // only shrinks in `clear`, which also drops the root and the free
-        // list; every other index comes from `slot`, which bounds-checks it.
+        // list; every other index comes from `Slots::find`, which
+        // bounds-checks it.
         unsafe { self.arena.get_unchecked(i as usize) }
     }
 
@@ -174,23 +176,16 @@ impl PairingHeap {
 
 impl OpenSet for PairingHeap {
     fn prepare(&mut self, node_bound: usize) {
-        if self.position.len() < node_bound {
-            self.position.resize(node_bound, NIL);
-        }
+        self.position.prepare(node_bound);
         // Room for every node, so that no later search allocates (as the
         // default heap does).
-        if self.arena.capacity() < node_bound {
-            self.arena.reserve(node_bound - self.arena.len());
-        }
-        if self.free.capacity() < node_bound {
-            self.free.reserve(node_bound - self.free.len());
-        }
+        slots::reserve_total(&mut self.arena, node_bound);
+        slots::reserve_total(&mut self.free, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.slot(node).is_none(), "node {node} pushed twice");
-        if self.position.len() <= node.index() {
+        if self.position.lacks_room(node, &self.arena) {
             self.prepare(node.index() + 1);
         }
         let slot = Slot {
@@ -200,14 +195,7 @@ impl OpenSet for PairingHeap {
             next: NIL,
             prev: NIL,
         };
-        let i = if let Some(i) = self.free.pop() {
-            *self.at_mut(i) = slot;
-            i
-        } else {
-            self.arena.push(slot);
-            (self.arena.len() - 1) as u32
-        };
-        self.position[node.index()] = i;
+        let i = self.position.store(&mut self.arena, &mut self.free, slot);
         self.root = if self.root == NIL {
             i
         } else {
@@ -232,12 +220,14 @@ impl OpenSet for PairingHeap {
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.slot(node).map(|i| decode(self.arena[i].order))
+        self.position
+            .find(node, &self.arena)
+            .map(|i| decode(self.arena[i].order))
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(i) = self.slot(node) else {
+        let Some(i) = self.position.find(node, &self.arena) else {
             self.push(node, key);
             return;
         };

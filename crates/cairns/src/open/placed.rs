@@ -2,21 +2,15 @@
 //! built from several containers (buckets, a heap on top, an overflow
 //! list), where decrease-key must find a node's entry wherever it is.
 //!
-//! Each such structure keeps a dense array of [`Place`]s indexed by node id
-//! and names its containers by `part` numbers. A place is trusted only when
-//! the container it names holds the node at that index, so the array is
-//! never cleared.
+//! Each such structure is a [`Filed`] queue: a dense array of [`Place`]s
+//! indexed by node id, the number of entries, and a [`Layout`] that names
+//! its containers by `part` numbers and decides where entries go. A place
+//! is trusted only when the container it names holds the node at that
+//! index, so the array is never cleared.
 
 use super::slots::Slots;
-use super::{Key, OpenSet};
+use super::{Entry, Key, OpenSet};
 use crate::graph::NodeId;
-
-/// An OPEN entry.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Entry {
-    pub key: Key,
-    pub node: NodeId,
-}
 
 /// Where a node's entry is: container `part`, at `index`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,51 +19,162 @@ pub(super) struct Place {
     pub index: u32,
 }
 
-/// A structure built of containers that each hold a list of entries, with
-/// the [`Place`] of every node's entry.
-pub(super) trait Parts {
+/// How a queue built on [`Filed`] arranges its containers: what differs
+/// between the bucket, HOT, radix and two-level queues. Every method gets
+/// the [`Place`] array to keep up to date as entries move.
+pub(super) trait Layout {
     /// Container `part`; empty for a part number not in use.
     fn list(&self, part: u32) -> &[Entry];
 
-    /// The place of each node's entry, trusted only where it [`holds`].
-    fn places(&self) -> &Slots<Place>;
+    /// Files `entry`, new or taken out to move, where its key belongs.
+    fn file(&mut self, places: &mut [Place], entry: Entry);
+
+    /// Removes the entry that precedes all others; the queue is not empty.
+    fn pop_first(&mut self, places: &mut [Place]) -> Option<Entry>;
+
+    /// Gives the entry at `place`, which holds `entry.node`, the lower key
+    /// `entry.key`: in place, or by moving it to another container.
+    fn lower(&mut self, places: &mut [Place], place: Place, entry: Entry);
+
+    /// Removes every entry.
+    fn clear(&mut self);
+}
+
+/// A queue of entries in the containers of a [`Layout`], with the
+/// [`Place`] of every node's entry and the number of entries: the part
+/// that the queues built of several containers share, so that each of
+/// them writes only its [`Layout`].
+#[derive(Clone, Debug)]
+pub(super) struct Filed<L> {
+    pub layout: L,
+    /// Trusted only where the container it names [`holds`] the node.
+    places: Slots<Place>,
+    len: usize,
+}
+
+impl<L: Layout> Filed<L> {
+    /// An empty queue of `layout`, which holds no entries.
+    pub fn new(layout: L) -> Self {
+        Filed {
+            layout,
+            places: Slots::default(),
+            len: 0,
+        }
+    }
 
     /// Where `node`'s entry is, if it is in the set.
     #[inline]
     fn place(&self, node: NodeId) -> Option<Place> {
-        self.places()
-            .get(node, |place| holds(self.list(place.part), place, node))
+        self.places.get(node, |place| {
+            holds(self.layout.list(place.part), place, node)
+        })
     }
 
-    /// Before a push of `node`: checks in debug builds that it is not in
-    /// the set, and makes room for it.
+    /// The entry at `place`, which is trusted.
     #[inline]
-    fn claim(&mut self, node: NodeId)
-    where
-        Self: OpenSet,
-    {
-        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
-        self.prepare(node.index() + 1);
-    }
-
-    /// The key of `node`, if it is in the set.
-    #[inline]
-    fn key_of(&self, node: NodeId) -> Option<Key> {
-        let place = self.place(node)?;
-        Some(self.list(place.part)[place.index as usize].key)
-    }
-
-    /// For a decrease-key: the place of `node`, if it is in the set,
-    /// checking in debug builds that `key` does not raise its key.
-    #[inline]
-    fn place_to_lower(&self, node: NodeId, key: Key) -> Option<Place> {
-        let place = self.place(node)?;
-        self.list(place.part)[place.index as usize]
-            .key
-            .debug_assert_lowered_to(key);
-        Some(place)
+    fn at(&self, place: Place) -> Entry {
+        self.layout.list(place.part)[place.index as usize]
     }
 }
+
+impl<L: Layout> OpenSet for Filed<L> {
+    #[inline]
+    fn prepare(&mut self, node_bound: usize) {
+        self.places.prepare(node_bound);
+    }
+
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.place(node).is_none(), "node {node} pushed twice");
+        self.places.prepare(node.index() + 1);
+        self.layout.file(&mut self.places, Entry { key, node });
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(NodeId, Key)> {
+        if self.len == 0 {
+            return None;
+        }
+        let e = self.layout.pop_first(&mut self.places)?;
+        self.len -= 1;
+        Some((e.node, e.key))
+    }
+
+    #[inline]
+    fn key(&self, node: NodeId) -> Option<Key> {
+        self.place(node).map(|place| self.at(place).key)
+    }
+
+    #[inline]
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        let Some(place) = self.place(node) else {
+            self.push(node, key);
+            return;
+        };
+        self.at(place).key.debug_assert_lowered_to(key);
+        self.layout
+            .lower(&mut self.places, place, Entry { key, node });
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.layout.clear();
+        self.len = 0;
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Implements [`Default`] (by `new()`) and [`OpenSet`] for a public queue
+/// whose `queue` field is a [`Filed`], handing every call to that field:
+/// the trait's boilerplate, written once for the four queues built on
+/// [`Filed`]. The inline attributes are those the queues had when each
+/// wrote its own impl.
+macro_rules! open_set_by_filed {
+    ($queue:ty) => {
+        impl Default for $queue {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $crate::open::OpenSet for $queue {
+            fn prepare(&mut self, node_bound: usize) {
+                self.queue.prepare(node_bound);
+            }
+
+            fn push(&mut self, node: $crate::graph::NodeId, key: $crate::open::Key) {
+                self.queue.push(node, key);
+            }
+
+            fn pop(&mut self) -> Option<($crate::graph::NodeId, $crate::open::Key)> {
+                self.queue.pop()
+            }
+
+            fn key(&self, node: $crate::graph::NodeId) -> Option<$crate::open::Key> {
+                self.queue.key(node)
+            }
+
+            fn decrease_key(&mut self, node: $crate::graph::NodeId, key: $crate::open::Key) {
+                self.queue.decrease_key(node, key);
+            }
+
+            fn clear(&mut self) {
+                self.queue.clear();
+            }
+
+            #[inline]
+            fn len(&self) -> usize {
+                self.queue.len()
+            }
+        }
+    };
+}
+pub(super) use open_set_by_filed;
 
 /// The precondition of the bucket-based queues, checked in debug builds:
 /// `f` is not negative (nor NaN). Keys below the current minimum are
@@ -118,7 +223,7 @@ pub(super) fn take(list: &mut Vec<Entry>, places: &mut [Place], part: u32, index
 /// Binary min-heap operations on a list of entries that is container
 /// `part`, keeping `places` up to date.
 pub(super) mod heap {
-    use super::{Entry, Place};
+    use super::{Entry, Key, Place};
 
     #[inline]
     fn set(heap: &mut [Entry], places: &mut [Place], part: u32, i: usize, e: Entry) {
@@ -179,6 +284,20 @@ pub(super) mod heap {
             i = child;
         }
         set(heap, places, part, i, entry);
+    }
+
+    /// Gives `heap[i]` the `key`, which does not come after its own, and
+    /// moves it up to its place.
+    #[inline]
+    pub(in crate::open) fn lower(
+        heap: &mut [Entry],
+        places: &mut [Place],
+        part: u32,
+        i: usize,
+        key: Key,
+    ) {
+        heap[i].key = key;
+        sift_up(heap, places, part, i);
     }
 
     /// Adds `entry`.

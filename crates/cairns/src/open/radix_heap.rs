@@ -1,9 +1,7 @@
 //! A radix heap over the bits of `f64` keys.
 
-use super::placed::{self, Entry, Parts, Place, heap};
-use super::slots::Slots;
-use super::{Key, OpenSet};
-use crate::graph::NodeId;
+use super::Entry;
+use super::placed::{self, Filed, Layout, Place, heap, open_set_by_filed};
 
 /// Bucket 0 and one bucket per bit of a `u64`.
 const BUCKETS: usize = 65;
@@ -40,7 +38,7 @@ const BUCKETS: usize = 65;
 ///
 /// Keys must be non-negative, and for speed *monotone*: every key pushed
 /// or decreased to has an `f` no smaller than the `f` of the last entry
-/// popped (since the last [`clear`](OpenSet::clear)), as in A* with a
+/// popped (since the last [`clear`](crate::open::OpenSet::clear)), as in A* with a
 /// consistent heuristic and non-negative costs, or Dijkstra.
 ///
 /// Monotone keys are what make the heap fast, not what makes it right: a
@@ -57,27 +55,21 @@ const BUCKETS: usize = 65;
 /// of the whole heap: correct, but a plain heap is then the better choice.
 #[derive(Clone, Debug)]
 pub struct RadixHeap {
+    queue: Filed<Radix>,
+}
+
+/// The [`Layout`] of a [`RadixHeap`].
+#[derive(Clone, Debug)]
+struct Radix {
     /// Bucket 0 is a heap; the others are unsorted.
     buckets: Vec<Vec<Entry>>,
     /// Reused during redistribution.
     spill: Vec<Entry>,
-    places: Slots<Place>,
     /// The bits of the last popped `f`.
     last: u64,
-    len: usize,
 }
 
-impl Default for RadixHeap {
-    fn default() -> Self {
-        RadixHeap {
-            buckets: vec![Vec::new(); BUCKETS],
-            spill: Vec::new(),
-            places: Slots::default(),
-            last: 0,
-            len: 0,
-        }
-    }
-}
+open_set_by_filed!(RadixHeap);
 
 /// An order-preserving map of non-negative `f64` to `u64`.
 #[inline]
@@ -89,9 +81,17 @@ fn radix(f: f64) -> u64 {
 impl RadixHeap {
     /// An empty heap.
     pub fn new() -> Self {
-        Self::default()
+        RadixHeap {
+            queue: Filed::new(Radix {
+                buckets: vec![Vec::new(); BUCKETS],
+                spill: Vec::new(),
+                last: 0,
+            }),
+        }
     }
+}
 
+impl Radix {
     /// The bucket for a key with bits `r`.
     #[inline]
     fn bucket_of(&self, r: u64) -> usize {
@@ -102,17 +102,8 @@ impl RadixHeap {
         }
     }
 
-    #[inline]
-    fn file(&mut self, entry: Entry) {
-        placed::debug_assert_non_negative("RadixHeap", entry.key);
-        match self.bucket_of(radix(entry.key.f)) {
-            0 => heap::push(&mut self.buckets[0], &mut self.places, 0, entry),
-            b => placed::append(&mut self.buckets[b], &mut self.places, b as u32, entry),
-        }
-    }
-
     /// Refills bucket 0 from the first non-empty bucket.
-    fn refill(&mut self) {
+    fn refill(&mut self, places: &mut [Place]) {
         let Some(b) = (1..BUCKETS).find(|&b| !self.buckets[b].is_empty()) else {
             return;
         };
@@ -127,82 +118,55 @@ impl RadixHeap {
             let e = self.spill[i];
             match self.bucket_of(radix(e.key.f)) {
                 // Unsorted for now; heapified below.
-                0 => placed::append(&mut self.buckets[0], &mut self.places, 0, e),
-                b => placed::append(&mut self.buckets[b], &mut self.places, b as u32, e),
+                0 => placed::append(&mut self.buckets[0], places, 0, e),
+                b => placed::append(&mut self.buckets[b], places, b as u32, e),
             }
         }
         self.spill.clear();
-        heap::heapify(&mut self.buckets[0], &mut self.places, 0);
+        heap::heapify(&mut self.buckets[0], places, 0);
     }
 }
 
-impl Parts for RadixHeap {
+impl Layout for Radix {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
         self.buckets.get(part as usize).map_or(&[], Vec::as_slice)
     }
 
     #[inline]
-    fn places(&self) -> &Slots<Place> {
-        &self.places
-    }
-}
-
-impl OpenSet for RadixHeap {
-    fn prepare(&mut self, node_bound: usize) {
-        self.places.prepare(node_bound);
-    }
-
-    fn push(&mut self, node: NodeId, key: Key) {
-        self.claim(node);
-        self.file(Entry { key, node });
-        self.len += 1;
-    }
-
-    fn pop(&mut self) -> Option<(NodeId, Key)> {
-        if self.len == 0 {
-            return None;
+    fn file(&mut self, places: &mut [Place], entry: Entry) {
+        placed::debug_assert_non_negative("RadixHeap", entry.key);
+        match self.bucket_of(radix(entry.key.f)) {
+            0 => heap::push(&mut self.buckets[0], places, 0, entry),
+            b => placed::append(&mut self.buckets[b], places, b as u32, entry),
         }
+    }
+
+    #[inline]
+    fn pop_first(&mut self, places: &mut [Place]) -> Option<Entry> {
         if self.buckets[0].is_empty() {
-            self.refill();
+            self.refill(places);
         }
-        let e = heap::pop(&mut self.buckets[0], &mut self.places, 0)?;
-        self.len -= 1;
-        Some((e.node, e.key))
+        heap::pop(&mut self.buckets[0], places, 0)
     }
 
-    fn key(&self, node: NodeId) -> Option<Key> {
-        self.key_of(node)
-    }
-
-    fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
-            self.push(node, key);
-            return;
-        };
-        let (b, i) = (part as usize, index as usize);
-        if b == 0 {
-            self.buckets[0][i].key = key;
-            heap::sift_up(&mut self.buckets[0], &mut self.places, 0, i);
+    #[inline]
+    fn lower(&mut self, places: &mut [Place], place: Place, entry: Entry) {
+        let Place { part, index } = place;
+        let i = index as usize;
+        if part == 0 {
+            heap::lower(&mut self.buckets[0], places, 0, i, entry.key);
         } else {
-            placed::take(&mut self.buckets[b], &mut self.places, part, i);
-            self.file(Entry { key, node });
+            placed::take(&mut self.buckets[part as usize], places, part, i);
+            self.file(places, entry);
         }
     }
 
     fn clear(&mut self) {
-        if self.len > 0 {
-            for b in &mut self.buckets {
-                b.clear();
-            }
+        for b in &mut self.buckets {
+            b.clear();
         }
         self.last = 0;
-        self.len = 0;
-    }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.len
     }
 }
 

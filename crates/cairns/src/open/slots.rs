@@ -8,8 +8,8 @@
 //! Every reader therefore passes a `holds` check along with the node.
 //!
 //! [`IndexedBinaryHeap`](super::IndexedBinaryHeap) and
-//! [`PairingHeap`](super::PairingHeap) keep their own arrays: their hot
-//! paths index them without bounds checks.
+//! [`PairingHeap`](super::PairingHeap) index theirs without bounds checks
+//! on their hot paths (through `Deref`), with their own `SAFETY` notes.
 //!
 //! [`Place`]: super::placed::Place
 
@@ -61,11 +61,21 @@ impl Slots {
     /// not hold it, and makes room for it.
     #[inline]
     pub(super) fn claim<E: Holder>(&mut self, node: NodeId, storage: &[E]) {
+        if self.lacks_room(node, storage) {
+            self.prepare(node.index() + 1);
+        }
+    }
+
+    /// Before a push of `node`: checks in debug builds that `storage` does
+    /// not hold it, and says whether the array has no room for it yet, for
+    /// a structure that then prepares more than the array.
+    #[inline]
+    pub(super) fn lacks_room<E: Holder>(&self, node: NodeId, storage: &[E]) -> bool {
         debug_assert!(
             self.find(node, storage).is_none(),
             "node {node} pushed twice"
         );
-        self.prepare(node.index() + 1);
+        self.0.len() <= node.index()
     }
 
     /// Stores `cell`, which holds `node`, in an arena: in the slot that the
@@ -91,10 +101,26 @@ impl Slots {
     }
 }
 
+/// Reserves room for `total` elements in `v`, so that it grows to that
+/// many without allocating.
+#[inline]
+pub(super) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
+    if v.capacity() < total {
+        v.reserve(total - v.len());
+    }
+}
+
 /// An element of a structure's storage: a heap entry, an arena cell.
 pub(super) trait Holder {
     /// The node the element holds ([`NodeId::NONE`] in a free cell).
     fn node(&self) -> NodeId;
+}
+
+impl Holder for super::Entry {
+    #[inline]
+    fn node(&self) -> NodeId {
+        self.node
+    }
 }
 
 impl Holder for NodeId {

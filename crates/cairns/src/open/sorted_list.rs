@@ -6,6 +6,11 @@ use crate::graph::NodeId;
 
 /// The end of a list, or no cell.
 const NIL: u32 = u32::MAX;
+/// The direction toward the head, as an index of [`Cell::link`] and of
+/// [`SortedList::ends`] (the head is the end that way).
+const PREV: usize = 0;
+/// The direction toward the tail.
+const NEXT: usize = 1;
 
 /// A doubly linked list of `(node, key)` cells sorted from best to worst,
 /// with the cells in an arena (a `Vec`, linked by `u32` indices) and each
@@ -47,11 +52,10 @@ pub struct SortedList {
     cells: Vec<Cell>,
     /// Arena slots of popped cells, reused by the next pushes.
     free: Vec<u32>,
-    /// The first cell; meaningful only when `len > 0`, so that the derived
-    /// `Default` is an empty list.
-    head: u32,
-    /// The last cell, likewise.
-    tail: u32,
+    /// The head and the tail, the ends toward [`PREV`] and [`NEXT`];
+    /// meaningful only when `len > 0`, so that the derived `Default` is an
+    /// empty list.
+    ends: [u32; 2],
     len: usize,
     /// The sum of `f` over the entries.
     f_sum: f64,
@@ -65,8 +69,8 @@ struct Cell {
     /// The node, or [`NodeId::NONE`] in a free cell.
     node: NodeId,
     key: Key,
-    prev: u32,
-    next: u32,
+    /// The neighbours toward [`PREV`] and [`NEXT`], or `NIL` at the ends.
+    link: [u32; 2],
 }
 
 impl Holder for Cell {
@@ -87,19 +91,22 @@ impl SortedList {
         self.slot.find(node, &self.cells).map(|i| i as u32)
     }
 
+    /// Makes `to` the neighbour of cell `from` toward `d`; where `from` is
+    /// `NIL`, beyond the end toward `1 - d`, `to` becomes that end.
+    #[inline]
+    fn set_link(&mut self, from: u32, d: usize, to: u32) {
+        match from {
+            NIL => self.ends[1 - d] = to,
+            f => self.cells[f as usize].link[d] = to,
+        }
+    }
+
     /// Removes cell `i` from the list, leaving it in the arena.
     fn unlink(&mut self, i: u32) {
-        let Cell {
-            prev, next, key, ..
-        } = self.cells[i as usize];
-        match prev {
-            NIL => self.head = next,
-            p => self.cells[p as usize].next = next,
-        }
-        match next {
-            NIL => self.tail = prev,
-            n => self.cells[n as usize].prev = prev,
-        }
+        let Cell { link, key, .. } = self.cells[i as usize];
+        let [prev, next] = link;
+        self.set_link(prev, NEXT, next);
+        self.set_link(next, PREV, prev);
         self.len -= 1;
         self.f_sum = if self.len == 0 {
             0.0
@@ -113,46 +120,44 @@ impl SortedList {
     /// place).
     fn link(&mut self, i: u32, back: u32) {
         let key = self.cells[i as usize].key;
-        // The new cell goes after `prev` and before `next`: after every
-        // entry that precedes its key, before the entries equal to it.
-        let (prev, next) = if self.len == 0 {
-            (NIL, NIL)
+        let link = if self.len == 0 {
+            [NIL, NIL]
         } else if key.f <= self.f_sum / self.len as f64 {
-            let mut next = self.head;
-            while next != NIL && self.cells[next as usize].key.precedes(key) {
-                next = self.cells[next as usize].next;
-            }
-            let prev = if next == NIL {
-                self.tail
-            } else {
-                self.cells[next as usize].prev
-            };
-            (prev, next)
+            self.walk::<NEXT>(self.ends[PREV], key)
         } else {
-            let mut prev = back;
-            while prev != NIL && !self.cells[prev as usize].key.precedes(key) {
-                prev = self.cells[prev as usize].prev;
-            }
-            let next = if prev == NIL {
-                self.head
-            } else {
-                self.cells[prev as usize].next
-            };
-            (prev, next)
+            self.walk::<PREV>(back, key)
         };
-        let cell = &mut self.cells[i as usize];
-        cell.prev = prev;
-        cell.next = next;
-        match prev {
-            NIL => self.head = i,
-            p => self.cells[p as usize].next = i,
-        }
-        match next {
-            NIL => self.tail = i,
-            n => self.cells[n as usize].prev = i,
-        }
+        self.cells[i as usize].link = link;
+        let [prev, next] = link;
+        self.set_link(prev, NEXT, i);
+        self.set_link(next, PREV, i);
         self.len += 1;
         self.f_sum += key.f;
+    }
+
+    /// The neighbours `[prev, next]` of a new cell with `key`, walking from
+    /// cell `from` toward `D`. The new cell goes after every entry that
+    /// precedes its key and before the entries equal to it, so a walk
+    /// toward the tail passes the entries that precede `key`, and one
+    /// toward the head those that do not. (`D` is a constant, so that each
+    /// walk's loop is compiled for its direction.)
+    #[inline]
+    fn walk<const D: usize>(&self, from: u32, key: Key) -> [u32; 2] {
+        let mut x = from;
+        while x != NIL && self.cells[x as usize].key.precedes(key) == (D == NEXT) {
+            x = self.cells[x as usize].link[D];
+        }
+        // `x` is the neighbour toward `D`; the other is its neighbour back,
+        // or the end of the list that way.
+        let y = if x == NIL {
+            self.ends[D]
+        } else {
+            self.cells[x as usize].link[1 - D]
+        };
+        let mut link = [NIL; 2];
+        link[D] = x;
+        link[1 - D] = y;
+        link
     }
 }
 
@@ -167,11 +172,10 @@ impl OpenSet for SortedList {
         let cell = Cell {
             node,
             key,
-            prev: NIL,
-            next: NIL,
+            link: [NIL; 2],
         };
         let i = self.slot.store(&mut self.cells, &mut self.free, cell);
-        self.link(i, self.tail);
+        self.link(i, self.ends[NEXT]);
     }
 
     #[inline]
@@ -179,7 +183,7 @@ impl OpenSet for SortedList {
         if self.len == 0 {
             return None;
         }
-        let i = self.head;
+        let i = self.ends[PREV];
         self.unlink(i);
         let cell = &mut self.cells[i as usize];
         let top = (cell.node, cell.key);
@@ -199,7 +203,7 @@ impl OpenSet for SortedList {
         };
         let cell = &mut self.cells[i as usize];
         cell.key.debug_assert_lowered_to(key);
-        let back = cell.prev;
+        let back = cell.link[PREV];
         self.unlink(i);
         self.cells[i as usize].key = key;
         self.link(i, back);
@@ -228,14 +232,14 @@ mod tests {
         if l.len == 0 {
             return Vec::new();
         }
-        let (mut i, mut prev) = (l.head, NIL);
+        let (mut i, mut prev) = (l.ends[PREV], NIL);
         while i != NIL {
             let c = l.cells[i as usize];
-            assert_eq!(c.prev, prev);
+            assert_eq!(c.link[PREV], prev);
             out.push(c.node.0);
-            (prev, i) = (i, c.next);
+            (prev, i) = (i, c.link[NEXT]);
         }
-        assert_eq!(l.tail, prev);
+        assert_eq!(l.ends[NEXT], prev);
         assert_eq!(out.len(), l.len());
         out
     }

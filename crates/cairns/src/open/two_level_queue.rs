@@ -1,9 +1,7 @@
 //! A heap of the promising entries over an unsorted list of the rest.
 
-use super::placed::{self, Entry, Parts, Place, heap};
-use super::slots::Slots;
-use super::{Key, OpenSet};
-use crate::graph::NodeId;
+use super::Entry;
+use super::placed::{self, Filed, Layout, Place, heap, open_set_by_filed};
 
 /// The part number of the heap.
 const HEAP: u32 = 0;
@@ -36,18 +34,19 @@ const LIST: u32 = 1;
 /// large one makes the heap large.
 #[derive(Clone, Debug)]
 pub struct TwoLevelQueue {
+    queue: Filed<TwoLevel>,
+}
+
+/// The [`Layout`] of a [`TwoLevelQueue`].
+#[derive(Clone, Debug)]
+struct TwoLevel {
     window: f64,
     threshold: f64,
     heap: Vec<Entry>,
     list: Vec<Entry>,
-    places: Slots<Place>,
 }
 
-impl Default for TwoLevelQueue {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+open_set_by_filed!(TwoLevelQueue);
 
 impl TwoLevelQueue {
     /// The default window for octile grids: a few moves' worth of `f`
@@ -68,22 +67,25 @@ impl TwoLevelQueue {
     pub fn with_window(window: f64) -> Self {
         assert!(window > 0.0, "window must be positive");
         TwoLevelQueue {
-            window,
-            threshold: f64::NEG_INFINITY,
-            heap: Vec::new(),
-            list: Vec::new(),
-            places: Slots::default(),
+            queue: Filed::new(TwoLevel {
+                window,
+                threshold: f64::NEG_INFINITY,
+                heap: Vec::new(),
+                list: Vec::new(),
+            }),
         }
     }
 
     /// The window.
     pub fn window(&self) -> f64 {
-        self.window
+        self.queue.layout.window
     }
+}
 
+impl TwoLevel {
     /// Moves the entries below a new threshold from the list to the empty
     /// heap.
-    fn refill(&mut self) {
+    fn refill(&mut self, places: &mut [Place]) {
         let Some(min) = self.list.iter().map(|e| e.key.f).reduce(f64::min) else {
             return;
         };
@@ -97,70 +99,50 @@ impl TwoLevelQueue {
         let mut i = 0;
         while i < self.list.len() {
             if self.list[i].key.f < self.threshold {
-                let e = placed::take(&mut self.list, &mut self.places, LIST, i);
+                let e = placed::take(&mut self.list, places, LIST, i);
                 // Unsorted for now; heapified below.
-                placed::append(&mut self.heap, &mut self.places, HEAP, e);
+                placed::append(&mut self.heap, places, HEAP, e);
             } else {
                 i += 1;
             }
         }
-        heap::heapify(&mut self.heap, &mut self.places, HEAP);
+        heap::heapify(&mut self.heap, places, HEAP);
     }
 }
 
-impl Parts for TwoLevelQueue {
+impl Layout for TwoLevel {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
         if part == HEAP { &self.heap } else { &self.list }
     }
 
     #[inline]
-    fn places(&self) -> &Slots<Place> {
-        &self.places
-    }
-}
-
-impl OpenSet for TwoLevelQueue {
-    fn prepare(&mut self, node_bound: usize) {
-        self.places.prepare(node_bound);
-    }
-
-    fn push(&mut self, node: NodeId, key: Key) {
-        self.claim(node);
-        let e = Entry { key, node };
-        if key.f < self.threshold {
-            heap::push(&mut self.heap, &mut self.places, HEAP, e);
+    fn file(&mut self, places: &mut [Place], entry: Entry) {
+        if entry.key.f < self.threshold {
+            heap::push(&mut self.heap, places, HEAP, entry);
         } else {
-            placed::append(&mut self.list, &mut self.places, LIST, e);
+            placed::append(&mut self.list, places, LIST, entry);
         }
     }
 
-    fn pop(&mut self) -> Option<(NodeId, Key)> {
+    #[inline]
+    fn pop_first(&mut self, places: &mut [Place]) -> Option<Entry> {
         if self.heap.is_empty() {
-            self.refill();
+            self.refill(places);
         }
-        let e = heap::pop(&mut self.heap, &mut self.places, HEAP)?;
-        Some((e.node, e.key))
+        heap::pop(&mut self.heap, places, HEAP)
     }
 
-    fn key(&self, node: NodeId) -> Option<Key> {
-        self.key_of(node)
-    }
-
-    fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(Place { part, index }) = self.place_to_lower(node, key) else {
-            self.push(node, key);
-            return;
-        };
-        let i = index as usize;
-        if part == HEAP {
-            self.heap[i].key = key;
-            heap::sift_up(&mut self.heap, &mut self.places, HEAP, i);
-        } else if key.f < self.threshold {
-            placed::take(&mut self.list, &mut self.places, LIST, i);
-            heap::push(&mut self.heap, &mut self.places, HEAP, Entry { key, node });
+    #[inline]
+    fn lower(&mut self, places: &mut [Place], place: Place, entry: Entry) {
+        let i = place.index as usize;
+        if place.part == HEAP {
+            heap::lower(&mut self.heap, places, HEAP, i, entry.key);
+        } else if entry.key.f < self.threshold {
+            placed::take(&mut self.list, places, LIST, i);
+            heap::push(&mut self.heap, places, HEAP, entry);
         } else {
-            self.list[i].key = key;
+            self.list[i].key = entry.key;
         }
     }
 
@@ -169,16 +151,13 @@ impl OpenSet for TwoLevelQueue {
         self.list.clear();
         self.threshold = f64::NEG_INFINITY;
     }
-
-    #[inline]
-    fn len(&self) -> usize {
-        self.heap.len() + self.list.len()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::NodeId;
+    use crate::open::{Key, OpenSet};
 
     #[test]
     fn pops_in_key_order_across_refills() {
@@ -195,7 +174,7 @@ mod tests {
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(5));
         // Below the threshold (1.5): straight into the heap.
         q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
-        assert_eq!(q.heap.len(), 1);
+        assert_eq!(q.queue.layout.heap.len(), 1);
         q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
         assert_eq!(q.key(NodeId(1)), Some(Key { f: 5.5, g: 2.0 }));
         q.push(NodeId(6), Key { f: 0.75, g: 0.0 });

@@ -1,7 +1,7 @@
 //! An OPEN set kept as an unsorted array, scanned on every pop.
 
-use super::slots::{Holder, Slots};
-use super::{Key, OpenSet};
+use super::slots::Slots;
+use super::{Entry, Key, OpenSet};
 use crate::graph::NodeId;
 
 /// An unsorted array of `(node, key)` entries with each node's slot tracked
@@ -35,19 +35,6 @@ pub struct UnsortedArray {
     slot: Slots,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    node: NodeId,
-    key: Key,
-}
-
-impl Holder for Entry {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
-
 impl UnsortedArray {
     /// An empty array.
     pub fn new() -> Self {
@@ -64,7 +51,7 @@ impl OpenSet for UnsortedArray {
     fn push(&mut self, node: NodeId, key: Key) {
         self.slot.claim(node, &self.entries);
         self.slot.set(node, self.entries.len() as u32);
-        self.entries.push(Entry { node, key });
+        self.entries.push(Entry { key, node });
     }
 
     fn pop(&mut self) -> Option<(NodeId, Key)> {
