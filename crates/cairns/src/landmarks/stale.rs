@@ -106,7 +106,7 @@ impl MapChanges {
         }
         let was = graph.is_passable(node);
         graph.set_tile(x, y, tile);
-        match (was, tile.is_passable()) {
+        match (was, graph.is_passable(node)) {
             (true, false) => self.walls_added += 1,
             (false, true) => self.walls_removed += 1,
             _ => {}
@@ -147,7 +147,16 @@ impl MapChanges {
                 let to = graph
                     .grid()
                     .node((i64::from(x) + dx) as u32, (i64::from(y) + dy) as u32);
-                let cost = if d < 4 { 1.0 } else { SQRT_2 };
+                // A move that appeared has its cost on the map now; one that
+                // disappeared is given its uniform cost (on a map with
+                // terrain, the cost it had is not kept).
+                let cost = if is {
+                    graph.move_cost(v, d)
+                } else if d < 4 {
+                    1.0
+                } else {
+                    SQRT_2
+                };
                 let m = Move { from: v, to, cost };
                 if is {
                     appeared.push(m);

@@ -9,6 +9,7 @@ mod fuzz_corpus;
 mod matrix;
 mod properties;
 mod scenarios;
+mod terrain;
 
 use std::path::Path;
 
