@@ -4,12 +4,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
-use cairns::grid::{GridGraph, Neighborhood};
+use anyhow::Context;
+use cairns::grid::Neighborhood;
 use cairns::movingai::read_map;
 use cairns::search::Path;
 
-use crate::choose::{SearchArgs, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -32,6 +32,9 @@ pub struct Args {
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Terrain costs.
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
@@ -39,22 +42,10 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
-    let name = args.map.display();
-    let endpoint = |what: &str, (x, y): (u32, u32)| match grid.get(x, y) {
-        None => bail!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            grid.width(),
-            grid.height()
-        ),
-        Some(t) if !t.is_passable() => bail!(
-            "{what} ({x}, {y}) is on a blocked tile '{}' in {name}",
-            t.to_char()
-        ),
-        Some(_) => Ok(grid.node(x, y)),
-    };
-    let start = endpoint("start", args.from)?;
-    let goal = endpoint("goal", args.to)?;
-    let graph = GridGraph::new(grid, args.neighborhood);
+    let name = args.map.display().to_string();
+    let graph = args.terrain.graph(grid, args.neighborhood);
+    let start = endpoint(&graph, &name, "start", args.from)?;
+    let goal = endpoint(&graph, &name, "goal", args.to)?;
     let prepared = args.search.prepare(&graph)?;
     let mut searcher = prepared.searcher();
     let t0 = Instant::now();
@@ -82,6 +73,9 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
+    if let Some(costs) = &args.terrain.terrain {
+        writeln!(out, "terrain    {costs} (cheapest cell {})", graph.min_cost())?;
+    }
     if prepared.table().is_some() || prepared.jump_table().is_some() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
         writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;

@@ -163,8 +163,11 @@ impl GridGraph {
     /// let graph = GridGraph::with_terrain(grid, Neighborhood::Octile, &costs);
     /// let astar = AStar::new(&graph, Octile::new(&graph));
     /// let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(4, 0).unwrap());
-    /// // Around the swamp (2 + 4 + 2 = 8) beats across it (2 + 3 + 3 + 2 = 10).
-    /// assert_eq!(astar.search_cost(start, goal, &mut SearchCache::new()), Some(8.0));
+    /// // Across the swamp: 2 + 3 + 3 + 2 = 10 (each move the mean of its two
+    /// // cells). Around it: down, a diagonal, 2 along the bottom, a diagonal,
+    /// // up: 4 + 2 sqrt(2), the diagonals passing the swamp's corners.
+    /// let cost = astar.search_cost(start, goal, &mut SearchCache::new()).unwrap();
+    /// assert!((cost - (4.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
     /// ```
     pub fn with_terrain(grid: Grid, neighborhood: Neighborhood, costs: &TileCosts) -> GridGraph {
         let cells = grid.tiles().iter().map(|&t| costs.cost(t)).collect();
