@@ -20,6 +20,9 @@
 //! octile grids and Manhattan on 4-connected ones (none for `dijkstra` and
 //! `bfs`), and the indexed binary heap, or the pairing heap under a
 //! landmark heuristic, where it is faster (`docs/differential-heuristics.md`).
+//! On a grid with terrain costs ([`crate::grid::terrain`]), `prepare` and
+//! `searcher` also refuse the algorithms that need uniform costs
+//! ([`SearchSpec::check_terrain`]).
 //!
 //! ```
 //! use cairns::grid::{Grid, GridGraph, Neighborhood};
