@@ -149,11 +149,32 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         }
     }
     let others = if graph.has_terrain() {
-        "A* octile and dh:8".to_string()
+        "A* octile and dh:8"
     } else {
-        "A* plain and canonical, JPS".to_string()
+        "A* plain and canonical, JPS"
     };
 
+    print_table(
+        args,
+        &graph,
+        &pairs,
+        others,
+        checked,
+        unreachable,
+        &mut rows,
+    )
+}
+
+/// Prints the demo's header and table.
+fn print_table(
+    args: &Args,
+    graph: &cairns::grid::GridGraph,
+    pairs: &[(NodeId, NodeId)],
+    others: &str,
+    checked: usize,
+    unreachable: usize,
+    rows: &mut [Row],
+) -> anyhow::Result<Outcome> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
@@ -180,7 +201,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         "{:<12} {:>8} {:>14} {:>12} {:>12}",
         "search", "queries", "mean expanded", "mean us", "median us"
     )?;
-    for row in &mut rows {
+    for row in rows.iter_mut() {
         writeln!(
             out,
             "{:<12} {:>8} {:>14.0} {:>12.1} {:>12.1}",

@@ -48,9 +48,9 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
     if s == "open" {
         return Ok(Kind::Open);
     }
-    let (name, n) = s
-        .split_once(':')
-        .ok_or_else(|| format!("expected open, rooms:SIZE, maze:WIDTH or random:PERCENT, got {s:?}"))?;
+    let (name, n) = s.split_once(':').ok_or_else(|| {
+        format!("expected open, rooms:SIZE, maze:WIDTH or random:PERCENT, got {s:?}")
+    })?;
     let n: u32 = n
         .parse()
         .map_err(|_| format!("{n:?} is not a non-negative integer"))?;
@@ -60,7 +60,11 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
         "random" => MapKind::Random {
             obstacle_percent: n,
         },
-        _ => return Err(format!("unknown map kind {name:?} (expected open, rooms, maze or random)")),
+        _ => {
+            return Err(format!(
+                "unknown map kind {name:?} (expected open, rooms, maze or random)"
+            ));
+        }
     }))
 }
 

@@ -74,7 +74,11 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
     if let Some(costs) = &args.terrain.terrain {
-        writeln!(out, "terrain    {costs} (cheapest cell {})", graph.min_cost())?;
+        writeln!(
+            out,
+            "terrain    {costs} (cheapest cell {})",
+            graph.min_cost()
+        )?;
     }
     if prepared.table().is_some() || prepared.jump_table().is_some() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;

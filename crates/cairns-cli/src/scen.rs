@@ -89,20 +89,12 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         n => n,
     };
     let summary = if threads > 1 {
-        runner::run_threads(
-            &instance,
-            || prepared.searcher(),
-            reference(args),
-            threads,
-        )
+        runner::run_threads(&instance, || prepared.searcher(), reference(args), threads)
     } else {
         let mut searcher = prepared.searcher();
-        runner::run(
-            &instance,
-            &mut *searcher,
-            reference(args),
-            &mut |done| bar.set_position(done as u64),
-        )
+        runner::run(&instance, &mut *searcher, reference(args), &mut |done| {
+            bar.set_position(done as u64);
+        })
     };
     bar.finish_and_clear();
     report(args, &instance, &prepared, &summary)

@@ -47,7 +47,11 @@ fn path_follows_the_terrain_costs() {
         }
         let out = cairns(&args);
         assert!(out.status.success(), "{search}: {}", stderr(&out));
-        assert!((cost(&out) - around).abs() < 1e-6, "{search}: {}", cost(&out));
+        assert!(
+            (cost(&out) - around).abs() < 1e-6,
+            "{search}: {}",
+            cost(&out)
+        );
         assert!(stdout(&out).contains("terrain    S=3"), "{}", stdout(&out));
     }
     // Swamp impassable: no diagonal may cut its corner, so 1 + 1 + 4 + 1 + 1.
@@ -55,7 +59,16 @@ fn path_follows_the_terrain_costs() {
     args.extend(["--terrain", "S=inf"]);
     assert_eq!(cost(&cairns(&args)), 8.0);
     // An endpoint made impassable is refused, naming the rule.
-    let out = cairns(&["path", &map, "--from", "1,0", "--to", "4,0", "--terrain", "S=inf"]);
+    let out = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "1,0",
+        "--to",
+        "4,0",
+        "--terrain",
+        "S=inf",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("start (1, 0) is on a blocked tile 'S' under --terrain"),
@@ -70,7 +83,16 @@ fn searches_that_need_uniform_costs_are_refused() {
     let map = dir.file("swamp.map", MAP);
     for search in ["jps", "jps+", "canonical"] {
         let out = cairns(&[
-            "path", &map, "--from", "0,0", "--to", "4,0", "--terrain", "S=3", "--search", search,
+            "path",
+            &map,
+            "--from",
+            "0,0",
+            "--to",
+            "4,0",
+            "--terrain",
+            "S=3",
+            "--search",
+            search,
         ]);
         assert_eq!(out.status.code(), Some(2), "{search}");
         let err = stderr(&out);
@@ -79,7 +101,16 @@ fn searches_that_need_uniform_costs_are_refused() {
     }
     // The Moving AI rule written out is no terrain: jump points run.
     let out = cairns(&[
-        "path", &map, "--from", "0,0", "--to", "4,0", "--terrain", "S=1", "--search", "jps",
+        "path",
+        &map,
+        "--from",
+        "0,0",
+        "--to",
+        "4,0",
+        "--terrain",
+        "S=1",
+        "--search",
+        "jps",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(cost(&out), 4.0);
@@ -91,12 +122,24 @@ fn bad_terrain_tables_are_refused() {
     let map = dir.file("swamp.map", MAP);
     for (bad, want) in [
         ("S=3,Q=2", "unknown tile 'Q'"),
-        ("S=-1", "tile 'S': the cost must be a positive number or inf, got \"-1\""),
+        (
+            "S=-1",
+            "tile 'S': the cost must be a positive number or inf, got \"-1\"",
+        ),
         ("S=0", "got \"0\""),
         ("S", "expected LETTER=COST, got \"S\""),
         ("S=cheap", "got \"cheap\""),
     ] {
-        let out = cairns(&["path", &map, "--from", "0,0", "--to", "4,0", "--terrain", bad]);
+        let out = cairns(&[
+            "path",
+            &map,
+            "--from",
+            "0,0",
+            "--to",
+            "4,0",
+            "--terrain",
+            bad,
+        ]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(stderr(&out).contains(want), "{bad}: {}", stderr(&out));
     }
@@ -114,7 +157,16 @@ fn scen_with_terrain_checks_against_dijkstra() {
     assert_eq!(json["terrain"], "T=3");
     assert_eq!(json["mismatches"], 0);
     assert!(json["queries"].as_u64().unwrap() > 0);
-    let out = cairns(&["scen", scen, "--every", "10", "--terrain", "T=3", "--search", "jps"]);
+    let out = cairns(&[
+        "scen",
+        scen,
+        "--every",
+        "10",
+        "--terrain",
+        "T=3",
+        "--search",
+        "jps",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("terrain costs"), "{}", stderr(&out));
 }
@@ -124,24 +176,49 @@ fn generate_paints_terrain_that_path_can_cross() {
     let dir = TempDir::new("terrain-generate");
     let map = dir.path("t.map");
     let out = cairns(&[
-        "generate", "--kind", "open", "--width", "40", "--height", "30", "--patches", "6",
-        "-o", &map,
+        "generate",
+        "--kind",
+        "open",
+        "--width",
+        "40",
+        "--height",
+        "30",
+        "--patches",
+        "6",
+        "-o",
+        &map,
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&map).unwrap();
-    assert!(text.starts_with("type octile\nheight 30\nwidth 40\nmap\n"), "{text}");
+    assert!(
+        text.starts_with("type octile\nheight 30\nwidth 40\nmap\n"),
+        "{text}"
+    );
     for letter in ['S', 'W', 'T'] {
         assert!(text.contains(letter), "no {letter} in\n{text}");
     }
     // The same options make the same map.
     let again = dir.path("u.map");
     let out = cairns(&[
-        "generate", "--kind", "open", "--width", "40", "--height", "30", "--patches", "6",
-        "-o", &again,
+        "generate",
+        "--kind",
+        "open",
+        "--width",
+        "40",
+        "--height",
+        "30",
+        "--patches",
+        "6",
+        "-o",
+        &again,
     ]);
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
     let out = cairns(&["generate", "--kind", "hills:3", "-o", &map]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown map kind \"hills\""), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown map kind \"hills\""),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -126,19 +126,24 @@ pub fn generate(options: &GenerateOptions) -> Result<Grid, GridSizeError> {
 /// ```
 pub fn paint_terrain(grid: &mut Grid, patches: u32, seed: u64) {
     const KINDS: [Tile; 3] = [Tile::Swamp, Tile::Water, Tile::Tree];
-    let (w, h) = (grid.width(), grid.height());
-    let max_radius = (w.min(h) / 8).max(2);
+    let (width, height) = (grid.width(), grid.height());
+    let max_radius = (width.min(height) / 8).max(2);
     let mut rng = SplitMix64::new(seed);
     for i in 0..patches {
         let tile = KINDS[i as usize % KINDS.len()];
-        let (cx, cy) = (rng.below(w.into()) as i64, rng.below(h.into()) as i64);
-        let r = 2 + rng.below(u64::from(max_radius - 1)) as i64;
-        for y in (cy - r).max(0)..=(cy + r).min(i64::from(h) - 1) {
-            for x in (cx - r).max(0)..=(cx + r).min(i64::from(w) - 1) {
+        let (cx, cy) = (
+            rng.below(width.into()) as i64,
+            rng.below(height.into()) as i64,
+        );
+        let radius = 2 + rng.below(u64::from(max_radius - 1)) as i64;
+        for y in (cy - radius).max(0)..=(cy + radius).min(i64::from(height) - 1) {
+            for x in (cx - radius).max(0)..=(cx + radius).min(i64::from(width) - 1) {
                 let (dx, dy) = (x - cx, y - cy);
                 // Both coordinates are on the grid, so they fit in u32.
                 let (x, y) = (x as u32, y as u32);
-                if dx * dx + dy * dy <= r * r && grid.get(x, y).is_some_and(Tile::is_passable) {
+                if dx * dx + dy * dy <= radius * radius
+                    && grid.get(x, y).is_some_and(Tile::is_passable)
+                {
                     grid.set(x, y, tile);
                 }
             }

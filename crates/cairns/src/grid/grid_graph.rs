@@ -244,7 +244,9 @@ impl GridGraph {
     pub(crate) fn cell_passable(&self, x: u32, y: u32) -> bool {
         match &self.terrain {
             None => self.grid.is_passable(x, y),
-            Some(t) => self.grid.contains(x, y) && t.cells[self.grid.node(x, y).index()].is_finite(),
+            Some(t) => {
+                self.grid.contains(x, y) && t.cells[self.grid.node(x, y).index()].is_finite()
+            }
         }
     }
 
@@ -473,7 +475,9 @@ impl GridGraph {
     /// The tile costs that [`set_tile`](Self::set_tile) gives a changed
     /// cell (the default Moving AI rule without terrain).
     pub fn tile_costs(&self) -> TileCosts {
-        self.terrain.as_ref().map_or_else(TileCosts::default, |t| t.tiles)
+        self.terrain
+            .as_ref()
+            .map_or_else(TileCosts::default, |t| t.tiles)
     }
 
     /// The cost of the move from `node` in direction `d` (which must be a
@@ -654,7 +658,10 @@ impl Iterator for GridSuccessors<'_> {
         }
         let d = self.mask.trailing_zeros() as usize;
         self.mask &= self.mask - 1;
-        Some((NodeId(self.node.wrapping_add(self.offsets[d])), self.costs[d]))
+        Some((
+            NodeId(self.node.wrapping_add(self.offsets[d])),
+            self.costs[d],
+        ))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

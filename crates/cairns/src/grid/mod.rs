@@ -19,8 +19,8 @@ pub use bits::BitGrid;
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate, paint_terrain};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
-pub use terrain::{TerrainError, TerrainErrorKind, TileCosts};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
+pub use terrain::{TerrainError, TerrainErrorKind, TileCosts};
 
 use crate::graph::NodeId;
 use crate::parse::ParseError;

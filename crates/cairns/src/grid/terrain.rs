@@ -148,8 +148,11 @@ impl FromStr for TileCosts {
             };
             let mut chars = letter.trim().chars();
             let tile = match (chars.next(), chars.next()) {
-                (Some(ch), None) => Tile::from_char(ch)
-                    .ok_or_else(|| wrap(TerrainErrorKind::UnknownTile { found: ch.to_string() }))?,
+                (Some(ch), None) => Tile::from_char(ch).ok_or_else(|| {
+                    wrap(TerrainErrorKind::UnknownTile {
+                        found: ch.to_string(),
+                    })
+                })?,
                 _ => {
                     return Err(wrap(TerrainErrorKind::UnknownTile {
                         found: clip(letter.trim()),
@@ -159,12 +162,16 @@ impl FromStr for TileCosts {
             let value = value.trim();
             let cost = match value {
                 "inf" => f64::INFINITY,
-                _ => value.parse::<f64>().ok().filter(|c| c.is_finite()).ok_or_else(|| {
-                    wrap(TerrainErrorKind::Cost {
-                        at: format!("tile '{}'", tile.to_char()),
-                        found: clip(value),
-                    })
-                })?,
+                _ => value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|c| c.is_finite())
+                    .ok_or_else(|| {
+                        wrap(TerrainErrorKind::Cost {
+                            at: format!("tile '{}'", tile.to_char()),
+                            found: clip(value),
+                        })
+                    })?,
             };
             costs = costs.with(tile, cost).map_err(|e| wrap(e.kind))?;
         }
@@ -332,7 +339,10 @@ mod tests {
             ("S=3,", "expected LETTER=COST, got \"\""),
             ("X=3", "unknown tile 'X'"),
             ("SW=3", "unknown tile 'SW'"),
-            ("S=0", "tile 'S': the cost must be a positive number or inf, got \"0\""),
+            (
+                "S=0",
+                "tile 'S': the cost must be a positive number or inf, got \"0\"",
+            ),
             ("S=-1", "got \"-1\""),
             ("S=nan", "got \"nan\""),
             ("S=abc", "got \"abc\""),

@@ -100,10 +100,12 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// of them is the grid distance along the run. Builds the [`BitGrid`]
     /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain()).then(|| JumpPointSearch {
-            graph,
-            bits: BitGrid::new(graph.grid()),
-            heuristic,
+        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain()).then(|| {
+            JumpPointSearch {
+                graph,
+                bits: BitGrid::new(graph.grid()),
+                heuristic,
+            }
         })
     }
 

@@ -337,13 +337,11 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
     ) -> Option<Self> {
         let table = table.into();
         (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
-            .then_some(
-            JumpPointSearchPlus {
+            .then_some(JumpPointSearchPlus {
                 graph,
                 table,
                 heuristic,
-            },
-        )
+            })
     }
 
     /// The heuristic.

@@ -30,14 +30,18 @@ const ALLOWED: [&str; 7] = [
 /// documented rule (not by the graph's own tables): `(a + b) / 2` times
 /// the move's length.
 fn check_moves(g: &GridGraph, cells: &[f64]) -> Result<(), TestCaseError> {
-    let w = g.width() as i64;
+    let w = i64::from(g.width());
     for u in 0..g.node_bound() as u32 {
         for (v, cost) in g.successors(NodeId(u)) {
             let (du, dv) = (i64::from(u), i64::from(v.0));
             let diagonal = (du % w - dv % w).abs() == 1 && (du / w - dv / w).abs() == 1;
             let length = if diagonal { SQRT_2 } else { 1.0 };
             let want = length * (cells[u as usize] + cells[v.index()]) / 2.0;
-            prop_assert!((cost - want).abs() < 1e-12, "{u} -> {}: {cost} vs {want}", v.0);
+            prop_assert!(
+                (cost - want).abs() < 1e-12,
+                "{u} -> {}: {cost} vs {want}",
+                v.0
+            );
             prop_assert!(cells[v.index()].is_finite() && cells[u as usize].is_finite());
         }
     }
@@ -89,7 +93,11 @@ fn check_refusals(g: &GridGraph) -> Result<(), TestCaseError> {
             Ok(()) => prop_assert!(!g.has_terrain()),
             Err(e) => {
                 prop_assert!(g.has_terrain());
-                prop_assert!(matches!(e.kind(), SpecErrorKind::Unsupported { .. }), "{}", e);
+                prop_assert!(
+                    matches!(e.kind(), SpecErrorKind::Unsupported { .. }),
+                    "{}",
+                    e
+                );
                 prop_assert!(e.to_string().contains("terrain costs"), "{e}");
                 prop_assert!(spec.prepare(g).is_err());
             }
@@ -131,8 +139,8 @@ proptest! {
         let grid = Grid::filled(w, h, Tile::Ground).unwrap();
         let g = GridGraph::with_cell_costs(grid, nb, cells.clone()).unwrap();
         check_moves(&g, &cells)?;
-        for node in 0..n {
-            prop_assert_eq!(g.is_passable(NodeId(node as u32)), cells[node].is_finite());
+        for (node, cost) in cells.iter().enumerate() {
+            prop_assert_eq!(g.is_passable(NodeId(node as u32)), cost.is_finite());
         }
         let finite = cells.iter().copied().filter(|c| c.is_finite());
         let min = finite.fold(f64::INFINITY, f64::min);
