@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use cairns::grid::{GridGraph, Neighborhood};
+use anyhow::bail;
+use cairns::graph::NodeId;
+use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
 use cairns::landmarks::{LandmarkTable, grid_hash};
 use cairns::open::OpenKind;
 use cairns::search::JumpTable;
@@ -122,6 +124,60 @@ impl SearchArgs {
             eprintln!("cairns: warning: {why}; paths may not be shortest");
         }
         Ok(prepared)
+    }
+}
+
+/// The terrain costs of a command's map (`--terrain`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TerrainArgs {
+    /// Terrain costs per tile letter, `S=3,W=inf,T=2`: a positive cost, or
+    /// inf for impassable, for any of `. G @ O T S W`; letters left out keep
+    /// the Moving AI rule (`. G S` cost 1, the others are impassable). A
+    /// move costs its length times the mean cost of its two cells
+    /// (docs/terrain.md). Jump points, canonical ordering and bfs refuse a
+    /// map with terrain costs.
+    #[arg(long, value_name = "COSTS")]
+    pub terrain: Option<TileCosts>,
+}
+
+impl TerrainArgs {
+    /// The graph of `grid` under `neighborhood`, with the terrain costs if
+    /// any.
+    pub fn graph(&self, grid: Grid, neighborhood: Neighborhood) -> GridGraph {
+        match &self.terrain {
+            Some(costs) => GridGraph::with_terrain(grid, neighborhood, costs),
+            None => GridGraph::new(grid, neighborhood),
+        }
+    }
+}
+
+/// Checks that `(x, y)` is a passable cell of `graph` (by its tile, or by
+/// its terrain cost); `name` names the map in messages.
+pub fn endpoint(
+    graph: &GridGraph,
+    name: &str,
+    what: &str,
+    (x, y): (u32, u32),
+) -> anyhow::Result<NodeId> {
+    let grid = graph.grid();
+    match (grid.get(x, y), graph.node(x, y)) {
+        (Some(t), Some(node)) if !graph.is_passable(node) => {
+            let rule = if graph.has_terrain() {
+                " under --terrain"
+            } else {
+                ""
+            };
+            bail!(
+                "{what} ({x}, {y}) is on a blocked tile '{}'{rule} in {name}",
+                t.to_char()
+            )
+        }
+        (Some(_), Some(node)) => Ok(node),
+        _ => bail!(
+            "{what} ({x}, {y}) is outside {name} ({}x{})",
+            grid.width(),
+            grid.height()
+        ),
     }
 }
 

@@ -6,12 +6,13 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
-use cairns::grid::{GridGraph, MapKind, Neighborhood};
+use cairns::grid::{MapKind, Neighborhood, paint_terrain};
 use cairns::movingai::runner::{median, same_cost};
 use cairns::rng::SplitMix64;
-use cairns::spec::{Algorithm, Prepared, SearchSpec};
+use cairns::spec::{Prepared, SearchSpec};
 
 use crate::Outcome;
+use crate::choose::TerrainArgs;
 
 /// Options of the demo.
 #[derive(Debug, clap::Args)]
@@ -25,6 +26,15 @@ pub struct Args {
     /// Seed of the map and of the queries.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Paint this many patches of swamp, water and trees on the map (see
+    /// `cairns generate`), for --terrain.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub patches: u32,
+    /// Terrain costs: the table then compares A* (octile scaled by the
+    /// cheapest cell, and 8 landmarks) with Dijkstra, the searches that
+    /// need uniform costs left out.
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
 }
 
 impl Default for Args {
@@ -33,6 +43,8 @@ impl Default for Args {
             size: 256,
             queries: 500,
             seed: 1,
+            patches: 0,
+            terrain: TerrainArgs::default(),
         }
     }
 }
@@ -67,10 +79,11 @@ fn check_limits(args: &Args) -> anyhow::Result<()> {
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     check_limits(args)?;
-    let grid = MapKind::Rooms { room_size: 15 }
+    let mut grid = MapKind::Rooms { room_size: 15 }
         .generate(args.size, args.size, args.seed)
         .context("generating the demo map")?;
-    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    paint_terrain(&mut grid, args.patches, args.seed);
+    let graph = args.terrain.graph(grid, Neighborhood::Octile);
     let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
         .map(NodeId)
         .filter(|&n| graph.is_passable(n))
@@ -83,33 +96,44 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         .map(|_| (rng.pick(&cells), rng.pick(&cells)))
         .collect();
 
-    // The searches of the table, Dijkstra (the reference) last.
-    let mut rows = [
-        ("A* octile", Algorithm::AStar),
-        ("A* canonical", Algorithm::Canonical),
-        ("JPS", Algorithm::Jps),
-        ("Dijkstra", Algorithm::Dijkstra),
-    ]
-    .map(|(name, algorithm)| Row::new(name, algorithm));
-    let prepared = rows
+    // The searches of the table, Dijkstra (the reference) last; with
+    // terrain, those that stay optimal on it.
+    let specs: &[(&'static str, &str)] = if graph.has_terrain() {
+        &[
+            ("A* octile", "astar"),
+            ("A* dh:8", "astar/dh:8"),
+            ("Dijkstra", "dijkstra"),
+        ]
+    } else {
+        &[
+            ("A* octile", "astar"),
+            ("A* canonical", "canonical"),
+            ("JPS", "jps"),
+            ("Dijkstra", "dijkstra"),
+        ]
+    };
+    let mut rows: Vec<Row> = specs.iter().map(|&(name, _)| Row::new(name)).collect();
+    let prepared = specs
         .iter()
-        .map(|row| SearchSpec::new(row.algorithm).prepare(&graph))
+        .map(|(_, spec)| spec.parse::<SearchSpec>()?.prepare(&graph))
         .collect::<Result<Vec<_>, _>>()?;
     let mut searchers: Vec<_> = prepared.iter().map(Prepared::searcher).collect();
     let mut checked = 0usize;
     let mut unreachable = 0usize;
+    let mut costs = vec![None; rows.len()];
     for &(from, to) in &pairs {
         // Each search in turn, timed; the costs in the order of `rows`.
-        let mut costs = [None; 4];
         for ((cost, row), searcher) in costs.iter_mut().zip(&mut rows).zip(&mut searchers) {
             let t0 = Instant::now();
             *cost = searcher.search_cost(from, to);
             row.add(t0.elapsed().as_secs_f64(), searcher.stats().expanded);
         }
-        let reference = costs[3];
+        let reference = costs[costs.len() - 1];
         if !costs.iter().all(|&c| same_cost(c, reference)) {
+            let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
             bail!(
-                "A*, canonical A*, JPS and Dijkstra disagree from {:?} to {:?}: {costs:?}",
+                "{} disagree from {:?} to {:?}: {costs:?}",
+                names.join(", "),
                 graph.coords(from),
                 graph.coords(to)
             );
@@ -120,7 +144,33 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             unreachable += 1;
         }
     }
+    let others = if graph.has_terrain() {
+        "A* octile and dh:8"
+    } else {
+        "A* plain and canonical, JPS"
+    };
 
+    print_table(
+        args,
+        &graph,
+        &pairs,
+        others,
+        checked,
+        unreachable,
+        &mut rows,
+    )
+}
+
+/// Prints the demo's header and table.
+fn print_table(
+    args: &Args,
+    graph: &cairns::grid::GridGraph,
+    pairs: &[(NodeId, NodeId)],
+    others: &str,
+    checked: usize,
+    unreachable: usize,
+    rows: &mut [Row],
+) -> anyhow::Result<Outcome> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
@@ -130,16 +180,24 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         args.seed,
         pairs.len()
     )?;
+    if let Some(costs) = &args.terrain.terrain {
+        writeln!(
+            out,
+            "terrain {costs} on {} patches (cheapest cell {})",
+            args.patches,
+            graph.min_cost()
+        )?;
+    }
     writeln!(
         out,
-        "every cost (A* plain and canonical, JPS) checked against Dijkstra: {checked} equal, {unreachable} unreachable for all\n"
+        "every cost ({others}) checked against Dijkstra: {checked} equal, {unreachable} unreachable for all\n"
     )?;
     writeln!(
         out,
         "{:<12} {:>8} {:>14} {:>12} {:>12}",
         "search", "queries", "mean expanded", "mean us", "median us"
     )?;
-    for row in &mut rows {
+    for row in rows.iter_mut() {
         writeln!(
             out,
             "{:<12} {:>8} {:>14.0} {:>12.1} {:>12.1}",
@@ -155,16 +213,14 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
 
 struct Row {
     name: &'static str,
-    algorithm: Algorithm,
     times: Vec<f64>,
     expanded: u64,
 }
 
 impl Row {
-    fn new(name: &'static str, algorithm: Algorithm) -> Self {
+    fn new(name: &'static str) -> Self {
         Row {
             name,
-            algorithm,
             times: Vec::new(),
             expanded: 0,
         }

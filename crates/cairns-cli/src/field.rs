@@ -54,12 +54,12 @@ pub enum Print {
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
     let name = args.map.display().to_string();
+    let graph = GridGraph::new(grid, args.neighborhood);
     let goals = args
         .goals
         .iter()
-        .map(|&p| crate::path::endpoint(&grid, &name, "goal", p))
+        .map(|&p| crate::choose::endpoint(&graph, &name, "goal", p))
         .collect::<anyhow::Result<Vec<NodeId>>>()?;
-    let graph = GridGraph::new(grid, args.neighborhood);
     let t0 = Instant::now();
     let field = DistanceField::build(&graph, &goals, &mut SearchCache::new());
     let elapsed = t0.elapsed();

@@ -7,6 +7,7 @@
 mod choose;
 mod demo;
 mod field;
+mod generate;
 mod jump_table;
 mod landmarks;
 mod path;
@@ -53,6 +54,9 @@ enum Command {
     JumpTable(jump_table::Args),
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
+    /// Write a generated map (rooms, maze, random, open), with terrain
+    /// patches for --terrain if asked.
+    Generate(generate::Args),
 }
 
 /// How a command ended, when it did not fail.
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Landmarks(args)) => landmarks::run(&args),
         Some(Command::JumpTable(args)) => jump_table::run(&args),
         Some(Command::OpenSets) => list_open_sets(),
+        Some(Command::Generate(args)) => generate::run(&args),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

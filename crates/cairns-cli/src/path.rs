@@ -4,13 +4,13 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use cairns::graph::NodeId;
-use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::grid::Neighborhood;
 use cairns::movingai::read_map;
 use cairns::search::{Path, Reached};
 
-use crate::choose::{SearchArgs, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -36,41 +36,26 @@ pub struct Args {
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Terrain costs.
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
 }
 
-/// The node of cell `(x, y)` of `grid` (in the file `name`), or an error
-/// saying it is outside the map or on a blocked tile; `what` names the
-/// cell (start, goal).
-pub fn endpoint(grid: &Grid, name: &str, what: &str, (x, y): (u32, u32)) -> anyhow::Result<NodeId> {
-    match grid.get(x, y) {
-        None => bail!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            grid.width(),
-            grid.height()
-        ),
-        Some(t) if !t.is_passable() => bail!(
-            "{what} ({x}, {y}) is on a blocked tile '{}' in {name}",
-            t.to_char()
-        ),
-        Some(_) => Ok(grid.node(x, y)),
-    }
-}
-
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
     let name = args.map.display().to_string();
+    let graph = args.terrain.graph(grid, args.neighborhood);
     let cells = |what: &str, points: &[(u32, u32)]| {
         points
             .iter()
-            .map(|&p| endpoint(&grid, &name, what, p))
+            .map(|&p| endpoint(&graph, &name, what, p))
             .collect::<anyhow::Result<Vec<NodeId>>>()
     };
     let sources = cells("start", &args.from)?;
     let goals = cells("goal", &args.to)?;
-    let graph = GridGraph::new(grid, args.neighborhood);
     let prepared = args.search.prepare(&graph)?;
     let mut searcher = prepared.searcher();
     let t0 = Instant::now();
@@ -115,6 +100,13 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
+    if let Some(costs) = &args.terrain.terrain {
+        writeln!(
+            out,
+            "terrain    {costs} (cheapest cell {})",
+            graph.min_cost()
+        )?;
+    }
     if prepared.table().is_some() || prepared.jump_table().is_some() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
         writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;

@@ -20,13 +20,13 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::graph::Graph;
 use cairns::graph::NodeId;
-use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::grid::{GridGraph, Neighborhood};
 use cairns::movingai::read_map;
 use cairns::spec::{Algorithm, HeuristicSpec, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::choose::{SearchArgs, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -85,6 +85,9 @@ pub struct Args {
     /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
+    /// Terrain costs (cells made passable by them are drawn as free).
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// The PNG file to write; its name must end in `.png`.
     #[arg(
         short = 'o',
@@ -175,29 +178,13 @@ fn run_one(
     })
 }
 
-/// Checks that `(x, y)` is a free cell of `grid`.
-fn endpoint(grid: &Grid, name: &str, what: &str, (x, y): (u32, u32)) -> anyhow::Result<NodeId> {
-    match grid.get(x, y) {
-        None => bail!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            grid.width(),
-            grid.height()
-        ),
-        Some(t) if !t.is_passable() => bail!(
-            "{what} ({x}, {y}) is on a blocked tile '{}' in {name}",
-            t.to_char()
-        ),
-        Some(_) => Ok(grid.node(x, y)),
-    }
-}
-
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let t_total = Instant::now();
     let grid = read_map(&args.map)?;
     let name = args.map.display().to_string();
-    let start = endpoint(&grid, &name, "start", args.from)?;
-    let goal = endpoint(&grid, &name, "goal", args.to)?;
-    let graph = GridGraph::new(grid, args.neighborhood);
+    let graph = args.terrain.graph(grid, args.neighborhood);
+    let start = endpoint(&graph, &name, "start", args.from)?;
+    let goal = endpoint(&graph, &name, "goal", args.to)?;
     if let Some(file) = &args.landmarks
         && !args.heuristic.is_landmarks()
         && !args.compare.is_some_and(HeuristicSpec::is_landmarks)
@@ -327,13 +314,11 @@ fn cell_classes(
     start: NodeId,
     jump_points: bool,
 ) -> (Vec<u8>, Vec<u8>) {
-    let grid = graph.grid();
     let reachable = cairns_web::reachable_from(graph, start);
-    let mut class: Vec<u8> = grid
-        .tiles()
-        .iter()
+    let mut class: Vec<u8> = (0..graph.node_bound() as u32)
+        .map(|n| graph.is_passable(NodeId(n)))
         .zip(&reachable)
-        .map(|(t, &r)| match (t.is_passable(), r) {
+        .map(|(passable, &r)| match (passable, r) {
             (false, _) => 2,
             (true, false) => 1,
             (true, true) => 0,

@@ -10,7 +10,7 @@ use cairns::spec::Prepared;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Outcome;
-use crate::choose::SearchArgs;
+use crate::choose::{SearchArgs, TerrainArgs};
 
 /// Options of `cairns scen`.
 #[derive(Debug, clap::Args)]
@@ -24,6 +24,10 @@ pub struct Args {
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Terrain costs: the published lengths then no longer apply, so every
+    /// cost is checked against Dijkstra on the same costs.
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
     /// Run only every Nth scenario.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub every: u32,
@@ -77,6 +81,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         }
         Err(e) => return Err(e.into()),
     };
+    let instance = match &args.terrain.terrain {
+        Some(costs) => instance.with_terrain(costs),
+        None => instance,
+    };
     let prepared = args.search.prepare(&instance.graph)?;
     let bar = ProgressBar::new(instance.queries.len() as u64);
     bar.set_style(
@@ -88,20 +96,12 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         n => n,
     };
     let summary = if threads > 1 {
-        runner::run_threads(
-            &instance,
-            || prepared.searcher(),
-            args.against.into(),
-            threads,
-        )
+        runner::run_threads(&instance, || prepared.searcher(), reference(args), threads)
     } else {
         let mut searcher = prepared.searcher();
-        runner::run(
-            &instance,
-            &mut *searcher,
-            args.against.into(),
-            &mut |done| bar.set_position(done as u64),
-        )
+        runner::run(&instance, &mut *searcher, reference(args), &mut |done| {
+            bar.set_position(done as u64);
+        })
     };
     bar.finish_and_clear();
     report(args, &instance, &prepared, &summary)
@@ -127,6 +127,16 @@ fn write_per_query(path: &Path, instance: &Instance, summary: &Summary) -> anyho
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// What the costs are checked against: `--against`, or Dijkstra under
+/// `--terrain`, whose costs the published lengths do not know.
+fn reference(args: &Args) -> Reference {
+    if args.terrain.terrain.is_some() {
+        Reference::Dijkstra
+    } else {
+        args.against.into()
+    }
 }
 
 /// Prints the problems (to stderr) and the summary of a run.
@@ -165,7 +175,8 @@ fn report(
             "table_bytes": prepared.table_bytes(),
             "open": spec.open_kind().name(),
             "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
-            "against": Reference::from(args.against).name(),
+            "against": reference(args).name(),
+            "terrain": args.terrain.terrain.map(|c| c.to_string()),
             "queries": summary.queries,
             "mismatches": mismatches,
             "data_errors": summary.data_errors,
@@ -184,6 +195,9 @@ fn report(
         writeln!(out, "search       {}", spec.algorithm)?;
         writeln!(out, "heuristic    {}", prepared.heuristic_label())?;
         writeln!(out, "open set     {}", spec.open_kind())?;
+        if let Some(costs) = &args.terrain.terrain {
+            writeln!(out, "terrain      {costs} (checked against dijkstra)")?;
+        }
         if prepared.table().is_some() || prepared.jump_table().is_some() {
             writeln!(out, "preprocess s {:.3}", prepared.preprocess_s())?;
             writeln!(out, "table bytes  {}", prepared.table_bytes())?;

@@ -20,6 +20,9 @@
 //! octile grids and Manhattan on 4-connected ones (none for `dijkstra` and
 //! `bfs`), and the indexed binary heap, or the pairing heap under a
 //! landmark heuristic, where it is faster (`docs/differential-heuristics.md`).
+//! On a grid with terrain costs ([`crate::grid::terrain`]), `prepare` and
+//! `searcher` also refuse the algorithms that need uniform costs
+//! ([`SearchSpec::check_terrain`]).
 //!
 //! ```
 //! use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -754,6 +757,42 @@ impl SearchSpec {
         })
     }
 
+    /// Refuses the algorithms that cannot be optimal on `graph` when it has
+    /// terrain costs ([`GridGraph::has_terrain`]): jump points (`jps`,
+    /// `jps+`) and canonical ordering prune moves that are redundant only
+    /// when every straight move costs 1 and every diagonal `sqrt(2)`, and
+    /// breadth-first search counts moves, not costs. A*, with any heuristic
+    /// here (the grid distances are scaled by the cheapest cell cost and
+    /// landmark tables are built over the terrain costs), and Dijkstra stay
+    /// optimal.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Unsupported`] saying why, for those algorithms on a
+    /// graph with terrain.
+    pub fn check_terrain(&self, graph: &GridGraph) -> Result<(), SpecError> {
+        if !graph.has_terrain() {
+            return Ok(());
+        }
+        let reason = match self.algorithm {
+            Algorithm::AStar | Algorithm::Dijkstra => return Ok(()),
+            Algorithm::Jps | Algorithm::JpsPlus => {
+                "assumes uniform costs (1 straight, sqrt(2) diagonal) and cannot be optimal on a map with terrain costs (use astar or dijkstra)"
+            }
+            Algorithm::Canonical => {
+                "prunes moves that are redundant only under uniform costs and cannot be optimal on a map with terrain costs (use astar)"
+            }
+            Algorithm::Bfs => {
+                "counts moves, not costs, and cannot be optimal on a map with terrain costs (use dijkstra)"
+            }
+        };
+        Err(SpecErrorKind::Unsupported {
+            algorithm: self.algorithm.name(),
+            reason: reason.to_string(),
+        }
+        .into())
+    }
+
     fn open_kind_with(&self, heuristic: HeuristicSpec) -> OpenKind {
         SearchSpec {
             heuristic: Some(heuristic),
@@ -770,7 +809,8 @@ impl SearchSpec {
     ///
     /// # Errors
     ///
-    /// Those of [`resolve_inadmissible`](Self::resolve_inadmissible); a bare `dh` (its table must be
+    /// Those of [`resolve_inadmissible`](Self::resolve_inadmissible) and
+    /// [`check_terrain`](Self::check_terrain); a bare `dh` (its table must be
     /// given, [`prepare_with_table`](Self::prepare_with_table)); a map with
     /// fewer cells with a legal move than landmarks asked for.
     pub fn prepare<'g>(&self, graph: &'g GridGraph) -> Result<Prepared<'g>, SpecError> {
@@ -829,6 +869,7 @@ impl SearchSpec {
             None => *self,
         }
         .resolve_inadmissible(graph.neighborhood())?;
+        spec.check_terrain(graph)?;
         if let Some(jumps) = &jumps {
             if spec.algorithm != Algorithm::JpsPlus {
                 return Err(SpecErrorKind::Table(format!(
@@ -923,7 +964,8 @@ impl SearchSpec {
     ///
     /// # Errors
     ///
-    /// Those of [`resolve`](Self::resolve); a landmark heuristic without a
+    /// Those of [`resolve`](Self::resolve) and
+    /// [`check_terrain`](Self::check_terrain); a landmark heuristic without a
     /// table or with a table of another landmark count.
     pub fn searcher<'a>(
         &self,
@@ -931,6 +973,7 @@ impl SearchSpec {
         table: Option<&'a LandmarkTable>,
     ) -> Result<Box<dyn Searcher + 'a>, SpecError> {
         let spec = self.resolve_inadmissible(graph.neighborhood())?;
+        spec.check_terrain(graph)?;
         let heuristic = spec.heuristic_for(graph.neighborhood());
         if let HeuristicSpec::Landmarks { count, .. } = heuristic {
             match table {

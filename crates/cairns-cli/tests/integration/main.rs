@@ -6,6 +6,7 @@ mod jump_table;
 mod landmarks;
 mod open_sets;
 mod render;
+mod terrain;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

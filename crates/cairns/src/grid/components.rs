@@ -254,8 +254,7 @@ fn cell(graph: &GridGraph, x: u32, y: u32, dx: i64, dy: i64) -> Option<u32> {
     let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
     let (nx, ny) = (u32::try_from(nx).ok()?, u32::try_from(ny).ok()?);
     graph
-        .grid()
-        .is_passable(nx, ny)
+        .cell_passable(nx, ny)
         .then(|| graph.grid().node(nx, ny).0)
 }
 

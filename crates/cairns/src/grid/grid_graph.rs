@@ -2,6 +2,7 @@
 
 use std::f64::consts::SQRT_2;
 
+use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, move_cost, valid_cost};
 use super::{Components, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 
@@ -43,6 +44,8 @@ pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
 ];
 /// The two straight directions that a diagonal direction passes between.
 pub(crate) const DIAGONAL_SIDES: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
+/// The length of a move in each direction, and its cost on a grid without
+/// terrain.
 const COSTS: [f64; 8] = [1.0, 1.0, 1.0, 1.0, SQRT_2, SQRT_2, SQRT_2, SQRT_2];
 
 /// A [`Grid`] under a [`Neighborhood`], as a [`Graph`] whose node ids are
@@ -77,6 +80,9 @@ pub struct GridGraph {
     offsets: [u32; 8],
     canonical: bool,
     components: Components,
+    /// Cell and move costs, `None` for the uniform grid (see
+    /// [`terrain`](super::terrain): why one `Option` and not a second type).
+    terrain: Option<Box<Terrain>>,
 }
 
 /// The direction of a move by its 3x3 block position (row-major from the
@@ -134,6 +140,85 @@ impl GridGraph {
     /// Builds the graph of `grid` under `neighborhood`, with its
     /// [`Components`]. Takes `O(cells)`.
     pub fn new(grid: Grid, neighborhood: Neighborhood) -> GridGraph {
+        Self::build(grid, neighborhood, None)
+    }
+
+    /// Builds the graph of `grid` under `neighborhood` with the terrain
+    /// costs of `costs`, one per tile letter (see
+    /// [`terrain`](super::terrain) for the move-cost rule). Where every cell
+    /// costs what the Moving AI rule gives it (1, or impassable), the graph
+    /// is the plain one of [`new`](Self::new).
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
+    /// use cairns::heuristic::Octile;
+    /// use cairns::search::{AStar, Search, SearchCache};
+    ///
+    /// let grid = Grid::from_ascii("
+    ///     .SSS.
+    ///     .SSS.
+    ///     .....
+    /// ").unwrap();
+    /// let costs: TileCosts = "S=3".parse().unwrap();
+    /// let graph = GridGraph::with_terrain(grid, Neighborhood::Octile, &costs);
+    /// let astar = AStar::new(&graph, Octile::new(&graph));
+    /// let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(4, 0).unwrap());
+    /// // Across the swamp: 2 + 3 + 3 + 2 = 10 (each move the mean of its two
+    /// // cells). Around it: down, a diagonal, 2 along the bottom, a diagonal,
+    /// // up: 4 + 2 sqrt(2), the diagonals passing the swamp's corners.
+    /// let cost = astar.search_cost(start, goal, &mut SearchCache::new()).unwrap();
+    /// assert!((cost - (4.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
+    /// ```
+    pub fn with_terrain(grid: Grid, neighborhood: Neighborhood, costs: &TileCosts) -> GridGraph {
+        let cells = grid.tiles().iter().map(|&t| costs.cost(t)).collect();
+        Self::build(grid, neighborhood, Some(Terrain::new(*costs, cells)))
+    }
+
+    /// Builds the graph of `grid` under `neighborhood` with one cost per
+    /// cell, in row-major order: a positive number, or `inf` for a cell no
+    /// unit may enter. The costs alone decide passability; the tiles are
+    /// kept for drawing, and [`set_tile`](Self::set_tile) gives a changed
+    /// cell the Moving AI cost of its new tile (1, or impassable).
+    ///
+    /// # Errors
+    ///
+    /// [`TerrainError`] when there are not `width * height` costs, or a cost
+    /// is zero, negative or NaN (the message names the cell).
+    pub fn with_cell_costs(
+        grid: Grid,
+        neighborhood: Neighborhood,
+        costs: Vec<f64>,
+    ) -> Result<GridGraph, TerrainError> {
+        if costs.len() != grid.len() {
+            return Err(TerrainErrorKind::CostCount {
+                cells: grid.len(),
+                found: costs.len(),
+            }
+            .into());
+        }
+        if let Some(i) = costs.iter().position(|&c| !valid_cost(c)) {
+            let (x, y) = grid.coords(NodeId(i as u32));
+            return Err(TerrainErrorKind::Cost {
+                at: format!("cell ({x}, {y})"),
+                found: costs[i].to_string(),
+            }
+            .into());
+        }
+        let terrain = Terrain::new(TileCosts::default(), costs);
+        Ok(Self::build(grid, neighborhood, Some(terrain)))
+    }
+
+    fn build(grid: Grid, neighborhood: Neighborhood, terrain: Option<Terrain>) -> GridGraph {
+        // Terrain that changes nothing is dropped, so that the graph keeps
+        // the uniform grid's fast paths (jump points, canonical ordering).
+        let uniform = |t: &Terrain| {
+            let base = TileCosts::default();
+            grid.tiles()
+                .iter()
+                .zip(&t.cells)
+                .all(|(&tile, &c)| c == base.cost(tile))
+        };
+        let terrain = terrain.filter(|t| !uniform(t)).map(Box::new);
         let w = grid.width() as i32;
         let offsets = DIRECTIONS.map(|(dx, dy)| (dy * w + dx) as u32);
         let mut graph = GridGraph {
@@ -143,6 +228,7 @@ impl GridGraph {
             offsets,
             canonical: false,
             components: Components::default(),
+            terrain,
         };
         for y in 0..graph.grid.height() {
             for x in 0..graph.grid.width() {
@@ -153,13 +239,24 @@ impl GridGraph {
         graph
     }
 
+    /// Whether `(x, y)` is on the grid and passable: by its tile, or by its
+    /// cost where there is terrain.
+    pub(crate) fn cell_passable(&self, x: u32, y: u32) -> bool {
+        match &self.terrain {
+            None => self.grid.is_passable(x, y),
+            Some(t) => {
+                self.grid.contains(x, y) && t.cells[self.grid.node(x, y).index()].is_finite()
+            }
+        }
+    }
+
     fn update_mask(&mut self, x: u32, y: u32) {
         let mut mask = 0u8;
-        if self.grid.is_passable(x, y) {
+        if self.cell_passable(x, y) {
             let open = |d: usize| {
                 let (dx, dy) = DIRECTIONS[d];
                 let (nx, ny) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
-                nx >= 0 && ny >= 0 && self.grid.is_passable(nx as u32, ny as u32)
+                nx >= 0 && ny >= 0 && self.cell_passable(nx as u32, ny as u32)
             };
             for d in 0..4 {
                 if open(d) {
@@ -177,6 +274,16 @@ impl GridGraph {
         }
         let i = self.grid.node(x, y).index();
         self.masks[i] = mask;
+        if let Some(t) = &mut self.terrain {
+            let mut row = [0.0; 8];
+            for (d, cost) in row.iter_mut().enumerate() {
+                if mask & (1 << d) != 0 {
+                    let to = (i as u32).wrapping_add(self.offsets[d]) as usize;
+                    *cost = move_cost(COSTS[d], t.cells[i], t.cells[to]);
+                }
+            }
+            t.moves[i] = row;
+        }
     }
 
     /// Turns canonical ordering on or off (off by default).
@@ -190,7 +297,8 @@ impl GridGraph {
     /// cost around the node, diagonal moves first, so A* stays optimal while
     /// generating far fewer successors (Harabor and Grastien 2011; the rules
     /// for movement without corner cutting). It applies to octile movement
-    /// on grids at least 3 cells wide;
+    /// on grids at least 3 cells wide without terrain costs (on weighted
+    /// grids its pruning is not safe);
     /// plain [`successors`](Graph::successors) are unaffected.
     #[must_use]
     pub fn with_canonical_ordering(mut self, on: bool) -> GridGraph {
@@ -208,18 +316,19 @@ impl GridGraph {
     /// Whether canonical ordering can apply: octile movement on a grid at
     /// least 3 cells wide.
     fn canonical_applies(&self) -> bool {
-        self.neighborhood == Neighborhood::Octile && self.width() >= 3
+        self.neighborhood == Neighborhood::Octile && self.width() >= 3 && self.terrain.is_none()
     }
 
     /// The successors of `node` reached from `parent` under canonical
     /// ordering, whatever the graph's own setting (all of them where
     /// canonical ordering does not apply).
     #[inline]
-    fn canonical_successors(&self, node: NodeId, parent: NodeId) -> GridSuccessors {
+    fn canonical_successors(&self, node: NodeId, parent: NodeId) -> GridSuccessors<'_> {
         GridSuccessors {
             node: node.0,
             mask: self.canonical_moves(node, parent),
             offsets: self.offsets,
+            costs: &COSTS,
         }
     }
 
@@ -323,10 +432,62 @@ impl GridGraph {
     /// Whether a node is a passable cell.
     #[inline]
     pub fn is_passable(&self, node: NodeId) -> bool {
-        self.grid
-            .tiles()
-            .get(node.index())
-            .is_some_and(|t| t.is_passable())
+        match &self.terrain {
+            None => self
+                .grid
+                .tiles()
+                .get(node.index())
+                .is_some_and(|t| t.is_passable()),
+            Some(t) => t.cells.get(node.index()).is_some_and(|c| c.is_finite()),
+        }
+    }
+
+    /// Whether the graph has terrain costs (built by
+    /// [`with_terrain`](Self::with_terrain) or
+    /// [`with_cell_costs`](Self::with_cell_costs) with costs other than the
+    /// Moving AI rule's). Without, every straight move costs 1 and every
+    /// diagonal `sqrt(2)`.
+    #[inline]
+    pub fn has_terrain(&self) -> bool {
+        self.terrain.is_some()
+    }
+
+    /// A lower bound on the cost of every passable cell: the cheapest cell
+    /// cost when the graph was built (1 without terrain). Every move costs
+    /// at least its length times this, which is what the grid heuristics
+    /// scale by. [`set_tile`](Self::set_tile) lowers it when a cheaper cell
+    /// appears (heuristics built before then keep the old scale).
+    #[inline]
+    pub fn min_cost(&self) -> f64 {
+        self.terrain.as_ref().map_or(1.0, |t| t.min)
+    }
+
+    /// The cost of crossing a node's cell: its terrain cost, or 1 for a
+    /// passable cell without terrain; `inf` for an impassable one.
+    pub fn cell_cost(&self, node: NodeId) -> f64 {
+        match &self.terrain {
+            Some(t) => t.cells.get(node.index()).copied().unwrap_or(f64::INFINITY),
+            None if self.is_passable(node) => 1.0,
+            None => f64::INFINITY,
+        }
+    }
+
+    /// The tile costs that [`set_tile`](Self::set_tile) gives a changed
+    /// cell (the default Moving AI rule without terrain).
+    pub fn tile_costs(&self) -> TileCosts {
+        self.terrain
+            .as_ref()
+            .map_or_else(TileCosts::default, |t| t.tiles)
+    }
+
+    /// The cost of the move from `node` in direction `d` (which must be a
+    /// legal move).
+    #[inline]
+    pub(crate) fn move_cost(&self, node: NodeId, d: usize) -> f64 {
+        match &self.terrain {
+            None => COSTS[d],
+            Some(t) => t.moves[node.index()][d],
+        }
     }
 
     /// Changes the tile at `(x, y)` and updates the moves of that cell and
@@ -335,18 +496,28 @@ impl GridGraph {
     /// may split one (`O(1)` when its neighbours stay joined around it,
     /// otherwise a flood fill of the pieces). Returns `false` (changing
     /// nothing) when the cell is off the grid.
+    ///
+    /// On a graph with terrain the cell takes the cost of its new tile from
+    /// [`tile_costs`](Self::tile_costs).
     pub fn set_tile(&mut self, x: u32, y: u32, tile: Tile) -> bool {
-        let was_passable = self.grid.is_passable(x, y);
+        let was_passable = self.cell_passable(x, y);
         if !self.grid.set(x, y, tile) {
             return false;
+        }
+        let node = self.grid.node(x, y);
+        if let Some(t) = &mut self.terrain {
+            let cost = t.tiles.cost(tile);
+            t.cells[node.index()] = cost;
+            if cost < t.min {
+                t.min = cost;
+            }
         }
         for ny in y.saturating_sub(1)..=(y + 1).min(self.grid.height() - 1) {
             for nx in x.saturating_sub(1)..=(x + 1).min(self.grid.width() - 1) {
                 self.update_mask(nx, ny);
             }
         }
-        let node = self.grid.node(x, y);
-        if was_passable != tile.is_passable() {
+        if was_passable != self.cell_passable(x, y) {
             let mut components = std::mem::take(&mut self.components);
             if was_passable {
                 components.closed(self, node);
@@ -374,7 +545,7 @@ impl GridGraph {
 }
 
 impl Graph for GridGraph {
-    type Successors<'a> = GridSuccessors;
+    type Successors<'a> = GridSuccessors<'a>;
 
     #[inline]
     fn node_bound(&self) -> usize {
@@ -382,16 +553,21 @@ impl Graph for GridGraph {
     }
 
     #[inline]
-    fn successors(&self, node: NodeId) -> GridSuccessors {
+    fn successors(&self, node: NodeId) -> GridSuccessors<'_> {
         GridSuccessors {
             node: node.0,
             mask: self.masks[node.index()],
             offsets: self.offsets,
+            // One test per call, not per edge.
+            costs: match &self.terrain {
+                None => &COSTS,
+                Some(t) => &t.moves[node.index()],
+            },
         }
     }
 
     #[inline]
-    fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors {
+    fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors<'_> {
         if !self.canonical {
             return self.successors(node);
         }
@@ -399,7 +575,7 @@ impl Graph for GridGraph {
     }
 
     fn unit_costs(&self) -> bool {
-        self.neighborhood == Neighborhood::Four
+        self.neighborhood == Neighborhood::Four && self.terrain.is_none()
     }
 
     /// `false` when the two cells lie in different [`Components`].
@@ -417,7 +593,7 @@ pub struct Canonical<'g>(pub &'g GridGraph);
 
 impl Graph for Canonical<'_> {
     type Successors<'a>
-        = GridSuccessors
+        = GridSuccessors<'a>
     where
         Self: 'a;
 
@@ -427,12 +603,12 @@ impl Graph for Canonical<'_> {
     }
 
     #[inline]
-    fn successors(&self, node: NodeId) -> GridSuccessors {
+    fn successors(&self, node: NodeId) -> GridSuccessors<'_> {
         self.0.successors(node)
     }
 
     #[inline]
-    fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors {
+    fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors<'_> {
         if self.0.canonical_applies() {
             self.0.canonical_successors(node, parent)
         } else {
@@ -451,24 +627,28 @@ impl Graph for Canonical<'_> {
 }
 
 impl Reversible for GridGraph {
-    type Predecessors<'a> = GridSuccessors;
+    type Predecessors<'a> = GridSuccessors<'a>;
 
-    /// Grid moves are symmetric, so these are the successors.
+    /// Grid moves are symmetric (terrain costs too: a move costs the mean
+    /// of its two cells), so these are the successors.
     #[inline]
-    fn predecessors(&self, node: NodeId) -> GridSuccessors {
+    fn predecessors(&self, node: NodeId) -> GridSuccessors<'_> {
         self.successors(node)
     }
 }
 
 /// The moves out of one cell of a [`GridGraph`].
 #[derive(Clone, Debug)]
-pub struct GridSuccessors {
+pub struct GridSuccessors<'a> {
     node: u32,
     mask: u8,
     offsets: [u32; 8],
+    /// The cost of each direction's move: the constant table, or the
+    /// cell's row of terrain move costs.
+    costs: &'a [f64; 8],
 }
 
-impl Iterator for GridSuccessors {
+impl Iterator for GridSuccessors<'_> {
     type Item = (NodeId, f64);
 
     #[inline]
@@ -478,7 +658,10 @@ impl Iterator for GridSuccessors {
         }
         let d = self.mask.trailing_zeros() as usize;
         self.mask &= self.mask - 1;
-        Some((NodeId(self.node.wrapping_add(self.offsets[d])), COSTS[d]))
+        Some((
+            NodeId(self.node.wrapping_add(self.offsets[d])),
+            self.costs[d],
+        ))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -487,7 +670,7 @@ impl Iterator for GridSuccessors {
     }
 }
 
-impl ExactSizeIterator for GridSuccessors {}
+impl ExactSizeIterator for GridSuccessors<'_> {}
 
 #[cfg(test)]
 mod tests {

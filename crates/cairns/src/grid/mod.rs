@@ -11,14 +11,16 @@ mod bits;
 mod components;
 mod generate;
 mod grid_graph;
+pub mod terrain;
 
 pub(crate) use ascii::{grid_from_parts, parse_row};
 
 pub use bits::BitGrid;
 pub use components::Components;
-pub use generate::{GenerateOptions, MapKind, generate};
+pub use generate::{GenerateOptions, MapKind, generate, paint_terrain};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
+pub use terrain::{TerrainError, TerrainErrorKind, TileCosts};
 
 use crate::graph::NodeId;
 use crate::parse::ParseError;

@@ -73,12 +73,22 @@ macro_rules! grid_heuristic {
         #[derive(Clone, Copy, Debug)]
         pub struct $name {
             coords: Coords,
+            /// What every unit of distance costs at least: the grid's
+            /// cheapest cell cost ([`GridGraph::min_cost`]), 1 without
+            /// terrain.
+            scale: f64,
         }
 
         impl $name {
-            /// The heuristic for the node ids of `grid`.
+            /// The heuristic for the node ids of `grid`, scaled by its
+            /// cheapest cell cost ([`GridGraph::min_cost`]; 1 without
+            /// terrain), which keeps it admissible and consistent under
+            /// terrain costs (see [`crate::grid::terrain`]).
             pub fn new(grid: &GridGraph) -> Self {
-                Self::for_width(grid.width())
+                Self {
+                    coords: Coords::new(grid.width()),
+                    scale: grid.min_cost(),
+                }
             }
 
             /// The heuristic for node ids `y * width + x`.
@@ -88,7 +98,12 @@ macro_rules! grid_heuristic {
             /// When `width` is zero.
             pub fn for_width(width: u32) -> Self {
                 assert!(width > 0, "a grid has a positive width");
-                Self { coords: Coords::new(width) }
+                Self { coords: Coords::new(width), scale: 1.0 }
+            }
+
+            /// What each unit of distance is multiplied by.
+            pub fn scale(&self) -> f64 {
+                self.scale
             }
         }
 
@@ -103,7 +118,7 @@ macro_rules! grid_heuristic {
             #[inline]
             fn estimate(&self, node: NodeId, goal: &(f64, f64)) -> f64 {
                 let ($dx, $dy) = self.coords.deltas(node, *goal);
-                $body
+                self.scale * $body
             }
         }
     };

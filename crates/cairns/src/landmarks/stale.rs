@@ -120,7 +120,9 @@ impl MapChanges {
                 self.before.entry(v).or_insert_with(|| graph.moves(v));
             }
         }
-        match (graph.is_passable(node), tile.is_passable()) {
+        // Under terrain the costs decide what is passable.
+        let opens = graph.tile_costs().cost(tile).is_finite();
+        match (graph.is_passable(node), opens) {
             (true, false) => self.walls_added += 1,
             (false, true) => self.walls_removed += 1,
             _ => {}
@@ -166,7 +168,16 @@ impl MapChanges {
                 let to = graph
                     .grid()
                     .node((i64::from(x) + dx) as u32, (i64::from(y) + dy) as u32);
-                let cost = if d < 4 { 1.0 } else { SQRT_2 };
+                // A move that appeared has its cost on the map now; one that
+                // disappeared is given its uniform cost (on a map with
+                // terrain, the cost it had is not kept).
+                let cost = if is {
+                    graph.move_cost(v, d)
+                } else if d < 4 {
+                    1.0
+                } else {
+                    SQRT_2
+                };
                 let m = Move { from: v, to, cost };
                 if is {
                     appeared.push(m);

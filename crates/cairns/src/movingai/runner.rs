@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::{ParseError, ScenarioError, lengths_match, map_path_for, read_map, read_scen};
 use crate::graph::NodeId;
-use crate::grid::{GridGraph, Neighborhood};
+use crate::grid::{GridGraph, Neighborhood, TileCosts};
 use crate::search::{Dijkstra, Search, SearchCache, SearchStats, Searcher, batch};
 
 /// One query of a scenario file, resolved to node ids on its map.
@@ -152,6 +152,17 @@ impl Instance {
             queries,
             data_errors,
         })
+    }
+
+    /// The instance on its map with terrain costs
+    /// ([`GridGraph::with_terrain`]): the queries are kept, but their
+    /// published lengths are those of the Moving AI rule, so check costs
+    /// against [`Reference::Dijkstra`] (which searches the same costs). A
+    /// query whose endpoint the terrain makes impassable has no path.
+    #[must_use]
+    pub fn with_terrain(self, costs: &TileCosts) -> Instance {
+        let graph = GridGraph::with_terrain(self.graph.into_grid(), Neighborhood::Octile, costs);
+        Instance { graph, ..self }
     }
 
     /// Keeps at most `max` of the queries, evenly spread: every

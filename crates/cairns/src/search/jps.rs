@@ -82,7 +82,7 @@ const DIAGONALS: u8 = 0xf0;
 
 impl<'g> JumpPointSearch<'g> {
     /// Jump point search on `graph` with the octile heuristic, or `None`
-    /// unless it uses octile movement. Builds the [`BitGrid`] of the graph
+    /// unless it uses octile movement without terrain costs. Builds the [`BitGrid`] of the graph
     /// (`O(cells)`).
     pub fn new(graph: &'g GridGraph) -> Option<Self> {
         Self::with_heuristic(graph, Octile::new(graph))
@@ -91,16 +91,20 @@ impl<'g> JumpPointSearch<'g> {
 
 impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// Jump point search on `graph` guided by `heuristic`, or `None` unless
-    /// the graph uses octile movement. Any admissible and consistent
+    /// the graph uses octile movement without terrain costs
+    /// ([`GridGraph::has_terrain`]: jumping assumes every straight move
+    /// costs 1 and every diagonal `sqrt(2)`). Any admissible and consistent
     /// heuristic of the grid keeps the costs optimal (a differential
     /// heuristic, say): jump points are A*'s nodes, and the cost between two
     /// of them is the grid distance along the run. Builds the [`BitGrid`]
     /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile).then(|| JumpPointSearch {
-            graph,
-            bits: BitGrid::new(graph.grid()),
-            heuristic,
+        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain()).then(|| {
+            JumpPointSearch {
+                graph,
+                bits: BitGrid::new(graph.grid()),
+                heuristic,
+            }
         })
     }
 

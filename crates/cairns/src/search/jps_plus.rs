@@ -316,8 +316,8 @@ pub struct JumpPointSearchPlus<'g, H = Octile> {
 
 impl<'g> JumpPointSearchPlus<'g> {
     /// JPS+ on `graph` with `table` (borrowed or owned) and the octile
-    /// heuristic, or `None` unless the graph uses octile movement and the
-    /// table has its size.
+    /// heuristic, or `None` unless the graph uses octile movement without
+    /// terrain costs and the table has its size.
     pub fn new(graph: &'g GridGraph, table: impl Into<Cow<'g, JumpTable>>) -> Option<Self> {
         Self::with_heuristic(graph, table, Octile::new(graph))
     }
@@ -325,7 +325,8 @@ impl<'g> JumpPointSearchPlus<'g> {
 
 impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
     /// JPS+ on `graph` with `table` guided by `heuristic`, or `None` unless
-    /// the graph uses octile movement and the table has its size. Any
+    /// the graph uses octile movement without terrain costs
+    /// ([`GridGraph::has_terrain`]) and the table has its size. Any
     /// admissible and consistent heuristic keeps the costs optimal, as for
     /// [`JumpPointSearch::with_heuristic`](super::JumpPointSearch::with_heuristic).
     pub fn with_heuristic(
@@ -334,13 +335,12 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
         heuristic: H,
     ) -> Option<Self> {
         let table = table.into();
-        (graph.neighborhood() == Neighborhood::Octile && table.fits(graph)).then_some(
-            JumpPointSearchPlus {
+        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
+            .then_some(JumpPointSearchPlus {
                 graph,
                 table,
                 heuristic,
-            },
-        )
+            })
     }
 
     /// The heuristic.

@@ -10,6 +10,7 @@ mod goals;
 mod matrix;
 mod properties;
 mod scenarios;
+mod terrain;
 
 use std::path::Path;
 

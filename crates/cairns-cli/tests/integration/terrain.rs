@@ -1,0 +1,224 @@
+//! `--terrain` on `path` and `scen`, and `generate --patches`: costs that
+//! follow the documented rule, the searches that cannot be optimal refused,
+//! bad tables refused with the letter or value at fault.
+
+use super::{TempDir, cairns};
+
+/// A 5x3 map with a block of swamp in the middle of its top two rows.
+const MAP: &str = "type octile\nheight 3\nwidth 5\nmap\n.SSS.\n.SSS.\n.....\n";
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The cost line of `cairns path`.
+fn cost(out: &std::process::Output) -> f64 {
+    let text = stdout(out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("cost"))
+        .unwrap_or_else(|| panic!("no cost in {text}"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn path_follows_the_terrain_costs() {
+    let dir = TempDir::new("terrain-path");
+    let map = dir.file("swamp.map", MAP);
+    let query = ["path", &map, "--from", "0,0", "--to", "4,0"];
+    // Uniform: straight across the top row.
+    let plain = cairns(&query);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert_eq!(cost(&plain), 4.0);
+    // Swamp at 3: across costs (1+3)/2 + 3 + 3 + (3+1)/2 = 10; around it,
+    // down 1, a diagonal past the swamp's corner (sqrt(2): only its two
+    // cells count), 2 along the bottom, a diagonal and up 1: 4 + 2 sqrt(2).
+    let around = 4.0 + 2.0 * std::f64::consts::SQRT_2;
+    for search in ["astar", "dijkstra", "astar/dh:2"] {
+        let (algorithm, heuristic) = search.split_once('/').unwrap_or((search, ""));
+        let mut args = query.to_vec();
+        args.extend(["--terrain", "S=3", "--search", algorithm]);
+        if !heuristic.is_empty() {
+            args.extend(["--heuristic", heuristic]);
+        }
+        let out = cairns(&args);
+        assert!(out.status.success(), "{search}: {}", stderr(&out));
+        assert!(
+            (cost(&out) - around).abs() < 1e-6,
+            "{search}: {}",
+            cost(&out)
+        );
+        assert!(stdout(&out).contains("terrain    S=3"), "{}", stdout(&out));
+    }
+    // Swamp impassable: no diagonal may cut its corner, so 1 + 1 + 4 + 1 + 1.
+    let mut args = query.to_vec();
+    args.extend(["--terrain", "S=inf"]);
+    assert_eq!(cost(&cairns(&args)), 8.0);
+    // An endpoint made impassable is refused, naming the rule.
+    let out = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "1,0",
+        "--to",
+        "4,0",
+        "--terrain",
+        "S=inf",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("start (1, 0) is on a blocked tile 'S' under --terrain"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn searches_that_need_uniform_costs_are_refused() {
+    let dir = TempDir::new("terrain-refused");
+    let map = dir.file("swamp.map", MAP);
+    for search in ["jps", "jps+", "canonical"] {
+        let out = cairns(&[
+            "path",
+            &map,
+            "--from",
+            "0,0",
+            "--to",
+            "4,0",
+            "--terrain",
+            "S=3",
+            "--search",
+            search,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{search}");
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{search} ")), "{err}");
+        assert!(err.contains("terrain costs"), "{err}");
+    }
+    // The Moving AI rule written out is no terrain: jump points run.
+    let out = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "0,0",
+        "--to",
+        "4,0",
+        "--terrain",
+        "S=1",
+        "--search",
+        "jps",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(cost(&out), 4.0);
+}
+
+#[test]
+fn bad_terrain_tables_are_refused() {
+    let dir = TempDir::new("terrain-bad");
+    let map = dir.file("swamp.map", MAP);
+    for (bad, want) in [
+        ("S=3,Q=2", "unknown tile 'Q'"),
+        (
+            "S=-1",
+            "tile 'S': the cost must be a positive number or inf, got \"-1\"",
+        ),
+        ("S=0", "got \"0\""),
+        ("S", "expected LETTER=COST, got \"S\""),
+        ("S=cheap", "got \"cheap\""),
+    ] {
+        let out = cairns(&[
+            "path",
+            &map,
+            "--from",
+            "0,0",
+            "--to",
+            "4,0",
+            "--terrain",
+            bad,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stderr(&out).contains(want), "{bad}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn scen_with_terrain_checks_against_dijkstra() {
+    let data = cairns_testdata::data_dir().join("dao");
+    let scen = data.join("arena.map.scen");
+    let scen = scen.to_str().unwrap();
+    let out = cairns(&["scen", scen, "--every", "10", "--terrain", "T=3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["against"], "dijkstra");
+    assert_eq!(json["terrain"], "T=3");
+    assert_eq!(json["mismatches"], 0);
+    assert!(json["queries"].as_u64().unwrap() > 0);
+    let out = cairns(&[
+        "scen",
+        scen,
+        "--every",
+        "10",
+        "--terrain",
+        "T=3",
+        "--search",
+        "jps",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("terrain costs"), "{}", stderr(&out));
+}
+
+#[test]
+fn generate_paints_terrain_that_path_can_cross() {
+    let dir = TempDir::new("terrain-generate");
+    let map = dir.path("t.map");
+    let out = cairns(&[
+        "generate",
+        "--kind",
+        "open",
+        "--width",
+        "40",
+        "--height",
+        "30",
+        "--patches",
+        "6",
+        "-o",
+        &map,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&map).unwrap();
+    assert!(
+        text.starts_with("type octile\nheight 30\nwidth 40\nmap\n"),
+        "{text}"
+    );
+    for letter in ['S', 'W', 'T'] {
+        assert!(text.contains(letter), "no {letter} in\n{text}");
+    }
+    // The same options make the same map.
+    let again = dir.path("u.map");
+    let out = cairns(&[
+        "generate",
+        "--kind",
+        "open",
+        "--width",
+        "40",
+        "--height",
+        "30",
+        "--patches",
+        "6",
+        "-o",
+        &again,
+    ]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    let out = cairns(&["generate", "--kind", "hills:3", "-o", &map]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown map kind \"hills\""),
+        "{}",
+        stderr(&out)
+    );
+}

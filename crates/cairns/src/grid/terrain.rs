@@ -1,0 +1,380 @@
+//! Terrain costs: what it costs to cross each cell of a grid.
+//!
+//! A grid with terrain gives every cell a cost `c > 0`, or `inf` for a cell
+//! no unit may enter. The costs come from a table of one cost per tile
+//! letter ([`TileCosts`], written `S=3,W=inf,T=2` on the command line) or
+//! from an array of one cost per cell ([`GridGraph::with_cell_costs`]).
+//! With terrain, the costs alone decide which cells are passable: `T=2`
+//! turns trees into passable terrain, `S=inf` turns swamp into a wall.
+//!
+//! # The move-cost rule
+//!
+//! A move goes in a straight line from the centre of one cell to the centre
+//! of the next, and its cost is its length times the mean cost of the two
+//! cells, half of the line lying in each:
+//!
+//! | move | cost |
+//! |---|---|
+//! | straight, `u` to `v` | `(c(u) + c(v)) / 2` |
+//! | diagonal, `u` to `v` | `sqrt(2) * (c(u) + c(v)) / 2` |
+//!
+//! A diagonal move still needs both cells beside it to be passable (no
+//! corner cutting), but their costs do not count: the line only touches
+//! their corners. We follow this rule because
+//!
+//! - with every cost 1 it is exactly the uniform octile grid (1 and
+//!   `sqrt(2)`), so the Moving AI lengths hold for a map whose terrain is
+//!   all 1;
+//! - it is symmetric (`u` to `v` costs what `v` to `u` costs), so the grid
+//!   stays its own reverse graph and landmark tables stay symmetric;
+//! - every move costs at least its length times the cheapest cell cost,
+//!   which is what makes the scaled octile heuristic admissible (below).
+//!
+//! Weighted grid pathfinding in the literature puts costs on cells in the
+//! same way (Carlson, Moghadam, Harabor, Stuckey and Ebrahimi 2023,
+//! "Optimal pathfinding on weighted grid maps", whose weighted jump point
+//! search this crate does not implement); the common alternative charges
+//! the cost of the cell entered (`c(v)` times the length), which is not
+//! symmetric.
+//!
+//! # Heuristics
+//!
+//! Every move costs at least its octile length times `min`, the cheapest
+//! cell cost ([`GridGraph::min_cost`]), so the octile distance times `min`
+//! is a lower bound on every path's cost (admissible) and changes by at
+//! most a move's cost along a move (consistent). The grid heuristics
+//! ([`Octile::new`](crate::heuristic::Octile::new) and the others built
+//! from a graph) apply this scale themselves.
+//!
+//! # Speed of the uniform grid
+//!
+//! A graph without terrain is unchanged: its successors read their costs
+//! from one constant table of 8 entries. A graph with terrain keeps, for
+//! every cell, the cost of each of its 8 moves (64 bytes per cell), and the
+//! successor iterator reads from that cell's row instead; which table to
+//! read is decided once per [`successors`](crate::graph::Graph::successors)
+//! call, not per edge. Jump point search, JPS+ and canonical ordering rely
+//! on uniform costs and refuse grids with terrain.
+//!
+//! [`GridGraph::with_cell_costs`]: super::GridGraph::with_cell_costs
+//! [`GridGraph::min_cost`]: super::GridGraph::min_cost
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Tile;
+
+/// One cost per tile letter, for [`GridGraph::with_terrain`](super::GridGraph::with_terrain).
+///
+/// The default is the Moving AI rule: `.`, `G` and `S` cost 1, the other
+/// letters are impassable. Written as a comma-separated list of
+/// `LETTER=COST` changes to the default, where `COST` is a positive number
+/// or `inf` (impassable):
+///
+/// ```
+/// use cairns::grid::{Tile, TileCosts};
+///
+/// let costs: TileCosts = "S=3,W=inf,T=2".parse().unwrap();
+/// assert_eq!(costs.cost(Tile::Swamp), 3.0);
+/// assert_eq!(costs.cost(Tile::Tree), 2.0);          // trees become passable
+/// assert_eq!(costs.cost(Tile::Ground), 1.0);        // the default
+/// assert!(costs.cost(Tile::OutOfBounds).is_infinite());
+/// assert_eq!(costs.to_string(), "T=2,S=3");         // only the changes
+/// let err = "Q=2".parse::<TileCosts>().unwrap_err();
+/// assert_eq!(err.to_string(), "terrain \"Q=2\": unknown tile 'Q' (expected one of . G @ O T S W)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TileCosts {
+    costs: [f64; 7],
+}
+
+impl Default for TileCosts {
+    fn default() -> Self {
+        TileCosts {
+            costs: Tile::ALL.map(|t| if t.is_passable() { 1.0 } else { f64::INFINITY }),
+        }
+    }
+}
+
+impl TileCosts {
+    /// The cost of crossing a cell of `tile` (`inf`: impassable).
+    pub fn cost(&self, tile: Tile) -> f64 {
+        self.costs[tile as usize]
+    }
+
+    /// The table with `tile` costing `cost`.
+    ///
+    /// # Errors
+    ///
+    /// [`TerrainErrorKind::Cost`] unless `cost` is positive (`inf` included).
+    pub fn with(mut self, tile: Tile, cost: f64) -> Result<TileCosts, TerrainError> {
+        if !valid_cost(cost) {
+            return Err(TerrainErrorKind::Cost {
+                at: format!("tile '{}'", tile.to_char()),
+                found: cost.to_string(),
+            }
+            .into());
+        }
+        self.costs[tile as usize] = cost;
+        Ok(self)
+    }
+
+    /// Whether the table is the Moving AI rule ([`TileCosts::default`]).
+    pub fn is_default(&self) -> bool {
+        *self == TileCosts::default()
+    }
+}
+
+/// Whether `cost` may be a cell's cost: positive, `inf` allowed.
+pub(crate) fn valid_cost(cost: f64) -> bool {
+    cost > 0.0
+}
+
+impl FromStr for TileCosts {
+    type Err = TerrainError;
+
+    /// `LETTER=COST[,LETTER=COST...]`; `COST` a positive number or `inf`.
+    fn from_str(s: &str) -> Result<Self, TerrainError> {
+        let whole = clip(s);
+        let wrap = |kind: TerrainErrorKind| TerrainError {
+            spec: Some(whole.clone()),
+            kind,
+        };
+        let mut costs = TileCosts::default();
+        for item in s.split(',') {
+            let item = item.trim();
+            let Some((letter, value)) = item.split_once('=') else {
+                return Err(wrap(TerrainErrorKind::Malformed { item: clip(item) }));
+            };
+            let mut chars = letter.trim().chars();
+            let tile = match (chars.next(), chars.next()) {
+                (Some(ch), None) => Tile::from_char(ch).ok_or_else(|| {
+                    wrap(TerrainErrorKind::UnknownTile {
+                        found: ch.to_string(),
+                    })
+                })?,
+                _ => {
+                    return Err(wrap(TerrainErrorKind::UnknownTile {
+                        found: clip(letter.trim()),
+                    }));
+                }
+            };
+            let value = value.trim();
+            let cost = match value {
+                "inf" => f64::INFINITY,
+                _ => value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|c| c.is_finite())
+                    .ok_or_else(|| {
+                        wrap(TerrainErrorKind::Cost {
+                            at: format!("tile '{}'", tile.to_char()),
+                            found: clip(value),
+                        })
+                    })?,
+            };
+            costs = costs.with(tile, cost).map_err(|e| wrap(e.kind))?;
+        }
+        Ok(costs)
+    }
+}
+
+impl fmt::Display for TileCosts {
+    /// The changes to the default, in the order `. G @ O T S W`; the
+    /// default table is written as `default`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = TileCosts::default();
+        let changed: Vec<String> = Tile::ALL
+            .iter()
+            .filter(|&&t| self.cost(t) != base.cost(t))
+            .map(|&t| format!("{}={}", t.to_char(), self.cost(t)))
+            .collect();
+        if changed.is_empty() {
+            f.write_str("default")
+        } else {
+            f.write_str(&changed.join(","))
+        }
+    }
+}
+
+/// Terrain costs that cannot be used: what is wrong is its
+/// [`kind`](Self::kind).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct TerrainError {
+    /// The whole written table, for messages.
+    spec: Option<String>,
+    kind: TerrainErrorKind,
+}
+
+impl fmt::Display for TerrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.spec {
+            Some(spec) => write!(f, "terrain {spec:?}: {}", self.kind),
+            None => write!(f, "{}", self.kind),
+        }
+    }
+}
+
+impl TerrainError {
+    /// What is wrong.
+    pub fn kind(&self) -> &TerrainErrorKind {
+        &self.kind
+    }
+}
+
+impl From<TerrainErrorKind> for TerrainError {
+    fn from(kind: TerrainErrorKind) -> Self {
+        TerrainError { spec: None, kind }
+    }
+}
+
+/// What is wrong with terrain costs.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TerrainErrorKind {
+    /// An item of a written table that is not `LETTER=COST`.
+    #[error("expected LETTER=COST, got {item:?}")]
+    Malformed {
+        /// The item (at most 60 characters of it).
+        item: String,
+    },
+    /// A letter that is not a Moving AI tile.
+    #[error("unknown tile '{found}' (expected one of . G @ O T S W)")]
+    UnknownTile {
+        /// The letter given.
+        found: String,
+    },
+    /// A cost that is not a positive number or `inf`.
+    #[error("{at}: the cost must be a positive number or inf, got {found:?}")]
+    Cost {
+        /// Which tile or cell.
+        at: String,
+        /// What was given.
+        found: String,
+    },
+    /// A cost array of the wrong length.
+    #[error("the grid has {cells} cells, got {found} costs")]
+    CostCount {
+        /// `width * height`.
+        cells: usize,
+        /// The length of the array.
+        found: usize,
+    },
+}
+
+/// The first 60 characters, for messages.
+fn clip(s: &str) -> String {
+    const MAX: usize = 60;
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Terrain of a [`GridGraph`](super::GridGraph): the costs of its cells and
+/// of each cell's moves.
+#[derive(Clone, Debug)]
+pub(crate) struct Terrain {
+    /// Where `set_tile` takes a changed cell's cost from.
+    pub(crate) tiles: TileCosts,
+    /// The cost of each cell; `inf` for an impassable one.
+    pub(crate) cells: Vec<f64>,
+    /// The cost of each legal move of each cell, by direction (0 where
+    /// there is no move).
+    pub(crate) moves: Vec<[f64; 8]>,
+    /// A lower bound on every finite cell cost.
+    pub(crate) min: f64,
+}
+
+impl Terrain {
+    /// Terrain with `cells` (valid costs), no moves yet.
+    pub(crate) fn new(tiles: TileCosts, cells: Vec<f64>) -> Terrain {
+        let min = cells
+            .iter()
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(f64::INFINITY, f64::min);
+        Terrain {
+            tiles,
+            moves: vec![[0.0; 8]; cells.len()],
+            cells,
+            // Without a passable cell any positive bound will do.
+            min: if min.is_finite() { min } else { 1.0 },
+        }
+    }
+}
+
+/// The cost of a move of `length` (1 or `sqrt(2)`) between cells costing
+/// `a` and `b`: the move-cost rule of the module docs.
+#[inline]
+pub(crate) fn move_cost(length: f64, a: f64, b: f64) -> f64 {
+    length * (a + b) * 0.5
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_tables_parse_and_print_back() {
+        let t: TileCosts = " S = 3 , W=inf,T=2.5,.=1".parse().unwrap();
+        assert_eq!(t.cost(Tile::Swamp), 3.0);
+        assert_eq!(t.cost(Tile::Tree), 2.5);
+        assert!(t.cost(Tile::Water).is_infinite());
+        assert_eq!(t.to_string(), "T=2.5,S=3");
+        assert_eq!(t.to_string().parse::<TileCosts>(), Ok(t));
+        assert_eq!(TileCosts::default().to_string(), "default");
+        assert!(TileCosts::default().is_default());
+        assert!(!t.is_default());
+        // The last of two costs for a letter wins.
+        let t: TileCosts = "S=2,S=4".parse().unwrap();
+        assert_eq!(t.cost(Tile::Swamp), 4.0);
+    }
+
+    #[test]
+    fn bad_tables_say_what_is_wrong() {
+        for (bad, want) in [
+            ("S3", "expected LETTER=COST, got \"S3\""),
+            ("", "expected LETTER=COST, got \"\""),
+            ("S=3,", "expected LETTER=COST, got \"\""),
+            ("X=3", "unknown tile 'X'"),
+            ("SW=3", "unknown tile 'SW'"),
+            (
+                "S=0",
+                "tile 'S': the cost must be a positive number or inf, got \"0\"",
+            ),
+            ("S=-1", "got \"-1\""),
+            ("S=nan", "got \"nan\""),
+            ("S=abc", "got \"abc\""),
+            ("S=infinity", "got \"infinity\""),
+        ] {
+            let err = bad.parse::<TileCosts>().unwrap_err().to_string();
+            assert!(err.contains(want), "{bad}: {err}");
+            assert!(err.starts_with(&format!("terrain {bad:?}: ")), "{err}");
+        }
+        // A number too large for f64 is refused, not taken as `inf`; and
+        // long input is clipped in messages.
+        for long in [format!("S={}", "9".repeat(10_000)), "x".repeat(10_000)] {
+            let err = long.parse::<TileCosts>().unwrap_err().to_string();
+            assert!(err.len() < 300, "{} bytes", err.len());
+        }
+    }
+
+    #[test]
+    fn the_move_cost_rule() {
+        use std::f64::consts::SQRT_2;
+        // Uniform cells give the octile grid's costs exactly.
+        assert_eq!(move_cost(1.0, 1.0, 1.0), 1.0);
+        assert_eq!(move_cost(SQRT_2, 1.0, 1.0), SQRT_2);
+        // Half of the line in each cell, both ways alike.
+        assert_eq!(move_cost(1.0, 1.0, 3.0), 2.0);
+        assert_eq!(move_cost(1.0, 3.0, 1.0), 2.0);
+        assert!((move_cost(SQRT_2, 2.0, 4.0) - 3.0 * SQRT_2).abs() < 1e-12);
+        // Never below the length times the cheaper cell.
+        for (a, b) in [(0.5, 7.0), (2.0, 2.0), (1e-3, 1e3)] {
+            for len in [1.0, SQRT_2] {
+                assert!(move_cost(len, a, b) >= len * f64::min(a, b));
+            }
+        }
+    }
+}
