@@ -19,11 +19,10 @@
 //! map until the repair.
 
 use std::collections::BTreeMap;
-use std::f64::consts::SQRT_2;
 
 use super::{DifferentialGoal, DifferentialHeuristic, LandmarkTable};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIRECTIONS, GridGraph, Tile};
+use crate::grid::{DIAGONAL, DIRECTIONS, GridGraph, Tile};
 use crate::heuristic::Heuristic;
 
 /// One move of a grid: `from` to `to` at `cost`.
@@ -147,7 +146,7 @@ impl MapChanges {
                 let to = graph
                     .grid()
                     .node((i64::from(x) + dx) as u32, (i64::from(y) + dy) as u32);
-                let cost = if d < 4 { 1.0 } else { SQRT_2 };
+                let cost = if d < 4 { 1.0 } else { DIAGONAL };
                 let m = Move { from: v, to, cost };
                 if is {
                     appeared.push(m);
