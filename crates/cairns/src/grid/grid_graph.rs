@@ -1,6 +1,5 @@
 //! A grid seen as a graph under a movement rule.
 
-
 use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 

@@ -1,6 +1,5 @@
 //! Distance heuristics for grids, from the cells' coordinates.
 
-
 use super::Heuristic;
 use crate::graph::NodeId;
 use crate::grid::{DIAGONAL, GridGraph};

@@ -1,7 +1,6 @@
 //! Jump point search: A* over an octile grid that jumps along straight and
 //! diagonal runs instead of expanding every cell on them.
 
-
 use super::{Expand, Observer, Search, SearchCache, best_first_with, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};

@@ -628,29 +628,33 @@ mod tests {
     #[test]
     fn runs_longer_than_an_entry_holds_get_extra_jump_points() {
         let max = u32::from(JumpTable::MAX_RUN.unsigned_abs());
-        let w = 2 * max + 100;
-        let g = grid(w, 3, |x, y| y == 0 && x == w - 50);
-        let t = JumpTable::build(&g);
-        let n = |x, y| g.node(x, y).unwrap();
+        let width = 2 * max + 100;
+        let graph = grid(width, 3, |x, y| y == 0 && x == width - 50);
+        let table = JumpTable::build(&graph);
+        let n = |x, y| graph.node(x, y).unwrap();
         let (mut x, mut hops) = (0, 0);
         loop {
-            let e = t.distance(n(x, 2), 1);
-            assert!(e.unsigned_abs() <= max, "{e} at {x}");
-            if e <= 0 {
-                x += e.unsigned_abs();
+            let entry = table.distance(n(x, 2), 1);
+            assert!(entry.unsigned_abs() <= max, "{entry} at {x}");
+            x += entry.unsigned_abs();
+            if entry <= 0 {
                 break;
             }
-            x += e.unsigned_abs();
             hops += 1;
         }
-        assert_eq!(x, w - 1);
-        assert!(hops >= 2, "{hops} jump points on a run of {w} cells");
+        assert_eq!(x, width - 1);
+        assert!(hops >= 2, "{hops} jump points on a run of {width} cells");
 
-        let jps = JumpPointSearchPlus::new(&g, &t).unwrap();
+        let jps = JumpPointSearchPlus::new(&graph, &table).unwrap();
         let (mut cache, mut reference) = (SearchCache::new(), SearchCache::new());
         let start = n(0, 0);
-        for goal in [n(w - 1, 2), n(w - 1, 0), n(w / 2, 1), n(max + 1, 2)] {
-            let want = Dijkstra::new(&g).search_cost(start, goal, &mut reference);
+        for goal in [
+            n(width - 1, 2),
+            n(width - 1, 0),
+            n(width / 2, 1),
+            n(max + 1, 2),
+        ] {
+            let want = Dijkstra::new(&graph).search_cost(start, goal, &mut reference);
             assert!(want.is_some());
             assert_eq!(jps.search_cost(start, goal, &mut cache), want, "{goal}");
         }
