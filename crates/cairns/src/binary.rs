@@ -59,24 +59,25 @@ pub(crate) fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     read_array(r).map(u64::from_le_bytes)
 }
 
-/// Reads `count` 4-byte values, decoded by `decode`, growing the vector
-/// only as data arrives.
-pub(crate) fn read_words<T>(
+/// Reads `count` values of `N` bytes each, decoded by `decode`
+/// (`i32::from_le_bytes`, `i16::from_le_bytes`), growing the vector only
+/// as data arrives.
+pub(crate) fn read_words<const N: usize, T>(
     r: &mut impl Read,
     count: usize,
-    decode: impl Fn([u8; 4]) -> T,
+    decode: impl Fn([u8; N]) -> T,
 ) -> io::Result<Vec<T>> {
-    const CHUNK: usize = 4096;
-    let mut out = Vec::with_capacity(count.min(CHUNK));
-    let mut buf = [0u8; 4 * CHUNK];
+    let chunk = (1 << 14) / N.max(1);
+    let mut out = Vec::with_capacity(count.min(chunk));
+    let mut buf = [0u8; 1 << 14];
     while out.len() < count {
-        let n = (count - out.len()).min(CHUNK);
-        r.read_exact(&mut buf[..4 * n])?;
-        out.extend(
-            buf[..4 * n]
-                .chunks_exact(4)
-                .map(|c| decode([c[0], c[1], c[2], c[3]])),
-        );
+        let n = (count - out.len()).min(chunk);
+        r.read_exact(&mut buf[..N * n])?;
+        out.extend(buf[..N * n].chunks_exact(N).map(|c| {
+            let mut word = [0u8; N];
+            word.copy_from_slice(c);
+            decode(word)
+        }));
     }
     Ok(out)
 }

@@ -1,9 +1,7 @@
 //! A grid seen as a graph under a movement rule.
 
-use std::f64::consts::SQRT_2;
-
 use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, move_cost, valid_cost};
-use super::{Components, Grid, Tile};
+use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 
 /// Which moves a unit may make from a cell.
@@ -12,7 +10,8 @@ pub enum Neighborhood {
     /// North, east, south and west, each costing 1.
     Four,
     /// The four straight moves (cost 1) and the four diagonal moves (cost
-    /// `sqrt(2)`), without corner cutting: a diagonal move needs both cells
+    /// [`DIAGONAL`], `sqrt(2)` rounded to `f32` so that ties are exact),
+    /// without corner cutting: a diagonal move needs both cells
     /// orthogonally adjacent to it on the way to be passable. This is the
     /// rule that the Moving AI benchmarks' optimal lengths use.
     #[default]
@@ -46,7 +45,7 @@ pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
 pub(crate) const DIAGONAL_SIDES: [(usize, usize); 4] = [(0, 1), (2, 1), (2, 3), (0, 3)];
 /// The length of a move in each direction, and its cost on a grid without
 /// terrain.
-const COSTS: [f64; 8] = [1.0, 1.0, 1.0, 1.0, SQRT_2, SQRT_2, SQRT_2, SQRT_2];
+const COSTS: [f64; 8] = [1.0, 1.0, 1.0, 1.0, DIAGONAL, DIAGONAL, DIAGONAL, DIAGONAL];
 
 /// A [`Grid`] under a [`Neighborhood`], as a [`Graph`] whose node ids are
 /// `y * width + x`.
@@ -167,7 +166,7 @@ impl GridGraph {
     /// // cells). Around it: down, a diagonal, 2 along the bottom, a diagonal,
     /// // up: 4 + 2 sqrt(2), the diagonals passing the swamp's corners.
     /// let cost = astar.search_cost(start, goal, &mut SearchCache::new()).unwrap();
-    /// assert!((cost - (4.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-12);
+    /// assert_eq!(cost, 4.0 + 2.0 * cairns::grid::DIAGONAL);
     /// ```
     pub fn with_terrain(grid: Grid, neighborhood: Neighborhood, costs: &TileCosts) -> GridGraph {
         let cells = grid.tiles().iter().map(|&t| costs.cost(t)).collect();
@@ -709,7 +708,7 @@ mod tests {
         assert_eq!(succ(&open, 1, 1).len(), 8);
         assert_eq!(
             succ(&open, 0, 0),
-            [(0, 1, 1.0), (1, 0, 1.0), (1, 1, SQRT_2)]
+            [(0, 1, 1.0), (1, 0, 1.0), (1, 1, DIAGONAL)]
         );
         let four = GridGraph::new(grid, Neighborhood::Four);
         assert_eq!(succ(&four, 1, 0), [(0, 0, 1.0), (2, 0, 1.0)]);
@@ -721,7 +720,7 @@ mod tests {
             Grid::filled(4, 2, Tile::Ground).unwrap(),
             Neighborhood::Octile,
         );
-        assert_eq!(succ(&g, 3, 0), [(2, 0, 1.0), (2, 1, SQRT_2), (3, 1, 1.0)]);
+        assert_eq!(succ(&g, 3, 0), [(2, 0, 1.0), (2, 1, DIAGONAL), (3, 1, 1.0)]);
     }
 
     #[test]

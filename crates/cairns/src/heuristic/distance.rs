@@ -1,10 +1,8 @@
 //! Distance heuristics for grids, from the cells' coordinates.
 
-use std::f64::consts::SQRT_2;
-
 use super::Heuristic;
 use crate::graph::NodeId;
-use crate::grid::GridGraph;
+use crate::grid::{DIAGONAL, GridGraph};
 
 /// The zero heuristic: A* with it is Dijkstra's algorithm. Admissible and
 /// consistent on every graph with non-negative costs.
@@ -133,21 +131,29 @@ grid_heuristic!(
 );
 
 grid_heuristic!(
-    /// Octile distance `max(dx, dy) + (sqrt(2) - 1) * min(dx, dy)`: the exact
-    /// cost on an open 8-connected grid with diagonal steps of `sqrt(2)`, so
+    /// Octile distance `max(dx, dy) + (DIAGONAL - 1) * min(dx, dy)`: the exact
+    /// cost on an open 8-connected grid with diagonal steps of
+    /// [`DIAGONAL`] (`sqrt(2)` rounded to `f32`; the sum is exact, so `g + h`
+    /// ties exactly between cells reached with the same moves), so
     /// admissible and consistent for octile movement (with or without corner
     /// cutting) and, being below Manhattan, for 4-connected grids too.
     Octile,
-    |dx, dy| dx.max(dy) + (SQRT_2 - 1.0) * dx.min(dy)
+    |dx, dy| dx.max(dy) + (DIAGONAL - 1.0) * dx.min(dy)
 );
 
+/// `DIAGONAL / sqrt(2)`, just below 1: the factor that keeps the
+/// straight-line distance below a diagonal move's cost of [`DIAGONAL`].
+const EUCLIDEAN_SCALE: f64 = DIAGONAL / std::f64::consts::SQRT_2;
+
 grid_heuristic!(
-    /// Straight-line distance `sqrt(dx^2 + dy^2)`: admissible and consistent
-    /// for every grid movement whose steps cost at least their length
+    /// Straight-line distance `sqrt(dx^2 + dy^2)`, scaled by `DIAGONAL /
+    /// sqrt(2)` (`1 - 1.7e-8`) since a diagonal move costs [`DIAGONAL`],
+    /// a little less than its length: admissible and consistent for every
+    /// grid movement whose steps cost at least that share of their length
     /// (4-connected and octile alike), but looser than [`Octile`] on octile
     /// grids and [`Manhattan`] on 4-connected ones.
     Euclidean,
-    |dx, dy| dx.hypot(dy)
+    |dx, dy| dx.hypot(dy) * EUCLIDEAN_SCALE
 );
 
 #[cfg(test)]
@@ -163,9 +169,10 @@ mod tests {
         // (1, 2) -> (4, 6): dx = 3, dy = 4.
         let (a, b) = (21, 64);
         assert_eq!(h(&Manhattan::for_width(10), a, b), 7.0);
-        assert_eq!(h(&Euclidean::for_width(10), a, b), 5.0);
+        assert_eq!(h(&Euclidean::for_width(10), a, b), 5.0 * EUCLIDEAN_SCALE);
+        assert!(5.0 - h(&Euclidean::for_width(10), a, b) < 1e-7);
         let oct = h(&Octile::for_width(10), a, b);
-        assert!((oct - (1.0 + 3.0 * SQRT_2)).abs() < 1e-12);
+        assert_eq!(oct, 1.0 + 3.0 * DIAGONAL);
         assert_eq!(h(&Zero, a, b), 0.0);
         assert_eq!(h(&Octile::for_width(10), b, b), 0.0);
     }

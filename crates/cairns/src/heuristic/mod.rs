@@ -12,7 +12,7 @@
 //! | [`Zero`] | every graph with non-negative costs (A* becomes Dijkstra) |
 //! | [`Manhattan`] | 4-connected grids with unit costs; **not** for octile movement |
 //! | [`Octile`] | octile grids (8 directions, diagonal `sqrt(2)`) and 4-connected grids |
-//! | [`Euclidean`] | any grid whose step costs are at least their straight-line length |
+//! | [`Euclidean`] | any grid whose step costs are at least their straight-line length times `DIAGONAL / sqrt(2)` |
 //!
 //! On octile grids [`Octile`] is the tightest of these; on 4-connected grids
 //! [`Manhattan`] is. All four are consistent wherever they are admissible.

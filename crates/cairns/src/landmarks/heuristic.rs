@@ -577,7 +577,7 @@ mod tests {
         let h = DifferentialHeuristic::new(&table, Zero);
         let goal = h.goal(z);
         let a = g.node(0, 2).unwrap();
-        let exact = 1.0 + std::f64::consts::SQRT_2;
+        let exact = 1.0 + crate::grid::DIAGONAL;
         let est = h.estimate(a, &goal);
         assert!(est <= exact && est > exact - 1e-5, "{est}");
         assert_eq!(h.estimate(z, &goal), 0.0);

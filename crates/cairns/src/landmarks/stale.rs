@@ -23,11 +23,10 @@
 //! whose distance changes.
 
 use std::collections::BTreeMap;
-use std::f64::consts::SQRT_2;
 
 use super::{DifferentialGoal, DifferentialHeuristic, LandmarkTable};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIRECTIONS, GridGraph, Tile};
+use crate::grid::{DIAGONAL, DIRECTIONS, GridGraph, Tile};
 use crate::heuristic::Heuristic;
 
 /// One move of a grid: `from` to `to` at `cost`.
@@ -176,7 +175,7 @@ impl MapChanges {
                 } else if d < 4 {
                     1.0
                 } else {
-                    SQRT_2
+                    DIAGONAL
                 };
                 let m = Move { from: v, to, cost };
                 if is {

@@ -270,7 +270,7 @@ impl std::fmt::Display for OpenKind {
 /// # Example
 ///
 /// ```
-/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::grid::{DIAGONAL, Grid, GridGraph, Neighborhood};
 /// use cairns::heuristic::Octile;
 /// use cairns::open::{OpenKind, OpenSet};
 /// use cairns::search::{AStar, Search, SearchCache};
@@ -288,7 +288,7 @@ impl std::fmt::Display for OpenKind {
 ///     let cost = with_open_set!(kind, |Q| {
 ///         astar.search_cost(start, goal, &mut SearchCache::with_open(Q::default()))
 ///     });
-///     assert_eq!(cost, Some(4.0 + 2.0 * 2f64.sqrt()));
+///     assert_eq!(cost, Some(4.0 + 2.0 * DIAGONAL));
 /// }
 /// ```
 #[macro_export]
@@ -547,7 +547,7 @@ mod tests {
                 let spec: SearchSpec = format!("{algorithm}/dh:1/{kind}").parse().unwrap();
                 let prepared = spec.prepare(&graph).unwrap();
                 let cost = prepared.searcher().search_cost(start, goal);
-                assert_eq!(cost, Some(4.0 + 2.0 * std::f64::consts::SQRT_2), "{spec}");
+                assert_eq!(cost, Some(4.0 + 2.0 * crate::grid::DIAGONAL), "{spec}");
             }
         }
     }

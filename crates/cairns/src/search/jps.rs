@@ -1,11 +1,9 @@
 //! Jump point search: A* over an octile grid that jumps along straight and
 //! diagonal runs instead of expanding every cell on them.
 
-use std::f64::consts::SQRT_2;
-
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{BitGrid, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
+use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
 
 /// Jump point search (Harabor and Grastien 2011, with the rules for
@@ -32,7 +30,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// # Contract
 ///
 /// The graph uses [`Neighborhood::Octile`] (`new` returns `None`
-/// otherwise). Costs are those of the grid: 1 straight, `sqrt(2)` diagonal.
+/// otherwise). Costs are those of the grid: 1 straight, [`DIAGONAL`] diagonal.
 /// The searcher keeps a [`BitGrid`] snapshot of the graph, built by `new`
 /// and `with_heuristic`.
 ///
@@ -46,7 +44,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// # Example
 ///
 /// ```
-/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::grid::{DIAGONAL, Grid, GridGraph, Neighborhood};
 /// use cairns::search::{JumpPointSearch, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
@@ -62,7 +60,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// let (start, goal) = (graph.node(0, 2).unwrap(), graph.node(9, 2).unwrap());
 /// let path = jps.search(start, goal, &mut cache).unwrap();
 /// // Over the wall: two diagonals up, along the top, two diagonals down.
-/// assert!((path.cost - (5.0 + 4.0 * 2f64.sqrt())).abs() < 1e-9);
+/// assert_eq!(path.cost, 5.0 + 4.0 * DIAGONAL);
 /// // The path lists every cell, not only the jump points.
 /// assert_eq!(path.nodes.len(), 10);
 /// ```
@@ -301,7 +299,7 @@ impl<H> JumpPointSearch<'_, H> {
                 return None;
             }
         }
-        Some(f64::from(legs.diagonal_len) * SQRT_2 + f64::from(legs.straight_len))
+        Some(f64::from(legs.diagonal_len) * DIAGONAL + f64::from(legs.straight_len))
     }
 
     /// Runs diagonally from `u` at `(x, y)` in direction `d` to a wall; at
@@ -324,7 +322,7 @@ impl<H> JumpPointSearch<'_, H> {
             cell = graph.step(cell, dir);
             cx = cx.wrapping_add_signed(dx);
             cy = cy.wrapping_add_signed(dy);
-            run += SQRT_2;
+            run += DIAGONAL;
             for side in [vertical, horizontal] {
                 if let Some(steps) = self.bits.jump(side, cx, cy) {
                     visit(self.cell(cx, cy, side, steps), run + f64::from(steps));
@@ -532,7 +530,7 @@ mod tests {
         let jps = JumpPointSearch::new(&g).unwrap();
         let mut cache = SearchCache::new();
         let cost = jps.search_cost(NodeId(0), g.node(63, 40).unwrap(), &mut cache);
-        assert!((cost.unwrap() - (23.0 + 40.0 * SQRT_2)).abs() < 1e-9);
+        assert_eq!(cost, Some(23.0 + 40.0 * DIAGONAL));
         assert!(cache.stats().expanded <= 3, "{:?}", cache.stats());
     }
 }

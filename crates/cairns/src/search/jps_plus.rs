@@ -9,7 +9,6 @@
 mod file;
 
 use std::borrow::Cow;
-use std::f64::consts::SQRT_2;
 
 use rayon::prelude::*;
 
@@ -18,13 +17,14 @@ pub use file::{JumpTableFileError, JumpTableFileErrorKind};
 use super::jps::{arrival, fill_runs};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
+use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile};
 
 /// The jump distances of a grid: for each cell and each of the eight
 /// directions (the bit order of [`GridGraph::moves`]), the number of moves
 /// to the next jump point in that direction, or to the wall when there is
-/// none (Harabor and Grastien's JPS+, for movement without corner cutting).
+/// none (Harabor and Grastien's JPS+, for movement without corner cutting),
+/// as 16-bit entries (16 bytes per cell, as in warthog).
 ///
 /// An entry `k > 0` says that the cell `k` moves away is a jump point and
 /// no cell before it is; an entry `-k <= 0` says that `k` moves can be made
@@ -34,12 +34,24 @@ use crate::heuristic::{Heuristic, Octile};
 /// beside the cell before), and a cell of a diagonal run from which one of
 /// the diagonal's two straight sides reaches such a cell.
 ///
+/// # Runs longer than an entry holds
+///
+/// An entry holds at most [`MAX_RUN`](JumpTable::MAX_RUN) (32,767) moves,
+/// so only a run longer than that (on a grid more than 32,767 cells wide
+/// or high) needs a rule: every [`MAX_RUN`](JumpTable::MAX_RUN)-th cell of
+/// such a run counts as a jump point. The search then stops there and goes
+/// on in the same direction (an expansion more per 32,767 cells), which
+/// changes neither the costs nor the paths' optimality: a jump point is
+/// only a cell where the search may stop, and stopping on a cell of a run
+/// that leads nowhere else is what the search would do without the table.
+///
 /// # Complexity
 ///
 /// [`build`](JumpTable::build) takes `O(cells)` time: every entry is one
 /// step from its neighbour's, in sweeps along the rows (east and west rows
 /// in parallel, the other six directions as parallel sweeps, with rayon).
-/// Memory: 32 bytes per cell ([`memory_bytes`](JumpTable::memory_bytes)).
+/// Memory: 16 bytes per cell ([`memory_bytes`](JumpTable::memory_bytes)),
+/// and 32 while building.
 ///
 /// The table describes the graph it was built from; after
 /// [`GridGraph::set_tile`] it is stale and must be built again.
@@ -66,16 +78,17 @@ pub struct JumpTable {
     width: u32,
     height: u32,
     /// Cell-major: the eight entries of cell `n` at `8 n .. 8 n + 8`.
-    jumps: Vec<i32>,
+    jumps: Vec<i16>,
 }
 
 /// The entry of a cell that can make the move, from the entry of the next
 /// cell along the run: 1 when the next cell is a jump point, else one more
 /// move than the next cell's (in either sign). A cell that cannot make the
-/// move has 0.
+/// move has 0. When one more move would not fit, the next cell is made a
+/// jump point (see "Runs longer than an entry holds" at [`JumpTable`]).
 #[inline]
-fn step_entry(next_is_jump: bool, next: i32) -> i32 {
-    if next_is_jump {
+fn step_entry(next_is_jump: bool, next: i16) -> i16 {
+    if next_is_jump || next.unsigned_abs() >= JumpTable::MAX_RUN.unsigned_abs() {
         1
     } else if next > 0 {
         next + 1
@@ -85,6 +98,10 @@ fn step_entry(next_is_jump: bool, next: i32) -> i32 {
 }
 
 impl JumpTable {
+    /// The most moves an entry holds: `i16::MAX`. A longer run gets a jump
+    /// point every `MAX_RUN` cells.
+    pub const MAX_RUN: i16 = i16::MAX;
+
     /// Builds the table of `graph` in `O(cells)`, in parallel. Meant for
     /// octile graphs ([`JumpPointSearchPlus`] refuses the others).
     pub fn build(graph: &GridGraph) -> JumpTable {
@@ -94,7 +111,7 @@ impl JumpTable {
         let moves = |i: usize| graph.moves(NodeId(i as u32));
         // One plane per direction while building, so that each sweep owns
         // its memory; interleaved into cell-major order at the end.
-        let mut planes: Vec<Vec<i32>> = (0..8).map(|_| vec![0; cells]).collect();
+        let mut planes: Vec<Vec<i16>> = (0..8).map(|_| vec![0; cells]).collect();
 
         // Whether `next`, entered from `cur` by the straight move `d`, is a
         // jump point: a side cell open at `next` but blocked beside `cur`.
@@ -109,7 +126,7 @@ impl JumpTable {
         let [north, east, south, west] = straight else {
             unreachable!("four straight planes")
         };
-        let east_west = |east: &mut [i32], west: &mut [i32]| {
+        let east_west = |east: &mut [i16], west: &mut [i16]| {
             east.par_chunks_mut(cols)
                 .zip(west.par_chunks_mut(cols))
                 .enumerate()
@@ -135,7 +152,7 @@ impl JumpTable {
         };
         // North and south: `d` moves to the row before (north) or after
         // (south), which is swept first.
-        let vertical = |plane: &mut [i32], d: usize| {
+        let vertical = |plane: &mut [i16], d: usize| {
             let order: Vec<usize> = if d == 0 {
                 (0..rows).collect()
             } else {
@@ -161,7 +178,7 @@ impl JumpTable {
         // Diagonal runs: a cell is a jump point when one of the diagonal's
         // straight sides reaches a jump point from it; four sweeps in
         // parallel, each over the rows in the order the move enters them.
-        let straight: &[Vec<i32>] = straight;
+        let straight: &[Vec<i16>] = straight;
         diagonal.par_iter_mut().enumerate().for_each(|(i, plane)| {
             let d = 4 + i;
             let (a, b) = DIAGONAL_SIDES[i];
@@ -186,7 +203,7 @@ impl JumpTable {
             }
         });
 
-        let mut jumps = vec![0i32; 8 * cells];
+        let mut jumps = vec![0i16; 8 * cells];
         let planes = &planes;
         jumps
             .par_chunks_mut(8 * cols.max(1))
@@ -215,12 +232,12 @@ impl JumpTable {
     #[inline]
     pub fn distance(&self, node: NodeId, d: usize) -> i32 {
         assert!(d < 8, "direction {d} is not one of 0..8");
-        self.jumps[8 * node.index() + d]
+        i32::from(self.jumps[8 * node.index() + d])
     }
 
     /// The eight entries of `node`.
     #[inline]
-    fn entries(&self, node: NodeId) -> &[i32] {
+    fn entries(&self, node: NodeId) -> &[i16] {
         &self.jumps[8 * node.index()..8 * node.index() + 8]
     }
 
@@ -236,7 +253,7 @@ impl JumpTable {
 
     /// Bytes of the jump distances.
     pub fn memory_bytes(&self) -> usize {
-        self.jumps.len() * std::mem::size_of::<i32>()
+        self.jumps.len() * std::mem::size_of::<i16>()
     }
 
     /// Whether the table has the size of `graph`.
@@ -275,19 +292,19 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 /// The graph uses [`Neighborhood::Octile`] and the table was built for it
 /// (the constructors check the movement and the size; a table of another
 /// map of the same size gives wrong paths, which is why saved tables carry
-/// the map's hash). Costs are those of the grid: 1 straight, `sqrt(2)`
+/// the map's hash). Costs are those of the grid: 1 straight, [`DIAGONAL`]
 /// diagonal.
 ///
 /// # Complexity
 ///
 /// Worst case `O(V log V)` like A*, with `O(1)` work per direction of an
-/// expanded node. Memory: the table (32 bytes per cell) and the reusable
+/// expanded node. Memory: the table (16 bytes per cell) and the reusable
 /// [`SearchCache`].
 ///
 /// # Example
 ///
 /// ```
-/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::grid::{DIAGONAL, Grid, GridGraph, Neighborhood};
 /// use cairns::search::{JumpPointSearchPlus, JumpTable, Search, SearchCache};
 ///
 /// let grid = Grid::from_ascii("
@@ -303,7 +320,7 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 /// let mut cache = SearchCache::new();
 /// let (start, goal) = (graph.node(0, 2).unwrap(), graph.node(9, 2).unwrap());
 /// let path = jps.search(start, goal, &mut cache).unwrap();
-/// assert!((path.cost - (5.0 + 4.0 * 2f64.sqrt())).abs() < 1e-9);
+/// assert_eq!(path.cost, 5.0 + 4.0 * DIAGONAL);
 /// // The path lists every cell, not only the jump points.
 /// assert_eq!(path.nodes.len(), 10);
 /// ```
@@ -413,9 +430,9 @@ impl Expand for TableJumps<'_> {
                 let cross = ex.min(ey);
                 if cross > 0 && cross <= run {
                     let v = if ex == ey { self.goal } else { at(cross) };
-                    visit(v, cross as f64 * SQRT_2);
+                    visit(v, cross as f64 * DIAGONAL);
                 } else if entry > 0 {
-                    visit(at(run), run as f64 * SQRT_2);
+                    visit(at(run), run as f64 * DIAGONAL);
                 }
             }
         }
@@ -582,8 +599,47 @@ mod tests {
         let jps = JumpPointSearchPlus::new(&g, &table).unwrap();
         let mut cache = SearchCache::new();
         let cost = jps.search_cost(NodeId(0), g.node(63, 40).unwrap(), &mut cache);
-        assert!((cost.unwrap() - (23.0 + 40.0 * SQRT_2)).abs() < 1e-9);
+        assert_eq!(cost, Some(23.0 + 40.0 * DIAGONAL));
         assert!(cache.stats().expanded <= 3, "{:?}", cache.stats());
+    }
+
+    /// Guards the rule for runs longer than a 16-bit entry holds
+    /// ([`JumpTable::MAX_RUN`]): on a grid two entries wide, every entry
+    /// stays within the limit, following the entries east along an open
+    /// row still reaches its end, and JPS+ finds Dijkstra's costs.
+    #[test]
+    fn runs_longer_than_an_entry_holds_get_extra_jump_points() {
+        let max = u32::from(JumpTable::MAX_RUN.unsigned_abs());
+        let width = 2 * max + 100;
+        let graph = grid(width, 3, |x, y| y == 0 && x == width - 50);
+        let table = JumpTable::build(&graph);
+        let n = |x, y| graph.node(x, y).unwrap();
+        let (mut x, mut hops) = (0, 0);
+        loop {
+            let entry = table.distance(n(x, 2), 1);
+            assert!(entry.unsigned_abs() <= max, "{entry} at {x}");
+            x += entry.unsigned_abs();
+            if entry <= 0 {
+                break;
+            }
+            hops += 1;
+        }
+        assert_eq!(x, width - 1);
+        assert!(hops >= 2, "{hops} jump points on a run of {width} cells");
+
+        let jps = JumpPointSearchPlus::new(&graph, &table).unwrap();
+        let (mut cache, mut reference) = (SearchCache::new(), SearchCache::new());
+        let start = n(0, 0);
+        for goal in [
+            n(width - 1, 2),
+            n(width - 1, 0),
+            n(width / 2, 1),
+            n(max + 1, 2),
+        ] {
+            let want = Dijkstra::new(&graph).search_cost(start, goal, &mut reference);
+            assert!(want.is_some());
+            assert_eq!(jps.search_cost(start, goal, &mut cache), want, "{goal}");
+        }
     }
 
     #[test]

@@ -48,6 +48,13 @@ pub trait Searcher {
     /// How far above the optimal cost the costs may go
     /// ([`Search::bound`]): 1 for an optimal search.
     fn bound(&self) -> f64;
+
+    /// Sizes and first-touches the search memory for graphs of up to
+    /// `node_bound` nodes ([`SearchCache::prepare`]), so that the first
+    /// query does not pay for it. Does nothing by default.
+    fn prepare(&mut self, node_bound: usize) {
+        let _ = node_bound;
+    }
 }
 
 /// A [`Search`] and the [`SearchCache`] it reuses, as a [`Searcher`].
@@ -139,6 +146,10 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     fn bound(&self) -> f64 {
         self.search.bound()
     }
+
+    fn prepare(&mut self, node_bound: usize) {
+        self.cache.prepare(node_bound);
+    }
 }
 
 /// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
@@ -180,5 +191,9 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
 
     fn bound(&self) -> f64 {
         (**self).bound()
+    }
+
+    fn prepare(&mut self, node_bound: usize) {
+        (**self).prepare(node_bound);
     }
 }

@@ -59,8 +59,11 @@ pub enum JumpTableFileErrorKind {
     /// The input does not start with `CAIRNSJP`.
     #[error("not a jump table file (bad magic bytes)")]
     BadMagic,
-    /// A format version this library cannot read.
-    #[error("unsupported jump table file version {found} (this library reads version {supported})")]
+    /// A format version this library cannot read: version 1 files (32-bit
+    /// entries, before 16-bit ones) must be built again.
+    #[error(
+        "unsupported jump table file version {found} (this library reads version {supported}; build the table again)"
+    )]
     UnsupportedVersion {
         /// The file's version.
         found: u32,
@@ -132,25 +135,27 @@ pub enum JumpTableFileErrorKind {
 impl JumpTable {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load`](Self::load) reads.
-    pub const FILE_VERSION: u32 = 1;
+    pub const FILE_VERSION: u32 = 2;
 
     /// Writes the table in the jump table format below, tagged with
     /// `map_hash` (for a grid, [`grid_hash`](crate::landmarks::grid_hash)
     /// of the grid under octile movement). Writes in blocks of 64 KiB;
     /// `O(cells)` time.
     ///
-    /// # Format, version 1
+    /// # Format, version 2
     ///
-    /// Every integer is little-endian.
+    /// Every integer is little-endian. Version 1 stored `i32` entries (32
+    /// bytes per cell); it is refused with
+    /// [`UnsupportedVersion`](JumpTableFileErrorKind::UnsupportedVersion).
     ///
     /// | bytes | content |
     /// |---|---|
     /// | 8 | magic `CAIRNSJP` |
-    /// | 4 | format version, `u32` (1) |
+    /// | 4 | format version, `u32` (2) |
     /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller |
     /// | 4 | width `w`, `u32` |
     /// | 4 | height `h`, `u32` |
-    /// | `32 w h` | the entries, `i32`, cell-major: cell `y w + x`, then the direction in the bit order of [`GridGraph::moves`] |
+    /// | `16 w h` | the entries, `i16`, cell-major: cell `y w + x`, then the direction in the bit order of [`GridGraph::moves`] |
     /// | 8 | FNV-1a 64-bit hash of every byte before it |
     ///
     /// Bytes after the checksum are not read.
@@ -270,10 +275,10 @@ fn read(
         .into());
     }
     let cells = u64::from(width) * u64::from(height);
-    if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 32 {
+    if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 16 {
         return Err(JumpTableFileErrorKind::BadSize { width, height }.into());
     }
-    let jumps = read_words(&mut r, 8 * cells as usize, i32::from_le_bytes)?;
+    let jumps = read_words(&mut r, 8 * cells as usize, i16::from_le_bytes)?;
     let computed = r.hash;
     let found = read_u64(&mut r.inner)?;
     if found != computed {
@@ -293,7 +298,7 @@ fn read(
                 x: x as u32,
                 y: y as u32,
                 direction: direction as u8,
-                value,
+                value: i32::from(value),
             }
             .into());
         }
@@ -351,7 +356,7 @@ mod tests {
     fn round_trips() {
         let (g, t, hash) = table();
         let b = bytes(&t, hash);
-        assert_eq!(b.len(), 28 + 18 * 32 + 8);
+        assert_eq!(b.len(), 28 + 18 * 16 + 8);
         assert_eq!(&b[..8], b"CAIRNSJP");
         assert_eq!(JumpTable::load_for(&b[..], &g, hash).unwrap(), t);
         let mut longer = b.clone();
@@ -379,13 +384,20 @@ mod tests {
         );
 
         let mut b = good.clone();
-        b[8] = 2;
+        b[8] = 3;
         assert_eq!(
             kind(JumpTable::load(&b[..], hash)),
             JumpTableFileErrorKind::UnsupportedVersion {
-                found: 2,
-                supported: 1
+                found: 3,
+                supported: 2
             }
+        );
+        // A file of the first format (32-bit entries) says to build again.
+        let mut b = good.clone();
+        b[8] = 1;
+        assert_eq!(
+            JumpTable::load(&b[..], hash).unwrap_err().to_string(),
+            "unsupported jump table file version 1 (this library reads version 2; build the table again)"
         );
 
         let err = JumpTable::load(&good[..], 99).unwrap_err();
@@ -457,7 +469,7 @@ mod tests {
         let (_, t, hash) = table();
         let mut b = bytes(&t, hash);
         // Cell (0, 0), east: 6 moves would end at x = 6, off a 6-wide grid.
-        b[28 + 4..28 + 8].copy_from_slice(&6i32.to_le_bytes());
+        b[28 + 2..28 + 4].copy_from_slice(&6i16.to_le_bytes());
         reseal(&mut b);
         assert_eq!(
             kind(JumpTable::load(&b[..], hash)),
@@ -469,7 +481,7 @@ mod tests {
             }
         );
         let mut b = bytes(&t, hash);
-        b[28..32].copy_from_slice(&i32::MIN.to_le_bytes());
+        b[28..30].copy_from_slice(&i16::MIN.to_le_bytes());
         reseal(&mut b);
         assert!(matches!(
             kind(JumpTable::load(&b[..], hash)),
@@ -497,7 +509,7 @@ mod tests {
             let mut b = input;
             if head {
                 let mut h = MAGIC.to_vec();
-                h.extend_from_slice(&1u32.to_le_bytes());
+                h.extend_from_slice(&JumpTable::FILE_VERSION.to_le_bytes());
                 h.extend_from_slice(&5u64.to_le_bytes());
                 h.extend_from_slice(&b);
                 b = h;
