@@ -250,27 +250,13 @@ impl GridGraph {
     }
 
     fn update_mask(&mut self, x: u32, y: u32) {
-        let mut mask = 0u8;
-        if self.cell_passable(x, y) {
-            let open = |d: usize| {
-                let (dx, dy) = DIRECTIONS[d];
-                let (nx, ny) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
-                nx >= 0 && ny >= 0 && self.cell_passable(nx as u32, ny as u32)
-            };
-            for d in 0..4 {
-                if open(d) {
-                    mask |= 1 << d;
-                }
-            }
-            if self.neighborhood == Neighborhood::Octile {
-                for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
-                    let d = 4 + i;
-                    if mask & (1 << a) != 0 && mask & (1 << b) != 0 && open(d) {
-                        mask |= 1 << d;
-                    }
-                }
-            }
-        }
+        // One branch on the terrain per cell, not one per neighbour looked at.
+        let mask = match &self.terrain {
+            None => self.legal_moves(x, y, |x, y| self.grid.is_passable(x, y)),
+            Some(t) => self.legal_moves(x, y, |x, y| {
+                self.grid.contains(x, y) && t.cells[self.grid.node(x, y).index()].is_finite()
+            }),
+        };
         let i = self.grid.node(x, y).index();
         self.masks[i] = mask;
         if let Some(t) = &mut self.terrain {
@@ -283,6 +269,34 @@ impl GridGraph {
             }
             t.moves[i] = row;
         }
+    }
+
+    /// The legal moves from `(x, y)` as a direction mask, by `passable`.
+    #[inline]
+    fn legal_moves(&self, x: u32, y: u32, passable: impl Fn(u32, u32) -> bool) -> u8 {
+        let mut mask = 0u8;
+        if !passable(x, y) {
+            return mask;
+        }
+        let open = |d: usize| {
+            let (dx, dy) = DIRECTIONS[d];
+            let (nx, ny) = (i64::from(x) + i64::from(dx), i64::from(y) + i64::from(dy));
+            nx >= 0 && ny >= 0 && passable(nx as u32, ny as u32)
+        };
+        for d in 0..4 {
+            if open(d) {
+                mask |= 1 << d;
+            }
+        }
+        if self.neighborhood == Neighborhood::Octile {
+            for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
+                let d = 4 + i;
+                if mask & (1 << a) != 0 && mask & (1 << b) != 0 && open(d) {
+                    mask |= 1 << d;
+                }
+            }
+        }
+        mask
     }
 
     /// Turns canonical ordering on or off (off by default).
