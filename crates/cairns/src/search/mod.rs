@@ -28,9 +28,12 @@ mod bfs;
 mod closure;
 mod core;
 mod dijkstra;
+mod focal;
 mod jps;
 mod jps_plus;
+mod pulled;
 mod searcher;
+mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
 pub use astar::AStar;
@@ -38,9 +41,12 @@ pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
+pub use focal::Focal;
 pub use jps::JumpPointSearch;
 pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
+pub use pulled::StringPulled;
 pub use searcher::{Cached, Searcher};
+pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};
 use crate::open::{IndexedBinaryHeap, OpenSet};
@@ -104,6 +110,14 @@ pub trait Search {
     /// 1 for an optimal search (the default), `w` for weighted A*.
     fn bound(&self) -> f64 {
         1.0
+    }
+
+    /// Whether the costs are lengths of any-angle paths (straight segments
+    /// between cell centres, [`ThetaStar`]) rather than of paths along the
+    /// graph's edges: such a cost is checked against the straight-line
+    /// distance and the graph's optimum, not equal to the latter.
+    fn any_angle(&self) -> bool {
+        false
     }
 
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
@@ -221,6 +235,8 @@ pub struct SearchCache<Q = IndexedBinaryHeap> {
     generation: u32,
     open: Q,
     queue: Vec<NodeId>,
+    /// The lists of [`Focal`] search, empty for the others.
+    focal: focal::FocalLists,
     stats: SearchStats,
 }
 
@@ -245,6 +261,7 @@ impl<Q: OpenSet> SearchCache<Q> {
             generation: 0,
             open,
             queue: Vec::new(),
+            focal: focal::FocalLists::default(),
             stats: SearchStats::default(),
         }
     }

@@ -44,6 +44,11 @@ pub trait Searcher {
     /// How far above the optimal cost the costs may go
     /// ([`Search::bound`]): 1 for an optimal search.
     fn bound(&self) -> f64;
+
+    /// Whether the costs are any-angle path lengths ([`Search::any_angle`]).
+    fn any_angle(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Search`] and the [`SearchCache`] it reuses, as a [`Searcher`].
@@ -131,6 +136,10 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     fn bound(&self) -> f64 {
         self.search.bound()
     }
+
+    fn any_angle(&self) -> bool {
+        self.search.any_angle()
+    }
 }
 
 /// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
@@ -168,5 +177,9 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
 
     fn bound(&self) -> f64 {
         (**self).bound()
+    }
+
+    fn any_angle(&self) -> bool {
+        (**self).any_angle()
     }
 }
