@@ -254,16 +254,51 @@ mod tests {
             ((1, 1), (1, 1), false, "a blocked cell sees nothing"),
             ((0, 0), (5, 0), true, "straight along an open row"),
             ((0, 1), (5, 1), false, "straight through a wall cell"),
-            ((0, 0), (2, 2), false, "diagonal through the wall cell's inside"),
-            ((1, 0), (2, 1), false, "diagonal step grazing the wall's corner"),
-            ((0, 1), (1, 2), false, "diagonal step grazing the wall's corner"),
-            ((2, 0), (5, 3), false, "long diagonal grazing the corner of (3, 2)"),
-            ((0, 2), (5, 0), false, "shallow line crossing the wall (1, 1)"),
+            (
+                (0, 0),
+                (2, 2),
+                false,
+                "diagonal through the wall cell's inside",
+            ),
+            (
+                (1, 0),
+                (2, 1),
+                false,
+                "diagonal step grazing the wall's corner",
+            ),
+            (
+                (0, 1),
+                (1, 2),
+                false,
+                "diagonal step grazing the wall's corner",
+            ),
+            (
+                (2, 0),
+                (5, 3),
+                false,
+                "long diagonal grazing the corner of (3, 2)",
+            ),
+            (
+                (0, 2),
+                (5, 0),
+                false,
+                "shallow line crossing the wall (1, 1)",
+            ),
             ((0, 3), (5, 3), true, "open row under the walls"),
-            ((0, 3), (5, 1), false, "through the corner between (2, 2) and (3, 2)"),
+            (
+                (0, 3),
+                (5, 1),
+                false,
+                "through the corner between (2, 2) and (3, 2)",
+            ),
             ((1, 3), (5, 1), false, "passes through the corner of (3, 2)"),
             ((4, 0), (5, 4), true, "steep line on the open right side"),
-            ((0, 3), (1, 4), false, "diagonal step beside the wall (0, 4)"),
+            (
+                (0, 3),
+                (1, 4),
+                false,
+                "diagonal step beside the wall (0, 4)",
+            ),
             ((1, 4), (5, 2), true, "shallow line along the bottom"),
             ((2, 0), (4, 1), true, "knight's move above (3, 2)"),
             ((2, 1), (4, 3), false, "corner-to-corner across (3, 2)"),
@@ -272,7 +307,11 @@ mod tests {
             let (a, b) = (at(a.0, a.1), at(b.0, b.1));
             assert_eq!(g.line_of_sight(a, b), *want, "row {i}: {why}");
             assert_eq!(g.line_of_sight(b, a), *want, "row {i} reversed: {why}");
-            assert_eq!(brute_sight(&g, a, b), *want, "row {i} by brute force: {why}");
+            assert_eq!(
+                brute_sight(&g, a, b),
+                *want,
+                "row {i} by brute force: {why}"
+            );
         }
     }
 
@@ -299,7 +338,13 @@ mod tests {
                     continue;
                 };
                 let legal = g.is_passable(n) && g.moves(n) & (1 << d) != 0;
-                assert_eq!(g.line_of_sight(n, m), legal, "{:?} -> {:?}", (x, y), (nx, ny));
+                assert_eq!(
+                    g.line_of_sight(n, m),
+                    legal,
+                    "{:?} -> {:?}",
+                    (x, y),
+                    (nx, ny)
+                );
             }
         }
     }
@@ -343,7 +388,15 @@ mod tests {
         );
         let at = |x, y| g.node(x, y).unwrap();
         // Down the left side and along the bottom.
-        let path = [at(0, 0), at(0, 1), at(0, 2), at(1, 2), at(2, 2), at(3, 2), at(4, 2)];
+        let path = [
+            at(0, 0),
+            at(0, 1),
+            at(0, 2),
+            at(1, 2),
+            at(2, 2),
+            at(3, 2),
+            at(4, 2),
+        ];
         let mut out = Vec::new();
         g.pull_string(&path, &mut out);
         assert_eq!(out, [at(0, 0), at(0, 2), at(4, 2)]);

@@ -253,7 +253,11 @@ impl<'g> Checker<'g> {
 
     /// The checker for `searcher`'s costs: its bound and whether they are
     /// any-angle lengths.
-    pub fn for_searcher(graph: &'g GridGraph, reference: Reference, searcher: &dyn Searcher) -> Self {
+    pub fn for_searcher(
+        graph: &'g GridGraph,
+        reference: Reference,
+        searcher: &dyn Searcher,
+    ) -> Self {
         Checker::new(graph, reference)
             .with_bound(searcher.bound())
             .with_any_angle(searcher.any_angle())

@@ -194,7 +194,11 @@ where
             generated += 1;
             // `via == u` except for Theta*'s lines of sight; for every other
             // expander the comparison folds away.
-            let g = if via == u { ru.g } else { records[via.index()].g } + cost;
+            let g = if via == u {
+                ru.g
+            } else {
+                records[via.index()].g
+            } + cost;
             if relax(records, open, stats, &h, via, v, g, open_stamp, reopen) {
                 observer.open(v, via, g);
             }

@@ -144,7 +144,10 @@ mod tests {
 
     #[test]
     fn open_grid_gives_the_straight_line() {
-        let g = GridGraph::new(Grid::filled(20, 9, Tile::Ground).unwrap(), Neighborhood::Octile);
+        let g = GridGraph::new(
+            Grid::filled(20, 9, Tile::Ground).unwrap(),
+            Neighborhood::Octile,
+        );
         let theta = ThetaStar::new(&g).unwrap();
         let mut cache = SearchCache::new();
         let (s, t) = (g.node(0, 0).unwrap(), g.node(19, 6).unwrap());
