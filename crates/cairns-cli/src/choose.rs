@@ -23,7 +23,9 @@ use cairns::spec::{Algorithm, GivenTables, HeuristicSpec, Prepared, SearchSpec, 
 pub struct SearchArgs {
     /// Search algorithm: astar (the default), canonical (A* with canonical
     /// ordering), jps (jump point search), jps+ (jump point search over a
-    /// jump table built before the first query), dijkstra or bfs.
+    /// jump table built before the first query), dijkstra, bfs, theta
+    /// (Theta*: any-angle paths, Euclidean lengths) or focal (focal search:
+    /// costs at most --weight W times optimal).
     #[arg(long = "search", value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
     /// Heuristic: zero, manhattan, octile (the default on octile maps),
@@ -42,11 +44,16 @@ pub struct SearchArgs {
     /// dh, or dh:K with the file's K.
     #[arg(long, value_name = "FILE")]
     pub landmarks: Option<PathBuf>,
-    /// Bounded-suboptimal search: the heuristic times W (at least 1), so
-    /// costs are at most W times the optimal ones and far fewer nodes are
-    /// expanded (weighted A*; with astar, canonical or jps).
+    /// Bounded-suboptimal search: costs at most W (at least 1) times the
+    /// optimal ones, far fewer nodes expanded. With astar, canonical or jps
+    /// the heuristic is multiplied by W (weighted A*); with focal, W bounds
+    /// the focal list.
     #[arg(long, value_name = "W")]
     pub weight: Option<Weight>,
+    /// Straighten each path found by string pulling: the cost becomes the
+    /// any-angle (Euclidean) length of the pulled path.
+    #[arg(long)]
+    pub pull: bool,
     /// Use the jump table saved by `cairns jump-table build` for this map
     /// instead of building it: implies --search jps+ (the only search that
     /// takes one).
@@ -77,6 +84,7 @@ impl SearchArgs {
             heuristic: self.heuristic,
             open: self.open,
             weight: self.weight,
+            pull: self.pull,
         }
     }
 

@@ -88,10 +88,21 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         )?;
         return Ok(Outcome::NotFound);
     };
-    writeln!(out, "cost       {:.6}", path.cost)?;
-    writeln!(out, "steps      {}", path.nodes.len() - 1)?;
+    let g = graph.grid();
+    if prepared.spec().any_angle() {
+        // The path is its corners, joined by straight lines.
+        writeln!(out, "length     {:.6} (any-angle)", path.cost)?;
+        let corners: Vec<String> = path
+            .nodes
+            .iter()
+            .map(|&n| format!("{:?}", g.coords(n)))
+            .collect();
+        writeln!(out, "corners    {}", corners.join(" "))?;
+    } else {
+        writeln!(out, "cost       {:.6}", path.cost)?;
+        writeln!(out, "steps      {}", path.nodes.len() - 1)?;
+    }
     if sources.len() > 1 || goals.len() > 1 {
-        let g = graph.grid();
         let (first, last) = (path.nodes[0], path.nodes[path.nodes.len() - 1]);
         writeln!(out, "from       {:?}", g.coords(first))?;
         writeln!(out, "to         {:?}", g.coords(last))?;
@@ -112,7 +123,6 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;
         writeln!(out, "table      {} bytes", prepared.table_bytes())?;
     }
-    let g = graph.grid();
     if !args.no_draw && g.width() <= DRAW_LIMIT && g.height() <= DRAW_LIMIT {
         let mut text: Vec<Vec<u8>> = g
             .to_ascii()
@@ -128,7 +138,12 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             let (x, y) = g.coords(n);
             text[y as usize][x as usize] = ch;
         }
-        writeln!(out, "\nmap (s start, g goal, * path):")?;
+        let what = if prepared.spec().any_angle() {
+            "* corners of the path"
+        } else {
+            "* path"
+        };
+        writeln!(out, "\nmap (s start, g goal, {what}):")?;
         for line in text {
             out.write_all(&line)?;
             out.write_all(b"\n")?;

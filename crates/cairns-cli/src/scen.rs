@@ -187,6 +187,7 @@ fn report(
             "total_s": summary.total_s,
             "threads": args.threads,
             "weight": spec.weight.map(cairns::spec::Weight::get),
+            "any_angle": spec.any_angle(),
             "mean_cost_ratio": summary.mean_cost_ratio(),
             "max_cost_ratio": summary.cost_ratio_max,
         });
@@ -208,9 +209,18 @@ fn report(
         writeln!(out, "data errors  {}", summary.data_errors)?;
         if let Some(w) = spec.weight {
             writeln!(out, "weight       {w} (costs at most {w}x optimal)")?;
+        }
+        if spec.any_angle() {
             writeln!(
                 out,
-                "cost ratio   mean {:.4}, max {:.4}",
+                "any-angle    lengths between the straight line and {}x the octile optimum",
+                spec.bound()
+            )?;
+        }
+        if spec.weight.is_some() || spec.any_angle() {
+            writeln!(
+                out,
+                "cost ratio   mean {:.4}, max {:.4} (of the octile optimum)",
                 summary.mean_cost_ratio(),
                 summary.cost_ratio_max
             )?;

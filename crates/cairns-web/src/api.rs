@@ -628,6 +628,7 @@ pub(crate) fn search_blocking(
                 heuristic: Some(h),
                 open,
                 weight: None,
+                pull: false,
             };
             // Unsupported combinations say why; an inadmissible heuristic
             // is allowed (the page shows what it does).

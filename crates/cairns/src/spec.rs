@@ -11,18 +11,21 @@
 //!
 //! | part | names |
 //! |---|---|
-//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed [`JumpTable`]), `dijkstra`, `bfs` |
+//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed [`JumpTable`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
 //! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT]` (PLACEMENT `random`, `farthest`, `avoid` or `sampled`) |
 //! | [`OpenKind`] | the 16 names of [`crate::open`] (`indexed-binary-heap`, `pairing-heap`, ...) |
 //!
-//! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]]`; the parts left
-//! out take their defaults when the spec is resolved for a graph: octile on
-//! octile grids and Manhattan on 4-connected ones (none for `dijkstra` and
-//! `bfs`), and the indexed binary heap, or the pairing heap under a
-//! landmark heuristic, where it is faster (`docs/differential-heuristics.md`).
-//! On a grid with terrain costs ([`crate::grid::terrain`]), `prepare` and
-//! `searcher` also refuse the algorithms that need uniform costs
-//! ([`SearchSpec::check_terrain`]).
+//! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT][+pull]`;
+//! the parts left out take their defaults when the spec is resolved for a
+//! graph: octile on octile grids and Manhattan on 4-connected ones
+//! (Euclidean for `theta`, none for `dijkstra` and `bfs`), and the indexed
+//! binary heap, or the pairing heap under a landmark heuristic, where it is
+//! faster (`docs/differential-heuristics.md`). `@W` bounds the cost by `W`
+//! times the optimal one (weighted A*, or the focal list of `focal`);
+//! `+pull` straightens each path found by string pulling
+//! ([`StringPulled`]). On a grid with terrain costs
+//! ([`crate::grid::terrain`]), `prepare` and `searcher` also refuse the
+//! algorithms that need uniform costs ([`SearchSpec::check_terrain`]).
 //!
 //! ```
 //! use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -60,8 +63,8 @@ use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use crate::open::OpenKind;
 use crate::search::{
-    AStar, Bfs, Cached, Dijkstra, JumpPointSearch, JumpPointSearchPlus, JumpTable, SearchCache,
-    Searcher,
+    AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
+    SearchCache, Searcher, StringPulled, ThetaStar,
 };
 use crate::with_open_set;
 
@@ -169,17 +172,25 @@ pub enum Algorithm {
     Dijkstra,
     /// `bfs`: breadth-first search ([`Bfs`]), unit costs (4-connected) only.
     Bfs,
+    /// `theta`: [`ThetaStar`], any-angle paths on octile grids; its costs
+    /// are Euclidean lengths, at most the octile optimum.
+    Theta,
+    /// `focal`: focal search ([`Focal`]), costs at most the spec's weight
+    /// times the optimal ones; its own lists, no OPEN set.
+    Focal,
 }
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::AStar,
         Algorithm::Canonical,
         Algorithm::Jps,
         Algorithm::JpsPlus,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
+        Algorithm::Theta,
+        Algorithm::Focal,
     ];
 
     /// The name (`astar`).
@@ -191,6 +202,8 @@ impl Algorithm {
             Algorithm::JpsPlus => "jps+",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
+            Algorithm::Theta => "theta",
+            Algorithm::Focal => "focal",
         }
     }
 
@@ -201,7 +214,7 @@ impl Algorithm {
 
     /// Whether the algorithm takes an OPEN set.
     pub fn uses_open_set(self) -> bool {
-        self != Algorithm::Bfs
+        !matches!(self, Algorithm::Bfs | Algorithm::Focal)
     }
 }
 
@@ -346,6 +359,9 @@ pub struct SearchSpec {
     pub open: Option<OpenKind>,
     /// The weight of bounded-suboptimal search, if any (`None`: optimal).
     pub weight: Option<Weight>,
+    /// Whether each path found is straightened by string pulling (`+pull`,
+    /// [`StringPulled`]): the costs become any-angle lengths.
+    pub pull: bool,
 }
 
 /// What is wrong with a name or a combination.
@@ -555,9 +571,13 @@ impl FromStr for OpenKind {
 impl FromStr for SearchSpec {
     type Err = SpecError;
 
-    /// `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT]`; an empty part takes its
-    /// default (`astar//pairing-heap`, `astar/octile@1.5`).
+    /// `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT][+pull]`; an empty part takes
+    /// its default (`astar//pairing-heap`, `astar/octile@1.5`, `jps+pull`).
     fn from_str(s: &str) -> Result<Self, SpecError> {
+        let (s, pull) = match s.strip_suffix(PULL) {
+            Some(s) => (s, true),
+            None => (s, false),
+        };
         let (s, weight) = match s.split_once('@') {
             Some((s, w)) => (s, Some(w.parse()?)),
             None => (s, None),
@@ -577,9 +597,13 @@ impl FromStr for SearchSpec {
             heuristic,
             open,
             weight,
+            pull,
         })
     }
 }
+
+/// The suffix of a spec whose paths are string-pulled.
+const PULL: &str = "+pull";
 
 impl fmt::Display for SearchSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -590,10 +614,13 @@ impl fmt::Display for SearchSpec {
             (None, Some(o)) => write!(f, "//{o}")?,
             (Some(h), Some(o)) => write!(f, "/{h}/{o}")?,
         }
-        match self.weight {
-            Some(w) => write!(f, "@{w}"),
-            None => Ok(()),
+        if let Some(w) = self.weight {
+            write!(f, "@{w}")?;
         }
+        if self.pull {
+            f.write_str(PULL)?;
+        }
+        Ok(())
     }
 }
 
@@ -605,6 +632,7 @@ impl SearchSpec {
             heuristic: None,
             open: None,
             weight: None,
+            pull: false,
         }
     }
 
@@ -613,6 +641,19 @@ impl SearchSpec {
     pub fn with_weight(mut self, weight: Weight) -> Self {
         self.weight = Some(weight);
         self
+    }
+
+    /// The spec with string pulling (`+pull`).
+    #[must_use]
+    pub fn with_pull(mut self) -> Self {
+        self.pull = true;
+        self
+    }
+
+    /// Whether the costs are any-angle lengths (Theta*, or string pulling),
+    /// checked against the straight-line distance and the octile optimum.
+    pub fn any_angle(&self) -> bool {
+        self.pull || self.algorithm == Algorithm::Theta
     }
 
     /// How far above optimal the spec's costs may go: its weight, or 1.
@@ -640,6 +681,7 @@ impl SearchSpec {
     pub fn heuristic_for(&self, neighborhood: Neighborhood) -> HeuristicSpec {
         match self.heuristic {
             Some(h) => h,
+            None if self.algorithm == Algorithm::Theta => HeuristicSpec::Euclidean,
             None if self.algorithm.uses_heuristic() => HeuristicSpec::default_for(neighborhood),
             None => HeuristicSpec::Zero,
         }
@@ -706,6 +748,30 @@ impl SearchSpec {
         let heuristic = self.heuristic_for(neighborhood);
         match algorithm {
             Algorithm::AStar => {}
+            Algorithm::Focal => {
+                if self.open.is_some() {
+                    return Err(unsupported(
+                        "keeps its own focal lists, not an OPEN set".to_string(),
+                    ));
+                }
+            }
+            Algorithm::Theta => {
+                if neighborhood != Neighborhood::Octile {
+                    return Err(unsupported(
+                        "needs octile movement (8 directions)".to_string(),
+                    ));
+                }
+                if !matches!(heuristic, HeuristicSpec::Euclidean | HeuristicSpec::Zero) {
+                    return Err(unsupported(format!(
+                        "takes the euclidean or zero heuristic (never above the straight line), not {heuristic}"
+                    )));
+                }
+                if let Some(w) = self.weight {
+                    return Err(unsupported(format!(
+                        "is not weighted (got @{w}; use astar or focal)"
+                    )));
+                }
+            }
             Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus => {
                 if neighborhood != Neighborhood::Octile {
                     return Err(unsupported(
@@ -748,6 +814,7 @@ impl SearchSpec {
         Ok(SearchSpec {
             algorithm,
             weight: self.weight,
+            pull: self.pull,
             heuristic: Some(heuristic),
             // Breadth-first search has no OPEN set to name, so that a
             // resolved spec resolves again to itself.
@@ -775,7 +842,10 @@ impl SearchSpec {
             return Ok(());
         }
         let reason = match self.algorithm {
-            Algorithm::AStar | Algorithm::Dijkstra => return Ok(()),
+            Algorithm::AStar | Algorithm::Dijkstra | Algorithm::Focal => return Ok(()),
+            Algorithm::Theta => {
+                "measures straight segments by their length, not by the terrain they cross (use astar)"
+            }
             Algorithm::Jps | Algorithm::JpsPlus => {
                 "assumes uniform costs (1 straight, sqrt(2) diagonal) and cannot be optimal on a map with terrain costs (use astar or dijkstra)"
             }
@@ -1145,6 +1215,21 @@ fn build_searcher<'a>(
     table: Option<&'a LandmarkTable>,
     jumps: Option<&'a JumpTable>,
 ) -> Box<dyn Searcher + 'a> {
+    let searcher = build_search(spec, graph, table, jumps);
+    if spec.pull {
+        Box::new(StringPulled::new(graph, searcher))
+    } else {
+        searcher
+    }
+}
+
+/// [`build_searcher`] before string pulling.
+fn build_search<'a>(
+    spec: SearchSpec,
+    graph: &'a GridGraph,
+    table: Option<&'a LandmarkTable>,
+    jumps: Option<&'a JumpTable>,
+) -> Box<dyn Searcher + 'a> {
     fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
         search: S,
     ) -> Box<dyn Searcher + 'a> {
@@ -1161,6 +1246,26 @@ fn build_searcher<'a>(
                 boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
             }))
         }
+        // The weight bounds the focal list; the heuristic stays admissible.
+        Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
+            match Focal::new(graph, h, weight) {
+                Some(focal) => boxed::<_, crate::open::IndexedBinaryHeap>(focal),
+                // `Weight` is finite and at least 1.
+                None => boxed::<_, crate::open::IndexedBinaryHeap>(Dijkstra::new(graph)),
+            }
+        }),
+        Algorithm::Theta => with_open_set!(open, |Q| match heuristic {
+            HeuristicSpec::Zero => match ThetaStar::with_heuristic(graph, Zero) {
+                Some(theta) => boxed::<_, Q>(theta),
+                // `resolve` refused Theta* without octile movement.
+                None => boxed::<_, Q>(Dijkstra::new(graph)),
+            },
+            // `resolve` allows only euclidean besides zero.
+            _ => match ThetaStar::new(graph) {
+                Some(theta) => boxed::<_, Q>(theta),
+                None => boxed::<_, Q>(Dijkstra::new(graph)),
+            },
+        }),
         Algorithm::Canonical => with_open_set!(
             open,
             |Q| with_heuristic!(jump heuristic, graph, table, |h| {
@@ -1226,6 +1331,7 @@ mod tests {
                         heuristic,
                         open,
                         weight,
+                        pull: weight.is_none() && open.is_none(),
                     };
                     assert_eq!(spec.to_string().parse::<SearchSpec>(), Ok(spec));
                     for nb in [Neighborhood::Octile, Neighborhood::Four] {

@@ -11,6 +11,7 @@ mod bits;
 mod components;
 mod generate;
 mod grid_graph;
+mod sight;
 pub mod terrain;
 
 pub(crate) use ascii::{grid_from_parts, parse_row};

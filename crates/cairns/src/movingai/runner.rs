@@ -227,6 +227,7 @@ pub struct Checker<'g> {
     graph: &'g GridGraph,
     reference: Reference,
     bound: f64,
+    any_angle: bool,
     cache: SearchCache,
 }
 
@@ -237,6 +238,7 @@ impl<'g> Checker<'g> {
             graph,
             reference,
             bound: 1.0,
+            any_angle: false,
             cache: SearchCache::new(),
         }
     }
@@ -250,10 +252,33 @@ impl<'g> Checker<'g> {
         self
     }
 
+    /// The checker of any-angle costs ([`Searcher::any_angle`]: Theta*,
+    /// string pulling): a cost passes when it is at least the straight-line
+    /// distance between the endpoints and at most the bound times the
+    /// optimal (octile) cost, up to the rounding of [`lengths_match`].
+    #[must_use]
+    pub fn with_any_angle(mut self, any_angle: bool) -> Self {
+        self.any_angle = any_angle;
+        self
+    }
+
+    /// The checker for `searcher`'s costs: its bound and whether they are
+    /// any-angle lengths.
+    pub fn for_searcher(
+        graph: &'g GridGraph,
+        reference: Reference,
+        searcher: &dyn Searcher,
+    ) -> Self {
+        Checker::new(graph, reference)
+            .with_bound(searcher.bound())
+            .with_any_angle(searcher.any_angle())
+    }
+
     /// Whether `cost` is the query's optimal cost (or, with a bound,
-    /// within it).
+    /// within it; or, for any-angle costs, between the straight line and
+    /// the bound times the optimum).
     pub fn check(&mut self, query: &Query, cost: Option<f64>) -> bool {
-        if self.bound > 1.0 {
+        if self.bound > 1.0 || self.any_angle {
             return self.within_bound(query, cost);
         }
         match self.reference {
@@ -285,7 +310,16 @@ impl<'g> Checker<'g> {
                     }
                     Reference::Dijkstra => 1e-9 * (1.0 + o.abs()),
                 };
-                c >= o - slack && c <= self.bound * o + self.bound * slack
+                let lowest = if self.any_angle {
+                    let (dx, dy) = (
+                        f64::from(query.start_xy.0) - f64::from(query.goal_xy.0),
+                        f64::from(query.start_xy.1) - f64::from(query.goal_xy.1),
+                    );
+                    dx.hypot(dy) - 1e-9 * (1.0 + o)
+                } else {
+                    o - slack
+                };
+                c >= lowest && c <= self.bound * o + self.bound * slack
             }
             (c, o) => c.is_none() && o.is_none(),
         }
@@ -427,7 +461,7 @@ pub fn run(
     reference: Reference,
     progress: &mut dyn FnMut(usize),
 ) -> Summary {
-    let mut checker = Checker::new(&instance.graph, reference).with_bound(searcher.bound());
+    let mut checker = Checker::for_searcher(&instance.graph, reference, searcher);
     let mut summary = Summary {
         times: Vec::with_capacity(instance.queries.len()),
         data_errors: instance.data_errors.len(),
@@ -466,9 +500,8 @@ pub fn run_threads<S: Searcher>(
 ) -> Summary {
     let total = Instant::now();
     let pairs: Vec<(NodeId, NodeId)> = instance.queries.iter().map(|q| (q.start, q.goal)).collect();
-    let bound = make().bound();
+    let mut checker = Checker::for_searcher(&instance.graph, reference, &make());
     let results = batch(&pairs, make, threads);
-    let mut checker = Checker::new(&instance.graph, reference).with_bound(bound);
     let mut summary = Summary {
         times: Vec::with_capacity(results.len()),
         data_errors: instance.data_errors.len(),

@@ -23,7 +23,7 @@ mod hot_queue;
 mod indexed_array;
 mod indexed_binary_heap;
 mod lazy_binary_heap;
-mod order;
+pub(crate) mod order;
 mod pairing_heap;
 mod placed;
 mod quaternary_heap;

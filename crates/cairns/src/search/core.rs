@@ -22,6 +22,19 @@ pub trait Expand {
     /// Calls `visit(successor, cost)` for each successor of `node`, which
     /// the search reached from `parent` ([`NodeId::NONE`] at the start).
     fn expand(&self, node: NodeId, parent: NodeId, visit: impl FnMut(NodeId, f64));
+
+    /// Like [`expand`](Expand::expand), but each successor may be reached
+    /// through another node than `node`: `visit(via, successor, cost)`
+    /// offers the successor a path through `via` (which the search has
+    /// reached) costing `g(via) + cost`, with `via` as its parent. Theta*
+    /// offers a successor of `node` a straight line from `node`'s parent.
+    ///
+    /// The default offers every successor of [`expand`](Expand::expand)
+    /// through `node`, which the loop compiles to the plain relaxation.
+    #[inline]
+    fn expand_via(&self, node: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, NodeId, f64)) {
+        self.expand(node, parent, |v, cost| visit(node, v, cost));
+    }
 }
 
 /// The edges of a [`Graph`] as an [`Expand`]: what A* and Dijkstra search.
@@ -282,11 +295,17 @@ where
         expanded += 1;
         limit.note(u, ru.g, ru.h);
         observer.expand(u, ru.g, key.f - key.g);
-        expand.expand(u, ru.parent, |v, cost| {
+        expand.expand_via(u, ru.parent, |via, v, cost| {
             generated += 1;
-            let g = ru.g + cost;
-            if relax(records, open, stats, h, u, v, g, open_stamp, reopen) {
-                observer.open(v, u, g);
+            // `via == u` except for Theta*'s lines of sight; for every other
+            // expander the comparison folds away.
+            let g = if via == u {
+                ru.g
+            } else {
+                records[via.index()].g
+            } + cost;
+            if relax(records, open, stats, h, via, v, g, open_stamp, reopen) {
+                observer.open(v, via, g);
             }
         });
         max_open = max_open.max(open.len());

@@ -29,10 +29,13 @@ mod closure;
 mod core;
 mod dijkstra;
 mod field;
+mod focal;
 mod jps;
 mod jps_plus;
+mod pulled;
 mod query;
 mod searcher;
+mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
 pub use astar::AStar;
@@ -41,10 +44,13 @@ pub use bfs::Bfs;
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
 pub use field::DistanceField;
+pub use focal::Focal;
 pub use jps::JumpPointSearch;
 pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
+pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};
+pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
@@ -225,6 +231,14 @@ pub trait Search {
         nearest_by_pairs(self, sources, goals, cache)
     }
 
+    /// Whether the costs are lengths of any-angle paths (straight segments
+    /// between cell centres, [`ThetaStar`]) rather than of paths along the
+    /// graph's edges: such a cost is checked against the straight-line
+    /// distance and the graph's optimum, not equal to the latter.
+    fn any_angle(&self) -> bool {
+        false
+    }
+
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
     /// when there is none or either node is off the graph.
     fn search<Q: OpenSet>(
@@ -363,6 +377,8 @@ pub struct SearchCache<Q = IndexedBinaryHeap> {
     generation: u32,
     open: Q,
     queue: Vec<NodeId>,
+    /// The lists of [`Focal`] search, empty for the others.
+    focal: focal::FocalLists,
     stats: SearchStats,
 }
 
@@ -387,6 +403,7 @@ impl<Q: OpenSet> SearchCache<Q> {
             generation: 0,
             open,
             queue: Vec::new(),
+            focal: focal::FocalLists::default(),
             stats: SearchStats::default(),
         }
     }

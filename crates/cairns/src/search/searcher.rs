@@ -55,6 +55,11 @@ pub trait Searcher {
     fn prepare(&mut self, node_bound: usize) {
         let _ = node_bound;
     }
+
+    /// Whether the costs are any-angle path lengths ([`Search::any_angle`]).
+    fn any_angle(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Search`] and the [`SearchCache`] it reuses, as a [`Searcher`].
@@ -150,6 +155,10 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     fn prepare(&mut self, node_bound: usize) {
         self.cache.prepare(node_bound);
     }
+
+    fn any_angle(&self) -> bool {
+        self.search.any_angle()
+    }
 }
 
 /// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
@@ -195,5 +204,9 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
 
     fn prepare(&mut self, node_bound: usize) {
         (**self).prepare(node_bound);
+    }
+
+    fn any_angle(&self) -> bool {
+        (**self).any_angle()
     }
 }

@@ -4,6 +4,7 @@
 //! corpus replayed through the fuzz targets' checks.
 
 mod alloc;
+mod any_angle;
 mod bad_input;
 mod fuzz_corpus;
 mod goals;
