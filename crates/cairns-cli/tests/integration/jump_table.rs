@@ -10,8 +10,8 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     let table = dir.path("rooms.jt");
     let o = cairns(&["jump-table", "build", &map, "-o", &table]);
     assert_exit(&o, 0);
-    assert!(stdout(&o).contains("table bytes 98304"), "{}", stdout(&o));
-    assert_eq!(std::fs::metadata(&table).unwrap().len(), 28 + 98_304 + 8);
+    assert!(stdout(&o).contains("table bytes 49152"), "{}", stdout(&o));
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 28 + 49_152 + 8);
 
     // --jump-table alone implies jps+.
     let o = cairns(&[
@@ -29,7 +29,7 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     assert_eq!(j["jump_table"], table.as_str(), "{j}");
     assert_eq!(j["queries"], 40, "{j}");
     assert_eq!(j["mismatches"], 0, "{j}");
-    assert_eq!(j["table_bytes"], 98_304, "{j}");
+    assert_eq!(j["table_bytes"], 49_152, "{j}");
     assert!(j["preprocess_s"].as_f64().unwrap() > 0.0, "{j}");
 
     // With a landmark heuristic built on the fly, and without the file.
@@ -64,7 +64,7 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     let cost = |o: &std::process::Output| stdout(o).lines().next().unwrap().to_string();
     assert_eq!(cost(&astar), cost(&plus));
     assert!(
-        stdout(&plus).contains("table      98304 bytes"),
+        stdout(&plus).contains("table      49152 bytes"),
         "{}",
         stdout(&plus)
     );
@@ -115,7 +115,7 @@ fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
         ("flipped.jt", edited(bytes.len() / 2, 0x40), "corrupt"),
         (
             "version.jt",
-            edited(8, 0x02),
+            edited(8, 0x01),
             "unsupported jump table file version 3",
         ),
     ] {
