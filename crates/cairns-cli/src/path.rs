@@ -124,33 +124,47 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         writeln!(out, "table      {} bytes", prepared.table_bytes())?;
     }
     if !args.no_draw && g.width() <= DRAW_LIMIT && g.height() <= DRAW_LIMIT {
-        let mut text: Vec<Vec<u8>> = g
-            .to_ascii()
-            .lines()
-            .map(|l| l.as_bytes().to_vec())
-            .collect();
-        for &n in &path.nodes {
-            let (x, y) = g.coords(n);
-            text[y as usize][x as usize] = b'*';
-        }
-        let marks = sources.iter().map(|&n| (n, b's'));
-        for (n, ch) in marks.chain(goals.iter().map(|&n| (n, b'g'))) {
-            let (x, y) = g.coords(n);
-            text[y as usize][x as usize] = ch;
-        }
         let what = if prepared.spec().any_angle() {
             "* corners of the path"
         } else {
             "* path"
         };
-        writeln!(out, "\nmap (s start, g goal, {what}):")?;
-        for line in text {
-            out.write_all(&line)?;
-            out.write_all(b"\n")?;
-        }
+        draw(&mut out, g, &path, &sources, &goals, what)?;
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)
+}
+
+/// Prints the map with the path's nodes as `*` and the endpoints as `s`
+/// and `g`; `what` says what the stars are.
+fn draw(
+    out: &mut impl Write,
+    g: &cairns::grid::Grid,
+    path: &Path,
+    sources: &[NodeId],
+    goals: &[NodeId],
+    what: &str,
+) -> io::Result<()> {
+    let mut text: Vec<Vec<u8>> = g
+        .to_ascii()
+        .lines()
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+    for &n in &path.nodes {
+        let (x, y) = g.coords(n);
+        text[y as usize][x as usize] = b'*';
+    }
+    let marks = sources.iter().map(|&n| (n, b's'));
+    for (n, ch) in marks.chain(goals.iter().map(|&n| (n, b'g'))) {
+        let (x, y) = g.coords(n);
+        text[y as usize][x as usize] = ch;
+    }
+    writeln!(out, "\nmap (s start, g goal, {what}):")?;
+    for line in text {
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// `(3, 4)` or `(3, 4), (9, 9)`: the cells as given.

@@ -55,6 +55,10 @@ impl MapKind {
     /// Generates a `width` x `height` map of this kind from `seed`:
     /// [`generate`] with these [`GenerateOptions`].
     ///
+    /// # Errors
+    ///
+    /// [`GridSizeError`] for a size [`Grid`] cannot hold.
+    ///
     /// ```
     /// use cairns::grid::MapKind;
     ///

@@ -46,6 +46,7 @@ impl GridGraph {
     /// assert!(!graph.line_of_sight(at(1, 0), at(2, 1))); // grazes its corner
     /// assert!(graph.line_of_sight(at(2, 0), at(3, 2)));
     /// ```
+    #[allow(clippy::many_single_char_names)] // a, b and coordinates, as in the geometry
     pub fn line_of_sight(&self, a: NodeId, b: NodeId) -> bool {
         if !self.is_passable(a) || !self.is_passable(b) {
             return false;
@@ -316,6 +317,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::many_single_char_names)]
     fn a_diagonal_step_has_sight_exactly_when_the_grid_allows_it() {
         let g = graph(
             "

@@ -3,7 +3,7 @@
 //! against Dijkstra on the same costs (random grids and Moving AI maps with
 //! terrain), and the searches that cannot be optimal there refused.
 
-use std::f64::consts::SQRT_2;
+use cairns::grid::DIAGONAL;
 
 use cairns::graph::{Graph, NodeId};
 use cairns::grid::{Grid, GridGraph, Neighborhood, Tile, TileCosts};
@@ -35,7 +35,7 @@ fn check_moves(g: &GridGraph, cells: &[f64]) -> Result<(), TestCaseError> {
         for (v, cost) in g.successors(NodeId(u)) {
             let (du, dv) = (i64::from(u), i64::from(v.0));
             let diagonal = (du % w - dv % w).abs() == 1 && (du / w - dv / w).abs() == 1;
-            let length = if diagonal { SQRT_2 } else { 1.0 };
+            let length = if diagonal { DIAGONAL } else { 1.0 };
             let want = length * (cells[u as usize] + cells[v.index()]) / 2.0;
             prop_assert!(
                 (cost - want).abs() < 1e-12,
