@@ -315,7 +315,9 @@ impl<'g> Checker<'g> {
                         f64::from(query.start_xy.0) - f64::from(query.goal_xy.0),
                         f64::from(query.start_xy.1) - f64::from(query.goal_xy.1),
                     );
-                    dx.hypot(dy) - 1e-9 * (1.0 + o)
+                    // Diagonal moves cost grid::DIAGONAL, 1.7e-8
+                    // (relative) below sqrt(2).
+                    dx.hypot(dy) - 2e-8 * (1.0 + o)
                 } else {
                     o - slack
                 };
