@@ -22,7 +22,7 @@ use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
 use crate::state::{AppState, Endpoints, GraphKey, StateError, StateErrorKind, Table, TableKey};
 
 /// The most landmarks a request may place.
-const MAX_LANDMARKS: usize = 32;
+pub(crate) const MAX_LANDMARKS: usize = 32;
 /// The most wall edits a request may carry.
 const MAX_EDITS: usize = 1 << 16;
 /// Landmarks suggested for a new map.
@@ -38,7 +38,7 @@ const TIMING_BUDGET: f64 = 0.005;
 #[derive(Debug)]
 pub(crate) struct ApiError(StatusCode, String);
 
-fn bad(msg: impl Into<String>) -> ApiError {
+pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
 
@@ -218,7 +218,7 @@ pub(crate) async fn map(
 /// ([`Limits::max_concurrent_work`](crate::Limits::max_concurrent_work)) is
 /// free, holding it until the work ends (even when the request has been
 /// answered by then, past its deadline).
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     turns: Arc<Semaphore>,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -241,7 +241,7 @@ async fn blocking<T: Send + 'static>(
     })?
 }
 
-fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
+pub(crate) fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
     let (x, y) = grid.coords(n);
     [x, y]
 }
@@ -298,6 +298,11 @@ pub struct SearchRequest {
     /// ([`SearchOutcome::trace`]), for playback.
     #[serde(default)]
     pub trace: bool,
+    /// Whether the landmark table keeps distances both to and from each
+    /// landmark (a directed table: twice the memory; on a grid, whose
+    /// moves cost the same both ways, the same bounds).
+    #[serde(default)]
+    pub directed: bool,
 }
 
 /// The cells a search expanded.
@@ -357,10 +362,23 @@ pub struct SearchResponse {
     pub unreachable: Explored,
     /// Whether the landmark table was built for other walls.
     pub stale: bool,
+    /// With a stale table: the shortest path on the edited map (A* with
+    /// the octile or Manhattan distance), to set beside the paths the stale
+    /// table led to, which may be longer.
+    pub shortest: Option<Shortest>,
     /// Time spent building a landmark table for this request, if one was built.
     pub table_millis: Option<f64>,
     /// Time of the whole request on the server.
     pub total_millis: f64,
+}
+
+/// The shortest path, found without the landmark table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Shortest {
+    /// Its length, `None` when the goal cannot be reached.
+    pub cost: Option<f64>,
+    /// Its cells as node ids (`y * width + x`), start first.
+    pub path: Vec<u32>,
 }
 
 /// The body of `POST /api/heat`.
@@ -386,6 +404,9 @@ pub struct HeatRequest {
     /// Table edits, as in [`SearchRequest`].
     #[serde(default)]
     pub table_walls: Option<Vec<[u32; 3]>>,
+    /// A directed table, as in [`SearchRequest`].
+    #[serde(default)]
+    pub directed: bool,
 }
 
 /// The answer of `POST /api/heat`.
@@ -408,12 +429,14 @@ pub struct HeatResponse {
 }
 
 /// A map with the request's edits, as a graph, plus what the heuristics need.
-struct Prepared {
-    graph: Arc<GridGraph>,
-    table: Option<(Arc<Table>, bool, Option<f64>)>,
+pub(crate) struct Prepared {
+    pub(crate) graph: Arc<GridGraph>,
+    /// The table, whether it is stale, and the milliseconds spent building
+    /// it for this request.
+    pub(crate) table: Option<(Arc<Table>, bool, Option<f64>)>,
 }
 
-fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
+pub(crate) fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
     match n {
         4 => Ok(Neighborhood::Four),
         8 => Ok(Neighborhood::Octile),
@@ -423,11 +446,11 @@ fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
 
 /// Reads a name of the library's vocabulary; the error lists the valid
 /// names.
-fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result<T, ApiError> {
+pub(crate) fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result<T, ApiError> {
     name.parse().map_err(|e: SpecError| bad(e.to_string()))
 }
 
-fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
+pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
     match grid.get(x, y) {
         None => Err(bad(format!(
             "{what} ({x}, {y}) is outside the map ({}x{})",
@@ -439,16 +462,17 @@ fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
     }
 }
 
-struct Common<'a> {
-    map: &'a str,
-    uses_dh: bool,
-    landmarks: &'a [[u32; 2]],
-    neighborhood: u8,
-    walls: &'a [[u32; 3]],
-    table_walls: Option<&'a [[u32; 3]]>,
+pub(crate) struct Common<'a> {
+    pub(crate) map: &'a str,
+    pub(crate) uses_dh: bool,
+    pub(crate) landmarks: &'a [[u32; 2]],
+    pub(crate) neighborhood: u8,
+    pub(crate) walls: &'a [[u32; 3]],
+    pub(crate) table_walls: Option<&'a [[u32; 3]]>,
+    pub(crate) directed: bool,
 }
 
-fn graph(
+pub(crate) fn graph(
     state: &AppState,
     map: &str,
     nb: Neighborhood,
@@ -465,7 +489,7 @@ fn graph(
     Ok(state.graph(&key, nb)?)
 }
 
-fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
     let graph = graph(state, c.map, nb, c.walls)?;
     let table = if c.uses_dh {
@@ -478,6 +502,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
         limits::check_table_request(
             state.limits(),
             c.landmarks.len(),
+            c.directed,
             graph.width(),
             graph.height(),
         )?;
@@ -498,6 +523,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
             edits: table_edits.to_vec(),
             directions: nb.directions(),
             landmarks: nodes,
+            directed: c.directed,
         };
         let t0 = Instant::now();
         let (table, built) = state.table(key, &table_graph)?;
@@ -646,6 +672,7 @@ pub(crate) fn search_blocking(
             neighborhood: req.neighborhood,
             walls: &req.walls,
             table_walls: req.table_walls.as_deref(),
+            directed: req.directed,
         },
     )?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
@@ -657,6 +684,12 @@ pub(crate) fn search_blocking(
         .into_iter();
     let a = outcomes.next().ok_or_else(|| bad("no search"))?;
     let b = outcomes.next();
+    let stale = prep.table.as_ref().is_some_and(|t| t.1);
+    let shortest = if stale {
+        Some(shortest(&prep.graph, start, goal)?)
+    } else {
+        None
+    };
     let reachable = reachable_from(&prep.graph, start);
     let mut bits = vec![0u8; reachable.len().div_ceil(8)];
     let mut count = 0;
@@ -675,9 +708,27 @@ pub(crate) fn search_blocking(
             count,
             bitmap: base64(&bits),
         },
-        stale: prep.table.as_ref().is_some_and(|t| t.1),
+        stale,
+        shortest,
         table_millis: prep.table.as_ref().and_then(|t| t.2),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// The shortest path from `start` to `goal` on `graph`, by A* with the
+/// movement rule's default distance heuristic (no landmark table).
+fn shortest(graph: &GridGraph, start: NodeId, goal: NodeId) -> Result<Shortest, ApiError> {
+    let spec = SearchSpec::new(Algorithm::AStar)
+        .with_heuristic(HeuristicSpec::default_for(graph.neighborhood()));
+    let mut searcher = spec.searcher(graph, None).map_err(|e| bad(e.to_string()))?;
+    let cost = searcher.search_cost(start, goal);
+    let mut path = Vec::new();
+    if cost.is_some() {
+        searcher.path_into(goal, &mut path);
+    }
+    Ok(Shortest {
+        cost,
+        path: path.iter().map(|n| n.0).collect(),
     })
 }
 
@@ -728,6 +779,7 @@ pub(crate) async fn heat(
                 neighborhood: req.neighborhood,
                 walls: &req.walls,
                 table_walls: req.table_walls.as_deref(),
+                directed: req.directed,
             },
         )?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;

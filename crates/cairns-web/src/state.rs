@@ -156,6 +156,25 @@ pub(crate) struct TableKey {
     pub edits: Vec<[u32; 3]>,
     pub directions: u32,
     pub landmarks: Vec<NodeId>,
+    /// Whether the table keeps distances both to and from each landmark
+    /// ([`Directedness::Directed`]).
+    pub directed: bool,
+}
+
+impl TableKey {
+    fn directedness(&self) -> Directedness {
+        if self.directed {
+            Directedness::Directed
+        } else {
+            Directedness::Symmetric
+        }
+    }
+
+    /// The distance columns the table keeps: one per landmark, two when
+    /// directed.
+    pub fn columns(&self) -> usize {
+        self.landmarks.len() * if self.directed { 2 } else { 1 }
+    }
 }
 
 /// The identity of a graph: the map, its wall edits and the movement rule.
@@ -503,6 +522,7 @@ impl AppState {
                     k.map == key.map
                         && k.edits == key.edits
                         && k.directions == key.directions
+                        && k.directed == key.directed
                         && k.landmarks.len() == key.landmarks.len()
                 })
                 .map(|(k, t)| {
@@ -518,7 +538,7 @@ impl AppState {
                 .map(|(moved, t)| (moved, Arc::clone(t)))
         };
         let _build = self.guards.build()?;
-        let charge = self.charge_table(table_bytes(key.landmarks.len(), graph.grid().len()))?;
+        let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
         let table = match nearest {
             Some((moved, t)) => {
                 let mut table = LandmarkTable::clone(&t);
@@ -528,7 +548,7 @@ impl AppState {
                 }
                 table
             }
-            None => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
+            None => LandmarkTable::build(graph, &key.landmarks, key.directedness()),
         };
         let table = Arc::new(Charged::new(table, charge));
         let mut tables = lock(&self.tables);
@@ -700,6 +720,7 @@ mod tests {
             edits: Vec::new(),
             directions: 8,
             landmarks: vec![free[2 * i], free[2 * i + 1]],
+            directed: false,
         };
         let used = || state.guards().table_bytes_used();
 
