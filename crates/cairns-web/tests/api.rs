@@ -600,8 +600,10 @@ async fn stale_tables_come_with_the_shortest_path() {
         let path: Vec<u32> = serde_json::from_value(shortest["path"].clone()).unwrap();
         assert_eq!(path.first(), Some(&graph.node(1, 0).unwrap().0));
         assert_eq!(path.last(), Some(&graph.node(1, 4).unwrap().0));
+        // The erased cell was a wall when the table was built: dh knows no
+        // distance through it and goes round by the far gap.
         let stale_cost = stale["a"]["cost"].as_f64().unwrap();
-        assert!(stale_cost >= want.cost - 1e-9, "{stale}");
+        assert!(stale_cost > want.cost + 1.0, "{stale}");
 
         let (status, fresh) = post(&state, "/api/search", &body(&walls, directed)).await;
         assert_eq!(status, StatusCode::OK, "{fresh}");

@@ -462,3 +462,313 @@ fn drag_answer_time_on_a_512_map() {
     );
     assert!(median > 0.0, "{r}");
 }
+
+/// The landmark cells of `grid` as `[x, y]`, in the URL's `x,y;x,y` form.
+fn landmark_param(points: &[[u32; 2]]) -> String {
+    points
+        .iter()
+        .map(|[x, y]| format!("{x},{y}"))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The first free cell at or right of `(x, y)` in the demo grid.
+fn free_at(grid: &Grid, x: u32, y: u32) -> [u32; 2] {
+    (x..grid.width())
+        .find(|&x| grid.is_passable(x, y))
+        .map(|x| [x, y])
+        .unwrap()
+}
+
+/// What the page shows for B = `dh` over `landmarks` (a table of
+/// `directedness`), as the library's spec computes it: the count of
+/// expanded cells in the page's digit grouping.
+fn dh_expanded(
+    grid: &Grid,
+    from: [u32; 2],
+    to: [u32; 2],
+    landmarks: &[[u32; 2]],
+    directedness: cairns::landmarks::Directedness,
+) -> String {
+    use cairns::landmarks::LandmarkTable;
+    use cairns::spec::SearchSpec;
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let nodes: Vec<_> = landmarks
+        .iter()
+        .map(|&[x, y]| graph.node(x, y).unwrap())
+        .collect();
+    let table = LandmarkTable::build(&graph, &nodes, directedness);
+    let spec: SearchSpec = "astar/dh".parse().unwrap();
+    let mut searcher = spec.searcher(&graph, Some(&table)).unwrap();
+    let (s, t) = (
+        graph.node(from[0], from[1]).unwrap(),
+        graph.node(to[0], to[1]).unwrap(),
+    );
+    searcher.search_cost(s, t).unwrap();
+    shown_count(searcher.stats().expanded)
+}
+
+fn points(v: &serde_json::Value) -> Vec<[u32; 2]> {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+#[test]
+fn adding_a_landmark_with_the_tool_searches_with_it() {
+    use cairns::landmarks::Directedness;
+    let grid = demo_grid();
+    let before = [free_at(&grid, 30, 30), free_at(&grid, 220, 40)];
+    let at = free_at(&grid, 120, 200);
+    let r = selftest(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
+             &selftest=landmark-add&at={},{}",
+            landmark_param(&before),
+            at[0],
+            at[1]
+        ),
+        "landmark-add",
+    );
+    let l = &r["landmarks"];
+    assert_eq!(l["error"], "", "{r}");
+    assert_eq!(points(&l["before"]), before, "{r}");
+    let after = [before[0], before[1], at];
+    assert_eq!(points(&l["after"]), after, "{r}");
+    assert_eq!(l["count"], "3", "the count box follows: {r}");
+    let want = dh_expanded(&grid, [10, 10], [200, 180], &after, Directedness::Symmetric);
+    assert_eq!(l["b"], want, "{r}");
+    assert!(
+        l["url"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{},{}", at[0], at[1]))
+    );
+}
+
+#[test]
+fn removing_a_landmark_with_the_tool_searches_without_it() {
+    use cairns::landmarks::Directedness;
+    let grid = demo_grid();
+    let before = [
+        free_at(&grid, 30, 30),
+        free_at(&grid, 120, 120),
+        free_at(&grid, 220, 40),
+    ];
+    let r = selftest(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
+             &selftest=landmark-remove&index=1",
+            landmark_param(&before)
+        ),
+        "landmark-remove",
+    );
+    let l = &r["landmarks"];
+    assert_eq!(l["error"], "", "{r}");
+    let after = [before[0], before[2]];
+    assert_eq!(points(&l["after"]), after, "{r}");
+    assert_eq!(l["count"], "2", "{r}");
+    let want = dh_expanded(&grid, [10, 10], [200, 180], &after, Directedness::Symmetric);
+    assert_eq!(l["b"], want, "{r}");
+}
+
+#[test]
+fn placing_landmarks_by_count_and_strategy_equals_the_library() {
+    use cairns::landmarks::{Directedness, Placement, place};
+    let grid = demo_grid();
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let want: Vec<[u32; 2]> = place(&graph, 5, Placement::Sampled { seed: 1 })
+        .iter()
+        .map(|&n| {
+            let (x, y) = graph.coords(n);
+            [x, y]
+        })
+        .collect();
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=place&count=5&placement=sampled",
+        "landmark-place",
+    );
+    let p = &r["place"];
+    assert_eq!(p["error"], "", "{r}");
+    assert_eq!(points(&p["landmarks"]), want, "{r}");
+    let expanded = dh_expanded(&grid, [10, 10], [200, 180], &want, Directedness::Symmetric);
+    assert_eq!(p["b"], expanded, "{r}");
+}
+
+#[test]
+fn the_directed_toggle_builds_a_directed_table_with_the_same_answer() {
+    use cairns::landmarks::Directedness;
+    let grid = demo_grid();
+    let landmarks = [free_at(&grid, 30, 30), free_at(&grid, 220, 40)];
+    let r = selftest(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}&selftest=directed",
+            landmark_param(&landmarks)
+        ),
+        "landmark-directed",
+    );
+    let d = &r["directed"];
+    assert_eq!(d["error"], "", "{r}");
+    assert!(d["url"].as_str().unwrap().contains("directed=1"), "{r}");
+    // A new table was built for the toggle.
+    assert!(d["table"].as_str().unwrap().starts_with("built in"), "{r}");
+    let want = dh_expanded(
+        &grid,
+        [10, 10],
+        [200, 180],
+        &landmarks,
+        Directedness::Directed,
+    );
+    assert_eq!(d["b"], want, "{r}");
+}
+
+/// The ramp's two ends, as the colour bar draws them (RGBA).
+const RAMP_ENDS: [[u8; 4]; 2] = [[68, 1, 84, 255], [253, 231, 37, 255]];
+
+#[test]
+fn landmark_help_shading_has_a_colour_bar_up_to_the_largest_gain() {
+    use cairns::graph::NodeId;
+    use cairns::heuristic::Heuristic;
+    use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable};
+    let grid = demo_grid();
+    let landmarks = [free_at(&grid, 30, 30), free_at(&grid, 220, 40)];
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    // Landmark 1 (the first) is shaded: its largest gain over octile.
+    let l = graph.node(landmarks[0][0], landmarks[0][1]).unwrap();
+    let table = LandmarkTable::build(&graph, &[l], Directedness::Symmetric);
+    let dh = DifferentialHeuristic::new(&table, Octile::new(&graph));
+    let octile = Octile::new(&graph);
+    let goal = graph.node(200, 180).unwrap();
+    let (tg, og) = (dh.goal(goal), octile.goal(goal));
+    let max = (0..graph.grid().len() as u32)
+        .map(NodeId)
+        .filter(|&n| graph.is_passable(n))
+        .map(|n| dh.estimate(n, &tg) - octile.estimate(n, &og))
+        .fold(0.0, f64::max);
+    let r = selftest(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
+             &selftest=shade&to_shade=help",
+            landmark_param(&landmarks)
+        ),
+        "shade-help",
+    );
+    let s = &r["shade"];
+    assert_eq!(s["error"], "", "{r}");
+    assert_eq!(s["shown"], true, "{r}");
+    assert!(s["title"].as_str().unwrap().contains("landmark 1"), "{r}");
+    assert_eq!(s["lo"], "0", "{r}");
+    let hi: f64 = s["hi"].as_str().unwrap().parse().unwrap();
+    assert!((hi - max).abs() < 0.006, "{hi} vs {max}: {r}");
+    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{r}");
+}
+
+#[test]
+fn heat_map_is_stretched_between_the_smallest_and_largest_ratio() {
+    use cairns::graph::{NodeId, Reversed};
+    use cairns::heuristic::Heuristic;
+    use cairns::search::Dijkstra;
+    let grid = demo_grid();
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let goal = graph.node(200, 180).unwrap();
+    let mut cache: SearchCache = SearchCache::new();
+    Dijkstra::new(Reversed(&graph)).all(goal, &mut cache);
+    let octile = Octile::new(&graph);
+    let og = octile.goal(goal);
+    // The page's bytes: round(200 h / d) over the cells with a distance.
+    let bytes: Vec<u32> = (0..graph.grid().len() as u32)
+        .map(NodeId)
+        .filter_map(|n| {
+            let d = cache.g(n).filter(|&d| d > 0.0 && graph.is_passable(n))?;
+            Some((octile.estimate(n, &og) / d * 200.0).round() as u32)
+        })
+        .collect();
+    let lo = f64::from(*bytes.iter().min().unwrap()) / 200.0;
+    let hi = f64::from(*bytes.iter().max().unwrap()) / 200.0;
+    assert!(lo < hi);
+    let r = selftest(
+        AppState::with_default_map(),
+        "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=shade&to_shade=heat",
+        "shade-heat",
+    );
+    let s = &r["shade"];
+    assert_eq!(s["error"], "", "{r}");
+    assert_eq!(s["shown"], true, "{r}");
+    let read = |k: &str| s[k].as_str().unwrap().parse::<f64>().unwrap();
+    assert!((read("lo") - lo).abs() < 0.006, "{lo}: {r}");
+    assert!((read("hi") - hi).abs() < 0.006, "{hi}: {r}");
+    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{r}");
+    assert!(
+        s["info"].as_str().unwrap().starts_with("heat: mean h/d"),
+        "{r}"
+    );
+}
+
+/// Erasing a wall after the table was built: dh goes round by the old gap,
+/// the page draws both paths and says by how much dh's is longer.
+#[test]
+fn a_stale_table_shows_both_paths_and_the_difference() {
+    use cairns::landmarks::{Directedness, LandmarkTable};
+    use cairns::spec::SearchSpec;
+    let rows = [
+        "..............................",
+        "..............................",
+        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@.@",
+        "..............................",
+        "..............................",
+    ];
+    let grid = Grid::from_ascii(&rows.join("\n")).unwrap();
+    let landmarks = [[0, 0], [0, 4], [29, 0]];
+    let old = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let nodes: Vec<_> = landmarks
+        .iter()
+        .map(|&[x, y]| old.node(x, y).unwrap())
+        .collect();
+    let table = LandmarkTable::build(&old, &nodes, Directedness::Symmetric);
+    let mut edited = grid.clone();
+    edited.set(1, 2, Tile::Ground);
+    let graph = GridGraph::new(edited, Neighborhood::Octile);
+    let (s, t) = (graph.node(1, 0).unwrap(), graph.node(1, 4).unwrap());
+    let spec: SearchSpec = "astar/dh".parse().unwrap();
+    let stale_cost = spec
+        .searcher(&graph, Some(&table))
+        .unwrap()
+        .search_cost(s, t)
+        .unwrap();
+    let shortest = AStar::new(&graph, Octile::new(&graph))
+        .search_cost(s, t, &mut SearchCache::new())
+        .unwrap();
+    assert!(stale_cost > shortest + 1.0);
+
+    let r = selftest(
+        AppState::with_grid("gap", grid).unwrap(),
+        &format!(
+            "from=1,0&to=1,4&heuristic=octile&compare=dh&landmarks={}&selftest=stale&erase=1,2,1,2",
+            landmark_param(&landmarks)
+        ),
+        "stale",
+    );
+    let st = &r["stale"];
+    assert_eq!(st["error"], "", "{r}");
+    assert_eq!(st["edits"], serde_json::json!([[1, 2, 0]]), "{r}");
+    assert!(st["stale"].as_str().unwrap().starts_with("STALE"), "{r}");
+    assert!(
+        (st["shortest"].as_f64().unwrap() - shortest).abs() < 1e-9,
+        "{r}"
+    );
+    assert!(
+        (st["costs"][1].as_f64().unwrap() - stale_cost).abs() < 1e-9,
+        "{r}"
+    );
+    assert_eq!(st["dashed"], 1, "{r}");
+    let note = st["note"].as_str().unwrap();
+    let extra: f64 = note
+        .strip_prefix("B (dh, stale table): not shortest: +")
+        .unwrap_or_else(|| panic!("{note}"))
+        .parse()
+        .unwrap();
+    assert!((extra - (stale_cost - shortest)).abs() < 0.006, "{note}");
+}
