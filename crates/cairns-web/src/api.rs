@@ -431,6 +431,8 @@ pub struct HeatResponse {
 /// A map with the request's edits, as a graph, plus what the heuristics need.
 pub(crate) struct Prepared {
     pub(crate) graph: Arc<GridGraph>,
+    /// The identity of `graph`, for what is cached per graph.
+    pub(crate) key: GraphKey,
     /// The table, whether it is stale, and the milliseconds spent building
     /// it for this request.
     pub(crate) table: Option<(Arc<Table>, bool, Option<f64>)>,
@@ -478,6 +480,16 @@ pub(crate) fn graph(
     nb: Neighborhood,
     edits: &[[u32; 3]],
 ) -> Result<Arc<GridGraph>, ApiError> {
+    graph_keyed(state, map, nb, edits).map(|(g, _)| g)
+}
+
+/// [`graph`] and its key.
+fn graph_keyed(
+    state: &AppState,
+    map: &str,
+    nb: Neighborhood,
+    edits: &[[u32; 3]],
+) -> Result<(Arc<GridGraph>, GraphKey), ApiError> {
     if edits.len() > MAX_EDITS {
         return Err(bad(format!("more than {MAX_EDITS} wall edits")));
     }
@@ -486,12 +498,12 @@ pub(crate) fn graph(
         edits: edits.to_vec(),
         directions: nb.directions(),
     };
-    Ok(state.graph(&key, nb)?)
+    Ok((state.graph(&key, nb)?, key))
 }
 
 pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let graph = graph(state, c.map, nb, c.walls)?;
+    let (graph, key) = graph_keyed(state, c.map, nb, c.walls)?;
     let table = if c.uses_dh {
         if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
             return Err(bad(format!(
@@ -532,11 +544,12 @@ pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiE
     } else {
         None
     };
-    Ok(Prepared { graph, table })
+    Ok(Prepared { graph, key, table })
 }
 
 /// Runs one search of `spec` (its names already checked) and describes it.
 fn run_search(
+    state: &AppState,
     prep: &Prepared,
     spec: SearchSpec,
     label: &str,
@@ -547,8 +560,11 @@ fn run_search(
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
     let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
+    // JPS+ borrows the graph's jump table from the cache instead of
+    // building one per request.
+    let jumps = (spec.algorithm == Algorithm::JpsPlus).then(|| state.jump_table(&prep.key, graph));
     let mut searcher = spec
-        .searcher(graph, table)
+        .searcher_with_jumps(graph, table, jumps.as_deref())
         .map_err(|e| bad(e.to_string()))?;
     // One warm-up run, then up to TIMED_RUNS timed runs within the budget.
     let cost = searcher.search_cost(start, goal);
@@ -679,7 +695,7 @@ pub(crate) fn search_blocking(
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
     let mut outcomes = specs
         .iter()
-        .map(|&(spec, label)| run_search(&prep, spec, label, start, goal, req.trace))
+        .map(|&(spec, label)| run_search(state, &prep, spec, label, start, goal, req.trace))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter();
     let a = outcomes.next().ok_or_else(|| bad("no search"))?;
@@ -841,6 +857,62 @@ mod tests {
             ("foobar", "Zm9vYmFy"),
         ] {
             assert_eq!(base64(input.as_bytes()), want);
+        }
+    }
+
+    /// JPS+ searches borrow one cached jump table per graph: a drag of the
+    /// start reuses it, a wall edit replaces it (one kept), and every
+    /// answer equals a searcher that builds its own table.
+    #[test]
+    fn jps_plus_reuses_the_graphs_jump_table() {
+        use cairns::grid::{GenerateOptions, MapKind, generate};
+        let grid = generate(&GenerateOptions {
+            kind: MapKind::Rooms { room_size: 7 },
+            width: 48,
+            height: 48,
+            seed: 2,
+        })
+        .unwrap();
+        let free: Vec<[u32; 2]> = (0..48)
+            .flat_map(|y| (0..48).map(move |x| [x, y]))
+            .filter(|&[x, y]| grid.is_passable(x, y))
+            .collect();
+        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        let to = *free.last().unwrap();
+        let wall = free[free.len() / 2];
+        for (k, &from) in free.iter().step_by(97).take(4).enumerate() {
+            let walls = if k < 3 {
+                vec![]
+            } else {
+                vec![[wall[0], wall[1], 1]]
+            };
+            let req = SearchRequest {
+                map: "m".into(),
+                from,
+                to,
+                search: Some("jps+".into()),
+                heuristic: "octile".into(),
+                compare: None,
+                landmarks: Vec::new(),
+                neighborhood: 8,
+                open: None,
+                walls: walls.clone(),
+                table_walls: None,
+                trace: false,
+                directed: false,
+            };
+            let answer = search_blocking(&state, &req).unwrap();
+            assert_eq!(state.jump_tables_kept(), 1);
+            let mut edited = grid.clone();
+            for [x, y, _] in walls {
+                edited.set(x, y, cairns::grid::Tile::OutOfBounds);
+            }
+            let graph = GridGraph::new(edited, Neighborhood::Octile);
+            let spec: SearchSpec = "jps+".parse().unwrap();
+            let mut fresh = spec.searcher(&graph, None).unwrap();
+            let cost = fresh.search_cost(grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+            assert_eq!(answer.a.cost, cost, "{from:?}");
+            assert_eq!(answer.a.expanded, fresh.stats().expanded, "{from:?}");
         }
     }
 

@@ -23,7 +23,7 @@ use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile
 use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
-use cairns::search::SearchCache;
+use cairns::search::{JumpTable, SearchCache};
 
 use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
 
@@ -35,6 +35,13 @@ const TABLES_KEPT: usize = 8;
 
 /// How many graphs are kept before the oldest are dropped.
 const GRAPHS_KEPT: usize = 8;
+
+/// How many JPS+ jump tables are kept (one per graph, 32 bytes per cell:
+/// 128 MiB for a 2048 x 2048 map) before the least recently used is
+/// dropped. A drag changes the start, the goal or a landmark, not the
+/// walls, so one table serves the whole drag; a wall stroke builds one per
+/// edit, as it did before the cache.
+const JUMP_TABLES_KEPT: usize = 1;
 
 /// Why the server state could not be set up, or could not give a map or
 /// a graph that was asked for.
@@ -199,6 +206,8 @@ pub struct AppState {
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
     /// Least recently used first.
     tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
+    /// JPS+ jump tables by graph, least recently used first.
+    jumps: Mutex<Vec<(GraphKey, Arc<JumpTable>)>>,
     guards: Guards,
 }
 
@@ -239,6 +248,7 @@ impl AppState {
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
+            jumps: Mutex::new(Vec::new()),
             guards: Guards::new(Limits::default()),
         }
     }
@@ -557,6 +567,33 @@ impl AppState {
         }
         tables.push((key, Arc::clone(&table)));
         Ok((table, true))
+    }
+
+    /// The JPS+ jump table of the graph `key` (which is `graph`): a recent
+    /// one, or built now and kept in place of the least recently used.
+    pub(crate) fn jump_table(&self, key: &GraphKey, graph: &GridGraph) -> Arc<JumpTable> {
+        {
+            let mut jumps = lock(&self.jumps);
+            if let Some(i) = jumps.iter().position(|(k, _)| k == key) {
+                let hit = jumps.remove(i);
+                let table = Arc::clone(&hit.1);
+                jumps.push(hit);
+                return table;
+            }
+        }
+        let table = Arc::new(JumpTable::build(graph));
+        let mut jumps = lock(&self.jumps);
+        if jumps.len() >= JUMP_TABLES_KEPT {
+            jumps.remove(0);
+        }
+        jumps.push((key.clone(), Arc::clone(&table)));
+        table
+    }
+
+    /// How many jump tables are kept now.
+    #[cfg(test)]
+    pub(crate) fn jump_tables_kept(&self) -> usize {
+        lock(&self.jumps).len()
     }
 
     /// Charges `bytes` for a new table, dropping idle cached tables (least
