@@ -758,7 +758,7 @@ async function selftest(mode) {
         latencies.push(performance.now() - t0);
       }
       fire("pointerup", to);
-      report.drag = { from: st.from.slice(), ...shown() };
+      report.drag = { from: st.from.slice(), landmarks: st.landmarks.map((p) => p.slice()), ...shown() };
     }
     const stroke = params.get("paint") && params.get("paint").split(",").map(Number);
     if (stroke && stroke.length === 4) {
