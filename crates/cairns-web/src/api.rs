@@ -250,6 +250,10 @@ fn default_heuristic() -> String {
     "octile".into()
 }
 
+fn yes() -> bool {
+    true
+}
+
 fn default_neighborhood() -> u8 {
     8
 }
@@ -303,6 +307,13 @@ pub struct SearchRequest {
     /// moves cost the same both ways, the same bounds).
     #[serde(default)]
     pub directed: bool,
+    /// Whether to time warm runs (the default): one untimed warm-up run,
+    /// then up to 5 timed runs within 5 ms, the time shown being their
+    /// median. `false` runs each search once, timed cold: the page asks so
+    /// while a marker is being dragged, where an answer that comes sooner
+    /// matters more than a steady time, and asks again warm on release.
+    #[serde(default = "yes")]
+    pub warm: bool,
 }
 
 /// The cells a search expanded.
@@ -336,6 +347,8 @@ pub struct SearchOutcome {
     /// How many timed runs `millis` is the median of (up to 5, fewer when
     /// they take more than 5 ms in all).
     pub runs: usize,
+    /// Whether the runs were warm (see [`SearchRequest::warm`]).
+    pub warm: bool,
     /// When asked for: base64 of the search's events in order, each a
     /// little-endian `u32`: the id of an expanded cell, or with bit 31 set
     /// the id of a cell put on OPEN (or given a better cost there).
@@ -556,6 +569,7 @@ fn run_search(
     start: NodeId,
     goal: NodeId,
     traced: bool,
+    warm: bool,
 ) -> Result<SearchOutcome, ApiError> {
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
@@ -566,11 +580,17 @@ fn run_search(
     let mut searcher = spec
         .searcher_with_jumps(graph, table, jumps.as_deref())
         .map_err(|e| bad(e.to_string()))?;
-    // One warm-up run, then up to TIMED_RUNS timed runs within the budget.
+    // One warm-up run, then up to TIMED_RUNS timed runs within the budget;
+    // or, not warm, one timed run.
+    let t0 = Instant::now();
     let cost = searcher.search_cost(start, goal);
+    let cold = t0.elapsed().as_secs_f64();
     let mut times = Vec::with_capacity(TIMED_RUNS);
+    if !warm {
+        times.push(cold);
+    }
     let mut spent = 0.0;
-    while times.len() < TIMED_RUNS && (times.is_empty() || spent < TIMING_BUDGET) {
+    while times.len() < TIMED_RUNS && (times.is_empty() || spent < TIMING_BUDGET) && warm {
         let t0 = Instant::now();
         std::hint::black_box(searcher.search_cost(start, goal));
         let t = t0.elapsed().as_secs_f64();
@@ -612,6 +632,7 @@ fn run_search(
         },
         millis,
         runs: times.len(),
+        warm,
         trace,
         trace_truncated,
     })
@@ -695,7 +716,9 @@ pub(crate) fn search_blocking(
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
     let mut outcomes = specs
         .iter()
-        .map(|&(spec, label)| run_search(state, &prep, spec, label, start, goal, req.trace))
+        .map(|&(spec, label)| {
+            run_search(state, &prep, spec, label, start, goal, req.trace, req.warm)
+        })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter();
     let a = outcomes.next().ok_or_else(|| bad("no search"))?;
@@ -900,6 +923,7 @@ mod tests {
                 table_walls: None,
                 trace: false,
                 directed: false,
+                warm: true,
             };
             let answer = search_blocking(&state, &req).unwrap();
             assert_eq!(state.jump_tables_kept(), 1);

@@ -624,3 +624,27 @@ async fn stale_tables_come_with_the_shortest_path() {
         "{value}"
     );
 }
+
+/// `warm: false` (the page's drags) runs each search once, timed cold:
+/// the same answer as warm runs, with `runs` 1.
+#[tokio::test]
+async fn cold_answers_equal_warm_ones_with_one_run() {
+    let g = grid(96);
+    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let body = |warm: bool| {
+        json!({"map": "rooms", "from": free(&g, false), "to": free(&g, true),
+            "heuristic": "octile", "compare": "zero", "warm": warm})
+    };
+    let (status, warm) = post(&state, "/api/search", &body(true)).await;
+    assert_eq!(status, StatusCode::OK, "{warm}");
+    let (status, cold) = post(&state, "/api/search", &body(false)).await;
+    assert_eq!(status, StatusCode::OK, "{cold}");
+    for k in ["a", "b"] {
+        assert_eq!(cold[k]["runs"], 1, "{cold}");
+        assert_eq!(cold[k]["warm"], false, "{cold}");
+        assert_eq!(warm[k]["warm"], true, "{warm}");
+        for field in ["cost", "path", "expanded", "explored"] {
+            assert_eq!(cold[k][field], warm[k][field], "{k}.{field}");
+        }
+    }
+}

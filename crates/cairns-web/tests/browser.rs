@@ -618,9 +618,18 @@ fn drag_answer_times_in_real_time() {
         let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
         // The page's suggested landmarks (GET /api/map places them so).
         let suggested = place(&graph, 8, Placement::Farthest { seed: 1 });
-        let (lx, ly) = graph.coords(suggested[0]);
         let from = free_at(&grid, 10, 10);
         let to = free_at(&grid, size - 40, size - 30);
+        // The landmark farthest from the start and the goal, so that the
+        // pointer takes it and not them at a zoom below one pixel a cell.
+        let apart = |(x, y): (u32, u32), p: [u32; 2]| x.abs_diff(p[0]).max(y.abs_diff(p[1]));
+        let dragged = (0..suggested.len())
+            .max_by_key(|&l| {
+                let c = graph.coords(suggested[l]);
+                apart(c, from).min(apart(c, to))
+            })
+            .unwrap();
+        let (lx, ly) = graph.coords(suggested[dragged]);
         let start_to = free_at(&grid, size / 2, size / 2);
         let landmark_to = free_at(&grid, size / 3, size / 2 + 7);
         let addr = start_server(AppState::with_grid("rooms", grid).unwrap());
@@ -644,7 +653,7 @@ fn drag_answer_times_in_real_time() {
             let (moved, want) = if kind == "start" {
                 (r["drag"]["from"].clone(), start_to)
             } else {
-                (r["drag"]["landmarks"][0].clone(), landmark_to)
+                (r["drag"]["landmarks"][dragged].clone(), landmark_to)
             };
             assert_eq!(moved, serde_json::json!(want), "{r}");
             let latency = &r["latency"];
