@@ -243,6 +243,14 @@ impl<T> Charged<T> {
     }
 }
 
+impl<T> Charged<T> {
+    /// The value, to change in place: its charge stays what it was, so the
+    /// change must keep its size.
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
 impl<T> Deref for Charged<T> {
     type Target = T;
 
