@@ -7,10 +7,12 @@
 //! valgrind --tool=callgrind target/release/examples/drag_work landmark 512 0
 //! ```
 //!
-//! `drag_work KIND SIZE MOVES` sends the map request and then `MOVES`
+//! `drag_work KIND SIZE MOVES [warm]` sends the map request and then `MOVES`
 //! search requests of a drag of `KIND` (`start`, `landmark` or `jps+`, a
 //! start drag searched with JPS+) across a generated `SIZE` x `SIZE` rooms
-//! map, A octile against B `dh` over the map's 8 suggested landmarks. The
+//! map, A octile against B `dh` over the map's 8 suggested landmarks, each
+//! search run once as the page asks during a drag (`warm`: warm-up and
+//! timed runs, as on release). The
 //! difference between two move counts is the drag's own work. Every answer
 //! is checked to be a 200 with a path.
 
@@ -47,6 +49,9 @@ fn main() {
     let kind = args.get(1).map_or("landmark", String::as_str).to_string();
     let size: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(512);
     let moves: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(8);
+    // As the page asks while dragging (one cold run per search), unless
+    // the fourth argument is `warm`.
+    let warm = args.get(4).is_some_and(|a| a == "warm");
     let grid = generate(&GenerateOptions {
         kind: MapKind::Rooms { room_size: 15 },
         width: size,
@@ -73,7 +78,8 @@ fn main() {
             let search = if kind == "jps+" { "jps+" } else { "astar" };
             let body = |from: &Value, landmarks: &[[u32; 2]]| {
                 json!({"map": "rooms", "from": from, "to": to, "search": search,
-                    "heuristic": "octile", "compare": "dh", "landmarks": landmarks})
+                    "heuristic": "octile", "compare": "dh", "landmarks": landmarks,
+                    "warm": warm})
             };
             // The first search builds the table: not part of a drag.
             call(&state, "POST", "/api/search", &body(&from, &landmarks)).await;
