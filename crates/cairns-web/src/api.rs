@@ -561,16 +561,30 @@ pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiE
 }
 
 /// Runs one search of `spec` (its names already checked) and describes it.
+/// What one search of a request asks: its ends and how to run it.
+#[derive(Clone, Copy)]
+struct Query {
+    start: NodeId,
+    goal: NodeId,
+    /// Record the events for playback.
+    traced: bool,
+    /// Warm-up and timed runs (else one cold run).
+    warm: bool,
+}
+
 fn run_search(
     state: &AppState,
     prep: &Prepared,
     spec: SearchSpec,
     label: &str,
-    start: NodeId,
-    goal: NodeId,
-    traced: bool,
-    warm: bool,
+    query: Query,
 ) -> Result<SearchOutcome, ApiError> {
+    let Query {
+        start,
+        goal,
+        traced,
+        warm,
+    } = query;
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
     let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
@@ -717,7 +731,13 @@ pub(crate) fn search_blocking(
     let mut outcomes = specs
         .iter()
         .map(|&(spec, label)| {
-            run_search(state, &prep, spec, label, start, goal, req.trace, req.warm)
+            let query = Query {
+                start,
+                goal,
+                traced: req.trace,
+                warm: req.warm,
+            };
+            run_search(state, &prep, spec, label, query)
         })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter();

@@ -427,7 +427,7 @@ fn arrow_keys_move_the_selected_marker_and_the_url_follows() {
     assert!(url.contains("landmarks="), "{url}");
 }
 
-/// A WebDriver session on a `chromedriver` this test started: the page
+/// A `WebDriver` session on a `chromedriver` this test started: the page
 /// runs in real time (no virtual time budget), so `performance.now()` in
 /// the page measures what a user waits.
 struct Driver {
@@ -503,10 +503,10 @@ impl Driver {
             if line.is_empty() {
                 break;
             }
-            if let Some((name, value)) = line.split_once(':') {
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().ok()?;
-                }
+            if let Some((name, value)) = line.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().ok()?;
             }
         }
         let mut json = vec![0; length];
@@ -514,7 +514,7 @@ impl Driver {
         serde_json::from_slice(&json).ok()
     }
 
-    /// The `value` of a WebDriver command; panics on an error.
+    /// The `value` of a `WebDriver` command; panics on an error.
     fn call(
         &self,
         method: &str,
