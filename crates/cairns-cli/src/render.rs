@@ -368,7 +368,8 @@ fn draw(
     let line_h = text_height(scale) + 8;
     let legend_w = legend
         .iter()
-        .map(|(_, t)| text_width(t, scale) + 44)
+        // Text starts at x = 40; the same margin as the map's on the right.
+        .map(|(_, t)| 40 + text_width(t, scale) + MARGIN)
         .max()
         .unwrap_or(0);
     let legend_h = legend.len() as u32 * line_h + 12;
@@ -535,6 +536,7 @@ fn legend_lines(runs: &[Run], jump_points: bool) -> Vec<(Option<Rgb>, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cairns::grid::Grid;
 
     #[test]
     fn layout_scales_small_maps_up_and_large_maps_down() {
@@ -550,6 +552,48 @@ mod tests {
         assert_eq!((big.up, big.down, big.width, big.height), (1, 3, 1000, 334));
         assert_eq!(Layout::for_map(1024, 1024).down, 1);
         assert_eq!(Layout::for_map(512, 100).up, 1);
+    }
+
+    /// Regression test: on a narrow map the picture is as wide as its
+    /// longest legend line, and the ratio line (the first, often the
+    /// longest) must be drawn whole: its ink ends at least a margin short
+    /// of the right edge, and reaches as far as the text is wide.
+    #[test]
+    fn the_ratio_line_fits_on_a_narrow_map() {
+        let grid = Grid::from_ascii(&vec!["...."; 64].join("\n")).unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(3, 63).unwrap());
+        let run = |label: &str, expanded: u64| Run {
+            label: label.to_string(),
+            cost: Some(64.0),
+            path: vec![start, goal],
+            expanded,
+            closed: vec![start],
+            landmarks: Vec::new(),
+            search_seconds: 0.001,
+            table_seconds: None,
+        };
+        let runs = [run("euclidean", 200), run("dh:32:sampled", 3)];
+        let layout = Layout::for_map(4, 64);
+        let canvas = draw(&graph, &layout, &runs, start, goal, false);
+        let ratio = ratio_line(&runs, "cells").unwrap();
+        let scale = 2;
+        let top = layout.height + 2 * MARGIN + 8;
+        let ink_right = (top..top + text_height(scale))
+            .flat_map(|y| (0..canvas.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| canvas.pixel(x, y) == Some(INK))
+            .map(|(x, _)| x)
+            .max()
+            .unwrap();
+        assert!(
+            ink_right + MARGIN < canvas.width(),
+            "{ink_right} of {}",
+            canvas.width()
+        );
+        assert!(
+            ink_right + 1 >= 40 + text_width(&ratio, scale) - scale,
+            "{ratio}"
+        );
     }
 
     #[test]

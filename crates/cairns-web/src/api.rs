@@ -22,7 +22,7 @@ use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
 use crate::state::{AppState, Endpoints, GraphKey, StateError, StateErrorKind, Table, TableKey};
 
 /// The most landmarks a request may place.
-const MAX_LANDMARKS: usize = 32;
+pub(crate) const MAX_LANDMARKS: usize = 32;
 /// The most wall edits a request may carry.
 const MAX_EDITS: usize = 1 << 16;
 /// Landmarks suggested for a new map.
@@ -38,7 +38,7 @@ const TIMING_BUDGET: f64 = 0.005;
 #[derive(Debug)]
 pub(crate) struct ApiError(StatusCode, String);
 
-fn bad(msg: impl Into<String>) -> ApiError {
+pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
 
@@ -218,7 +218,7 @@ pub(crate) async fn map(
 /// ([`Limits::max_concurrent_work`](crate::Limits::max_concurrent_work)) is
 /// free, holding it until the work ends (even when the request has been
 /// answered by then, past its deadline).
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     turns: Arc<Semaphore>,
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -241,13 +241,17 @@ async fn blocking<T: Send + 'static>(
     })?
 }
 
-fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
+pub(crate) fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
     let (x, y) = grid.coords(n);
     [x, y]
 }
 
 fn default_heuristic() -> String {
     "octile".into()
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_neighborhood() -> u8 {
@@ -298,6 +302,18 @@ pub struct SearchRequest {
     /// ([`SearchOutcome::trace`]), for playback.
     #[serde(default)]
     pub trace: bool,
+    /// Whether the landmark table keeps distances both to and from each
+    /// landmark (a directed table: twice the memory; on a grid, whose
+    /// moves cost the same both ways, the same bounds).
+    #[serde(default)]
+    pub directed: bool,
+    /// Whether to time warm runs (the default): one untimed warm-up run,
+    /// then up to 5 timed runs within 5 ms, the time shown being their
+    /// median. `false` runs each search once, timed cold: the page asks so
+    /// while a marker is being dragged, where an answer that comes sooner
+    /// matters more than a steady time, and asks again warm on release.
+    #[serde(default = "yes")]
+    pub warm: bool,
 }
 
 /// The cells a search expanded.
@@ -331,6 +347,8 @@ pub struct SearchOutcome {
     /// How many timed runs `millis` is the median of (up to 5, fewer when
     /// they take more than 5 ms in all).
     pub runs: usize,
+    /// Whether the runs were warm (see [`SearchRequest::warm`]).
+    pub warm: bool,
     /// When asked for: base64 of the search's events in order, each a
     /// little-endian `u32`: the id of an expanded cell, or with bit 31 set
     /// the id of a cell put on OPEN (or given a better cost there).
@@ -357,10 +375,23 @@ pub struct SearchResponse {
     pub unreachable: Explored,
     /// Whether the landmark table was built for other walls.
     pub stale: bool,
+    /// With a stale table: the shortest path on the edited map (A* with
+    /// the octile or Manhattan distance), to set beside the paths the stale
+    /// table led to, which may be longer.
+    pub shortest: Option<Shortest>,
     /// Time spent building a landmark table for this request, if one was built.
     pub table_millis: Option<f64>,
     /// Time of the whole request on the server.
     pub total_millis: f64,
+}
+
+/// The shortest path, found without the landmark table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Shortest {
+    /// Its length, `None` when the goal cannot be reached.
+    pub cost: Option<f64>,
+    /// Its cells as node ids (`y * width + x`), start first.
+    pub path: Vec<u32>,
 }
 
 /// The body of `POST /api/heat`.
@@ -386,6 +417,9 @@ pub struct HeatRequest {
     /// Table edits, as in [`SearchRequest`].
     #[serde(default)]
     pub table_walls: Option<Vec<[u32; 3]>>,
+    /// A directed table, as in [`SearchRequest`].
+    #[serde(default)]
+    pub directed: bool,
 }
 
 /// The answer of `POST /api/heat`.
@@ -408,12 +442,16 @@ pub struct HeatResponse {
 }
 
 /// A map with the request's edits, as a graph, plus what the heuristics need.
-struct Prepared {
-    graph: Arc<GridGraph>,
-    table: Option<(Arc<Table>, bool, Option<f64>)>,
+pub(crate) struct Prepared {
+    pub(crate) graph: Arc<GridGraph>,
+    /// The identity of `graph`, for what is cached per graph.
+    pub(crate) key: GraphKey,
+    /// The table, whether it is stale, and the milliseconds spent building
+    /// it for this request.
+    pub(crate) table: Option<(Arc<Table>, bool, Option<f64>)>,
 }
 
-fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
+pub(crate) fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
     match n {
         4 => Ok(Neighborhood::Four),
         8 => Ok(Neighborhood::Octile),
@@ -423,11 +461,11 @@ fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
 
 /// Reads a name of the library's vocabulary; the error lists the valid
 /// names.
-fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result<T, ApiError> {
+pub(crate) fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result<T, ApiError> {
     name.parse().map_err(|e: SpecError| bad(e.to_string()))
 }
 
-fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
+pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
     match grid.get(x, y) {
         None => Err(bad(format!(
             "{what} ({x}, {y}) is outside the map ({}x{})",
@@ -439,21 +477,32 @@ fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
     }
 }
 
-struct Common<'a> {
-    map: &'a str,
-    uses_dh: bool,
-    landmarks: &'a [[u32; 2]],
-    neighborhood: u8,
-    walls: &'a [[u32; 3]],
-    table_walls: Option<&'a [[u32; 3]]>,
+pub(crate) struct Common<'a> {
+    pub(crate) map: &'a str,
+    pub(crate) uses_dh: bool,
+    pub(crate) landmarks: &'a [[u32; 2]],
+    pub(crate) neighborhood: u8,
+    pub(crate) walls: &'a [[u32; 3]],
+    pub(crate) table_walls: Option<&'a [[u32; 3]]>,
+    pub(crate) directed: bool,
 }
 
-fn graph(
+pub(crate) fn graph(
     state: &AppState,
     map: &str,
     nb: Neighborhood,
     edits: &[[u32; 3]],
 ) -> Result<Arc<GridGraph>, ApiError> {
+    graph_keyed(state, map, nb, edits).map(|(g, _)| g)
+}
+
+/// [`graph`] and its key.
+fn graph_keyed(
+    state: &AppState,
+    map: &str,
+    nb: Neighborhood,
+    edits: &[[u32; 3]],
+) -> Result<(Arc<GridGraph>, GraphKey), ApiError> {
     if edits.len() > MAX_EDITS {
         return Err(bad(format!("more than {MAX_EDITS} wall edits")));
     }
@@ -462,12 +511,12 @@ fn graph(
         edits: edits.to_vec(),
         directions: nb.directions(),
     };
-    Ok(state.graph(&key, nb)?)
+    Ok((state.graph(&key, nb)?, key))
 }
 
-fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let graph = graph(state, c.map, nb, c.walls)?;
+    let (graph, key) = graph_keyed(state, c.map, nb, c.walls)?;
     let table = if c.uses_dh {
         if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
             return Err(bad(format!(
@@ -478,6 +527,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
         limits::check_table_request(
             state.limits(),
             c.landmarks.len(),
+            c.directed,
             graph.width(),
             graph.height(),
         )?;
@@ -498,6 +548,7 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
             edits: table_edits.to_vec(),
             directions: nb.directions(),
             landmarks: nodes,
+            directed: c.directed,
         };
         let t0 = Instant::now();
         let (table, built) = state.table(key, &table_graph)?;
@@ -506,29 +557,54 @@ fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     } else {
         None
     };
-    Ok(Prepared { graph, table })
+    Ok(Prepared { graph, key, table })
 }
 
 /// Runs one search of `spec` (its names already checked) and describes it.
+/// What one search of a request asks: its ends and how to run it.
+#[derive(Clone, Copy)]
+struct Query {
+    start: NodeId,
+    goal: NodeId,
+    /// Record the events for playback.
+    traced: bool,
+    /// Warm-up and timed runs (else one cold run).
+    warm: bool,
+}
+
 fn run_search(
+    state: &AppState,
     prep: &Prepared,
     spec: SearchSpec,
     label: &str,
-    start: NodeId,
-    goal: NodeId,
-    traced: bool,
+    query: Query,
 ) -> Result<SearchOutcome, ApiError> {
+    let Query {
+        start,
+        goal,
+        traced,
+        warm,
+    } = query;
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
     let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
+    // JPS+ borrows the graph's jump table from the cache instead of
+    // building one per request.
+    let jumps = (spec.algorithm == Algorithm::JpsPlus).then(|| state.jump_table(&prep.key, graph));
     let mut searcher = spec
-        .searcher(graph, table)
+        .searcher_with_jumps(graph, table, jumps.as_deref())
         .map_err(|e| bad(e.to_string()))?;
-    // One warm-up run, then up to TIMED_RUNS timed runs within the budget.
+    // One warm-up run, then up to TIMED_RUNS timed runs within the budget;
+    // or, not warm, one timed run.
+    let t0 = Instant::now();
     let cost = searcher.search_cost(start, goal);
+    let cold = t0.elapsed().as_secs_f64();
     let mut times = Vec::with_capacity(TIMED_RUNS);
+    if !warm {
+        times.push(cold);
+    }
     let mut spent = 0.0;
-    while times.len() < TIMED_RUNS && (times.is_empty() || spent < TIMING_BUDGET) {
+    while times.len() < TIMED_RUNS && (times.is_empty() || spent < TIMING_BUDGET) && warm {
         let t0 = Instant::now();
         std::hint::black_box(searcher.search_cost(start, goal));
         let t = t0.elapsed().as_secs_f64();
@@ -570,6 +646,7 @@ fn run_search(
         },
         millis,
         runs: times.len(),
+        warm,
         trace,
         trace_truncated,
     })
@@ -647,17 +724,32 @@ pub(crate) fn search_blocking(
             neighborhood: req.neighborhood,
             walls: &req.walls,
             table_walls: req.table_walls.as_deref(),
+            directed: req.directed,
         },
     )?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
     let mut outcomes = specs
         .iter()
-        .map(|&(spec, label)| run_search(&prep, spec, label, start, goal, req.trace))
+        .map(|&(spec, label)| {
+            let query = Query {
+                start,
+                goal,
+                traced: req.trace,
+                warm: req.warm,
+            };
+            run_search(state, &prep, spec, label, query)
+        })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter();
     let a = outcomes.next().ok_or_else(|| bad("no search"))?;
     let b = outcomes.next();
+    let stale = prep.table.as_ref().is_some_and(|t| t.1);
+    let shortest = if stale {
+        Some(shortest(&prep.graph, start, goal)?)
+    } else {
+        None
+    };
     let reachable = reachable_from(&prep.graph, start);
     let mut bits = vec![0u8; reachable.len().div_ceil(8)];
     let mut count = 0;
@@ -676,9 +768,27 @@ pub(crate) fn search_blocking(
             count,
             bitmap: base64(&bits),
         },
-        stale: prep.table.as_ref().is_some_and(|t| t.1),
+        stale,
+        shortest,
         table_millis: prep.table.as_ref().and_then(|t| t.2),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// The shortest path from `start` to `goal` on `graph`, by A* with the
+/// movement rule's default distance heuristic (no landmark table).
+fn shortest(graph: &GridGraph, start: NodeId, goal: NodeId) -> Result<Shortest, ApiError> {
+    let spec = SearchSpec::new(Algorithm::AStar)
+        .with_heuristic(HeuristicSpec::default_for(graph.neighborhood()));
+    let mut searcher = spec.searcher(graph, None).map_err(|e| bad(e.to_string()))?;
+    let cost = searcher.search_cost(start, goal);
+    let mut path = Vec::new();
+    if cost.is_some() {
+        searcher.path_into(goal, &mut path);
+    }
+    Ok(Shortest {
+        cost,
+        path: path.iter().map(|n| n.0).collect(),
     })
 }
 
@@ -729,6 +839,7 @@ pub(crate) async fn heat(
                 neighborhood: req.neighborhood,
                 walls: &req.walls,
                 table_walls: req.table_walls.as_deref(),
+                directed: req.directed,
             },
         )?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
@@ -790,6 +901,63 @@ mod tests {
             ("foobar", "Zm9vYmFy"),
         ] {
             assert_eq!(base64(input.as_bytes()), want);
+        }
+    }
+
+    /// JPS+ searches borrow one cached jump table per graph: a drag of the
+    /// start reuses it, a wall edit replaces it (one kept), and every
+    /// answer equals a searcher that builds its own table.
+    #[test]
+    fn jps_plus_reuses_the_graphs_jump_table() {
+        use cairns::grid::{GenerateOptions, MapKind, generate};
+        let grid = generate(&GenerateOptions {
+            kind: MapKind::Rooms { room_size: 7 },
+            width: 48,
+            height: 48,
+            seed: 2,
+        })
+        .unwrap();
+        let free: Vec<[u32; 2]> = (0..48)
+            .flat_map(|y| (0..48).map(move |x| [x, y]))
+            .filter(|&[x, y]| grid.is_passable(x, y))
+            .collect();
+        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        let to = *free.last().unwrap();
+        let wall = free[free.len() / 2];
+        for (k, &from) in free.iter().step_by(97).take(4).enumerate() {
+            let walls = if k < 3 {
+                vec![]
+            } else {
+                vec![[wall[0], wall[1], 1]]
+            };
+            let req = SearchRequest {
+                map: "m".into(),
+                from,
+                to,
+                search: Some("jps+".into()),
+                heuristic: "octile".into(),
+                compare: None,
+                landmarks: Vec::new(),
+                neighborhood: 8,
+                open: None,
+                walls: walls.clone(),
+                table_walls: None,
+                trace: false,
+                directed: false,
+                warm: true,
+            };
+            let answer = search_blocking(&state, &req).unwrap();
+            assert_eq!(state.jump_tables_kept(), 1);
+            let mut edited = grid.clone();
+            for [x, y, _] in walls {
+                edited.set(x, y, cairns::grid::Tile::OutOfBounds);
+            }
+            let graph = GridGraph::new(edited, Neighborhood::Octile);
+            let spec: SearchSpec = "jps+".parse().unwrap();
+            let mut fresh = spec.searcher(&graph, None).unwrap();
+            let cost = fresh.search_cost(grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+            assert_eq!(answer.a.cost, cost, "{from:?}");
+            assert_eq!(answer.a.expanded, fresh.stats().expanded, "{from:?}");
         }
     }
 

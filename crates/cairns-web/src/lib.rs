@@ -11,6 +11,8 @@
 //! | `GET /api/map?name=..` | `width`, `height`, `rows` (`.map` characters) and suggested `landmarks` |
 //! | `POST /api/search` | one or two A* searches ([`SearchRequest`] to [`SearchResponse`]) |
 //! | `POST /api/heat` | `h / d` for every cell towards a goal ([`HeatRequest`] to [`HeatResponse`]) |
+//! | `POST /api/landmarks` | landmarks placed by a strategy ([`PlaceRequest`] to [`PlaceResponse`]) |
+//! | `POST /api/landmark-help` | where one landmark raises the estimate towards a goal ([`HelpRequest`] to [`HelpResponse`]) |
 //!
 //! Every bad input is answered with a 4xx status and `{"error": "..."}`,
 //! and so is every other route or method (404, 405).
@@ -22,12 +24,16 @@
 #![deny(missing_docs)]
 
 mod api;
+mod landmarks;
 mod limits;
 mod regions;
 mod server;
 mod state;
 
-pub use api::{Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse};
+pub use api::{
+    Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse, Shortest,
+};
+pub use landmarks::{HelpRequest, HelpResponse, PlaceRequest, PlaceResponse};
 pub use limits::Limits;
 pub use regions::reachable_from;
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
@@ -71,6 +77,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/map", get(api::map))
         .route("/api/search", post(api::search))
         .route("/api/heat", post(api::heat))
+        .route("/api/landmarks", post(landmarks::place_landmarks))
+        .route("/api/landmark-help", post(landmarks::help))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(max_body))

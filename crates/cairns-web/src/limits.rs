@@ -108,27 +108,31 @@ pub(crate) fn table_bytes(landmarks: usize, nodes: usize) -> usize {
 }
 
 /// Refuses, before anything is built, a table larger than one request may
-/// have built or than the whole table budget.
+/// have built or than the whole table budget. A `directed` table keeps two
+/// columns per landmark.
 pub(crate) fn check_table_request(
     limits: &Limits,
     landmarks: usize,
+    directed: bool,
     width: u32,
     height: u32,
 ) -> Result<(), ApiError> {
     let nodes = width as usize * height as usize;
-    let bytes = table_bytes(landmarks, nodes);
+    let per_landmark = if directed { 2 } else { 1 };
+    let bytes = table_bytes(landmarks.saturating_mul(per_landmark), nodes);
     let limit = limits.max_table_bytes.min(limits.table_memory);
     if bytes <= limit {
         return Ok(());
     }
-    let advice = match limit / table_bytes(1, nodes).max(1) {
-        0 => "this map is too large for dh on this server".to_string(),
+    let kind = if directed { "directed " } else { "" };
+    let advice = match limit / table_bytes(per_landmark, nodes).max(1) {
+        0 => format!("this map is too large for {kind}dh on this server"),
         fits => format!("use at most {fits} landmarks"),
     };
     Err(ApiError::new(
         StatusCode::UNPROCESSABLE_ENTITY,
         format!(
-            "dh with {landmarks} landmarks on this {width}x{height} map needs a {} table, \
+            "{kind}dh with {landmarks} landmarks on this {width}x{height} map needs a {} table, \
              more than the {} a request may build; {advice}",
             mib(bytes),
             mib(limit)
@@ -236,6 +240,14 @@ impl<T> Charged<T> {
             value,
             _charge: charge,
         }
+    }
+}
+
+impl<T> Charged<T> {
+    /// The value, to change in place: its charge stays what it was, so the
+    /// change must keep its size.
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        &mut self.value
     }
 }
 
@@ -350,15 +362,20 @@ mod tests {
             ..Limits::default()
         };
         // 128 x 128 cells x 16 landmarks x 4 bytes = 1 MiB: fits exactly.
-        check_table_request(&limits, 16, 128, 128).unwrap();
-        let err = check_table_request(&limits, 17, 128, 128).unwrap_err();
+        check_table_request(&limits, 16, false, 128, 128).unwrap();
+        let err = check_table_request(&limits, 17, false, 128, 128).unwrap_err();
         assert_eq!(err.status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert!(err.message().contains("at most 16 landmarks"), "{err:?}");
+        // A directed table holds two columns per landmark: half as many fit.
+        check_table_request(&limits, 8, true, 128, 128).unwrap();
+        let err = check_table_request(&limits, 9, true, 128, 128).unwrap_err();
+        assert!(err.message().contains("directed dh with 9"), "{err:?}");
+        assert!(err.message().contains("at most 8 landmarks"), "{err:?}");
         // The whole budget bounds a request too.
         let small_budget = Limits {
             table_memory: 1 << 19,
             ..limits
         };
-        assert!(check_table_request(&small_budget, 16, 128, 128).is_err());
+        assert!(check_table_request(&small_budget, 16, false, 128, 128).is_err());
     }
 }

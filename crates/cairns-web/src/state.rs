@@ -23,7 +23,7 @@ use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile
 use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
-use cairns::search::SearchCache;
+use cairns::search::{JumpTable, SearchCache};
 
 use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
 
@@ -35,6 +35,13 @@ const TABLES_KEPT: usize = 8;
 
 /// How many graphs are kept before the oldest are dropped.
 const GRAPHS_KEPT: usize = 8;
+
+/// How many JPS+ jump tables are kept (one per graph, 32 bytes per cell:
+/// 128 MiB for a 2048 x 2048 map) before the least recently used is
+/// dropped. A drag changes the start, the goal or a landmark, not the
+/// walls, so one table serves the whole drag; a wall stroke builds one per
+/// edit, as it did before the cache.
+const JUMP_TABLES_KEPT: usize = 1;
 
 /// Why the server state could not be set up, or could not give a map or
 /// a graph that was asked for.
@@ -156,6 +163,25 @@ pub(crate) struct TableKey {
     pub edits: Vec<[u32; 3]>,
     pub directions: u32,
     pub landmarks: Vec<NodeId>,
+    /// Whether the table keeps distances both to and from each landmark
+    /// ([`Directedness::Directed`]).
+    pub directed: bool,
+}
+
+impl TableKey {
+    fn directedness(&self) -> Directedness {
+        if self.directed {
+            Directedness::Directed
+        } else {
+            Directedness::Symmetric
+        }
+    }
+
+    /// The distance columns the table keeps: one per landmark, two when
+    /// directed.
+    pub fn columns(&self) -> usize {
+        self.landmarks.len() * if self.directed { 2 } else { 1 }
+    }
 }
 
 /// The identity of a graph: the map, its wall edits and the movement rule.
@@ -180,6 +206,8 @@ pub struct AppState {
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
     /// Least recently used first.
     tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
+    /// JPS+ jump tables by graph, least recently used first.
+    jumps: Mutex<Vec<(GraphKey, Arc<JumpTable>)>>,
     guards: Guards,
 }
 
@@ -220,6 +248,7 @@ impl AppState {
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
+            jumps: Mutex::new(Vec::new()),
             guards: Guards::new(Limits::default()),
         }
     }
@@ -497,46 +526,109 @@ impl AppState {
                 tables.push(hit);
                 return Ok((table, false));
             }
-            tables
+            // The turn first: a table taken out below is not lost to a
+            // refusal.
+            let build = self.guards.build()?;
+            let near = tables
                 .iter()
-                .filter(|(k, _)| {
+                .enumerate()
+                .filter(|(_, (k, _))| {
                     k.map == key.map
                         && k.edits == key.edits
                         && k.directions == key.directions
+                        && k.directed == key.directed
                         && k.landmarks.len() == key.landmarks.len()
                 })
-                .map(|(k, t)| {
+                .map(|(i, (k, _))| {
                     let moved: Vec<usize> = (0..k.landmarks.len())
                         .filter(|&l| k.landmarks[l] != key.landmarks[l])
                         .collect();
-                    (moved, t)
+                    (i, moved)
                 })
-                // Not held unless copied: a table held here cannot be
-                // dropped to make room.
-                .filter(|(moved, _)| moved.len() < key.landmarks.len())
-                .min_by_key(|(moved, _)| moved.len())
-                .map(|(moved, t)| (moved, Arc::clone(t)))
-        };
-        let _build = self.guards.build()?;
-        let charge = self.charge_table(table_bytes(key.landmarks.len(), graph.grid().len()))?;
-        let table = match nearest {
-            Some((moved, t)) => {
-                let mut table = LandmarkTable::clone(&t);
-                drop(t);
-                for l in moved {
-                    table.move_landmark(graph, l, key.landmarks[l]);
+                .filter(|(_, moved)| moved.len() < key.landmarks.len())
+                .min_by_key(|(_, moved)| moved.len());
+            let near = near.map(|(i, moved)| {
+                if Arc::strong_count(&tables[i].1) == 1 {
+                    // Idle (held by the cache only): taken out and updated
+                    // in place, without a copy or a second charge. A drag
+                    // leaves the old position behind for good.
+                    (moved, tables.remove(i).1, true)
+                } else {
+                    // Not held unless copied: a table held here cannot be
+                    // dropped to make room.
+                    (moved, Arc::clone(&tables[i].1), false)
                 }
-                table
-            }
-            None => LandmarkTable::build(graph, &key.landmarks, Directedness::Symmetric),
+            });
+            (build, near)
         };
-        let table = Arc::new(Charged::new(table, charge));
+        let (_build, nearest) = nearest;
+        let table = match nearest {
+            Some((moved, t, true)) => match Arc::try_unwrap(t) {
+                Ok(mut owned) => {
+                    for &l in &moved {
+                        owned.get_mut().move_landmark(graph, l, key.landmarks[l]);
+                    }
+                    Arc::new(owned)
+                }
+                Err(t) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
+            },
+            Some((moved, t, false)) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
+            None => {
+                let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
+                let table = LandmarkTable::build(graph, &key.landmarks, key.directedness());
+                Arc::new(Charged::new(table, charge))
+            }
+        };
         let mut tables = lock(&self.tables);
         if tables.len() >= TABLES_KEPT {
             tables.remove(0);
         }
         tables.push((key, Arc::clone(&table)));
         Ok((table, true))
+    }
+
+    /// The JPS+ jump table of the graph `key` (which is `graph`): a recent
+    /// one, or built now and kept in place of the least recently used.
+    pub(crate) fn jump_table(&self, key: &GraphKey, graph: &GridGraph) -> Arc<JumpTable> {
+        {
+            let mut jumps = lock(&self.jumps);
+            if let Some(i) = jumps.iter().position(|(k, _)| k == key) {
+                let hit = jumps.remove(i);
+                let table = Arc::clone(&hit.1);
+                jumps.push(hit);
+                return table;
+            }
+        }
+        let table = Arc::new(JumpTable::build(graph));
+        let mut jumps = lock(&self.jumps);
+        if jumps.len() >= JUMP_TABLES_KEPT {
+            jumps.remove(0);
+        }
+        jumps.push((key.clone(), Arc::clone(&table)));
+        table
+    }
+
+    /// How many jump tables are kept now.
+    #[cfg(test)]
+    pub(crate) fn jump_tables_kept(&self) -> usize {
+        lock(&self.jumps).len()
+    }
+
+    /// A copy of `table` with the landmarks `moved` recomputed at their
+    /// places in `key`, charged anew.
+    fn copy_moved(
+        &self,
+        table: &Table,
+        moved: &[usize],
+        key: &TableKey,
+        graph: &GridGraph,
+    ) -> Result<Table, Refusal> {
+        let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
+        let mut copy = LandmarkTable::clone(table);
+        for &l in moved {
+            copy.move_landmark(graph, l, key.landmarks[l]);
+        }
+        Ok(Charged::new(copy, charge))
     }
 
     /// Charges `bytes` for a new table, dropping idle cached tables (least
@@ -668,6 +760,57 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A drag of one landmark: an idle cached table is updated in place
+    /// (no copy, the same bytes charged), a table a request holds is
+    /// copied; both equal a table built afresh.
+    #[test]
+    fn a_moved_landmark_updates_an_idle_table_in_place() {
+        let grid = generate(&GenerateOptions {
+            kind: MapKind::Rooms { room_size: 9 },
+            width: 40,
+            height: 40,
+            seed: 3,
+        })
+        .unwrap();
+        let free: Vec<NodeId> = (0..grid.len() as u32)
+            .map(NodeId)
+            .filter(|&n| grid.tiles()[n.index()].is_passable())
+            .collect();
+        let state = AppState::with_grid("m", grid).unwrap();
+        let graph_key = GraphKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+        };
+        let graph = state.graph(&graph_key, Neighborhood::Octile).unwrap();
+        let key = |second: NodeId| TableKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+            landmarks: vec![free[0], second],
+            directed: false,
+        };
+        let one = table_bytes(2, graph.grid().len());
+        drop(state.table(key(free[10]), &graph).unwrap());
+        assert_eq!(state.guards().table_bytes_used(), one);
+        // Idle: moved in place.
+        let (moved, built) = state.table(key(free[20]), &graph).unwrap();
+        assert!(built);
+        assert_eq!(state.guards().table_bytes_used(), one, "no copy");
+        let fresh = LandmarkTable::build(&*graph, &[free[0], free[20]], Directedness::Symmetric);
+        assert!(**moved == fresh);
+        // Held (by `moved`): copied, both charged.
+        let (copied, _) = state.table(key(free[30]), &graph).unwrap();
+        assert_eq!(state.guards().table_bytes_used(), 2 * one);
+        let fresh = LandmarkTable::build(&*graph, &[free[0], free[30]], Directedness::Symmetric);
+        assert!(**copied == fresh);
+        assert!(
+            state
+                .table(key(free[20]), &graph)
+                .is_ok_and(|(_, built)| !built)
+        );
+    }
+
     /// The table budget counts every table alive: idle cached tables are
     /// dropped, least recently used first, to make room; tables that
     /// requests hold are not, and then a build is refused.
@@ -700,6 +843,7 @@ mod tests {
             edits: Vec::new(),
             directions: 8,
             landmarks: vec![free[2 * i], free[2 * i + 1]],
+            directed: false,
         };
         let used = || state.guards().table_bytes_used();
 

@@ -19,7 +19,7 @@ const st = {
   zoom: 1, fitZoom: 1, ox: PAD, oy: PAD,
   from: null, to: null, landmarks: [], selected: "from",
   edits: [], tableEdits: [],
-  result: null, heat: null,
+  result: null, heat: null, help: null,
   inFlight: false, pending: false, drag: null,
   play: null,
 };
@@ -63,6 +63,7 @@ async function loadMap(name, fromUrl) {
   st.walls = st.base.slice();
   const urlLandmarks = fromUrl && parsePoints(params.get("landmarks"));
   st.landmarks = urlLandmarks || m.landmarks;
+  $("lm-count").value = Math.max(1, st.landmarks.length);
   st.image = new ImageData(m.width, m.height);
   st.offscreen = document.createElement("canvas");
   st.offscreen.width = m.width; st.offscreen.height = m.height;
@@ -114,6 +115,10 @@ function request() {
     compare: informed ? ($("compare").value || null) : null,
     landmarks: st.landmarks, neighborhood: Number($("neighborhood").value),
     open: $("open").value || null, walls: st.edits, table_walls: st.tableEdits,
+    directed: $("directed").checked,
+    // While a marker is dragged or walls painted: one cold run per search,
+    // for a sooner answer; the release asks again with warm runs.
+    warm: !st.drag,
   };
 }
 
@@ -128,6 +133,8 @@ function writeUrl() {
   q.set("compare", $("compare").value);
   if ($("open").value) q.set("open", $("open").value);
   if ($("neighborhood").value !== "8") q.set("neighborhood", $("neighborhood").value);
+  if ($("directed").checked) q.set("directed", "1");
+  if ($("shade").value) q.set("shade", $("shade").value);
   q.set("landmarks", st.landmarks.map((p) => p.join(",")).join(";"));
   history.replaceState(null, "", "?" + q.toString().replace(/%2C/g, ",").replace(/%3B/g, ";"));
 }
@@ -144,10 +151,12 @@ async function update() {
       try {
         const req = request();
         st.result = await api("/api/search", req);
-        st.heat = $("heat").checked
-          ? await api("/api/heat", { map: req.map, to: req.to, heuristic: req.heuristic, landmarks: req.landmarks,
-              neighborhood: req.neighborhood, walls: req.walls, table_walls: req.table_walls })
-          : null;
+        const shade = $("shade").value;
+        const common = { map: req.map, to: req.to, landmarks: req.landmarks, neighborhood: req.neighborhood,
+          walls: req.walls, table_walls: req.table_walls, directed: req.directed };
+        st.heat = shade === "heat" ? await api("/api/heat", { ...common, heuristic: req.heuristic }) : null;
+        st.help = shade === "help" && st.landmarks.length
+          ? await api("/api/landmark-help", { ...common, landmark: helpLandmark() }) : null;
         $("error").textContent = "";
         writeUrl();
       } catch (e) {
@@ -186,8 +195,10 @@ function show() {
     }
     $("ratio").textContent = ratioText(r);
     const runs = (o) => o.runs + (o.runs === 1 ? " run" : " runs");
-    $("timing-note").textContent = "times on the server: median of " + runs(r.a) + (r.b ? " (A), " + runs(r.b) + " (B)" : "")
-      + " after one warm-up; at most 5 ms of timed runs per search";
+    $("timing-note").textContent = r.a.warm === false
+      ? "times on the server: one cold run per search (while dragging; warm runs on release)"
+      : "times on the server: median of " + runs(r.a) + (r.b ? " (A), " + runs(r.b) + " (B)" : "")
+        + " after one warm-up; at most 5 ms of timed runs per search";
     $("path-length").textContent = r.a.cost === null ? "none" : r.a.cost.toFixed(4);
     $("path-steps").textContent = r.a.cost === null ? "-" : String(r.a.path.length - 1);
     $("stale").textContent = r.stale ? "STALE (walls changed: repair)" : "fresh";
@@ -201,8 +212,87 @@ function show() {
   }
   $("legend-jump").hidden = selectedSearch() !== "jps";
   $("heat-info").textContent = st.heat
-    ? "heat: mean h/d " + st.heat.mean.toFixed(3) + ", overestimates " + st.heat.over : "";
+    ? "heat: mean h/d " + st.heat.mean.toFixed(3) + ", overestimates " + st.heat.over
+    : st.help ? "landmark " + (helpLandmark() + 1) + " raises the estimate on " + fmt(st.help.helped) + " of "
+      + fmt(st.help.cells) + " cells, by up to " + st.help.max.toFixed(2) : "";
+  st.shade = shading();
+  showStale(r);
+  drawColorBar();
   draw();
+}
+
+// The landmark whose help is shaded: the selected one, else the first.
+function helpLandmark() {
+  return typeof st.selected === "number" && st.selected < st.landmarks.length ? st.selected : 0;
+}
+
+// The shading over the map, as one value in [0, 1] per cell (-1: none,
+// 2: an overestimate), with what the colour bar says. The heat map's scale
+// is stretched from the smallest h/d shown to the largest, so that the
+// differences between good heuristics are not all one colour.
+function shading() {
+  if (st.heat) {
+    const bytes = decodeBase64(st.heat.ratio);
+    let lo = 255, hi = 0;
+    for (const b of bytes) if (b <= 200) { lo = Math.min(lo, b); hi = Math.max(hi, b); }
+    if (lo > hi) { lo = 0; hi = 200; }
+    const span = Math.max(1, hi - lo);
+    const t = new Float32Array(bytes.length);
+    bytes.forEach((b, i) => { t[i] = b === 255 ? -1 : b === 254 ? 2 : (b - lo) / span; });
+    return { t, title: "h/d of A's heuristic (stretched: " + (lo / 200).toFixed(2) + " to " + (hi / 200).toFixed(2) + ")",
+      lo: (lo / 200).toFixed(2), hi: (hi / 200).toFixed(2) };
+  }
+  if (st.help) {
+    const bytes = decodeBase64(st.help.gain);
+    const t = new Float32Array(bytes.length);
+    bytes.forEach((b, i) => { t[i] = b === 255 ? -1 : b / 254; });
+    return { t, title: "how much landmark " + (helpLandmark() + 1) + " raises the estimate above octile",
+      lo: "0", hi: st.help.max.toFixed(2) };
+  }
+  return null;
+}
+
+// A sequential ramp (viridis' stops): dark blue for low, yellow for high,
+// ordered in lightness so that it reads in grey too.
+const RAMP = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+function ramp(t) {
+  const x = Math.min(1, Math.max(0, t)) * (RAMP.length - 1);
+  const k = Math.min(RAMP.length - 2, Math.floor(x)), f = x - k;
+  return RAMP[k].map((c, j) => Math.round(c + (RAMP[k + 1][j] - c) * f));
+}
+
+function drawColorBar() {
+  const sh = st.shade;
+  $("shade-key").hidden = !sh;
+  if (!sh) return;
+  const bar = $("colorbar"), bc = bar.getContext("2d");
+  for (let x = 0; x < bar.width; x++) {
+    const [r, g, b] = ramp(x / (bar.width - 1));
+    bc.fillStyle = "rgb(" + r + "," + g + "," + b + ")";
+    bc.fillRect(x, 0, 1, bar.height);
+  }
+  $("shade-title").textContent = sh.title + "; explored cells keep their region's colour on their edge";
+  $("bar-lo").textContent = sh.lo;
+  $("bar-hi").textContent = sh.hi;
+}
+
+// With a stale table, the searches that used it may return a longer path:
+// both are drawn, and the difference is written out.
+function showStale(r) {
+  st.stalePaths = [];
+  let note = "";
+  if (r && r.stale && r.shortest && r.shortest.cost !== null) {
+    for (const [k, o] of [["A", r.a], ["B", r.b]]) {
+      if (!o || !o.heuristic.startsWith("dh") || o.cost === null) continue;
+      const extra = o.cost - r.shortest.cost;
+      if (extra > 1e-6) {
+        st.stalePaths.push(o.path);
+        note += k + " (" + o.heuristic + ", stale table): not shortest: +" + extra.toFixed(2) + " ";
+      }
+    }
+  }
+  $("stale-note").textContent = note.trim();
+  $("legend-stale").hidden = st.stalePaths.length === 0;
 }
 
 // Colours as little-endian RGBA words for a Uint32Array over the pixels.
@@ -217,10 +307,21 @@ const COLOR = {
 };
 const CSS = {
   a: "rgb(245,176,65)", b: "rgb(93,173,226)", both: "rgb(125,91,166)",
-  path: "rgb(255,212,0)", start: "rgb(0,158,115)", goal: "rgb(213,94,0)", landmark: "rgb(240,228,66)",
+  path: "rgb(255,212,0)", stale: "rgb(204,121,167)", start: "rgb(0,158,115)", goal: "rgb(213,94,0)", landmark: "rgb(240,228,66)",
 };
 
 const bit = (bits, i) => bits && (bits[i >> 3] >> (i & 7)) & 1;
+
+// Whether cell i, explored, has a 4-neighbour that is not (by the same
+// searches), or lies on the map's border.
+function edge(bits, play, i, w, h) {
+  const seen = (j) => play
+    ? play.state[0][j] === 2 || (play.state[1] && play.state[1][j] === 2)
+    : bit(bits.a, j) || bit(bits.b, j);
+  const x = i % w, y = (i - x) / w;
+  if (x === 0 || y === 0 || x === w - 1 || y === h - 1) return true;
+  return !seen(i - 1) || !seen(i + 1) || !seen(i - w) || !seen(i + w);
+}
 
 function draw() {
   if (!st.image) return;
@@ -228,7 +329,7 @@ function draw() {
   const px = new Uint32Array(st.image.data.buffer);
   const bits = st.bits || {};
   const play = st.play;
-  const heat = st.heat && decodeBase64(st.heat.ratio);
+  const shade = st.shade && st.shade.t;
   const jps = selectedSearch() === "jps";
   for (let i = 0; i < w * h; i++) {
     let c;
@@ -236,7 +337,9 @@ function draw() {
     else {
       c = st.base[i] ? COLOR.erased : COLOR.free;
       if (bit(bits.unreachable, i)) c = COLOR.unreachable;
-      if (heat && heat[i] !== 255) c = heat[i] === 254 ? COLOR.over : rgb(255, 255 - heat[i], 255 - heat[i]);
+      const t = shade ? shade[i] : -1;
+      if (t === 2) c = COLOR.over;
+      else if (t >= 0) { const [r, g, b] = ramp(t); c = rgb(r, g, b); }
       let a, b;
       if (play) {
         a = play.state[0][i] === 2; b = play.state[1] && play.state[1][i] === 2;
@@ -244,6 +347,9 @@ function draw() {
       } else if (!jps) {
         a = bit(bits.a, i); b = bit(bits.b, i);
       }
+      // Under shading, an explored cell keeps its region's colour only on
+      // the region's edge: the shading shows through, the area stays seen.
+      if ((a || b) && shade && t >= 0 && !edge(bits, play, i, w, h)) { a = false; b = false; }
       if (a && b) c = COLOR.both; else if (a) c = COLOR.a; else if (b) c = COLOR.b;
     }
     px[i] = c;
@@ -270,13 +376,27 @@ function draw() {
     }
   }
   // The path: a yellow line with a dark outline, visible over every region
-  // whatever the zoom.
-  if (st.result && st.result.a.path.length > 1 && (!play || play.done)) {
+  // whatever the zoom. With a stale table, the shortest path is the yellow
+  // one and a longer path found with the table is dashed over it.
+  const trace = (path) => {
     ctx.beginPath();
-    st.result.a.path.forEach((n, k) => { const [x, y] = centre(n); if (k) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
+    path.forEach((n, k) => { const [x, y] = centre(n); if (k) ctx.lineTo(x, y); else ctx.moveTo(x, y); });
     ctx.lineJoin = "round"; ctx.lineCap = "round";
-    ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(4, z * 0.5) + 3; ctx.stroke();
-    ctx.strokeStyle = CSS.path; ctx.lineWidth = Math.max(4, z * 0.5); ctx.stroke();
+  };
+  if (st.result && (!play || play.done)) {
+    const shortest = st.stalePaths && st.stalePaths.length ? st.result.shortest.path : st.result.a.path;
+    if (shortest.length > 1) {
+      trace(shortest);
+      ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(4, z * 0.5) + 3; ctx.stroke();
+      ctx.strokeStyle = CSS.path; ctx.lineWidth = Math.max(4, z * 0.5); ctx.stroke();
+    }
+    for (const p of st.stalePaths || []) {
+      trace(p);
+      ctx.setLineDash([8, 5]);
+      ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(3, z * 0.35) + 2; ctx.stroke();
+      ctx.strokeStyle = CSS.stale; ctx.lineWidth = Math.max(3, z * 0.35); ctx.stroke();
+      ctx.setLineDash([]);
+    }
   }
   const r = Math.max(7, z * 0.6);
   const at = (p) => [st.ox + (p[0] + 0.5) * z, st.oy + (p[1] + 0.5) * z];
@@ -350,6 +470,8 @@ view.addEventListener("pointerdown", (ev) => {
   }
   const c = cellAt(ev);
   const tool = $("tool").value;
+  if (tool === "add-landmark") { addLandmark(c); return; }
+  if (tool === "remove-landmark") { const h = hit(ev); if (typeof h === "number") removeLandmark(h); return; }
   if (tool !== "drag") {
     st.drag = { paint: tool === "wall" ? 1 : 0, last: c };
     capture(ev);
@@ -358,7 +480,12 @@ view.addEventListener("pointerdown", (ev) => {
   }
   const h = hit(ev);
   st.drag = h === null ? null : { point: handle(h) };
-  if (h !== null) { st.selected = h; capture(ev); draw(); }
+  if (h !== null) {
+    const changed = st.selected !== h;
+    st.selected = h; capture(ev); draw();
+    // The shading is of the selected landmark.
+    if (changed && typeof h === "number" && $("shade").value === "help") update();
+  }
 });
 
 // Keeps the drag's moves coming when the pointer leaves the canvas. A
@@ -385,10 +512,43 @@ function moveTo(point, c) {
   if (st.walls[c[1] * st.width + c[0]]) return;
   if (point[0] === c[0] && point[1] === c[1]) return;
   point[0] = c[0]; point[1] = c[1];
+  if (st.drag) st.drag.moved = true;
   update();
 }
 
-view.addEventListener("pointerup", () => { st.drag = null; });
+view.addEventListener("pointerup", () => {
+  const moved = st.drag && st.drag.moved;
+  st.drag = null;
+  if (moved) update();
+});
+
+// Landmarks: one added on a free cell, one removed, or a number placed by a
+// strategy on the server. The count box follows the landmarks.
+function addLandmark(c) {
+  if (st.walls[c[1] * st.width + c[0]] || st.landmarks.length >= 32) return;
+  if (st.landmarks.some((p) => p[0] === c[0] && p[1] === c[1])) return;
+  st.landmarks.push(c.slice());
+  st.selected = st.landmarks.length - 1;
+  $("lm-count").value = st.landmarks.length;
+  update();
+}
+
+function removeLandmark(l) {
+  st.landmarks.splice(l, 1);
+  st.selected = "from";
+  $("lm-count").value = Math.max(1, st.landmarks.length);
+  update();
+}
+
+async function placeLandmarks() {
+  const res = await api("/api/landmarks", {
+    map: st.map, count: Number($("lm-count").value), placement: $("lm-placement").value,
+    neighborhood: Number($("neighborhood").value), walls: st.edits,
+  });
+  st.landmarks = res.landmarks;
+  st.selected = "from";
+  await update();
+}
 
 view.addEventListener("wheel", (ev) => {
   ev.preventDefault();
@@ -414,7 +574,10 @@ view.addEventListener("keydown", (ev) => {
   else if (k === "0") { fit(); draw(); }
   else if (k === "s") st.selected = "from";
   else if (k === "g") st.selected = "to";
-  else if (k === "l" && st.landmarks.length) st.selected = typeof st.selected === "number" ? (st.selected + 1) % st.landmarks.length : 0;
+  else if (k === "l" && st.landmarks.length) {
+    st.selected = typeof st.selected === "number" ? (st.selected + 1) % st.landmarks.length : 0;
+    if ($("shade").value === "help") update();
+  }
   else if (k === " ") togglePlay();
   else if (k === ".") stepOnce();
   else return;
@@ -450,7 +613,7 @@ function paint(cells) {
     st.edits.push([x, y, v]);
     changed = true;
   }
-  if (changed) update();
+  if (changed) { st.drag.moved = true; update(); }
 }
 
 // Playback: the searches' events (expanded cells and cells put on OPEN) in
@@ -522,7 +685,8 @@ $("zoom-in").addEventListener("click", () => zoomAt(view.width / 2, view.height 
 $("zoom-out").addEventListener("click", () => zoomAt(view.width / 2, view.height / 2, 0.8));
 $("zoom-fit").addEventListener("click", () => { fit(); draw(); });
 $("repair").addEventListener("click", () => { st.tableEdits = st.edits.slice(); update(); });
-for (const id of ["search", "heuristic", "compare", "open", "neighborhood", "heat"]) $(id).addEventListener("change", () => update());
+for (const id of ["search", "heuristic", "compare", "open", "neighborhood", "shade", "directed"]) $(id).addEventListener("change", () => update());
+$("lm-place").addEventListener("click", () => placeLandmarks().catch((e) => { $("error").textContent = e.message; }));
 $("map").addEventListener("change", () => loadMap($("map").value, false).catch((e) => { $("error").textContent = e.message; }));
 // A resize refits the map unless the user zoomed or panned: then the view
 // keeps its zoom and the cell at the canvas's centre.
@@ -540,7 +704,8 @@ window.addEventListener("resize", () => {
     for (const name of m.maps) $("map").add(new Option(name, name));
     for (const name of m.open_sets) $("open").add(new Option(name, name));
     for (const name of m.searches) $("search").add(new Option(name, name));
-    for (const id of ["search", "heuristic", "compare", "open", "neighborhood"]) if (params.has(id)) $(id).value = params.get(id);
+    for (const id of ["search", "heuristic", "compare", "open", "neighborhood", "shade"]) if (params.has(id)) $(id).value = params.get(id);
+    $("directed").checked = params.get("directed") === "1";
     const name = params.get("map") || m.maps[0];
     $("map").value = name;
     await loadMap(name, true);
@@ -561,7 +726,14 @@ window.addEventListener("resize", () => {
 // - pan: a shift-drag of 100 px right and 50 down, then shift+left arrow;
 // - play: plays the search at full speed to its end;
 // - search (&to_search=NAME): chooses a search in the menu;
-// - keys: moves the start two cells right with the arrow key.
+// - keys: moves the start two cells right with the arrow key;
+// - landmark-add (&at=x,y): clicks a cell with the "add landmark" tool;
+// - landmark-remove (&index=k): clicks landmark k with the "remove landmark" tool;
+// - place (&count=k&placement=NAME): places k landmarks with the strategy;
+// - directed: ticks "directed table";
+// - shade (&to_shade=heat|help): chooses a shading, with its colour bar;
+// - stale (&erase=x0,y0,x1,y1): erases walls along a stroke, leaving the
+//   landmark table stale.
 async function selftest(mode) {
   const report = {};
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -596,7 +768,7 @@ async function selftest(mode) {
         latencies.push(performance.now() - t0);
       }
       fire("pointerup", to);
-      report.drag = { from: st.from.slice(), ...shown() };
+      report.drag = { from: st.from.slice(), landmarks: st.landmarks.map((p) => p.slice()), ...shown() };
     }
     const stroke = params.get("paint") && params.get("paint").split(",").map(Number);
     if (stroke && stroke.length === 4) {
@@ -643,6 +815,53 @@ async function selftest(mode) {
     $("search").dispatchEvent(new Event("change"));
     await settle();
     report.search = { url: location.search, ...shown() };
+  } else if (mode === "landmark-add" || mode === "landmark-remove") {
+    const before = st.landmarks.map((p) => p.slice());
+    const at = mode === "landmark-add" ? parsePoint(params.get("at")) : st.landmarks[Number(params.get("index") || 0)].slice();
+    $("tool").value = mode === "landmark-add" ? "add-landmark" : "remove-landmark";
+    fire("pointerdown", at);
+    fire("pointerup", at);
+    await settle();
+    $("tool").value = "drag";
+    report.landmarks = { before, after: st.landmarks, count: $("lm-count").value, url: location.search, ...shown() };
+  } else if (mode === "place") {
+    const before = st.landmarks;
+    $("lm-count").value = params.get("count") || "4";
+    $("lm-placement").value = params.get("placement") || "farthest";
+    $("lm-place").click();
+    while (st.landmarks === before && !$("error").textContent) await sleep(5);
+    await settle();
+    report.place = { landmarks: st.landmarks, url: location.search, ...shown() };
+  } else if (mode === "directed") {
+    $("directed").checked = true;
+    $("directed").dispatchEvent(new Event("change"));
+    await settle();
+    report.directed = { url: location.search, table: $("table-time").textContent, ...shown() };
+  } else if (mode === "shade") {
+    $("shade").value = params.get("to_shade") || "heat";
+    $("shade").dispatchEvent(new Event("change"));
+    await settle();
+    const bar = $("colorbar").getContext("2d");
+    report.shade = {
+      shown: !$("shade-key").hidden, title: $("shade-title").textContent, lo: $("bar-lo").textContent,
+      hi: $("bar-hi").textContent, info: $("heat-info").textContent,
+      ends: [Array.from(bar.getImageData(0, 7, 1, 1).data), Array.from(bar.getImageData($("colorbar").width - 1, 7, 1, 1).data)],
+      ...shown(),
+    };
+  } else if (mode === "stale") {
+    const e = params.get("erase").split(",").map(Number);
+    $("tool").value = "erase";
+    fire("pointerdown", [e[0], e[1]]);
+    fire("pointermove", [e[2], e[3]]);
+    fire("pointerup", [e[2], e[3]]);
+    await settle();
+    $("tool").value = "drag";
+    const r = st.result;
+    report.stale = {
+      edits: st.edits, stale: $("stale").textContent, note: $("stale-note").textContent,
+      shortest: r && r.shortest ? r.shortest.cost : null, costs: [r.a.cost, r.b ? r.b.cost : null],
+      dashed: (st.stalePaths || []).length, ...shown(),
+    };
   } else if (mode === "keys") {
     view.focus();
     key("s");

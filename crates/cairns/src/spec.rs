@@ -1042,6 +1042,34 @@ impl SearchSpec {
         graph: &'a GridGraph,
         table: Option<&'a LandmarkTable>,
     ) -> Result<Box<dyn Searcher + 'a>, SpecError> {
+        self.searcher_with_jumps(graph, table, None)
+    }
+
+    /// Like [`searcher`](Self::searcher), borrowing a jump table built
+    /// beforehand for `jps+` (a tool that keeps one per map, such as the
+    /// web page's cache, then builds it once instead of per searcher);
+    /// `None` builds one as `searcher` does. Other searches ignore it.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`searcher`](Self::searcher), and a jump table for another
+    /// size of grid.
+    pub fn searcher_with_jumps<'a>(
+        &self,
+        graph: &'a GridGraph,
+        table: Option<&'a LandmarkTable>,
+        jumps: Option<&'a JumpTable>,
+    ) -> Result<Box<dyn Searcher + 'a>, SpecError> {
+        if let Some(j) = jumps.filter(|j| !j.fits(graph)) {
+            return Err(SpecErrorKind::Table(format!(
+                "the jump table is for a {}x{} grid, the map is {}x{}",
+                j.width(),
+                j.height(),
+                graph.width(),
+                graph.height()
+            ))
+            .into());
+        }
         let spec = self.resolve_inadmissible(graph.neighborhood())?;
         spec.check_terrain(graph)?;
         let heuristic = spec.heuristic_for(graph.neighborhood());
@@ -1063,7 +1091,7 @@ impl SearchSpec {
                 Some(_) => {}
             }
         }
-        Ok(prepared_searcher(spec, graph, table, None))
+        Ok(prepared_searcher(spec, graph, table, jumps))
     }
 }
 
@@ -1431,6 +1459,21 @@ mod tests {
         // Without a prepared table, the searcher builds its own.
         let mut searcher = spec.searcher(&graph, None).unwrap();
         assert_eq!(searcher.search_cost(start, goal), Some(12.0));
+        // A table kept by the caller gives the same search; one of another
+        // size is refused.
+        let kept = JumpTable::build(&graph);
+        let mut borrowing = spec.searcher_with_jumps(&graph, None, Some(&kept)).unwrap();
+        assert_eq!(borrowing.search_cost(start, goal), Some(12.0));
+        assert_eq!(borrowing.stats(), searcher.stats());
+        let wrong = JumpTable::build(&other);
+        let err = spec
+            .searcher_with_jumps(&graph, None, Some(&wrong))
+            .err()
+            .unwrap();
+        assert!(
+            err.to_string().contains("3x9 grid, the map is 9x3"),
+            "{err}"
+        );
         let err = spec.resolve(Neighborhood::Four).unwrap_err();
         assert!(err.to_string().contains("octile movement"), "{err}");
     }

@@ -1,0 +1,311 @@
+//! The landmark routes: `POST /api/landmarks` places landmarks with one of
+//! the library's strategies, `POST /api/landmark-help` shows where one
+//! landmark raises the heuristic towards one goal.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use cairns::graph::NodeId;
+use cairns::grid::GridGraph;
+use cairns::landmarks::{LandmarkTable, place};
+use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind};
+use serde::{Deserialize, Serialize};
+
+use crate::api::{
+    ApiError, Common, MAX_LANDMARKS, bad, base64, blocking, cell, graph, neighborhood, parse,
+    prepare, xy,
+};
+use crate::state::AppState;
+
+fn default_neighborhood() -> u8 {
+    8
+}
+
+/// The body of `POST /api/landmarks`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// How many landmarks, 1 to 32.
+    pub count: usize,
+    /// A name of [`PlacementKind`]: `random`, `farthest`, `avoid` or
+    /// `sampled` (seed 1).
+    pub placement: String,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`](crate::SearchRequest).
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+}
+
+/// The answer of `POST /api/landmarks`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlaceResponse {
+    /// The landmark cells `[x, y]`, as many as asked for.
+    pub landmarks: Vec<[u32; 2]>,
+    /// Time on the server.
+    pub millis: f64,
+}
+
+/// Answers `POST /api/landmarks`.
+pub(crate) async fn place_landmarks(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<PlaceRequest>, JsonRejection>,
+) -> Result<Json<PlaceResponse>, ApiError> {
+    let Json(req) = body?;
+    if req.count == 0 || req.count > MAX_LANDMARKS {
+        return Err(bad(format!(
+            "count must be 1 to {MAX_LANDMARKS}, not {}",
+            req.count
+        )));
+    }
+    let kind: PlacementKind = parse(&req.placement)?;
+    let nb = neighborhood(req.neighborhood)?;
+    blocking(state.guards().work(), move || {
+        let t0 = Instant::now();
+        let graph = graph(&state, &req.map, nb, &req.walls)?;
+        // Placing runs searches over the whole map, in parallel, like a
+        // table build: it takes one of the build turns.
+        let _turn = state.guards().build()?;
+        let nodes = place(&*graph, req.count, kind.with_seed(PLACEMENT_SEED));
+        if nodes.len() < req.count {
+            return Err(bad(format!(
+                "cannot place {} landmarks: the map has only {} cells with a legal move",
+                req.count,
+                nodes.len()
+            )));
+        }
+        Ok(Json(PlaceResponse {
+            landmarks: nodes.iter().map(|&n| xy(graph.grid(), n)).collect(),
+            millis: t0.elapsed().as_secs_f64() * 1e3,
+        }))
+    })
+    .await
+}
+
+/// The body of `POST /api/landmark-help`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelpRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// The goal `[x, y]`.
+    pub to: [u32; 2],
+    /// The landmarks, as in [`SearchRequest`](crate::SearchRequest).
+    pub landmarks: Vec<[u32; 2]>,
+    /// The index in `landmarks` of the landmark to show.
+    pub landmark: usize,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`](crate::SearchRequest).
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// Table edits, as in [`SearchRequest`](crate::SearchRequest).
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+    /// A directed table, as in [`SearchRequest`](crate::SearchRequest).
+    #[serde(default)]
+    pub directed: bool,
+}
+
+/// The answer of `POST /api/landmark-help`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HelpResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Base64 of one byte per cell: the landmark's gain `round(254 * gain
+    /// / max)`, 255 where it has none to give (walls, cells that cannot
+    /// reach the goal or the landmark).
+    pub gain: String,
+    /// The largest gain, in cost units (the scale's top).
+    pub max: f64,
+    /// Cells where the landmark raises the estimate (gain above 0).
+    pub helped: usize,
+    /// Cells with a gain value (not 255).
+    pub cells: usize,
+    /// Time on the server.
+    pub millis: f64,
+}
+
+/// How much landmark `l` raises the estimate of `d(n, goal)` above `base`
+/// (the octile distance): its triangle bound minus the base, at least 0;
+/// `None` where the bound says nothing (an infinite or missing distance).
+///
+/// Symmetric: `|d(L, goal) - d(L, n)|`. Directed: the larger of
+/// `d(n, L) - d(goal, L)` and `d(L, goal) - d(L, n)`.
+pub(crate) fn gain(
+    table: &LandmarkTable,
+    l: usize,
+    n: NodeId,
+    goal: NodeId,
+    base: f64,
+) -> Option<f64> {
+    let to = |v| f64::from(table.to_landmark(v, l));
+    let from = |v| f64::from(table.from_landmark(l, v));
+    let bound = (to(n) - to(goal)).max(from(goal) - from(n));
+    let bound = if bound.is_nan() || !to(n).is_finite() || !to(goal).is_finite() {
+        return None;
+    } else {
+        bound
+    };
+    Some((bound - table.margin() - base).max(0.0))
+}
+
+/// The gains of every cell as bytes, the largest gain and how many cells
+/// gain (see [`HelpResponse`]).
+fn gains(
+    graph: &GridGraph,
+    table: &LandmarkTable,
+    l: usize,
+    goal: NodeId,
+    base: &[f64],
+) -> (Vec<u8>, f64, usize, usize) {
+    let values: Vec<Option<f64>> = (0..graph.grid().len() as u32)
+        .map(NodeId)
+        .map(|n| {
+            graph
+                .is_passable(n)
+                .then(|| gain(table, l, n, goal, base[n.index()]))
+                .flatten()
+        })
+        .collect();
+    let max = values.iter().flatten().copied().fold(0.0, f64::max);
+    let helped = values.iter().flatten().filter(|&&g| g > 0.0).count();
+    let cells = values.iter().flatten().count();
+    let bytes = values
+        .iter()
+        .map(|v| match v {
+            None => 255,
+            Some(_) if max <= 0.0 => 0,
+            Some(g) => (g / max * 254.0).round().clamp(0.0, 254.0) as u8,
+        })
+        .collect();
+    (bytes, max, helped, cells)
+}
+
+/// Answers `POST /api/landmark-help`: for the goal and one landmark `L`,
+/// each cell's gain over the octile distance (see [`gain`]), read from the
+/// same table the searches use.
+pub(crate) async fn help(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<HelpRequest>, JsonRejection>,
+) -> Result<Json<HelpResponse>, ApiError> {
+    let Json(req) = body?;
+    if req.landmark >= req.landmarks.len() {
+        return Err(bad(format!(
+            "landmark {} does not exist: the request places {}",
+            req.landmark,
+            req.landmarks.len()
+        )));
+    }
+    blocking(state.guards().work(), move || {
+        let t0 = Instant::now();
+        let prep = prepare(
+            &state,
+            &Common {
+                map: &req.map,
+                uses_dh: true,
+                landmarks: &req.landmarks,
+                neighborhood: req.neighborhood,
+                walls: &req.walls,
+                table_walls: req.table_walls.as_deref(),
+                directed: req.directed,
+            },
+        )?;
+        let goal = cell(prep.graph.grid(), "goal", req.to)?;
+        let table = prep
+            .table
+            .as_ref()
+            .map(|t| &*t.0)
+            .ok_or_else(|| bad("no landmark table"))?;
+        let base = HeuristicSpec::Octile
+            .estimates(&prep.graph, None, goal)
+            .map_err(|e| bad(e.to_string()))?;
+        let (bytes, max, helped, cells) = gains(&prep.graph, table, req.landmark, goal, &base);
+        Ok(Json(HelpResponse {
+            width: prep.graph.width(),
+            height: prep.graph.height(),
+            gain: base64(&bytes),
+            max,
+            helped,
+            cells,
+            millis: t0.elapsed().as_secs_f64() * 1e3,
+        }))
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cairns::grid::{Grid, Neighborhood};
+    use cairns::heuristic::{Heuristic, Octile};
+    use cairns::landmarks::{DifferentialHeuristic, Directedness};
+
+    /// The gain plus the octile distance is the landmark's own bound, so
+    /// with one landmark it is what the differential heuristic estimates,
+    /// for both kinds of table.
+    #[test]
+    fn gain_plus_octile_is_the_one_landmark_heuristic() {
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            .@@@@@@@@.
+            .........@
+            @@@@@@@@.@
+            ..........",
+        )
+        .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let goal = graph.node(0, 2).unwrap();
+        let landmark = graph.node(0, 4).unwrap();
+        let octile = Octile::new(&graph);
+        let mut some_gain = false;
+        for directedness in [Directedness::Symmetric, Directedness::Directed] {
+            let table = LandmarkTable::build(&graph, &[landmark], directedness);
+            let dh = DifferentialHeuristic::new(&table, Octile::new(&graph));
+            let target = dh.goal(goal);
+            let base_goal = octile.goal(goal);
+            for i in 0..graph.grid().len() as u32 {
+                let n = NodeId(i);
+                if !graph.is_passable(n) {
+                    continue;
+                }
+                let base = octile.estimate(n, &base_goal);
+                let g = gain(&table, 0, n, goal, base).unwrap();
+                assert!(g >= 0.0);
+                some_gain |= g > 0.0;
+                let h = dh.estimate(n, &target);
+                assert!((base + g - h).abs() < 1e-6, "{n}: {base} + {g} != {h}");
+            }
+        }
+        assert!(some_gain, "the wall makes the landmark help somewhere");
+    }
+
+    #[test]
+    fn gains_scale_to_the_largest_and_mark_walls() {
+        let grid = Grid::from_ascii("....\n.@@.\n....").unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let table = LandmarkTable::build(&graph, &[NodeId(0)], Directedness::Symmetric);
+        let goal = graph.node(3, 2).unwrap();
+        let base = vec![0.0; graph.grid().len()];
+        let (bytes, max, helped, cells) = gains(&graph, &table, 0, goal, &base);
+        assert_eq!(bytes[5], 255, "a wall has no gain");
+        assert_eq!(cells, 10);
+        // With a zero base the gain is |d(L, goal) - d(L, n)|: largest at
+        // the landmark itself (d(L, goal) away) and 0 at the goal.
+        assert_eq!(bytes[0], 254);
+        assert_eq!(bytes[goal.index()], 0);
+        assert!((max - f64::from(table.to_landmark(goal, 0))).abs() < 1e-4);
+        // Only the goal is as far from L as the goal is.
+        assert_eq!(helped, cells - 1, "every cell but the goal gains");
+    }
+}
