@@ -414,6 +414,12 @@ impl LandmarkTable {
     ///
     /// When an index is out of range or `graph` has another node bound.
     pub fn rebuild<G: Reversible + Sync>(&mut self, graph: &G, indices: &[usize]) {
+        self.rebuild_columns(graph, indices);
+        self.set_components(graph);
+    }
+
+    /// [`rebuild`](Self::rebuild) without taking the components again.
+    fn rebuild_columns<G: Reversible + Sync>(&mut self, graph: &G, indices: &[usize]) {
         let n = self.nodes;
         assert_eq!(graph.node_bound(), n, "the graph has another node count");
         let directed = self.directedness == Directedness::Directed;
@@ -454,7 +460,6 @@ impl LandmarkTable {
             }
         }
         self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
-        self.set_components(graph);
     }
 
     /// Takes the components of `graph` (after it changed, or for a table
@@ -493,7 +498,11 @@ impl LandmarkTable {
     /// or `graph` has another node bound.
     pub fn move_landmark<G: Reversible + Sync>(&mut self, graph: &G, l: usize, node: NodeId) {
         self.set_landmark(l, node);
-        self.rebuild(graph, &[l]);
+        // Moving a landmark changes no wall: the components stay.
+        self.rebuild_columns(graph, &[l]);
+        if self.components.is_none() {
+            self.set_components(graph);
+        }
     }
 
     /// Marks `node` unreachable from and to landmark `l`, for a cell that
