@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cairns::grid::{GenerateOptions, Grid, MapKind, Tile, generate, paint_terrain};
+use cairns::grid::{Grid, MapKind, Tile, paint_terrain};
 use cairns::movingai::write_map;
 
 use crate::Outcome;
@@ -71,12 +71,7 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let mut grid = match args.kind {
         Kind::Open => Grid::filled(args.width, args.height, Tile::Ground)?,
-        Kind::Generated(kind) => generate(&GenerateOptions {
-            kind,
-            width: args.width,
-            height: args.height,
-            seed: args.seed,
-        })?,
+        Kind::Generated(kind) => kind.generate(args.width, args.height, args.seed)?,
     };
     paint_terrain(&mut grid, args.patches, args.seed);
     std::fs::write(&args.output, write_map(&grid))

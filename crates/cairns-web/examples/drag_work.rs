@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
-use cairns::grid::{GenerateOptions, MapKind, generate};
+use cairns::grid::MapKind;
 use cairns_web::{AppState, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -52,13 +52,9 @@ fn main() {
     // As the page asks while dragging (one cold run per search), unless
     // the fourth argument is `warm`.
     let warm = args.get(4).is_some_and(|a| a == "warm");
-    let grid = generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: size,
-        height: size,
-        seed: 1,
-    })
-    .unwrap();
+    let grid = MapKind::Rooms { room_size: 15 }
+        .generate(size, size, 1)
+        .unwrap();
     let free_row = |y: u32| -> Vec<[u32; 2]> {
         (0..size)
             .map(|x| [x, y])

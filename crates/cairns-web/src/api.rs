@@ -909,14 +909,8 @@ mod tests {
     /// answer equals a searcher that builds its own table.
     #[test]
     fn jps_plus_reuses_the_graphs_jump_table() {
-        use cairns::grid::{GenerateOptions, MapKind, generate};
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 7 },
-            width: 48,
-            height: 48,
-            seed: 2,
-        })
-        .unwrap();
+        use cairns::grid::MapKind;
+        let grid = MapKind::Rooms { room_size: 7 }.generate(48, 48, 2).unwrap();
         let free: Vec<[u32; 2]> = (0..48)
             .flat_map(|y| (0..48).map(move |x| [x, y]))
             .filter(|&[x, y]| grid.is_passable(x, y))

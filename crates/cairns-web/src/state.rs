@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use cairns::graph::NodeId;
-use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
+use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood, Tile};
 use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
@@ -305,13 +305,9 @@ impl AppState {
     ///
     /// Never in practice: the generator accepts this size.
     pub fn with_default_map() -> AppState {
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 15 },
-            width: 256,
-            height: 256,
-            seed: 1,
-        })
-        .expect("256x256 is a valid size");
+        let grid = MapKind::Rooms { room_size: 15 }
+            .generate(256, 256, 1)
+            .expect("256x256 is a valid size");
         AppState::with_grid("default", grid).expect("256x256 is below the limit")
     }
 
@@ -765,13 +761,7 @@ mod tests {
     /// copied; both equal a table built afresh.
     #[test]
     fn a_moved_landmark_updates_an_idle_table_in_place() {
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 9 },
-            width: 40,
-            height: 40,
-            seed: 3,
-        })
-        .unwrap();
+        let grid = MapKind::Rooms { room_size: 9 }.generate(40, 40, 3).unwrap();
         let free: Vec<NodeId> = (0..grid.len() as u32)
             .map(NodeId)
             .filter(|&n| grid.tiles()[n.index()].is_passable())
@@ -816,13 +806,9 @@ mod tests {
     /// requests hold are not, and then a build is refused.
     #[test]
     fn table_memory_drops_idle_tables_and_refuses_when_all_are_in_use() {
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 15 },
-            width: 64,
-            height: 64,
-            seed: 1,
-        })
-        .unwrap();
+        let grid = MapKind::Rooms { room_size: 15 }
+            .generate(64, 64, 1)
+            .unwrap();
         let free: Vec<NodeId> = (0..grid.len() as u32)
             .map(NodeId)
             .filter(|&n| grid.tiles()[n.index()].is_passable())

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::mpsc;
 
-use cairns::grid::{GenerateOptions, Grid, GridGraph, MapKind, Neighborhood, Tile, generate};
+use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood, Tile};
 use cairns::heuristic::{Octile, Zero};
 use cairns::search::{AStar, JumpPointSearch, Search, SearchCache};
 use cairns_web::AppState;
@@ -82,13 +82,9 @@ fn temp_profile(tag: &str) -> PathBuf {
 
 #[test]
 fn page_counts_equal_the_library() {
-    let grid = generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: 256,
-        height: 256,
-        seed: 1,
-    })
-    .unwrap();
+    let grid = MapKind::Rooms { room_size: 15 }
+        .generate(256, 256, 1)
+        .unwrap();
     let (from, to) = ((10, 10), (200, 180));
     assert!(grid.is_passable(from.0, from.1) && grid.is_passable(to.0, to.1));
     let addr = start_server(AppState::with_default_map());
@@ -131,13 +127,9 @@ fn page_counts_equal_the_library() {
 }
 
 fn demo_grid() -> Grid {
-    generate(&GenerateOptions {
-        kind: MapKind::Rooms { room_size: 15 },
-        width: 256,
-        height: 256,
-        seed: 1,
-    })
-    .unwrap()
+    MapKind::Rooms { room_size: 15 }
+        .generate(256, 256, 1)
+        .unwrap()
 }
 
 /// The library's answer on `grid`: (cost, expanded with octile, expanded
@@ -608,13 +600,9 @@ fn drag_answer_times_in_real_time() {
     let profile = temp_profile("webdriver");
     let driver = Driver::start(&profile);
     for size in [512u32, 1024] {
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 15 },
-            width: size,
-            height: size,
-            seed: 1,
-        })
-        .unwrap();
+        let grid = MapKind::Rooms { room_size: 15 }
+            .generate(size, size, 1)
+            .unwrap();
         let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
         // The page's suggested landmarks (GET /api/map places them so).
         let suggested = place(&graph, 8, Placement::Farthest { seed: 1 });

@@ -318,7 +318,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{GenerateOptions, GridGraph, MapKind, Neighborhood, generate};
+    use crate::grid::{GridGraph, MapKind, Neighborhood};
     use crate::heuristic::Octile;
     use crate::search::Dijkstra;
 
@@ -340,13 +340,9 @@ mod tests {
     #[test]
     #[allow(clippy::many_single_char_names)]
     fn bounded_and_expands_less_than_optimal_a_star_on_rooms() {
-        let grid = generate(&GenerateOptions {
-            kind: MapKind::Rooms { room_size: 12 },
-            width: 96,
-            height: 96,
-            seed: 3,
-        })
-        .unwrap();
+        let grid = MapKind::Rooms { room_size: 12 }
+            .generate(96, 96, 3)
+            .unwrap();
         let g = GridGraph::new(grid, Neighborhood::Octile);
         let mut cache = SearchCache::new();
         let mut reference = SearchCache::new();

@@ -95,6 +95,17 @@ pub(crate) trait TowardGoal {
         let _ = path;
     }
 
+    /// Whether the loop reopens closed nodes: for optimal searches (a
+    /// heuristic bound of 1), not for bounded-suboptimal ones.
+    fn reopen(&self) -> Reopen {
+        reopen_for(self.guide().bound())
+    }
+
+    /// [`Search::any_angle`]: `false` but for Theta*.
+    fn any_angle(&self) -> bool {
+        false
+    }
+
     /// [`Search::search_nearest`]: by default one search per (source,
     /// goal) pair; A* and Dijkstra answer in one search.
     fn nearest_goal<Q: OpenSet>(
@@ -135,8 +146,12 @@ impl<T: TowardGoal> Search for T {
             &goal,
             cache,
             observer,
-            reopen_for(heuristic.bound()),
+            self.reopen(),
         )
+    }
+
+    fn any_angle(&self) -> bool {
+        TowardGoal::any_angle(self)
     }
 
     fn path_into<Q: OpenSet>(

@@ -1,10 +1,9 @@
 //! Theta*: any-angle paths on an octile grid.
 
-use super::{Expand, Observer, Reopen, Search, SearchCache, best_first_with};
+use super::{Expand, Reopen, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic};
-use crate::open::OpenSet;
 
 /// Theta* (Nash, Daniel, Koenig and Felner 2007): A* on the octile grid
 /// whose paths may turn at any angle. A successor `v` of the expanded node
@@ -76,7 +75,7 @@ impl<'g, H: Heuristic> ThetaStar<'g, H> {
 
 /// Theta*'s successors: the grid neighbours, each through the parent when
 /// the parent sees it.
-struct Sight<'g>(&'g GridGraph);
+pub(crate) struct Sight<'g>(&'g GridGraph);
 
 impl Expand for Sight<'_> {
     #[inline]
@@ -107,37 +106,42 @@ impl Expand for Sight<'_> {
     }
 }
 
-impl<H: Heuristic> Search for ThetaStar<'_, H> {
-    fn any_angle(&self) -> bool {
-        true
+/// Theta* always reopens: a node reached along a line of sight may get a
+/// cheaper parent after it was closed.
+impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
+    type Graph = GridGraph;
+    type Heuristic = H;
+    type Expander<'a>
+        = Sight<'g>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &GridGraph {
+        self.graph
     }
 
-    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
-    ) -> Option<f64> {
-        if cache.no_path_known(self.graph, start, goal) {
-            return None;
-        }
-        let target = self.heuristic.goal(goal);
-        best_first_with(
-            &Sight(self.graph),
-            |n| self.heuristic.estimate(n, &target),
-            start,
-            &goal,
-            cache,
-            observer,
-            Reopen::Yes,
-        )
+    fn guide(&self) -> &H {
+        &self.heuristic
+    }
+
+    #[inline]
+    fn expander(&self, _goal: NodeId) -> Sight<'g> {
+        Sight(self.graph)
+    }
+
+    fn reopen(&self) -> Reopen {
+        Reopen::Yes
+    }
+
+    fn any_angle(&self) -> bool {
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{Search, SearchCache};
     use crate::grid::{Grid, Tile};
     use crate::heuristic::{Octile, Zero};
     use crate::search::AStar;
