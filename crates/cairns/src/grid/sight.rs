@@ -25,7 +25,7 @@ use crate::graph::NodeId;
 
 impl GridGraph {
     /// Whether the segment between the centres of cells `a` and `b` has line
-    /// of sight (see [the rule](self)): it touches no blocked cell. `false`
+    /// of sight: it touches no blocked cell, not even at a corner. `false`
     /// when either cell is off the map or blocked.
     ///
     /// Walks the cells the segment touches in order, deciding which grid

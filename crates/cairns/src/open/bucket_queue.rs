@@ -14,7 +14,7 @@ const OVERFLOW: u32 = u32::MAX;
 /// Dial's keys are integers, one bucket per value. Octile costs are not
 /// integers, so this version discretises: an entry goes to bucket
 /// `floor(f / width)`, and each bucket is a small binary heap, so entries
-/// come out in exact [`Key`] order and nothing is lost by discretising. The
+/// come out in exact [`Key`](super::Key) order and nothing is lost by discretising. The
 /// array covers the `K` bucket numbers from the current one on, circularly;
 /// entries beyond that wait in an unsorted overflow list, which is
 /// redistributed when the scan reaches its lowest entry. Buckets keep their
@@ -43,7 +43,7 @@ const OVERFLOW: u32 = u32::MAX;
 ///
 /// Monotone keys are what make the queue fast, not what makes it right: a
 /// key below the current bucket is filed in the current bucket, whose
-/// order is exact, and still comes out in [`Key`] order. Such keys come
+/// order is exact, and still comes out in [`Key`](super::Key) order. Such keys come
 /// from rounding: an ulp in `f = g + h`, or up to `1.5 *`
 /// [`margin`](crate::landmarks::LandmarkTable::margin) under a landmark
 /// heuristic, whose `f32` distances break consistency by that much. That

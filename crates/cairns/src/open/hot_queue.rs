@@ -34,7 +34,7 @@ const OVERFLOW: u32 = u32::MAX - 1;
 /// expected time for Dijkstra's algorithm with integer costs up to `C`;
 /// this one-level version keeps their idea that keys far from the minimum
 /// need no order until they come near it. Within the top bucket, entries
-/// come out in exact [`Key`] order, so bucketing changes no result.
+/// come out in exact [`Key`](super::Key) order, so bucketing changes no result.
 ///
 /// # Correctness
 ///
@@ -45,7 +45,7 @@ const OVERFLOW: u32 = u32::MAX - 1;
 ///
 /// Monotone keys are what make the queue fast, not what makes it right: a
 /// key below the top bucket is filed in the top heap, whose order is exact,
-/// and still comes out in [`Key`] order. Such keys come from rounding: an
+/// and still comes out in [`Key`](super::Key) order. Such keys come from rounding: an
 /// ulp in `f = g + h`, or up to `1.5 *`
 /// [`margin`](crate::landmarks::LandmarkTable::margin) under a landmark
 /// heuristic, whose `f32` distances break consistency by that much. That

@@ -43,7 +43,7 @@ const BUCKETS: usize = 65;
 ///
 /// Monotone keys are what make the heap fast, not what makes it right: a
 /// key at or below the reference is filed in bucket 0, whose order is
-/// exact, and still comes out in [`Key`] order (every entry of the other
+/// exact, and still comes out in [`Key`](super::Key) order (every entry of the other
 /// buckets is above the reference). Such keys come from rounding: an ulp in
 /// `f = g + h`, or up to `1.5 *`
 /// [`margin`](crate::landmarks::LandmarkTable::margin) under a landmark

@@ -28,7 +28,7 @@ const LIST: u32 = 1;
 /// need no order until they come near it. Unlike the bucket queues, this
 /// needs no monotonicity: the heap always holds exactly the entries below
 /// the threshold, so its minimum is the minimum of the set, and entries come
-/// out in exact [`Key`] order whatever the window.
+/// out in exact [`Key`](super::Key) order whatever the window.
 ///
 /// A small window makes refills frequent, each scanning the whole list; a
 /// large one makes the heap large.

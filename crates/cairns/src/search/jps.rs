@@ -10,7 +10,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// movement without corner cutting and the improvements of their 2014
 /// paper): A* on an octile [`GridGraph`] whose successors are *jump
 /// points*, through the same best-first loop as [`AStar`](super::AStar) (so
-/// it reports to an [`Observer`] like any search). The heuristic is octile
+/// it reports to an [`Observer`](super::Observer) like any search). The heuristic is octile
 /// by default, or any consistent one
 /// ([`with_heuristic`](JumpPointSearch::with_heuristic)).
 ///
@@ -39,7 +39,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// Worst case `O(V log V)` like A*; each run scans words of cells without
 /// touching OPEN or the node records. Building: `O(cells)` time and about
 /// four bits per cell for the [`BitGrid`]. Per query: the reusable
-/// [`SearchCache`].
+/// [`SearchCache`](super::SearchCache).
 ///
 /// # Example
 ///

@@ -299,7 +299,7 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 ///
 /// Worst case `O(V log V)` like A*, with `O(1)` work per direction of an
 /// expanded node. Memory: the table (16 bytes per cell) and the reusable
-/// [`SearchCache`].
+/// [`SearchCache`](super::SearchCache).
 ///
 /// # Example
 ///

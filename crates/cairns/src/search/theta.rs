@@ -10,7 +10,7 @@ use crate::heuristic::{Euclidean, Heuristic};
 /// `u` is offered a straight line from `u`'s parent when that line has
 /// [line of sight](GridGraph::line_of_sight) ("path 2"), and the grid step
 /// from `u` otherwise ("path 1"); costs are Euclidean lengths between cell
-/// centres. The path it writes ([`Search::path_into`]) is the list of its
+/// centres. The path it writes ([`Search::path_into`](super::Search::path_into)) is the list of its
 /// corners, start and goal included, each consecutive pair in line of sight.
 ///
 /// # Contract
@@ -141,10 +141,10 @@ impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Search, SearchCache};
     use crate::grid::{Grid, Tile};
     use crate::heuristic::{Octile, Zero};
     use crate::search::AStar;
+    use crate::search::{Search, SearchCache};
 
     #[test]
     fn open_grid_gives_the_straight_line() {
