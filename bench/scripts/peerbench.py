@@ -435,7 +435,9 @@ def cost_matches(found, q, printing):
         return found is None and ref is None
     slack = printing_error(found, printing)
     if q["ref_decimals"] is None:  # a computed cost: same_cost
-        tol = 1e-9 * (1.0 + max(abs(found), abs(ref)))
+        # cairns' Dijkstra prices a diagonal at grid::DIAGONAL, sqrt(2)
+        # rounded to f32 (1.7e-8 below, relatively); the peers use sqrt(2).
+        tol = 2e-8 * (1.0 + max(abs(found), abs(ref)))
     else:  # a published length: lengths_match
         tol = max(0.5 * 10.0 ** -q["ref_decimals"], 1e-5 * abs(ref))
     return abs(found - ref) <= tol + slack
