@@ -151,14 +151,7 @@ impl Dial {
 impl Layout for Dial {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
-        match part {
-            OVERFLOW => &self.window.overflow,
-            _ => self
-                .window
-                .slots
-                .get(part as usize)
-                .map_or(&[], Vec::as_slice),
-        }
+        self.window.part(part, OVERFLOW)
     }
 
     /// Files `entry` by its bucket.

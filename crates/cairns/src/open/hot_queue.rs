@@ -158,14 +158,10 @@ impl Hot {
 impl Layout for Hot {
     #[inline]
     fn list(&self, part: u32) -> &[Entry] {
-        match part {
-            HEAP => &self.heap,
-            OVERFLOW => &self.window.overflow,
-            _ => self
-                .window
-                .slots
-                .get(part as usize)
-                .map_or(&[], Vec::as_slice),
+        if part == HEAP {
+            &self.heap
+        } else {
+            self.window.part(part, OVERFLOW)
         }
     }
 

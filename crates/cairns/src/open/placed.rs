@@ -383,6 +383,18 @@ pub(super) struct Window {
 }
 
 impl Window {
+    /// The container `part`: the overflow list when `part` is `overflow`
+    /// (the number the queue gives it), else the slot of that number, empty
+    /// when there is none.
+    #[inline]
+    pub fn part(&self, part: u32, overflow: u32) -> &[Entry] {
+        if part == overflow {
+            &self.overflow
+        } else {
+            self.slots.get(part as usize).map_or(&[], Vec::as_slice)
+        }
+    }
+
     /// An empty window of `k` buckets, each covering `width` of `f`.
     ///
     /// # Panics
