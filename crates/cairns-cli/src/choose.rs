@@ -139,8 +139,10 @@ impl SearchArgs {
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TerrainArgs {
     /// Terrain costs per tile letter, `S=3,W=inf,T=2`: a positive cost, or
-    /// inf for impassable, for any of `. G @ O T S W`; letters left out keep
-    /// the Moving AI rule (`. G S` cost 1, the others are impassable). A
+    /// inf for impassable, for any of `. G @ O T S W`, or for a letter of
+    /// your own that the map then may hold (`F=3`: forest); letters left
+    /// out keep the Moving AI rule (`. G S` cost 1, the others are
+    /// impassable). A
     /// move costs its length times the mean cost of its two cells
     /// (docs/terrain.md). Jump points, canonical ordering and bfs refuse a
     /// map with terrain costs.
@@ -149,6 +151,15 @@ pub struct TerrainArgs {
 }
 
 impl TerrainArgs {
+    /// Reads the `.map` file at `path`: with terrain costs, its rows may
+    /// hold the custom letters the costs define (`F=3`).
+    pub fn read_map(&self, path: &Path) -> Result<Grid, cairns::movingai::LoadError> {
+        match &self.terrain {
+            Some(costs) => cairns::movingai::read_map_with(path, costs),
+            None => cairns::movingai::read_map(path),
+        }
+    }
+
     /// The graph of `grid` under `neighborhood`, with the terrain costs if
     /// any.
     pub fn graph(&self, grid: Grid, neighborhood: Neighborhood) -> GridGraph {

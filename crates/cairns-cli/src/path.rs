@@ -7,7 +7,6 @@ use std::time::Instant;
 use anyhow::Context;
 use cairns::graph::NodeId;
 use cairns::grid::Neighborhood;
-use cairns::movingai::read_map;
 use cairns::search::{Path, Reached};
 
 use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
@@ -45,7 +44,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    let grid = read_map(&args.map)?;
+    let grid = args.terrain.read_map(&args.map)?;
     let name = args.map.display().to_string();
     let graph = args.terrain.graph(grid, args.neighborhood);
     let cells = |what: &str, points: &[(u32, u32)]| {

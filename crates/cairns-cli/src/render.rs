@@ -21,7 +21,6 @@ use anyhow::{Context, bail};
 use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
-use cairns::movingai::read_map;
 use cairns::spec::{Algorithm, HeuristicSpec, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
@@ -180,7 +179,7 @@ fn run_one(
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let t_total = Instant::now();
-    let grid = read_map(&args.map)?;
+    let grid = args.terrain.read_map(&args.map)?;
     let name = args.map.display().to_string();
     let graph = args.terrain.graph(grid, args.neighborhood);
     let start = endpoint(&graph, &name, "start", args.from)?;

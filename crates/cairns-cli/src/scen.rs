@@ -74,16 +74,17 @@ impl From<Against> for Reference {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    let instance = match Instance::load(&args.scen, args.map.as_deref(), args.every as usize) {
+    let every = args.every as usize;
+    let loaded = match &args.terrain.terrain {
+        Some(costs) => Instance::load_with_terrain(&args.scen, args.map.as_deref(), every, costs),
+        None => Instance::load(&args.scen, args.map.as_deref(), every),
+    };
+    let instance = match loaded {
         Ok(instance) => instance,
         Err(e) if matches!(e.kind(), InstanceErrorKind::Map { .. }) && args.map.is_none() => {
             bail!("{e} (give the map with --map)")
         }
         Err(e) => return Err(e.into()),
-    };
-    let instance = match &args.terrain.terrain {
-        Some(costs) => instance.with_terrain(costs),
-        None => instance,
     };
     let prepared = args.search.prepare(&instance.graph)?;
     let bar = ProgressBar::new(instance.queries.len() as u64);
@@ -176,7 +177,7 @@ fn report(
             "open": spec.open_kind().name(),
             "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
             "against": reference(args).name(),
-            "terrain": args.terrain.terrain.map(|c| c.to_string()),
+            "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
             "queries": summary.queries,
             "mismatches": mismatches,
             "data_errors": summary.data_errors,

@@ -121,7 +121,8 @@ fn bad_terrain_tables_are_refused() {
     let dir = TempDir::new("terrain-bad");
     let map = dir.file("swamp.map", MAP);
     for (bad, want) in [
-        ("S=3,Q=2", "unknown tile 'Q'"),
+        ("S=3,é=2", "unknown tile 'é'"),
+        ("S=3,QR=2", "unknown tile 'QR'"),
         (
             "S=-1",
             "tile 'S': the cost must be a positive number or inf, got \"-1\"",
@@ -221,4 +222,39 @@ fn generate_paints_terrain_that_path_can_cross() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn letters_of_your_own_need_a_terrain_cost() {
+    let dir = TempDir::new("terrain-custom");
+    // Forest `F` across the middle row but for a cell of mud `M`.
+    let map = dir.file(
+        "forest.map",
+        "type octile\nheight 3\nwidth 5\nmap\n.....\nFFMFF\n.....\n",
+    );
+    let query = ["path", &map, "--from", "2,0", "--to", "2,2"];
+    let with = |terrain: &str| {
+        let mut args = query.to_vec();
+        args.extend(["--terrain", terrain]);
+        cairns(&args)
+    };
+    // Straight down through the mud: (1 + 1.5) / 2 twice.
+    let out = with("F=3,M=1.5");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(cost(&out), 2.5);
+    assert!(
+        stdout(&out).contains("terrain    F=3,M=1.5"),
+        "{}",
+        stdout(&out)
+    );
+    // Mud walled: around it through the forest, 1 + 2 + 2 + 1.
+    assert_eq!(cost(&with("F=3,M=inf")), 6.0);
+    // A letter no table names is an unknown tile, with its line and cell.
+    for (out, want) in [
+        (cairns(&query), "line 6: unknown tile 'F' at (0, 1)"),
+        (with("F=3"), "line 6: unknown tile 'M' at (2, 1)"),
+    ] {
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(want), "{}", stderr(&out));
+    }
 }

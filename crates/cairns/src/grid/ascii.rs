@@ -1,16 +1,18 @@
 //! The tile characters of Moving AI maps as text: the row parser that the
 //! `.map` reader ([`crate::movingai`]) shares, and [`Grid::from_ascii`].
 
-use super::{Grid, GridSizeErrorKind, Tile};
+use super::{Grid, GridSizeErrorKind, Tile, TileCosts};
 use crate::parse::{LineReader, ParseError, ParseErrorKind};
 
-/// Appends the tiles of row `y` (line `line`) to `tiles`.
+/// Appends the tiles of row `y` (line `line`) to `tiles`: the seven Moving
+/// AI letters, and the custom letters `letters` defines, if given.
 pub(crate) fn parse_row(
     row: &str,
     line: usize,
     y: u32,
     width: u32,
     tiles: &mut Vec<Tile>,
+    letters: Option<&TileCosts>,
 ) -> Result<(), ParseError> {
     let row_width = |found| {
         ParseError::new(
@@ -26,7 +28,8 @@ pub(crate) fn parse_row(
         if x >= width as usize {
             return Err(row_width(row.chars().count()));
         }
-        let tile = Tile::from_char(ch).ok_or(ParseError::new(
+        let own = || Tile::custom(ch).filter(|&t| letters.is_some_and(|l| l.defines(t)));
+        let tile = Tile::from_char(ch).or_else(own).ok_or(ParseError::new(
             line,
             ParseErrorKind::UnknownTile { ch, x: x as u32, y },
         ))?;
@@ -114,7 +117,7 @@ pub(crate) fn parse_ascii(text: &str) -> Result<Grid, ParseError> {
                 )
             })?;
         }
-        parse_row(row, number, height, width, &mut tiles)?;
+        parse_row(row, number, height, width, &mut tiles, None)?;
         height = height.checked_add(1).ok_or(ParseError::new(
             number,
             ParseErrorKind::SizeTooLarge {

@@ -170,7 +170,7 @@ impl GridGraph {
     /// ```
     pub fn with_terrain(grid: Grid, neighborhood: Neighborhood, costs: &TileCosts) -> GridGraph {
         let cells = grid.tiles().iter().map(|&t| costs.cost(t)).collect();
-        Self::build(grid, neighborhood, Some(Terrain::new(*costs, cells)))
+        Self::build(grid, neighborhood, Some(Terrain::new(costs.clone(), cells)))
     }
 
     /// Builds the graph of `grid` under `neighborhood` with one cost per
@@ -490,7 +490,7 @@ impl GridGraph {
     pub fn tile_costs(&self) -> TileCosts {
         self.terrain
             .as_ref()
-            .map_or_else(TileCosts::default, |t| t.tiles)
+            .map_or_else(TileCosts::default, |t| t.tiles.clone())
     }
 
     /// The cost of the move from `node` in direction `d` (which must be a

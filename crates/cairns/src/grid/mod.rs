@@ -74,8 +74,11 @@ pub const DIAGONAL: f64 = std::f64::consts::SQRT_2 as f32 as f64;
 /// fixed by the benchmark's movement model: `.`, `G` and `S` are passable,
 /// `@`, `O`, `T` and `W` are blocked (water is traversable only by units that
 /// cannot walk on ground, which the benchmarks never model).
+///
+/// A map may also hold letters of its own ([`Tile::Custom`]) when it is
+/// read with terrain costs that define them (`F=3`:
+/// [`read_map_with`](crate::movingai::read_map_with)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
 pub enum Tile {
     /// `.`: passable terrain.
     Ground,
@@ -91,6 +94,11 @@ pub enum Tile {
     Swamp,
     /// `W`: water, blocked for ground movement.
     Water,
+    /// A letter of the user's own (`F` for forest, say), for terrain costs
+    /// ([`TileCosts`]): any ASCII graphic character but the seven above and
+    /// `,` and `=`. Blocked under the Moving AI rule; passable where the
+    /// terrain costs give it a finite cost. Made by [`Tile::custom`].
+    Custom(u8),
 }
 
 impl Tile {
@@ -120,9 +128,27 @@ impl Tile {
         })
     }
 
+    /// The tile of a user's own letter `ch` ([`Tile::Custom`]), or `None`
+    /// for a character that is not ASCII graphic, is one of the seven
+    /// Moving AI characters, or is `,` or `=` (the separators of
+    /// [`TileCosts`]' text).
+    ///
+    /// ```
+    /// use cairns::grid::Tile;
+    ///
+    /// assert_eq!(Tile::custom('F'), Some(Tile::Custom(b'F')));
+    /// assert_eq!(Tile::custom('S'), None); // a Moving AI letter: Tile::Swamp
+    /// assert_eq!(Tile::custom(' '), None);
+    /// ```
+    pub fn custom(ch: char) -> Option<Tile> {
+        (ch.is_ascii_graphic() && !matches!(ch, ',' | '=') && Tile::from_char(ch).is_none())
+            .then_some(Tile::Custom(ch as u8))
+    }
+
     /// The character this tile is written as.
     pub fn to_char(self) -> char {
         match self {
+            Tile::Custom(c) => char::from(c),
             Tile::Ground => '.',
             Tile::GroundG => 'G',
             Tile::OutOfBounds => '@',
@@ -426,6 +452,11 @@ mod tests {
             assert_eq!(Tile::from_char(tile.to_char()), Some(tile));
         }
         assert_eq!(Tile::from_char('Q'), None);
+        let f = Tile::custom('F').unwrap();
+        assert_eq!((f.to_char(), f.is_passable()), ('F', false));
+        for ch in ['.', 'G', '@', 'O', 'T', 'S', 'W', ',', '=', ' ', 'é', '\n'] {
+            assert_eq!(Tile::custom(ch), None, "{ch:?}");
+        }
         let passable: String = Tile::ALL
             .iter()
             .filter(|t| t.is_passable())

@@ -69,37 +69,75 @@ use super::Tile;
 /// The default is the Moving AI rule: `.`, `G` and `S` cost 1, the other
 /// letters are impassable. Written as a comma-separated list of
 /// `LETTER=COST` changes to the default, where `COST` is a positive number
-/// or `inf` (impassable):
+/// or `inf` (impassable). A letter other than the seven Moving AI ones
+/// defines a tile of the user's own ([`Tile::Custom`]), which a map read
+/// with these costs may then hold ([`read_map_with`](crate::movingai::read_map_with)):
 ///
 /// ```
 /// use cairns::grid::{Tile, TileCosts};
 ///
-/// let costs: TileCosts = "S=3,W=inf,T=2".parse().unwrap();
+/// let costs: TileCosts = "S=3,W=inf,T=2,F=1.5".parse().unwrap();
 /// assert_eq!(costs.cost(Tile::Swamp), 3.0);
 /// assert_eq!(costs.cost(Tile::Tree), 2.0);          // trees become passable
 /// assert_eq!(costs.cost(Tile::Ground), 1.0);        // the default
 /// assert!(costs.cost(Tile::OutOfBounds).is_infinite());
-/// assert_eq!(costs.to_string(), "T=2,S=3");         // only the changes
-/// let err = "Q=2".parse::<TileCosts>().unwrap_err();
-/// assert_eq!(err.to_string(), "terrain \"Q=2\": unknown tile 'Q' (expected one of . G @ O T S W)");
+/// assert_eq!(costs.cost(Tile::Custom(b'F')), 1.5);  // forest, the user's own letter
+/// assert!(costs.defines(Tile::Custom(b'F')) && !costs.defines(Tile::Custom(b'M')));
+/// assert_eq!(costs.to_string(), "T=2,S=3,F=1.5");   // only the changes
+/// let err = "\u{e9}=2".parse::<TileCosts>().unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "terrain \"\u{e9}=2\": unknown tile '\u{e9}' (expected one of . G @ O T S W, or an ASCII letter or sign of your own)"
+/// );
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TileCosts {
+    /// The seven Moving AI tiles, in the order of [`Tile::ALL`].
     costs: [f64; 7],
+    /// The custom letters the table defines, sorted by letter.
+    custom: Vec<(u8, f64)>,
 }
 
 impl Default for TileCosts {
     fn default() -> Self {
         TileCosts {
             costs: Tile::ALL.map(|t| if t.is_passable() { 1.0 } else { f64::INFINITY }),
+            custom: Vec::new(),
         }
     }
 }
 
 impl TileCosts {
-    /// The cost of crossing a cell of `tile` (`inf`: impassable).
+    /// The cost of crossing a cell of `tile` (`inf`: impassable, as is a
+    /// custom letter the table does not define).
     pub fn cost(&self, tile: Tile) -> f64 {
-        self.costs[tile as usize]
+        match tile {
+            Tile::Custom(c) => self.find(c).map_or(f64::INFINITY, |i| self.custom[i].1),
+            _ => self.costs[Self::slot(tile)],
+        }
+    }
+
+    /// Whether the table gives `tile` a cost: every Moving AI tile, and the
+    /// custom letters it was written with.
+    pub fn defines(&self, tile: Tile) -> bool {
+        match tile {
+            Tile::Custom(c) => self.find(c).is_ok(),
+            _ => true,
+        }
+    }
+
+    /// The custom letters the table defines, in ASCII order.
+    pub fn custom_tiles(&self) -> impl Iterator<Item = Tile> + '_ {
+        self.custom.iter().map(|&(c, _)| Tile::Custom(c))
+    }
+
+    fn find(&self, letter: u8) -> Result<usize, usize> {
+        self.custom.binary_search_by_key(&letter, |&(c, _)| c)
+    }
+
+    /// The index of a Moving AI tile in [`Tile::ALL`].
+    fn slot(tile: Tile) -> usize {
+        Tile::ALL.iter().position(|&t| t == tile).unwrap_or(0)
     }
 
     /// The table with `tile` costing `cost`.
@@ -115,7 +153,13 @@ impl TileCosts {
             }
             .into());
         }
-        self.costs[tile as usize] = cost;
+        match tile {
+            Tile::Custom(c) => match self.find(c) {
+                Ok(i) => self.custom[i].1 = cost,
+                Err(i) => self.custom.insert(i, (c, cost)),
+            },
+            _ => self.costs[Self::slot(tile)] = cost,
+        }
         Ok(self)
     }
 
@@ -148,11 +192,13 @@ impl FromStr for TileCosts {
             };
             let mut chars = letter.trim().chars();
             let tile = match (chars.next(), chars.next()) {
-                (Some(ch), None) => Tile::from_char(ch).ok_or_else(|| {
-                    wrap(TerrainErrorKind::UnknownTile {
-                        found: ch.to_string(),
-                    })
-                })?,
+                (Some(ch), None) => Tile::from_char(ch)
+                    .or_else(|| Tile::custom(ch))
+                    .ok_or_else(|| {
+                        wrap(TerrainErrorKind::UnknownTile {
+                            found: ch.to_string(),
+                        })
+                    })?,
                 _ => {
                     return Err(wrap(TerrainErrorKind::UnknownTile {
                         found: clip(letter.trim()),
@@ -180,14 +226,17 @@ impl FromStr for TileCosts {
 }
 
 impl fmt::Display for TileCosts {
-    /// The changes to the default, in the order `. G @ O T S W`; the
-    /// default table is written as `default`.
+    /// The changes to the default, the Moving AI tiles in the order
+    /// `. G @ O T S W`, then the custom letters; the default table is
+    /// written as `default`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let base = TileCosts::default();
         let changed: Vec<String> = Tile::ALL
             .iter()
-            .filter(|&&t| self.cost(t) != base.cost(t))
-            .map(|&t| format!("{}={}", t.to_char(), self.cost(t)))
+            .copied()
+            .filter(|&t| self.cost(t) != base.cost(t))
+            .chain(self.custom_tiles())
+            .map(|t| format!("{}={}", t.to_char(), self.cost(t)))
             .collect();
         if changed.is_empty() {
             f.write_str("default")
@@ -238,8 +287,11 @@ pub enum TerrainErrorKind {
         /// The item (at most 60 characters of it).
         item: String,
     },
-    /// A letter that is not a Moving AI tile.
-    #[error("unknown tile '{found}' (expected one of . G @ O T S W)")]
+    /// A letter that is neither a Moving AI tile nor one a user may
+    /// define ([`Tile::custom`]).
+    #[error(
+        "unknown tile '{found}' (expected one of . G @ O T S W, or an ASCII letter or sign of your own)"
+    )]
     UnknownTile {
         /// The letter given.
         found: String,
@@ -322,7 +374,7 @@ mod tests {
         assert_eq!(t.cost(Tile::Tree), 2.5);
         assert!(t.cost(Tile::Water).is_infinite());
         assert_eq!(t.to_string(), "T=2.5,S=3");
-        assert_eq!(t.to_string().parse::<TileCosts>(), Ok(t));
+        assert_eq!(t.to_string().parse::<TileCosts>().as_ref(), Ok(&t));
         assert_eq!(TileCosts::default().to_string(), "default");
         assert!(TileCosts::default().is_default());
         assert!(!t.is_default());
@@ -332,12 +384,95 @@ mod tests {
     }
 
     #[test]
+    fn custom_letters_are_defined_by_the_table() {
+        let t: TileCosts = "F=3,M=inf,S=2".parse().unwrap();
+        let (f, m, x) = (Tile::Custom(b'F'), Tile::Custom(b'M'), Tile::Custom(b'X'));
+        assert_eq!(t.cost(f), 3.0);
+        assert!(t.cost(m).is_infinite() && t.defines(m));
+        assert!(t.cost(x).is_infinite() && !t.defines(x));
+        assert_eq!(t.custom_tiles().collect::<Vec<_>>(), [f, m]);
+        assert_eq!(t.to_string(), "S=2,F=3,M=inf");
+        assert_eq!(t.to_string().parse::<TileCosts>().as_ref(), Ok(&t));
+        assert!(!TileCosts::default().defines(f));
+    }
+
+    #[test]
+    fn maps_with_custom_letters_need_their_costs() {
+        use crate::graph::Graph;
+        use crate::movingai::{ParseErrorKind, parse_map, parse_map_with};
+        use crate::search::{Dijkstra, Search, SearchCache};
+
+        // Forest `F` across the middle row but for a gap of mud `M`.
+        let text = "type octile\nheight 3\nwidth 5\nmap\n.....\nFFMFF\n.....\n";
+        let err = parse_map(text).unwrap_err();
+        assert_eq!(err.line(), Some(6));
+        assert!(
+            matches!(
+                err.kind(),
+                ParseErrorKind::UnknownTile {
+                    ch: 'F',
+                    x: 0,
+                    y: 1
+                }
+            ),
+            "{err}"
+        );
+        // Only F defined: M is still unknown, at its place.
+        let only_f: TileCosts = "F=3".parse().unwrap();
+        let err = parse_map_with(text.as_bytes(), &only_f).unwrap_err();
+        assert!(
+            matches!(
+                err.kind(),
+                ParseErrorKind::UnknownTile {
+                    ch: 'M',
+                    x: 2,
+                    y: 1
+                }
+            ),
+            "{err}"
+        );
+        let costs: TileCosts = "F=3,M=1.5".parse().unwrap();
+        let grid = parse_map_with(text.as_bytes(), &costs).unwrap();
+        assert_eq!(grid.get(2, 1), Some(Tile::Custom(b'M')));
+        assert_eq!(
+            crate::movingai::write_map(&grid).lines().nth(5),
+            Some("FFMFF")
+        );
+        let g =
+            crate::grid::GridGraph::with_terrain(grid, crate::grid::Neighborhood::Octile, &costs);
+        let (top, bottom) = (g.node(2, 0).unwrap(), g.node(2, 2).unwrap());
+        assert_eq!(g.cell_cost(g.node(0, 1).unwrap()), 3.0);
+        // Straight down through the mud: (1 + 1.5) / 2 twice.
+        let mut cache = SearchCache::new();
+        assert_eq!(
+            Dijkstra::new(&g).search_cost(top, bottom, &mut cache),
+            Some(2.5)
+        );
+        // Mud impassable: a step aside (1), down through the forest,
+        // (1 + 3) / 2 twice, and back (1); no diagonal, which would touch
+        // the mud's corner.
+        let walled: TileCosts = "F=3,M=inf".parse().unwrap();
+        let grid = parse_map_with(text.as_bytes(), &walled).unwrap();
+        let g =
+            crate::grid::GridGraph::with_terrain(grid, crate::grid::Neighborhood::Octile, &walled);
+        assert!(
+            g.successors(g.node(2, 0).unwrap())
+                .all(|(v, _)| v != g.node(2, 1).unwrap())
+        );
+        assert_eq!(
+            Dijkstra::new(&g).search_cost(top, bottom, &mut cache),
+            Some(6.0)
+        );
+    }
+
+    #[test]
     fn bad_tables_say_what_is_wrong() {
         for (bad, want) in [
             ("S3", "expected LETTER=COST, got \"S3\""),
             ("", "expected LETTER=COST, got \"\""),
             ("S=3,", "expected LETTER=COST, got \"\""),
-            ("X=3", "unknown tile 'X'"),
+            ("\u{e9}=3", "unknown tile '\u{e9}'"),
+            (" =3", "unknown tile ''"),
             ("SW=3", "unknown tile 'SW'"),
             (
                 "S=0",

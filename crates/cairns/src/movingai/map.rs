@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
-use crate::grid::{Grid, MAX_CELLS, grid_from_parts, parse_row};
+use crate::grid::{Grid, MAX_CELLS, TileCosts, grid_from_parts, parse_row};
 use crate::parse::{LineReader, excerpt};
 
 /// Bytes a map row may have beyond the map's width before it is refused
@@ -56,6 +56,39 @@ pub fn parse_map(text: &str) -> Result<Grid, ParseError> {
 /// `reader` (kind [`Io`](ParseErrorKind::Io), the I/O error as the
 /// [`source`](std::error::Error::source)).
 pub fn parse_map_from(reader: impl BufRead) -> Result<Grid, ParseError> {
+    parse_map_letters(reader, None)
+}
+
+/// Parses a `.map` file whose rows may also hold the custom letters that
+/// `terrain` defines ([`Tile::Custom`](crate::grid::Tile::Custom): `F=3`
+/// lets a row hold `F`); a letter it does not define is an unknown tile, as
+/// in [`parse_map`].
+///
+/// ```
+/// use cairns::grid::{GridGraph, Neighborhood, Tile, TileCosts};
+/// use cairns::movingai::{parse_map, parse_map_with};
+///
+/// let text = "type octile\nheight 1\nwidth 3\nmap\n.F.\n";
+/// let forest: TileCosts = "F=3".parse()?;
+/// let grid = parse_map_with(text.as_bytes(), &forest)?;
+/// assert_eq!(grid.get(1, 0), Some(Tile::Custom(b'F')));
+/// let graph = GridGraph::with_terrain(grid, Neighborhood::Octile, &forest);
+/// assert_eq!(graph.cell_cost(graph.node(1, 0).unwrap()), 3.0);
+/// assert!(parse_map(text).is_err()); // without the costs, F is unknown
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`parse_map_from`].
+pub fn parse_map_with(reader: impl BufRead, terrain: &TileCosts) -> Result<Grid, ParseError> {
+    parse_map_letters(reader, Some(terrain))
+}
+
+fn parse_map_letters(
+    reader: impl BufRead,
+    letters: Option<&TileCosts>,
+) -> Result<Grid, ParseError> {
     let mut lines = LineReader::new(reader, MAX_LINE);
     let (width, height) = parse_header(&mut lines)?;
     let map_line = lines.number();
@@ -86,7 +119,7 @@ pub fn parse_map_from(reader: impl BufRead) -> Result<Grid, ParseError> {
                 },
             ));
         };
-        parse_row(row, number, y, width, &mut tiles)?;
+        parse_row(row, number, y, width, &mut tiles, letters)?;
     }
     while let Some((number, line)) = lines.next_line()? {
         if !line.trim().is_empty() {
@@ -208,6 +241,16 @@ fn set_size(
 /// [`source`](std::error::Error::source)) or what the parser found.
 pub fn read_map(path: &Path) -> Result<Grid, LoadError> {
     load(path, parse_map_from)
+}
+
+/// Reads and parses a `.map` file whose rows may hold the custom letters
+/// `terrain` defines (see [`parse_map_with`]).
+///
+/// # Errors
+///
+/// As [`read_map`].
+pub fn read_map_with(path: &Path, terrain: &TileCosts) -> Result<Grid, LoadError> {
+    load(path, |reader| parse_map_with(reader, terrain))
 }
 
 /// The text of a `.map` file for `grid`: a `type octile` header and one row

@@ -73,7 +73,9 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-pub use map::{ROW_SLACK, parse_map, parse_map_from, read_map, write_map};
+pub use map::{
+    ROW_SLACK, parse_map, parse_map_from, parse_map_with, read_map, read_map_with, write_map,
+};
 pub mod runner;
 
 pub use scen::{

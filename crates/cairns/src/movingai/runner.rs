@@ -10,9 +10,11 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::{ParseError, ScenarioError, lengths_match, map_path_for, read_map, read_scen};
+use super::{
+    ParseError, ScenarioError, lengths_match, map_path_for, read_map, read_map_with, read_scen,
+};
 use crate::graph::NodeId;
-use crate::grid::{GridGraph, Neighborhood, TileCosts};
+use crate::grid::{GridGraph, Neighborhood, Tile, TileCosts};
 use crate::search::{Dijkstra, Search, SearchCache, SearchStats, Searcher, batch};
 
 /// One query of a scenario file, resolved to node ids on its map.
@@ -118,16 +120,50 @@ impl Instance {
     /// When either file cannot be read or parsed; the error names the file
     /// and line.
     pub fn load(scen: &Path, map: Option<&Path>, every: usize) -> Result<Instance, InstanceError> {
+        Instance::load_on(scen, map, every, None)
+    }
+
+    /// [`load`](Self::load) on the map with terrain costs
+    /// ([`GridGraph::with_terrain`]): the map may hold the custom letters
+    /// `costs` defines ([`read_map_with`]), an endpoint may stand on any
+    /// tile of finite cost, and the published lengths are those of the
+    /// Moving AI rule, so check costs against [`Reference::Dijkstra`]
+    /// (which searches the same costs).
+    ///
+    /// # Errors
+    ///
+    /// As [`load`](Self::load).
+    pub fn load_with_terrain(
+        scen: &Path,
+        map: Option<&Path>,
+        every: usize,
+        costs: &TileCosts,
+    ) -> Result<Instance, InstanceError> {
+        Instance::load_on(scen, map, every, Some(costs))
+    }
+
+    fn load_on(
+        scen: &Path,
+        map: Option<&Path>,
+        every: usize,
+        terrain: Option<&TileCosts>,
+    ) -> Result<Instance, InstanceError> {
         let file = read_scen(scen).map_err(InstanceErrorKind::Scen)?;
         let map_path = map.map_or_else(|| map_path_for(scen), Path::to_path_buf);
-        let grid = read_map(&map_path).map_err(|error| InstanceErrorKind::Map {
+        let grid = match terrain {
+            Some(costs) => read_map_with(&map_path, costs),
+            None => read_map(&map_path),
+        }
+        .map_err(|error| InstanceErrorKind::Map {
             scen: scen.to_path_buf(),
             error,
         })?;
+        let passable =
+            |tile: Tile| terrain.map_or(tile.is_passable(), |c| c.cost(tile).is_finite());
         let mut queries = Vec::new();
         let mut data_errors = Vec::new();
         for s in file.scenarios.iter().step_by(every.max(1)) {
-            match s.endpoints(&grid) {
+            match s.endpoints_where(&grid, passable) {
                 Ok((start, goal)) => queries.push(Query {
                     line: s.line,
                     start,
@@ -148,7 +184,10 @@ impl Instance {
             name,
             scen_path: scen.to_path_buf(),
             map_path,
-            graph: GridGraph::new(grid, Neighborhood::Octile),
+            graph: match terrain {
+                Some(costs) => GridGraph::with_terrain(grid, Neighborhood::Octile, costs),
+                None => GridGraph::new(grid, Neighborhood::Octile),
+            },
             queries,
             data_errors,
         })

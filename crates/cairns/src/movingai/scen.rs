@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
-use crate::grid::Grid;
+use crate::grid::{Grid, Tile};
 use crate::parse::{LineReader, excerpt};
 
 /// The dialect of a scenario file, from its first line.
@@ -180,9 +180,23 @@ impl Scenario {
     /// [`ScenarioErrorKind::Blocked`] for the first bad endpoint (start
     /// before goal).
     pub fn endpoints(&self, grid: &Grid) -> Result<(NodeId, NodeId), ScenarioError> {
+        self.endpoints_where(grid, Tile::is_passable)
+    }
+
+    /// [`endpoints`](Self::endpoints) with another rule for which tiles a
+    /// unit may stand on: under terrain costs, those of finite cost.
+    ///
+    /// # Errors
+    ///
+    /// As [`endpoints`](Self::endpoints).
+    pub fn endpoints_where(
+        &self,
+        grid: &Grid,
+        passable: impl Fn(Tile) -> bool,
+    ) -> Result<(NodeId, NodeId), ScenarioError> {
         self.check_map_size(grid)?;
-        let start = self.endpoint(grid, Endpoint::Start, self.start)?;
-        let goal = self.endpoint(grid, Endpoint::Goal, self.goal)?;
+        let start = self.endpoint(grid, &passable, Endpoint::Start, self.start)?;
+        let goal = self.endpoint(grid, &passable, Endpoint::Goal, self.goal)?;
         Ok((start, goal))
     }
 
@@ -199,12 +213,13 @@ impl Scenario {
     fn endpoint(
         &self,
         grid: &Grid,
+        passable: &impl Fn(Tile) -> bool,
         which: Endpoint,
         (x, y): (u32, u32),
     ) -> Result<NodeId, ScenarioError> {
         match grid.get(x, y) {
             None => Err(self.error(ScenarioErrorKind::OutOfRange { which, x, y })),
-            Some(tile) if !tile.is_passable() => Err(self.error(ScenarioErrorKind::Blocked {
+            Some(tile) if !passable(tile) => Err(self.error(ScenarioErrorKind::Blocked {
                 which,
                 x,
                 y,
