@@ -2,8 +2,8 @@
 //! machine noise cannot decide them: per Moving AI set, A* with octile and
 //! A* with 16 landmarks placed farthest-first (seed 1, the CLI's `dh:16`)
 //! and by `Placement::Sampled` (seed 1, `dh:16:sampled`), each with the
-//! default binary heap and with the pairing heap, over the same sampled
-//! queries. Each configuration is a search spec (`astar/dh:16:sampled/pairing-heap`)
+//! default binary heap and with the pairing heap, and jump point search
+//! alone and with the same two tables, over the same sampled queries. Each configuration is a search spec (`astar/dh:16:sampled/pairing-heap`)
 //! built by the library; the two landmark tables of a map are built once
 //! and shared by the binary-heap and pairing-heap searches.
 //!
@@ -11,9 +11,12 @@
 //! cargo bench -p cairns-bench --bench landmark_floors -- [SET...] [--every N] [--rounds R] [--configs I,J,...]
 //! ```
 //!
-//! `--configs` runs only the configurations with those indices (0 to 5 in
+//! `--configs` runs only the configurations with those indices (0 to 8 in
 //! the order of the report; 0, octile with the default heap, is always
-//! run as the baseline), for quick before-and-after comparisons.
+//! run as the baseline), for quick before-and-after comparisons. 6 to 8
+//! are jump point search alone and with the two landmark tables
+//! (`jps/dh:16`, issue #12's "landmarks inside jump point search"); the
+//! report compares them with `jps` alone as well.
 //!
 //! Defaults: `dao maze`, every 5th scenario, 5 rounds. Every round runs
 //! every configuration on every query of a map, in an order that rotates
@@ -35,7 +38,7 @@ use cairns_bench::{BenchArgs, load_set, parse_list, time_checked};
 const K: usize = 16;
 /// The configurations, in the order of the report: the name printed and
 /// the search spec run.
-const CONFIGS: [(&str, &str); 6] = [
+const CONFIGS: [(&str, &str); 9] = [
     (
         "octile, binary heap (default)",
         "astar/octile/indexed-binary-heap",
@@ -57,7 +60,13 @@ const CONFIGS: [(&str, &str); 6] = [
         "dh:16 sampled, pairing heap",
         "astar/dh:16:sampled/pairing-heap",
     ),
+    ("jps, octile", "jps/octile"),
+    ("jps, dh:16 farthest", "jps/dh:16:farthest"),
+    ("jps, dh:16 sampled", "jps/dh:16:sampled"),
 ];
+/// The configuration that the jump point searches with landmarks are
+/// compared with: `jps` alone.
+const JPS: usize = 6;
 /// The placements whose tables the configurations use.
 const PLACEMENTS: [PlacementKind; 2] = [PlacementKind::Farthest, PlacementKind::Sampled];
 const N: usize = CONFIGS.len();
@@ -205,5 +214,17 @@ fn report(
             base_mean / m,
             m / exp * 1e9
         );
+    }
+    if run_config[JPS] {
+        let (jps_mean, jps_median) = (mean(&times[JPS]), median(&times[JPS]));
+        for c in (JPS + 1..N).filter(|&c| run_config[c]) {
+            println!(
+                "{} against jps alone: {:.2}x fewer expansions, {:.2}x lower mean time, {:.2}x lower median time",
+                CONFIGS[c].0,
+                expanded[JPS] as f64 / expanded[c] as f64,
+                jps_mean / mean(&times[c]),
+                jps_median / median(&times[c]),
+            );
+        }
     }
 }
