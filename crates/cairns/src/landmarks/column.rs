@@ -4,6 +4,7 @@
 use super::distances_from;
 use super::table::{Directedness, margin_of, store};
 use crate::graph::{NodeId, Reversed, Reversible};
+use crate::open::OpenSet;
 use crate::search::SearchCache;
 
 /// Exact distances `d(v, P)` from every node `v` to one node `P`, stored
@@ -22,7 +23,8 @@ use crate::search::SearchCache;
 /// The distances must be exact, from a search that settled every node it
 /// reaches (`Dijkstra::all`, `Bfs::all`). The `g` values left by an A*
 /// that stopped at its goal are only upper bounds off the closed set and
-/// would make the heuristic inadmissible.
+/// would make the heuristic inadmissible; [`from_search`](Self::from_search)
+/// keeps the closed set's exact ones and nothing else.
 ///
 /// # Example
 ///
@@ -52,6 +54,9 @@ pub struct DistanceColumn {
     directedness: Directedness,
     to: Vec<f32>,
     margin: f64,
+    /// For a partial column, the nodes it knows (the others are NaN);
+    /// `None` for a full one.
+    known: Option<Vec<NodeId>>,
 }
 
 impl DistanceColumn {
@@ -95,7 +100,119 @@ impl DistanceColumn {
             directedness,
             to,
             margin,
+            known: None,
         }
+    }
+
+    /// A partial column from a search that stopped at its goal: the exact
+    /// distances of the nodes it expanded, no information on the others.
+    ///
+    /// A one-to-one search from `node` with a consistent heuristic (every
+    /// heuristic of this crate but the compressed one, unweighted) expands
+    /// each node along a shortest path, so the `g` of every closed node is
+    /// its exact distance from `node`; that is what the column keeps. The
+    /// other entries are unknown: the column's bound for a pair with an
+    /// unknown end is no bound (NaN, which
+    /// [`with_extra`](super::DifferentialHeuristic::with_extra) ignores), so
+    /// only pairs whose entries are both known use it.
+    ///
+    /// The search must have run from `node` on the graph whose distances
+    /// the column holds, `d(v, node)`: on a symmetric graph (every grid)
+    /// the graph itself, and the natural use is a query searched from its
+    /// goal, whose column then knows the exact distance to that goal of
+    /// every node the search expanded; on a directed graph, its
+    /// [`Reversed`] view. `node_bound` is the graph's.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+    /// use cairns::heuristic::{Heuristic, Octile};
+    /// use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, research::DistanceColumn};
+    /// use cairns::search::{AStar, Search, SearchCache};
+    ///
+    /// let grid = Grid::from_ascii("
+    ///     .......
+    ///     @@@@@@.
+    ///     .......
+    /// ").unwrap();
+    /// let graph = GridGraph::new(grid, Neighborhood::Octile);
+    /// let (a, z) = (graph.node(0, 0).unwrap(), graph.node(0, 2).unwrap());
+    /// // A query to z, searched from z: its closed nodes know d(v, z).
+    /// let mut cache = SearchCache::new();
+    /// AStar::new(&graph, Octile::new(&graph)).search_cost(z, a, &mut cache);
+    /// let column = DistanceColumn::from_search(z, Directedness::Symmetric, &cache, graph.grid().len());
+    /// let table = LandmarkTable::build(&graph, &[], Directedness::Symmetric);
+    /// let h = DifferentialHeuristic::new(&table, Octile::new(&graph)).with_extra(&column);
+    /// // The next query to z from a knows the way round the wall.
+    /// assert!(h.estimate(a, &h.goal(z)) > 13.99);
+    /// ```
+    pub fn from_search<Q: OpenSet>(
+        node: NodeId,
+        directedness: Directedness,
+        cache: &SearchCache<Q>,
+        node_bound: usize,
+    ) -> DistanceColumn {
+        let mut column = DistanceColumn {
+            node,
+            directedness,
+            to: vec![f32::NAN; node_bound],
+            margin: 0.0,
+            known: Some(Vec::new()),
+        };
+        column.fill(cache);
+        column
+    }
+
+    /// Makes this column the partial column of another search, as
+    /// [`from_search`](Self::from_search) does, reusing its memory: only
+    /// the entries the column knew are cleared, so a stream of queries
+    /// that keeps one column pays for the nodes each search expanded, not
+    /// for the whole graph (but for the first refill of a full column).
+    pub fn refill_from_search<Q: OpenSet>(
+        &mut self,
+        node: NodeId,
+        directedness: Directedness,
+        cache: &SearchCache<Q>,
+        node_bound: usize,
+    ) {
+        match self.known.as_mut() {
+            Some(known) if self.to.len() == node_bound => {
+                for v in known.drain(..) {
+                    self.to[v.index()] = f32::NAN;
+                }
+            }
+            _ => {
+                self.to.clear();
+                self.to.resize(node_bound, f32::NAN);
+                self.known = Some(Vec::new());
+            }
+        }
+        self.node = node;
+        self.directedness = directedness;
+        self.fill(cache);
+    }
+
+    /// Writes the closed nodes' distances of `cache` into a cleared
+    /// partial column.
+    fn fill<Q: OpenSet>(&mut self, cache: &SearchCache<Q>) {
+        let known = self.known.get_or_insert_with(Vec::new);
+        let mut max = 0.0f32;
+        for v in cache.closed_nodes() {
+            if let (Some(slot), Some(g)) = (self.to.get_mut(v.index()), cache.g(v)) {
+                *slot = store(g);
+                known.push(v);
+                if slot.is_finite() {
+                    max = max.max(*slot);
+                }
+            }
+        }
+        self.margin = margin_of([[max].as_slice()]);
+    }
+
+    /// How many nodes the column knows a distance for: every node for a
+    /// full column, the expanded ones for a partial one
+    /// ([`from_search`](Self::from_search)).
+    pub fn known_count(&self) -> usize {
+        self.known.as_ref().map_or(self.to.len(), Vec::len)
     }
 
     /// The node `P` the distances lead to.
@@ -108,7 +225,8 @@ impl DistanceColumn {
         self.to.len()
     }
 
-    /// The stored distance `d(v, P)` (infinite when unreachable).
+    /// The stored distance `d(v, P)` (infinite when unreachable, NaN when
+    /// a partial column does not know it).
     ///
     /// # Panics
     ///

@@ -430,6 +430,53 @@ proptest! {
         }
     }
 
+    /// A partial column from a one-to-one A* search (its closed nodes'
+    /// exact distances, nothing else) keeps the heuristic admissible
+    /// towards every goal, exact towards its own node where it knows the
+    /// node, and A* with it (reopening where it is not consistent) finds
+    /// the Dijkstra cost.
+    #[test]
+    fn partial_columns_from_a_search_are_admissible(
+        (g, lms) in grid_case(),
+        at in any::<prop::sample::Index>(),
+        to in any::<prop::sample::Index>(),
+    ) {
+        let n = g.node_bound();
+        let (p, far) = (NodeId(at.index(n) as u32), NodeId(to.index(n) as u32));
+        let mut cache = SearchCache::new();
+        AStar::new(&g, Octile::new(&g)).search_cost(p, far, &mut cache);
+        let column = DistanceColumn::from_search(p, Directedness::Symmetric, &cache, n);
+        prop_assert_eq!(column.known_count(), cache.closed_nodes().count());
+        let dist = all_pairs(&g);
+        let table = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
+        let h = DifferentialHeuristic::new(&table, Octile::new(&g)).with_extra(&column);
+        let mut astar_cache = SearchCache::with_open(LazyList::default());
+        for z in (0..n as u32).map(NodeId) {
+            let goal = h.goal(z);
+            for a in (0..n as u32).map(NodeId) {
+                let (ha, da) = (h.estimate(a, &goal), dist[a.index()][z.index()]);
+                prop_assert!(ha <= da, "h({a}, {z}) = {ha} > d = {da}");
+                let known = !column.distance(a).is_nan();
+                if z == p && known && da.is_finite() {
+                    prop_assert!(da - ha <= 2.0 * column.margin() + 1e-9 * da, "h({a}, {p}) = {ha}, d = {da}");
+                }
+            }
+            for s in (0..n as u32).map(NodeId) {
+                let c = AStar::new(&g, h).search_cost(s, z, &mut astar_cache);
+                prop_assert!(same_cost(c, dist[s.index()][z.index()]), "{s} -> {z}: {c:?}");
+            }
+        }
+        // Refilled by another search, it is what a new one would be.
+        let mut refilled = column.clone();
+        AStar::new(&g, Octile::new(&g)).search_cost(far, p, &mut cache);
+        refilled.refill_from_search(far, Directedness::Symmetric, &cache, n);
+        let fresh = DistanceColumn::from_search(far, Directedness::Symmetric, &cache, n);
+        prop_assert_eq!((refilled.known_count(), refilled.margin()), (fresh.known_count(), fresh.margin()));
+        for v in (0..n as u32).map(NodeId) {
+            prop_assert_eq!(refilled.distance(v).to_bits(), fresh.distance(v).to_bits(), "{}", v);
+        }
+    }
+
     /// An incremental repair after any sequence of wall edits, all at once
     /// or in steps of any budget with edits between the steps, gives the
     /// table a rebuild gives, bit for bit; between steps the safe heuristic
