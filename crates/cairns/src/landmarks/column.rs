@@ -5,7 +5,7 @@ use super::distances_from;
 use super::table::{Directedness, margin_of, store};
 use crate::graph::{NodeId, Reversed, Reversible};
 use crate::open::OpenSet;
-use crate::search::SearchCache;
+use crate::search::{Observer, SearchCache};
 
 /// Exact distances `d(v, P)` from every node `v` to one node `P`, stored
 /// like one landmark of a [`LandmarkTable`](super::LandmarkTable): a
@@ -164,9 +164,12 @@ impl DistanceColumn {
 
     /// Makes this column the partial column of another search, as
     /// [`from_search`](Self::from_search) does, reusing its memory: only
-    /// the entries the column knew are cleared, so a stream of queries
-    /// that keeps one column pays for the nodes each search expanded, not
-    /// for the whole graph (but for the first refill of a full column).
+    /// the entries the column knew are cleared. [`from_search`](Self::from_search)
+    /// and this scan the cache's records for the closed nodes (`O(V)`); a
+    /// stream of queries that keeps one column records them during the
+    /// search instead ([`start_partial`](Self::start_partial) and
+    /// [`recorder`](Self::recorder)), for the cost of the nodes each search
+    /// expands.
     pub fn refill_from_search<Q: OpenSet>(
         &mut self,
         node: NodeId,
@@ -174,6 +177,16 @@ impl DistanceColumn {
         cache: &SearchCache<Q>,
         node_bound: usize,
     ) {
+        self.start_partial(node, directedness, node_bound);
+        self.fill(cache);
+    }
+
+    /// Empties the column (clearing only the entries it knew, unless it was
+    /// a full column or of another size) and makes it a partial column to
+    /// `node` that knows nothing yet: fill it with a search from `node`
+    /// observed by [`recorder`](Self::recorder). The conditions of
+    /// [`from_search`](Self::from_search) apply to that search.
+    pub fn start_partial(&mut self, node: NodeId, directedness: Directedness, node_bound: usize) {
         match self.known.as_mut() {
             Some(known) if self.to.len() == node_bound => {
                 for v in known.drain(..) {
@@ -188,24 +201,48 @@ impl DistanceColumn {
         }
         self.node = node;
         self.directedness = directedness;
-        self.fill(cache);
+        self.margin = 0.0;
+    }
+
+    /// An [`Observer`] that writes the `g` of every node the observed
+    /// search expands into this partial column (the lowest, should a node
+    /// be expanded twice). Start the column with
+    /// [`start_partial`](Self::start_partial):
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+    /// use cairns::heuristic::Octile;
+    /// use cairns::landmarks::{Directedness, research::DistanceColumn};
+    /// use cairns::search::{AStar, Search, SearchCache};
+    ///
+    /// let graph = GridGraph::new(Grid::from_ascii("......").unwrap(), Neighborhood::Octile);
+    /// let (z, a) = (graph.node(0, 0).unwrap(), graph.node(5, 0).unwrap());
+    /// let mut column = DistanceColumn::from_distances(z, Directedness::Symmetric, &[]);
+    /// column.start_partial(z, Directedness::Symmetric, graph.grid().len());
+    /// let mut cache = SearchCache::new();
+    /// AStar::new(&graph, Octile::new(&graph)).search_observed(z, a, &mut cache, &mut column.recorder());
+    /// assert_eq!((column.known_count(), column.distance(graph.node(3, 0).unwrap())), (5, 3.0));
+    /// ```
+    ///
+    /// The goal itself is not expanded, so it stays unknown.
+    pub fn recorder(&mut self) -> ColumnRecorder<'_> {
+        let known = self.known.get_or_insert_with(Vec::new);
+        ColumnRecorder {
+            to: &mut self.to,
+            known,
+            margin: &mut self.margin,
+        }
     }
 
     /// Writes the closed nodes' distances of `cache` into a cleared
     /// partial column.
     fn fill<Q: OpenSet>(&mut self, cache: &SearchCache<Q>) {
-        let known = self.known.get_or_insert_with(Vec::new);
-        let mut max = 0.0f32;
+        let mut recorder = self.recorder();
         for v in cache.closed_nodes() {
-            if let (Some(slot), Some(g)) = (self.to.get_mut(v.index()), cache.g(v)) {
-                *slot = store(g);
-                known.push(v);
-                if slot.is_finite() {
-                    max = max.max(*slot);
-                }
+            if let Some(g) = cache.g(v) {
+                recorder.expand(v, g, 0.0);
             }
         }
-        self.margin = margin_of([[max].as_slice()]);
     }
 
     /// How many nodes the column knows a distance for: every node for a
@@ -256,6 +293,34 @@ impl DistanceColumn {
             Directedness::Symmetric => (da - dz).abs(),
             // d(a, P) <= d(a, z) + d(z, P).
             Directedness::Directed => da - dz,
+        }
+    }
+}
+
+/// Writes the distances of the nodes a search expands into a partial
+/// [`DistanceColumn`]: made by [`DistanceColumn::recorder`].
+#[derive(Debug)]
+pub struct ColumnRecorder<'c> {
+    to: &'c mut Vec<f32>,
+    known: &'c mut Vec<NodeId>,
+    margin: &'c mut f64,
+}
+
+impl Observer for ColumnRecorder<'_> {
+    #[inline]
+    fn expand(&mut self, node: NodeId, g: f64, _h: f64) {
+        let Some(slot) = self.to.get_mut(node.index()) else {
+            return;
+        };
+        let d = store(g);
+        if slot.is_nan() {
+            self.known.push(node);
+        } else if *slot <= d {
+            return;
+        }
+        *slot = d;
+        if d.is_finite() {
+            *self.margin = self.margin.max(margin_of([[d].as_slice()]));
         }
     }
 }

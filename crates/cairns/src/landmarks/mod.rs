@@ -109,7 +109,7 @@ pub use table::{Directedness, LandmarkTable, Layout};
 /// command, the web page and the search specs use.
 pub mod research {
     pub use super::adaptive::AdaptiveLandmarks;
-    pub use super::column::DistanceColumn;
+    pub use super::column::{ColumnRecorder, DistanceColumn};
     pub use super::compressed::{
         CompressedGoal, CompressedHeuristic, CompressedTable, Compression,
     };

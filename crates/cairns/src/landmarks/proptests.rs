@@ -475,6 +475,16 @@ proptest! {
         for v in (0..n as u32).map(NodeId) {
             prop_assert_eq!(refilled.distance(v).to_bits(), fresh.distance(v).to_bits(), "{}", v);
         }
+        // Recorded during the search, it knows the same, but for the goal,
+        // which the search reaches without expanding.
+        let mut recorded = column.clone();
+        recorded.start_partial(far, Directedness::Symmetric, n);
+        AStar::new(&g, Octile::new(&g)).search_observed(far, p, &mut cache, &mut recorded.recorder());
+        for v in (0..n as u32).map(NodeId) {
+            let (r, f) = (recorded.distance(v), fresh.distance(v));
+            prop_assert!(r.to_bits() == f.to_bits() || v == p && r.is_nan(), "{}: {} vs {}", v, r, f);
+        }
+        prop_assert!(recorded.margin() <= fresh.margin());
     }
 
     /// An incremental repair after any sequence of wall edits, all at once
