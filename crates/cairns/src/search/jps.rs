@@ -237,11 +237,11 @@ pub(super) fn arrival(graph: &GridGraph, parent: NodeId, (x, y): (u32, u32)) -> 
 
 /// The path between two cells that moves diagonally first, then straight:
 /// how jump point search links a node to each of its successors.
-struct Legs {
-    diagonal: usize,
-    diagonal_len: u32,
-    straight: usize,
-    straight_len: u32,
+pub(super) struct Legs {
+    pub(super) diagonal: usize,
+    pub(super) diagonal_len: u32,
+    pub(super) straight: usize,
+    pub(super) straight_len: u32,
 }
 
 impl Legs {
@@ -334,7 +334,7 @@ impl<H> JumpPointSearch<'_, H> {
 
 /// The diagonal-first path from `(fx, fy)` to `(tx, ty)`. A leg of length
 /// zero has direction 8 (no move).
-fn legs_between((fx, fy): (u32, u32), (tx, ty): (u32, u32)) -> Legs {
+pub(super) fn legs_between((fx, fy): (u32, u32), (tx, ty): (u32, u32)) -> Legs {
     let (adx, ady) = (fx.abs_diff(tx), fy.abs_diff(ty));
     let sx = (tx.cmp(&fx) as i32 + 1) as usize;
     let sy = (ty.cmp(&fy) as i32 + 1) as usize;

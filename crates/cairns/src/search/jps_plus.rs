@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 pub use file::{JumpTableFileError, JumpTableFileErrorKind};
 
-use super::jps::{arrival, fill_runs};
+use super::jps::{arrival, fill_runs, legs_between};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
@@ -381,58 +381,116 @@ pub(crate) struct TableJumps<'s> {
     goal_y: i64,
 }
 
+impl TableJumps<'_> {
+    /// The node `steps` moves from `node` in direction `d`.
+    #[inline]
+    fn step(&self, node: NodeId, d: usize, steps: u32) -> NodeId {
+        let (dx, dy) = DIRECTIONS[d];
+        let cols = i64::from(self.graph.width());
+        let offset = i64::from(dy) * cols + i64::from(dx);
+        NodeId((i64::from(node.0) + i64::from(steps) * offset) as u32)
+    }
+
+    /// Whether `len` moves in direction `d` from `*cell` are free, moving
+    /// `*cell` along as far as the table is read: a positive entry is a
+    /// jump point, which the run passes, a non-positive one the wall.
+    #[inline]
+    fn clear(&self, cell: &mut NodeId, d: usize, mut len: u32) -> bool {
+        while len > 0 {
+            let entry = self.table.entries(*cell)[d];
+            let run = u32::from(entry.unsigned_abs());
+            if entry <= 0 && run < len {
+                return false;
+            }
+            let steps = run.min(len);
+            *cell = self.step(*cell, d, steps);
+            len -= steps;
+        }
+        true
+    }
+
+    /// The cost from `u` at `(ux, uy)` to the goal when the diagonal-first
+    /// path to it is free and starts with a move in `moves`: then the goal
+    /// is `u`'s only successor, since no path through `u` is shorter (the
+    /// rule of [`JumpPointSearch`](super::JumpPointSearch)).
+    #[inline]
+    fn goal_in_sight(&self, u: NodeId, (ux, uy): (u32, u32), moves: u8) -> Option<f64> {
+        let legs = legs_between((ux, uy), (self.goal_x as u32, self.goal_y as u32));
+        let first = if legs.diagonal_len > 0 {
+            legs.diagonal
+        } else {
+            legs.straight
+        };
+        if first >= 8 || moves & (1 << first) == 0 {
+            return None;
+        }
+        let mut cell = u;
+        (self.clear(&mut cell, legs.diagonal, legs.diagonal_len)
+            && self.clear(&mut cell, legs.straight, legs.straight_len))
+        .then(|| f64::from(legs.diagonal_len) * DIAGONAL + f64::from(legs.straight_len))
+    }
+}
+
 impl Expand for TableJumps<'_> {
     #[inline]
     fn node_bound(&self) -> usize {
         self.graph.node_bound()
     }
 
+    /// The jump points of `u` with the intermediate ones pruned (Harabor
+    /// and Grastien 2014): a straight move gives the jump point its entry
+    /// names; a diagonal move is followed from entry to entry to the wall,
+    /// and at each diagonal jump point on the way the jump points of its
+    /// two straight sides become successors of `u`, each reached by the
+    /// diagonal and then the straight run ([`fill_runs`] writes that path
+    /// back). The goal, when the diagonal-first path to it is free, is the
+    /// only successor.
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let graph = self.graph;
         let here = graph.coords(u);
-        let mut bits = if parent == NodeId::NONE {
+        let moves = if parent == NodeId::NONE {
             graph.moves(u)
         } else {
             graph.canonical_moves_after(u, arrival(graph, parent, here))
         };
+        if let Some(cost) = self.goal_in_sight(u, here, moves) {
+            visit(self.goal, cost);
+            return;
+        }
         let entries = self.table.entries(u);
-        let (ux, uy) = (i64::from(here.0), i64::from(here.1));
-        let cols = i64::from(graph.width());
-        // How far the goal lies ahead along each axis of a move.
-        let (gx, gy) = (self.goal_x - ux, self.goal_y - uy);
-        while bits != 0 {
-            let d = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        let mut straight = moves & 0x0f;
+        while straight != 0 {
+            let d = straight.trailing_zeros() as usize;
+            straight &= straight - 1;
             let entry = entries[d];
-            let run = i64::from(entry.unsigned_abs());
-            let (dx, dy) = DIRECTIONS[d];
-            let (dx, dy) = (i64::from(dx), i64::from(dy));
-            let at = |steps: i64| NodeId((i64::from(u.0) + steps * (dy * cols + dx)) as u32);
-            if d < 4 {
-                // The goal on this run, no farther than its end: stop there.
-                let ahead = if dx == 0 {
-                    if gx == 0 { gy * dy } else { 0 }
-                } else if gy == 0 {
-                    gx * dx
-                } else {
-                    0
-                };
-                if ahead > 0 && ahead <= run {
-                    visit(self.goal, ahead as f64);
-                } else if entry > 0 {
-                    visit(at(run), run as f64);
+            if entry > 0 {
+                let run = u32::from(entry.unsigned_abs());
+                visit(self.step(u, d, run), f64::from(run));
+            }
+        }
+        let mut diagonal = moves & 0xf0;
+        while diagonal != 0 {
+            let d = diagonal.trailing_zeros() as usize;
+            diagonal &= diagonal - 1;
+            let (a, b) = DIAGONAL_SIDES[d - 4];
+            let (mut cell, mut steps) = (u, 0u32);
+            loop {
+                let entry = self.table.entries(cell)[d];
+                if entry <= 0 {
+                    break;
                 }
-            } else {
-                // A target jump point: where the run crosses the goal's row
-                // or column, if the goal lies ahead on both axes.
-                let (ex, ey) = (gx * dx, gy * dy);
-                let cross = ex.min(ey);
-                if cross > 0 && cross <= run {
-                    let v = if ex == ey { self.goal } else { at(cross) };
-                    visit(v, cross as f64 * DIAGONAL);
-                } else if entry > 0 {
-                    visit(at(run), run as f64 * DIAGONAL);
+                let run = u32::from(entry.unsigned_abs());
+                cell = self.step(cell, d, run);
+                steps += run;
+                let sides = self.table.entries(cell);
+                let run = f64::from(steps) * DIAGONAL;
+                for side in [a, b] {
+                    let entry = sides[side];
+                    if entry > 0 {
+                        let len = u32::from(entry.unsigned_abs());
+                        visit(self.step(cell, side, len), run + f64::from(len));
+                    }
                 }
             }
         }
