@@ -19,7 +19,9 @@ use tokio::sync::Semaphore;
 
 use crate::limits;
 use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
-use crate::state::{AppState, Endpoints, GraphKey, StateError, StateErrorKind, Table, TableKey};
+use crate::state::{
+    AppState, Endpoints, GraphKey, OutcomeKey, StateError, StateErrorKind, Table, TableKey,
+};
 
 /// The most landmarks a request may place.
 pub(crate) const MAX_LANDMARKS: usize = 32;
@@ -515,8 +517,34 @@ fn graph_keyed(
 }
 
 pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+    let mut prep = prepare_graph(state, c)?;
+    prep.table = prepare_table(state, c, &prep.graph)?;
+    Ok(prep)
+}
+
+/// The graph stage of [`prepare`]: the graph with its edits, no table.
+fn prepare_graph(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
     let (graph, key) = graph_keyed(state, c.map, nb, c.walls)?;
+    Ok(Prepared {
+        graph,
+        key,
+        table: None,
+    })
+}
+
+/// The table stage of [`prepare`], for `graph` (the graph stage's): the
+/// landmark table if the request uses one.
+#[expect(
+    clippy::type_complexity,
+    reason = "the table field of Prepared, as prepare fills it"
+)]
+fn prepare_table(
+    state: &AppState,
+    c: &Common<'_>,
+    graph: &Arc<GridGraph>,
+) -> Result<Option<(Arc<Table>, bool, Option<f64>)>, ApiError> {
+    let nb = neighborhood(c.neighborhood)?;
     let table = if c.uses_dh {
         if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
             return Err(bad(format!(
@@ -536,7 +564,7 @@ pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiE
         let table_graph = if stale {
             self::graph(state, c.map, nb, table_edits)?
         } else {
-            Arc::clone(&graph)
+            Arc::clone(graph)
         };
         let nodes = c
             .landmarks
@@ -557,7 +585,7 @@ pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiE
     } else {
         None
     };
-    Ok(Prepared { graph, key, table })
+    Ok(table)
 }
 
 /// Runs one search of `spec` (its names already checked) and describes it.
@@ -588,6 +616,18 @@ fn run_search(
     let graph: &GridGraph = &prep.graph;
     let table = prep.table.as_ref().map(|t| &**t.0);
     let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
+    // A cold search without a table asked again with the same graph, ends
+    // and search (search A while a landmark is dragged) has the same
+    // answer: the kept one, with the time its run took.
+    let kept = (!warm && !traced && table.is_none()).then(|| OutcomeKey {
+        graph: prep.key.clone(),
+        search: format!("{spec} {label}"),
+        start,
+        goal,
+    });
+    if let Some(hit) = kept.as_ref().and_then(|key| state.outcome(key)) {
+        return Ok(hit);
+    }
     // JPS+ borrows the graph's jump table from the cache instead of
     // building one per request.
     let jumps = (spec.algorithm == Algorithm::JpsPlus).then(|| state.jump_table(&prep.key, graph));
@@ -634,7 +674,7 @@ fn run_search(
         }
     }
     let stats = searcher.stats();
-    Ok(SearchOutcome {
+    let outcome = SearchOutcome {
         heuristic: label.to_string(),
         cost,
         path: path.iter().map(|n| n.0).collect(),
@@ -649,7 +689,11 @@ fn run_search(
         warm,
         trace,
         trace_truncated,
-    })
+    };
+    if let Some(key) = kept {
+        state.keep_outcome(key, outcome.clone());
+    }
+    Ok(outcome)
 }
 
 /// The heuristic named `name` for a request with `landmarks` landmark
@@ -715,35 +759,25 @@ pub(crate) fn search_blocking(
         })
         .collect::<Result<_, _>>()?;
     let uses_dh = ha.is_landmarks() || hb.is_some_and(HeuristicSpec::is_landmarks);
-    let prep = prepare(
-        state,
-        &Common {
-            map: &req.map,
-            uses_dh,
-            landmarks: &req.landmarks,
-            neighborhood: req.neighborhood,
-            walls: &req.walls,
-            table_walls: req.table_walls.as_deref(),
-            directed: req.directed,
-        },
-    )?;
+    let common = Common {
+        map: &req.map,
+        uses_dh,
+        landmarks: &req.landmarks,
+        neighborhood: req.neighborhood,
+        walls: &req.walls,
+        table_walls: req.table_walls.as_deref(),
+        directed: req.directed,
+    };
+    let mut prep = prepare_graph(state, &common)?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
-    let mut outcomes = specs
-        .iter()
-        .map(|&(spec, label)| {
-            let query = Query {
-                start,
-                goal,
-                traced: req.trace,
-                warm: req.warm,
-            };
-            run_search(state, &prep, spec, label, query)
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter();
-    let a = outcomes.next().ok_or_else(|| bad("no search"))?;
-    let b = outcomes.next();
+    let query = Query {
+        start,
+        goal,
+        traced: req.trace,
+        warm: req.warm,
+    };
+    let (a, b) = run_both(state, &mut prep, &common, &specs, query)?;
     let stale = prep.table.as_ref().is_some_and(|t| t.1);
     let shortest = if stale {
         Some(shortest(&prep.graph, start, goal)?)
@@ -773,6 +807,69 @@ pub(crate) fn search_blocking(
         table_millis: prep.table.as_ref().and_then(|t| t.2),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// Runs search A and, if asked, search B of a request, filling in the
+/// table of `prep` (its graph stage done), on two threads: when only B uses
+/// the landmark table, A runs while the table is built or updated (a
+/// landmark drag), then B runs with it; otherwise, for a cold request, A
+/// and B run side by side once the table is ready.
+fn run_both(
+    state: &AppState,
+    prep: &mut Prepared,
+    common: &Common<'_>,
+    specs: &[(SearchSpec, &str)],
+    query: Query,
+) -> Result<(SearchOutcome, Option<SearchOutcome>), ApiError> {
+    let (spec_a, label_a) = specs[0];
+    let run_b = |prep: &Prepared| {
+        specs
+            .get(1)
+            .map(|&(spec, label)| run_search(state, prep, spec, label, query))
+            .transpose()
+    };
+    let a_uses_table = spec_a.heuristic.is_some_and(HeuristicSpec::is_landmarks);
+    if common.uses_dh && !a_uses_table {
+        let (a, table) = std::thread::scope(|scope| {
+            let prep: &Prepared = prep;
+            let a = scope.spawn(|| run_search(state, prep, spec_a, label_a, query));
+            let table = prepare_table(state, common, &prep.graph);
+            (a.join(), table)
+        });
+        prep.table = table?;
+        let a = a.map_err(|_| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the search failed".into(),
+            )
+        })??;
+        Ok((a, run_b(prep)?))
+    } else {
+        prep.table = prepare_table(state, common, &prep.graph)?;
+        let prep: &Prepared = prep;
+        if query.warm || specs.len() < 2 {
+            // Timed runs one at a time, so that neither search's times
+            // include the other's use of the machine.
+            return Ok((
+                run_search(state, prep, spec_a, label_a, query)?,
+                run_b(prep)?,
+            ));
+        }
+        // Cold (a start or goal drag, which moves both): A and B on two
+        // threads.
+        let (a, b) = std::thread::scope(|scope| {
+            let a = scope.spawn(|| run_search(state, prep, spec_a, label_a, query));
+            let b = run_b(prep);
+            (a.join(), b)
+        });
+        let a = a.map_err(|_| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the search failed".into(),
+            )
+        })??;
+        Ok((a, b?))
+    }
 }
 
 /// The shortest path from `start` to `goal` on `graph`, by A* with the
@@ -952,6 +1049,63 @@ mod tests {
             let cost = fresh.search_cost(grid.node(from[0], from[1]), grid.node(to[0], to[1]));
             assert_eq!(answer.a.cost, cost, "{from:?}");
             assert_eq!(answer.a.expanded, fresh.stats().expanded, "{from:?}");
+        }
+    }
+
+    /// A landmark drag: search A (octile, no table) is answered from the
+    /// kept outcome while the landmarks move, search B is run again with
+    /// each table, and both equal fresh searches; a warm request runs A
+    /// again.
+    #[test]
+    fn a_landmark_drag_keeps_search_a_and_reruns_b() {
+        use cairns::grid::MapKind;
+        let grid = MapKind::Rooms { room_size: 7 }.generate(48, 48, 3).unwrap();
+        let free: Vec<[u32; 2]> = (0..48)
+            .flat_map(|y| (0..48).map(move |x| [x, y]))
+            .filter(|&[x, y]| grid.is_passable(x, y))
+            .collect();
+        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+        let (from, to) = (free[0], *free.last().unwrap());
+        let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+        let mut first_a = None;
+        for (k, &landmark) in free.iter().step_by(131).take(4).enumerate() {
+            let req = SearchRequest {
+                map: "m".into(),
+                from,
+                to,
+                search: None,
+                heuristic: "octile".into(),
+                compare: Some("dh".into()),
+                landmarks: vec![free[free.len() / 2], landmark],
+                neighborhood: 8,
+                open: None,
+                walls: Vec::new(),
+                table_walls: None,
+                trace: false,
+                directed: false,
+                warm: k == 3,
+            };
+            let answer = search_blocking(&state, &req).unwrap();
+            let (a, b) = (answer.a, answer.b.unwrap());
+            match &first_a {
+                None => first_a = Some(a.clone()),
+                // The kept answer, its time included; the warm one is run again.
+                Some(kept) => assert_eq!(a.millis == kept.millis, k < 3, "move {k}"),
+            }
+            let mut octile = SearchSpec::default().searcher(&graph, None).unwrap();
+            assert_eq!(a.cost, octile.search_cost(start, goal));
+            assert_eq!(a.expanded, octile.stats().expanded);
+            let lms: Vec<NodeId> = req.landmarks.iter().map(|p| grid.node(p[0], p[1])).collect();
+            let table = cairns::landmarks::LandmarkTable::build(
+                &graph,
+                &lms,
+                cairns::landmarks::Directedness::Symmetric,
+            );
+            let spec: SearchSpec = "astar/dh:2".parse().unwrap();
+            let mut dh = spec.searcher(&graph, Some(&table)).unwrap();
+            assert_eq!(b.cost, dh.search_cost(start, goal), "move {k}");
+            assert_eq!(b.expanded, dh.stats().expanded, "move {k}");
         }
     }
 

@@ -25,6 +25,7 @@ use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::{JumpTable, SearchCache};
 
+use crate::api::SearchOutcome;
 use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
 
 /// The largest map the server loads, in cells (2048 x 2048).
@@ -208,7 +209,24 @@ pub struct AppState {
     tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
     /// JPS+ jump tables by graph, least recently used first.
     jumps: Mutex<Vec<(GraphKey, Arc<JumpTable>)>>,
+    /// Recent answers of cold searches that no landmark table shaped,
+    /// least recently used first: search A of a landmark drag, whose start,
+    /// goal and map stay put while the landmarks move.
+    outcomes: Mutex<Vec<(OutcomeKey, SearchOutcome)>>,
     guards: Guards,
+}
+
+/// How many search answers [`AppState`] keeps for repeated cold searches.
+const OUTCOMES_KEPT: usize = 4;
+
+/// What decides a search's answer when no landmark table is involved: the
+/// graph, the search (its spec and label) and the two ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OutcomeKey {
+    pub graph: GraphKey,
+    pub search: String,
+    pub start: NodeId,
+    pub goal: NodeId,
 }
 
 /// The start and goal a map is first shown with, and where they come from.
@@ -249,6 +267,7 @@ impl AppState {
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
             jumps: Mutex::new(Vec::new()),
+            outcomes: Mutex::new(Vec::new()),
             guards: Guards::new(Limits::default()),
         }
     }
@@ -602,6 +621,27 @@ impl AppState {
         }
         jumps.push((key.clone(), Arc::clone(&table)));
         table
+    }
+
+    /// The answer kept for `key`, if a recent cold search had it.
+    pub(crate) fn outcome(&self, key: &OutcomeKey) -> Option<SearchOutcome> {
+        let mut outcomes = lock(&self.outcomes);
+        let i = outcomes.iter().position(|(k, _)| k == key)?;
+        let hit = outcomes.remove(i);
+        let outcome = hit.1.clone();
+        outcomes.push(hit);
+        Some(outcome)
+    }
+
+    /// Keeps `outcome` for `key`, in place of the least recently used of
+    /// [`OUTCOMES_KEPT`].
+    pub(crate) fn keep_outcome(&self, key: OutcomeKey, outcome: SearchOutcome) {
+        let mut outcomes = lock(&self.outcomes);
+        outcomes.retain(|(k, _)| *k != key);
+        if outcomes.len() >= OUTCOMES_KEPT {
+            outcomes.remove(0);
+        }
+        outcomes.push((key, outcome));
     }
 
     /// How many jump tables are kept now.

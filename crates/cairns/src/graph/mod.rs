@@ -77,6 +77,16 @@ pub trait Graph {
         false
     }
 
+    /// Bounds `(lo, hi)` with `0 < lo <= c <= hi` for the cost `c` of every
+    /// edge, when the graph knows them without a scan (`None`, the default,
+    /// when it does not). One-to-all searches use them to pick Dial's
+    /// bucket queue over a heap: with buckets `lo` wide, no node in a
+    /// bucket can lower another in the same bucket, so each node is settled
+    /// once, with the distance Dijkstra's algorithm gives it.
+    fn cost_bounds(&self) -> Option<(f64, f64)> {
+        None
+    }
+
     /// Whether a path from `from` to `to` may exist: `false` only when the
     /// graph knows there is none, so that a search can answer "no path"
     /// without expanding anything. It must be cheap (`O(1)`); the default
@@ -126,6 +136,10 @@ impl<G: Graph + ?Sized> Graph for &G {
         (**self).unit_costs()
     }
 
+    fn cost_bounds(&self) -> Option<(f64, f64)> {
+        (**self).cost_bounds()
+    }
+
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
         (**self).may_reach(from, to)
@@ -168,6 +182,10 @@ impl<G: Reversible> Graph for Reversed<G> {
 
     fn unit_costs(&self) -> bool {
         self.0.unit_costs()
+    }
+
+    fn cost_bounds(&self) -> Option<(f64, f64)> {
+        self.0.cost_bounds()
     }
 
     /// A path `from -> to` here is a path `to -> from` in the underlying

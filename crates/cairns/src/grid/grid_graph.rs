@@ -591,6 +591,16 @@ impl Graph for GridGraph {
         self.neighborhood == Neighborhood::Four && self.terrain.is_none()
     }
 
+    /// `(1, 1)` straight only, `(1, DIAGONAL)` octile; `None` with terrain
+    /// (its bounds would need a scan of the costs).
+    fn cost_bounds(&self) -> Option<(f64, f64)> {
+        match (&self.terrain, self.neighborhood) {
+            (Some(_), _) => None,
+            (None, Neighborhood::Four) => Some((1.0, 1.0)),
+            (None, Neighborhood::Octile) => Some((1.0, DIAGONAL)),
+        }
+    }
+
     /// `false` when the two cells lie in different [`Components`].
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
@@ -631,6 +641,10 @@ impl Graph for Canonical<'_> {
 
     fn unit_costs(&self) -> bool {
         self.0.unit_costs()
+    }
+
+    fn cost_bounds(&self) -> Option<(f64, f64)> {
+        self.0.cost_bounds()
     }
 
     #[inline]

@@ -475,13 +475,10 @@ fn farthest<G: Graph>(
 /// edge adds at least `w`), so the nodes of a bucket are final in any
 /// order, and a push and a pop are `O(1)`. The ring needs
 /// `max cost / w + 2` buckets.
-/// Dial's ring of buckets of `(node, g)` entries.
-type Ring = Vec<Vec<(u32, f64)>>;
-
 struct Spread {
     /// `(w, buckets)` when every edge costs between `w > 0` and a bounded
     /// multiple of it.
-    dial: Option<(f64, Ring)>,
+    dial: Option<(f64, super::Ring)>,
     cache: SearchCache,
     dist: Vec<f64>,
     scratch: Vec<f64>,
@@ -531,29 +528,7 @@ impl Spread {
             }
             return;
         };
-        let (w, len) = (*w, ring.len());
-        bound[source.index()] = 0.0;
-        ring[0].push((source.0, 0.0));
-        let mut queued = 1usize;
-        let mut at = 0usize;
-        while queued > 0 {
-            let slot = at % len;
-            while let Some((u, g)) = ring[slot].pop() {
-                queued -= 1;
-                if g > bound[u as usize] {
-                    continue;
-                }
-                for (v, c) in graph.successors(NodeId(u)) {
-                    let ng = g + c;
-                    if ng < bound[v.index()] {
-                        bound[v.index()] = ng;
-                        ring[(ng / w) as usize % len].push((v.0, ng));
-                        queued += 1;
-                    }
-                }
-            }
-            at += 1;
-        }
+        super::dial(graph, source, *w, ring, bound);
     }
 }
 

@@ -430,6 +430,23 @@ proptest! {
         }
     }
 
+    /// Dial's algorithm, which builds landmark columns on grids, gives
+    /// Dijkstra's distances bit for bit, from every source, both ways.
+    #[test]
+    fn dial_equals_dijkstra_bit_for_bit((g, _) in grid_case(), at in any::<prop::sample::Index>()) {
+        let n = g.node_bound();
+        let source = NodeId(at.index(n) as u32);
+        let mut cache = SearchCache::new();
+        let mut dial = vec![0.0; n];
+        super::distances_from(&g, source, &mut cache, &mut dial);
+        Dijkstra::new(&g).all(source, &mut cache);
+        for v in (0..n as u32).map(NodeId) {
+            let d = cache.g(v).unwrap_or(f64::INFINITY);
+            prop_assert_eq!(dial[v.index()].to_bits(), d.to_bits(), "{} -> {}", source, v);
+        }
+        prop_assert!(g.cost_bounds().is_some());
+    }
+
     /// A partial column from a one-to-one A* search (its closed nodes'
     /// exact distances, nothing else) keeps the heuristic admissible
     /// towards every goal, exact towards its own node where it knows the
