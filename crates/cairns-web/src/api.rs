@@ -1096,7 +1096,11 @@ mod tests {
             let mut octile = SearchSpec::default().searcher(&graph, None).unwrap();
             assert_eq!(a.cost, octile.search_cost(start, goal));
             assert_eq!(a.expanded, octile.stats().expanded);
-            let lms: Vec<NodeId> = req.landmarks.iter().map(|p| grid.node(p[0], p[1])).collect();
+            let lms: Vec<NodeId> = req
+                .landmarks
+                .iter()
+                .map(|p| grid.node(p[0], p[1]))
+                .collect();
             let table = cairns::landmarks::LandmarkTable::build(
                 &graph,
                 &lms,

@@ -1,9 +1,8 @@
-//! Many queries at once on a thread pool, one searcher (and so one cache)
-//! per piece of work.
+//! Many queries at once on several threads, one searcher (and so one
+//! cache) per thread.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use super::{SearchStats, Searcher};
 use crate::graph::NodeId;
@@ -24,9 +23,12 @@ pub struct BatchResult {
 /// results in query order, the same as running them one after the other.
 ///
 /// `make` builds a searcher (with its own cache); it is called once per
-/// chunk of queries (a few per thread), never per query, so each search
-/// reuses its cache's memory. `threads` of 0 or 1 runs on the calling
-/// thread; if a pool cannot be built, the queries run there too.
+/// thread, never per query, so each search reuses its cache's memory. The
+/// threads take the queries one at a time from a shared counter, so a run
+/// of long queries (scenario files list theirs last) is shared out as
+/// evenly as the short ones. `threads` of 0 or 1 runs on the calling
+/// thread, which always takes part; a thread that cannot be started
+/// leaves its share to the others.
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -45,40 +47,52 @@ where
     S: Searcher,
     F: Fn() -> S + Sync,
 {
-    let run = |chunk: &[(NodeId, NodeId)]| -> Vec<BatchResult> {
+    let next = AtomicUsize::new(0);
+    // Takes queries from the counter until none is left.
+    let work = || -> Vec<(usize, BatchResult)> {
         let mut searcher = make();
-        chunk
-            .iter()
-            .map(|&(start, goal)| {
-                let t0 = Instant::now();
-                let cost = searcher.search_cost(start, goal);
-                let seconds = t0.elapsed().as_secs_f64();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(start, goal)) = queries.get(i) else {
+                return done;
+            };
+            let t0 = Instant::now();
+            let cost = searcher.search_cost(start, goal);
+            let seconds = t0.elapsed().as_secs_f64();
+            let stats = searcher.stats();
+            done.push((
+                i,
                 BatchResult {
                     cost,
-                    stats: searcher.stats(),
+                    stats,
                     seconds,
-                }
-            })
-            .collect()
+                },
+            ));
+        }
     };
-    if threads <= 1 || queries.len() <= 1 {
-        return run(queries);
+    let threads = threads.clamp(1, queries.len().max(1));
+    let mut parts: Vec<Vec<(usize, BatchResult)>> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .collect();
+        let mut parts = vec![work()];
+        for helper in helpers {
+            match helper.join() {
+                Ok(part) => parts.push(part),
+                // A search that panicked on its thread panics here too.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        parts
+    });
+    let mut results: Vec<Option<BatchResult>> = vec![None; queries.len()];
+    for (i, r) in parts.drain(..).flatten() {
+        results[i] = Some(r);
     }
-    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
-        return run(queries);
-    };
-    // A few chunks per thread keep the threads busy when queries differ
-    // in cost, without building a searcher per query.
-    let chunk = queries.len().div_ceil(threads * 4).max(1);
-    pool.install(|| {
-        queries
-            .par_chunks(chunk)
-            .map(run)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .flatten()
-            .collect()
-    })
+    // Every index was taken by exactly one thread, and every thread that
+    // took one finished it.
+    results.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
