@@ -248,6 +248,18 @@ impl Legs {
     fn run_length(&self) -> usize {
         (self.diagonal_len + self.straight_len) as usize
     }
+
+    /// These legs if their first move (the diagonal, or the straight leg
+    /// when there is no diagonal) is one of `moves`; `None` for no move.
+    #[inline]
+    pub(super) fn starting_in(self, moves: u8) -> Option<Legs> {
+        let first = if self.diagonal_len > 0 {
+            self.diagonal
+        } else {
+            self.straight
+        };
+        (first < 8 && moves & (1 << first) != 0).then_some(self)
+    }
 }
 
 impl<H> JumpPointSearch<'_, H> {
@@ -270,15 +282,7 @@ impl<H> JumpPointSearch<'_, H> {
         target: (u32, u32),
         moves: u8,
     ) -> Option<f64> {
-        let legs = legs_between((x, y), target);
-        let first = if legs.diagonal_len > 0 {
-            legs.diagonal
-        } else {
-            legs.straight
-        };
-        if first >= 8 || moves & (1 << first) == 0 {
-            return None;
-        }
+        let legs = legs_between((x, y), target).starting_in(moves)?;
         let graph = self.graph;
         let mut corner = node;
         for _ in 0..legs.diagonal_len {

@@ -415,15 +415,8 @@ impl TableJumps<'_> {
     /// rule of [`JumpPointSearch`](super::JumpPointSearch)).
     #[inline]
     fn goal_in_sight(&self, u: NodeId, (ux, uy): (u32, u32), moves: u8) -> Option<f64> {
-        let legs = legs_between((ux, uy), (self.goal_x as u32, self.goal_y as u32));
-        let first = if legs.diagonal_len > 0 {
-            legs.diagonal
-        } else {
-            legs.straight
-        };
-        if first >= 8 || moves & (1 << first) == 0 {
-            return None;
-        }
+        let legs =
+            legs_between((ux, uy), (self.goal_x as u32, self.goal_y as u32)).starting_in(moves)?;
         let mut cell = u;
         (self.clear(&mut cell, legs.diagonal, legs.diagonal_len)
             && self.clear(&mut cell, legs.straight, legs.straight_len))
