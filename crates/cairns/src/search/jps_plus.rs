@@ -281,11 +281,16 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 /// ([`with_heuristic`](JumpPointSearchPlus::with_heuristic)).
 ///
 /// From each jump point it follows the moves canonical ordering keeps; in
-/// each direction it reads the distance to the next jump point. The goal,
-/// which the table does not know, is found as Harabor's *target jump
-/// points*: a straight run that passes the goal stops on it, and a
-/// diagonal run that crosses the goal's row or column before its end (the
-/// goal lying ahead on both axes) stops at the crossing.
+/// each direction it reads the distance to the next jump point. As in
+/// Harabor and Grastien's 2014 JPS2+, intermediate jump points are pruned:
+/// a diagonal run is followed from entry to entry to the wall, and the
+/// straight jump points of each diagonal jump point on the way become
+/// successors of the expanded node, so diagonal jump points never go
+/// through OPEN and it expands exactly the nodes
+/// [`JumpPointSearch`](super::JumpPointSearch) expands. The goal, which the
+/// table does not know, is the only successor of a node from which the
+/// diagonal-first path to it is free (checked by reading the table along
+/// that path): no path through that node is shorter.
 ///
 /// # Contract
 ///
@@ -297,8 +302,8 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 ///
 /// # Complexity
 ///
-/// Worst case `O(V log V)` like A*, with `O(1)` work per direction of an
-/// expanded node. Memory: the table (16 bytes per cell) and the reusable
+/// Worst case `O(V log V)` like A*, with one table read per direction of
+/// an expanded node and per diagonal jump point passed. Memory: the table (16 bytes per cell) and the reusable
 /// [`SearchCache`](super::SearchCache).
 ///
 /// # Example
