@@ -986,6 +986,13 @@ pub(crate) fn base64(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// A request on map `m` with every option at its default (A octile,
+    /// warm runs).
+    fn request(from: [u32; 2], to: [u32; 2]) -> SearchRequest {
+        let body = serde_json::json!({ "map": "m", "from": from, "to": to });
+        serde_json::from_value(body).unwrap()
+    }
+
     #[test]
     fn base64_matches_rfc_4648_vectors() {
         for (input, want) in [
@@ -1022,20 +1029,9 @@ mod tests {
                 vec![[wall[0], wall[1], 1]]
             };
             let req = SearchRequest {
-                map: "m".into(),
-                from,
-                to,
                 search: Some("jps+".into()),
-                heuristic: "octile".into(),
-                compare: None,
-                landmarks: Vec::new(),
-                neighborhood: 8,
-                open: None,
                 walls: walls.clone(),
-                table_walls: None,
-                trace: false,
-                directed: false,
-                warm: true,
+                ..request(from, to)
             };
             let answer = search_blocking(&state, &req).unwrap();
             assert_eq!(state.jump_tables_kept(), 1);
@@ -1071,20 +1067,10 @@ mod tests {
         let mut first_a = None;
         for (k, &landmark) in free.iter().step_by(131).take(4).enumerate() {
             let req = SearchRequest {
-                map: "m".into(),
-                from,
-                to,
-                search: None,
-                heuristic: "octile".into(),
                 compare: Some("dh".into()),
                 landmarks: vec![free[free.len() / 2], landmark],
-                neighborhood: 8,
-                open: None,
-                walls: Vec::new(),
-                table_walls: None,
-                trace: false,
-                directed: false,
                 warm: k == 3,
+                ..request(from, to)
             };
             let answer = search_blocking(&state, &req).unwrap();
             let (a, b) = (answer.a, answer.b.unwrap());

@@ -404,33 +404,21 @@ mod tests {
 
         // Forest `F` across the middle row but for a gap of mud `M`.
         let text = "type octile\nheight 3\nwidth 5\nmap\n.....\nFFMFF\n.....\n";
-        let err = parse_map(text).unwrap_err();
-        assert_eq!(err.line(), Some(6));
-        assert!(
-            matches!(
-                err.kind(),
-                ParseErrorKind::UnknownTile {
-                    ch: 'F',
-                    x: 0,
-                    y: 1
-                }
-            ),
-            "{err}"
-        );
-        // Only F defined: M is still unknown, at its place.
+        // Without costs F is unknown; with only F defined, M is, each at
+        // its place on line 6.
         let only_f: TileCosts = "F=3".parse().unwrap();
-        let err = parse_map_with(text.as_bytes(), &only_f).unwrap_err();
-        assert!(
-            matches!(
-                err.kind(),
-                ParseErrorKind::UnknownTile {
-                    ch: 'M',
-                    x: 2,
-                    y: 1
-                }
+        for (err, ch, x) in [
+            (parse_map(text).unwrap_err(), 'F', 0),
+            (
+                parse_map_with(text.as_bytes(), &only_f).unwrap_err(),
+                'M',
+                2,
             ),
-            "{err}"
-        );
+        ] {
+            assert_eq!(err.line(), Some(6));
+            let want = ParseErrorKind::UnknownTile { ch, x, y: 1 };
+            assert_eq!(err.kind(), &want, "{err}");
+        }
         let costs: TileCosts = "F=3,M=1.5".parse().unwrap();
         let grid = parse_map_with(text.as_bytes(), &costs).unwrap();
         assert_eq!(grid.get(2, 1), Some(Tile::Custom(b'M')));
