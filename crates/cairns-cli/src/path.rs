@@ -4,10 +4,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::Neighborhood;
-use cairns::search::{Path, Reached};
+use cairns::search::{Budget, Path, Progress, Reached};
 
 use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
 use crate::{Outcome, parse_point};
@@ -41,6 +41,17 @@ pub struct Args {
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
+    /// A budget: stop after this many expansions. A search that runs out
+    /// prints `paused` with the best node so far (the expanded node closest
+    /// to a goal by the heuristic) and its path, and exits 1. astar and
+    /// dijkstra take a budget.
+    #[arg(long, value_name = "N")]
+    pub max_expansions: Option<u64>,
+    /// A budget: expand no node whose f = g + h is above this; a search
+    /// that stops on it has shown that no path costs that little (with an
+    /// admissible heuristic). As --max-expansions otherwise.
+    #[arg(long, value_name = "COST")]
+    pub max_cost: Option<f64>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
@@ -58,7 +69,25 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let prepared = args.search.prepare(&graph)?;
     let mut searcher = prepared.searcher();
     let t0 = Instant::now();
-    let reached = if let ([start], [goal]) = (&sources[..], &goals[..]) {
+    let mut paused = None;
+    let reached = if args.max_expansions.is_some() || args.max_cost.is_some() {
+        let budget = Budget {
+            expansions: args.max_expansions.unwrap_or(u64::MAX),
+            max_f: args.max_cost.unwrap_or(f64::INFINITY),
+        };
+        match searcher.search_budgeted(&sources, &goals, budget) {
+            None => bail!(
+                "--max-expansions and --max-cost need the astar or dijkstra search; {} takes no budget",
+                prepared.spec().algorithm
+            ),
+            Some(Progress::Found(reached)) => Some(reached),
+            Some(Progress::NoPath) => None,
+            Some(Progress::Paused { closest, g, h }) => {
+                paused = Some((closest, g, h));
+                None
+            }
+        }
+    } else if let ([start], [goal]) = (&sources[..], &goals[..]) {
         searcher
             .search_cost(*start, *goal)
             .map(|cost| Reached { goal: *goal, cost })
@@ -67,6 +96,46 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     let elapsed = t0.elapsed();
     let stats = searcher.stats();
+    if let Some((closest, g, h)) = paused {
+        let mut out = io::stdout().lock();
+        let mut nodes = Vec::new();
+        searcher.path_into(closest, &mut nodes);
+        let grid = graph.grid();
+        let capped = args
+            .max_cost
+            .filter(|_| stats.expanded < args.max_expansions.unwrap_or(u64::MAX));
+        match capped {
+            Some(cap) => writeln!(
+                out,
+                "paused     no path costs {cap} or less (every node left has f above it), after {} expansions",
+                stats.expanded
+            )?,
+            None => writeln!(
+                out,
+                "paused     the budget of {} expansions ran out",
+                stats.expanded
+            )?,
+        }
+        writeln!(
+            out,
+            "closest    {:?}, cost so far {g:.6}, estimate to go {h:.6}",
+            grid.coords(closest)
+        )?;
+        writeln!(out, "steps      {}", nodes.len().saturating_sub(1))?;
+        if !args.no_draw && grid.width() <= DRAW_LIMIT && grid.height() <= DRAW_LIMIT {
+            let path = Path { nodes, cost: g };
+            draw(
+                &mut out,
+                grid,
+                &path,
+                &sources,
+                &goals,
+                "* path to the closest node",
+            )?;
+        }
+        out.flush().context("writing to stdout")?;
+        return Ok(Outcome::NotFound);
+    }
     let mut nodes = Vec::new();
     let found = reached.map(|r| {
         searcher.path_into(r.goal, &mut nodes);

@@ -155,3 +155,67 @@ fn field_exits_2_for_a_goal_on_a_wall() {
     assert_stderr_has(&o, "goal (3, 0) is on a blocked tile '@'");
     assert_stderr_has(&o, "split.map");
 }
+
+/// `--max-expansions` pauses a search with its best node so far, a budget
+/// large enough finds the same cost as no budget, `--max-cost` below the
+/// cost pauses and at the cost finds it, and a search without budgets
+/// says so.
+#[test]
+fn budgets_pause_or_finish_the_search() {
+    let dir = TempDir::new("budgets");
+    let (map, grid) = rooms_map(&dir, "rooms.map", 5);
+    let cells = free_cells(&grid, 40);
+    // The pair whose path is longest, so that a small budget runs out.
+    let (from, to, full) = cells
+        .iter()
+        .skip(1)
+        .filter_map(|t| {
+            let o = cairns(&["path", &map, "--from", &cells[0], "--to", t, "--no-draw"]);
+            (o.status.code() == Some(0)).then(|| (cells[0].as_str(), t.as_str(), cost(&stdout(&o))))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+        .expect("a connected pair");
+    let query = [
+        "path",
+        map.as_str(),
+        "--from",
+        from,
+        "--to",
+        to,
+        "--no-draw",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = query.to_vec();
+        args.extend(extra);
+        cairns(&args)
+    };
+    for search in ["astar", "dijkstra"] {
+        let paused = with(&["--search", search, "--max-expansions", "3"]);
+        assert_exit(&paused, 1);
+        let out = stdout(&paused);
+        assert!(
+            out.contains("paused     the budget of 3 expansions ran out"),
+            "{out}"
+        );
+        let steps: usize = value(&out, "steps").parse().unwrap();
+        assert!(steps <= 3, "{out}");
+        let done = with(&["--search", search, "--max-expansions", "1000000"]);
+        assert_exit(&done, 0);
+        assert!((cost(&stdout(&done)) - full).abs() < 1e-9);
+    }
+    let below = format!("{}", full - 0.5);
+    let capped = with(&["--max-cost", &below]);
+    assert_exit(&capped, 1);
+    assert!(
+        stdout(&capped).contains(&format!("no path costs {below} or less")),
+        "{}",
+        stdout(&capped)
+    );
+    let at = format!("{}", full + 1e-6);
+    let found = with(&["--max-cost", &at]);
+    assert_exit(&found, 0);
+    assert!((cost(&stdout(&found)) - full).abs() < 1e-9);
+    let refused = with(&["--search", "jps", "--max-expansions", "3"]);
+    assert_exit(&refused, 2);
+    assert_stderr_has(&refused, "jps takes no budget");
+}

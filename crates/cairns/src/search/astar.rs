@@ -1,6 +1,6 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Edges, Reached, SearchCache, TowardGoal};
+use super::{Budget, Edges, Progress, Reached, SearchCache, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::OpenSet;
@@ -107,6 +107,16 @@ impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
         cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         self.nearest(sources, goals, cache)
+    }
+
+    fn budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress> {
+        Some(self.query(sources, goals).run(cache, budget))
     }
 
     #[inline]

@@ -1,7 +1,9 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
 use super::core::{Unlimited, run, seed};
-use super::{AStar, Edges, Exhaust, Observer, Reached, Reopen, SearchCache, TowardGoal};
+use super::{
+    AStar, Budget, Edges, Exhaust, Observer, Progress, Reached, Reopen, SearchCache, TowardGoal,
+};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Zero;
 use crate::open::OpenSet;
@@ -138,6 +140,20 @@ impl<G: Graph> TowardGoal for Dijkstra<G> {
         cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         self.nearest(sources, goals, cache)
+    }
+
+    fn budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress> {
+        Some(
+            AStar::new(&self.graph, Zero)
+                .query(sources, goals)
+                .run(cache, budget),
+        )
     }
 
     #[inline]

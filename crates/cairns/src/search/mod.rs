@@ -119,6 +119,21 @@ pub(crate) trait TowardGoal {
     {
         nearest_by_pairs(self, sources, goals, cache)
     }
+
+    /// [`Search::search_budgeted`]: `None` but for A* and Dijkstra.
+    fn budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress>
+    where
+        Self: Sized,
+    {
+        let _ = (sources, goals, cache, budget);
+        None
+    }
 }
 
 impl<T: TowardGoal> Search for T {
@@ -174,6 +189,16 @@ impl<T: TowardGoal> Search for T {
         cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         self.nearest_goal(sources, goals, cache)
+    }
+
+    fn search_budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress> {
+        self.budgeted(sources, goals, cache, budget)
     }
 }
 
@@ -244,6 +269,22 @@ pub trait Search {
         cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         nearest_by_pairs(self, sources, goals, cache)
+    }
+
+    /// One call of a search from `sources` to the nearest of `goals` under
+    /// `budget` ([`Query::run`]): where it ended, or `Paused` with the best
+    /// node so far when the budget ran out. `None` for a search that takes
+    /// no budget: A* and Dijkstra do (through [`AStar::query`]), jump point
+    /// searches, Theta* and focal search do not.
+    fn search_budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress> {
+        let _ = (sources, goals, cache, budget);
+        None
     }
 
     /// Whether the costs are lengths of any-angle paths (straight segments

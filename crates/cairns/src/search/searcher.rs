@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Observer, Reached, Search, SearchCache, SearchStats};
+use super::{Budget, Observer, Progress, Reached, Search, SearchCache, SearchStats};
 use crate::graph::NodeId;
 use crate::open::OpenSet;
 
@@ -31,6 +31,18 @@ pub trait Searcher {
     /// The nearest of `goals` from any of `sources`
     /// ([`Search::search_nearest`]); the path is then the last query's.
     fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached>;
+
+    /// [`Search::search_budgeted`] in this searcher's cache: one call under
+    /// `budget`, `None` for a search that takes no budget.
+    fn search_budgeted(
+        &mut self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        budget: Budget,
+    ) -> Option<Progress> {
+        let _ = (sources, goals, budget);
+        None
+    }
 
     /// Writes the last query's path to `node`, every node from the start,
     /// into `out`; `false` (and `out` empty) when it did not reach `node`.
@@ -132,6 +144,16 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
         self.search.search_nearest(sources, goals, &mut self.cache)
     }
 
+    fn search_budgeted(
+        &mut self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        budget: Budget,
+    ) -> Option<Progress> {
+        self.search
+            .search_budgeted(sources, goals, &mut self.cache, budget)
+    }
+
     fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
         self.search.path_into(&self.cache, node, out)
     }
@@ -180,6 +202,15 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
 
     fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
         (**self).search_nearest(sources, goals)
+    }
+
+    fn search_budgeted(
+        &mut self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        budget: Budget,
+    ) -> Option<Progress> {
+        (**self).search_budgeted(sources, goals, budget)
     }
 
     fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
