@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
-use cairns::grid::Neighborhood;
-use cairns::search::{Budget, Path, Progress, Reached};
+use cairns::grid::{GridGraph, Neighborhood};
+use cairns::search::{Budget, Path, Progress, Reached, Searcher};
+use cairns::spec::Prepared;
 
 use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
 use crate::{Outcome, parse_point};
@@ -71,18 +72,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let t0 = Instant::now();
     let mut paused = None;
     let reached = if args.max_expansions.is_some() || args.max_cost.is_some() {
-        let budget = Budget {
-            expansions: args.max_expansions.unwrap_or(u64::MAX),
-            max_f: args.max_cost.unwrap_or(f64::INFINITY),
-        };
-        match searcher.search_budgeted(&sources, &goals, budget) {
-            None => bail!(
-                "--max-expansions and --max-cost need the astar or dijkstra search; {} takes no budget",
-                prepared.spec().algorithm
-            ),
-            Some(Progress::Found(reached)) => Some(reached),
-            Some(Progress::NoPath) => None,
-            Some(Progress::Paused { closest, g, h }) => {
+        match budgeted(args, &mut *searcher, &prepared, &sources, &goals)? {
+            Progress::Found(reached) => Some(reached),
+            Progress::NoPath => None,
+            Progress::Paused { closest, g, h } => {
                 paused = Some((closest, g, h));
                 None
             }
@@ -96,44 +89,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     let elapsed = t0.elapsed();
     let stats = searcher.stats();
-    if let Some((closest, g, h)) = paused {
-        let mut out = io::stdout().lock();
-        let mut nodes = Vec::new();
-        searcher.path_into(closest, &mut nodes);
-        let grid = graph.grid();
-        let capped = args
-            .max_cost
-            .filter(|_| stats.expanded < args.max_expansions.unwrap_or(u64::MAX));
-        match capped {
-            Some(cap) => writeln!(
-                out,
-                "paused     no path costs {cap} or less (every node left has f above it), after {} expansions",
-                stats.expanded
-            )?,
-            None => writeln!(
-                out,
-                "paused     the budget of {} expansions ran out",
-                stats.expanded
-            )?,
-        }
-        writeln!(
-            out,
-            "closest    {:?}, cost so far {g:.6}, estimate to go {h:.6}",
-            grid.coords(closest)
-        )?;
-        writeln!(out, "steps      {}", nodes.len().saturating_sub(1))?;
-        if !args.no_draw && grid.width() <= DRAW_LIMIT && grid.height() <= DRAW_LIMIT {
-            let path = Path { nodes, cost: g };
-            draw(
-                &mut out,
-                grid,
-                &path,
-                &sources,
-                &goals,
-                "* path to the closest node",
-            )?;
-        }
-        out.flush().context("writing to stdout")?;
+    if let Some(paused) = paused {
+        print_paused(args, &*searcher, &graph, paused, &sources, &goals)?;
         return Ok(Outcome::NotFound);
     }
     let mut nodes = Vec::new();
@@ -201,6 +158,79 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)
+}
+
+/// One call of the search under the budget of `--max-expansions` and
+/// `--max-cost`.
+fn budgeted(
+    args: &Args,
+    searcher: &mut dyn Searcher,
+    prepared: &Prepared<'_>,
+    sources: &[NodeId],
+    goals: &[NodeId],
+) -> anyhow::Result<Progress> {
+    let budget = Budget {
+        expansions: args.max_expansions.unwrap_or(u64::MAX),
+        max_f: args.max_cost.unwrap_or(f64::INFINITY),
+    };
+    match searcher.search_budgeted(sources, goals, budget) {
+        Some(progress) => Ok(progress),
+        None => bail!(
+            "--max-expansions and --max-cost need the astar or dijkstra search; {} takes no budget",
+            prepared.spec().algorithm
+        ),
+    }
+}
+
+/// Prints a paused search: which budget stopped it, its best node so far
+/// and the path there.
+fn print_paused(
+    args: &Args,
+    searcher: &dyn Searcher,
+    graph: &GridGraph,
+    (closest, g, h): (NodeId, f64, f64),
+    sources: &[NodeId],
+    goals: &[NodeId],
+) -> anyhow::Result<()> {
+    let stats = searcher.stats();
+    let mut out = io::stdout().lock();
+    let mut nodes = Vec::new();
+    searcher.path_into(closest, &mut nodes);
+    let grid = graph.grid();
+    let capped = args
+        .max_cost
+        .filter(|_| stats.expanded < args.max_expansions.unwrap_or(u64::MAX));
+    match capped {
+        Some(cap) => writeln!(
+            out,
+            "paused     no path costs {cap} or less (every node left has f above it), after {} expansions",
+            stats.expanded
+        )?,
+        None => writeln!(
+            out,
+            "paused     the budget of {} expansions ran out",
+            stats.expanded
+        )?,
+    }
+    writeln!(
+        out,
+        "closest    {:?}, cost so far {g:.6}, estimate to go {h:.6}",
+        grid.coords(closest)
+    )?;
+    writeln!(out, "steps      {}", nodes.len().saturating_sub(1))?;
+    if !args.no_draw && grid.width() <= DRAW_LIMIT && grid.height() <= DRAW_LIMIT {
+        let path = Path { nodes, cost: g };
+        draw(
+            &mut out,
+            grid,
+            &path,
+            sources,
+            goals,
+            "* path to the closest node",
+        )?;
+    }
+    out.flush().context("writing to stdout")?;
+    Ok(())
 }
 
 /// Prints the map with the path's nodes as `*` and the endpoints as `s`
