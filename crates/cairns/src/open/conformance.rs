@@ -351,11 +351,8 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
 /// # Panics
 ///
 /// On the first difference.
-pub fn clear<Q: OpenSet>(mut q: Q) {
-    q.prepare(4);
-    q.push(NodeId(0), Key::new(1.0, 0.0));
-    q.push(NodeId(1), Key::new(2000.0, 0.0));
-    q.push(NodeId(2), Key::new(2.0, 0.0));
+pub fn clear<Q: OpenSet>(q: Q) {
+    let mut q = prepared_with(q, 4, &[(0, 1.0, 0.0), (1, 2000.0, 0.0), (2, 2.0, 0.0)]);
     assert_eq!(q.pop().map(|(n, _)| n.0), Some(0), "clear: first pop");
     q.clear();
     assert_eq!(q.len(), 0, "clear: len after clear");
@@ -408,6 +405,18 @@ pub fn deep_decrease_key<Q: OpenSet + ?Sized>(q: &mut Q) {
         popped += 1;
     }
     assert_eq!(popped, N, "deep decrease-key: entries popped");
+}
+
+/// `q` prepared for `node_bound` nodes, with each `(node, f, g)` of
+/// `entries` pushed in order.
+pub(crate) fn prepared_with<Q: OpenSet>(
+    mut q: Q,
+    node_bound: usize,
+    entries: &[(u32, f64, f64)],
+) -> Q {
+    q.prepare(node_bound);
+    push_keys(&mut q, entries);
+    q
 }
 
 /// Pushes each `(node, f, g)` of `entries`, in order.

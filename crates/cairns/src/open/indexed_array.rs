@@ -108,6 +108,7 @@ impl OpenSet for IndexedArray {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::open::conformance::prepared_with;
 
     #[test]
     fn equal_keys_pop_earliest_member_first() {
@@ -118,10 +119,7 @@ mod tests {
 
     #[test]
     fn clear_forgets_membership_and_keeps_the_bound() {
-        let mut a = IndexedArray::new();
-        a.prepare(4);
-        a.push(NodeId(0), Key::new(1.0, 0.0));
-        a.push(NodeId(1), Key::new(2.0, 0.0));
+        let mut a = prepared_with(IndexedArray::new(), 4, &[(0, 1.0, 0.0), (1, 2.0, 0.0)]);
         a.clear();
         assert_eq!(a.key(NodeId(0)), None);
         assert_eq!(a.key(NodeId(1)), None);

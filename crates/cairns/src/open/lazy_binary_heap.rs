@@ -206,6 +206,7 @@ impl OpenSet for LazyBinaryHeap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::open::conformance::prepared_with;
 
     #[test]
     fn pops_in_key_order_and_skips_stale_entries() {
@@ -221,9 +222,7 @@ mod tests {
 
     #[test]
     fn a_popped_node_can_come_back() {
-        let mut h = LazyBinaryHeap::new();
-        h.prepare(4);
-        h.push(NodeId(0), Key::new(1.0, 0.0));
+        let mut h = prepared_with(LazyBinaryHeap::new(), 4, &[(0, 1.0, 0.0)]);
         h.decrease_key(NodeId(0), Key::new(0.5, 0.0));
         assert_eq!(h.pop(), Some((NodeId(0), Key::new(0.5, 0.0))));
         // The stale entry (f = 1) is still in the array; pushing the node

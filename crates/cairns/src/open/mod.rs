@@ -506,10 +506,8 @@ mod tests {
     /// stale bound must neither lose entries nor move the window back.
     #[test]
     fn a_stale_overflow_bound_does_not_lose_entries() {
-        fn check<Q: OpenSet>(mut q: Q) {
-            q.prepare(4);
-            q.push(NodeId(0), Key::new(10.0, 0.0));
-            q.push(NodeId(1), Key::new(20.0, 0.0));
+        fn check<Q: OpenSet>(q: Q) {
+            let mut q = conformance::prepared_with(q, 4, &[(0, 10.0, 0.0), (1, 20.0, 0.0)]);
             q.decrease_key(NodeId(0), Key::new(0.5, 0.0));
             assert_eq!(conformance::pop_order(&mut q), [0, 1]);
         }

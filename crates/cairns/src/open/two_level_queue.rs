@@ -157,6 +157,7 @@ impl Layout for TwoLevel {
 mod tests {
     use super::*;
     use crate::graph::NodeId;
+    use crate::open::conformance::prepared_with;
     use crate::open::{Key, OpenSet};
 
     #[test]
@@ -185,10 +186,7 @@ mod tests {
 
     #[test]
     fn keys_need_not_be_monotone() {
-        let mut q = TwoLevelQueue::new();
-        q.prepare(4);
-        q.push(NodeId(0), Key::new(10.0, 0.0));
-        q.push(NodeId(1), Key::new(20.0, 0.0));
+        let mut q = prepared_with(TwoLevelQueue::new(), 4, &[(0, 10.0, 0.0), (1, 20.0, 0.0)]);
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(0));
         q.push(NodeId(2), Key::new(1.0, 0.0));
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(2));

@@ -1,9 +1,8 @@
 //! A* over the [`Graph`] trait.
 
-use super::{Budget, Edges, Progress, Reached, SearchCache, TowardGoal};
+use super::{Edges, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
-use crate::open::OpenSet;
 
 /// The A* search engine: a graph and a heuristic, both borrowed or owned,
 /// never changed by a search. All per-query memory is in the
@@ -100,23 +99,8 @@ impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
         &self.heuristic
     }
 
-    fn nearest_goal<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Reached> {
-        self.nearest(sources, goals, cache)
-    }
-
-    fn budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
-    ) -> Option<Progress> {
-        Some(self.query(sources, goals).run(cache, budget))
+    fn one_query(&self) -> bool {
+        true
     }
 
     #[inline]

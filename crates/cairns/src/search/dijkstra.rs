@@ -1,9 +1,7 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
 use super::core::{Unlimited, run, seed};
-use super::{
-    AStar, Budget, Edges, Exhaust, Observer, Progress, Reached, Reopen, SearchCache, TowardGoal,
-};
+use super::{Edges, Exhaust, Observer, Reopen, SearchCache, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Zero;
 use crate::open::OpenSet;
@@ -103,17 +101,6 @@ impl<G: Graph> Dijkstra<G> {
             &mut Unlimited,
         );
     }
-
-    /// The nearest of `goals` from any of `sources`, in one search:
-    /// [`AStar::nearest`] with the zero heuristic.
-    pub fn nearest<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Reached> {
-        AStar::new(&self.graph, Zero).nearest(sources, goals, cache)
-    }
 }
 
 /// Dijkstra is A* guided by [`Zero`].
@@ -133,27 +120,8 @@ impl<G: Graph> TowardGoal for Dijkstra<G> {
         &Zero
     }
 
-    fn nearest_goal<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Reached> {
-        self.nearest(sources, goals, cache)
-    }
-
-    fn budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
-    ) -> Option<Progress> {
-        Some(
-            AStar::new(&self.graph, Zero)
-                .query(sources, goals)
-                .run(cache, budget),
-        )
+    fn one_query(&self) -> bool {
+        true
     }
 
     #[inline]

@@ -106,33 +106,13 @@ pub(crate) trait TowardGoal {
         false
     }
 
-    /// [`Search::search_nearest`]: by default one search per (source,
-    /// goal) pair; A* and Dijkstra answer in one search.
-    fn nearest_goal<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-    ) -> Option<Reached>
-    where
-        Self: Sized,
-    {
-        nearest_by_pairs(self, sources, goals, cache)
-    }
-
-    /// [`Search::search_budgeted`]: `None` but for A* and Dijkstra.
-    fn budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
-    ) -> Option<Progress>
-    where
-        Self: Sized,
-    {
-        let _ = (sources, goals, cache, budget);
-        None
+    /// Whether one best-first search from all sources answers
+    /// [`Search::search_nearest`] and [`Search::search_budgeted`] (an
+    /// [`AStar::query`] on the same graph and heuristic): A* and Dijkstra.
+    /// Otherwise a nearest-goal query is one search per (source, goal)
+    /// pair and a budgeted one is not supported.
+    fn one_query(&self) -> bool {
+        false
     }
 }
 
@@ -188,7 +168,11 @@ impl<T: TowardGoal> Search for T {
         goals: &[NodeId],
         cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
-        self.nearest_goal(sources, goals, cache)
+        if self.one_query() {
+            AStar::new(self.searched(), self.guide()).nearest(sources, goals, cache)
+        } else {
+            nearest_by_pairs(self, sources, goals, cache)
+        }
     }
 
     fn search_budgeted<Q: OpenSet>(
@@ -198,7 +182,11 @@ impl<T: TowardGoal> Search for T {
         cache: &mut SearchCache<Q>,
         budget: Budget,
     ) -> Option<Progress> {
-        self.budgeted(sources, goals, cache, budget)
+        self.one_query().then(|| {
+            AStar::new(self.searched(), self.guide())
+                .query(sources, goals)
+                .run(cache, budget)
+        })
     }
 }
 

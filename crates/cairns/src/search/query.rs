@@ -103,6 +103,19 @@ pub enum Progress {
     },
 }
 
+/// The nodes of `nodes` that are on a graph of `bound` nodes, sorted, each
+/// once.
+fn on_graph(nodes: &[NodeId], bound: usize) -> Vec<NodeId> {
+    let mut list: Vec<NodeId> = nodes
+        .iter()
+        .copied()
+        .filter(|n| n.index() < bound)
+        .collect();
+    list.sort_unstable();
+    list.dedup();
+    list
+}
+
 /// A set of goal nodes as a [`Stop`] rule: a scan of a short list, or a
 /// bit per node for a long one.
 #[derive(Clone, Debug)]
@@ -114,13 +127,7 @@ pub(crate) struct GoalSet {
 impl GoalSet {
     /// The goals among `goals` that are on a graph of `bound` nodes.
     pub(crate) fn new(goals: &[NodeId], bound: usize) -> GoalSet {
-        let mut list: Vec<NodeId> = goals
-            .iter()
-            .copied()
-            .filter(|g| g.index() < bound)
-            .collect();
-        list.sort_unstable();
-        list.dedup();
+        let list = on_graph(goals, bound);
         let mut bits = Vec::new();
         if list.len() > SCAN_GOALS {
             bits = vec![0u64; bound.div_ceil(64)];
@@ -264,13 +271,7 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
     pub fn query(&self, sources: &[NodeId], goals: &[NodeId]) -> Query<'_, G, H> {
         let graph = self.graph();
         let bound = graph.node_bound();
-        let mut sources: Vec<NodeId> = sources
-            .iter()
-            .copied()
-            .filter(|s| s.index() < bound)
-            .collect();
-        sources.sort_unstable();
-        sources.dedup();
+        let mut sources = on_graph(sources, bound);
         let mut goals = GoalSet::new(goals, bound);
         if sources.len().saturating_mul(goals.nodes().len()) <= PAIR_CHECKS {
             // Goals that no source may reach are left out of the set and the

@@ -6,7 +6,7 @@ use cairns::graph::{Graph, NodeId, Reversed};
 use cairns::heuristic::{FnHeuristic, Heuristic, Octile, Zero};
 use cairns::movingai::runner::same_cost;
 use cairns::open::{OpenSet, PairingHeap};
-use cairns::search::{AStar, Budget, Dijkstra, DistanceField, Progress, SearchCache};
+use cairns::search::{AStar, Budget, Dijkstra, DistanceField, Progress, Search, SearchCache};
 use proptest::prelude::*;
 
 use crate::properties::{check_nodes, csr_case, grid_case};
@@ -195,7 +195,7 @@ proptest! {
         check_nearest(&graph, Zero, &d, &sources, &goals, &mut cache)?;
         check_nearest(&graph, Octile::new(&graph), &d, &sources, &goals,
             &mut SearchCache::with_open(PairingHeap::new()))?;
-        let by_dijkstra = Dijkstra::new(&graph).nearest(&sources, &goals, &mut cache);
+        let by_dijkstra = Dijkstra::new(&graph).search_nearest(&sources, &goals, &mut cache);
         prop_assert!(same_cost(by_dijkstra.map(|r| r.cost), nearest_by_dijkstra(&d, &sources, &goals)));
         check_chunks(&AStar::new(&graph, Octile::new(&graph)), &sources, &goals)?;
     }
