@@ -792,21 +792,11 @@ mod tests {
         /// one-to-all Dijkstra on the pruned graph give exactly the plain
         /// graph's distances, on random maps dense with obstacles and ties.
         #[test]
-        fn canonical_ordering_keeps_shortest_paths(
-            w in 1u32..14,
-            h in 1u32..14,
-            walls in proptest::collection::vec(proptest::bool::weighted(0.3), 196),
-            start in 0usize..196,
-        ) {
+        fn canonical_ordering_keeps_shortest_paths((plain, s) in crate::grid::testing::dense_map()) {
             use crate::heuristic::Octile;
             use crate::search::{AStar, Dijkstra, SearchCache};
-            let tiles = (0..(w * h) as usize)
-                .map(|i| if walls[i] { Tile::Tree } else { Tile::Ground })
-                .collect();
-            let grid = Grid::from_tiles(w, h, tiles).unwrap();
-            let plain = GridGraph::new(grid, Neighborhood::Octile);
+            let (w, h) = (plain.grid().width(), plain.grid().height());
             let pruned = plain.clone().with_canonical_ordering(true);
-            let s = NodeId((start % (w * h) as usize) as u32);
             let (mut a, mut b) = (SearchCache::new(), SearchCache::new());
             Dijkstra::new(&plain).all(s, &mut a);
             let reference: Vec<Option<f64>> = (0..w * h).map(|n| a.g(NodeId(n))).collect();

@@ -392,6 +392,37 @@ impl Grid {
     }
 }
 
+/// Maps for the library's property tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use proptest::prelude::*;
+
+    use super::{Grid, GridGraph, Neighborhood, Tile};
+    use crate::graph::NodeId;
+
+    /// A random 8-way map of 1 to 13 cells a side, 30% walls (dense with
+    /// obstacles and ties), and a start cell on it.
+    pub(crate) fn dense_map() -> impl Strategy<Value = (GridGraph, NodeId)> {
+        (
+            1u32..14,
+            1u32..14,
+            prop::collection::vec(prop::bool::weighted(0.3), 196),
+            0u32..196,
+        )
+            .prop_map(|(w, h, walls, start)| {
+                let tiles = walls[..(w * h) as usize]
+                    .iter()
+                    .map(|&wall| if wall { Tile::Tree } else { Tile::Ground })
+                    .collect();
+                let grid = Grid::from_tiles(w, h, tiles).unwrap();
+                (
+                    GridGraph::new(grid, Neighborhood::Octile),
+                    NodeId(start % (w * h)),
+                )
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@
 //! ([`Stop`]). The loop is monomorphised for each combination, so a search
 //! pays only for what it uses.
 
-use super::{DEAD_END, NodeRecord, Observer, SearchCache, SearchStats};
+use super::{NodeRecord, Observer, SearchCache, SearchStats, negligible_gain};
 use crate::graph::{Graph, NodeId};
 use crate::open::{Key, OpenSet};
 
@@ -343,12 +343,7 @@ fn relax<Q: OpenSet>(
         let hv = h(v);
         if hv == f64::INFINITY {
             // No path from v to the goal: record it, never expand it.
-            *rv = NodeRecord {
-                g: DEAD_END,
-                h: hv,
-                parent: u,
-                stamp: closed_stamp,
-            };
+            *rv = NodeRecord::dead_end(u, closed_stamp);
             return false;
         }
         *rv = NodeRecord {
@@ -366,7 +361,7 @@ fn relax<Q: OpenSet>(
     if rv.stamp == closed_stamp {
         // Only an inconsistent heuristic gets here; tiny gains from summing
         // the same costs in another order are not worth reopening for.
-        if reopen == Reopen::No || g >= rv.g - 1e-9 * (1.0 + rv.g) {
+        if reopen == Reopen::No || negligible_gain(g, rv.g) {
             return false;
         }
         stats.reopened += 1;

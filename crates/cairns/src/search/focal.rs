@@ -3,7 +3,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::{DEAD_END, NodeRecord, Observer, Search, SearchCache};
+use super::{NodeRecord, Observer, Search, SearchCache, negligible_gain};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
 use crate::open::order::encode;
@@ -273,12 +273,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                 let hv = if rv.stamp < open_stamp {
                     let hv = h(v);
                     if hv == f64::INFINITY {
-                        *rv = NodeRecord {
-                            g: DEAD_END,
-                            h: hv,
-                            parent: u,
-                            stamp: closed_stamp,
-                        };
+                        *rv = NodeRecord::dead_end(u, closed_stamp);
                         continue;
                     }
                     open_count += 1;
@@ -287,7 +282,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                     if rv.stamp == closed_stamp {
                         // Tiny gains from summing in another order are
                         // not worth reopening for.
-                        if g >= rv.g - 1e-9 * (1.0 + rv.g) {
+                        if negligible_gain(g, rv.g) {
                             continue;
                         }
                         stats.reopened += 1;

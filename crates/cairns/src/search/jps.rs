@@ -456,18 +456,9 @@ mod tests {
         /// one start, on random maps dense with obstacles, and its paths
         /// are real grid paths of that cost.
         #[test]
-        fn jps_equals_dijkstra(
-            w in 1u32..14,
-            h in 1u32..14,
-            walls in proptest::collection::vec(proptest::bool::weighted(0.3), 196),
-            start in 0usize..196,
-        ) {
-            let tiles = (0..(w * h) as usize)
-                .map(|i| if walls[i] { Tile::Tree } else { Tile::Ground })
-                .collect();
-            let graph = GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile);
-            let s = NodeId((start % (w * h) as usize) as u32);
-            check_against_dijkstra(&graph, s, 0..w * h)?;
+        fn jps_equals_dijkstra((graph, s) in crate::grid::testing::dense_map()) {
+            let cells = graph.node_bound() as u32;
+            check_against_dijkstra(&graph, s, 0..cells)?;
         }
     }
 

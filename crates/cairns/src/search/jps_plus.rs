@@ -81,6 +81,19 @@ pub struct JumpTable {
     jumps: Vec<i16>,
 }
 
+/// Fills `plane`, a grid of `cols` columns, row by row (from the top when
+/// `down`, else from the bottom), each cell `c` with `entry(plane, c)`,
+/// which may read the rows filled before it.
+fn sweep_rows(plane: &mut [i16], cols: usize, down: bool, entry: impl Fn(&[i16], usize) -> i16) {
+    let rows = plane.len().checked_div(cols).unwrap_or(0);
+    for i in 0..rows {
+        let y = if down { i } else { rows - 1 - i };
+        for c in y * cols..(y + 1) * cols {
+            plane[c] = entry(plane, c);
+        }
+    }
+}
+
 /// The entry of a cell that can make the move, from the entry of the next
 /// cell along the run: 1 when the next cell is a jump point, else one more
 /// move than the next cell's (in either sign). A cell that cannot make the
@@ -153,22 +166,13 @@ impl JumpTable {
         // North and south: `d` moves to the row before (north) or after
         // (south), which is swept first.
         let vertical = |plane: &mut [i16], d: usize| {
-            let order: Vec<usize> = if d == 0 {
-                (0..rows).collect()
-            } else {
-                (0..rows).rev().collect()
-            };
-            for y in order {
-                for x in 0..cols {
-                    let c = y * cols + x;
-                    plane[c] = if moves(c) & (1 << d) != 0 {
-                        let next = if d == 0 { c - cols } else { c + cols };
-                        step_entry(forced(c, next, d), plane[next])
-                    } else {
-                        0
-                    };
+            sweep_rows(plane, cols, d == 0, |plane, c| {
+                if moves(c) & (1 << d) == 0 {
+                    return 0;
                 }
-            }
+                let next = if d == 0 { c - cols } else { c + cols };
+                step_entry(forced(c, next, d), plane[next])
+            });
         };
         rayon::join(
             || east_west(east, west),
@@ -184,23 +188,14 @@ impl JumpTable {
             let (a, b) = DIAGONAL_SIDES[i];
             let (dx, dy) = (i64::from(DIRECTIONS[d].0), i64::from(DIRECTIONS[d].1));
             let offset = dy * cols as i64 + dx;
-            let order: Vec<usize> = if dy < 0 {
-                (0..rows).collect()
-            } else {
-                (0..rows).rev().collect()
-            };
-            for y in order {
-                for x in 0..cols {
-                    let c = y * cols + x;
-                    plane[c] = if moves(c) & (1 << d) != 0 {
-                        let next = (c as i64 + offset) as usize;
-                        let jump = straight[a][next] > 0 || straight[b][next] > 0;
-                        step_entry(jump, plane[next])
-                    } else {
-                        0
-                    };
+            sweep_rows(plane, cols, dy < 0, |plane, c| {
+                if moves(c) & (1 << d) == 0 {
+                    return 0;
                 }
-            }
+                let next = (c as i64 + offset) as usize;
+                let jump = straight[a][next] > 0 || straight[b][next] > 0;
+                step_entry(jump, plane[next])
+            });
         });
 
         let mut jumps = vec![0i16; 8 * cells];

@@ -396,6 +396,29 @@ struct NodeRecord {
     stamp: u32,
 }
 
+impl NodeRecord {
+    /// The record of a node the heuristic proved cannot reach the goal
+    /// (`h` infinite), generated from `parent`: closed at once with
+    /// `closed_stamp`, never expanded.
+    #[inline]
+    fn dead_end(parent: NodeId, closed_stamp: u32) -> NodeRecord {
+        NodeRecord {
+            g: DEAD_END,
+            h: f64::INFINITY,
+            parent,
+            stamp: closed_stamp,
+        }
+    }
+}
+
+/// Whether a path of cost `g` to a closed node whose best is `old` is too
+/// small a gain to reopen it for: a difference of summing the same costs
+/// in another order (relative 1e-9), not a shorter path.
+#[inline]
+fn negligible_gain(g: f64, old: f64) -> bool {
+    g >= old - 1e-9 * (1.0 + old)
+}
+
 const UNSEEN: NodeRecord = NodeRecord {
     g: f64::INFINITY,
     h: 0.0,
