@@ -6,7 +6,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::{
-    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, stderr, stdout,
+    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, run, stderr,
+    stdout,
 };
 
 /// A 9x5 map on which the shortest path from (0, 0) to (8, 0) goes down,
@@ -74,19 +75,10 @@ fn path_prints_cost_steps_expansions_and_the_map() {
     );
 
     // 4-connected with the Manhattan heuristic: the same cost here.
-    let o = cairns(&[
-        "path",
-        &map,
-        "--from",
-        "0,0",
-        "--to",
-        "8,0",
-        "--neighborhood",
-        "4",
-        "--heuristic",
-        "manhattan",
-        "--no-draw",
-    ]);
+    let o = run(
+        "path {} --from 0,0 --to 8,0 --neighborhood 4 --heuristic manhattan --no-draw",
+        &[&map],
+    );
     assert_exit(&o, 0);
     assert!(stdout(&o).contains("cost       16.000000"));
     assert!(!stdout(&o).contains("map (s start"));
@@ -118,14 +110,7 @@ fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
     assert!(stdout(&o).is_empty());
 
     let missing = dir.0.join("missing.map");
-    let o = cairns(&[
-        "path",
-        missing.to_str().unwrap(),
-        "--from",
-        "0,0",
-        "--to",
-        "1,0",
-    ]);
+    let o = run("path {} --from 0,0 --to 1,0", &[missing.to_str().unwrap()]);
     assert_exit(&o, 2);
     assert_stderr_has(&o, "missing.map: cannot read the file");
 }
@@ -139,11 +124,8 @@ fn path_exits_2_for_an_endpoint_on_a_wall_or_off_the_map() {
     assert_stderr_has(&o, "start (1, 1) is on a blocked tile '@'");
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "3,0"]);
     assert_exit(&o, 2);
-    assert!(
-        stderr(&o).contains("goal (3, 0) is outside") && stderr(&o).contains("split.map (3x3)"),
-        "{}",
-        stderr(&o)
-    );
+    assert_stderr_has(&o, "goal (3, 0) is outside");
+    assert_stderr_has(&o, "split.map (3x3)");
     // Not a coordinate at all: a usage error.
     assert_exit(&cairns(&["path", &map, "--from", "-1,0", "--to", "0,0"]), 2);
 }
@@ -186,9 +168,7 @@ fn scen_with_canonical_ordering_and_jump_point_search() {
         assert_eq!(j["queries"], 45, "{flag}");
         assert_eq!(j["mismatches"], 0, "{flag}");
     }
-    let jps = json(&cairns(&[
-        "scen", &scen, "--every", "20", "--json", "--jps",
-    ]));
+    let jps = json(&run("scen {} --every 20 --json --jps", &[&scen]));
     assert_eq!(jps["search"], "jps");
     // Jump points are far fewer than A*'s expansions.
     assert!(
@@ -232,17 +212,10 @@ fn scen_per_query_table_matches_the_file_and_the_summary() {
     let dir = TempDir::new("cli");
     let table = dir.path("per-query.tsv");
     for search in ["astar", "jps"] {
-        let o = cairns(&[
-            "scen",
-            &scen,
-            "--every",
-            "20",
-            "--json",
-            "--search",
-            search,
-            "--per-query",
-            &table,
-        ]);
+        let o = run(
+            "scen {} --every 20 --json --search {} --per-query {}",
+            &[&scen, search, &table],
+        );
         assert_exit(&o, 0);
         let j = json(&o);
         let rows = per_query_rows(&std::fs::read_to_string(&table).unwrap());
@@ -411,13 +384,10 @@ fn closed_pipe_exits_quietly() {
 #[test]
 fn scen_finds_its_map_by_file_name() {
     assert!(Path::new(&data("bg512/AR0011SR.map")).is_file());
-    let o = cairns(&[
-        "scen",
-        &data("bg512/AR0011SR.map.scen"),
-        "--every",
-        "100",
-        "--json",
-    ]);
+    let o = run(
+        "scen {} --every 100 --json",
+        &[&data("bg512/AR0011SR.map.scen")],
+    );
     assert_exit(&o, 0);
     assert_eq!(json(&o)["mismatches"], 0);
 }
@@ -426,15 +396,10 @@ fn scen_finds_its_map_by_file_name() {
 fn scen_on_threads_matches_the_serial_run() {
     let scen = data("dao/arena.map.scen");
     let run = |threads: &str, search: &str| {
-        let o = cairns(&[
-            "scen",
-            &scen,
-            "--search",
-            search,
-            "--threads",
-            threads,
-            "--json",
-        ]);
+        let o = run(
+            "scen {} --search {} --threads {} --json",
+            &[&scen, search, threads],
+        );
         assert_exit(&o, 0);
         json(&o)
     };

@@ -1,6 +1,8 @@
 //! `cairns jump-table build`, `--search jps+` and `--jump-table FILE`.
 
-use crate::{TempDir, assert_exit, cairns, json, rooms_map, scen_for, stderr, stdout};
+use crate::assert_stderr_has;
+use crate::assert_stdout_has;
+use crate::{TempDir, assert_exit, cairns, json, rooms_map, run, scen_for, stderr, stdout};
 
 #[test]
 fn build_then_scen_and_path_with_the_file_match_dijkstra() {
@@ -10,19 +12,14 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     let table = dir.path("rooms.jt");
     let o = cairns(&["jump-table", "build", &map, "-o", &table]);
     assert_exit(&o, 0);
-    assert!(stdout(&o).contains("table bytes 49152"), "{}", stdout(&o));
+    assert_stdout_has(&o, "table bytes 49152");
     assert_eq!(std::fs::metadata(&table).unwrap().len(), 28 + 49_152 + 8);
 
     // --jump-table alone implies jps+.
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--jump-table",
-        &table,
-        "--against",
-        "dijkstra",
-        "--json",
-    ]);
+    let o = run(
+        "scen {} --jump-table {} --against dijkstra --json",
+        &[&scen, &table],
+    );
     assert_exit(&o, 0);
     let j = json(&o);
     assert_eq!(j["search"], "jps+", "{j}");
@@ -63,11 +60,7 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     assert_exit(&plus, 0);
     let cost = |o: &std::process::Output| stdout(o).lines().next().unwrap().to_string();
     assert_eq!(cost(&astar), cost(&plus));
-    assert!(
-        stdout(&plus).contains("table      49152 bytes"),
-        "{}",
-        stdout(&plus)
-    );
+    assert_stdout_has(&plus, "table      49152 bytes");
 }
 
 #[test]
@@ -121,14 +114,10 @@ fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
     ] {
         let path = dir.path(name);
         std::fs::write(&path, contents).unwrap();
-        let o = cairns(&[
-            "scen",
-            &scen,
-            "--jump-table",
-            &path,
-            "--against",
-            "dijkstra",
-        ]);
+        let o = run(
+            "scen {} --jump-table {} --against dijkstra",
+            &[&scen, &path],
+        );
         assert_exit(&o, 2);
         let err = stderr(&o);
         assert!(err.contains(name), "{name}: {err}");
@@ -141,18 +130,10 @@ fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
 fn jps_plus_needs_octile_movement() {
     let dir = TempDir::new("jump-table-four");
     let (map, _) = rooms_map(&dir, "rooms.map", 3);
-    let o = cairns(&[
-        "path",
-        &map,
-        "--from",
-        "1,1",
-        "--to",
-        "2,2",
-        "--neighborhood",
-        "4",
-        "--search",
-        "jps+",
-    ]);
+    let o = run(
+        "path {} --from 1,1 --to 2,2 --neighborhood 4 --search jps+",
+        &[&map],
+    );
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("octile movement"), "{}", stderr(&o));
+    assert_stderr_has(&o, "octile movement");
 }

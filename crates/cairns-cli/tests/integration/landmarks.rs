@@ -6,7 +6,7 @@ use std::process::Output;
 use cairns::open::OpenKind;
 
 use crate::{
-    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, rooms_map,
+    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, rooms_map, run,
     scen_for, stderr, stdout,
 };
 
@@ -19,15 +19,10 @@ fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
 /// `scen SCEN --landmarks TABLE --against dijkstra --json`, which must
 /// succeed: its JSON summary.
 fn scen_with_table(scen: &str, table: &str) -> serde_json::Value {
-    let o = cairns(&[
-        "scen",
-        scen,
-        "--landmarks",
-        table,
-        "--against",
-        "dijkstra",
-        "--json",
-    ]);
+    let o = run(
+        "scen {} --landmarks {} --against dijkstra --json",
+        &[scen, table],
+    );
     assert_exit(&o, 0);
     json(&o)
 }
@@ -59,16 +54,10 @@ fn build_then_scen_with_the_file_has_no_mismatches() {
     assert_eq!(j["landmarks"], table.as_str(), "{j}");
 
     // The same with `--heuristic dh` spelled out, and in the text output.
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--landmarks",
-        &table,
-        "--heuristic",
-        "dh",
-        "--against",
-        "dijkstra",
-    ]);
+    let o = run(
+        "scen {} --landmarks {} --heuristic dh --against dijkstra",
+        &[&scen, &table],
+    );
     assert_exit(&o, 0);
     let out = stdout(&o);
     assert!(out.contains(&format!("table bytes  {bytes}")), "{out}");
@@ -124,15 +113,10 @@ fn landmarks_file_works_with_every_open_set() {
     let table = dir.path("t.lm");
     assert_exit(&build(&map, "3", &table, &[]), 0);
     for info in OpenKind::ALL.map(OpenKind::info) {
-        let o = cairns(&[
-            "scen",
-            &scen,
-            "--landmarks",
-            &table,
-            "--open",
-            info.name,
-            "--json",
-        ]);
+        let o = run(
+            "scen {} --landmarks {} --open {} --json",
+            &[&scen, &table, info.name],
+        );
         assert_exit(&o, 0);
         let j = json(&o);
         assert_eq!(j["open"], info.name);
@@ -145,15 +129,10 @@ fn landmarks_file_works_with_every_open_set() {
 /// The JSON summary of `cairns scen` on every `every`-th line of `scen`
 /// under `heuristic`, which must succeed.
 fn scen_json(scen: &str, every: &str, heuristic: &str) -> serde_json::Value {
-    let o = cairns(&[
-        "scen",
-        scen,
-        "--every",
-        every,
-        "--heuristic",
-        heuristic,
-        "--json",
-    ]);
+    let o = run(
+        "scen {} --every {} --heuristic {} --json",
+        &[scen, every, heuristic],
+    );
     assert_exit(&o, 0);
     json(&o)
 }
@@ -304,14 +283,10 @@ fn bad_heuristic_names_and_combinations_exit_2() {
     let dir = TempDir::new("combine");
     let table = dir.path("arena.lm");
     assert_exit(&build(&data("dao/arena.map"), "2", &table, &[]), 0);
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--landmarks",
-        &table,
-        "--heuristic",
-        "octile",
-    ]);
+    let o = run(
+        "scen {} --landmarks {} --heuristic octile",
+        &[&scen, &table],
+    );
     assert_exit(&o, 2);
     assert_stderr_has(&o, "the heuristic is octile");
     let o = cairns(&["scen", &scen, "--landmarks", &table, "--heuristic", "dh:3"]);

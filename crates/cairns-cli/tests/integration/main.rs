@@ -21,6 +21,29 @@ pub(crate) fn cairns(args: &[&str]) -> Output {
         .expect("running cairns")
 }
 
+/// Runs `cairns` with the words of `line`, each `{}` replaced by the next
+/// of `values` (paths and values that may hold spaces), so that a command
+/// reads as it would be typed.
+///
+/// # Panics
+///
+/// When the number of `{}` and of `values` differ.
+pub(crate) fn run(line: &str, values: &[&str]) -> Output {
+    let mut values = values.iter();
+    let args: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| {
+            if w == "{}" {
+                values.next().expect("a value for every {}")
+            } else {
+                w
+            }
+        })
+        .collect();
+    assert!(values.next().is_none(), "more values than {{}} in {line:?}");
+    cairns(&args)
+}
+
 /// A fresh directory for one test's files, under the target directory.
 pub(crate) fn scratch_dir(test: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(test);

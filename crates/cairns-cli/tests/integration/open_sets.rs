@@ -2,6 +2,7 @@
 
 use cairns::open::OpenKind;
 
+use crate::assert_exit;
 use crate::{cairns, scratch_dir};
 
 /// A 6x4 octile map with a wall, and three scenarios with their optimal
@@ -98,7 +99,7 @@ fn scen_defaults_to_the_pairing_heap_under_landmarks_unless_told() {
 fn unknown_open_set_exits_2_listing_the_valid_names() {
     let scen = write_scen("scen_unknown_open_set");
     let out = cairns(&["scen", &scen, "--open", "fibonacci-heap"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_exit(&out, 2);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("unknown OPEN set \"fibonacci-heap\""),

@@ -9,7 +9,7 @@ use std::process::Output;
 use cairns::grid::{Grid, MapKind};
 use cairns::movingai::write_map;
 
-use crate::cairns;
+use crate::{cairns, run};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cairns-render-{name}-{}", std::process::id()));
@@ -193,16 +193,10 @@ fn render_rejects_bad_endpoints_and_maps_with_exit_2() {
         (&map, "64,0", "outside"),
         (&bad_map, "0,0", "bad.map"),
     ] {
-        let output = cairns(&[
-            "render",
-            map.to_str().unwrap(),
-            "--from",
-            from,
-            "--to",
-            "1,1",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let output = run(
+            "render {} --from {} --to 1,1 -o {}",
+            &[map.to_str().unwrap(), from, out.to_str().unwrap()],
+        );
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(needle), "{needle:?} not in {stderr}");
@@ -261,15 +255,10 @@ fn render_uses_a_saved_landmark_table_like_scen() {
     let table = dir.join("rooms.lm");
     let other_table = dir.join("other.lm");
     for (m, t) in [(&map, &table), (&other_map, &other_table)] {
-        let o = cairns(&[
-            "landmarks",
-            "build",
-            m.to_str().unwrap(),
-            "-k",
-            "3",
-            "-o",
-            t.to_str().unwrap(),
-        ]);
+        let o = run(
+            "landmarks build {} -k 3 -o {}",
+            &[m.to_str().unwrap(), t.to_str().unwrap()],
+        );
         assert!(o.status.success(), "{o:?}");
     }
     let out = dir.join("out.png");

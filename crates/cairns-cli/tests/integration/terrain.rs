@@ -2,7 +2,7 @@
 //! follow the documented rule, the searches that cannot be optimal refused,
 //! bad tables refused with the letter or value at fault.
 
-use super::{TempDir, cairns};
+use super::{TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, run};
 
 /// A 5x3 map with a block of swamp in the middle of its top two rows.
 const MAP: &str = "type octile\nheight 3\nwidth 5\nmap\n.SSS.\n.SSS.\n.....\n";
@@ -52,28 +52,18 @@ fn path_follows_the_terrain_costs() {
             "{search}: {}",
             cost(&out)
         );
-        assert!(stdout(&out).contains("terrain    S=3"), "{}", stdout(&out));
+        assert_stdout_has(&out, "terrain    S=3");
     }
     // Swamp impassable: no diagonal may cut its corner, so 1 + 1 + 4 + 1 + 1.
     let mut args = query.to_vec();
     args.extend(["--terrain", "S=inf"]);
     assert_eq!(cost(&cairns(&args)), 8.0);
     // An endpoint made impassable is refused, naming the rule.
-    let out = cairns(&[
-        "path",
-        &map,
-        "--from",
-        "1,0",
-        "--to",
-        "4,0",
-        "--terrain",
-        "S=inf",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("start (1, 0) is on a blocked tile 'S' under --terrain"),
-        "{}",
-        stderr(&out)
+    let out = run("path {} --from 1,0 --to 4,0 --terrain S=inf", &[&map]);
+    assert_exit(&out, 2);
+    assert_stderr_has(
+        &out,
+        "start (1, 0) is on a blocked tile 'S' under --terrain",
     );
 }
 
@@ -82,36 +72,20 @@ fn searches_that_need_uniform_costs_are_refused() {
     let dir = TempDir::new("terrain-refused");
     let map = dir.file("swamp.map", MAP);
     for search in ["jps", "jps+", "canonical"] {
-        let out = cairns(&[
-            "path",
-            &map,
-            "--from",
-            "0,0",
-            "--to",
-            "4,0",
-            "--terrain",
-            "S=3",
-            "--search",
-            search,
-        ]);
+        let out = run(
+            "path {} --from 0,0 --to 4,0 --terrain S=3 --search {}",
+            &[&map, search],
+        );
         assert_eq!(out.status.code(), Some(2), "{search}");
         let err = stderr(&out);
         assert!(err.contains(&format!("{search} ")), "{err}");
         assert!(err.contains("terrain costs"), "{err}");
     }
     // The Moving AI rule written out is no terrain: jump points run.
-    let out = cairns(&[
-        "path",
-        &map,
-        "--from",
-        "0,0",
-        "--to",
-        "4,0",
-        "--terrain",
-        "S=1",
-        "--search",
-        "jps",
-    ]);
+    let out = run(
+        "path {} --from 0,0 --to 4,0 --terrain S=1 --search jps",
+        &[&map],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(cost(&out), 4.0);
 }
@@ -131,16 +105,7 @@ fn bad_terrain_tables_are_refused() {
         ("S", "expected LETTER=COST, got \"S\""),
         ("S=cheap", "got \"cheap\""),
     ] {
-        let out = cairns(&[
-            "path",
-            &map,
-            "--from",
-            "0,0",
-            "--to",
-            "4,0",
-            "--terrain",
-            bad,
-        ]);
+        let out = run("path {} --from 0,0 --to 4,0 --terrain {}", &[&map, bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(stderr(&out).contains(want), "{bad}: {}", stderr(&out));
     }
@@ -158,37 +123,19 @@ fn scen_with_terrain_checks_against_dijkstra() {
     assert_eq!(json["terrain"], "T=3");
     assert_eq!(json["mismatches"], 0);
     assert!(json["queries"].as_u64().unwrap() > 0);
-    let out = cairns(&[
-        "scen",
-        scen,
-        "--every",
-        "10",
-        "--terrain",
-        "T=3",
-        "--search",
-        "jps",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("terrain costs"), "{}", stderr(&out));
+    let out = run("scen {} --every 10 --terrain T=3 --search jps", &[scen]);
+    assert_exit(&out, 2);
+    assert_stderr_has(&out, "terrain costs");
 }
 
 #[test]
 fn generate_paints_terrain_that_path_can_cross() {
     let dir = TempDir::new("terrain-generate");
     let map = dir.path("t.map");
-    let out = cairns(&[
-        "generate",
-        "--kind",
-        "open",
-        "--width",
-        "40",
-        "--height",
-        "30",
-        "--patches",
-        "6",
-        "-o",
-        &map,
-    ]);
+    let out = run(
+        "generate --kind open --width 40 --height 30 --patches 6 -o {}",
+        &[&map],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&map).unwrap();
     assert!(
@@ -200,28 +147,15 @@ fn generate_paints_terrain_that_path_can_cross() {
     }
     // The same options make the same map.
     let again = dir.path("u.map");
-    let out = cairns(&[
-        "generate",
-        "--kind",
-        "open",
-        "--width",
-        "40",
-        "--height",
-        "30",
-        "--patches",
-        "6",
-        "-o",
-        &again,
-    ]);
+    let out = run(
+        "generate --kind open --width 40 --height 30 --patches 6 -o {}",
+        &[&again],
+    );
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
     let out = cairns(&["generate", "--kind", "hills:3", "-o", &map]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("unknown map kind \"hills\""),
-        "{}",
-        stderr(&out)
-    );
+    assert_exit(&out, 2);
+    assert_stderr_has(&out, "unknown map kind \"hills\"");
 }
 
 #[test]
@@ -242,11 +176,7 @@ fn letters_of_your_own_need_a_terrain_cost() {
     let out = with("F=3,M=1.5");
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(cost(&out), 2.5);
-    assert!(
-        stdout(&out).contains("terrain    F=3,M=1.5"),
-        "{}",
-        stdout(&out)
-    );
+    assert_stdout_has(&out, "terrain    F=3,M=1.5");
     // Mud walled: around it through the forest, 1 + 2 + 2 + 1.
     assert_eq!(cost(&with("F=3,M=inf")), 6.0);
     // A letter no table names is an unknown tile, with its line and cell.
@@ -255,6 +185,6 @@ fn letters_of_your_own_need_a_terrain_cost() {
         (with("F=3"), "line 6: unknown tile 'M' at (2, 1)"),
     ] {
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(stderr(&out).contains(want), "{}", stderr(&out));
+        assert_stderr_has(&out, want);
     }
 }
