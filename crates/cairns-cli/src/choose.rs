@@ -223,6 +223,45 @@ pub fn save_table(
         .with_context(|| format!("{name}: cannot write the {what}"))
 }
 
+/// What `landmarks build` and `jump-table build` print once the table is
+/// saved: the map, the lines particular to the table (`details`), the
+/// build time, the table's bytes, the file written, then `listing`.
+pub struct BuildReport<'a> {
+    pub map: &'a Path,
+    pub graph: &'a GridGraph,
+    pub details: Vec<String>,
+    pub build_s: f64,
+    pub bytes: usize,
+    pub output: &'a Path,
+    pub listing: Vec<String>,
+}
+
+impl BuildReport<'_> {
+    /// Prints the report to stdout.
+    pub fn print(&self) -> anyhow::Result<()> {
+        let mut out = std::io::stdout().lock();
+        let g = self.graph;
+        writeln!(
+            out,
+            "map         {} ({}x{}, {}-connected)",
+            self.map.display(),
+            g.width(),
+            g.height(),
+            g.neighborhood().directions()
+        )?;
+        for line in &self.details {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out, "build s     {:.3}", self.build_s)?;
+        writeln!(out, "table bytes {}", self.bytes)?;
+        writeln!(out, "wrote       {}", self.output.display())?;
+        for line in &self.listing {
+            writeln!(out, "{line}")?;
+        }
+        out.flush().context("writing to stdout")
+    }
+}
+
 /// Loads the landmark table in `path` for `graph`, checking that it was
 /// built for this map and movement rule. Every error names the file.
 pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<LandmarkTable> {

@@ -1,7 +1,6 @@
 //! `cairns landmarks build`: place landmarks on a map, build their distance
 //! table and save it for `scen --landmarks` and `path --landmarks`.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -12,25 +11,12 @@ use cairns::movingai::read_map;
 
 use crate::Outcome;
 use crate::choose::parse_neighborhood;
-use crate::choose::save_table;
+use crate::choose::{BuildReport, save_table};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
-
-/// Options of `cairns landmarks`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-/// The `landmarks` subcommands.
-#[derive(Debug, clap::Subcommand)]
-pub enum Command {
-    /// Place K landmarks on a map, build their table and save it.
-    Build(BuildArgs),
-}
 
 /// Options of `cairns landmarks build`.
 #[derive(Debug, clap::Args)]
+#[command(about = "Place K landmarks on a map, build their table and save it")]
 pub struct BuildArgs {
     /// The `.map` file.
     pub map: PathBuf,
@@ -52,13 +38,7 @@ pub struct BuildArgs {
     pub output: PathBuf,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    match &args.command {
-        Command::Build(args) => build(args),
-    }
-}
-
-fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = GridGraph::new(grid, args.neighborhood);
@@ -68,31 +48,25 @@ fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let build_s = t0.elapsed().as_secs_f64();
 
     save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
-    let out_name = args.output.display();
-
-    let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "map         {} ({}x{}, {}-connected)",
-        args.map.display(),
-        graph.width(),
-        graph.height(),
-        args.neighborhood.directions()
-    )?;
-    writeln!(
-        out,
-        "landmarks   {} placed {} (seed {})",
-        table.landmark_count(),
-        args.placement,
-        args.seed
-    )?;
-    writeln!(out, "build s     {build_s:.3}")?;
-    writeln!(out, "table bytes {}", table.memory_bytes())?;
-    writeln!(out, "wrote       {out_name}")?;
-    for (i, &l) in table.landmarks().iter().enumerate() {
-        let (x, y) = graph.coords(l);
-        writeln!(out, "L{i:<3} {x},{y}")?;
+    BuildReport {
+        map: &args.map,
+        graph: &graph,
+        details: vec![format!(
+            "landmarks   {} placed {} (seed {})",
+            table.landmark_count(),
+            args.placement,
+            args.seed
+        )],
+        build_s,
+        bytes: table.memory_bytes(),
+        output: &args.output,
+        listing: (table.landmarks().iter().enumerate())
+            .map(|(i, &l)| {
+                let (x, y) = graph.coords(l);
+                format!("L{i:<3} {x},{y}")
+            })
+            .collect(),
     }
-    out.flush().context("writing to stdout")?;
+    .print()?;
     Ok(Outcome::Success)
 }

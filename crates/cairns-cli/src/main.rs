@@ -49,14 +49,27 @@ enum Command {
     /// Serve the browser visualizer.
     Serve(serve::Args),
     /// Build and save landmark tables for the differential heuristic.
-    Landmarks(landmarks::Args),
+    Landmarks {
+        #[command(subcommand)]
+        command: Build<landmarks::BuildArgs>,
+    },
     /// Build and save the jump tables of JPS+ (`--search jps+`).
-    JumpTable(jump_table::Args),
+    JumpTable {
+        #[command(subcommand)]
+        command: Build<jump_table::BuildArgs>,
+    },
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
     /// Write a generated map (rooms, maze, random, open), with terrain
     /// patches for --terrain if asked.
     Generate(generate::Args),
+}
+
+/// The one subcommand of `cairns landmarks` and `cairns jump-table`; the
+/// options say what it builds.
+#[derive(Debug, Subcommand)]
+enum Build<A: clap::Args> {
+    Build(A),
 }
 
 /// How a command ended, when it did not fail.
@@ -78,8 +91,12 @@ fn main() -> ExitCode {
         Some(Command::Scen(args)) => scen::run(&args),
         Some(Command::Render(args)) => render::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
-        Some(Command::Landmarks(args)) => landmarks::run(&args),
-        Some(Command::JumpTable(args)) => jump_table::run(&args),
+        Some(Command::Landmarks {
+            command: Build::Build(args),
+        }) => landmarks::build(&args),
+        Some(Command::JumpTable {
+            command: Build::Build(args),
+        }) => jump_table::build(&args),
         Some(Command::OpenSets) => list_open_sets(),
         Some(Command::Generate(args)) => generate::run(&args),
     };
