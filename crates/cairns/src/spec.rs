@@ -1217,9 +1217,9 @@ impl<'g> Prepared<'g> {
     }
 }
 
-/// The searcher of a spec, its memory sized and first-touched for the graph
-/// ([`Searcher::prepare`]), so that its first query is timed like the
-/// others.
+/// The searcher of a spec, string-pulled when the spec says so, its memory
+/// sized and first-touched for the graph ([`Searcher::prepare`]), so that
+/// its first query is timed like the others.
 fn prepared_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
@@ -1227,6 +1227,9 @@ fn prepared_searcher<'a>(
     jumps: Option<&'a JumpTable>,
 ) -> Box<dyn Searcher + 'a> {
     let mut searcher = build_searcher(spec, graph, table, jumps);
+    if spec.pull {
+        searcher = Box::new(StringPulled::new(graph, searcher));
+    }
     searcher.prepare(graph.node_bound());
     searcher
 }
@@ -1238,21 +1241,6 @@ fn prepared_searcher<'a>(
 /// estimate exactly as it is), so that weighted search costs no second
 /// copy of each combination.
 fn build_searcher<'a>(
-    spec: SearchSpec,
-    graph: &'a GridGraph,
-    table: Option<&'a LandmarkTable>,
-    jumps: Option<&'a JumpTable>,
-) -> Box<dyn Searcher + 'a> {
-    let searcher = build_search(spec, graph, table, jumps);
-    if spec.pull {
-        Box::new(StringPulled::new(graph, searcher))
-    } else {
-        searcher
-    }
-}
-
-/// [`build_searcher`] before string pulling.
-fn build_search<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
     table: Option<&'a LandmarkTable>,

@@ -1,5 +1,6 @@
 //! An OPEN set stored in a dense array indexed by node id.
 
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -31,7 +32,7 @@ use crate::graph::NodeId;
 /// popped one's place).
 #[derive(Clone, Debug, Default)]
 pub struct IndexedArray {
-    keys: Vec<Option<Key>>,
+    keys: Slots<Option<Key>>,
     members: Vec<NodeId>,
 }
 
@@ -44,25 +45,20 @@ impl IndexedArray {
 
 impl OpenSet for IndexedArray {
     fn prepare(&mut self, node_bound: usize) {
-        if self.keys.len() < node_bound {
-            self.keys.resize(node_bound, None);
-        }
+        self.keys.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
-        if self.keys.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
-        self.keys[node.index()] = Some(key);
+        self.keys.put(node, Some(key));
         self.members.push(node);
     }
 
     fn pop(&mut self) -> Option<(NodeId, Key)> {
         let mut best: Option<(usize, Key)> = None;
         for (i, n) in self.members.iter().enumerate() {
-            let Some(k) = self.keys[n.index()] else {
+            let Some(k) = self.keys.at(*n) else {
                 debug_assert!(false, "member {n} has no key");
                 continue;
             };
@@ -73,29 +69,29 @@ impl OpenSet for IndexedArray {
         }
         let (i, key) = best?;
         let node = self.members.swap_remove(i);
-        self.keys[node.index()] = None;
+        self.keys.set(node, None);
         Some((node, key))
     }
 
     #[inline]
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.keys.get(node.index()).copied().flatten()
+        self.keys.at(node)
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.keys.get_mut(node.index()) {
-            Some(Some(old)) => {
+        match self.keys.at(node) {
+            Some(old) => {
                 old.debug_assert_lowered_to(key);
-                *old = key;
+                self.keys.set(node, Some(key));
             }
-            _ => self.push(node, key),
+            None => self.push(node, key),
         }
     }
 
     fn clear(&mut self) {
         for n in self.members.drain(..) {
-            self.keys[n.index()] = None;
+            self.keys.set(n, None);
         }
     }
 

@@ -38,6 +38,24 @@ impl<T: Copy + Default> Slots<T> {
         holds(at).then_some(at)
     }
 
+    /// What is recorded for `node` (the default when nothing ever was),
+    /// for arrays whose values need no `holds` check: the keys of the
+    /// array-based sets, `None` for a node not on OPEN.
+    #[inline]
+    pub(super) fn at(&self, node: NodeId) -> T {
+        self.0.get(node.index()).copied().unwrap_or_default()
+    }
+
+    /// Records `at` for `node`, making room for it first when it is beyond
+    /// the nodes prepared for.
+    #[inline]
+    pub(super) fn put(&mut self, node: NodeId, at: T) {
+        if self.0.len() <= node.index() {
+            self.prepare(node.index() + 1);
+        }
+        self.0[node.index()] = at;
+    }
+
     /// Records `at` as the position of `node`, which has room.
     #[inline]
     pub(super) fn set(&mut self, node: NodeId, at: T) {

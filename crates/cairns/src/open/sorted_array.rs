@@ -1,5 +1,6 @@
 //! An OPEN set kept as a sorted array with the best entry at the end.
 
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -37,7 +38,7 @@ pub struct SortedArray {
     /// Sorted so that no entry precedes an entry before it.
     entries: Vec<Entry>,
     /// The key of each member node, `None` for the others.
-    keys: Vec<Option<Key>>,
+    keys: Slots<Option<Key>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -72,18 +73,13 @@ impl SortedArray {
 
 impl OpenSet for SortedArray {
     fn prepare(&mut self, node_bound: usize) {
-        if self.keys.len() < node_bound {
-            self.keys.resize(node_bound, None);
-        }
+        self.keys.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
-        if self.keys.len() <= node.index() {
-            self.prepare(node.index() + 1);
-        }
-        self.keys[node.index()] = Some(key);
+        self.keys.put(node, Some(key));
         let i = Self::insertion_point(&self.entries, key);
         self.entries.insert(i, Entry { node, key });
     }
@@ -91,13 +87,13 @@ impl OpenSet for SortedArray {
     #[inline]
     fn pop(&mut self) -> Option<(NodeId, Key)> {
         let top = self.entries.pop()?;
-        self.keys[top.node.index()] = None;
+        self.keys.set(top.node, None);
         Some((top.node, top.key))
     }
 
     #[inline]
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.keys.get(node.index()).copied().flatten()
+        self.keys.at(node)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
@@ -112,12 +108,12 @@ impl OpenSet for SortedArray {
         let j = i + 1 + Self::insertion_point(&self.entries[i + 1..], key);
         self.entries[i..j].rotate_left(1);
         self.entries[j - 1].key = key;
-        self.keys[node.index()] = Some(key);
+        self.keys.set(node, Some(key));
     }
 
     fn clear(&mut self) {
         for e in self.entries.drain(..) {
-            self.keys[e.node.index()] = None;
+            self.keys.set(e.node, None);
         }
     }
 

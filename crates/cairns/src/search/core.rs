@@ -84,35 +84,7 @@ impl Stop for Exhaust {
     }
 }
 
-/// The best-first loop: starts a new search in `cache` (sized for
-/// `expand.node_bound()`), puts `start` on OPEN and repeatedly expands the
-/// entry with the smallest `f = g + h(n)` (ties to the larger `g`) until
-/// `stop` accepts a node, whose `g` it returns, or OPEN runs empty (`None`).
-/// A start off the graph gives `None` at once.
-///
-/// `h` may return `f64::INFINITY` for a node it proves cannot reach the goal:
-/// such nodes are never put on OPEN. A closed node reached more cheaply
-/// (inconsistent heuristic) is reopened. Statistics are in
-/// [`SearchCache::stats`] afterwards; paths in [`SearchCache::path_into`].
-#[inline]
-pub fn best_first<E, Q, O, S>(
-    expand: &E,
-    h: impl Fn(NodeId) -> f64,
-    start: NodeId,
-    stop: &S,
-    cache: &mut SearchCache<Q>,
-    observer: &mut O,
-) -> Option<f64>
-where
-    E: Expand + ?Sized,
-    Q: OpenSet,
-    O: Observer + ?Sized,
-    S: Stop + ?Sized,
-{
-    best_first_with(expand, h, start, stop, cache, observer, Reopen::Yes)
-}
-
-/// Whether [`best_first_with`] puts a closed node back on OPEN when it
+/// Whether [`best_first`] puts a closed node back on OPEN when it
 /// finds a cheaper path to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reopen {
@@ -126,9 +98,19 @@ pub enum Reopen {
     No,
 }
 
-/// [`best_first`] with a choice of [`Reopen`].
+/// The best-first loop: starts a new search in `cache` (sized for
+/// `expand.node_bound()`), puts `start` on OPEN and repeatedly expands the
+/// entry with the smallest `f = g + h(n)` (ties to the larger `g`) until
+/// `stop` accepts a node, whose `g` it returns, or OPEN runs empty (`None`).
+/// A start off the graph gives `None` at once.
+///
+/// `h` may return `f64::INFINITY` for a node it proves cannot reach the goal:
+/// such nodes are never put on OPEN. A closed node reached more cheaply
+/// (inconsistent heuristic) goes back on OPEN when `reopen` says so.
+/// Statistics are in [`SearchCache::stats`] afterwards; paths in
+/// [`SearchCache::path_into`].
 #[inline]
-pub fn best_first_with<E, Q, O, S>(
+pub fn best_first<E, Q, O, S>(
     expand: &E,
     h: impl Fn(NodeId) -> f64,
     start: NodeId,

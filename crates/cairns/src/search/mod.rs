@@ -37,7 +37,7 @@ mod query;
 mod searcher;
 mod theta;
 
-pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first, best_first_with};
+pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first};
 pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
@@ -134,7 +134,7 @@ impl<T: TowardGoal> Search for T {
         }
         let heuristic = self.guide();
         let target = heuristic.goal(goal);
-        best_first_with(
+        best_first(
             &self.expander(goal),
             |n| heuristic.estimate(n, &target),
             start,
