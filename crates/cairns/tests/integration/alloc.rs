@@ -122,7 +122,7 @@ fn den520d() -> (GridGraph, Vec<(NodeId, NodeId)>) {
 }
 
 /// How the cache is warmed up before the counted batch.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum WarmUp {
     /// One query, the first of the batch: what the docs promise suffices
     /// ("sized on first use; later searches on graphs of the same size
@@ -225,37 +225,20 @@ fn landmark_batch_with_the_pairing_heap_allocates_nothing_after_the_first_query(
     assert_eq!(landmark_allocations(WarmUp::FirstQuery), 0);
 }
 
-#[test]
-fn astar_batch_allocates_nothing_once_warm() {
-    assert_eq!(astar_allocations(WarmUp::WholeBatch), 0);
-}
-
-#[test]
-fn dijkstra_batch_allocates_nothing_once_warm() {
-    assert_eq!(dijkstra_allocations(WarmUp::WholeBatch), 0);
-}
-
-#[test]
-fn bfs_batch_allocates_nothing_once_warm() {
-    assert_eq!(bfs_allocations(WarmUp::WholeBatch), 0);
-}
-
 // The promise of the docs: no allocation after the *first* query. The
 // default OPEN set and the BFS queue reserve room for every node when the
 // cache first sees a graph of this size (regression: before, they grew on
 // later, larger queries: 6 allocations in 200 A* queries on den520d).
-
 #[test]
-fn astar_batch_allocates_nothing_after_the_first_query() {
-    assert_eq!(astar_allocations(WarmUp::FirstQuery), 0);
-}
-
-#[test]
-fn dijkstra_batch_allocates_nothing_after_the_first_query() {
-    assert_eq!(dijkstra_allocations(WarmUp::FirstQuery), 0);
-}
-
-#[test]
-fn bfs_batch_allocates_nothing_after_the_first_query() {
-    assert_eq!(bfs_allocations(WarmUp::FirstQuery), 0);
+fn batches_allocate_nothing_after_the_first_query_and_once_warm() {
+    let searches: [(&str, fn(WarmUp) -> u64); 3] = [
+        ("A*", astar_allocations),
+        ("Dijkstra", dijkstra_allocations),
+        ("BFS", bfs_allocations),
+    ];
+    for (search, allocations) in searches {
+        for warm_up in [WarmUp::FirstQuery, WarmUp::WholeBatch] {
+            assert_eq!(allocations(warm_up), 0, "{search}, {warm_up:?}");
+        }
+    }
 }

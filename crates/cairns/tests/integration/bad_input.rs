@@ -309,19 +309,43 @@ fn scenario_kind(scen_line: &str) -> (usize, ScenarioErrorKind, String) {
     (e.line().unwrap(), e.kind().clone(), e.to_string())
 }
 
+/// Each scenario line that does not fit the map: the kind of error, on
+/// line 3, and its message.
 #[test]
-fn scenario_out_of_range() {
-    let (line, kind, text) = scenario_kind("0\tm.map\t3\t2\t0\t0\t3\t1\t3");
-    assert_eq!(line, 3);
-    assert_eq!(
-        kind,
-        ScenarioErrorKind::OutOfRange {
-            which: Endpoint::Goal,
-            x: 3,
-            y: 1
-        }
-    );
-    assert_eq!(text, "line 3: goal (3, 1) is outside the map");
+fn scenarios_that_do_not_fit_the_map() {
+    let cases = [
+        (
+            "0\tm.map\t3\t2\t0\t0\t3\t1\t3",
+            ScenarioErrorKind::OutOfRange {
+                which: Endpoint::Goal,
+                x: 3,
+                y: 1,
+            },
+            "line 3: goal (3, 1) is outside the map",
+        ),
+        (
+            "0\tm.map\t3\t2\t1\t1\t0\t0\t1.41421356",
+            ScenarioErrorKind::Blocked {
+                which: Endpoint::Start,
+                x: 1,
+                y: 1,
+                tile: '@',
+            },
+            "line 3: start (1, 1) is on a blocked tile '@'",
+        ),
+        (
+            "0\tm.map\t4\t2\t0\t0\t1\t0\t1",
+            ScenarioErrorKind::MapSize {
+                expected: (4, 2),
+                found: (3, 2),
+            },
+            "line 3: scenario is for a 4x2 map, the map is 3x2",
+        ),
+    ];
+    for (scen_line, want_kind, want_text) in cases {
+        let (line, kind, text) = scenario_kind(scen_line);
+        assert_eq!((line, kind, text.as_str()), (3, want_kind, want_text));
+    }
     let (_, kind, _) = scenario_kind("0\tm.map\t3\t2\t0\t4000000000\t0\t0\t3");
     assert!(matches!(
         kind,
@@ -330,36 +354,6 @@ fn scenario_out_of_range() {
             ..
         }
     ));
-}
-
-#[test]
-fn scenario_start_on_a_wall() {
-    let (line, kind, text) = scenario_kind("0\tm.map\t3\t2\t1\t1\t0\t0\t1.41421356");
-    assert_eq!(line, 3);
-    assert_eq!(
-        kind,
-        ScenarioErrorKind::Blocked {
-            which: Endpoint::Start,
-            x: 1,
-            y: 1,
-            tile: '@'
-        }
-    );
-    assert_eq!(text, "line 3: start (1, 1) is on a blocked tile '@'");
-}
-
-#[test]
-fn scenario_for_a_map_of_another_size() {
-    let (line, kind, text) = scenario_kind("0\tm.map\t4\t2\t0\t0\t1\t0\t1");
-    assert_eq!(line, 3);
-    assert_eq!(
-        kind,
-        ScenarioErrorKind::MapSize {
-            expected: (4, 2),
-            found: (3, 2)
-        }
-    );
-    assert_eq!(text, "line 3: scenario is for a 4x2 map, the map is 3x2");
 }
 
 #[test]

@@ -63,13 +63,18 @@ fn error<T: std::fmt::Debug>(r: Result<T, ParseError>) -> (ParseErrorKind, Optio
     (e.kind().clone(), e.line())
 }
 
+/// Every valid map and scenario file of the corpora parses; each invalid
+/// one is refused with its kind of error and its line.
 #[test]
-fn map_corpus() {
-    let files = corpus("map");
-    let parsed = accepted("map", &files, |data| checks::map(data).is_ok());
+fn map_and_scen_corpora() {
+    let maps = corpus("map");
+    let parsed = accepted("map", &maps, |data| checks::map(data).is_ok());
     assert!(parsed >= 8, "{parsed} valid maps");
+    let scens = corpus("scen");
+    let parsed = accepted("scen", &scens, |data| checks::scen(data).is_ok());
+    assert!(parsed >= 8, "{parsed} valid scenario files");
 
-    let map = |name| error(checks::map(file(&files, name)));
+    let map = |name| error(checks::map(file(&maps, name)));
     assert_eq!(
         map("long-row.map"),
         (
@@ -114,15 +119,8 @@ fn map_corpus() {
         panic!("{kind:?}");
     };
     assert_eq!(text, format!("{}...", "x".repeat(60)));
-}
 
-#[test]
-fn scen_corpus() {
-    let files = corpus("scen");
-    let parsed = accepted("scen", &files, |data| checks::scen(data).is_ok());
-    assert!(parsed >= 8, "{parsed} valid scenario files");
-
-    let scen = |name| error(checks::scen(file(&files, name)));
+    let scen = |name| error(checks::scen(file(&scens, name)));
     let fields = |found, separator| ParseErrorKind::FieldCount {
         expected: 9,
         found,
