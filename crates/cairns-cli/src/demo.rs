@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
-use cairns::grid::{MapKind, Neighborhood, paint_terrain};
+use cairns::grid::{MapKind, Neighborhood, paint_terrain, random_queries};
 use cairns::movingai::runner::{median, same_cost};
-use cairns::rng::SplitMix64;
+
 use cairns::spec::{Prepared, SearchSpec};
 
 use crate::Outcome;
@@ -84,17 +84,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         .context("generating the demo map")?;
     paint_terrain(&mut grid, args.patches, args.seed);
     let graph = args.terrain.graph(grid, Neighborhood::Octile);
-    let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
-        .map(NodeId)
-        .filter(|&n| graph.is_passable(n))
-        .collect();
-    if cells.is_empty() {
+    let pairs = random_queries(&graph, args.queries, args.seed);
+    if pairs.is_empty() && args.queries > 0 {
         bail!("the generated map has no passable cell");
     }
-    let mut rng = SplitMix64::new(args.seed);
-    let pairs: Vec<(NodeId, NodeId)> = (0..args.queries)
-        .map(|_| (rng.pick(&cells), rng.pick(&cells)))
-        .collect();
 
     // The searches of the table, Dijkstra (the reference) last; with
     // terrain, those that stay optimal on it.

@@ -5,8 +5,27 @@
 //! the generator uses its own small PRNG (`SplitMix64`), not an external crate.
 //! Maps use `.` for passable and `@` for blocked cells.
 
-use super::{Grid, GridSizeError, Tile};
+use super::{Grid, GridGraph, GridSizeError, Tile};
+use crate::graph::{Graph, NodeId};
 use crate::rng::SplitMix64;
+
+/// `count` queries `(start, goal)` between passable cells of `graph`,
+/// each cell drawn uniformly from `seed`'s stream (start then goal), the
+/// same on every platform; empty when no cell is passable. The demo, the
+/// test matrix and the batch tests draw their queries here.
+pub fn random_queries(graph: &GridGraph, count: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
+    let cells: Vec<NodeId> = (0..graph.node_bound() as u32)
+        .map(NodeId)
+        .filter(|&n| graph.is_passable(n))
+        .collect();
+    if cells.is_empty() {
+        return Vec::new();
+    }
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| (rng.pick(&cells), rng.pick(&cells)))
+        .collect()
+}
 
 /// Which kind of map to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

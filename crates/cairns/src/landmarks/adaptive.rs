@@ -168,7 +168,7 @@ impl AdaptiveLandmarks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{CsrGraph, Graph};
+    use crate::graph::CsrGraph;
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::heuristic::Octile;
     use crate::landmarks::{Directedness, Placement, place};
@@ -193,14 +193,7 @@ mod tests {
 
     /// A fixed pseudo-random query stream over the passable cells.
     fn stream(g: &GridGraph, len: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
-        let cells: Vec<NodeId> = (0..g.node_bound() as u32)
-            .map(NodeId)
-            .filter(|&v| g.is_passable(v))
-            .collect();
-        let mut rng = SplitMix64::new(seed);
-        (0..len)
-            .map(|_| (cells[rng.index(cells.len())], cells[rng.index(cells.len())]))
-            .collect()
+        crate::grid::random_queries(g, len, seed)
     }
 
     fn run(g: &GridGraph, p: f64, seed: u64) -> (Vec<NodeId>, Vec<u64>, u64) {

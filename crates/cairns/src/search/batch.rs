@@ -99,7 +99,6 @@ where
 mod tests {
     use super::*;
     use crate::grid::{GridGraph, MapKind, Neighborhood};
-    use crate::rng::SplitMix64;
     use crate::spec::SearchSpec;
 
     /// A batch on several threads gives, query by query, the costs and
@@ -108,14 +107,7 @@ mod tests {
     fn threads_give_the_serial_results_in_order() {
         let grid = MapKind::Rooms { room_size: 7 }.generate(64, 48, 3).unwrap();
         let graph = GridGraph::new(grid, Neighborhood::Octile);
-        let cells: Vec<NodeId> = (0..graph.grid().len() as u32)
-            .map(NodeId)
-            .filter(|&n| graph.is_passable(n))
-            .collect();
-        let mut rng = SplitMix64::new(9);
-        let queries: Vec<_> = (0..300)
-            .map(|_| (rng.pick(&cells), rng.pick(&cells)))
-            .collect();
+        let queries = crate::grid::random_queries(&graph, 300, 9);
         for name in ["astar", "jps", "astar/dh:3/pairing-heap", "dijkstra"] {
             let spec: SearchSpec = name.parse().unwrap();
             let prepared = spec.prepare(&graph).unwrap();

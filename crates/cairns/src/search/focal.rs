@@ -341,14 +341,8 @@ mod tests {
         let g = GridGraph::new(grid, Neighborhood::Octile);
         let mut cache = SearchCache::new();
         let mut reference = SearchCache::new();
-        let passable: Vec<NodeId> = (0..g.node_bound() as u32)
-            .map(NodeId)
-            .filter(|&n| g.is_passable(n))
-            .collect();
-        let mut rng = crate::rng::SplitMix64::new(7);
         let (mut exp1, mut exp2) = (0, 0);
-        for _ in 0..60 {
-            let (s, t) = (rng.pick(&passable), rng.pick(&passable));
+        for (s, t) in crate::grid::random_queries(&g, 60, 7) {
             let optimal = Dijkstra::new(&g).search_cost(s, t, &mut reference);
             for w in [1.0, 1.5] {
                 let f = Focal::new(&g, Octile::new(&g), w).unwrap();

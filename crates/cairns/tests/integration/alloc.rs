@@ -121,6 +121,9 @@ fn den520d() -> (GridGraph, Vec<(NodeId, NodeId)>) {
     (inst.graph, pairs)
 }
 
+/// A batch whose allocations are counted after a warm-up.
+type Counted = fn(WarmUp) -> u64;
+
 /// How the cache is warmed up before the counted batch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum WarmUp {
@@ -231,7 +234,7 @@ fn landmark_batch_with_the_pairing_heap_allocates_nothing_after_the_first_query(
 // later, larger queries: 6 allocations in 200 A* queries on den520d).
 #[test]
 fn batches_allocate_nothing_after_the_first_query_and_once_warm() {
-    let searches: [(&str, fn(WarmUp) -> u64); 3] = [
+    let searches: [(&str, Counted); 3] = [
         ("A*", astar_allocations),
         ("Dijkstra", dijkstra_allocations),
         ("BFS", bfs_allocations),

@@ -8,7 +8,7 @@
 //! Runs in debug builds (debug assertions on) in a few seconds: the maps
 //! are small and the queries few.
 
-use cairns::graph::{CsrGraph, Graph, NodeId, Reversed};
+use cairns::graph::{CsrGraph, NodeId, Reversed};
 use cairns::grid::{GridGraph, MapKind, Neighborhood};
 use cairns::heuristic::{FnHeuristic, Zero};
 use cairns::open::{OpenKind, OpenSet};
@@ -104,14 +104,7 @@ fn grids() -> Vec<(String, GridGraph)> {
 
 /// Query pairs among the passable cells of `graph`, from `seed`.
 fn queries(graph: &GridGraph, seed: u64, count: usize) -> Vec<(NodeId, NodeId)> {
-    let passable: Vec<NodeId> = (0..graph.node_bound() as u32)
-        .map(NodeId)
-        .filter(|&n| graph.is_passable(n))
-        .collect();
-    let mut rng = SplitMix64::new(seed);
-    (0..count)
-        .map(|_| (rng.pick(&passable), rng.pick(&passable)))
-        .collect()
+    cairns::grid::random_queries(graph, count, seed)
 }
 
 #[test]
