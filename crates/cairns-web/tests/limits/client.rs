@@ -40,6 +40,15 @@ impl Answer {
             .to_string()
     }
 
+    /// Asserts that the answer is `status` with a JSON error containing
+    /// `text`, showing the answer when not.
+    #[track_caller]
+    pub fn assert_refused(&self, status: u16, text: &str) {
+        assert_eq!(self.status, status, "{self:?}");
+        let error = self.error();
+        assert!(error.contains(text), "no {text:?} in {error:?}");
+    }
+
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).expect("a JSON body")
     }
@@ -159,6 +168,11 @@ impl Conn {
             }
         }
     }
+}
+
+/// A `POST /api/search` of `body` on a new connection.
+pub async fn search(addr: SocketAddr, body: &str) -> Answer {
+    call(addr, "POST", "/api/search", body).await
 }
 
 /// One request on a new connection.

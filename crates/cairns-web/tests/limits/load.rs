@@ -106,6 +106,22 @@ fn open_fds(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
 }
 
+/// The largest number of descriptors `pid` holds open, sampled every
+/// 200 ms for `samples` samples by the task returned (abort it to stop).
+fn watch_fds(pid: u32, samples: u32) -> (Arc<AtomicUsize>, tokio::task::JoinHandle<()>) {
+    let fds = Arc::new(AtomicUsize::new(0));
+    let watch = tokio::spawn({
+        let fds = Arc::clone(&fds);
+        async move {
+            for _ in 0..samples {
+                fds.fetch_max(open_fds(pid), Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    });
+    (fds, watch)
+}
+
 /// Free cells of `map` as the server sends it.
 async fn free_cells(addr: SocketAddr, map: &str) -> Vec<[u32; 2]> {
     let answer = call(addr, "GET", &format!("/api/map?name={map}"), "").await;
@@ -359,16 +375,7 @@ async fn load() {
     // 2. Slow clients, as in reproducer 1: 1015 connections that send half
     // a request and hold it, past the 10 s header timeout.
     let watch = Watch::start(&served, probe_body.clone());
-    let fds = Arc::new(AtomicUsize::new(0));
-    let fd_watch = tokio::spawn({
-        let fds = Arc::clone(&fds);
-        async move {
-            for _ in 0..60 {
-                fds.fetch_max(open_fds(pid), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    });
+    let (fds, fd_watch) = watch_fds(pid, 60);
     let (refused, closed, failed) = half_sent(addr, 1015, Duration::from_secs(14)).await;
     fd_watch.abort();
     println!(
@@ -496,16 +503,7 @@ async fn load() {
     let served = Served::start(&["--max-connections", "5000"]);
     let (addr, pid) = (served.addr, served.child.id());
     let watch = Watch::start(&served, probe_body.clone());
-    let fds = Arc::new(AtomicUsize::new(0));
-    let fd_watch = tokio::spawn({
-        let fds = Arc::clone(&fds);
-        async move {
-            for _ in 0..80 {
-                fds.fetch_max(open_fds(pid), Ordering::Relaxed);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    });
+    let (fds, fd_watch) = watch_fds(pid, 80);
     let (refused, closed, failed) = half_sent(addr, 1200, Duration::from_secs(14)).await;
     fd_watch.abort();
     println!(

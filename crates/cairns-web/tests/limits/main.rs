@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use cairns::grid::{Grid, MapKind};
 use cairns_web::{AppState, Limits};
-use client::{Conn, call};
+use client::{Conn, call, search};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -140,12 +140,7 @@ async fn connections_past_the_cap_get_503_and_half_sent_headers_are_cut_off() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut past_cap = Conn::open(server.addr).await;
     let answer = past_cap.answer().await.unwrap();
-    assert_eq!(answer.status, 503);
-    assert!(
-        answer.error().contains("3 connections"),
-        "{}",
-        answer.error()
-    );
+    answer.assert_refused(503, "3 connections");
     assert_answered(&mut other, &small).await;
 
     // The half-sent requests are closed at the header timeout.
@@ -180,8 +175,7 @@ async fn large_and_slow_bodies_get_413_and_408_and_every_route_answers_json() {
         .await
         .unwrap();
     let answer = conn.answer().await.unwrap();
-    assert_eq!(answer.status, 413);
-    assert!(answer.error().contains("1000 bytes"), "{}", answer.error());
+    answer.assert_refused(413, "1000 bytes");
     // Chunked, so found too large while reading.
     let mut conn = Conn::open(server.addr).await;
     let chunk = "x".repeat(1500);
@@ -206,12 +200,7 @@ async fn large_and_slow_bodies_get_413_and_408_and_every_route_answers_json() {
         .await
         .unwrap();
     let answer = conn.answer().await.unwrap();
-    assert_eq!(answer.status, 408);
-    assert!(
-        answer.error().contains("did not arrive"),
-        "{}",
-        answer.error()
-    );
+    answer.assert_refused(408, "did not arrive");
     assert!(
         t0.elapsed() >= Duration::from_millis(500),
         "{:?}",
@@ -243,19 +232,8 @@ async fn work_past_the_deadline_gets_503_while_small_requests_are_answered() {
     })
     .await;
     let mut other = Conn::open(server.addr).await;
-    let answer = call(
-        server.addr,
-        "POST",
-        "/api/search",
-        &dh_search("big", &big, 32, 0),
-    )
-    .await;
-    assert_eq!(answer.status, 503, "{answer:?}");
-    assert!(
-        answer.error().contains("did not finish"),
-        "{}",
-        answer.error()
-    );
+    let answer = search(server.addr, &dh_search("big", &big, 32, 0)).await;
+    answer.assert_refused(503, "did not finish");
     // The build goes on, holding one turn of work and one of building;
     // the other client is answered meanwhile.
     assert_answered(&mut other, &small).await;
@@ -270,58 +248,38 @@ async fn a_table_over_the_request_limit_gets_422_before_it_is_built() {
     })
     .await;
     // 64 x 64 cells x 8 landmarks x 4 bytes = 128 KiB: fits.
-    let answer = call(
-        server.addr,
-        "POST",
-        "/api/search",
-        &dh_search("small", &small, 8, 0),
-    )
-    .await;
+    let answer = search(server.addr, &dh_search("small", &small, 8, 0)).await;
     assert_eq!(answer.status, 200, "{answer:?}");
-    let answer = call(
-        server.addr,
-        "POST",
-        "/api/search",
-        &dh_search("small", &small, 9, 0),
-    )
-    .await;
-    assert_eq!(answer.status, 422);
-    assert!(
-        answer.error().contains("at most 8 landmarks"),
-        "{}",
-        answer.error()
-    );
+    let answer = search(server.addr, &dh_search("small", &small, 9, 0)).await;
+    answer.assert_refused(422, "at most 8 landmarks");
     // On a large map it is refused as fast: nothing is built.
     let t0 = Instant::now();
-    let answer = call(
-        server.addr,
-        "POST",
-        "/api/search",
-        &dh_search("big", &big, 32, 0),
-    )
-    .await;
-    assert_eq!(answer.status, 422);
-    assert!(
-        answer.error().contains("too large for dh"),
-        "{}",
-        answer.error()
-    );
+    let answer = search(server.addr, &dh_search("big", &big, 32, 0)).await;
+    answer.assert_refused(422, "too large for dh");
     assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
     server.assert_alive().await;
 }
 
-/// Sends `dh` searches on `small` with new landmarks (so each needs a new
-/// table) while `heavy` runs, until one is refused with 503; returns its
-/// error. Panics if `heavy` ends first.
-async fn refused_while(
+/// Starts a heavy request (a `dh` search with 32 landmarks on `big`, a new
+/// table), then sends `dh` searches on `small` with new landmarks (so each
+/// needs a new table) until one is refused with 503; asserts that its
+/// error contains `refusal`, that a search without a table is still
+/// answered, and that the heavy request ends with 200. Panics if the heavy
+/// request ends before any refusal.
+async fn refused_while_a_big_table_builds(
     server: &Server,
     small: &Grid,
-    heavy: &JoinHandle<client::Answer>,
-) -> String {
+    big: &Grid,
+    refusal: &str,
+) {
+    let body = dh_search("big", big, 32, 0);
+    let addr = server.addr;
+    let heavy: JoinHandle<client::Answer> = tokio::spawn(async move { search(addr, &body).await });
     // Let the heavy request start its build first.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut other = Conn::open(server.addr).await;
-    for shift in 1.. {
+    let mut shift = 1;
+    loop {
         assert!(
             !heavy.is_finished(),
             "the heavy request ended before any refusal"
@@ -330,14 +288,17 @@ async fn refused_while(
             .send("POST", "/api/search", &dh_search("small", small, 2, shift))
             .await;
         if answer.status == 503 {
-            // A search without a table is still answered.
+            answer.assert_refused(503, refusal);
             assert_answered(&mut other, small).await;
-            return answer.error();
+            break;
         }
         assert_eq!(answer.status, 200, "{answer:?}");
+        shift += 1;
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    unreachable!()
+    let heavy = heavy.await.unwrap();
+    assert_eq!(heavy.status, 200, "{heavy:?}");
+    eprintln!("table built in {} ms", heavy.json()["table_millis"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -347,17 +308,8 @@ async fn table_builds_past_the_limit_get_503() {
         ..Limits::default()
     })
     .await;
-    let body = dh_search("big", &big, 32, 0);
-    let addr = server.addr;
-    let heavy = tokio::spawn(async move { call(addr, "POST", "/api/search", &body).await });
-    let error = refused_while(&server, &small, &heavy).await;
-    assert!(
-        error.contains("already building 1 landmark table"),
-        "{error}"
-    );
-    let heavy = heavy.await.unwrap();
-    assert_eq!(heavy.status, 200, "{heavy:?}");
-    eprintln!("table built in {} ms", heavy.json()["table_millis"]);
+    refused_while_a_big_table_builds(&server, &small, &big, "already building 1 landmark table")
+        .await;
     server.assert_alive().await;
 }
 
@@ -371,22 +323,9 @@ async fn table_memory_in_use_gets_503_and_idle_tables_make_room() {
         ..Limits::default()
     })
     .await;
-    let body = dh_search("big", &big, 32, 0);
-    let addr = server.addr;
-    let heavy = tokio::spawn(async move { call(addr, "POST", "/api/search", &body).await });
-    let error = refused_while(&server, &small, &heavy).await;
-    assert!(error.contains("landmark tables in use"), "{error}");
-    let heavy = heavy.await.unwrap();
-    assert_eq!(heavy.status, 200, "{heavy:?}");
-    eprintln!("table built in {} ms", heavy.json()["table_millis"]);
+    refused_while_a_big_table_builds(&server, &small, &big, "landmark tables in use").await;
     // Now idle in the cache, the big table is dropped for a small one.
-    let answer = call(
-        addr,
-        "POST",
-        "/api/search",
-        &dh_search("small", &small, 2, 0),
-    )
-    .await;
+    let answer = search(server.addr, &dh_search("small", &small, 2, 0)).await;
     assert_eq!(answer.status, 200, "{answer:?}");
     assert!(answer.json()["table_millis"].is_number());
     server.assert_alive().await;
