@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood};
 use cairns::heuristic::Octile;
 use cairns::search::{AStar, Search, SearchCache};
@@ -364,7 +366,7 @@ async fn unreachable_cells_traces_and_default_endpoints() {
     assert_eq!(resp.unreachable.count, 4);
     assert!(resp.a.runs >= 1 && resp.a.runs <= 5);
     for o in [&resp.a, resp.b.as_ref().unwrap()] {
-        let bytes = decode_base64(o.trace.as_deref().unwrap());
+        let bytes = STANDARD.decode(o.trace.as_deref().unwrap()).unwrap();
         let words: Vec<u32> = bytes
             .chunks(4)
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
@@ -411,29 +413,6 @@ async fn unreachable_cells_traces_and_default_endpoints() {
     let (_, maps) = call(&state, "GET", "/api/maps", Body::empty()).await;
     assert!(maps["searches"].as_array().unwrap().contains(&json!("jps")));
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn decode_base64(s: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let n = chunk
-            .iter()
-            .take_while(|&&c| c != b'=')
-            .fold((0u32, 0u32), |(acc, k), &c| {
-                (acc | u32::from(value(c)) << (18 - 6 * k), k + 1)
-            });
-        for i in 0..n.1.saturating_sub(1) {
-            out.push((n.0 >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
 }
 
 /// `POST /api/landmarks` places what the library's `place` places, for
@@ -506,7 +485,7 @@ async fn landmark_help_is_the_one_landmark_bound_over_octile() {
             "directed": directed});
         let (status, value) = post(&state, "/api/landmark-help", &body).await;
         assert_eq!(status, StatusCode::OK, "{value}");
-        let bytes = decode_base64(value["gain"].as_str().unwrap());
+        let bytes = STANDARD.decode(value["gain"].as_str().unwrap()).unwrap();
         let max = value["max"].as_f64().unwrap();
         assert!(max > 0.0, "{value}");
         let lm = graph.node(l1[0], l1[1]).unwrap();

@@ -6,6 +6,8 @@
 //! Needs `/usr/bin/chromium` (CI installs it); fails with a clear message
 //! without.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -208,23 +210,14 @@ fn pointer_drag_and_wall_stroke_equal_the_library() {
         })
         .expect("some stroke across the path changes its length");
 
-    let addr = start_server(AppState::with_default_map());
-    let url = format!(
-        "http://{addr}/?from={},{}&to={},{}&heuristic=octile&compare=zero\
+    let query = format!(
+        "from={},{}&to={},{}&heuristic=octile&compare=zero\
          &selftest=drag&drag_to={},{}&paint={},{},{},{}",
         from.0, from.1, to.0, to.1, drag_to.0, drag_to.1, stroke.0, stroke.1, stroke.2, stroke.3
     );
-    let profile = temp_profile("selftest");
-    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile);
-    let dom = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_str(text_of(&dom, "selftest"))
-        .unwrap_or_else(|e| panic!("no self-test report ({e}) in {dom}"));
-    eprintln!("self-test report: {report}");
+    // The run is photographed at its end: the dragged start and the
+    // painted stroke.
+    let report = selftest(AppState::with_default_map(), &query, "drag");
 
     let drag = &report["drag"];
     assert_eq!(drag["error"], "", "{report}");
@@ -258,11 +251,6 @@ fn pointer_drag_and_wall_stroke_equal_the_library() {
     assert_eq!(paint["length"], shown_length(painted_cost));
     assert_eq!(paint["a"], shown_count(painted_a));
     assert_eq!(paint["b"], shown_count(painted_b));
-
-    // The same run, photographed at its end: the dragged start and the
-    // painted stroke.
-    screenshot(&url, "drag");
-    let _ = std::fs::remove_dir_all(&profile);
 }
 
 /// Where the tests save their screenshots.
@@ -550,7 +538,7 @@ impl Driver {
         };
         let png = self.session_call("GET", "/screenshot", None);
         let shot = screenshot_dir().join(format!("{name}.png"));
-        std::fs::write(&shot, decode_base64(png.as_str().unwrap())).unwrap();
+        std::fs::write(&shot, STANDARD.decode(png.as_str().unwrap()).unwrap()).unwrap();
         serde_json::from_str(&report).unwrap()
     }
 }
@@ -563,29 +551,6 @@ impl Drop for Driver {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn decode_base64(s: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let mut out = Vec::new();
-    for chunk in s.as_bytes().chunks(4) {
-        let (bits, n) = chunk
-            .iter()
-            .take_while(|&&c| c != b'=')
-            .fold((0u32, 0u32), |(acc, k), &c| {
-                (acc | u32::from(value(c)) << (18 - 6 * k), k + 1)
-            });
-        for i in 0..n.saturating_sub(1) {
-            out.push((bits >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
 }
 
 /// The time from a pointer move to the page showing its answer, in real
