@@ -538,14 +538,11 @@ async fn landmark_help_is_the_one_landmark_bound_over_octile() {
 async fn stale_tables_come_with_the_shortest_path() {
     // A wall with one gap; erasing a second gap near the start and the
     // goal makes the old distances overestimate.
-    let rows = [
-        "..............................",
-        "..............................",
-        "@@@@@@@@@@@@@@@@@@@@@@@@@@@@.@",
-        "..............................",
-        "..............................",
-    ];
-    let g = Grid::from_ascii(&rows.join("\n")).unwrap();
+    // 30x5, the middle row a wall but for a gap at x = 28.
+    let mut g = Grid::filled(30, 5, cairns::grid::Tile::Ground).unwrap();
+    for x in (0..30).filter(|&x| x != 28) {
+        g.set(x, 2, cairns::grid::Tile::OutOfBounds);
+    }
     let state = Arc::new(AppState::with_grid("gap", g.clone()).unwrap());
     let (from, to) = ([1, 0], [1, 4]);
     let landmarks = [[0, 0], [0, 4], [29, 0]];

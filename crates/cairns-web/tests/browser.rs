@@ -281,6 +281,13 @@ fn screenshot(url: &str, name: &str) -> PathBuf {
     shot
 }
 
+/// [`selftest`]'s report `part`, asserting that it holds no error.
+fn selftest_part(state: AppState, query: &str, name: &str, part: &str) -> serde_json::Value {
+    let report = selftest(state, query, name);
+    assert_eq!(report[part]["error"], "", "{report}");
+    report[part].clone()
+}
+
 /// Runs the page's self-test `query` (after `?`) on `state`, returns its
 /// report and saves a screenshot of its end as `NAME.png`.
 fn selftest(state: AppState, query: &str, name: &str) -> serde_json::Value {
@@ -370,19 +377,18 @@ fn choosing_jps_in_the_menu_searches_with_jump_points() {
         .search_cost(s, t, &mut cache)
         .unwrap();
     let expanded = cache.stats().expanded;
-    let r = selftest(
+    let search = &selftest_part(
         AppState::with_default_map(),
         "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=search&to_search=jps",
         "search-jps",
+        "search",
     );
-    let search = &r["search"];
-    assert_eq!(search["error"], "", "{r}");
-    assert_eq!(search["a"], shown_count(expanded), "{r}");
-    assert_eq!(search["length"], format!("{cost:.4}"), "{r}");
+    assert_eq!(search["a"], shown_count(expanded), "{search}");
+    assert_eq!(search["length"], format!("{cost:.4}"), "{search}");
     // The choice is written back into the address.
     assert!(
         search["url"].as_str().unwrap().contains("search=jps"),
-        "{r}"
+        "{search}"
     );
 }
 
@@ -678,7 +684,7 @@ fn adding_a_landmark_with_the_tool_searches_with_it() {
     let grid = demo_grid();
     let before = [free_at(&grid, 30, 30), free_at(&grid, 220, 40)];
     let at = free_at(&grid, 120, 200);
-    let r = selftest(
+    let l = &selftest_part(
         AppState::with_default_map(),
         &format!(
             "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
@@ -688,15 +694,14 @@ fn adding_a_landmark_with_the_tool_searches_with_it() {
             at[1]
         ),
         "landmark-add",
+        "landmarks",
     );
-    let l = &r["landmarks"];
-    assert_eq!(l["error"], "", "{r}");
-    assert_eq!(points(&l["before"]), before, "{r}");
+    assert_eq!(points(&l["before"]), before, "{l}");
     let after = [before[0], before[1], at];
-    assert_eq!(points(&l["after"]), after, "{r}");
-    assert_eq!(l["count"], "3", "the count box follows: {r}");
+    assert_eq!(points(&l["after"]), after, "{l}");
+    assert_eq!(l["count"], "3", "the count box follows: {l}");
     let want = dh_expanded(&grid, [10, 10], [200, 180], &after, Directedness::Symmetric);
-    assert_eq!(l["b"], want, "{r}");
+    assert_eq!(l["b"], want, "{l}");
     assert!(
         l["url"]
             .as_str()
@@ -714,7 +719,7 @@ fn removing_a_landmark_with_the_tool_searches_without_it() {
         free_at(&grid, 120, 120),
         free_at(&grid, 220, 40),
     ];
-    let r = selftest(
+    let l = &selftest_part(
         AppState::with_default_map(),
         &format!(
             "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
@@ -722,14 +727,13 @@ fn removing_a_landmark_with_the_tool_searches_without_it() {
             landmark_param(&before)
         ),
         "landmark-remove",
+        "landmarks",
     );
-    let l = &r["landmarks"];
-    assert_eq!(l["error"], "", "{r}");
     let after = [before[0], before[2]];
-    assert_eq!(points(&l["after"]), after, "{r}");
-    assert_eq!(l["count"], "2", "{r}");
+    assert_eq!(points(&l["after"]), after, "{l}");
+    assert_eq!(l["count"], "2", "{l}");
     let want = dh_expanded(&grid, [10, 10], [200, 180], &after, Directedness::Symmetric);
-    assert_eq!(l["b"], want, "{r}");
+    assert_eq!(l["b"], want, "{l}");
 }
 
 #[test]
@@ -744,16 +748,15 @@ fn placing_landmarks_by_count_and_strategy_equals_the_library() {
             [x, y]
         })
         .collect();
-    let r = selftest(
+    let p = &selftest_part(
         AppState::with_default_map(),
         "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=place&count=5&placement=sampled",
         "landmark-place",
+        "place",
     );
-    let p = &r["place"];
-    assert_eq!(p["error"], "", "{r}");
-    assert_eq!(points(&p["landmarks"]), want, "{r}");
+    assert_eq!(points(&p["landmarks"]), want, "{p}");
     let expanded = dh_expanded(&grid, [10, 10], [200, 180], &want, Directedness::Symmetric);
-    assert_eq!(p["b"], expanded, "{r}");
+    assert_eq!(p["b"], expanded, "{p}");
 }
 
 #[test]
@@ -761,19 +764,18 @@ fn the_directed_toggle_builds_a_directed_table_with_the_same_answer() {
     use cairns::landmarks::Directedness;
     let grid = demo_grid();
     let landmarks = [free_at(&grid, 30, 30), free_at(&grid, 220, 40)];
-    let r = selftest(
+    let d = &selftest_part(
         AppState::with_default_map(),
         &format!(
             "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}&selftest=directed",
             landmark_param(&landmarks)
         ),
         "landmark-directed",
+        "directed",
     );
-    let d = &r["directed"];
-    assert_eq!(d["error"], "", "{r}");
-    assert!(d["url"].as_str().unwrap().contains("directed=1"), "{r}");
+    assert!(d["url"].as_str().unwrap().contains("directed=1"), "{d}");
     // A new table was built for the toggle.
-    assert!(d["table"].as_str().unwrap().starts_with("built in"), "{r}");
+    assert!(d["table"].as_str().unwrap().starts_with("built in"), "{d}");
     let want = dh_expanded(
         &grid,
         [10, 10],
@@ -781,7 +783,7 @@ fn the_directed_toggle_builds_a_directed_table_with_the_same_answer() {
         &landmarks,
         Directedness::Directed,
     );
-    assert_eq!(d["b"], want, "{r}");
+    assert_eq!(d["b"], want, "{d}");
 }
 
 /// The ramp's two ends, as the colour bar draws them (RGBA).
@@ -807,7 +809,7 @@ fn landmark_help_shading_has_a_colour_bar_up_to_the_largest_gain() {
         .filter(|&n| graph.is_passable(n))
         .map(|n| dh.estimate(n, &tg) - octile.estimate(n, &og))
         .fold(0.0, f64::max);
-    let r = selftest(
+    let s = &selftest_part(
         AppState::with_default_map(),
         &format!(
             "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
@@ -815,15 +817,14 @@ fn landmark_help_shading_has_a_colour_bar_up_to_the_largest_gain() {
             landmark_param(&landmarks)
         ),
         "shade-help",
+        "shade",
     );
-    let s = &r["shade"];
-    assert_eq!(s["error"], "", "{r}");
-    assert_eq!(s["shown"], true, "{r}");
-    assert!(s["title"].as_str().unwrap().contains("landmark 1"), "{r}");
-    assert_eq!(s["lo"], "0", "{r}");
+    assert_eq!(s["shown"], true, "{s}");
+    assert!(s["title"].as_str().unwrap().contains("landmark 1"), "{s}");
+    assert_eq!(s["lo"], "0", "{s}");
     let hi: f64 = s["hi"].as_str().unwrap().parse().unwrap();
-    assert!((hi - max).abs() < 0.006, "{hi} vs {max}: {r}");
-    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{r}");
+    assert!((hi - max).abs() < 0.006, "{hi} vs {max}: {s}");
+    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{s}");
 }
 
 #[test]
@@ -849,21 +850,20 @@ fn heat_map_is_stretched_between_the_smallest_and_largest_ratio() {
     let lo = f64::from(*bytes.iter().min().unwrap()) / 200.0;
     let hi = f64::from(*bytes.iter().max().unwrap()) / 200.0;
     assert!(lo < hi);
-    let r = selftest(
+    let s = &selftest_part(
         AppState::with_default_map(),
         "from=10,10&to=200,180&heuristic=octile&compare=dh&selftest=shade&to_shade=heat",
         "shade-heat",
+        "shade",
     );
-    let s = &r["shade"];
-    assert_eq!(s["error"], "", "{r}");
-    assert_eq!(s["shown"], true, "{r}");
+    assert_eq!(s["shown"], true, "{s}");
     let read = |k: &str| s[k].as_str().unwrap().parse::<f64>().unwrap();
-    assert!((read("lo") - lo).abs() < 0.006, "{lo}: {r}");
-    assert!((read("hi") - hi).abs() < 0.006, "{hi}: {r}");
-    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{r}");
+    assert!((read("lo") - lo).abs() < 0.006, "{lo}: {s}");
+    assert!((read("hi") - hi).abs() < 0.006, "{hi}: {s}");
+    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{s}");
     assert!(
         s["info"].as_str().unwrap().starts_with("heat: mean h/d"),
-        "{r}"
+        "{s}"
     );
 }
 
@@ -903,27 +903,26 @@ fn a_stale_table_shows_both_paths_and_the_difference() {
         .unwrap();
     assert!(stale_cost > shortest + 1.0);
 
-    let r = selftest(
+    let st = &selftest_part(
         AppState::with_grid("gap", grid).unwrap(),
         &format!(
             "from=1,0&to=1,4&heuristic=octile&compare=dh&landmarks={}&selftest=stale&erase=1,2,1,2",
             landmark_param(&landmarks)
         ),
         "stale",
+        "stale",
     );
-    let st = &r["stale"];
-    assert_eq!(st["error"], "", "{r}");
-    assert_eq!(st["edits"], serde_json::json!([[1, 2, 0]]), "{r}");
-    assert!(st["stale"].as_str().unwrap().starts_with("STALE"), "{r}");
+    assert_eq!(st["edits"], serde_json::json!([[1, 2, 0]]), "{st}");
+    assert!(st["stale"].as_str().unwrap().starts_with("STALE"), "{st}");
     assert!(
         (st["shortest"].as_f64().unwrap() - shortest).abs() < 1e-9,
-        "{r}"
+        "{st}"
     );
     assert!(
         (st["costs"][1].as_f64().unwrap() - stale_cost).abs() < 1e-9,
-        "{r}"
+        "{st}"
     );
-    assert_eq!(st["dashed"], 1, "{r}");
+    assert_eq!(st["dashed"], 1, "{st}");
     let note = st["note"].as_str().unwrap();
     let extra: f64 = note
         .strip_prefix("B (dh, stale table): not shortest: +")
