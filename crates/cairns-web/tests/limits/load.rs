@@ -102,6 +102,44 @@ fn status_kib(pid: u32, field: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// `rounds` rounds of 12 concurrent `dh` searches with 32 landmarks on the
+/// street map, each search with its own landmarks (drawn from `seed`, the
+/// round and the client), `pause` after each round: every answer's status
+/// and the slowest answer in seconds.
+async fn street_tables(
+    addr: SocketAddr,
+    street: &[[u32; 2]],
+    rounds: u64,
+    seed: u64,
+    pause: Duration,
+) -> (Vec<u16>, f64) {
+    let mut statuses = Vec::new();
+    let mut slowest = 0f64;
+    for round in 0..rounds {
+        let mut tasks = JoinSet::new();
+        for c in 0..12 {
+            let street = street.to_vec();
+            tasks.spawn(async move {
+                let mut rng = Lcg(seed + round * 12 + c);
+                let landmarks: Vec<[u32; 2]> =
+                    (0..32).map(|_| street[rng.below(street.len())]).collect();
+                let body = json!({"map": STREET, "from": street[0], "to": street[street.len() - 1],
+                    "heuristic": "dh", "landmarks": landmarks});
+                let t = Instant::now();
+                let answer = call(addr, "POST", "/api/search", &body.to_string()).await;
+                (answer.status, t.elapsed().as_secs_f64())
+            });
+        }
+        while let Some(r) = tasks.join_next().await {
+            let (status, secs) = r.unwrap();
+            statuses.push(status);
+            slowest = slowest.max(secs);
+        }
+        tokio::time::sleep(pause).await;
+    }
+    (statuses, slowest)
+}
+
 fn open_fds(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
 }
@@ -425,29 +463,7 @@ async fn load() {
     // map, 12 at a time, each with other landmarks.
     let watch = Watch::start(&served, probe_body.clone());
     let t0 = Instant::now();
-    let mut statuses = Vec::new();
-    let mut slowest = 0f64;
-    for round in 0..2u64 {
-        let mut tasks = JoinSet::new();
-        for c in 0..12 {
-            let street = street.clone();
-            tasks.spawn(async move {
-                let mut rng = Lcg(100 + round * 12 + c);
-                let landmarks: Vec<[u32; 2]> =
-                    (0..32).map(|_| street[rng.below(street.len())]).collect();
-                let body = json!({"map": STREET, "from": street[0], "to": street[street.len() - 1],
-                    "heuristic": "dh", "landmarks": landmarks});
-                let t = Instant::now();
-                let answer = call(addr, "POST", "/api/search", &body.to_string()).await;
-                (answer.status, t.elapsed().as_secs_f64())
-            });
-        }
-        while let Some(r) = tasks.join_next().await {
-            let (status, secs) = r.unwrap();
-            statuses.push(status);
-            slowest = slowest.max(secs);
-        }
-    }
+    let (statuses, slowest) = street_tables(addr, &street, 2, 100, Duration::ZERO).await;
     println!(
         "4. reproducer 2: 24 dh:32 searches on {STREET}, 12 at a time: {} in {:.1} s \
          (slowest answer {slowest:.1} s)",
@@ -457,27 +473,7 @@ async fn load() {
     peaks.push(watch.finish("   during it").await);
     // And the same asked again and again: 4 rounds of 12, a second apart.
     let watch = Watch::start(&served, probe_body.clone());
-    let mut statuses = Vec::new();
-    for round in 0..4u64 {
-        let mut tasks = JoinSet::new();
-        for c in 0..12 {
-            let street = street.clone();
-            tasks.spawn(async move {
-                let mut rng = Lcg(1000 + round * 12 + c);
-                let landmarks: Vec<[u32; 2]> =
-                    (0..32).map(|_| street[rng.below(street.len())]).collect();
-                let body = json!({"map": STREET, "from": street[0], "to": street[street.len() - 1],
-                    "heuristic": "dh", "landmarks": landmarks});
-                call(addr, "POST", "/api/search", &body.to_string())
-                    .await
-                    .status
-            });
-        }
-        while let Some(r) = tasks.join_next().await {
-            statuses.push(r.unwrap());
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
+    let (statuses, _) = street_tables(addr, &street, 4, 1000, Duration::from_secs(1)).await;
     println!(
         "   48 more, 12 at a time a second apart: {}",
         count(&statuses)
