@@ -1,8 +1,9 @@
 //! `cairns jump-table build`, `--search jps+` and `--jump-table FILE`.
 
-use crate::assert_stderr_has;
-use crate::assert_stdout_has;
-use crate::{TempDir, assert_exit, cairns, json, rooms_map, run, scen_for, stderr, stdout};
+use crate::{
+    TempDir, assert_exit, assert_file_refused, assert_stderr_has, assert_stdout_has, cairns, json,
+    rooms_and_scen, rooms_map, run, scen_for, stderr, stdout, two_maps,
+};
 
 #[test]
 fn build_then_scen_and_path_with_the_file_match_dijkstra() {
@@ -66,17 +67,11 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
 #[test]
 fn a_jump_table_of_another_map_or_search_is_an_error_naming_the_file() {
     let dir = TempDir::new("jump-table-other");
-    let (map_a, _) = rooms_map(&dir, "a.map", 3);
-    let (_, grid_b) = rooms_map(&dir, "b.map", 4);
+    let (map_a, scen_b) = two_maps(&dir);
     let table = dir.path("a.jt");
     assert_exit(&cairns(&["jump-table", "build", &map_a, "-o", &table]), 0);
-    let scen = scen_for(&dir, "b.map", &grid_b);
-    let o = cairns(&["scen", &scen, "--jump-table", &table, "--json"]);
-    assert_exit(&o, 2);
-    let err = stderr(&o);
-    assert!(err.starts_with(&format!("cairns: {table}: ")), "{err}");
-    assert!(err.contains("built for another map"), "{err}");
-    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let o = cairns(&["scen", &scen_b, "--jump-table", &table, "--json"]);
+    assert_file_refused(&o, &table, "built for another map");
 
     let scen_a = scen_for(&dir, "a.map", &rooms_map(&dir, "a.map", 3).1);
     let o = cairns(&["scen", &scen_a, "--jump-table", &table, "--search", "astar"]);
@@ -91,8 +86,7 @@ fn a_jump_table_of_another_map_or_search_is_an_error_naming_the_file() {
 #[test]
 fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
     let dir = TempDir::new("jump-table-broken");
-    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
-    let scen = scen_for(&dir, "rooms.map", &grid);
+    let (map, scen) = rooms_and_scen(&dir);
     let table = dir.path("rooms.jt");
     assert_exit(&cairns(&["jump-table", "build", &map, "-o", &table]), 0);
     let bytes = std::fs::read(&table).unwrap();

@@ -6,8 +6,8 @@ use std::process::Output;
 use cairns::open::OpenKind;
 
 use crate::{
-    TempDir, assert_exit, assert_stderr_has, assert_stdout_has, cairns, data, json, rooms_map, run,
-    scen_for, stderr, stdout,
+    TempDir, assert_exit, assert_file_refused, assert_stderr_has, assert_stdout_has, cairns, data,
+    json, rooms_and_scen, rooms_map, run, scen_for, stderr, stdout, two_maps,
 };
 
 fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
@@ -211,24 +211,17 @@ fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
 #[test]
 fn a_table_of_another_map_is_an_error_naming_the_file() {
     let dir = TempDir::new("other");
-    let (map_a, _) = rooms_map(&dir, "a.map", 3);
-    let (_, grid_b) = rooms_map(&dir, "b.map", 4);
+    let (map_a, scen_b) = two_maps(&dir);
     let table = dir.path("a.lm");
     assert_exit(&build(&map_a, "2", &table, &[]), 0);
-    let scen = scen_for(&dir, "b.map", &grid_b);
-    let o = cairns(&["scen", &scen, "--landmarks", &table, "--json"]);
-    assert_exit(&o, 2);
-    let err = stderr(&o);
-    assert!(err.starts_with(&format!("cairns: {table}: ")), "{err}");
-    assert!(err.contains("built for another map"), "{err}");
-    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let o = cairns(&["scen", &scen_b, "--landmarks", &table, "--json"]);
+    assert_file_refused(&o, &table, "built for another map");
 }
 
 #[test]
 fn a_truncated_or_corrupt_table_is_an_error_not_a_panic() {
     let dir = TempDir::new("broken");
-    let (map, grid) = rooms_map(&dir, "rooms.map", 3);
-    let scen = scen_for(&dir, "rooms.map", &grid);
+    let (map, scen) = rooms_and_scen(&dir);
     let table = dir.path("rooms.lm");
     assert_exit(&build(&map, "2", &table, &[]), 0);
     let bytes = std::fs::read(&table).unwrap();

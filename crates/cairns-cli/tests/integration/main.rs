@@ -117,6 +117,33 @@ pub(crate) fn assert_stderr_has(o: &Output, text: &str) {
     assert!(err.contains(text), "no {text:?} in stderr:\n{err}");
 }
 
+/// Asserts that `o` failed with exit code 2, printed nothing, and names
+/// `file` first in an error that contains `text`.
+#[track_caller]
+pub(crate) fn assert_file_refused(o: &Output, file: &str, text: &str) {
+    assert_exit(o, 2);
+    let err = stderr(o);
+    assert!(err.starts_with(&format!("cairns: {file}: ")), "{err}");
+    assert!(err.contains(text), "no {text:?} in {err}");
+    assert!(stdout(o).is_empty(), "{}", stdout(o));
+}
+
+/// The rooms map `rooms.map` (rooms of 3) in `dir` and a scenario file
+/// for it: their paths.
+pub(crate) fn rooms_and_scen(dir: &TempDir) -> (String, String) {
+    let (map, grid) = rooms_map(dir, "rooms.map", 3);
+    (map, scen_for(dir, "rooms.map", &grid))
+}
+
+/// Two rooms maps in `dir`, `a.map` (rooms of 3) and `b.map` (rooms of 4),
+/// and a scenario file for `b.map`: for tables built for one map and
+/// used on the other. Returns the paths of `a.map` and of the scenario.
+pub(crate) fn two_maps(dir: &TempDir) -> (String, String) {
+    let (map_a, _) = rooms_map(dir, "a.map", 3);
+    let (_, grid_b) = rooms_map(dir, "b.map", 4);
+    (map_a, scen_for(dir, "b.map", &grid_b))
+}
+
 pub(crate) fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(stdout(o).trim())
         .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", stdout(o)))
