@@ -65,7 +65,7 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
 }
 
 #[test]
-fn a_jump_table_of_another_map_or_search_is_an_error_naming_the_file() {
+fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error() {
     let dir = TempDir::new("jump-table-other");
     let (map_a, scen_b) = two_maps(&dir);
     let table = dir.path("a.jt");
@@ -81,11 +81,8 @@ fn a_jump_table_of_another_map_or_search_is_an_error_naming_the_file() {
         err.contains("--jump-table") && err.contains("jps+"),
         "{err}"
     );
-}
 
-#[test]
-fn a_truncated_corrupt_or_newer_table_is_an_error_not_a_panic() {
-    let dir = TempDir::new("jump-table-broken");
+    // Truncated, corrupt or newer: an error, not a panic.
     let (map, scen) = rooms_and_scen(&dir);
     let table = dir.path("rooms.jt");
     assert_exit(&cairns(&["jump-table", "build", &map, "-o", &table]), 0);

@@ -209,18 +209,14 @@ fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
 }
 
 #[test]
-fn a_table_of_another_map_is_an_error_naming_the_file() {
-    let dir = TempDir::new("other");
+fn a_table_of_another_map_truncated_or_corrupt_is_an_error_naming_the_file() {
+    let dir = TempDir::new("broken");
     let (map_a, scen_b) = two_maps(&dir);
     let table = dir.path("a.lm");
     assert_exit(&build(&map_a, "2", &table, &[]), 0);
     let o = cairns(&["scen", &scen_b, "--landmarks", &table, "--json"]);
     assert_file_refused(&o, &table, "built for another map");
-}
 
-#[test]
-fn a_truncated_or_corrupt_table_is_an_error_not_a_panic() {
-    let dir = TempDir::new("broken");
     let (map, scen) = rooms_and_scen(&dir);
     let table = dir.path("rooms.lm");
     assert_exit(&build(&map, "2", &table, &[]), 0);
