@@ -85,19 +85,6 @@ fn path_prints_cost_steps_expansions_and_the_map() {
 }
 
 #[test]
-fn path_exits_1_when_there_is_no_path() {
-    let dir = TempDir::new("cli");
-    let map = dir.file("split.map", SPLIT);
-    let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,2"]);
-    assert_exit(&o, 1);
-    assert!(
-        stdout(&o).starts_with("no path from (0, 0) to (2, 2)"),
-        "{}",
-        stdout(&o)
-    );
-}
-
-#[test]
 fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
     let dir = TempDir::new("cli");
     let map = dir.file("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.Q.\n");
@@ -115,10 +102,19 @@ fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
     assert_stderr_has(&o, "missing.map: cannot read the file");
 }
 
+/// Exit 1 when there is no path; 2 with the reason when an endpoint is
+/// on a wall or off the map.
 #[test]
-fn path_exits_2_for_an_endpoint_on_a_wall_or_off_the_map() {
+fn path_exits_1_without_a_path_and_2_for_an_endpoint_on_a_wall_or_off_the_map() {
     let dir = TempDir::new("cli");
     let map = dir.file("split.map", SPLIT);
+    let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,2"]);
+    assert_exit(&o, 1);
+    assert!(
+        stdout(&o).starts_with("no path from (0, 0) to (2, 2)"),
+        "{}",
+        stdout(&o)
+    );
     let o = cairns(&["path", &map, "--from", "1,1", "--to", "0,0"]);
     assert_exit(&o, 2);
     assert_stderr_has(&o, "start (1, 1) is on a blocked tile '@'");
