@@ -462,45 +462,31 @@ fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     )
 }
 
-impl FromStr for Algorithm {
-    type Err = SpecError;
+/// `FromStr` and `Display` of a kind with `ALL` and `name()` (for
+/// [`OpenKind`] too: its names are parsed and shown here): the names are
+/// the vocabulary, and an unknown one is refused with the list of them.
+macro_rules! named_kinds {
+    ($($kind:ident => $what:literal),* $(,)?) => {$(
+        impl FromStr for $kind {
+            type Err = SpecError;
 
-    fn from_str(s: &str) -> Result<Self, SpecError> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| unknown("search", s, one_of(Algorithm::ALL.map(Algorithm::name))))
-    }
+            fn from_str(s: &str) -> Result<Self, SpecError> {
+                $kind::ALL
+                    .into_iter()
+                    .find(|k| k.name() == s)
+                    .ok_or_else(|| unknown($what, s, one_of($kind::ALL.map($kind::name))))
+            }
+        }
+
+        impl fmt::Display for $kind {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    )*};
 }
 
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for PlacementKind {
-    type Err = SpecError;
-
-    fn from_str(s: &str) -> Result<Self, SpecError> {
-        PlacementKind::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                unknown(
-                    "placement",
-                    s,
-                    one_of(PlacementKind::ALL.map(PlacementKind::name)),
-                )
-            })
-    }
-}
-
-impl fmt::Display for PlacementKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+named_kinds!(Algorithm => "search", PlacementKind => "placement", OpenKind => "OPEN set");
 
 /// Parses a landmark count, 1 to [`MAX_LANDMARKS`].
 ///
@@ -554,17 +540,6 @@ impl fmt::Display for HeuristicSpec {
                 placement,
             } => write!(f, "dh:{k}:{placement}"),
         }
-    }
-}
-
-impl FromStr for OpenKind {
-    type Err = SpecError;
-
-    fn from_str(s: &str) -> Result<Self, SpecError> {
-        OpenKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| unknown("OPEN set", s, one_of(OpenKind::ALL.map(OpenKind::name))))
     }
 }
 

@@ -252,12 +252,6 @@ impl OpenKind {
     }
 }
 
-impl std::fmt::Display for OpenKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Runs code with a type alias for the OPEN set of an [`OpenKind`]:
 /// `with_open_set!(kind, |Q| body)` evaluates `body` with `Q` standing for
 /// the structure's type. Every structure implements [`OpenSet`],
