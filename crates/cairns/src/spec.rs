@@ -1066,7 +1066,7 @@ impl SearchSpec {
                 Some(_) => {}
             }
         }
-        Ok(prepared_searcher(spec, graph, table, jumps))
+        Ok(build_searcher(spec, graph, table, jumps))
     }
 }
 
@@ -1183,7 +1183,7 @@ impl<'g> Prepared<'g> {
 
     /// A new searcher with a cache of its own (one per thread).
     pub fn searcher(&self) -> Box<dyn Searcher + '_> {
-        prepared_searcher(
+        build_searcher(
             self.spec,
             self.graph,
             self.table.as_ref(),
@@ -1192,29 +1192,15 @@ impl<'g> Prepared<'g> {
     }
 }
 
-/// The searcher of a spec, string-pulled when the spec says so, its memory
-/// sized and first-touched for the graph ([`Searcher::prepare`]), so that
-/// its first query is timed like the others.
-fn prepared_searcher<'a>(
-    spec: SearchSpec,
-    graph: &'a GridGraph,
-    table: Option<&'a LandmarkTable>,
-    jumps: Option<&'a JumpTable>,
-) -> Box<dyn Searcher + 'a> {
-    let mut searcher = build_searcher(spec, graph, table, jumps);
-    if spec.pull {
-        searcher = Box::new(StringPulled::new(graph, searcher));
-    }
-    searcher.prepare(graph.node_bound());
-    searcher
-}
-
 /// The one place where a spec's names become types.
 ///
 /// The heuristic of A*, canonical A* and jump points is always wrapped in
 /// [`Weighted`] (weight 1 when the spec has none, which leaves every
 /// estimate exactly as it is), so that weighted search costs no second
-/// copy of each combination.
+/// copy of each combination. The searcher is string-pulled when the spec
+/// says so, and its memory sized and first-touched for the graph
+/// ([`Searcher::prepare`]), so that its first query is timed like the
+/// others.
 fn build_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
@@ -1229,7 +1215,7 @@ fn build_searcher<'a>(
     let heuristic = spec.heuristic_for(graph.neighborhood());
     let open = spec.open_kind();
     let weight = spec.bound();
-    match spec.algorithm {
+    let mut searcher = match spec.algorithm {
         Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
         Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
         Algorithm::AStar => {
@@ -1289,7 +1275,12 @@ fn build_searcher<'a>(
                 }
             })
         ),
+    };
+    if spec.pull {
+        searcher = Box::new(StringPulled::new(graph, searcher));
     }
+    searcher.prepare(graph.node_bound());
+    searcher
 }
 
 #[cfg(test)]
