@@ -796,30 +796,49 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The 8-way graph key of map `m`, unedited.
+    fn unedited() -> GraphKey {
+        GraphKey {
+            map: "m".into(),
+            edits: Vec::new(),
+            directions: 8,
+        }
+    }
+
+    /// The key of a symmetric table of `landmarks` on [`unedited`].
+    fn table_key(landmarks: Vec<NodeId>) -> TableKey {
+        let GraphKey {
+            map,
+            edits,
+            directions,
+        } = unedited();
+        TableKey {
+            map,
+            edits,
+            directions,
+            landmarks,
+            directed: false,
+        }
+    }
+
+    /// The passable cells of `grid`.
+    fn free_cells(grid: &Grid) -> Vec<NodeId> {
+        (0..grid.len() as u32)
+            .map(NodeId)
+            .filter(|&n| grid.tiles()[n.index()].is_passable())
+            .collect()
+    }
+
     /// A drag of one landmark: an idle cached table is updated in place
     /// (no copy, the same bytes charged), a table a request holds is
     /// copied; both equal a table built afresh.
     #[test]
     fn a_moved_landmark_updates_an_idle_table_in_place() {
         let grid = MapKind::Rooms { room_size: 9 }.generate(40, 40, 3).unwrap();
-        let free: Vec<NodeId> = (0..grid.len() as u32)
-            .map(NodeId)
-            .filter(|&n| grid.tiles()[n.index()].is_passable())
-            .collect();
+        let free = free_cells(&grid);
         let state = AppState::with_grid("m", grid).unwrap();
-        let graph_key = GraphKey {
-            map: "m".into(),
-            edits: Vec::new(),
-            directions: 8,
-        };
-        let graph = state.graph(&graph_key, Neighborhood::Octile).unwrap();
-        let key = |second: NodeId| TableKey {
-            map: "m".into(),
-            edits: Vec::new(),
-            directions: 8,
-            landmarks: vec![free[0], second],
-            directed: false,
-        };
+        let graph = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let key = |second: NodeId| table_key(vec![free[0], second]);
         let one = table_bytes(2, graph.grid().len());
         drop(state.table(key(free[10]), &graph).unwrap());
         assert_eq!(state.guards().table_bytes_used(), one);
@@ -849,28 +868,14 @@ mod tests {
         let grid = MapKind::Rooms { room_size: 15 }
             .generate(64, 64, 1)
             .unwrap();
-        let free: Vec<NodeId> = (0..grid.len() as u32)
-            .map(NodeId)
-            .filter(|&n| grid.tiles()[n.index()].is_passable())
-            .collect();
+        let free = free_cells(&grid);
         let one = table_bytes(2, grid.len());
         let state = AppState::with_grid("m", grid).unwrap().with_limits(Limits {
             table_memory: 2 * one,
             ..Limits::default()
         });
-        let graph_key = GraphKey {
-            map: "m".into(),
-            edits: Vec::new(),
-            directions: 8,
-        };
-        let graph = state.graph(&graph_key, Neighborhood::Octile).unwrap();
-        let key = |i: usize| TableKey {
-            map: "m".into(),
-            edits: Vec::new(),
-            directions: 8,
-            landmarks: vec![free[2 * i], free[2 * i + 1]],
-            directed: false,
-        };
+        let graph = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let key = |i: usize| table_key(vec![free[2 * i], free[2 * i + 1]]);
         let used = || state.guards().table_bytes_used();
 
         let (t0, built) = state.table(key(0), &graph).unwrap();
