@@ -745,13 +745,6 @@ mod tests {
         msg
     }
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("cairns-web-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     /// Regression test: `serve` with a bad map said only "cannot read the
     /// file", the error flattened to a string without its cause. The
     /// library's error must come through, naming the file, and the line
@@ -759,7 +752,9 @@ mod tests {
     /// one.
     #[test]
     fn bad_map_files_are_named_with_the_line_and_the_cause() {
-        let dir = temp_dir("bad-maps");
+        let dir = std::env::temp_dir().join(format!("cairns-web-bad-maps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
         let malformed = dir.join("malformed.map");
         std::fs::write(&malformed, "type octile\nheight 2\nwidth 2\nmap\n.Q\n..\n").unwrap();
         let latin1 = dir.join("latin1.map");

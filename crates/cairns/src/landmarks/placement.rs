@@ -892,17 +892,23 @@ mod tests {
         }
     }
 
+    /// On a corridor of `moves` unit edges, the one landmark `placement`
+    /// places (for seeds 0 to 7) is at one of its ends.
+    fn assert_first_at_an_end(moves: u32, placement: impl Fn(u64) -> Placement) {
+        let edges: Vec<_> = (0..moves).map(|i| (i, i + 1, 1.0)).collect();
+        let g = CsrGraph::from_undirected_edges(moves + 1, &edges).unwrap();
+        for seed in 0..8 {
+            let first = place(&g, 1, placement(seed))[0];
+            assert!([NodeId(0), NodeId(moves)].contains(&first), "{first}");
+        }
+    }
+
     #[test]
     fn sampled_prefers_the_landmark_that_bounds_more_pairs() {
         // A corridor: a landmark at either end bounds every pair exactly,
         // one inside it only the pairs on one side of it. With one
         // landmark to choose, the gain picks an end.
-        let edges: Vec<_> = (0..30).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(31, &edges).unwrap();
-        for seed in 0..8 {
-            let first = place(&g, 1, Placement::Sampled { seed })[0];
-            assert!([NodeId(0), NodeId(30)].contains(&first), "{first}");
-        }
+        assert_first_at_an_end(30, |seed| Placement::Sampled { seed });
         // A star of three arms from node 0: the pool of 8 holds the three
         // tips and five inner nodes; two tips bound pairs on their arms
         // and between them exactly, which no inner node does as well.
@@ -927,12 +933,7 @@ mod tests {
     fn avoid_starts_at_the_end_of_a_corridor() {
         // With no landmarks every node weighs its distance from the root,
         // so the heaviest branch of any root's tree leads to an end.
-        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(21, &edges).unwrap();
-        for seed in 0..8 {
-            let first = place(&g, 1, Placement::Avoid { seed })[0];
-            assert!([NodeId(0), NodeId(20)].contains(&first), "{first}");
-        }
+        assert_first_at_an_end(20, |seed| Placement::Avoid { seed });
     }
 
     #[test]

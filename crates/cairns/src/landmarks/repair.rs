@@ -585,6 +585,14 @@ mod tests {
     use crate::grid::{Grid, Neighborhood};
     use crate::landmarks::Directedness;
 
+    /// [`rooms`], its [`landmarks`] and their incremental table.
+    fn rooms_table() -> (GridGraph, Vec<NodeId>, IncrementalTable) {
+        let g = rooms();
+        let lms = landmarks(&g);
+        let t = IncrementalTable::build(&g, &lms);
+        (g, lms, t)
+    }
+
     fn rooms() -> GridGraph {
         let grid = Grid::from_ascii(
             "
@@ -625,9 +633,7 @@ mod tests {
 
     #[test]
     fn one_cell_edits_touch_only_what_changes() {
-        let mut g = rooms();
-        let lms = landmarks(&g);
-        let mut t = IncrementalTable::build(&g, &lms);
+        let (mut g, lms, mut t) = rooms_table();
         // A wall in a dead-end corner changes only that cell's distances.
         t.set_tile(&mut g, 19, 0, Tile::Tree);
         assert!(!t.is_fresh());
@@ -660,9 +666,7 @@ mod tests {
 
     #[test]
     fn stepped_repair_finishes_with_the_same_table_and_survives_edits() {
-        let mut g = rooms();
-        let lms = landmarks(&g);
-        let mut stepped = IncrementalTable::build(&g, &lms);
+        let (mut g, lms, mut stepped) = rooms_table();
         stepped.set_tile(&mut g, 10, 1, Tile::Ground);
         stepped.set_tile(&mut g, 2, 5, Tile::Tree);
         // A few small steps, then an edit in the middle of a landmark.
@@ -688,9 +692,7 @@ mod tests {
 
     #[test]
     fn a_background_rebuild_is_swapped_in_with_later_edits_kept() {
-        let mut g = rooms();
-        let lms = landmarks(&g);
-        let mut t = IncrementalTable::build(&g, &lms);
+        let (mut g, lms, mut t) = rooms_table();
         t.set_tile(&mut g, 10, 0, Tile::Ground);
         t.start_rebuild(&g);
         assert!(t.rebuilding());
