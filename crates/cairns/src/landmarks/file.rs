@@ -503,18 +503,16 @@ mod tests {
     fn each_problem_has_its_own_error() {
         let (_, t, hash) = grid_table();
         let good = bytes(&t, hash);
+        let load = |b: &[u8]| kind(LandmarkTable::load(b, hash));
 
         let mut b = good.clone();
         b[0] = b'X';
-        assert_eq!(
-            kind(LandmarkTable::load(&b[..], hash)),
-            FileErrorKind::BadMagic
-        );
+        assert_eq!(load(&b[..]), FileErrorKind::BadMagic);
 
         let mut b = good.clone();
         b[8] = 2;
         assert_eq!(
-            kind(LandmarkTable::load(&b[..], hash)),
+            load(&b[..]),
             FileErrorKind::UnsupportedVersion {
                 found: 2,
                 supported: 1
@@ -538,19 +536,13 @@ mod tests {
             }
         );
 
-        assert_eq!(
-            kind(LandmarkTable::load(&good[..good.len() - 1], hash)),
-            FileErrorKind::Truncated
-        );
-        assert_eq!(
-            kind(LandmarkTable::load(&good[..3], hash)),
-            FileErrorKind::Truncated
-        );
+        assert_eq!(load(&good[..good.len() - 1]), FileErrorKind::Truncated);
+        assert_eq!(load(&good[..3]), FileErrorKind::Truncated);
 
         let mut b = good.clone();
         b[50] ^= 0x10;
         assert!(matches!(
-            kind(LandmarkTable::load(&b[..], hash)),
+            load(&b[..]),
             FileErrorKind::ChecksumMismatch { .. }
         ));
 
@@ -559,32 +551,23 @@ mod tests {
         let mut b = good[..20].to_vec();
         b.extend_from_slice(&u64::from(u32::MAX).to_le_bytes());
         b.extend_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(
-            kind(LandmarkTable::load(&b[..], hash)),
-            FileErrorKind::TooLarge { .. }
-        ));
+        assert!(matches!(load(&b[..]), FileErrorKind::TooLarge { .. }));
         // A large but possible size on a short input: truncated.
         let mut b = good[..20].to_vec();
         b.extend_from_slice(&u64::from(u32::MAX - 1).to_le_bytes());
         b.extend_from_slice(&64u32.to_le_bytes());
         b.extend_from_slice(&0u32.to_le_bytes());
         b.extend_from_slice(&[0; 4 * 64 + 100]);
-        assert_eq!(
-            kind(LandmarkTable::load(&b[..], hash)),
-            FileErrorKind::Truncated
-        );
+        assert_eq!(load(&b[..]), FileErrorKind::Truncated);
 
         let mut b = good.clone();
         b[32] = 3;
-        assert_eq!(
-            kind(LandmarkTable::load(&b[..], hash)),
-            FileErrorKind::BadDirectedness { value: 3 }
-        );
+        assert_eq!(load(&b[..]), FileErrorKind::BadDirectedness { value: 3 });
 
         let mut b = good.clone();
         b[36..40].copy_from_slice(&18u32.to_le_bytes());
         assert_eq!(
-            kind(LandmarkTable::load(&b[..], hash)),
+            load(&b[..]),
             FileErrorKind::LandmarkOutOfRange {
                 index: 0,
                 node: 18,

@@ -614,17 +614,14 @@ mod tests {
 
     #[test]
     fn moving_a_landmark_equals_building_with_it() {
-        let g = CsrGraph::from_edges(
-            4,
-            &[
-                (0, 1, 1.0),
-                (1, 2, 2.0),
-                (2, 3, 0.5),
-                (3, 0, 4.0),
-                (1, 3, 3.0),
-            ],
-        )
-        .unwrap();
+        let edges = [
+            (0, 1, 1.0),
+            (1, 2, 2.0),
+            (2, 3, 0.5),
+            (3, 0, 4.0),
+            (1, 3, 3.0),
+        ];
+        let g = CsrGraph::from_edges(4, &edges).unwrap();
         for directedness in [Directedness::Directed, Directedness::Symmetric] {
             for layout in [Layout::NodeMajor, Layout::LandmarkMajor] {
                 let mut t = LandmarkTable::build(&g, &[NodeId(0), NodeId(2)], directedness)
@@ -639,17 +636,14 @@ mod tests {
 
     #[test]
     fn matches_dijkstra_in_both_layouts_and_directions() {
-        let g = CsrGraph::from_edges(
-            5,
-            &[
-                (0, 1, 1.5),
-                (1, 2, 2.0),
-                (2, 0, 0.25),
-                (3, 2, 1.0),
-                (2, 4, 7.0),
-            ],
-        )
-        .unwrap();
+        let edges = [
+            (0, 1, 1.5),
+            (1, 2, 2.0),
+            (2, 0, 0.25),
+            (3, 2, 1.0),
+            (2, 4, 7.0),
+        ];
+        let g = CsrGraph::from_edges(5, &edges).unwrap();
         let lms = [NodeId(2), NodeId(4)];
         let nm = LandmarkTable::build(&g, &lms, Directedness::Directed);
         let lm = nm.clone().with_layout(Layout::LandmarkMajor);

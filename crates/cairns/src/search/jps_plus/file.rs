@@ -375,18 +375,16 @@ mod tests {
     fn each_problem_has_its_own_error() {
         let (g, t, hash) = table();
         let good = bytes(&t, hash);
+        let load = |b: &[u8]| kind(JumpTable::load(b, hash));
 
         let mut b = good.clone();
         b[0] = b'X';
-        assert_eq!(
-            kind(JumpTable::load(&b[..], hash)),
-            JumpTableFileErrorKind::BadMagic
-        );
+        assert_eq!(load(&b[..]), JumpTableFileErrorKind::BadMagic);
 
         let mut b = good.clone();
         b[8] = 3;
         assert_eq!(
-            kind(JumpTable::load(&b[..], hash)),
+            load(&b[..]),
             JumpTableFileErrorKind::UnsupportedVersion {
                 found: 3,
                 supported: 2
@@ -425,7 +423,7 @@ mod tests {
 
         for n in [0, 3, 20, 40, good.len() - 1] {
             assert_eq!(
-                kind(JumpTable::load(&good[..n], hash)),
+                load(&good[..n]),
                 JumpTableFileErrorKind::Truncated,
                 "{n} bytes"
             );
@@ -434,7 +432,7 @@ mod tests {
         let mut b = good.clone();
         b[50] ^= 0x10;
         assert!(matches!(
-            kind(JumpTable::load(&b[..], hash)),
+            load(&b[..]),
             JumpTableFileErrorKind::ChecksumMismatch { .. }
         ));
 
@@ -444,7 +442,7 @@ mod tests {
         b.extend_from_slice(&u32::MAX.to_le_bytes());
         b.extend_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
-            kind(JumpTable::load(&b[..], hash)),
+            load(&b[..]),
             JumpTableFileErrorKind::BadSize {
                 width: u32::MAX,
                 height: u32::MAX
@@ -455,10 +453,7 @@ mod tests {
         b.extend_from_slice(&60_000u32.to_le_bytes());
         b.extend_from_slice(&60_000u32.to_le_bytes());
         b.extend_from_slice(&[0; 1000]);
-        assert_eq!(
-            kind(JumpTable::load(&b[..], hash)),
-            JumpTableFileErrorKind::Truncated
-        );
+        assert_eq!(load(&b[..]), JumpTableFileErrorKind::Truncated);
     }
 
     /// A checksum protects against accidents, not against a file written to
