@@ -190,56 +190,26 @@ impl LandmarkTable {
         }
         let len = n.checked_mul(k).expect("landmark table size overflows");
         let directed = directedness == Directedness::Directed;
-        let mut to = vec![0f32; len];
-        let mut from = if directed {
+        let to = vec![0f32; len];
+        let from = if directed {
             vec![0f32; len]
         } else {
             Vec::new()
         };
 
-        // Jobs are (landmark index, forward?) pairs, computed a batch at a
-        // time so that memory stays at one column per worker beyond the
-        // table, then scattered into node-major order.
-        let jobs: Vec<(usize, bool)> = (0..k)
-            .flat_map(|l| {
-                let forward = directed.then_some((l, true));
-                std::iter::once((l, false)).chain(forward)
-            })
-            .collect();
-        let batch = rayon::current_num_threads().max(1);
-        for chunk in jobs.chunks(batch) {
-            let columns: Vec<Vec<f32>> = chunk
-                .par_iter()
-                .map_init(
-                    || (SearchCache::new(), vec![0f64; n]),
-                    |(cache, buf), &(l, forward)| {
-                        if forward {
-                            distances_from(graph, landmarks[l], cache, buf);
-                        } else {
-                            distances_from(&Reversed(graph), landmarks[l], cache, buf);
-                        }
-                        buf.iter().map(|&d| store(d)).collect()
-                    },
-                )
-                .collect();
-            for (&(l, forward), column) in chunk.iter().zip(&columns) {
-                let target = if forward { &mut from } else { &mut to };
-                for (node, &d) in column.iter().enumerate() {
-                    target[node * k + l] = d;
-                }
-            }
-        }
-        let margin = margin_of([to.as_slice(), from.as_slice()]);
-        LandmarkTable {
+        let mut table = LandmarkTable {
             landmarks: landmarks.to_vec(),
             nodes: n,
             directedness,
             layout: Layout::NodeMajor,
             to,
             from,
-            margin,
+            margin: 0.0,
             components: Some(Components::of_graph(graph)),
-        }
+        };
+        let all: Vec<usize> = (0..k).collect();
+        table.rebuild_columns(graph, &all);
+        table
     }
 
     /// A symmetric node-major table from exact `f64` distances to each
@@ -423,6 +393,9 @@ impl LandmarkTable {
         let n = self.nodes;
         assert_eq!(graph.node_bound(), n, "the graph has another node count");
         let directed = self.directedness == Directedness::Directed;
+        // Jobs are (landmark index, forward?) pairs, computed a batch at a
+        // time so that memory stays at one column per worker beyond the
+        // table, then scattered into the table's layout.
         let jobs: Vec<(usize, bool)> = indices
             .iter()
             .flat_map(|&l| {
@@ -612,16 +585,22 @@ mod tests {
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::search::Dijkstra;
 
+    /// A small directed graph with a cycle, a node no landmark reaches
+    /// (4 reaches nothing) and one that reaches only some.
+    fn five_nodes() -> CsrGraph {
+        let edges = [
+            (0, 1, 1.5),
+            (1, 2, 2.0),
+            (2, 0, 0.25),
+            (3, 2, 1.0),
+            (2, 4, 7.0),
+        ];
+        CsrGraph::from_edges(5, &edges).unwrap()
+    }
+
     #[test]
     fn moving_a_landmark_equals_building_with_it() {
-        let edges = [
-            (0, 1, 1.0),
-            (1, 2, 2.0),
-            (2, 3, 0.5),
-            (3, 0, 4.0),
-            (1, 3, 3.0),
-        ];
-        let g = CsrGraph::from_edges(4, &edges).unwrap();
+        let g = five_nodes();
         for directedness in [Directedness::Directed, Directedness::Symmetric] {
             for layout in [Layout::NodeMajor, Layout::LandmarkMajor] {
                 let mut t = LandmarkTable::build(&g, &[NodeId(0), NodeId(2)], directedness)
@@ -636,14 +615,7 @@ mod tests {
 
     #[test]
     fn matches_dijkstra_in_both_layouts_and_directions() {
-        let edges = [
-            (0, 1, 1.5),
-            (1, 2, 2.0),
-            (2, 0, 0.25),
-            (3, 2, 1.0),
-            (2, 4, 7.0),
-        ];
-        let g = CsrGraph::from_edges(5, &edges).unwrap();
+        let g = five_nodes();
         let lms = [NodeId(2), NodeId(4)];
         let nm = LandmarkTable::build(&g, &lms, Directedness::Directed);
         let lm = nm.clone().with_layout(Layout::LandmarkMajor);
