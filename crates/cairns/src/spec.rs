@@ -1397,10 +1397,7 @@ mod tests {
             err.to_string().contains("for the jps+ search, not jps"),
             "{err}"
         );
-        let other = GridGraph::new(
-            crate::grid::Grid::filled(3, 9, crate::grid::Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let other = crate::grid::testing::open_map(3, 9, Neighborhood::Octile);
         let given = GivenTables {
             jumps: Some(JumpTable::build(&other)),
             ..GivenTables::default()

@@ -702,6 +702,7 @@ impl ExactSizeIterator for GridSuccessors<'_> {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::testing::open_map;
     use crate::search::Search;
 
     fn succ(g: &GridGraph, x: u32, y: u32) -> Vec<(u32, u32, f64)> {
@@ -729,10 +730,7 @@ mod tests {
         let g = GridGraph::new(grid.clone(), Neighborhood::Octile);
         assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0), (1, 0, 1.0)]);
         assert_eq!(succ(&g, 1, 1), []);
-        let open = GridGraph::new(
-            Grid::filled(3, 3, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let open = open_map(3, 3, Neighborhood::Octile);
         assert_eq!(succ(&open, 1, 1).len(), 8);
         assert_eq!(
             succ(&open, 0, 0),
@@ -744,19 +742,13 @@ mod tests {
 
     #[test]
     fn edges_of_the_map_have_no_wraparound() {
-        let g = GridGraph::new(
-            Grid::filled(4, 2, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = open_map(4, 2, Neighborhood::Octile);
         assert_eq!(succ(&g, 3, 0), [(2, 0, 1.0), (2, 1, DIAGONAL), (3, 1, 1.0)]);
     }
 
     #[test]
     fn set_tile_updates_neighbours() {
-        let mut g = GridGraph::new(
-            Grid::filled(3, 3, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let mut g = open_map(3, 3, Neighborhood::Octile);
         assert!(g.set_tile(1, 0, Tile::Tree));
         // (0,0) loses its east move and the diagonal that passed next to the tree.
         assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0)]);

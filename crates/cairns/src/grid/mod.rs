@@ -400,6 +400,14 @@ pub(crate) mod testing {
     use super::{Grid, GridGraph, Neighborhood, Tile};
     use crate::graph::NodeId;
 
+    /// A `width` x `height` map with no walls.
+    pub(crate) fn open_map(width: u32, height: u32, neighborhood: Neighborhood) -> GridGraph {
+        GridGraph::new(
+            Grid::filled(width, height, Tile::Ground).unwrap(),
+            neighborhood,
+        )
+    }
+
     /// A random 8-way map of 1 to 13 cells a side, 30% walls (dense with
     /// obstacles and ties), and a start cell on it.
     pub(crate) fn dense_map() -> impl Strategy<Value = (GridGraph, NodeId)> {

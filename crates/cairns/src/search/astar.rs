@@ -113,16 +113,14 @@ impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
 mod tests {
     use super::*;
     use crate::graph::CsrGraph;
-    use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
+    use crate::grid::testing::open_map;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::heuristic::{FnHeuristic, Manhattan, Octile, Zero};
     use crate::search::{Observer, Search, SearchCache};
 
     #[test]
     fn start_equals_goal_costs_nothing() {
-        let g = GridGraph::new(
-            Grid::filled(3, 3, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = open_map(3, 3, Neighborhood::Octile);
         let mut cache = SearchCache::new();
         let p = AStar::new(&g, Octile::new(&g))
             .search(NodeId(4), NodeId(4), &mut cache)
@@ -156,10 +154,7 @@ mod tests {
         // On an open 4-connected grid with Manhattan, every cell in the
         // start-goal rectangle has the same f. Preferring larger g walks
         // straight to the goal, expanding only the cells of one path.
-        let g = GridGraph::new(
-            Grid::filled(20, 20, Tile::Ground).unwrap(),
-            Neighborhood::Four,
-        );
+        let g = open_map(20, 20, Neighborhood::Four);
         let mut cache = SearchCache::new();
         let p = AStar::new(&g, Manhattan::new(&g))
             .search(NodeId(0), g.node(19, 19).unwrap(), &mut cache)
@@ -189,10 +184,7 @@ mod tests {
     #[test]
     fn cache_is_reused_across_queries_and_graphs() {
         let small = CsrGraph::from_edges(2, &[(0, 1, 1.0)]).unwrap();
-        let big = GridGraph::new(
-            Grid::filled(30, 30, Tile::Ground).unwrap(),
-            Neighborhood::Four,
-        );
+        let big = open_map(30, 30, Neighborhood::Four);
         let mut cache = SearchCache::new();
         let a = AStar::new(&big, Zero);
         let b = AStar::new(&small, Zero);
@@ -256,10 +248,7 @@ mod tests {
                 self.1 += 1;
             }
         }
-        let g = GridGraph::new(
-            Grid::filled(9, 9, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = open_map(9, 9, Neighborhood::Octile);
         let mut cache = SearchCache::new();
         let mut count = Count::default();
         AStar::new(&g, Zero).search_observed(NodeId(0), NodeId(80), &mut cache, &mut count);

@@ -319,10 +319,7 @@ mod tests {
 
     #[test]
     fn weights_below_one_are_refused() {
-        let g = GridGraph::new(
-            crate::grid::Grid::filled(3, 3, crate::grid::Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = crate::grid::testing::open_map(3, 3, Neighborhood::Octile);
         assert!(Focal::new(&g, Octile::new(&g), 0.9).is_none());
         assert!(Focal::new(&g, Octile::new(&g), f64::NAN).is_none());
         let f = Focal::new(&g, Octile::new(&g), 1.0).unwrap();

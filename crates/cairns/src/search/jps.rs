@@ -365,6 +365,7 @@ pub(super) fn legs_between((fx, fy): (u32, u32), (tx, ty): (u32, u32)) -> Legs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::testing::open_map;
     use crate::grid::{Grid, Tile};
     use crate::search::Dijkstra;
     use crate::search::{Search, SearchCache};
@@ -487,19 +488,13 @@ mod tests {
 
     #[test]
     fn single_cell_and_neighbours() {
-        let one = GridGraph::new(
-            Grid::filled(1, 1, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let one = open_map(1, 1, Neighborhood::Octile);
         let jps = JumpPointSearch::new(&one).unwrap();
         let mut cache = SearchCache::new();
         let path = jps.search(NodeId(0), NodeId(0), &mut cache).unwrap();
         assert_eq!((path.cost, path.nodes), (0.0, vec![NodeId(0)]));
         // A goal one move away is the start's only successor.
-        let open = GridGraph::new(
-            Grid::filled(5, 5, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let open = open_map(5, 5, Neighborhood::Octile);
         let jps = JumpPointSearch::new(&open).unwrap();
         let (s, t) = (open.node(2, 2).unwrap(), open.node(3, 3).unwrap());
         let path = jps.search(s, t, &mut cache).unwrap();
@@ -509,19 +504,13 @@ mod tests {
 
     #[test]
     fn four_connected_grids_are_refused() {
-        let g = GridGraph::new(
-            Grid::filled(3, 3, Tile::Ground).unwrap(),
-            Neighborhood::Four,
-        );
+        let g = open_map(3, 3, Neighborhood::Four);
         assert!(JumpPointSearch::new(&g).is_none());
     }
 
     #[test]
     fn open_map_needs_few_jump_points() {
-        let g = GridGraph::new(
-            Grid::filled(64, 64, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = open_map(64, 64, Neighborhood::Octile);
         let jps = JumpPointSearch::new(&g).unwrap();
         let mut cache = SearchCache::new();
         let cost = jps.search_cost(NodeId(0), g.node(63, 40).unwrap(), &mut cache);

@@ -728,10 +728,7 @@ mod tests {
         let b = grid(3, 4, |_, _| false);
         let t = JumpTable::build(&a);
         assert!(JumpPointSearchPlus::new(&b, &t).is_none());
-        let four = GridGraph::new(
-            Grid::filled(4, 3, Tile::Ground).unwrap(),
-            Neighborhood::Four,
-        );
+        let four = crate::grid::testing::open_map(4, 3, Neighborhood::Four);
         assert!(JumpPointSearchPlus::new(&four, &t).is_none());
         assert!(JumpPointSearchPlus::new(&a, t).is_some());
     }

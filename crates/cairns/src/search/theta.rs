@@ -141,17 +141,14 @@ impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Grid, Tile};
+    use crate::grid::Grid;
     use crate::heuristic::{Octile, Zero};
     use crate::search::AStar;
     use crate::search::{Search, SearchCache};
 
     #[test]
     fn open_grid_gives_the_straight_line() {
-        let g = GridGraph::new(
-            Grid::filled(20, 9, Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = crate::grid::testing::open_map(20, 9, Neighborhood::Octile);
         let theta = ThetaStar::new(&g).unwrap();
         let mut cache = SearchCache::new();
         let (s, t) = (g.node(0, 0).unwrap(), g.node(19, 6).unwrap());

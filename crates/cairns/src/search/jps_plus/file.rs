@@ -363,10 +363,7 @@ mod tests {
         longer.extend_from_slice(b"more");
         assert_eq!(JumpTable::load(&longer[..], hash).unwrap(), t);
         // A large table crosses the write blocks.
-        let big = GridGraph::new(
-            Grid::filled(300, 40, crate::grid::Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let big = crate::grid::testing::open_map(300, 40, Neighborhood::Octile);
         let t = JumpTable::build(&big);
         assert_eq!(JumpTable::load(&bytes(&t, 5)[..], 5).unwrap(), t);
     }
@@ -406,10 +403,7 @@ mod tests {
             )
         );
 
-        let other = GridGraph::new(
-            Grid::filled(3, 6, crate::grid::Tile::Ground).unwrap(),
-            Neighborhood::Octile,
-        );
+        let other = crate::grid::testing::open_map(3, 6, Neighborhood::Octile);
         assert_eq!(
             kind(JumpTable::load_for(&good[..], &other, hash)),
             JumpTableFileErrorKind::SizeMismatch {
