@@ -207,3 +207,15 @@ impl<G: Reversible> Reversible for Reversed<G> {
         self.0.successors(node)
     }
 }
+
+/// Graphs for the library's tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::CsrGraph;
+
+    /// An undirected path `0 - 1 - ... - moves` of unit edges.
+    pub(crate) fn corridor(moves: u32) -> CsrGraph {
+        let edges: Vec<_> = (0..moves).map(|i| (i, i + 1, 1.0)).collect();
+        CsrGraph::from_undirected_edges(moves + 1, &edges).unwrap()
+    }
+}

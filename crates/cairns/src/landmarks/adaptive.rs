@@ -168,7 +168,6 @@ impl AdaptiveLandmarks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::CsrGraph;
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::heuristic::Octile;
     use crate::landmarks::{Directedness, Placement, place};
@@ -257,13 +256,9 @@ mod tests {
         // A corridor 0 - 1 - ... - 9 with landmarks at both ends and one in
         // the middle. Queries 6 -> 9 are bounded exactly by the landmarks
         // at 0 and 9; the middle one (index 1) never wins a point.
-        let edges: Vec<_> = (0..9).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(10, &edges).unwrap();
-        let table = LandmarkTable::build(
-            &g,
-            &[NodeId(0), NodeId(5), NodeId(9)],
-            Directedness::Symmetric,
-        );
+        let g = crate::graph::testing::corridor(9);
+        let lms = [NodeId(0), NodeId(5), NodeId(9)];
+        let table = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
         let mut adaptive = AdaptiveLandmarks::new(table, 0.0, 1);
         for _ in 0..3 {
             assert_eq!(adaptive.after_query(&g, NodeId(6), NodeId(9)), None);

@@ -304,8 +304,7 @@ mod tests {
     fn a_landmark_the_goal_does_not_keep_is_bounded_through_one_it_does() {
         // A path 0 - 1 - ... - 20 with landmarks at both ends; each node
         // keeps one of them (round robin: even nodes the first).
-        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
-        let g = crate::graph::CsrGraph::from_undirected_edges(21, &edges).unwrap();
+        let g = crate::graph::testing::corridor(20);
         let full = LandmarkTable::build(&g, &[NodeId(0), NodeId(20)], Directedness::Symmetric);
         let table = CompressedTable::new(&full, 1, Compression::RoundRobin);
         assert_eq!(table.entries(NodeId(2)).next().map(|e| e.0), Some(0));

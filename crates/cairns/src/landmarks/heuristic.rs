@@ -598,13 +598,9 @@ mod tests {
     #[test]
     fn with_best_picks_the_tightest_landmarks_for_the_pair() {
         // A path 0 - 1 - 2 - 3 - 4 with landmarks at 0, 2 and 4.
-        let edges: Vec<_> = (0..4).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(5, &edges).unwrap();
-        let table = LandmarkTable::build(
-            &g,
-            &[NodeId(2), NodeId(0), NodeId(4)],
-            Directedness::Symmetric,
-        );
+        let g = crate::graph::testing::corridor(4);
+        let lms = [NodeId(2), NodeId(0), NodeId(4)];
+        let table = LandmarkTable::build(&g, &lms, Directedness::Symmetric);
         let h = DifferentialHeuristic::new(&table, Zero).with_best(1);
         // 3 -> 4: landmark 0 (node 2) bounds it by 1 and so does node 0's
         // landmark; the lower index wins the tie.

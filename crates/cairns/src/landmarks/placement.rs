@@ -895,8 +895,7 @@ mod tests {
     /// On a corridor of `moves` unit edges, the one landmark `placement`
     /// places (for seeds 0 to 7) is at one of its ends.
     fn assert_first_at_an_end(moves: u32, placement: impl Fn(u64) -> Placement) {
-        let edges: Vec<_> = (0..moves).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(moves + 1, &edges).unwrap();
+        let g = crate::graph::testing::corridor(moves);
         for seed in 0..8 {
             let first = place(&g, 1, placement(seed))[0];
             assert!([NodeId(0), NodeId(moves)].contains(&first), "{first}");
@@ -985,8 +984,7 @@ mod tests {
 
     #[test]
     fn among_goals_spreads_over_the_goals() {
-        let edges: Vec<_> = (0..20).map(|i| (i, i + 1, 1.0)).collect();
-        let g = CsrGraph::from_undirected_edges(21, &edges).unwrap();
+        let g = crate::graph::testing::corridor(20);
         let goals: Vec<NodeId> = [2, 3, 4, 10, 11, 17, 18, 19].map(NodeId).to_vec();
         for seed in 0..8 {
             let lms = place_among_goals(&g, 3, &goals, seed);
