@@ -391,16 +391,23 @@ fn with_column(
         assert!(q.matches(black_box(cost)), "F16+col on {}", inst.name);
         t.expanded += cache.stats().expanded;
         if column.as_ref().is_none_or(|c| c.node() != q.goal) {
-            let t0 = Instant::now();
-            column = Some(DistanceColumn::to_node(
-                g,
-                q.goal,
-                Directedness::Symmetric,
-                &mut search,
-            ));
-            t.prep += t0.elapsed().as_secs_f64();
+            column = Some(timed_column(g, q.goal, &mut search, &mut t.prep));
         }
     }
+}
+
+/// The distance column of `goal` (a full reverse search), its time added
+/// to `prep`.
+fn timed_column(
+    g: &cairns::grid::GridGraph,
+    goal: NodeId,
+    search: &mut SearchCache,
+    prep: &mut f64,
+) -> DistanceColumn {
+    let t0 = Instant::now();
+    let column = DistanceColumn::to_node(g, goal, Directedness::Symmetric, search);
+    *prep += t0.elapsed().as_secs_f64();
+    column
 }
 
 /// A stream where consecutive queries share goals: each sampled query
@@ -443,14 +450,7 @@ fn shared_goals(
                     "shared goals on {}",
                     inst.name
                 );
-                let t0 = Instant::now();
-                column = Some(DistanceColumn::to_node(
-                    g,
-                    q.goal,
-                    Directedness::Symmetric,
-                    &mut search,
-                ));
-                col.prep += t0.elapsed().as_secs_f64();
+                column = Some(timed_column(g, q.goal, &mut search, &mut col.prep));
             } else if let Some(d) = &column {
                 let exact = f64::from(d.distance(start));
                 for c in costs {
