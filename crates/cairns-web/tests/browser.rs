@@ -515,24 +515,22 @@ impl Driver {
         value
     }
 
-    fn session_call(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<&serde_json::Value>,
-    ) -> serde_json::Value {
+    /// [`call`](Self::call) of `POST` (with `body`) or `GET` (without) on
+    /// `path` of this session.
+    fn in_session(&self, path: &str, body: Option<&serde_json::Value>) -> serde_json::Value {
+        let method = if body.is_some() { "POST" } else { "GET" };
         self.call(method, &format!("/session/{}{path}", self.session), body)
     }
 
     /// Opens `url`, waits (up to 5 minutes) for the self-test's report
     /// and saves a screenshot as `NAME.png`.
     fn selftest(&self, url: &str, name: &str) -> serde_json::Value {
-        self.session_call("POST", "/url", Some(&serde_json::json!({"url": url})));
+        self.in_session("/url", Some(&serde_json::json!({"url": url})));
         let script = serde_json::json!({
             "script": "return document.getElementById('selftest').textContent", "args": []});
         let t0 = std::time::Instant::now();
         let report = loop {
-            let text = self.session_call("POST", "/execute/sync", Some(&script));
+            let text = self.in_session("/execute/sync", Some(&script));
             if let Some(t) = text.as_str().filter(|t| !t.is_empty()) {
                 break t.to_string();
             }
@@ -542,7 +540,7 @@ impl Driver {
             );
             std::thread::sleep(std::time::Duration::from_millis(200));
         };
-        let png = self.session_call("GET", "/screenshot", None);
+        let png = self.in_session("/screenshot", None);
         let shot = screenshot_dir().join(format!("{name}.png"));
         std::fs::write(&shot, STANDARD.decode(png.as_str().unwrap()).unwrap()).unwrap();
         serde_json::from_str(&report).unwrap()
