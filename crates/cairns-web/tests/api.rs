@@ -21,6 +21,13 @@ fn grid(size: u32) -> Grid {
         .unwrap()
 }
 
+/// [`grid`] of `size` and a server state that serves it as `rooms`.
+fn rooms(size: u32) -> (Grid, Arc<AppState>) {
+    let g = grid(size);
+    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    (g, state)
+}
+
 fn free(grid: &Grid, from_end: bool) -> [u32; 2] {
     let n = grid.len() as u32;
     let i = (0..n)
@@ -51,8 +58,7 @@ async fn post(state: &Arc<AppState>, uri: &str, body: &Value) -> (StatusCode, Va
 
 #[tokio::test]
 async fn search_equals_the_library() {
-    let g = grid(128);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(128);
     let (from, to) = (free(&g, false), free(&g, true));
     let (status, value) = post(
         &state,
@@ -178,8 +184,7 @@ async fn every_invalid_input_gets_4xx_with_a_message() {
 
 #[tokio::test]
 async fn every_open_set_of_the_catalogue_gives_the_default_cost() {
-    let g = grid(96);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(96);
     let (status, maps) = call(&state, "GET", "/api/maps", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
     let names: Vec<&str> = cairns::open::OpenKind::ALL
@@ -284,8 +289,7 @@ async fn time_drag(state: &Arc<AppState>, bodies: &[Value]) -> (f64, f64) {
 /// times slower; the medians are asserted with `--release`.
 #[tokio::test]
 async fn drag_latency_on_a_512_map() {
-    let g = grid(512);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(512);
     let (status, map) = call(&state, "GET", "/api/map?name=rooms", Body::empty()).await;
     assert_eq!(status, StatusCode::OK);
     let landmarks: Vec<[u32; 2]> = serde_json::from_value(map["landmarks"].clone()).unwrap();
@@ -421,8 +425,7 @@ async fn unreachable_cells_traces_and_default_endpoints() {
 async fn placement_route_equals_the_library_and_refuses_bad_requests() {
     use cairns::landmarks::place;
     use cairns::spec::{PLACEMENT_SEED, PlacementKind};
-    let g = grid(96);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(96);
     let graph = GridGraph::new(g.clone(), Neighborhood::Octile);
     for kind in PlacementKind::ALL {
         let (status, value) = post(
@@ -472,8 +475,7 @@ async fn landmark_help_is_the_one_landmark_bound_over_octile() {
     use cairns::graph::NodeId;
     use cairns::heuristic::Heuristic;
     use cairns::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable};
-    let g = grid(64);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(64);
     let graph = GridGraph::new(g.clone(), Neighborhood::Octile);
     let (to, l0, l1) = (free(&g, true), free(&g, false), [40, 8]);
     let l1 = (l1[0]..64)
@@ -601,8 +603,7 @@ async fn stale_tables_come_with_the_shortest_path() {
 /// the same answer as warm runs, with `runs` 1.
 #[tokio::test]
 async fn cold_answers_equal_warm_ones_with_one_run() {
-    let g = grid(96);
-    let state = Arc::new(AppState::with_grid("rooms", g.clone()).unwrap());
+    let (g, state) = rooms(96);
     let body = |warm: bool| {
         json!({"map": "rooms", "from": free(&g, false), "to": free(&g, true),
             "heuristic": "octile", "compare": "zero", "warm": warm})
