@@ -157,6 +157,32 @@ impl FocalLists {
     }
 }
 
+/// The cost of the path the parent links give from the start to `node`,
+/// move by move. After a reopening it can be below `node`'s `g`: a node on
+/// the path was reached more cheaply after the search went through it, and
+/// the links already take the cheaper way while the `g` below it were not
+/// lowered (a bounded-suboptimal search expands the goal without waiting
+/// for them). Edge costs are not negative, so the links form no cycle.
+fn linked_cost<G: Graph>(graph: &G, records: &[NodeRecord], node: NodeId) -> f64 {
+    let mut steps = Vec::new();
+    let mut n = node;
+    loop {
+        let p = records[n.index()].parent;
+        if p == NodeId::NONE {
+            break;
+        }
+        let step = graph
+            .successors(p)
+            .filter(|&(v, _)| v == n)
+            .map(|(_, c)| c)
+            .fold(f64::INFINITY, f64::min);
+        steps.push(step);
+        n = p;
+    }
+    // Summed from the start, as the path is walked.
+    steps.iter().rev().sum()
+}
+
 /// Whether an entry still stands for its node: OPEN with the same `g`.
 #[inline]
 fn live(records: &[NodeRecord], e: &Entry, open_stamp: u32) -> bool {
@@ -211,6 +237,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
         observer.open(start, NodeId::NONE, 0.0);
         let mut open_count = 1usize;
         let mut max_open = 1usize;
+        let mut reopened = false;
 
         let found = loop {
             // f_min, the front of `by_f` once stale entries are dropped.
@@ -262,6 +289,9 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
             records[u.index()].stamp = closed_stamp;
             open_count -= 1;
             if u == goal {
+                if reopened {
+                    break Some(linked_cost(&self.graph, records, u));
+                }
                 break Some(ru.g);
             }
             stats.expanded += 1;
@@ -286,6 +316,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                             continue;
                         }
                         stats.reopened += 1;
+                        reopened = true;
                         open_count += 1;
                     } else {
                         stats.updated += 1;
