@@ -6,7 +6,7 @@ use crate::heuristic::Heuristic;
 
 /// The A* search engine: a graph and a heuristic, both borrowed or owned,
 /// never changed by a search. All per-query memory is in the
-/// [`SearchCache`] passed to each call, whose type parameter picks the OPEN
+/// [`SearchCache`](super::SearchCache) passed to each call, whose type parameter picks the OPEN
 /// set.
 ///
 /// # Contract
