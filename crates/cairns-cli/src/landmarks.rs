@@ -1,13 +1,15 @@
 //! `cairns landmarks build`: place landmarks on a map, build their distance
 //! table and save it for `scen --landmarks` and `path --landmarks`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Context;
-use cairns::grid::{GridGraph, Neighborhood};
-use cairns::landmarks::grid_hash;
-use cairns::movingai::read_map;
+use anyhow::{Context, bail};
+use cairns::graph::NodeId;
+use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::landmarks::research::place_centroid;
+use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
+use cairns::movingai::{read_map, read_scen};
 
 use crate::Outcome;
 use crate::choose::parse_neighborhood;
@@ -36,6 +38,12 @@ pub struct BuildArgs {
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
+    /// Place the landmarks at the centres of the goals of this `.scen`
+    /// file (k-means on the goals' cells, seeded by `--seed`: the
+    /// "Centroid" placement, for a game whose queries head for known
+    /// places) instead of by `--placement`.
+    #[arg(long, value_name = "SCEN", conflicts_with = "placement")]
+    pub centroid_of: Option<PathBuf>,
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
@@ -43,8 +51,29 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = GridGraph::new(grid, args.neighborhood);
     let t0 = Instant::now();
-    let table = build_table(&graph, args.k, args.placement.with_seed(args.seed))
-        .with_context(|| args.map.display().to_string())?;
+    let (table, placed) = if let Some(scen) = &args.centroid_of {
+        let goals = goals_of(scen, graph.grid())?;
+        let landmarks = place_centroid(&graph, args.k, &goals, args.seed);
+        if landmarks.len() < args.k {
+            bail!(
+                "{}: {} distinct goal cells with a legal move, fewer than the {} landmarks asked for",
+                scen.display(),
+                landmarks.len(),
+                args.k
+            );
+        }
+        let table = LandmarkTable::build(&graph, &landmarks, Directedness::Symmetric);
+        let placed = format!(
+            "at the centres of {} goals of {}",
+            goals.len(),
+            scen.display()
+        );
+        (table, placed)
+    } else {
+        let table = build_table(&graph, args.k, args.placement.with_seed(args.seed))
+            .with_context(|| args.map.display().to_string())?;
+        (table, args.placement.to_string())
+    };
     let build_s = t0.elapsed().as_secs_f64();
 
     save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
@@ -52,9 +81,8 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         map: &args.map,
         graph: &graph,
         details: vec![format!(
-            "landmarks   {} placed {} (seed {})",
+            "landmarks   {} placed {placed} (seed {})",
             table.landmark_count(),
-            args.placement,
             args.seed
         )],
         build_s,
@@ -69,4 +97,19 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     }
     .print()?;
     Ok(Outcome::Success)
+}
+
+/// The goal cells of every scenario of `scen`, each checked against `grid`
+/// (on the map, passable, the scenario made for a map of its size). Every
+/// error names the file and line.
+fn goals_of(scen: &Path, grid: &Grid) -> anyhow::Result<Vec<NodeId>> {
+    let file = read_scen(scen)?;
+    file.scenarios
+        .iter()
+        .map(|s| {
+            s.endpoints(grid)
+                .map(|(_, goal)| goal)
+                .with_context(|| scen.display().to_string())
+        })
+        .collect()
 }

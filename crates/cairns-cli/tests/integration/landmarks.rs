@@ -27,6 +27,44 @@ fn scen_with_table(scen: &str, table: &str) -> serde_json::Value {
     json(&o)
 }
 
+/// `--centroid-of SCEN` places the landmarks among the scenario's goals;
+/// the table answers that scenario with no mismatches. A scenario that does
+/// not fit the map, too few goals and `--placement` beside it are errors.
+#[test]
+fn centroid_placement_from_a_scenario_file() {
+    let dir = TempDir::new("centroid");
+    let (map, scen) = rooms_and_scen(&dir);
+    let table = dir.path("centroid.lm");
+    let o = build(&map, "4", &table, &["--centroid-of", &scen]);
+    assert_exit(&o, 0);
+    assert_stdout_has(
+        &o,
+        &format!("4 placed at the centres of 40 goals of {scen} (seed 1)"),
+    );
+    let j = scen_with_table(&scen, &table);
+    assert_eq!(j["queries"], 40, "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+
+    let bad = dir.file(
+        "bad.scen",
+        "version 1\n0\trooms.map\t64\t48\t0\t0\t99\t0\t1\n",
+    );
+    let o = build(&map, "1", &table, &["--centroid-of", &bad]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "bad.scen: line 2: ");
+    let o = build(&map, "41", &table, &["--centroid-of", &scen]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "fewer than the 41 landmarks asked for");
+    let o = build(
+        &map,
+        "4",
+        &table,
+        &["--centroid-of", &scen, "--placement", "avoid"],
+    );
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "--placement");
+}
+
 #[test]
 fn build_then_scen_with_the_file_has_no_mismatches() {
     let dir = TempDir::new("build");
