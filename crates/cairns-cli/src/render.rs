@@ -150,6 +150,7 @@ fn run_one(
         HeuristicSpec::Landmarks {
             count: Some(k),
             placement: PlacementKind::Farthest,
+            best: None,
         } => format!("dh:{k}"),
         _ => prepared.heuristic_label(),
     };

@@ -60,6 +60,7 @@ use std::time::Instant;
 use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
+use crate::landmarks::research::MAX_BEST;
 use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
 use crate::open::OpenKind;
 use crate::search::{
@@ -91,8 +92,13 @@ macro_rules! with_heuristic {
     };
     (jump $spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
         match ($spec, $table) {
-            (HeuristicSpec::Landmarks { .. }, Some(table)) => {
-                let $h = DifferentialHeuristic::new(table, Octile::new($graph));
+            (HeuristicSpec::Landmarks { best, .. }, Some(table)) => {
+                let dh = DifferentialHeuristic::new(table, Octile::new($graph));
+                // `FromStr` keeps `best` within 1 to `MAX_BEST`.
+                let $h = match best {
+                    Some(n) => dh.with_best(n.min(table.landmark_count()).max(1)),
+                    None => dh,
+                };
                 $body
             }
             // `searcher` checked that a landmark heuristic has its table.
@@ -110,6 +116,20 @@ pub const MAX_LANDMARKS: usize = 64;
 
 /// The seed of landmark placement in a spec.
 pub const PLACEMENT_SEED: u64 = 1;
+
+/// The `N` of `:bestN` in a `dh` name: 1 to [`MAX_BEST`].
+fn parse_best(n: &str) -> Result<usize, SpecError> {
+    n.parse()
+        .ok()
+        .filter(|n| (1..=MAX_BEST).contains(n))
+        .ok_or_else(|| {
+            unknown(
+                "landmarks per query",
+                &format!("best{n}"),
+                format!("best1 to best{MAX_BEST}"),
+            )
+        })
+}
 
 /// The weight of a bounded-suboptimal search (weighted A*, `@W` in a spec,
 /// `--weight W`): finite and at least 1; the search returns costs at most
@@ -273,14 +293,20 @@ pub enum HeuristicSpec {
     Octile,
     /// `euclidean`: [`Euclidean`].
     Euclidean,
-    /// `dh`, `dh:K` or `dh:K:PLACEMENT`: the [`DifferentialHeuristic`] of a
-    /// landmark table over the octile distance. `count` is `None` for a bare
-    /// `dh`, whose table must come from elsewhere (a saved file).
+    /// `dh`, `dh:K` or `dh:K:PLACEMENT`, each optionally ending in
+    /// `:bestN`: the [`DifferentialHeuristic`] of a landmark table over the
+    /// octile distance. `count` is `None` for a bare `dh`, whose table must
+    /// come from elsewhere (a saved file). With `bestN` each query consults
+    /// only the `N` landmarks that bound its start-goal distance best
+    /// ([`DifferentialHeuristic::with_best`]): fewer reads per estimate,
+    /// never fewer expansions.
     Landmarks {
         /// The number of landmarks, 1 to [`MAX_LANDMARKS`].
         count: Option<usize>,
         /// How they are placed.
         placement: PlacementKind,
+        /// Landmarks consulted per query, 1 to [`MAX_BEST`]; `None`: all.
+        best: Option<usize>,
     },
 }
 
@@ -344,7 +370,7 @@ impl HeuristicSpec {
     }
 
     /// The names, for messages.
-    pub const NAMES: &'static str = "zero, manhattan, octile, euclidean or dh:K[:PLACEMENT] (PLACEMENT random, farthest, avoid or sampled)";
+    pub const NAMES: &'static str = "zero, manhattan, octile, euclidean or dh:K[:PLACEMENT][:bestN] (PLACEMENT random, farthest, avoid or sampled; N landmarks per query, 1 to 8)";
 }
 
 /// A whole search by name: algorithm, heuristic and OPEN set. Parts left
@@ -505,7 +531,15 @@ impl FromStr for HeuristicSpec {
 
     fn from_str(s: &str) -> Result<Self, SpecError> {
         if s == "dh" || s.starts_with("dh:") {
-            let mut parts = s.split(':').skip(1);
+            let mut parts: Vec<&str> = s.split(':').skip(1).collect();
+            let best = match parts.last().and_then(|p| p.strip_prefix("best")) {
+                Some(n) => {
+                    parts.pop();
+                    Some(parse_best(n)?)
+                }
+                None => None,
+            };
+            let mut parts = parts.into_iter();
             let count = parts.next().map(parse_landmark_count).transpose()?;
             let placement = parts
                 .next()
@@ -515,7 +549,11 @@ impl FromStr for HeuristicSpec {
             if parts.next().is_some() {
                 return Err(unknown("heuristic", s, HeuristicSpec::NAMES.to_string()));
             }
-            return Ok(HeuristicSpec::Landmarks { count, placement });
+            return Ok(HeuristicSpec::Landmarks {
+                count,
+                placement,
+                best,
+            });
         }
         Ok(match s {
             "zero" => HeuristicSpec::Zero,
@@ -534,11 +572,20 @@ impl fmt::Display for HeuristicSpec {
             HeuristicSpec::Manhattan => f.write_str("manhattan"),
             HeuristicSpec::Octile => f.write_str("octile"),
             HeuristicSpec::Euclidean => f.write_str("euclidean"),
-            HeuristicSpec::Landmarks { count: None, .. } => f.write_str("dh"),
             HeuristicSpec::Landmarks {
-                count: Some(k),
+                count,
                 placement,
-            } => write!(f, "dh:{k}:{placement}"),
+                best,
+            } => {
+                f.write_str("dh")?;
+                if let Some(k) = count {
+                    write!(f, ":{k}:{placement}")?;
+                }
+                match best {
+                    Some(n) => write!(f, ":best{n}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -942,6 +989,7 @@ impl SearchSpec {
                 Some(HeuristicSpec::Landmarks {
                     count: Some(k),
                     placement,
+                    ..
                 }),
             ) => Some(build_table(graph, k, placement.with_seed(PLACEMENT_SEED))?),
             (None, Some(HeuristicSpec::Landmarks { count: None, .. })) => {
@@ -981,8 +1029,13 @@ impl SearchSpec {
             None => Ok(HeuristicSpec::Landmarks {
                 count: Some(found),
                 placement: PlacementKind::default(),
+                best: None,
             }),
-            Some(HeuristicSpec::Landmarks { count, placement }) => {
+            Some(HeuristicSpec::Landmarks {
+                count,
+                placement,
+                best,
+            }) => {
                 if let Some(k) = count.filter(|&k| k != found) {
                     return Err(SpecErrorKind::Table(format!(
                         "dh:{k} asks for {k} landmarks, but the table has {found}"
@@ -992,6 +1045,7 @@ impl SearchSpec {
                 Ok(HeuristicSpec::Landmarks {
                     count: Some(found),
                     placement,
+                    best,
                 })
             }
             Some(other) => Err(SpecErrorKind::Table(format!(
@@ -1293,9 +1347,45 @@ mod tests {
             PlacementKind::ALL.map(|placement| HeuristicSpec::Landmarks {
                 count: Some(3),
                 placement,
+                best: None,
             }),
         );
+        // A bare `dh` names no placement: its table comes from a file.
+        for (count, placement) in [
+            (None, PlacementKind::default()),
+            (Some(3), PlacementKind::Sampled),
+        ] {
+            all.push(HeuristicSpec::Landmarks {
+                count,
+                placement,
+                best: Some(2),
+            });
+        }
         all
+    }
+
+    #[test]
+    fn best_of_names_parse_print_and_refuse_out_of_range() {
+        for name in ["dh:16:sampled:best4", "dh:best2", "dh:8:farthest:best8"] {
+            let h: HeuristicSpec = name.parse().unwrap();
+            assert_eq!(h.to_string(), name);
+        }
+        assert_eq!(
+            "dh:16:best4".parse::<HeuristicSpec>().unwrap().to_string(),
+            "dh:16:farthest:best4"
+        );
+        for bad in [
+            "dh:16:best0",
+            "dh:16:best9",
+            "dh:16:bestx",
+            "dh:16:best4:sampled",
+        ] {
+            let err = bad.parse::<HeuristicSpec>().unwrap_err().to_string();
+            assert!(
+                err.contains("best1 to best8") || err.contains("placement"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -34,6 +34,16 @@ pub trait Heuristic {
     /// Prepares the estimates towards `goal`.
     fn goal(&self, goal: NodeId) -> Self::Goal;
 
+    /// Prepares the estimates of a query from `start` to `goal`: by default
+    /// [`goal`](Heuristic::goal); a heuristic that picks what to consult
+    /// for each pair (the landmarks best for it,
+    /// [`with_best`](crate::landmarks::DifferentialHeuristic::with_best))
+    /// uses `start` too. The one-goal searches call this.
+    fn goal_for(&self, start: NodeId, goal: NodeId) -> Self::Goal {
+        let _ = start;
+        self.goal(goal)
+    }
+
     /// A lower bound on the cost from `node` to the goal.
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64;
 
@@ -51,6 +61,11 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     #[inline]
     fn goal(&self, goal: NodeId) -> H::Goal {
         (**self).goal(goal)
+    }
+
+    #[inline]
+    fn goal_for(&self, start: NodeId, goal: NodeId) -> H::Goal {
+        (**self).goal_for(start, goal)
     }
 
     #[inline]

@@ -61,6 +61,11 @@ impl<H: Heuristic> Heuristic for Weighted<H> {
     }
 
     #[inline]
+    fn goal_for(&self, start: NodeId, goal: NodeId) -> H::Goal {
+        self.base.goal_for(start, goal)
+    }
+
+    #[inline]
     fn estimate(&self, node: NodeId, goal: &H::Goal) -> f64 {
         // `INFINITY` (a proven dead end) stays infinite.
         self.weight * self.base.estimate(node, goal)

@@ -401,6 +401,18 @@ impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
         })
     }
 
+    /// With [`with_best(n)`](Self::with_best), the `n` landmarks best for
+    /// the pair ([`for_query`](Self::for_query)); otherwise
+    /// [`goal`](Heuristic::goal). A `start` outside the table falls back
+    /// to the goal's choice.
+    fn goal_for(&self, start: NodeId, goal: NodeId) -> Self::Goal {
+        if self.best > 0 && start.index() < self.table.node_count() {
+            self.for_query(start, goal)
+        } else {
+            self.goal(goal)
+        }
+    }
+
     #[inline]
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
         let t = self.table;

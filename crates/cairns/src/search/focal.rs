@@ -218,7 +218,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
             ..
         } = cache;
         lists.clear();
-        let target = self.heuristic.goal(goal);
+        let target = self.heuristic.goal_for(start, goal);
         let h = |n| self.heuristic.estimate(n, &target);
         let w = self.weight;
 

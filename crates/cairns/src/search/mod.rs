@@ -133,7 +133,7 @@ impl<T: TowardGoal> Search for T {
             return None;
         }
         let heuristic = self.guide();
-        let target = heuristic.goal(goal);
+        let target = heuristic.goal_for(start, goal);
         best_first(
             &self.expander(goal),
             |n| heuristic.estimate(n, &target),

@@ -27,18 +27,26 @@ fn same_cost(a: Option<f64>, b: Option<f64>) -> bool {
 }
 
 /// Every heuristic, landmark ones with 1 to 4 landmarks and every
-/// placement.
+/// placement, and a best-of-2 selection.
 fn heuristics() -> Vec<HeuristicSpec> {
     let mut all = HeuristicSpec::DISTANCES.to_vec();
     for (count, placement) in [1, 2, 3, 4].into_iter().zip(PlacementKind::ALL) {
         all.push(HeuristicSpec::Landmarks {
             count: Some(count),
             placement,
+            best: None,
         });
     }
     all.push(HeuristicSpec::Landmarks {
         count: Some(4),
         placement: PlacementKind::Farthest,
+        best: None,
+    });
+    // Four landmarks, two consulted per query (`dh:4:sampled:best2`).
+    all.push(HeuristicSpec::Landmarks {
+        count: Some(4),
+        placement: PlacementKind::Sampled,
+        best: Some(2),
     });
     all
 }
@@ -184,8 +192,8 @@ fn every_search_spec_finds_the_dijkstra_cost_or_is_refused() {
             }
         }
     }
-    // 6 maps x 9 heuristics x every algorithm x 17 OPEN choices.
-    assert_eq!(checked + refused, 6 * 9 * Algorithm::ALL.len() * 17);
+    // 6 maps x 10 heuristics x every algorithm x 17 OPEN choices.
+    assert_eq!(checked + refused, 6 * 10 * Algorithm::ALL.len() * 17);
     assert!(
         checked > 1000 && refused > 1000,
         "{checked} run, {refused} refused"
