@@ -49,20 +49,24 @@ fn centroid_placement_from_a_scenario_file() {
         "bad.scen",
         "version 1\n0\trooms.map\t64\t48\t0\t0\t99\t0\t1\n",
     );
-    let o = build(&map, "1", &table, &["--centroid-of", &bad]);
-    assert_exit(&o, 2);
-    assert_stderr_has(&o, "bad.scen: line 2: ");
-    let o = build(&map, "41", &table, &["--centroid-of", &scen]);
-    assert_exit(&o, 2);
-    assert_stderr_has(&o, "fewer than the 41 landmarks asked for");
-    let o = build(
-        &map,
-        "4",
-        &table,
-        &["--centroid-of", &scen, "--placement", "avoid"],
-    );
-    assert_exit(&o, 2);
-    assert_stderr_has(&o, "--placement");
+    let refusals: [(&str, &[&str], &str); 3] = [
+        ("1", &["--centroid-of", &bad], "bad.scen: line 2: "),
+        (
+            "41",
+            &["--centroid-of", &scen],
+            "fewer than the 41 landmarks asked for",
+        ),
+        (
+            "4",
+            &["--centroid-of", &scen, "--placement", "avoid"],
+            "--placement",
+        ),
+    ];
+    for (k, extra, error) in refusals {
+        let o = build(&map, k, &table, extra);
+        assert_exit(&o, 2);
+        assert_stderr_has(&o, error);
+    }
 }
 
 #[test]
