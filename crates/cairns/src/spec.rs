@@ -94,9 +94,10 @@ macro_rules! with_heuristic {
         match ($spec, $table) {
             (HeuristicSpec::Landmarks { best, .. }, Some(table)) => {
                 let dh = DifferentialHeuristic::new(table, Octile::new($graph));
-                // `FromStr` keeps `best` within 1 to `MAX_BEST`.
+                // `FromStr` keeps `best` within 1 to `MAX_BEST`; above the
+                // table's landmark count, `with_best` uses them all.
                 let $h = match best {
-                    Some(n) => dh.with_best(n.min(table.landmark_count()).max(1)),
+                    Some(n) => dh.with_best(n),
                     None => dh,
                 };
                 $body

@@ -237,7 +237,6 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
         observer.open(start, NodeId::NONE, 0.0);
         let mut open_count = 1usize;
         let mut max_open = 1usize;
-        let mut reopened = false;
 
         let found = loop {
             // f_min, the front of `by_f` once stale entries are dropped.
@@ -289,7 +288,8 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
             records[u.index()].stamp = closed_stamp;
             open_count -= 1;
             if u == goal {
-                if reopened {
+                // `begin` zeroed the statistics: a count is this search's.
+                if stats.reopened > 0 {
                     break Some(linked_cost(&self.graph, records, u));
                 }
                 break Some(ru.g);
@@ -316,7 +316,6 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                             continue;
                         }
                         stats.reopened += 1;
-                        reopened = true;
                         open_count += 1;
                     } else {
                         stats.updated += 1;
