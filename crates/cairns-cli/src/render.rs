@@ -21,7 +21,7 @@ use anyhow::{Context, bail};
 use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
-use cairns::spec::{Algorithm, HeuristicSpec, PlacementKind};
+use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
@@ -150,7 +150,7 @@ fn run_one(
         HeuristicSpec::Landmarks {
             count: Some(k),
             placement: PlacementKind::Farthest,
-            best: None,
+            mode: LandmarkMode::All,
         } => format!("dh:{k}"),
         _ => prepared.heuristic_label(),
     };

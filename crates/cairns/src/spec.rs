@@ -60,8 +60,10 @@ use std::time::Instant;
 use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
-use crate::landmarks::research::MAX_BEST;
-use crate::landmarks::{DifferentialHeuristic, Directedness, LandmarkTable, Placement, place};
+use crate::landmarks::research::{AdaptiveLandmarks, CompressedTable, Compression, MAX_BEST};
+use crate::landmarks::{
+    DifferentialHeuristic, Directedness, LandmarkTable, OwnedTableAStar, Placement, place,
+};
 use crate::open::OpenKind;
 use crate::search::{
     AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
@@ -92,13 +94,14 @@ macro_rules! with_heuristic {
     };
     (jump $spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
         match ($spec, $table) {
-            (HeuristicSpec::Landmarks { best, .. }, Some(table)) => {
+            (HeuristicSpec::Landmarks { mode, .. }, Some(table)) => {
                 let dh = DifferentialHeuristic::new(table, Octile::new($graph));
                 // `FromStr` keeps `best` within 1 to `MAX_BEST`; above the
-                // table's landmark count, `with_best` uses them all.
-                let $h = match best {
-                    Some(n) => dh.with_best(n),
-                    None => dh,
+                // table's landmark count, `with_best` uses them all. The
+                // A*-only modes never get here (`build_searcher`).
+                let $h = match mode {
+                    LandmarkMode::Best(n) => dh.with_best(n),
+                    _ => dh,
                 };
                 $body
             }
@@ -130,6 +133,55 @@ fn parse_best(n: &str) -> Result<usize, SpecError> {
                 format!("best1 to best{MAX_BEST}"),
             )
         })
+}
+
+/// The `M` of `:keepM` in a `dh` name: 1 to [`MAX_LANDMARKS`] (and to
+/// the landmark count, [`check_keep`]).
+fn parse_keep(m: &str) -> Result<usize, SpecError> {
+    m.parse()
+        .ok()
+        .filter(|m| (1..=MAX_LANDMARKS).contains(m))
+        .ok_or_else(|| {
+            unknown(
+                "landmarks kept per cell",
+                &format!("keep{m}"),
+                "keep1 to keepK for K landmarks".to_string(),
+            )
+        })
+}
+
+/// Refuses keeping more landmarks per cell than the table has.
+fn check_keep(keep: usize, count: usize) -> Result<(), SpecError> {
+    if keep > count {
+        return Err(SpecErrorKind::Table(format!(
+            "keep{keep} keeps more landmarks per cell than the {count} of the table"
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Refuses compressing `table` to `keep` landmarks per cell when
+/// [`CompressedTable::new`] cannot: more kept than it has, a directed
+/// table, or too many landmarks.
+fn check_compressible(keep: usize, table: &LandmarkTable) -> Result<(), SpecError> {
+    check_keep(keep, table.landmark_count())?;
+    if table.directedness() != Directedness::Symmetric {
+        return Err(SpecErrorKind::Table(
+            "a directed landmark table cannot be compressed (keepM needs a symmetric one)"
+                .to_string(),
+        )
+        .into());
+    }
+    if table.landmark_count() > CompressedTable::MAX_LANDMARKS {
+        return Err(SpecErrorKind::Table(format!(
+            "a table of {} landmarks cannot be compressed (at most {})",
+            table.landmark_count(),
+            CompressedTable::MAX_LANDMARKS
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// The weight of a bounded-suboptimal search (weighted A*, `@W` in a spec,
@@ -283,6 +335,43 @@ impl PlacementKind {
     }
 }
 
+/// How a `dh` heuristic reads its landmark table: the last part of its
+/// name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LandmarkMode {
+    /// No suffix: every landmark for every estimate.
+    #[default]
+    All,
+    /// `:bestN`: each query consults only the `N` (1 to [`MAX_BEST`])
+    /// landmarks that bound its start-goal distance best
+    /// ([`DifferentialHeuristic::with_best`]): fewer reads per estimate,
+    /// never fewer expansions.
+    Best(usize),
+    /// `:keepM`: a [compressed table](crate::landmarks::research::CompressedTable)
+    /// keeping for each cell its `M` nearest landmarks (5 bytes each instead
+    /// of 4 bytes for each of the `K`), the others bounded through the
+    /// landmark-to-landmark distances. Admissible but not consistent, so
+    /// A* only (reopening nodes), and not weighted.
+    Keep(usize),
+    /// `:adapt`: [adaptive landmarks](crate::landmarks::research::AdaptiveLandmarks)
+    /// that follow the queries: after a query, with probability
+    /// [`ADAPT_PROBABILITY`] (seeded with [`PLACEMENT_SEED`]), the landmark
+    /// that bounded the fewest queries best moves to its goal and its
+    /// column is rebuilt, inside that query's time. Each searcher adapts a
+    /// copy of its own. A* only.
+    Adapt,
+}
+
+/// How often `dh:K:adapt` moves a landmark: the probability per query.
+pub const ADAPT_PROBABILITY: f64 = 0.1;
+
+impl LandmarkMode {
+    /// Whether only A* can search with it (`keepM`, `adapt`).
+    fn astar_only(self) -> bool {
+        matches!(self, LandmarkMode::Keep(_) | LandmarkMode::Adapt)
+    }
+}
+
 /// The heuristic of a [`SearchSpec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeuristicSpec {
@@ -295,19 +384,18 @@ pub enum HeuristicSpec {
     /// `euclidean`: [`Euclidean`].
     Euclidean,
     /// `dh`, `dh:K` or `dh:K:PLACEMENT`, each optionally ending in
-    /// `:bestN`: the [`DifferentialHeuristic`] of a landmark table over the
-    /// octile distance. `count` is `None` for a bare `dh`, whose table must
-    /// come from elsewhere (a saved file). With `bestN` each query consults
-    /// only the `N` landmarks that bound its start-goal distance best
-    /// ([`DifferentialHeuristic::with_best`]): fewer reads per estimate,
-    /// never fewer expansions.
+    /// `:bestN`, `:keepM` or `:adapt` ([`LandmarkMode`]): the
+    /// [`DifferentialHeuristic`] of a landmark table over the octile
+    /// distance. `count` is `None` for a bare `dh`, whose table must come
+    /// from elsewhere (a saved file).
     Landmarks {
         /// The number of landmarks, 1 to [`MAX_LANDMARKS`].
         count: Option<usize>,
         /// How they are placed.
         placement: PlacementKind,
-        /// Landmarks consulted per query, 1 to [`MAX_BEST`]; `None`: all.
-        best: Option<usize>,
+        /// How the table is read: all of it, the best few per query, a
+        /// compressed copy, or landmarks that move.
+        mode: LandmarkMode,
     },
 }
 
@@ -371,7 +459,7 @@ impl HeuristicSpec {
     }
 
     /// The names, for messages.
-    pub const NAMES: &'static str = "zero, manhattan, octile, euclidean or dh:K[:PLACEMENT][:bestN] (PLACEMENT random, farthest, avoid or sampled; N landmarks per query, 1 to 8)";
+    pub const NAMES: &'static str = "zero, manhattan, octile, euclidean or dh:K[:PLACEMENT][:bestN|:keepM|:adapt] (PLACEMENT random, farthest, avoid or sampled; N landmarks per query, 1 to 8; M landmarks kept per cell, 1 to K)";
 }
 
 /// A whole search by name: algorithm, heuristic and OPEN set. Parts left
@@ -533,13 +621,15 @@ impl FromStr for HeuristicSpec {
     fn from_str(s: &str) -> Result<Self, SpecError> {
         if s == "dh" || s.starts_with("dh:") {
             let mut parts: Vec<&str> = s.split(':').skip(1).collect();
-            let best = match parts.last().and_then(|p| p.strip_prefix("best")) {
-                Some(n) => {
-                    parts.pop();
-                    Some(parse_best(n)?)
-                }
-                None => None,
+            let mode = match parts.last().copied() {
+                Some("adapt") => LandmarkMode::Adapt,
+                Some(p) if p.starts_with("best") => LandmarkMode::Best(parse_best(&p[4..])?),
+                Some(p) if p.starts_with("keep") => LandmarkMode::Keep(parse_keep(&p[4..])?),
+                _ => LandmarkMode::All,
             };
+            if mode != LandmarkMode::All {
+                parts.pop();
+            }
             let mut parts = parts.into_iter();
             let count = parts.next().map(parse_landmark_count).transpose()?;
             let placement = parts
@@ -550,10 +640,13 @@ impl FromStr for HeuristicSpec {
             if parts.next().is_some() {
                 return Err(unknown("heuristic", s, HeuristicSpec::NAMES.to_string()));
             }
+            if let (LandmarkMode::Keep(m), Some(k)) = (mode, count) {
+                check_keep(m, k)?;
+            }
             return Ok(HeuristicSpec::Landmarks {
                 count,
                 placement,
-                best,
+                mode,
             });
         }
         Ok(match s {
@@ -576,15 +669,17 @@ impl fmt::Display for HeuristicSpec {
             HeuristicSpec::Landmarks {
                 count,
                 placement,
-                best,
+                mode,
             } => {
                 f.write_str("dh")?;
                 if let Some(k) = count {
                     write!(f, ":{k}:{placement}")?;
                 }
-                match best {
-                    Some(n) => write!(f, ":best{n}"),
-                    None => Ok(()),
+                match mode {
+                    LandmarkMode::All => Ok(()),
+                    LandmarkMode::Best(n) => write!(f, ":best{n}"),
+                    LandmarkMode::Keep(m) => write!(f, ":keep{m}"),
+                    LandmarkMode::Adapt => f.write_str(":adapt"),
                 }
             }
         }
@@ -769,6 +864,7 @@ impl SearchSpec {
             .into()
         };
         let heuristic = self.heuristic_for(neighborhood);
+        self.check_landmark_mode(heuristic)?;
         match algorithm {
             Algorithm::AStar => {}
             Algorithm::Focal => {
@@ -845,6 +941,40 @@ impl SearchSpec {
                 .uses_open_set()
                 .then(|| self.open_kind_with(heuristic)),
         })
+    }
+
+    /// Refuses the landmark modes where they cannot run: compressed and
+    /// adaptive tables outside A*, and a compressed table (whose estimates
+    /// are not consistent) weighted or over a monotone-key OPEN set.
+    fn check_landmark_mode(&self, heuristic: HeuristicSpec) -> Result<(), SpecError> {
+        let HeuristicSpec::Landmarks { mode, .. } = heuristic else {
+            return Ok(());
+        };
+        let unsupported = |reason: String| -> SpecError {
+            SpecErrorKind::Unsupported {
+                algorithm: self.algorithm.name(),
+                reason,
+            }
+            .into()
+        };
+        if mode.astar_only() && self.algorithm != Algorithm::AStar {
+            return Err(unsupported(format!(
+                "cannot search with {heuristic}: compressed and adaptive tables are searched by astar only"
+            )));
+        }
+        if matches!(mode, LandmarkMode::Keep(_)) {
+            if self.weight.is_some() {
+                return Err(unsupported(format!(
+                    "with {heuristic} is not weighted: its estimates are not consistent, and weighted A* does not reopen nodes"
+                )));
+            }
+            if let Some(open) = self.open.filter(|o| o.needs_monotone_keys()) {
+                return Err(unsupported(format!(
+                    "with {heuristic} cannot use {open}: its estimates are not consistent, so f can fall below the last popped f"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Refuses the algorithms that cannot be optimal on `graph` when it has
@@ -1007,11 +1137,22 @@ impl SearchSpec {
             None if spec.algorithm == Algorithm::JpsPlus => Some(JumpTable::build(graph)),
             None => None,
         };
+        let compressed = match (&table, spec.heuristic) {
+            (
+                Some(table),
+                Some(HeuristicSpec::Landmarks {
+                    mode: LandmarkMode::Keep(m),
+                    ..
+                }),
+            ) => Some(CompressedTable::new(table, m, Compression::Nearest)),
+            _ => None,
+        };
         let built_s = t0.elapsed().as_secs_f64();
         Ok(Prepared {
             graph,
             spec,
             table_given,
+            compressed,
             preprocess_s: if table.is_some() || jumps.is_some() {
                 seconds + built_s
             } else {
@@ -1030,12 +1171,12 @@ impl SearchSpec {
             None => Ok(HeuristicSpec::Landmarks {
                 count: Some(found),
                 placement: PlacementKind::default(),
-                best: None,
+                mode: LandmarkMode::All,
             }),
             Some(HeuristicSpec::Landmarks {
                 count,
                 placement,
-                best,
+                mode,
             }) => {
                 if let Some(k) = count.filter(|&k| k != found) {
                     return Err(SpecErrorKind::Table(format!(
@@ -1043,10 +1184,13 @@ impl SearchSpec {
                     ))
                     .into());
                 }
+                if let LandmarkMode::Keep(m) = mode {
+                    check_compressible(m, table)?;
+                }
                 Ok(HeuristicSpec::Landmarks {
                     count: Some(found),
                     placement,
-                    best,
+                    mode,
                 })
             }
             Some(other) => Err(SpecErrorKind::Table(format!(
@@ -1118,10 +1262,18 @@ impl SearchSpec {
                     ))
                     .into());
                 }
-                Some(_) => {}
+                Some(t) => {
+                    if let HeuristicSpec::Landmarks {
+                        mode: LandmarkMode::Keep(m),
+                        ..
+                    } = heuristic
+                    {
+                        check_compressible(m, t)?;
+                    }
+                }
             }
         }
-        Ok(build_searcher(spec, graph, table, jumps))
+        Ok(build_searcher(spec, graph, table, jumps, None))
     }
 }
 
@@ -1179,6 +1331,8 @@ pub struct Prepared<'g> {
     graph: &'g GridGraph,
     spec: SearchSpec,
     table: Option<LandmarkTable>,
+    /// The compressed copy of `table` that `dh:K:keepM` searches.
+    compressed: Option<CompressedTable>,
     jumps: Option<JumpTable>,
     /// Whether the table was given (a saved file) rather than built.
     table_given: bool,
@@ -1229,11 +1383,15 @@ impl<'g> Prepared<'g> {
         self.preprocess_s
     }
 
-    /// Bytes of the landmark table's distances and of the jump table's
-    /// entries; 0 without tables.
+    /// Bytes of the landmark table's distances (of its compressed copy
+    /// for `dh:K:keepM`, which is what the search reads) and of the jump
+    /// table's entries; 0 without tables.
     pub fn table_bytes(&self) -> usize {
-        self.table.as_ref().map_or(0, LandmarkTable::memory_bytes)
-            + self.jumps.as_ref().map_or(0, JumpTable::memory_bytes)
+        let landmarks = match &self.compressed {
+            Some(c) => c.memory_bytes(),
+            None => self.table.as_ref().map_or(0, LandmarkTable::memory_bytes),
+        };
+        landmarks + self.jumps.as_ref().map_or(0, JumpTable::memory_bytes)
     }
 
     /// A new searcher with a cache of its own (one per thread).
@@ -1243,7 +1401,70 @@ impl<'g> Prepared<'g> {
             self.graph,
             self.table.as_ref(),
             self.jumps.as_ref(),
+            self.compressed.as_ref(),
         )
+    }
+}
+
+/// `search` with a new cache over OPEN set `Q`, boxed.
+fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
+    search: S,
+) -> Box<dyn Searcher + 'a> {
+    Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
+}
+
+/// The A* of [`build_searcher`]: over a compressed copy of the landmark
+/// table (`dh:K:keepM`, the one given or a new one), over adaptive
+/// landmarks (`dh:K:adapt`, a copy of the table), or over the heuristic of
+/// the spec.
+fn astar_searcher<'a>(
+    spec: SearchSpec,
+    graph: &'a GridGraph,
+    table: Option<&'a LandmarkTable>,
+    compressed: Option<&'a CompressedTable>,
+) -> Box<dyn Searcher + 'a> {
+    let heuristic = spec.heuristic_for(graph.neighborhood());
+    let open = spec.open_kind();
+    let weight = spec.bound();
+    match (heuristic, table) {
+        // `searcher_with_jumps` and `prepare_given` checked that the
+        // table can be compressed.
+        (
+            HeuristicSpec::Landmarks {
+                mode: LandmarkMode::Keep(m),
+                ..
+            },
+            Some(table),
+        ) => {
+            let compressed: Cow<'a, CompressedTable> = match compressed {
+                Some(c) => Cow::Borrowed(c),
+                None => Cow::Owned(CompressedTable::new(table, m, Compression::Nearest)),
+            };
+            with_open_set!(open, |Q| Box::new(OwnedTableAStar::new(
+                graph,
+                compressed,
+                weight,
+                SearchCache::with_open(Q::default()),
+            )) as Box<dyn Searcher + 'a>)
+        }
+        (
+            HeuristicSpec::Landmarks {
+                mode: LandmarkMode::Adapt,
+                ..
+            },
+            Some(table),
+        ) => {
+            let adaptive = AdaptiveLandmarks::new(table.clone(), ADAPT_PROBABILITY, PLACEMENT_SEED);
+            with_open_set!(open, |Q| Box::new(OwnedTableAStar::new(
+                graph,
+                adaptive,
+                weight,
+                SearchCache::with_open(Q::default()),
+            )) as Box<dyn Searcher + 'a>)
+        }
+        _ => with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
+            boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
+        })),
     }
 }
 
@@ -1261,23 +1482,15 @@ fn build_searcher<'a>(
     graph: &'a GridGraph,
     table: Option<&'a LandmarkTable>,
     jumps: Option<&'a JumpTable>,
+    compressed: Option<&'a CompressedTable>,
 ) -> Box<dyn Searcher + 'a> {
-    fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 'a>(
-        search: S,
-    ) -> Box<dyn Searcher + 'a> {
-        Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
-    }
     let heuristic = spec.heuristic_for(graph.neighborhood());
     let open = spec.open_kind();
     let weight = spec.bound();
     let mut searcher = match spec.algorithm {
         Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
         Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
-        Algorithm::AStar => {
-            with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
-                boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
-            }))
-        }
+        Algorithm::AStar => astar_searcher(spec, graph, table, compressed),
         // The weight bounds the focal list; the heuristic stays admissible.
         Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
             match Focal::new(graph, h, weight) {
@@ -1348,7 +1561,7 @@ mod tests {
             PlacementKind::ALL.map(|placement| HeuristicSpec::Landmarks {
                 count: Some(3),
                 placement,
-                best: None,
+                mode: LandmarkMode::All,
             }),
         );
         // A bare `dh` names no placement: its table comes from a file.
@@ -1359,7 +1572,7 @@ mod tests {
             all.push(HeuristicSpec::Landmarks {
                 count,
                 placement,
-                best: Some(2),
+                mode: LandmarkMode::Best(2),
             });
         }
         all
@@ -1387,6 +1600,46 @@ mod tests {
                 "{bad}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn compressed_and_adaptive_names_parse_print_and_are_refused_where_they_cannot_run() {
+        for name in [
+            "dh:16:sampled:keep4",
+            "dh:keep2",
+            "dh:8:farthest:adapt",
+            "dh:adapt",
+        ] {
+            let h: HeuristicSpec = name.parse().unwrap();
+            assert_eq!(h.to_string(), name);
+        }
+        for (bad, says) in [
+            ("dh:16:keep0", "keep1 to keepK"),
+            ("dh:16:keep65", "keep1 to keepK"),
+            ("dh:16:keepx", "keep1 to keepK"),
+            (
+                "dh:4:keep5",
+                "keep5 keeps more landmarks per cell than the 4",
+            ),
+            ("dh:4:adapt:farthest", "placement"),
+        ] {
+            let err = bad.parse::<HeuristicSpec>().unwrap_err().to_string();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+        for (bad, says) in [
+            ("jps/dh:16:keep4", "searched by astar only"),
+            ("canonical/dh:16:adapt", "searched by astar only"),
+            ("focal/dh:16:adapt@1.5", "searched by astar only"),
+            ("astar/dh:16:keep4@1.5", "not weighted"),
+            ("astar/dh:16:keep4/radix-heap", "cannot use radix-heap"),
+        ] {
+            let spec: SearchSpec = bad.parse().unwrap();
+            let err = spec.resolve(Neighborhood::Octile).unwrap_err().to_string();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+        // Weighted adaptive A* is fine: every state of its table is consistent.
+        let spec: SearchSpec = "astar/dh:16:adapt@1.5".parse().unwrap();
+        assert!(spec.resolve(Neighborhood::Octile).is_ok());
     }
 
     #[test]

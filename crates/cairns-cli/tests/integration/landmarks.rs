@@ -218,6 +218,58 @@ fn sampled_placement_matches_and_expands_fewer_than_farthest_on_brc202d() {
 }
 
 #[test]
+fn compressed_and_adaptive_tables_match_from_the_spec_and_from_a_saved_table() {
+    let scen = data("dao/den520d.map.scen");
+    let run = |h: &str| scen_json(&scen, "50", h);
+    let (keep, adapt, full) = (run("dh:8:keep2"), run("dh:8:adapt"), run("dh:8"));
+    for j in [&keep, &adapt, &full] {
+        assert_eq!(j["mismatches"], 0, "{j}");
+        assert_eq!(j["queries"], full["queries"], "{j}");
+    }
+    assert_eq!(keep["heuristic"], "dh:8:farthest:keep2", "{keep}");
+    assert_eq!(adapt["heuristic"], "dh:8:farthest:adapt", "{adapt}");
+    // Two of eight landmarks per cell bound less than all eight.
+    assert_fewer_expanded((&full, "dh:8"), (&keep, "dh:8:keep2"));
+
+    let dir = TempDir::new("keep");
+    let table = dir.path("den520d.lm");
+    assert_exit(&build(&data("dao/den520d.map"), "4", &table, &[]), 0);
+    for (h, code, says) in [
+        ("dh:keep2", 0, "mismatches   0"),
+        ("dh:adapt", 0, "mismatches   0"),
+        (
+            "dh:keep5",
+            2,
+            "keep5 keeps more landmarks per cell than the 4",
+        ),
+    ] {
+        let o = cairns(&[
+            "scen",
+            &scen,
+            "--every",
+            "100",
+            "--landmarks",
+            &table,
+            "--heuristic",
+            h,
+        ]);
+        assert_exit(&o, code);
+        let text = if code == 0 { stdout(&o) } else { stderr(&o) };
+        assert!(text.contains(says), "{h}: {text}");
+    }
+    let o = cairns(&[
+        "scen",
+        &scen,
+        "--heuristic",
+        "dh:4:keep2",
+        "--search",
+        "jps",
+    ]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "searched by astar only");
+}
+
+#[test]
 fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
     let dir = TempDir::new("path");
     let map = dir.file(

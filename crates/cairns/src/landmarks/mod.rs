@@ -85,6 +85,7 @@ mod column;
 mod compressed;
 mod file;
 mod heuristic;
+mod owned;
 mod placement;
 #[cfg(test)]
 mod proptests;
@@ -94,6 +95,7 @@ mod table;
 
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
+pub(crate) use owned::OwnedTableAStar;
 pub use placement::{Placement, place};
 pub use repair::{IncrementalTable, RepairProgress};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};

@@ -1,0 +1,210 @@
+//! A* over a landmark table that the searcher owns: a compressed table, or
+//! landmarks that move with the queries. These are what the spec names
+//! `dh:K:keepM` and `dh:K:adapt` build.
+
+use std::borrow::Cow;
+
+use super::adaptive::AdaptiveLandmarks;
+use super::compressed::{CompressedHeuristic, CompressedTable};
+use super::heuristic::DifferentialHeuristic;
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
+use crate::heuristic::{Heuristic, Octile, Weighted};
+use crate::open::OpenSet;
+use crate::search::{
+    AStar, Budget, Observer, Progress, Reached, Search, SearchCache, SearchStats, Searcher,
+};
+
+/// A landmark table a searcher keeps: the heuristic it gives, and what it
+/// does after each query.
+pub(crate) trait OwnedTable {
+    /// The heuristic over the octile distance.
+    type Heuristic<'a>: Heuristic
+    where
+        Self: 'a;
+
+    /// The heuristic of the table as it is now, on `graph`.
+    fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_>;
+
+    /// Called after each point-to-point query.
+    fn after_query(&mut self, graph: &GridGraph, start: NodeId, goal: NodeId) {
+        let _ = (graph, start, goal);
+    }
+}
+
+impl OwnedTable for Cow<'_, CompressedTable> {
+    type Heuristic<'a>
+        = CompressedHeuristic<'a, Octile>
+    where
+        Self: 'a;
+
+    fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_> {
+        CompressedHeuristic::new(self, Octile::new(graph))
+    }
+}
+
+impl OwnedTable for AdaptiveLandmarks {
+    type Heuristic<'a> = DifferentialHeuristic<'a, Octile>;
+
+    fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_> {
+        AdaptiveLandmarks::heuristic(self, Octile::new(graph))
+    }
+
+    /// Moves a landmark to `goal` now and then, rebuilding its column
+    /// ([`AdaptiveLandmarks::after_query`]).
+    fn after_query(&mut self, graph: &GridGraph, start: NodeId, goal: NodeId) {
+        self.after_query(graph, start, goal);
+    }
+}
+
+/// A* (weighted by `weight`, 1 for optimal) over the heuristic of a table
+/// it owns, as a [`Searcher`]: the search is rebuilt from the table for
+/// each call, which costs a borrow.
+pub(crate) struct OwnedTableAStar<'g, T, Q> {
+    graph: &'g GridGraph,
+    table: T,
+    weight: f64,
+    cache: SearchCache<Q>,
+}
+
+impl<'g, T: OwnedTable, Q: OpenSet> OwnedTableAStar<'g, T, Q> {
+    /// A* over `table` on `graph`, its estimates times `weight` (at least 1,
+    /// checked by the caller).
+    pub(crate) fn new(graph: &'g GridGraph, table: T, weight: f64, cache: SearchCache<Q>) -> Self {
+        OwnedTableAStar {
+            graph,
+            table,
+            weight,
+            cache,
+        }
+    }
+}
+
+/// The A* of a table's current heuristic.
+fn astar<'a, T: OwnedTable>(
+    graph: &'a GridGraph,
+    table: &'a T,
+    weight: f64,
+) -> AStar<&'a GridGraph, Weighted<T::Heuristic<'a>>> {
+    AStar::new(graph, Weighted::checked(table.heuristic(graph), weight))
+}
+
+impl<T: OwnedTable, Q: OpenSet> Searcher for OwnedTableAStar<'_, T, Q> {
+    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
+        self.search_observed(start, goal, &mut ())
+    }
+
+    /// The search, then the table's [`OwnedTable::after_query`] (adaptive
+    /// landmarks rebuild a column there, inside the query's time).
+    fn search_observed(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        observer: &mut dyn Observer,
+    ) -> Option<f64> {
+        let cost = astar(self.graph, &self.table, self.weight).search_observed(
+            start,
+            goal,
+            &mut self.cache,
+            observer,
+        );
+        self.table.after_query(self.graph, start, goal);
+        cost
+    }
+
+    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
+        astar(self.graph, &self.table, self.weight).search_nearest(sources, goals, &mut self.cache)
+    }
+
+    fn search_budgeted(
+        &mut self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        budget: Budget,
+    ) -> Option<Progress> {
+        astar(self.graph, &self.table, self.weight).search_budgeted(
+            sources,
+            goals,
+            &mut self.cache,
+            budget,
+        )
+    }
+
+    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
+        self.cache.path_into(node, out)
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.cache.stats()
+    }
+
+    fn is_closed(&self, node: NodeId) -> bool {
+        self.cache.is_closed(node)
+    }
+
+    fn is_reached(&self, node: NodeId) -> bool {
+        self.cache.is_reached(node)
+    }
+
+    fn bound(&self) -> f64 {
+        self.weight
+    }
+
+    fn prepare(&mut self, node_bound: usize) {
+        self.cache.prepare(node_bound);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{MapKind, Neighborhood, random_queries};
+    use crate::landmarks::research::Compression;
+    use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
+    use crate::open::IndexedBinaryHeap;
+    use crate::search::Dijkstra;
+
+    fn table(graph: &GridGraph) -> LandmarkTable {
+        let landmarks = place(graph, 6, Placement::Farthest { seed: 3 });
+        LandmarkTable::build(graph, &landmarks, Directedness::Symmetric)
+    }
+
+    /// Every query's cost is Dijkstra's, and its path is a path of that
+    /// cost; the adaptive table moves landmarks on the way.
+    fn check<T: OwnedTable>(
+        graph: &GridGraph,
+        searcher: &mut OwnedTableAStar<'_, T, IndexedBinaryHeap>,
+    ) {
+        let mut cache = SearchCache::new();
+        let mut path = Vec::new();
+        for (s, z) in random_queries(graph, 60, 9) {
+            let want = Dijkstra::new(graph).search_cost(s, z, &mut cache);
+            let got = searcher.search_cost(s, z);
+            assert_eq!(got.is_some(), want.is_some(), "{s:?} -> {z:?}");
+            if let (Some(g), Some(w)) = (got, want) {
+                assert!((g - w).abs() < 1e-9, "{s:?} -> {z:?}: {g} vs {w}");
+                assert!(searcher.path_into(z, &mut path));
+                assert_eq!((path[0], path[path.len() - 1]), (s, z));
+            }
+        }
+    }
+
+    #[test]
+    fn compressed_and_adaptive_tables_find_dijkstras_costs() {
+        let grid = MapKind::Rooms { room_size: 6 }.generate(40, 30, 5).unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let full = table(&graph);
+        let compressed = CompressedTable::new(&full, 2, Compression::Nearest);
+        let mut searcher =
+            OwnedTableAStar::new(&graph, Cow::Borrowed(&compressed), 1.0, SearchCache::new());
+        check(&graph, &mut searcher);
+        let mut adaptive = OwnedTableAStar::new(
+            &graph,
+            AdaptiveLandmarks::new(full, 1.0, 4),
+            1.0,
+            SearchCache::new(),
+        );
+        check(&graph, &mut adaptive);
+        assert!(adaptive.table.moves() > 0, "p = 1 moves landmarks");
+    }
+}
