@@ -537,7 +537,12 @@ impl<Q: OpenSet> SearchCache<Q> {
     /// ([`Graph::may_reach`]), in which case the cache is left as after a
     /// search that expanded nothing.
     #[inline]
-    fn no_path_known<G: Graph + ?Sized>(&mut self, graph: &G, start: NodeId, goal: NodeId) -> bool {
+    pub(crate) fn no_path_known<G: Graph + ?Sized>(
+        &mut self,
+        graph: &G,
+        start: NodeId,
+        goal: NodeId,
+    ) -> bool {
         let bound = graph.node_bound();
         let known = goal.index() >= bound || !graph.may_reach(start, goal);
         if known {
