@@ -1,29 +1,18 @@
 //! A* over a landmark table that the searcher owns: a compressed table, or
 //! landmarks that move with the queries. These are what the spec names
 //! `dh:K:keepM` and `dh:K:adapt` build.
-//!
-//! Over a compressed table, whose estimates are admissible but not
-//! consistent, the search propagates them as BPMX does (bidirectional
-//! pathmax: Felner, Zahavi, Schaeffer and Holte 2005; Zhang, Sturtevant,
-//! Holte, Schaeffer and Felner 2009): an expanded node's estimate is raised
-//! to its best successor's less the step, and each successor's to that less
-//! the step. On a grid (every move can be made both ways at the same cost)
-//! both stay admissible. Measured in `docs/differential-heuristics.md`:
-//! far fewer reopenings and expansions.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 
 use super::adaptive::AdaptiveLandmarks;
 use super::compressed::{CompressedHeuristic, CompressedTable};
 use super::heuristic::DifferentialHeuristic;
-use crate::graph::{Graph, NodeId};
+use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::heuristic::{Heuristic, Octile, Weighted};
 use crate::open::OpenSet;
 use crate::search::{
-    AStar, Budget, Expand, Observer, Progress, Reached, Reopen, Search, SearchCache, SearchStats,
-    Searcher, best_first,
+    AStar, Budget, Observer, Progress, Reached, Search, SearchCache, SearchStats, Searcher,
 };
 
 /// A landmark table a searcher keeps: the heuristic it gives, and what it
@@ -33,10 +22,6 @@ pub(crate) trait OwnedTable {
     type Heuristic<'a>: Heuristic
     where
         Self: 'a;
-
-    /// Whether point-to-point searches propagate the estimates (BPMX):
-    /// for inconsistent ones.
-    const PROPAGATE: bool = false;
 
     /// The heuristic of the table as it is now, on `graph`.
     fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_>;
@@ -53,95 +38,8 @@ impl OwnedTable for Cow<'_, CompressedTable> {
     where
         Self: 'a;
 
-    const PROPAGATE: bool = true;
-
     fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_> {
         CompressedHeuristic::new(self, Octile::new(graph))
-    }
-}
-
-/// The raised estimates of one query, stamped with it so that a new query
-/// starts from the table's own.
-#[derive(Debug, Default)]
-struct Raised {
-    value: Vec<Cell<f64>>,
-    stamp: Vec<Cell<u32>>,
-    now: u32,
-}
-
-impl Raised {
-    /// Starts a query on a graph of `node_bound` nodes.
-    fn begin(&mut self, node_bound: usize) {
-        if self.value.len() < node_bound {
-            self.value.resize_with(node_bound, Cell::default);
-            self.stamp.resize_with(node_bound, Cell::default);
-        }
-        self.now = self.now.wrapping_add(1);
-        if self.now == 0 {
-            self.stamp.iter().for_each(|s| s.set(0));
-            self.now = 1;
-        }
-    }
-
-    /// The raised estimate of `node` in this query (0: not raised).
-    #[inline]
-    fn get(&self, node: NodeId) -> f64 {
-        if self.stamp[node.index()].get() == self.now {
-            self.value[node.index()].get()
-        } else {
-            0.0
-        }
-    }
-
-    /// Raises the estimate of `node` to at least `h`.
-    #[inline]
-    fn raise(&self, node: NodeId, h: f64) {
-        let i = node.index();
-        if self.stamp[i].get() != self.now {
-            self.stamp[i].set(self.now);
-            self.value[i].set(h);
-        } else if h > self.value[i].get() {
-            self.value[i].set(h);
-        }
-    }
-}
-
-/// The moves of a grid with BPMX propagation of a heuristic's estimates
-/// toward one goal.
-struct Propagating<'a, H: Heuristic> {
-    graph: &'a GridGraph,
-    heuristic: &'a H,
-    goal: H::Goal,
-    raised: &'a Raised,
-}
-
-impl<H: Heuristic> Propagating<'_, H> {
-    /// The estimate of `node`: the heuristic's, or what propagation raised
-    /// it to.
-    #[inline]
-    fn estimate(&self, node: NodeId) -> f64 {
-        self.heuristic
-            .estimate(node, &self.goal)
-            .max(self.raised.get(node))
-    }
-}
-
-impl<H: Heuristic> Expand for Propagating<'_, H> {
-    fn node_bound(&self) -> usize {
-        self.graph.node_bound()
-    }
-
-    /// Raises `node`'s estimate to its best successor's less the step,
-    /// then each successor's to that less its step, and offers them.
-    fn expand(&self, node: NodeId, _parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
-        let mut h = self.estimate(node);
-        for (v, cost) in self.graph.successors(node) {
-            h = h.max(self.estimate(v) - cost);
-        }
-        for (v, cost) in self.graph.successors(node) {
-            self.raised.raise(v, h - cost);
-            visit(v, cost);
-        }
     }
 }
 
@@ -167,7 +65,6 @@ pub(crate) struct OwnedTableAStar<'g, T, Q> {
     table: T,
     weight: f64,
     cache: SearchCache<Q>,
-    raised: Raised,
 }
 
 impl<'g, T: OwnedTable, Q: OpenSet> OwnedTableAStar<'g, T, Q> {
@@ -179,38 +76,7 @@ impl<'g, T: OwnedTable, Q: OpenSet> OwnedTableAStar<'g, T, Q> {
             table,
             weight,
             cache,
-            raised: Raised::default(),
         }
-    }
-
-    /// A* toward `goal` with BPMX propagation ([`OwnedTable::PROPAGATE`]).
-    /// The spec refuses a weight with the tables that propagate.
-    fn search_propagated(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
-    ) -> Option<f64> {
-        if self.cache.no_path_known(self.graph, start, goal) {
-            return None;
-        }
-        self.raised.begin(self.graph.node_bound());
-        let heuristic = self.table.heuristic(self.graph);
-        let expand = Propagating {
-            graph: self.graph,
-            heuristic: &heuristic,
-            goal: heuristic.goal_for(start, goal),
-            raised: &self.raised,
-        };
-        best_first(
-            &expand,
-            |n| expand.estimate(n),
-            start,
-            &goal,
-            &mut self.cache,
-            observer,
-            Reopen::Yes,
-        )
     }
 }
 
@@ -236,16 +102,12 @@ impl<T: OwnedTable, Q: OpenSet> Searcher for OwnedTableAStar<'_, T, Q> {
         goal: NodeId,
         observer: &mut dyn Observer,
     ) -> Option<f64> {
-        let cost = if T::PROPAGATE {
-            self.search_propagated(start, goal, observer)
-        } else {
-            astar(self.graph, &self.table, self.weight).search_observed(
-                start,
-                goal,
-                &mut self.cache,
-                observer,
-            )
-        };
+        let cost = astar(self.graph, &self.table, self.weight).search_observed(
+            start,
+            goal,
+            &mut self.cache,
+            observer,
+        );
         self.table.after_query(self.graph, start, goal);
         cost
     }
@@ -290,9 +152,6 @@ impl<T: OwnedTable, Q: OpenSet> Searcher for OwnedTableAStar<'_, T, Q> {
 
     fn prepare(&mut self, node_bound: usize) {
         self.cache.prepare(node_bound);
-        if T::PROPAGATE {
-            self.raised.begin(node_bound);
-        }
     }
 }
 

@@ -537,12 +537,7 @@ impl<Q: OpenSet> SearchCache<Q> {
     /// ([`Graph::may_reach`]), in which case the cache is left as after a
     /// search that expanded nothing.
     #[inline]
-    pub(crate) fn no_path_known<G: Graph + ?Sized>(
-        &mut self,
-        graph: &G,
-        start: NodeId,
-        goal: NodeId,
-    ) -> bool {
+    fn no_path_known<G: Graph + ?Sized>(&mut self, graph: &G, start: NodeId, goal: NodeId) -> bool {
         let bound = graph.node_bound();
         let known = goal.index() >= bound || !graph.may_reach(start, goal);
         if known {
