@@ -29,9 +29,10 @@ pub struct SearchArgs {
     #[arg(long = "search", value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
     /// Heuristic: zero, manhattan, octile (the default on octile maps),
-    /// euclidean, or `dh:K[:PLACEMENT]`, the differential heuristic of K
-    /// landmarks placed random, farthest (the default, seed 1), avoid or
-    /// sampled, over octile; the table is built before the first query.
+    /// euclidean, or `dh:K[:PLACEMENT][:bestN|:keepM|:adapt]`, the
+    /// differential heuristic of K landmarks placed random, farthest, avoid
+    /// or sampled (the default, seed 1), over octile; the table is built
+    /// before the first query.
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<HeuristicSpec>,
     /// OPEN set, by name (`cairns open-sets` lists them). By default the

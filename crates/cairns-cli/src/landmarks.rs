@@ -26,7 +26,7 @@ pub struct BuildArgs {
     #[arg(short = 'k', value_name = "K", value_parser = parse_landmark_count)]
     pub k: usize,
     /// How the landmarks are placed.
-    #[arg(long, default_value_t = PlacementKind::Farthest)]
+    #[arg(long, default_value_t = PlacementKind::default())]
     pub placement: PlacementKind,
     /// The seed of the placement.
     #[arg(long, default_value_t = PLACEMENT_SEED)]

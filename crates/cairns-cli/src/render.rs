@@ -64,7 +64,7 @@ pub struct Args {
     pub to: (u32, u32),
     /// Heuristic A: zero, manhattan, octile, euclidean, or
     /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
-    /// random, farthest (the default, seed 1), avoid or sampled, with octile as
+    /// random, farthest, avoid or sampled (the default, seed 1), with octile as
     /// base); a bare `dh` uses the table of --landmarks.
     #[arg(long, default_value = "octile")]
     pub heuristic: HeuristicSpec,

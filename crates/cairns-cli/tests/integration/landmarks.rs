@@ -194,7 +194,7 @@ fn dh4_on_a_dao_map_matches_and_expands_fewer_than_octile() {
     let run = |h: &str| scen_json(&scen, "50", h);
     let (dh, octile) = (run("dh:4"), run("octile"));
     assert_eq!(dh["mismatches"], 0, "{dh}");
-    assert_eq!(dh["heuristic"], "dh:4:farthest", "{dh}");
+    assert_eq!(dh["heuristic"], "dh:4:sampled", "{dh}");
     assert_eq!(dh["queries"], octile["queries"]);
     assert!(dh["table_bytes"].as_u64().unwrap() > 0, "{dh}");
     assert!(dh["preprocess_s"].as_f64().unwrap() > 0.0, "{dh}");
@@ -208,11 +208,12 @@ fn sampled_placement_matches_and_expands_fewer_than_farthest_on_brc202d() {
     // over every 5th line when measured).
     let scen = data("dao/brc202d.map.scen");
     let run = |h: &str| scen_json(&scen, "25", h);
-    let (sampled, farthest) = (run("dh:16:sampled"), run("dh:16"));
+    let (sampled, farthest) = (run("dh:16"), run("dh:16:farthest"));
     for j in [&sampled, &farthest] {
         assert_eq!(j["mismatches"], 0, "{j}");
         assert_eq!(j["open"], "pairing-heap", "{j}");
     }
+    // Sampled is the default placement.
     assert_eq!(sampled["heuristic"], "dh:16:sampled", "{sampled}");
     assert_fewer_expanded((&sampled, "sampled"), (&farthest, "farthest"));
 }
@@ -226,8 +227,8 @@ fn compressed_and_adaptive_tables_match_from_the_spec_and_from_a_saved_table() {
         assert_eq!(j["mismatches"], 0, "{j}");
         assert_eq!(j["queries"], full["queries"], "{j}");
     }
-    assert_eq!(keep["heuristic"], "dh:8:farthest:keep2", "{keep}");
-    assert_eq!(adapt["heuristic"], "dh:8:farthest:adapt", "{adapt}");
+    assert_eq!(keep["heuristic"], "dh:8:sampled:keep2", "{keep}");
+    assert_eq!(adapt["heuristic"], "dh:8:sampled:adapt", "{adapt}");
     // Two of eight landmarks per cell bound less than all eight.
     assert_fewer_expanded((&full, "dh:8"), (&keep, "dh:8:keep2"));
 
