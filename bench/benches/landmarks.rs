@@ -477,7 +477,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
     );
     println!("\n== {set}: {maps} maps, {queries} queries, all costs checked ==");
     println!(
-        "{:<10} {:>9} {:>7} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>10}",
+        "{:<10} {:>9} {:>7} {:>9} {:>9} {:>7} {:>7} {:>9} {:>8} {:>8} {:>10}",
         "config",
         "mean exp",
         "exp x",
@@ -486,6 +486,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         "time x",
         "ns/exp",
         "gap shut",
+        "log gap",
         "prep s",
         "MiB"
     );
@@ -498,15 +499,29 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
         let mean = sum / q;
         let med = median(&c.times);
         // F16+col runs the queries in another order, without the sample.
-        let gap = if (15..=17).contains(&i) {
-            f64::NAN
+        // The gap from octile to the perfect heuristic, shut linearly and
+        // on a log scale of expansions (ln(octile / config) over
+        // ln(octile / perfect)).
+        let (gap, log_gap) = if (15..=17).contains(&i) {
+            (f64::NAN, f64::NAN)
         } else if oct_s > perfect_s {
-            (oct_s - c.sample_expanded as f64) / (oct_s - perfect_s)
+            let config = (c.sample_expanded as f64).max(1.0);
+            (
+                (oct_s - config) / (oct_s - perfect_s),
+                (oct_s / config).ln() / (oct_s / perfect_s.max(1.0)).ln(),
+            )
         } else {
-            1.0
+            (1.0, 1.0)
+        };
+        let percent = |x: f64| {
+            if x.is_nan() {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", x * 100.0)
+            }
         };
         println!(
-            "{:<10} {:>9.0} {:>7.2} {:>9.1} {:>9.1} {:>7.2} {:>7.1} {:>9} {:>8.2} {:>10.1}",
+            "{:<10} {:>9.0} {:>7.2} {:>9.1} {:>9.1} {:>7.2} {:>7.1} {:>9} {:>8} {:>8.2} {:>10.1}",
             c.name,
             exp,
             base_exp / exp.max(1e-9),
@@ -514,11 +529,8 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
             med * 1e6,
             base_mean / mean,
             sum * 1e9 / (c.expanded.max(1) as f64),
-            if gap.is_nan() {
-                "-".to_string()
-            } else {
-                format!("{:.0}%", gap * 100.0)
-            },
+            percent(gap),
+            percent(log_gap),
             c.prep,
             c.bytes as f64 / 1_048_576.0
         );

@@ -62,7 +62,8 @@ use crate::grid::{Canonical, GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::research::{AdaptiveLandmarks, CompressedTable, Compression, MAX_BEST};
 use crate::landmarks::{
-    DifferentialHeuristic, Directedness, LandmarkTable, OwnedTableAStar, Placement, place,
+    DifferentialHeuristic, Directedness, LandmarkTable, OwnedTable, OwnedTableAStar, Placement,
+    place,
 };
 use crate::open::OpenKind;
 use crate::search::{
@@ -121,33 +122,19 @@ pub const MAX_LANDMARKS: usize = 64;
 /// The seed of landmark placement in a spec.
 pub const PLACEMENT_SEED: u64 = 1;
 
-/// The `N` of `:bestN` in a `dh` name: 1 to [`MAX_BEST`].
-fn parse_best(n: &str) -> Result<usize, SpecError> {
+/// The number after `prefix` in the last part of a `dh` name (`best4`,
+/// `keep2`): 1 to `max`; `what` and `expected` word the error.
+fn parse_suffix(
+    prefix: &str,
+    n: &str,
+    max: usize,
+    what: &'static str,
+    expected: String,
+) -> Result<usize, SpecError> {
     n.parse()
         .ok()
-        .filter(|n| (1..=MAX_BEST).contains(n))
-        .ok_or_else(|| {
-            unknown(
-                "landmarks per query",
-                &format!("best{n}"),
-                format!("best1 to best{MAX_BEST}"),
-            )
-        })
-}
-
-/// The `M` of `:keepM` in a `dh` name: 1 to [`MAX_LANDMARKS`] (and to
-/// the landmark count, [`check_keep`]).
-fn parse_keep(m: &str) -> Result<usize, SpecError> {
-    m.parse()
-        .ok()
-        .filter(|m| (1..=MAX_LANDMARKS).contains(m))
-        .ok_or_else(|| {
-            unknown(
-                "landmarks kept per cell",
-                &format!("keep{m}"),
-                "keep1 to keepK for K landmarks".to_string(),
-            )
-        })
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| unknown(what, &format!("{prefix}{n}"), expected))
 }
 
 /// Refuses keeping more landmarks per cell than the table has.
@@ -625,8 +612,21 @@ impl FromStr for HeuristicSpec {
             let mut parts: Vec<&str> = s.split(':').skip(1).collect();
             let mode = match parts.last().copied() {
                 Some("adapt") => LandmarkMode::Adapt,
-                Some(p) if p.starts_with("best") => LandmarkMode::Best(parse_best(&p[4..])?),
-                Some(p) if p.starts_with("keep") => LandmarkMode::Keep(parse_keep(&p[4..])?),
+                Some(p) if p.starts_with("best") => LandmarkMode::Best(parse_suffix(
+                    "best",
+                    &p[4..],
+                    MAX_BEST,
+                    "landmarks per query",
+                    format!("best1 to best{MAX_BEST}"),
+                )?),
+                // At most the landmark count too (`check_keep`).
+                Some(p) if p.starts_with("keep") => LandmarkMode::Keep(parse_suffix(
+                    "keep",
+                    &p[4..],
+                    MAX_LANDMARKS,
+                    "landmarks kept per cell",
+                    "keep1 to keepK for K landmarks".to_string(),
+                )?),
                 _ => LandmarkMode::All,
             };
             if mode != LandmarkMode::All {
@@ -1415,19 +1415,28 @@ fn boxed<'a, S: crate::search::Search + 'a, Q: crate::open::OpenSet + Default + 
     Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
 }
 
+/// A* over a table the searcher owns, with OPEN set `open`.
+fn owned_table_astar<'a, T: OwnedTable + 'a>(
+    open: OpenKind,
+    graph: &'a GridGraph,
+    table: T,
+    weight: f64,
+) -> Box<dyn Searcher + 'a> {
+    with_open_set!(open, |Q| boxed::<_, Q>(OwnedTableAStar::new(
+        graph, table, weight
+    )))
+}
+
 /// The A* of [`build_searcher`]: over a compressed copy of the landmark
 /// table (`dh:K:keepM`, the one given or a new one), over adaptive
 /// landmarks (`dh:K:adapt`, a copy of the table), or over the heuristic of
 /// the spec.
 fn astar_searcher<'a>(
-    spec: SearchSpec,
     graph: &'a GridGraph,
+    (heuristic, open, weight): (HeuristicSpec, OpenKind, f64),
     table: Option<&'a LandmarkTable>,
     compressed: Option<&'a CompressedTable>,
 ) -> Box<dyn Searcher + 'a> {
-    let heuristic = spec.heuristic_for(graph.neighborhood());
-    let open = spec.open_kind();
-    let weight = spec.bound();
     match (heuristic, table) {
         // `searcher_with_jumps` and `prepare_given` checked that the
         // table can be compressed.
@@ -1442,12 +1451,7 @@ fn astar_searcher<'a>(
                 Some(c) => Cow::Borrowed(c),
                 None => Cow::Owned(CompressedTable::new(table, m, Compression::Nearest)),
             };
-            with_open_set!(open, |Q| Box::new(OwnedTableAStar::new(
-                graph,
-                compressed,
-                weight,
-                SearchCache::with_open(Q::default()),
-            )) as Box<dyn Searcher + 'a>)
+            owned_table_astar(open, graph, compressed, weight)
         }
         (
             HeuristicSpec::Landmarks {
@@ -1457,12 +1461,7 @@ fn astar_searcher<'a>(
             Some(table),
         ) => {
             let adaptive = AdaptiveLandmarks::new(table.clone(), ADAPT_PROBABILITY, PLACEMENT_SEED);
-            with_open_set!(open, |Q| Box::new(OwnedTableAStar::new(
-                graph,
-                adaptive,
-                weight,
-                SearchCache::with_open(Q::default()),
-            )) as Box<dyn Searcher + 'a>)
+            owned_table_astar(open, graph, adaptive, weight)
         }
         _ => with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
             boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
@@ -1492,7 +1491,7 @@ fn build_searcher<'a>(
     let mut searcher = match spec.algorithm {
         Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
         Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
-        Algorithm::AStar => astar_searcher(spec, graph, table, compressed),
+        Algorithm::AStar => astar_searcher(graph, (heuristic, open, weight), table, compressed),
         // The weight bounds the focal list; the heuristic stays admissible.
         Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
             match Focal::new(graph, h, weight) {

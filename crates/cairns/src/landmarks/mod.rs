@@ -95,7 +95,7 @@ mod table;
 
 pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
-pub(crate) use owned::OwnedTableAStar;
+pub(crate) use owned::{OwnedTable, OwnedTableAStar};
 pub use placement::{Placement, place};
 pub use repair::{IncrementalTable, RepairProgress};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};

@@ -3,6 +3,7 @@
 //! `dh:K:keepM` and `dh:K:adapt` build.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::adaptive::AdaptiveLandmarks;
 use super::compressed::{CompressedHeuristic, CompressedTable};
@@ -11,9 +12,7 @@ use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::heuristic::{Heuristic, Octile, Weighted};
 use crate::open::OpenSet;
-use crate::search::{
-    AStar, Budget, Observer, Progress, Reached, Search, SearchCache, SearchStats, Searcher,
-};
+use crate::search::{AStar, Budget, Observer, Progress, Reached, Search, SearchCache};
 
 /// A landmark table a searcher keeps: the heuristic it gives, and what it
 /// does after each query.
@@ -58,24 +57,25 @@ impl OwnedTable for AdaptiveLandmarks {
 }
 
 /// A* (weighted by `weight`, 1 for optimal) over the heuristic of a table
-/// it owns, as a [`Searcher`]: the search is rebuilt from the table for
-/// each call, which costs a borrow.
-pub(crate) struct OwnedTableAStar<'g, T, Q> {
+/// it owns, as a [`Search`] (a [`Cached`](crate::search::Cached) makes it a
+/// [`Searcher`](crate::search::Searcher)): the A* is rebuilt from the table
+/// for each call, which costs a borrow.
+pub(crate) struct OwnedTableAStar<'g, T> {
     graph: &'g GridGraph,
-    table: T,
+    /// Borrowed by each search, changed after one by
+    /// [`OwnedTable::after_query`].
+    table: RefCell<T>,
     weight: f64,
-    cache: SearchCache<Q>,
 }
 
-impl<'g, T: OwnedTable, Q: OpenSet> OwnedTableAStar<'g, T, Q> {
+impl<'g, T: OwnedTable> OwnedTableAStar<'g, T> {
     /// A* over `table` on `graph`, its estimates times `weight` (at least 1,
     /// checked by the caller).
-    pub(crate) fn new(graph: &'g GridGraph, table: T, weight: f64, cache: SearchCache<Q>) -> Self {
+    pub(crate) fn new(graph: &'g GridGraph, table: T, weight: f64) -> Self {
         OwnedTableAStar {
             graph,
-            table,
+            table: RefCell::new(table),
             weight,
-            cache,
         }
     }
 }
@@ -89,69 +89,44 @@ fn astar<'a, T: OwnedTable>(
     AStar::new(graph, Weighted::checked(table.heuristic(graph), weight))
 }
 
-impl<T: OwnedTable, Q: OpenSet> Searcher for OwnedTableAStar<'_, T, Q> {
-    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
-        self.search_observed(start, goal, &mut ())
-    }
-
+impl<T: OwnedTable> Search for OwnedTableAStar<'_, T> {
     /// The search, then the table's [`OwnedTable::after_query`] (adaptive
     /// landmarks rebuild a column there, inside the query's time).
-    fn search_observed(
-        &mut self,
+    fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
+        &self,
         start: NodeId,
         goal: NodeId,
-        observer: &mut dyn Observer,
+        cache: &mut SearchCache<Q>,
+        observer: &mut O,
     ) -> Option<f64> {
-        let cost = astar(self.graph, &self.table, self.weight).search_observed(
-            start,
-            goal,
-            &mut self.cache,
-            observer,
-        );
-        self.table.after_query(self.graph, start, goal);
+        let cost = astar(self.graph, &*self.table.borrow(), self.weight)
+            .search_observed(start, goal, cache, observer);
+        self.table.borrow_mut().after_query(self.graph, start, goal);
         cost
-    }
-
-    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
-        astar(self.graph, &self.table, self.weight).search_nearest(sources, goals, &mut self.cache)
-    }
-
-    fn search_budgeted(
-        &mut self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        budget: Budget,
-    ) -> Option<Progress> {
-        astar(self.graph, &self.table, self.weight).search_budgeted(
-            sources,
-            goals,
-            &mut self.cache,
-            budget,
-        )
-    }
-
-    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
-        self.cache.path_into(node, out)
-    }
-
-    fn stats(&self) -> SearchStats {
-        self.cache.stats()
-    }
-
-    fn is_closed(&self, node: NodeId) -> bool {
-        self.cache.is_closed(node)
-    }
-
-    fn is_reached(&self, node: NodeId) -> bool {
-        self.cache.is_reached(node)
     }
 
     fn bound(&self) -> f64 {
         self.weight
     }
 
-    fn prepare(&mut self, node_bound: usize) {
-        self.cache.prepare(node_bound);
+    fn search_nearest<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+    ) -> Option<Reached> {
+        astar(self.graph, &*self.table.borrow(), self.weight).search_nearest(sources, goals, cache)
+    }
+
+    fn search_budgeted<Q: OpenSet>(
+        &self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        cache: &mut SearchCache<Q>,
+        budget: Budget,
+    ) -> Option<Progress> {
+        astar(self.graph, &*self.table.borrow(), self.weight)
+            .search_budgeted(sources, goals, cache, budget)
     }
 }
 
@@ -161,7 +136,6 @@ mod tests {
     use crate::grid::{MapKind, Neighborhood, random_queries};
     use crate::landmarks::research::Compression;
     use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
-    use crate::open::IndexedBinaryHeap;
     use crate::search::Dijkstra;
 
     fn table(graph: &GridGraph) -> LandmarkTable {
@@ -169,21 +143,18 @@ mod tests {
         LandmarkTable::build(graph, &landmarks, Directedness::Symmetric)
     }
 
-    /// Every query's cost is Dijkstra's, and its path is a path of that
-    /// cost; the adaptive table moves landmarks on the way.
-    fn check<T: OwnedTable>(
-        graph: &GridGraph,
-        searcher: &mut OwnedTableAStar<'_, T, IndexedBinaryHeap>,
-    ) {
-        let mut cache = SearchCache::new();
+    /// Every query's cost is Dijkstra's, and its path runs from the start
+    /// to the goal; the adaptive table moves landmarks on the way.
+    fn check<T: OwnedTable>(graph: &GridGraph, search: &OwnedTableAStar<'_, T>) {
+        let (mut cache, mut reference) = (SearchCache::new(), SearchCache::new());
         let mut path = Vec::new();
         for (s, z) in random_queries(graph, 60, 9) {
-            let want = Dijkstra::new(graph).search_cost(s, z, &mut cache);
-            let got = searcher.search_cost(s, z);
+            let want = Dijkstra::new(graph).search_cost(s, z, &mut reference);
+            let got = search.search_cost(s, z, &mut cache);
             assert_eq!(got.is_some(), want.is_some(), "{s:?} -> {z:?}");
             if let (Some(g), Some(w)) = (got, want) {
                 assert!((g - w).abs() < 1e-9, "{s:?} -> {z:?}: {g} vs {w}");
-                assert!(searcher.path_into(z, &mut path));
+                assert!(search.path_into(&cache, z, &mut path));
                 assert_eq!((path[0], path[path.len() - 1]), (s, z));
             }
         }
@@ -195,16 +166,12 @@ mod tests {
         let graph = GridGraph::new(grid, Neighborhood::Octile);
         let full = table(&graph);
         let compressed = CompressedTable::new(&full, 2, Compression::Nearest);
-        let mut searcher =
-            OwnedTableAStar::new(&graph, Cow::Borrowed(&compressed), 1.0, SearchCache::new());
-        check(&graph, &mut searcher);
-        let mut adaptive = OwnedTableAStar::new(
+        check(
             &graph,
-            AdaptiveLandmarks::new(full, 1.0, 4),
-            1.0,
-            SearchCache::new(),
+            &OwnedTableAStar::new(&graph, Cow::Borrowed(&compressed), 1.0),
         );
-        check(&graph, &mut adaptive);
-        assert!(adaptive.table.moves() > 0, "p = 1 moves landmarks");
+        let adaptive = OwnedTableAStar::new(&graph, AdaptiveLandmarks::new(full, 1.0, 4), 1.0);
+        check(&graph, &adaptive);
+        assert!(adaptive.table.borrow().moves() > 0, "p = 1 moves landmarks");
     }
 }

@@ -44,15 +44,14 @@ impl IndexedArray {
 }
 
 impl OpenSet for IndexedArray {
-    fn prepare(&mut self, node_bound: usize) {
-        self.keys.prepare(node_bound);
-    }
-
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
-        self.keys.put(node, Some(key));
+        self.keys.insert_key(node, key);
         self.members.push(node);
+    }
+
+    fn prepare(&mut self, node_bound: usize) {
+        self.keys.prepare(node_bound);
     }
 
     fn pop(&mut self) -> Option<(NodeId, Key)> {

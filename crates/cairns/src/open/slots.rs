@@ -15,6 +15,7 @@
 
 use std::ops::{Deref, DerefMut};
 
+use super::Key;
 use crate::graph::NodeId;
 
 /// Where each node's entry is, by node id; see the module docs.
@@ -60,6 +61,16 @@ impl<T: Copy + Default> Slots<T> {
     #[inline]
     pub(super) fn set(&mut self, node: NodeId, at: T) {
         self.0[node.index()] = at;
+    }
+}
+
+impl Slots<Option<Key>> {
+    /// Records the key of `node`, which has none (it is not on OPEN):
+    /// the push of the array-based sets.
+    #[inline]
+    pub(super) fn insert_key(&mut self, node: NodeId, key: Key) {
+        debug_assert!(self.at(node).is_none(), "node {node} pushed twice");
+        self.put(node, Some(key));
     }
 }
 

@@ -78,8 +78,7 @@ impl OpenSet for SortedArray {
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        debug_assert!(self.key(node).is_none(), "node {node} pushed twice");
-        self.keys.put(node, Some(key));
+        self.keys.insert_key(node, key);
         let i = Self::insertion_point(&self.entries, key);
         self.entries.insert(i, Entry { node, key });
     }
