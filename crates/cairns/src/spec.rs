@@ -60,7 +60,9 @@ use std::time::Instant;
 use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph, Neighborhood};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
-use crate::landmarks::research::{AdaptiveLandmarks, CompressedTable, Compression, MAX_BEST};
+use crate::landmarks::research::{
+    AdaptiveLandmarks, CompressedHeuristic, CompressedTable, Compression, MAX_BEST,
+};
 use crate::landmarks::{
     DifferentialHeuristic, Directedness, LandmarkTable, OwnedTable, OwnedTableAStar, Placement,
     place,
@@ -441,6 +443,20 @@ impl HeuristicSpec {
         }
         if goal.index() >= graph.node_bound() {
             return Ok(Vec::new());
+        }
+        if let (
+            HeuristicSpec::Landmarks {
+                mode: LandmarkMode::Keep(m),
+                ..
+            },
+            Some(table),
+        ) = (self, table)
+        {
+            // What the search reads: the compressed copy.
+            check_compressible(m, table)?;
+            let compressed = CompressedTable::new(table, m, Compression::Nearest);
+            let h = CompressedHeuristic::new(&compressed, Octile::new(graph));
+            return Ok(all(graph, &h, goal));
         }
         Ok(with_heuristic!(self, graph, table, |h| all(
             graph, &h, goal
@@ -1641,6 +1657,37 @@ mod tests {
         // Weighted adaptive A* is fine: every state of its table is consistent.
         let spec: SearchSpec = "astar/dh:16:adapt@1.5".parse().unwrap();
         assert!(spec.resolve(Neighborhood::Octile).is_ok());
+    }
+
+    #[test]
+    fn the_estimates_of_a_compressed_table_lie_between_octile_and_the_full_table() {
+        let grid = crate::grid::MapKind::Rooms { room_size: 5 }
+            .generate(30, 20, 2)
+            .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let table = build_table(&graph, 6, Placement::Farthest { seed: 1 }).unwrap();
+        let goal = crate::grid::random_queries(&graph, 1, 3)[0].1;
+        let of = |name: &str| {
+            let h: HeuristicSpec = name.parse().unwrap();
+            h.estimates(&graph, Some(&table), goal).unwrap()
+        };
+        let (octile, keep, full) = (of("octile"), of("dh:6:keep1"), of("dh:6"));
+        let mut weaker = 0;
+        for n in 0..octile.len() {
+            if !graph.is_passable(NodeId(n as u32)) {
+                continue;
+            }
+            assert!(octile[n] <= keep[n] + 1e-9, "node {n}");
+            assert!(keep[n] <= full[n] + 1e-9, "node {n}");
+            weaker += usize::from(keep[n] < full[n] - 1e-6);
+        }
+        assert!(weaker > 0, "one kept landmark of six bounds less somewhere");
+        let err =
+            "dh:keep7"
+                .parse::<HeuristicSpec>()
+                .unwrap()
+                .estimates(&graph, Some(&table), goal);
+        assert!(err.unwrap_err().to_string().contains("keep7"));
     }
 
     #[test]
