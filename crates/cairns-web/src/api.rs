@@ -10,10 +10,12 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::landmarks::{Placement, place};
+use cairns::landmarks::place;
 use cairns::open::OpenKind;
 use cairns::search::{Dijkstra, SearchCache};
-use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec, SpecError};
+use cairns::spec::{
+    Algorithm, HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, SpecError,
+};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
@@ -182,7 +184,7 @@ pub(crate) async fn map(
             place(
                 &*graph,
                 SUGGESTED_LANDMARKS,
-                Placement::Farthest { seed: 1 },
+                PlacementKind::default().with_seed(PLACEMENT_SEED),
             )
         });
         let scen = state.scen_path(&name).map(std::path::Path::to_path_buf);

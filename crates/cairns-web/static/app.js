@@ -827,7 +827,7 @@ async function selftest(mode) {
   } else if (mode === "place") {
     const before = st.landmarks;
     $("lm-count").value = params.get("count") || "4";
-    $("lm-placement").value = params.get("placement") || "farthest";
+    $("lm-placement").value = params.get("placement") || "sampled";
     $("lm-place").click();
     while (st.landmarks === before && !$("error").textContent) await sleep(5);
     await settle();

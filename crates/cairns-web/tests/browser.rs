@@ -565,7 +565,8 @@ impl Drop for Driver {
 /// load decides them); every move must be answered without an error.
 #[test]
 fn drag_answer_times_in_real_time() {
-    use cairns::landmarks::{Placement, place};
+    use cairns::landmarks::place;
+    use cairns::spec::{PLACEMENT_SEED, PlacementKind};
     let profile = temp_profile("webdriver");
     let driver = Driver::start(&profile);
     for size in [512u32, 1024] {
@@ -573,8 +574,13 @@ fn drag_answer_times_in_real_time() {
             .generate(size, size, 1)
             .unwrap();
         let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
-        // The page's suggested landmarks (GET /api/map places them so).
-        let suggested = place(&graph, 8, Placement::Farthest { seed: 1 });
+        // The page's suggested landmarks (GET /api/map places them so,
+        // with the spec's default placement).
+        let suggested = place(
+            &graph,
+            8,
+            PlacementKind::default().with_seed(PLACEMENT_SEED),
+        );
         let from = free_at(&grid, 10, 10);
         let to = free_at(&grid, size - 40, size - 30);
         // The landmark farthest from the start and the goal, so that the
