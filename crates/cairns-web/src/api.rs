@@ -14,7 +14,7 @@ use cairns::landmarks::place;
 use cairns::open::OpenKind;
 use cairns::search::{Dijkstra, SearchCache};
 use cairns::spec::{
-    Algorithm, HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, SpecError,
+    Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, PlacementKind, SearchSpec, SpecError,
 };
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
@@ -704,6 +704,14 @@ fn heuristic(name: &str, landmarks: usize) -> Result<HeuristicSpec, ApiError> {
     match parse(name)? {
         HeuristicSpec::Landmarks { count: Some(k), .. } if k != landmarks => Err(bad(format!(
             "{name} asks for {k} landmarks, but the request places {landmarks}"
+        ))),
+        // Each request is one query with a new searcher: nothing to adapt
+        // to, and a copy of the table per request.
+        HeuristicSpec::Landmarks {
+            mode: LandmarkMode::Adapt,
+            ..
+        } => Err(bad(format!(
+            "{name}: adaptive landmarks follow a stream of queries; the page searches one at a time (place the landmarks instead)"
         ))),
         h => Ok(h),
     }

@@ -108,6 +108,31 @@ async fn search_equals_the_library() {
     .await;
     assert_eq!(status, StatusCode::OK, "{heat}");
     assert_eq!(heat["over"], json!(0), "a fresh table never overestimates");
+
+    // A compressed copy of the page's table (2 landmarks kept per cell):
+    // the same shortest cost, and its heat map never overestimates either.
+    let (status, value) = post(
+        &state,
+        "/api/search",
+        &json!({"map": "rooms", "from": from, "to": to, "heuristic": "dh:keep2", "compare": "dh", "landmarks": landmarks}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    let resp: SearchResponse = serde_json::from_value(value).unwrap();
+    assert!((resp.a.cost.unwrap() - path.cost).abs() < 1e-9);
+    assert!((resp.b.unwrap().cost.unwrap() - path.cost).abs() < 1e-9);
+    let (status, heat) = post(
+        &state,
+        "/api/heat",
+        &json!({"map": "rooms", "to": to, "heuristic": "dh:keep2", "landmarks": landmarks}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{heat}");
+    assert_eq!(
+        heat["over"],
+        json!(0),
+        "a compressed table never overestimates"
+    );
 }
 
 #[tokio::test]
@@ -132,6 +157,7 @@ async fn every_invalid_input_gets_4xx_with_a_message() {
         (with("map", json!("nope")), "unknown map"),
         (with("heuristic", json!("psychic")), "unknown heuristic"),
         (with("compare", json!("dh")), "landmarks"),
+        (with("heuristic", json!("dh:adapt")), "one at a time"),
         (with("neighborhood", json!(6)), "4 or 8"),
         (with("open", json!("fibonacci")), "OPEN set"),
         (with("open", json!(3)), "open"),
