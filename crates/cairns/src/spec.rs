@@ -12,7 +12,7 @@
 //! | part | names |
 //! |---|---|
 //! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed [`JumpTable`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
-//! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT]` (PLACEMENT `random`, `farthest`, `avoid` or `sampled`) |
+//! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT][:MODE]` (PLACEMENT `sampled`, the default, `farthest`, `avoid` or `random`; MODE `bestN`, `keepM` or `adapt`, see [`LandmarkMode`]) |
 //! | [`OpenKind`] | the 16 names of [`crate::open`] (`indexed-binary-heap`, `pairing-heap`, ...) |
 //!
 //! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT][+pull]`;
