@@ -1660,6 +1660,34 @@ mod tests {
     }
 
     #[test]
+    fn every_landmark_mode_answers_no_path_for_a_node_off_the_graph() {
+        let grid = crate::grid::MapKind::Rooms { room_size: 5 }
+            .generate(30, 20, 2)
+            .unwrap();
+        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let (on, off) = (
+            crate::grid::random_queries(&graph, 1, 3)[0].0,
+            NodeId(1 << 30),
+        );
+        for name in [
+            "astar/dh:4",
+            "astar/dh:4:best2",
+            "astar/dh:4:keep2",
+            "astar/dh:4:adapt",
+        ] {
+            let prepared = name.parse::<SearchSpec>().unwrap().prepare(&graph).unwrap();
+            let mut searcher = prepared.searcher();
+            for (start, goal) in [(off, on), (on, off), (off, off)] {
+                assert_eq!(
+                    searcher.search_cost(start, goal),
+                    None,
+                    "{name}: {start} -> {goal}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_estimates_of_a_compressed_table_lie_between_octile_and_the_full_table() {
         let grid = crate::grid::MapKind::Rooms { room_size: 5 }
             .generate(30, 20, 2)

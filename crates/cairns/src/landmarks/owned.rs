@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use super::adaptive::AdaptiveLandmarks;
 use super::compressed::{CompressedHeuristic, CompressedTable};
 use super::heuristic::DifferentialHeuristic;
-use crate::graph::NodeId;
+use crate::graph::{Graph, NodeId};
 use crate::grid::GridGraph;
 use crate::heuristic::{Heuristic, Octile, Weighted};
 use crate::open::OpenSet;
@@ -25,7 +25,7 @@ pub(crate) trait OwnedTable {
     /// The heuristic of the table as it is now, on `graph`.
     fn heuristic(&self, graph: &GridGraph) -> Self::Heuristic<'_>;
 
-    /// Called after each point-to-point query.
+    /// Called after each point-to-point query between nodes of `graph`.
     fn after_query(&mut self, graph: &GridGraph, start: NodeId, goal: NodeId) {
         let _ = (graph, start, goal);
     }
@@ -52,7 +52,7 @@ impl OwnedTable for AdaptiveLandmarks {
     /// Moves a landmark to `goal` now and then, rebuilding its column
     /// ([`AdaptiveLandmarks::after_query`]).
     fn after_query(&mut self, graph: &GridGraph, start: NodeId, goal: NodeId) {
-        self.after_query(graph, start, goal);
+        AdaptiveLandmarks::after_query(self, graph, start, goal);
     }
 }
 
@@ -101,7 +101,12 @@ impl<T: OwnedTable> Search for OwnedTableAStar<'_, T> {
     ) -> Option<f64> {
         let cost = astar(self.graph, &*self.table.borrow(), self.weight)
             .search_observed(start, goal, cache, observer);
-        self.table.borrow_mut().after_query(self.graph, start, goal);
+        // A node off the graph has no place in the table to learn from
+        // (and `AdaptiveLandmarks::after_query` panics on one).
+        let bound = self.graph.node_bound();
+        if start.index() < bound && goal.index() < bound {
+            self.table.borrow_mut().after_query(self.graph, start, goal);
+        }
         cost
     }
 
