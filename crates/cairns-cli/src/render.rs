@@ -149,9 +149,9 @@ fn run_one(
         // `dh:K` for the default placement keeps the legend short.
         HeuristicSpec::Landmarks {
             count: Some(k),
-            placement: PlacementKind::Farthest,
+            placement,
             mode: LandmarkMode::All,
-        } => format!("dh:{k}"),
+        } if placement == PlacementKind::default() => format!("dh:{k}"),
         _ => prepared.heuristic_label(),
     };
     let mut path = Vec::new();

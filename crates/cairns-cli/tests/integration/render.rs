@@ -148,6 +148,9 @@ fn render_draws_start_goal_and_both_explored_areas() {
         &["--heuristic", "zero", "--compare", "dh:4"],
     );
     assert!(output.status.success(), "{output:?}");
+    // The default placement is left out of the legend's name.
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("b dh:4 "), "{text}");
     let (width, height, px) = decode(&out);
     // 64x48 cells at 8 px per cell (the longest side scaled up to 512),
     // plus the legend below (which may be wider than the map).
