@@ -150,10 +150,29 @@ fn check_keep(keep: usize, count: usize) -> Result<(), SpecError> {
     Ok(())
 }
 
-/// Refuses compressing `table` to `keep` landmarks per cell when
-/// [`CompressedTable::new`] cannot: more kept than it has, a directed
-/// table, or too many landmarks.
-fn check_compressible(keep: usize, table: &LandmarkTable) -> Result<(), SpecError> {
+/// The compressed copy of `table` that `heuristic` searches when it is
+/// `dh:K:keepM` (the `M` nearest landmarks of each cell), `None` for every
+/// other heuristic or without a table.
+///
+/// # Errors
+///
+/// [`SpecErrorKind::Table`] where [`CompressedTable::new`] cannot
+/// compress: more kept than the table has, a directed table, or too many
+/// landmarks.
+fn compressed_for(
+    heuristic: HeuristicSpec,
+    table: Option<&LandmarkTable>,
+) -> Result<Option<CompressedTable>, SpecError> {
+    let (
+        HeuristicSpec::Landmarks {
+            mode: LandmarkMode::Keep(keep),
+            ..
+        },
+        Some(table),
+    ) = (heuristic, table)
+    else {
+        return Ok(None);
+    };
     check_keep(keep, table.landmark_count())?;
     if table.directedness() != Directedness::Symmetric {
         return Err(SpecErrorKind::Table(
@@ -170,7 +189,11 @@ fn check_compressible(keep: usize, table: &LandmarkTable) -> Result<(), SpecErro
         ))
         .into());
     }
-    Ok(())
+    Ok(Some(CompressedTable::new(
+        table,
+        keep,
+        Compression::Nearest,
+    )))
 }
 
 /// The weight of a bounded-suboptimal search (weighted A*, `@W` in a spec,
@@ -444,17 +467,8 @@ impl HeuristicSpec {
         if goal.index() >= graph.node_bound() {
             return Ok(Vec::new());
         }
-        if let (
-            HeuristicSpec::Landmarks {
-                mode: LandmarkMode::Keep(m),
-                ..
-            },
-            Some(table),
-        ) = (self, table)
-        {
-            // What the search reads: the compressed copy.
-            check_compressible(m, table)?;
-            let compressed = CompressedTable::new(table, m, Compression::Nearest);
+        // What the search of `dh:K:keepM` reads: the compressed copy.
+        if let Some(compressed) = compressed_for(self, table)? {
             let h = CompressedHeuristic::new(&compressed, Octile::new(graph));
             return Ok(all(graph, &h, goal));
         }
@@ -1155,16 +1169,7 @@ impl SearchSpec {
             None if spec.algorithm == Algorithm::JpsPlus => Some(JumpTable::build(graph)),
             None => None,
         };
-        let compressed = match (&table, spec.heuristic) {
-            (
-                Some(table),
-                Some(HeuristicSpec::Landmarks {
-                    mode: LandmarkMode::Keep(m),
-                    ..
-                }),
-            ) => Some(CompressedTable::new(table, m, Compression::Nearest)),
-            _ => None,
-        };
+        let compressed = compressed_for(spec.heuristic_for(graph.neighborhood()), table.as_ref())?;
         let built_s = t0.elapsed().as_secs_f64();
         Ok(Prepared {
             graph,
@@ -1201,9 +1206,6 @@ impl SearchSpec {
                         "dh:{k} asks for {k} landmarks, but the table has {found}"
                     ))
                     .into());
-                }
-                if let LandmarkMode::Keep(m) = mode {
-                    check_compressible(m, table)?;
                 }
                 Ok(HeuristicSpec::Landmarks {
                     count: Some(found),
@@ -1280,18 +1282,11 @@ impl SearchSpec {
                     ))
                     .into());
                 }
-                Some(t) => {
-                    if let HeuristicSpec::Landmarks {
-                        mode: LandmarkMode::Keep(m),
-                        ..
-                    } = heuristic
-                    {
-                        check_compressible(m, t)?;
-                    }
-                }
+                Some(_) => {}
             }
         }
-        Ok(build_searcher(spec, graph, table, jumps, None))
+        let compressed = compressed_for(heuristic, table)?.map(Cow::Owned);
+        Ok(build_searcher(spec, graph, table, jumps, compressed))
     }
 }
 
@@ -1419,7 +1414,7 @@ impl<'g> Prepared<'g> {
             self.graph,
             self.table.as_ref(),
             self.jumps.as_ref(),
-            self.compressed.as_ref(),
+            self.compressed.as_ref().map(Cow::Borrowed),
         )
     }
 }
@@ -1443,33 +1438,20 @@ fn owned_table_astar<'a, T: OwnedTable + 'a>(
     )))
 }
 
-/// The A* of [`build_searcher`]: over a compressed copy of the landmark
-/// table (`dh:K:keepM`, the one given or a new one), over adaptive
+/// The A* of [`build_searcher`]: over the compressed copy of the landmark
+/// table that `dh:K:keepM` comes with ([`compressed_for`]), over adaptive
 /// landmarks (`dh:K:adapt`, a copy of the table), or over the heuristic of
 /// the spec.
 fn astar_searcher<'a>(
     graph: &'a GridGraph,
     (heuristic, open, weight): (HeuristicSpec, OpenKind, f64),
     table: Option<&'a LandmarkTable>,
-    compressed: Option<&'a CompressedTable>,
+    compressed: Option<Cow<'a, CompressedTable>>,
 ) -> Box<dyn Searcher + 'a> {
-    match (heuristic, table) {
-        // `searcher_with_jumps` and `prepare_given` checked that the
-        // table can be compressed.
+    match (compressed, heuristic, table) {
+        (Some(compressed), _, _) => owned_table_astar(open, graph, compressed, weight),
         (
-            HeuristicSpec::Landmarks {
-                mode: LandmarkMode::Keep(m),
-                ..
-            },
-            Some(table),
-        ) => {
-            let compressed: Cow<'a, CompressedTable> = match compressed {
-                Some(c) => Cow::Borrowed(c),
-                None => Cow::Owned(CompressedTable::new(table, m, Compression::Nearest)),
-            };
-            owned_table_astar(open, graph, compressed, weight)
-        }
-        (
+            None,
             HeuristicSpec::Landmarks {
                 mode: LandmarkMode::Adapt,
                 ..
@@ -1499,7 +1481,7 @@ fn build_searcher<'a>(
     graph: &'a GridGraph,
     table: Option<&'a LandmarkTable>,
     jumps: Option<&'a JumpTable>,
-    compressed: Option<&'a CompressedTable>,
+    compressed: Option<Cow<'a, CompressedTable>>,
 ) -> Box<dyn Searcher + 'a> {
     let heuristic = spec.heuristic_for(graph.neighborhood());
     let open = spec.open_kind();
