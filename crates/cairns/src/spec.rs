@@ -312,9 +312,9 @@ pub enum PlacementKind {
     Farthest,
     /// `avoid`: [`Placement::Avoid`].
     Avoid,
-    /// `sampled`: [`Placement::Sampled`], the default: it expands the
-    /// fewest nodes with 16 landmarks on seven of the eight Moving AI
-    /// families measured (`docs/differential-heuristics.md`).
+    /// `sampled`: [`Placement::Sampled`], the default: with 16 landmarks
+    /// it expands the fewest nodes on each of the eight Moving AI families
+    /// measured (`docs/differential-heuristics.md`, re-run of 2026-11-26).
     #[default]
     Sampled,
 }
