@@ -1641,12 +1641,17 @@ mod tests {
         assert!(spec.resolve(Neighborhood::Octile).is_ok());
     }
 
-    #[test]
-    fn every_landmark_mode_answers_no_path_for_a_node_off_the_graph() {
+    /// A small octile map of rooms.
+    fn rooms() -> GridGraph {
         let grid = crate::grid::MapKind::Rooms { room_size: 5 }
             .generate(30, 20, 2)
             .unwrap();
-        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        GridGraph::new(grid, Neighborhood::Octile)
+    }
+
+    #[test]
+    fn every_landmark_mode_answers_no_path_for_a_node_off_the_graph() {
+        let graph = rooms();
         let (on, off) = (
             crate::grid::random_queries(&graph, 1, 3)[0].0,
             NodeId(1 << 30),
@@ -1671,10 +1676,7 @@ mod tests {
 
     #[test]
     fn the_estimates_of_a_compressed_table_lie_between_octile_and_the_full_table() {
-        let grid = crate::grid::MapKind::Rooms { room_size: 5 }
-            .generate(30, 20, 2)
-            .unwrap();
-        let graph = GridGraph::new(grid, Neighborhood::Octile);
+        let graph = rooms();
         let table = build_table(&graph, 6, Placement::Farthest { seed: 1 }).unwrap();
         let goal = crate::grid::random_queries(&graph, 1, 3)[0].1;
         let of = |name: &str| {
