@@ -3,6 +3,7 @@
 //! node keeps the distances to only `m` of the `k` landmarks, so more
 //! landmarks fit in the same memory.
 
+use super::table::margin_of;
 use super::{Directedness, LandmarkTable};
 use crate::graph::NodeId;
 use crate::heuristic::Heuristic;
@@ -50,6 +51,8 @@ pub enum Compression {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompressedTable {
+    /// The landmark nodes, by index.
+    nodes_of: Vec<NodeId>,
     landmarks: usize,
     kept: usize,
     nodes: usize,
@@ -59,6 +62,8 @@ pub struct CompressedTable {
     dist: Vec<f32>,
     /// `between[i * k + j]`: the distance between landmarks `i` and `j`.
     between: Vec<f32>,
+    /// The rounding margin of the values kept (see
+    /// [`LandmarkTable::margin`]): the bounds use no others.
     margin: f64,
 }
 
@@ -116,15 +121,52 @@ impl CompressedTable {
             .iter()
             .flat_map(|&l| (0..k).map(move |j| full.to_landmark(l, j)))
             .collect();
+        CompressedTable::from_parts(full.landmarks().to_vec(), m, index, dist, between)
+    }
+
+    /// A table from its parts, for [`new`](Self::new) and the file reader,
+    /// which have checked the sizes (`dist` and `index` of `n * m` entries,
+    /// `between` of `k * k`) and the indices (below `k`).
+    pub(super) fn from_parts(
+        landmarks: Vec<NodeId>,
+        m: usize,
+        index: Vec<u8>,
+        dist: Vec<f32>,
+        between: Vec<f32>,
+    ) -> CompressedTable {
+        let k = landmarks.len();
+        debug_assert!(m > 0 && index.len() == dist.len() && dist.len() % m == 0);
+        debug_assert_eq!(between.len(), k * k);
+        let margin = margin_of([dist.as_slice(), between.as_slice()]);
         CompressedTable {
+            nodes_of: landmarks,
             landmarks: k,
             kept: m,
-            nodes: n,
+            nodes: dist.len() / m,
             index,
             dist,
             between,
-            margin: full.margin(),
+            margin,
         }
+    }
+
+    /// The landmark nodes, in the order of the landmark indices of
+    /// [`entries`](Self::entries).
+    pub fn landmarks(&self) -> &[NodeId] {
+        &self.nodes_of
+    }
+
+    /// The amount every bound is lowered by to stay below the true
+    /// distance despite `f32` rounding: `2^-22` times the largest finite
+    /// distance kept (see [`LandmarkTable::margin`]).
+    pub fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// The distances between landmarks, `k * k` of them: entry `i * k + j`
+    /// is `d(L_i, L_j)`.
+    pub fn between(&self) -> &[f32] {
+        &self.between
     }
 
     /// The number of landmarks, `k`.

@@ -9,11 +9,14 @@ use crate::binary::{
     read_words,
 };
 
+use super::compressed::CompressedTable;
+use super::compressed_file::{COMPRESSED_MAGIC, read_compressed};
 use super::table::{Directedness, LandmarkTable};
 use crate::graph::{NodeId, Reversible};
 use crate::grid::{Grid, Neighborhood};
 
-const MAGIC: [u8; 8] = *b"CAIRNSLM";
+/// The magic bytes of a [`LandmarkTable`] file.
+pub(super) const MAGIC: [u8; 8] = *b"CAIRNSLM";
 /// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
 /// one): multiplying by it undoes the last step of [`fnv1a`].
 const FNV_PRIME_INVERSE: u64 = inverse(FNV_PRIME);
@@ -118,9 +121,42 @@ impl From<io::Error> for LandmarkFileError {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FileErrorKind {
-    /// The input does not start with `CAIRNSLM`.
+    /// The input starts with neither `CAIRNSLM` (a [`LandmarkTable`]) nor
+    /// `CAIRNSLC` (a [`CompressedTable`]).
     #[error("not a landmark file (bad magic bytes)")]
     BadMagic,
+    /// A landmark file of the other kind: a compressed table given to
+    /// [`LandmarkTable::load`] or a full one to [`CompressedTable::load`]
+    /// ([`SavedTable::load_for`] reads both).
+    #[error("the landmark file holds a {found} table, not a {expected} one")]
+    WrongKind {
+        /// The kind the caller reads: "full" or "compressed".
+        expected: &'static str,
+        /// The kind in the file.
+        found: &'static str,
+    },
+    /// A compressed table keeps more landmarks per node than it has, or
+    /// none, or has more landmarks than a compressed table may.
+    #[error("compressed landmark file keeps {kept} of {landmarks} landmarks per node")]
+    BadKept {
+        /// Landmarks kept per node.
+        kept: u32,
+        /// Landmarks in the table.
+        landmarks: u32,
+    },
+    /// An entry of a compressed table names a landmark the table does not
+    /// have.
+    #[error(
+        "entry {entry} of the compressed landmark file names landmark {value}, but the file has {landmarks}"
+    )]
+    BadLandmarkIndex {
+        /// Position among the entries.
+        entry: u64,
+        /// The landmark index found.
+        value: u8,
+        /// The number of landmarks.
+        landmarks: u32,
+    },
     /// A format version this library cannot read.
     #[error("unsupported landmark file version {found} (this library reads version {supported})")]
     UnsupportedVersion {
@@ -335,24 +371,62 @@ impl LandmarkTable {
     }
 }
 
-fn read(
-    r: impl Read,
-    expected_map_hash: u64,
-    expected_nodes: Option<u64>,
-) -> Result<LandmarkTable, LandmarkFileError> {
-    let mut r = Hashing::new(r);
-    if read_array::<8>(&mut r)? != MAGIC {
-        return Err(FileErrorKind::BadMagic.into());
+/// A landmark file of either kind, as [`SavedTable::load_for`] reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SavedTable {
+    /// A table saved by [`LandmarkTable::save`].
+    Full(LandmarkTable),
+    /// A compressed table saved by [`CompressedTable::save`].
+    Compressed(CompressedTable),
+}
+
+impl SavedTable {
+    /// Reads a landmark file of either kind, told apart by its magic
+    /// bytes, with the checks of [`LandmarkTable::load_for`] or
+    /// [`CompressedTable::load_for`]: for tools that take "a landmark file"
+    /// and search with whatever it holds.
+    ///
+    /// # Errors
+    ///
+    /// Those of the two loaders; [`BadMagic`](FileErrorKind::BadMagic) when
+    /// the input starts with neither magic.
+    pub fn load_for<G: Reversible>(
+        r: impl Read,
+        graph: &G,
+        expected_map_hash: u64,
+    ) -> Result<SavedTable, LandmarkFileError> {
+        let mut r = Hashing::new(r);
+        let nodes = Some(graph.node_bound() as u64);
+        match read_array::<8>(&mut r)? {
+            MAGIC => {
+                let mut table = read_full(r, expected_map_hash, nodes)?;
+                table.set_components(graph);
+                Ok(SavedTable::Full(table))
+            }
+            COMPRESSED_MAGIC => {
+                read_compressed(r, expected_map_hash, nodes).map(SavedTable::Compressed)
+            }
+            _ => Err(FileErrorKind::BadMagic.into()),
+        }
     }
-    let version = read_u32(&mut r)?;
-    if version != LandmarkTable::FILE_VERSION {
+}
+
+/// Reads the version and the map hash that follow the magic bytes, and
+/// checks them against `supported` and `expected_map_hash`.
+pub(super) fn read_header<R: Read>(
+    r: &mut Hashing<R>,
+    supported: u32,
+    expected_map_hash: u64,
+) -> Result<(), LandmarkFileError> {
+    let version = read_u32(r)?;
+    if version != supported {
         return Err(FileErrorKind::UnsupportedVersion {
             found: version,
-            supported: LandmarkTable::FILE_VERSION,
+            supported,
         }
         .into());
     }
-    let map_hash = read_u64(&mut r)?;
+    let map_hash = read_u64(r)?;
     if other_movement(expected_map_hash, map_hash) {
         return Err(FileErrorKind::MovementMismatch {
             expected: expected_map_hash,
@@ -367,8 +441,16 @@ fn read(
         }
         .into());
     }
-    let nodes = read_u64(&mut r)?;
-    if let Some(expected) = expected_nodes
+    Ok(())
+}
+
+/// Reads the node count and checks it against `expected`.
+pub(super) fn read_node_count<R: Read>(
+    r: &mut Hashing<R>,
+    expected: Option<u64>,
+) -> Result<u64, LandmarkFileError> {
+    let nodes = read_u64(r)?;
+    if let Some(expected) = expected
         && nodes != expected
     {
         return Err(FileErrorKind::NodeCountMismatch {
@@ -377,6 +459,80 @@ fn read(
         }
         .into());
     }
+    Ok(nodes)
+}
+
+/// Reads `k` landmark ids, each below `nodes`.
+pub(super) fn read_landmarks<R: Read>(
+    r: &mut Hashing<R>,
+    k: u32,
+    nodes: u64,
+) -> Result<Vec<NodeId>, LandmarkFileError> {
+    let mut landmarks = Vec::with_capacity(k as usize);
+    for index in 0..k {
+        let node = read_u32(r)?;
+        if u64::from(node) >= nodes {
+            return Err(FileErrorKind::LandmarkOutOfRange { index, node, nodes }.into());
+        }
+        landmarks.push(NodeId(node));
+    }
+    Ok(landmarks)
+}
+
+/// Reads the trailing checksum and compares it with the hash of what was
+/// read before it.
+pub(super) fn check_sum<R: Read>(mut r: Hashing<R>) -> Result<(), LandmarkFileError> {
+    let computed = r.hash;
+    let found = read_u64(&mut r.inner)?;
+    if found != computed {
+        return Err(FileErrorKind::ChecksumMismatch { found, computed }.into());
+    }
+    Ok(())
+}
+
+/// The first distance that is negative or NaN, as an error.
+pub(super) fn check_distances<'a>(
+    values: impl IntoIterator<Item = &'a f32>,
+) -> Result<(), LandmarkFileError> {
+    match values
+        .into_iter()
+        .enumerate()
+        .find(|(_, d)| d.is_nan() || **d < 0.0)
+    {
+        Some((index, &value)) => Err(FileErrorKind::BadDistance {
+            index: index as u64,
+            value,
+        }
+        .into()),
+        None => Ok(()),
+    }
+}
+
+fn read(
+    r: impl Read,
+    expected_map_hash: u64,
+    expected_nodes: Option<u64>,
+) -> Result<LandmarkTable, LandmarkFileError> {
+    let mut r = Hashing::new(r);
+    match read_array::<8>(&mut r)? {
+        MAGIC => read_full(r, expected_map_hash, expected_nodes),
+        COMPRESSED_MAGIC => Err(FileErrorKind::WrongKind {
+            expected: "full",
+            found: "compressed",
+        }
+        .into()),
+        _ => Err(FileErrorKind::BadMagic.into()),
+    }
+}
+
+/// [`read`] after the magic bytes.
+fn read_full<R: Read>(
+    mut r: Hashing<R>,
+    expected_map_hash: u64,
+    expected_nodes: Option<u64>,
+) -> Result<LandmarkTable, LandmarkFileError> {
+    read_header(&mut r, LandmarkTable::FILE_VERSION, expected_map_hash)?;
+    let nodes = read_node_count(&mut r, expected_nodes)?;
     let k = read_u32(&mut r)?;
     let too_large = FileErrorKind::TooLarge {
         nodes,
@@ -395,36 +551,14 @@ fn read(
         1 => Directedness::Directed,
         value => return Err(FileErrorKind::BadDirectedness { value }.into()),
     };
-    let mut landmarks = Vec::with_capacity(k as usize);
-    for index in 0..k {
-        let node = read_u32(&mut r)?;
-        if u64::from(node) >= nodes {
-            return Err(FileErrorKind::LandmarkOutOfRange { index, node, nodes }.into());
-        }
-        landmarks.push(NodeId(node));
-    }
+    let landmarks = read_landmarks(&mut r, k, nodes)?;
     let to = read_words(&mut r, values as usize, f32::from_le_bytes)?;
     let from = match directedness {
         Directedness::Symmetric => Vec::new(),
         Directedness::Directed => read_words(&mut r, values as usize, f32::from_le_bytes)?,
     };
-    let computed = r.hash;
-    let found = read_u64(&mut r.inner)?;
-    if found != computed {
-        return Err(FileErrorKind::ChecksumMismatch { found, computed }.into());
-    }
-    if let Some((index, &value)) = to
-        .iter()
-        .chain(&from)
-        .enumerate()
-        .find(|(_, d)| d.is_nan() || **d < 0.0)
-    {
-        return Err(FileErrorKind::BadDistance {
-            index: index as u64,
-            value,
-        }
-        .into());
-    }
+    check_sum(r)?;
+    check_distances(to.iter().chain(&from))?;
     Ok(LandmarkTable::from_node_major(
         landmarks,
         nodes as usize,

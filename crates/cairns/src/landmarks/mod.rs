@@ -83,6 +83,7 @@
 mod adaptive;
 mod column;
 mod compressed;
+mod compressed_file;
 mod file;
 mod heuristic;
 mod owned;
@@ -93,7 +94,7 @@ mod repair;
 mod stale;
 mod table;
 
-pub use file::{FileErrorKind, LandmarkFileError, grid_hash};
+pub use file::{FileErrorKind, LandmarkFileError, SavedTable, grid_hash};
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
 pub(crate) use owned::{OwnedTable, OwnedTableAStar};
 pub use placement::{Placement, place};
