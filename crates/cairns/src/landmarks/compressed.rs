@@ -135,7 +135,7 @@ impl CompressedTable {
         between: Vec<f32>,
     ) -> CompressedTable {
         let k = landmarks.len();
-        debug_assert!(m > 0 && index.len() == dist.len() && dist.len() % m == 0);
+        debug_assert!(m > 0 && index.len() == dist.len() && dist.len().is_multiple_of(m));
         debug_assert_eq!(between.len(), k * k);
         let margin = margin_of([dist.as_slice(), between.as_slice()]);
         CompressedTable {

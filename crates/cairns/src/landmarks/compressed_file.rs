@@ -265,14 +265,14 @@ mod tests {
 
     #[test]
     fn each_problem_has_its_own_error() {
-        let (g, full, c, hash) = table();
-        let good = bytes(&c, hash);
+        let (graph, full, compressed, hash) = table();
+        let good = bytes(&compressed, hash);
         let load = |b: &[u8]| kind(CompressedTable::load(b, hash));
 
         let mut b = good.clone();
         b[7] = b'X';
         assert_eq!(load(&b), FileErrorKind::BadMagic);
-        let e = SavedTable::load_for(&b[..], &g, hash).unwrap_err();
+        let e = SavedTable::load_for(&b[..], &graph, hash).unwrap_err();
         assert_eq!(e.kind(), &FileErrorKind::BadMagic);
 
         let mut fb = Vec::new();
@@ -301,7 +301,7 @@ mod tests {
             kind(CompressedTable::load(&good[..], hash ^ 1)),
             FileErrorKind::MapHashMismatch { .. }
         ));
-        let four = grid_hash(g.grid(), Neighborhood::Four);
+        let four = grid_hash(graph.grid(), Neighborhood::Four);
         assert!(matches!(
             kind(CompressedTable::load(&good[..], four)),
             FileErrorKind::MovementMismatch { .. }
