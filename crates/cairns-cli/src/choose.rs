@@ -13,7 +13,7 @@ use anyhow::Context;
 use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
-use cairns::landmarks::{LandmarkTable, grid_hash};
+use cairns::landmarks::{SavedTable, grid_hash};
 use cairns::open::OpenKind;
 use cairns::search::JumpTable;
 use cairns::spec::{Algorithm, GivenTables, HeuristicSpec, Prepared, SearchSpec, Weight};
@@ -111,8 +111,14 @@ impl SearchArgs {
             .as_deref()
             .map(|file| load_jump_table(file, graph))
             .transpose()?;
+        let (landmarks, compressed) = match landmarks {
+            Some(SavedTable::Full(t)) => (Some(t), None),
+            Some(SavedTable::Compressed(c)) => (None, Some(c)),
+            None => (None, None),
+        };
         let given = GivenTables {
             landmarks,
+            compressed,
             jumps,
             seconds: t0.elapsed().as_secs_f64(),
         };
@@ -263,12 +269,13 @@ impl BuildReport<'_> {
     }
 }
 
-/// Loads the landmark table in `path` for `graph`, checking that it was
-/// built for this map and movement rule. Every error names the file.
-pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<LandmarkTable> {
+/// Loads the landmark table in `path` for `graph`, full or compressed,
+/// checking that it was built for this map and movement rule. Every error
+/// names the file.
+pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<SavedTable> {
     let file = open_table(path, "landmark")?;
     let hash = grid_hash(graph.grid(), graph.neighborhood());
-    LandmarkTable::load_for(file, graph, hash)
+    SavedTable::load_for(file, graph, hash)
         .with_context(|| format!("{}: cannot load the landmark table", path.display()))
 }
 

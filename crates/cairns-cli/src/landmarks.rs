@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::landmarks::research::place_centroid;
+use cairns::landmarks::research::{CompressedTable, Compression, place_centroid};
 use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
 use cairns::movingai::{read_map, read_scen};
 
@@ -44,9 +44,23 @@ pub struct BuildArgs {
     /// places) instead of by `--placement`.
     #[arg(long, value_name = "SCEN", conflicts_with = "placement")]
     pub centroid_of: Option<PathBuf>,
+    /// Save a compressed table that keeps, for each cell, only its M
+    /// nearest of the K landmarks (1 to K): about 5 M bytes per cell
+    /// instead of 4 K, searched as `dh:K:keepM` (A* only).
+    #[arg(long, value_name = "M")]
+    pub keep: Option<usize>,
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    if let Some(m) = args.keep
+        && !(1..=args.k).contains(&m)
+    {
+        bail!(
+            "--keep {m}: a cell can keep 1 to {} of the {} landmarks",
+            args.k,
+            args.k
+        );
+    }
     let grid = read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = GridGraph::new(grid, args.neighborhood);
@@ -74,19 +88,37 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             .with_context(|| args.map.display().to_string())?;
         (table, args.placement.to_string())
     };
+    let compressed = args
+        .keep
+        .map(|m| CompressedTable::new(&table, m, Compression::Nearest));
     let build_s = t0.elapsed().as_secs_f64();
 
-    save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
+    let mut details = vec![format!(
+        "landmarks   {} placed {placed} (seed {})",
+        table.landmark_count(),
+        args.seed
+    )];
+    let bytes = if let Some(c) = &compressed {
+        save_table(&args.output, "compressed landmark table", |w| {
+            c.save(w, hash)
+        })?;
+        details.push(format!(
+            "compressed  the {} nearest per cell: search it as dh:{}:keep{}",
+            c.kept(),
+            args.k,
+            c.kept()
+        ));
+        c.memory_bytes()
+    } else {
+        save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
+        table.memory_bytes()
+    };
     BuildReport {
         map: &args.map,
         graph: &graph,
-        details: vec![format!(
-            "landmarks   {} placed {placed} (seed {})",
-            table.landmark_count(),
-            args.seed
-        )],
+        details,
         build_s,
-        bytes: table.memory_bytes(),
+        bytes,
         output: &args.output,
         listing: (table.landmarks().iter().enumerate())
             .map(|(i, &l)| {

@@ -169,11 +169,11 @@ fn run_one(
         expanded: searcher.stats().expanded,
         closed,
         landmarks: prepared
-            .table()
-            .map(|t| t.landmarks().to_vec())
+            .landmark_nodes()
+            .map(<[NodeId]>::to_vec)
             .unwrap_or_default(),
         search_seconds,
-        table_seconds: (prepared.table().is_some() || prepared.jump_table().is_some())
+        table_seconds: (prepared.landmark_nodes().is_some() || prepared.jump_table().is_some())
             .then_some(prepared.preprocess_s()),
     })
 }

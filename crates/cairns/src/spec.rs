@@ -707,13 +707,21 @@ impl fmt::Display for HeuristicSpec {
                 if let Some(k) = count {
                     write!(f, ":{k}:{placement}")?;
                 }
-                match mode {
-                    LandmarkMode::All => Ok(()),
-                    LandmarkMode::Best(n) => write!(f, ":best{n}"),
-                    LandmarkMode::Keep(m) => write!(f, ":keep{m}"),
-                    LandmarkMode::Adapt => f.write_str(":adapt"),
-                }
+                write!(f, "{mode}")
             }
+        }
+    }
+}
+
+impl fmt::Display for LandmarkMode {
+    /// The mode's suffix in a heuristic name: empty for every landmark,
+    /// else `:bestN`, `:keepM` or `:adapt`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LandmarkMode::All => Ok(()),
+            LandmarkMode::Best(n) => write!(f, ":best{n}"),
+            LandmarkMode::Keep(m) => write!(f, ":keep{m}"),
+            LandmarkMode::Adapt => f.write_str(":adapt"),
         }
     }
 }
@@ -1091,6 +1099,7 @@ impl SearchSpec {
             graph,
             GivenTables {
                 landmarks: Some(table),
+                compressed: None,
                 jumps: None,
                 seconds: preprocess_s,
             },
@@ -1115,15 +1124,33 @@ impl SearchSpec {
     ) -> Result<Prepared<'g>, SpecError> {
         let GivenTables {
             landmarks,
+            compressed: given_compressed,
             jumps,
             seconds,
         } = given;
-        let table_given = landmarks.is_some();
-        let spec = match &landmarks {
-            Some(table) => self.with_heuristic(self.heuristic_of_table(table)?),
-            None => *self,
+        let table_given = landmarks.is_some() || given_compressed.is_some();
+        let spec = match (&landmarks, &given_compressed) {
+            (Some(_), Some(_)) => {
+                return Err(SpecErrorKind::Table(
+                    "give one landmark table, full or compressed, not both".to_string(),
+                )
+                .into());
+            }
+            (Some(table), None) => self.with_heuristic(self.heuristic_of_table(table)?),
+            (None, Some(c)) => self.with_heuristic(self.heuristic_of_compressed(c)?),
+            (None, None) => *self,
         }
         .resolve_inadmissible(graph.neighborhood())?;
+        if let Some(c) = &given_compressed
+            && c.node_count() != graph.node_bound()
+        {
+            return Err(SpecErrorKind::Table(format!(
+                "the compressed landmark table covers {} nodes, the map has {}",
+                c.node_count(),
+                graph.node_bound()
+            ))
+            .into());
+        }
         spec.check_terrain(graph)?;
         if let Some(jumps) = &jumps {
             if spec.algorithm != Algorithm::JpsPlus {
@@ -1147,6 +1174,7 @@ impl SearchSpec {
         let t0 = Instant::now();
         let table = match (landmarks, spec.heuristic) {
             (Some(table), _) => Some(table),
+            (None, _) if given_compressed.is_some() => None,
             (
                 None,
                 Some(HeuristicSpec::Landmarks {
@@ -1169,27 +1197,36 @@ impl SearchSpec {
             None if spec.algorithm == Algorithm::JpsPlus => Some(JumpTable::build(graph)),
             None => None,
         };
-        let compressed = compressed_for(spec.heuristic_for(graph.neighborhood()), table.as_ref())?;
+        let compressed = match given_compressed {
+            Some(c) => Some(c),
+            None => compressed_for(spec.heuristic_for(graph.neighborhood()), table.as_ref())?,
+        };
         let built_s = t0.elapsed().as_secs_f64();
+        let preprocess_s = if table.is_some() || compressed.is_some() || jumps.is_some() {
+            seconds + built_s
+        } else {
+            0.0
+        };
         Ok(Prepared {
             graph,
             spec,
-            table_given,
-            compressed,
-            preprocess_s: if table.is_some() || jumps.is_some() {
-                seconds + built_s
-            } else {
-                0.0
-            },
             table,
+            compressed,
             jumps,
+            table_given,
+            preprocess_s,
         })
     }
 
     /// The heuristic of this spec with a given landmark `table`: `dh` with
     /// the table's landmark count.
     fn heuristic_of_table(&self, table: &LandmarkTable) -> Result<HeuristicSpec, SpecError> {
-        let found = table.landmark_count();
+        self.heuristic_of_table_count(table.landmark_count())
+    }
+
+    /// [`heuristic_of_table`](Self::heuristic_of_table) for a table of
+    /// `found` landmarks.
+    fn heuristic_of_table_count(&self, found: usize) -> Result<HeuristicSpec, SpecError> {
         match self.heuristic {
             None => Ok(HeuristicSpec::Landmarks {
                 count: Some(found),
@@ -1218,6 +1255,49 @@ impl SearchSpec {
             ))
             .into()),
         }
+    }
+
+    /// The heuristic of this spec with a given compressed table:
+    /// `dh:K:keepM` with the table's `K` and `M`; a bare `dh` (or none)
+    /// becomes it.
+    fn heuristic_of_compressed(&self, table: &CompressedTable) -> Result<HeuristicSpec, SpecError> {
+        let (k, m) = (table.landmark_count(), table.kept());
+        // The count and a heuristic other than dh are checked as for a
+        // full table.
+        let spec = self.heuristic_of_table_count(k)?;
+        let HeuristicSpec::Landmarks {
+            count,
+            placement,
+            mode,
+        } = spec
+        else {
+            return Ok(spec);
+        };
+        let refuse = |what: String| Err(SpecErrorKind::Table(what).into());
+        let mode = match mode {
+            LandmarkMode::All => LandmarkMode::Keep(m),
+            LandmarkMode::Keep(asked) if asked == m => mode,
+            LandmarkMode::Keep(asked) => {
+                return refuse(format!(
+                    "keep{asked} asks to keep {asked} landmarks per cell, but the compressed table keeps {m}"
+                ));
+            }
+            LandmarkMode::Best(n) => {
+                return refuse(format!(
+                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}:best{n}"
+                ));
+            }
+            LandmarkMode::Adapt => {
+                return refuse(format!(
+                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}:adapt"
+                ));
+            }
+        };
+        Ok(HeuristicSpec::Landmarks {
+            count,
+            placement,
+            mode,
+        })
     }
 
     /// A ready searcher for `graph`, borrowing `table` for a landmark
@@ -1330,6 +1410,9 @@ pub fn build_table(
 pub struct GivenTables {
     /// A landmark table, for a `dh` heuristic.
     pub landmarks: Option<LandmarkTable>,
+    /// A compressed landmark table (saved by `landmarks build --keep M`),
+    /// for `dh:K:keepM`; not with `landmarks`.
+    pub compressed: Option<CompressedTable>,
     /// A jump table, for `jps+`.
     pub jumps: Option<JumpTable>,
     /// Seconds spent loading them, counted in
@@ -1363,12 +1446,17 @@ impl<'g> Prepared<'g> {
         self.graph
     }
 
-    /// The heuristic as reports name it: its spec name, or `dh:K` for a
-    /// table given by the caller, whose placement is not known.
+    /// The heuristic as reports name it: its spec name, or `dh:K` (with
+    /// the mode, as in `dh:K:keepM`) for a table given by the caller, whose
+    /// placement is not known.
     pub fn heuristic_label(&self) -> String {
         match self.spec.heuristic_for(self.graph.neighborhood()) {
-            HeuristicSpec::Landmarks { count: Some(k), .. } if self.table_given => {
-                format!("dh:{k}")
+            HeuristicSpec::Landmarks {
+                count: Some(k),
+                mode,
+                ..
+            } if self.table_given => {
+                format!("dh:{k}{mode}")
             }
             h => h.to_string(),
         }
@@ -1383,6 +1471,16 @@ impl<'g> Prepared<'g> {
     /// The landmark table, for a landmark heuristic.
     pub fn table(&self) -> Option<&LandmarkTable> {
         self.table.as_ref()
+    }
+
+    /// The landmark nodes of the landmark table or, for a compressed
+    /// table given alone, of that one.
+    pub fn landmark_nodes(&self) -> Option<&[NodeId]> {
+        match (&self.table, &self.compressed) {
+            (Some(t), _) => Some(t.landmarks()),
+            (None, Some(c)) => Some(c.landmarks()),
+            (None, None) => None,
+        }
     }
 
     /// The jump table, for `jps+`.
@@ -1751,6 +1849,95 @@ mod tests {
         for bad in ["dh:0", "dh:65", "dh:x", "dh:4:nowhere", "dh:4:farthest:1"] {
             assert!(bad.parse::<HeuristicSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_given_compressed_table_searches_as_dh_keep_m() {
+        let graph = GridGraph::new(
+            crate::grid::Grid::from_ascii(
+                "
+                ....@....
+                .@@.@.@@.
+                .........
+                ",
+            )
+            .unwrap(),
+            Neighborhood::Octile,
+        );
+        let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
+        let full = build_table(&graph, 4, Placement::Farthest { seed: 1 }).unwrap();
+        let compressed = CompressedTable::new(&full, 2, Compression::Nearest);
+        let given = |c: &CompressedTable| GivenTables {
+            compressed: Some(c.clone()),
+            seconds: 0.25,
+            ..GivenTables::default()
+        };
+        for name in [
+            "astar",
+            "astar/dh",
+            "astar/dh:4",
+            "astar/dh:keep2",
+            "astar/dh:4:keep2",
+        ] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let prepared = spec.prepare_given(&graph, given(&compressed)).unwrap();
+            assert_eq!(prepared.heuristic_label(), "dh:4:keep2", "{name}");
+            assert!(prepared.table().is_none());
+            assert_eq!(prepared.landmark_nodes(), Some(full.landmarks()));
+            assert_eq!(prepared.table_bytes(), compressed.memory_bytes());
+            assert!(prepared.preprocess_s() >= 0.25);
+            assert_eq!(prepared.searcher().search_cost(start, goal), Some(12.0));
+        }
+        // The same search as compressing the full table here.
+        let here: SearchSpec = "astar/dh:4:farthest:keep2".parse().unwrap();
+        let from_full = here.prepare_with_table(&graph, full.clone(), 0.0).unwrap();
+        let from_file = "astar/dh:keep2"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .prepare_given(&graph, given(&compressed))
+            .unwrap();
+        let (mut a, mut b) = (from_full.searcher(), from_file.searcher());
+        for (s, z) in [
+            (start, goal),
+            (goal, start),
+            (graph.node(2, 1).unwrap(), goal),
+        ] {
+            assert_eq!(a.search_cost(s, z), b.search_cost(s, z));
+            assert_eq!(a.stats(), b.stats());
+        }
+        // Refused: another count, another kept count, another mode, another
+        // heuristic or search, both kinds of table, another map.
+        for (name, says) in [
+            ("astar/dh:5", "table has 4"),
+            ("astar/dh:keep3", "keep3 asks to keep 3"),
+            ("astar/dh:best2", "gives dh:4:keep2, not dh:4:best2"),
+            ("astar/dh:adapt", "not dh:4:adapt"),
+            ("astar/octile", "heuristic is octile"),
+            ("jps/dh", "keep"),
+        ] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let err = spec
+                .prepare_given(&graph, given(&compressed))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(says), "{name}: {err}");
+        }
+        let both = GivenTables {
+            landmarks: Some(full),
+            ..given(&compressed)
+        };
+        let err = SearchSpec::default()
+            .prepare_given(&graph, both)
+            .unwrap_err();
+        assert!(err.to_string().contains("not both"), "{err}");
+        let other = crate::grid::testing::open_map(4, 9, Neighborhood::Octile);
+        let err = SearchSpec::default()
+            .prepare_given(&other, given(&compressed))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("covers 27 nodes, the map has 36"),
+            "{err}"
+        );
     }
 
     #[test]

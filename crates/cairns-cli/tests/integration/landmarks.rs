@@ -270,6 +270,64 @@ fn compressed_and_adaptive_tables_match_from_the_spec_and_from_a_saved_table() {
     assert_stderr_has(&o, "searched by astar only");
 }
 
+/// `landmarks build --keep M` saves a compressed table; `scen --landmarks`
+/// searches it as `dh:K:keepM`, exactly as compressing the full table at
+/// load time does, and refuses what the table cannot give.
+#[test]
+fn a_saved_compressed_table_searches_like_keep_m_of_the_full_one() {
+    let dir = TempDir::new("compressed");
+    let (map, scen) = rooms_and_scen(&dir);
+    let (full, small) = (dir.path("full.lm"), dir.path("keep2.lmc"));
+    assert_exit(&build(&map, "6", &full, &[]), 0);
+    let o = build(&map, "6", &small, &["--keep", "2"]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "search it as dh:6:keep2");
+    let (full_bytes, small_bytes) = (
+        std::fs::metadata(&full).unwrap().len(),
+        std::fs::metadata(&small).unwrap().len(),
+    );
+    assert!(
+        small_bytes * 2 < full_bytes,
+        "{small_bytes} vs {full_bytes}"
+    );
+
+    let run_with = |table: &str, h: &str| {
+        let o = run(
+            "scen {} --landmarks {} --heuristic {} --against dijkstra --json",
+            &[&scen, table, h],
+        );
+        assert_exit(&o, 0);
+        json(&o)
+    };
+    let (from_file, from_full) = (run_with(&small, "dh"), run_with(&full, "dh:keep2"));
+    for j in [&from_file, &from_full] {
+        assert_eq!(j["mismatches"], 0, "{j}");
+        assert_eq!(j["queries"], 40, "{j}");
+        assert_eq!(j["heuristic"], "dh:6:keep2", "{j}");
+    }
+    assert_eq!(from_file["mean_expanded"], from_full["mean_expanded"]);
+    assert_eq!(from_file["table_bytes"], from_full["table_bytes"]);
+
+    for (h, says) in [
+        (
+            "dh:keep3",
+            "keep3 asks to keep 3 landmarks per cell, but the compressed table keeps 2",
+        ),
+        ("dh:7", "dh:7 asks for 7 landmarks, but the table has 6"),
+        ("octile", "heuristic is octile"),
+    ] {
+        let o = run("scen {} --landmarks {} --heuristic {}", &[&scen, &small, h]);
+        assert_exit(&o, 2);
+        assert_stderr_has(&o, says);
+    }
+    let o = run("scen {} --landmarks {} --search jps", &[&scen, &small]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "searched by astar only");
+    let o = build(&map, "6", &small, &["--keep", "7"]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "--keep 7: a cell can keep 1 to 6 of the 6 landmarks");
+}
+
 #[test]
 fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
     let dir = TempDir::new("path");

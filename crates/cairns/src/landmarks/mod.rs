@@ -22,7 +22,9 @@
 //! 3. [`DifferentialHeuristic`] borrows the table and is a
 //!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
 //! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
-//!    disk, tied to its map by a hash ([`grid_hash`]).
+//!    disk, tied to its map by a hash ([`grid_hash`]); a compressed table
+//!    ([`research::CompressedTable`]) has a file of its own, and
+//!    [`SavedTable::load_for`] reads either kind.
 //! 5. [`IncrementalTable`] follows a grid's wall edits, repairing only the
 //!    distances that change (the result equals a rebuild).
 //!
