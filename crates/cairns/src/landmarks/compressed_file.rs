@@ -240,6 +240,37 @@ mod tests {
         r.unwrap_err().kind().clone()
     }
 
+    proptest::proptest! {
+        /// Random bytes after a valid header, and every truncation and
+        /// one-bit flip of a valid file, are refused without a panic.
+        #[test]
+        fn damaged_files_are_refused(
+            input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+            flip in proptest::prelude::any::<proptest::sample::Index>(),
+            bit in 0u8..8,
+        ) {
+            let (graph, _, compressed, hash) = table();
+            let mut head = COMPRESSED_MAGIC.to_vec();
+            head.extend_from_slice(&1u32.to_le_bytes());
+            head.extend_from_slice(&hash.to_le_bytes());
+            head.extend_from_slice(&input);
+            proptest::prop_assert!(CompressedTable::load(&head[..], hash).is_err());
+            proptest::prop_assert!(SavedTable::load_for(&head[..], &graph, hash).is_err());
+
+            let good = bytes(&compressed, hash);
+            let n = cut.index(good.len());
+            proptest::prop_assert_eq!(
+                kind(CompressedTable::load(&good[..n], hash)),
+                FileErrorKind::Truncated
+            );
+            let mut b = good.clone();
+            b[flip.index(good.len())] ^= 1 << bit;
+            proptest::prop_assert!(CompressedTable::load(&b[..], hash).is_err());
+            proptest::prop_assert!(SavedTable::load_for(&b[..], &graph, hash).is_err());
+        }
+    }
+
     #[test]
     fn round_trips_and_reads_as_a_saved_table() {
         let (g, full, c, hash) = table();
