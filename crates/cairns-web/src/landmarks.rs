@@ -148,8 +148,8 @@ pub(crate) fn gain(
     goal: NodeId,
     base: f64,
 ) -> Option<f64> {
-    let to = |v| f64::from(table.to_landmark(v, l));
-    let from = |v| f64::from(table.from_landmark(l, v));
+    let to = |v| table.to_landmark(v, l);
+    let from = |v| table.from_landmark(l, v);
     let bound = (to(n) - to(goal)).max(from(goal) - from(n));
     let bound = if bound.is_nan() || !to(n).is_finite() || !to(goal).is_finite() {
         return None;
@@ -304,7 +304,7 @@ mod tests {
         // the landmark itself (d(L, goal) away) and 0 at the goal.
         assert_eq!(bytes[0], 254);
         assert_eq!(bytes[goal.index()], 0);
-        assert!((max - f64::from(table.to_landmark(goal, 0))).abs() < 1e-4);
+        assert!((max - table.to_landmark(goal, 0)).abs() < 1e-4);
         // Only the goal is as far from L as the goal is.
         assert_eq!(helped, cells - 1, "every cell but the goal gains");
     }

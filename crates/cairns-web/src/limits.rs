@@ -71,14 +71,14 @@ pub struct Limits {
     /// columns of the map's size for its searches. Default 2.
     pub max_table_builds: usize,
     /// The largest landmark table one request may have built, in bytes:
-    /// landmarks x cells x 4. A larger one gets `422` before anything is
-    /// built. Default 128 MiB: 32 landmarks on 1024 x 1024, 8 on
+    /// landmarks x cells x 8. A larger one gets `422` before anything is
+    /// built. Default 256 MiB: 32 landmarks on 1024 x 1024, 8 on
     /// 2048 x 2048.
     pub max_table_bytes: usize,
     /// Bytes of landmark tables alive at once: cached, in use or being
     /// built. A build that would exceed it first drops the least recently
     /// used tables no request is using; if that is not enough, the request
-    /// gets `503`. Default 384 MiB, three of the largest tables.
+    /// gets `503`. Default 768 MiB, three of the largest tables.
     pub table_memory: usize,
 }
 
@@ -92,19 +92,19 @@ impl Default for Limits {
             max_body_bytes: crate::MAX_BODY,
             max_concurrent_work: 4,
             max_table_builds: 2,
-            max_table_bytes: 128 << 20,
-            table_memory: 384 << 20,
+            max_table_bytes: 256 << 20,
+            table_memory: 768 << 20,
         }
     }
 }
 
-/// The bytes of a symmetric landmark table: one `f32` per landmark and
+/// The bytes of a symmetric landmark table: one `f64` per landmark and
 /// node, as [`LandmarkTable::memory_bytes`](cairns::landmarks::LandmarkTable::memory_bytes)
 /// reports once it is built.
 pub(crate) fn table_bytes(landmarks: usize, nodes: usize) -> usize {
     landmarks
         .saturating_mul(nodes)
-        .saturating_mul(std::mem::size_of::<f32>())
+        .saturating_mul(std::mem::size_of::<f64>())
 }
 
 /// Refuses, before anything is built, a table larger than one request may
@@ -361,21 +361,21 @@ mod tests {
             max_table_bytes: 1 << 20,
             ..Limits::default()
         };
-        // 128 x 128 cells x 16 landmarks x 4 bytes = 1 MiB: fits exactly.
-        check_table_request(&limits, 16, false, 128, 128).unwrap();
-        let err = check_table_request(&limits, 17, false, 128, 128).unwrap_err();
+        // 128 x 128 cells x 8 landmarks x 8 bytes = 1 MiB: fits exactly.
+        check_table_request(&limits, 8, false, 128, 128).unwrap();
+        let err = check_table_request(&limits, 9, false, 128, 128).unwrap_err();
         assert_eq!(err.status(), StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(err.message().contains("at most 16 landmarks"), "{err:?}");
-        // A directed table holds two columns per landmark: half as many fit.
-        check_table_request(&limits, 8, true, 128, 128).unwrap();
-        let err = check_table_request(&limits, 9, true, 128, 128).unwrap_err();
-        assert!(err.message().contains("directed dh with 9"), "{err:?}");
         assert!(err.message().contains("at most 8 landmarks"), "{err:?}");
+        // A directed table holds two columns per landmark: half as many fit.
+        check_table_request(&limits, 4, true, 128, 128).unwrap();
+        let err = check_table_request(&limits, 5, true, 128, 128).unwrap_err();
+        assert!(err.message().contains("directed dh with 5"), "{err:?}");
+        assert!(err.message().contains("at most 4 landmarks"), "{err:?}");
         // The whole budget bounds a request too.
         let small_budget = Limits {
             table_memory: 1 << 19,
             ..limits
         };
-        assert!(check_table_request(&small_budget, 16, false, 128, 128).is_err());
+        assert!(check_table_request(&small_budget, 8, false, 128, 128).is_err());
     }
 }

@@ -77,7 +77,7 @@ fn build_then_scen_with_the_file_has_no_mismatches() {
     let o = build(&map, "6", &table, &["--placement", "avoid", "--seed", "9"]);
     assert_exit(&o, 0);
     let out = stdout(&o);
-    let bytes = grid.len() * 6 * 4;
+    let bytes = grid.len() * 6 * 8;
     assert!(out.contains(&format!("table bytes {bytes}")), "{out}");
     assert!(out.contains("build s"), "{out}");
     assert!(out.contains("6 placed avoid (seed 9)"), "{out}");
@@ -164,7 +164,7 @@ fn landmarks_file_works_with_every_open_set() {
         assert_eq!(j["open"], info.name);
         assert_eq!(j["queries"], 3, "{}: {j}", info.name);
         assert_eq!(j["mismatches"], 0, "{}: {j}", info.name);
-        assert_eq!(j["table_bytes"], 6 * 4 * 3 * 4, "{j}");
+        assert_eq!(j["table_bytes"], 6 * 4 * 3 * 8, "{j}");
     }
 }
 
@@ -352,7 +352,7 @@ fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
     let o = cairns(&[&base[..], &["--neighborhood", "4", "--landmarks", &table]].concat());
     assert_exit(&o, 0);
     assert_stdout_has(&o, "cost       16.000000");
-    assert_stdout_has(&o, "table      360 bytes");
+    assert_stdout_has(&o, "table      720 bytes");
     // ... and under octile movement the error says that the movement
     // differs, not that the map does.
     let o = cairns(&[&base[..], &["--landmarks", &table]].concat());

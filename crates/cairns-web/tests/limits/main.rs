@@ -243,11 +243,11 @@ async fn work_past_the_deadline_gets_503_while_small_requests_are_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_over_the_request_limit_gets_422_before_it_is_built() {
     let (server, small, big) = serve(Limits {
-        max_table_bytes: 128 << 10,
+        max_table_bytes: 256 << 10,
         ..Limits::default()
     })
     .await;
-    // 64 x 64 cells x 8 landmarks x 4 bytes = 128 KiB: fits.
+    // 64 x 64 cells x 8 landmarks x 8 bytes = 256 KiB: fits.
     let answer = search(server.addr, &dh_search("small", &small, 8, 0)).await;
     assert_eq!(answer.status, 200, "{answer:?}");
     let answer = search(server.addr, &dh_search("small", &small, 9, 0)).await;
@@ -316,7 +316,7 @@ async fn table_builds_past_the_limit_get_503() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_memory_in_use_gets_503_and_idle_tables_make_room() {
     // Room for the big table and less than one small one beside it.
-    let big_table = (BIG * BIG) as usize * 32 * 4;
+    let big_table = (BIG * BIG) as usize * 32 * 8;
     let (server, small, big) = serve(Limits {
         table_memory: big_table + (16 << 10),
         max_table_bytes: big_table,

@@ -38,6 +38,9 @@ impl std::fmt::Display for NodeId {
     }
 }
 
+/// The quantum of exact costs: see [`Graph::lattice_costs`].
+pub const LATTICE: f64 = 1.0 / (1u64 << 23) as f64;
+
 /// A directed graph with dense node ids and non-negative `f64` edge costs.
 ///
 /// Implementations promise that every node id they return is below
@@ -85,6 +88,20 @@ pub trait Graph {
     /// once, with the distance Dijkstra's algorithm gives it.
     fn cost_bounds(&self) -> Option<(f64, f64)> {
         None
+    }
+
+    /// Whether every edge cost is a multiple of [`LATTICE`] (`2^-23`) below
+    /// `2^29`, as every grid move is without terrain (1 and
+    /// [`DIAGONAL`](crate::grid::DIAGONAL)): then every path sum below
+    /// `2^29` is exact in `f64`, and landmark tables need no rounding
+    /// margin ([`LandmarkTable::is_exact`](crate::landmarks::LandmarkTable::is_exact)).
+    /// The default scans every edge, `O(V + E)`; a graph that knows
+    /// answers at once.
+    fn lattice_costs(&self) -> bool {
+        (0..self.node_bound() as u32).all(|v| {
+            self.successors(NodeId(v))
+                .all(|(_, c)| (c / LATTICE).fract() == 0.0 && c < (1u64 << 29) as f64)
+        })
     }
 
     /// Whether a path from `from` to `to` may exist: `false` only when the
@@ -140,6 +157,10 @@ impl<G: Graph + ?Sized> Graph for &G {
         (**self).cost_bounds()
     }
 
+    fn lattice_costs(&self) -> bool {
+        (**self).lattice_costs()
+    }
+
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
         (**self).may_reach(from, to)
@@ -186,6 +207,10 @@ impl<G: Reversible> Graph for Reversed<G> {
 
     fn cost_bounds(&self) -> Option<(f64, f64)> {
         self.0.cost_bounds()
+    }
+
+    fn lattice_costs(&self) -> bool {
+        self.0.lattice_costs()
     }
 
     /// A path `from -> to` here is a path `to -> from` in the underlying

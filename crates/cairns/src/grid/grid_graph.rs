@@ -601,6 +601,18 @@ impl Graph for GridGraph {
         }
     }
 
+    /// At once without terrain (1 and [`DIAGONAL`] are on the lattice);
+    /// with terrain, a scan of the move costs.
+    fn lattice_costs(&self) -> bool {
+        match &self.terrain {
+            None => true,
+            Some(t) => t.moves.iter().flatten().all(|&c| {
+                !c.is_finite()
+                    || ((c / crate::graph::LATTICE).fract() == 0.0 && c < (1u64 << 29) as f64)
+            }),
+        }
+    }
+
     /// `false` when the two cells lie in different [`Components`].
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
@@ -645,6 +657,10 @@ impl Graph for Canonical<'_> {
 
     fn cost_bounds(&self) -> Option<(f64, f64)> {
         self.0.cost_bounds()
+    }
+
+    fn lattice_costs(&self) -> bool {
+        self.0.lattice_costs()
     }
 
     #[inline]

@@ -2,7 +2,7 @@
 //! kept from a search that has already run.
 
 use super::distances_from;
-use super::table::{Directedness, margin_of, store};
+use super::table::{Directedness, margin_of_f32 as margin_of, store_f32 as store};
 use crate::graph::{NodeId, Reversed, Reversible};
 use crate::open::OpenSet;
 use crate::search::{Observer, SearchCache};

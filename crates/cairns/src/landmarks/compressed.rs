@@ -3,7 +3,7 @@
 //! node keeps the distances to only `m` of the `k` landmarks, so more
 //! landmarks fit in the same memory.
 
-use super::table::margin_of;
+use super::table::{margin_of_f32, store_f32};
 use super::{Directedness, LandmarkTable};
 use crate::graph::NodeId;
 use crate::heuristic::Heuristic;
@@ -113,13 +113,13 @@ impl CompressedTable {
             }
             for &l in &order {
                 index.push(l as u8);
-                dist.push(full.to_landmark(v, l));
+                dist.push(store_f32(full.to_landmark(v, l)));
             }
         }
         let between = full
             .landmarks()
             .iter()
-            .flat_map(|&l| (0..k).map(move |j| full.to_landmark(l, j)))
+            .flat_map(|&l| (0..k).map(move |j| store_f32(full.to_landmark(l, j))))
             .collect();
         CompressedTable::from_parts(full.landmarks().to_vec(), m, index, dist, between)
     }
@@ -137,7 +137,7 @@ impl CompressedTable {
         let k = landmarks.len();
         debug_assert!(m > 0 && index.len() == dist.len() && dist.len().is_multiple_of(m));
         debug_assert_eq!(between.len(), k * k);
-        let margin = margin_of([dist.as_slice(), between.as_slice()]);
+        let margin = margin_of_f32([dist.as_slice(), between.as_slice()]);
         CompressedTable {
             nodes_of: landmarks,
             landmarks: k,

@@ -161,7 +161,12 @@ pub(super) fn read_compressed<R: Read>(
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
 ) -> Result<CompressedTable, LandmarkFileError> {
-    read_header(&mut r, CompressedTable::FILE_VERSION, expected_map_hash)?;
+    read_header(
+        &mut r,
+        CompressedTable::FILE_VERSION,
+        CompressedTable::FILE_VERSION,
+        expected_map_hash,
+    )?;
     let nodes = read_node_count(&mut r, expected_nodes)?;
     let (k, m) = (read_u32(&mut r)?, read_u32(&mut r)?);
     if k == 0 || k as usize > CompressedTable::MAX_LANDMARKS || m == 0 || m > k {
@@ -196,7 +201,7 @@ pub(super) fn read_compressed<R: Read>(
         }
         .into());
     }
-    check_distances(between.iter().chain(&dist))?;
+    check_distances(between.iter().chain(&dist).copied())?;
     Ok(CompressedTable::from_parts(
         landmarks, m as usize, index, dist, between,
     ))

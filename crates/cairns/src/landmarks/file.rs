@@ -158,7 +158,9 @@ pub enum FileErrorKind {
         landmarks: u32,
     },
     /// A format version this library cannot read.
-    #[error("unsupported landmark file version {found} (this library reads version {supported})")]
+    #[error(
+        "unsupported landmark file version {found} (this library reads versions up to {supported})"
+    )]
     UnsupportedVersion {
         /// The file's version.
         found: u32,
@@ -234,13 +236,19 @@ pub enum FileErrorKind {
         /// The field's value.
         value: u32,
     },
+    /// The exactness field (version 2) is neither 0 nor 1.
+    #[error("unknown exactness {value} in landmark file (0 or 1)")]
+    BadExactness {
+        /// The field's value.
+        value: u32,
+    },
     /// A distance is negative or NaN.
     #[error("distance {index} in landmark file is {value}, not a non-negative number")]
     BadDistance {
         /// Position among the distances.
         index: u64,
         /// The value.
-        value: f32,
+        value: f64,
     },
     /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
     #[error("i/o error while reading landmark file")]
@@ -248,33 +256,42 @@ pub enum FileErrorKind {
 }
 
 impl LandmarkTable {
-    /// The version of the file format that [`save`](Self::save) writes and
-    /// [`load`](Self::load) reads.
-    pub const FILE_VERSION: u32 = 1;
+    /// The version of the file format that [`save`](Self::save) writes;
+    /// [`load`](Self::load) reads it and version 1.
+    pub const FILE_VERSION: u32 = 2;
 
     /// Writes the table in the landmark file format below, tagged with
     /// `map_hash` (for a grid, [`grid_hash`]). The distances are written
     /// node-major whatever the table's [`Layout`](super::Layout). Writes in
     /// blocks of 64 KiB; `O(k V)` time.
     ///
-    /// # Format, version 1
+    /// # Format, version 2
     ///
-    /// Every integer is little-endian; distances are IEEE 754 `f32`.
+    /// Every integer is little-endian; distances are IEEE 754 `f64`.
     ///
     /// | bytes | content |
     /// |---|---|
     /// | 8 | magic `CAIRNSLM` |
-    /// | 4 | format version, `u32` (1) |
+    /// | 4 | format version, `u32` (2) |
     /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller (see [`grid_hash`]) |
     /// | 8 | node count `n`, `u64` |
     /// | 4 | landmark count `k`, `u32` |
     /// | 4 | directedness, `u32`: 0 symmetric, 1 directed |
+    /// | 4 | exactness, `u32`: 1 when the distances were exact ([`is_exact`](Self::is_exact)), else 0 |
     /// | `4 k` | landmark node ids, `u32` |
-    /// | `4 n k` | distances to the landmarks `d(v, L)`, node-major (`v * k + l`) |
-    /// | `4 n k` | directed only: distances from the landmarks `d(L, v)`, node-major |
+    /// | `8 n k` | distances to the landmarks `d(v, L)`, node-major (`v * k + l`) |
+    /// | `8 n k` | directed only: distances from the landmarks `d(L, v)`, node-major |
     /// | 8 | FNV-1a 64-bit hash of every byte before it |
     ///
-    /// Bytes after the checksum are not read.
+    /// Bytes after the checksum are not read. Version 1, written before
+    /// the tables kept exact distances, has no exactness field and `f32`
+    /// distances (`4 n k` bytes each); it still loads, with the rounding
+    /// margin (see [`LandmarkTable::is_exact`]). A table read with
+    /// [`load_for`](Self::load_for) is exact when the file says it was and
+    /// its graph's costs are on the lattice
+    /// ([`Graph::lattice_costs`](crate::graph::Graph::lattice_costs)), as
+    /// the table built on that graph would be; [`load`](Self::load),
+    /// without the graph, keeps the margin.
     ///
     /// # Errors
     ///
@@ -289,6 +306,7 @@ impl LandmarkTable {
         out.put(&(k as u32).to_le_bytes())?;
         let directed = self.directedness() == Directedness::Directed;
         out.put(&u32::from(directed).to_le_bytes())?;
+        out.put(&u32::from(self.is_exact()).to_le_bytes())?;
         for l in self.landmarks() {
             out.put(&l.0.to_le_bytes())?;
         }
@@ -349,7 +367,7 @@ impl LandmarkTable {
     /// assert!(err.to_string().starts_with("landmark file was built for another map"));
     /// ```
     pub fn load(r: impl Read, expected_map_hash: u64) -> Result<LandmarkTable, LandmarkFileError> {
-        read(r, expected_map_hash, None)
+        read(r, expected_map_hash, None).map(|(table, _)| table)
     }
 
     /// Like [`load`](Self::load), and also checks that the table covers
@@ -365,9 +383,8 @@ impl LandmarkTable {
         graph: &G,
         expected_map_hash: u64,
     ) -> Result<LandmarkTable, LandmarkFileError> {
-        let mut table = read(r, expected_map_hash, Some(graph.node_bound() as u64))?;
-        table.set_components(graph);
-        Ok(table)
+        let (table, exact) = read(r, expected_map_hash, Some(graph.node_bound() as u64))?;
+        Ok(adopt(table, exact, graph))
     }
 }
 
@@ -399,9 +416,8 @@ impl SavedTable {
         let nodes = Some(graph.node_bound() as u64);
         match read_array::<8>(&mut r)? {
             MAGIC => {
-                let mut table = read_full(r, expected_map_hash, nodes)?;
-                table.set_components(graph);
-                Ok(SavedTable::Full(table))
+                let (table, exact) = read_full(r, expected_map_hash, nodes)?;
+                Ok(SavedTable::Full(adopt(table, exact, graph)))
             }
             COMPRESSED_MAGIC => {
                 read_compressed(r, expected_map_hash, nodes).map(SavedTable::Compressed)
@@ -415,11 +431,12 @@ impl SavedTable {
 /// checks them against `supported` and `expected_map_hash`.
 pub(super) fn read_header<R: Read>(
     r: &mut Hashing<R>,
+    oldest: u32,
     supported: u32,
     expected_map_hash: u64,
-) -> Result<(), LandmarkFileError> {
+) -> Result<u32, LandmarkFileError> {
     let version = read_u32(r)?;
-    if version != supported {
+    if !(oldest..=supported).contains(&version) {
         return Err(FileErrorKind::UnsupportedVersion {
             found: version,
             supported,
@@ -441,7 +458,7 @@ pub(super) fn read_header<R: Read>(
         }
         .into());
     }
-    Ok(())
+    Ok(version)
 }
 
 /// Reads the node count and checks it against `expected`.
@@ -491,15 +508,16 @@ pub(super) fn check_sum<R: Read>(mut r: Hashing<R>) -> Result<(), LandmarkFileEr
 }
 
 /// The first distance that is negative or NaN, as an error.
-pub(super) fn check_distances<'a>(
-    values: impl IntoIterator<Item = &'a f32>,
+pub(super) fn check_distances<T: Into<f64>>(
+    values: impl IntoIterator<Item = T>,
 ) -> Result<(), LandmarkFileError> {
     match values
         .into_iter()
+        .map(Into::into)
         .enumerate()
-        .find(|(_, d)| d.is_nan() || **d < 0.0)
+        .find(|(_, d)| d.is_nan() || *d < 0.0)
     {
-        Some((index, &value)) => Err(FileErrorKind::BadDistance {
+        Some((index, value)) => Err(FileErrorKind::BadDistance {
             index: index as u64,
             value,
         }
@@ -508,11 +526,22 @@ pub(super) fn check_distances<'a>(
     }
 }
 
+/// A table read for `graph`: its components, and exact when the file says
+/// its distances were (`exact`) and the graph's costs are on the lattice.
+fn adopt<G: Reversible>(mut table: LandmarkTable, exact: bool, graph: &G) -> LandmarkTable {
+    table.set_components(graph);
+    if exact && graph.lattice_costs() {
+        table.set_exact(true);
+        table.refresh_margin();
+    }
+    table
+}
+
 fn read(
     r: impl Read,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<LandmarkTable, LandmarkFileError> {
+) -> Result<(LandmarkTable, bool), LandmarkFileError> {
     let mut r = Hashing::new(r);
     match read_array::<8>(&mut r)? {
         MAGIC => read_full(r, expected_map_hash, expected_nodes),
@@ -530,8 +559,8 @@ fn read_full<R: Read>(
     mut r: Hashing<R>,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<LandmarkTable, LandmarkFileError> {
-    read_header(&mut r, LandmarkTable::FILE_VERSION, expected_map_hash)?;
+) -> Result<(LandmarkTable, bool), LandmarkFileError> {
+    let version = read_header(&mut r, 1, LandmarkTable::FILE_VERSION, expected_map_hash)?;
     let nodes = read_node_count(&mut r, expected_nodes)?;
     let k = read_u32(&mut r)?;
     let too_large = FileErrorKind::TooLarge {
@@ -542,7 +571,7 @@ fn read_full<R: Read>(
     // address space (twice, for directed tables).
     let values = nodes
         .checked_mul(k.into())
-        .filter(|&v| u32::try_from(nodes).is_ok() && v <= (isize::MAX as u64) / 8);
+        .filter(|&v| u32::try_from(nodes).is_ok() && v <= (isize::MAX as u64) / 16);
     let Some(values) = values.filter(|_| k as usize <= LandmarkTable::MAX_LANDMARKS) else {
         return Err(too_large.into());
     };
@@ -551,21 +580,31 @@ fn read_full<R: Read>(
         1 => Directedness::Directed,
         value => return Err(FileErrorKind::BadDirectedness { value }.into()),
     };
+    let exact = match version {
+        1 => false,
+        _ => match read_u32(&mut r)? {
+            0 => false,
+            1 => true,
+            value => return Err(FileErrorKind::BadExactness { value }.into()),
+        },
+    };
     let landmarks = read_landmarks(&mut r, k, nodes)?;
-    let to = read_words(&mut r, values as usize, f32::from_le_bytes)?;
+    let distances = |r: &mut Hashing<R>| -> io::Result<Vec<f64>> {
+        if version == 1 {
+            read_words(r, values as usize, |b| f64::from(f32::from_le_bytes(b)))
+        } else {
+            read_words(r, values as usize, f64::from_le_bytes)
+        }
+    };
+    let to = distances(&mut r)?;
     let from = match directedness {
         Directedness::Symmetric => Vec::new(),
-        Directedness::Directed => read_words(&mut r, values as usize, f32::from_le_bytes)?,
+        Directedness::Directed => distances(&mut r)?,
     };
     check_sum(r)?;
-    check_distances(to.iter().chain(&from))?;
-    Ok(LandmarkTable::from_node_major(
-        landmarks,
-        nodes as usize,
-        directedness,
-        to,
-        from,
-    ))
+    check_distances(to.iter().chain(&from).copied())?;
+    let table = LandmarkTable::from_node_major(landmarks, nodes as usize, directedness, to, from);
+    Ok((table, exact))
 }
 
 #[cfg(test)]
@@ -615,9 +654,15 @@ mod tests {
     fn round_trips_both_directednesses_and_layouts() {
         let (g, t, hash) = grid_table();
         let b = bytes(&t, hash);
-        assert_eq!(b.len(), 36 + 2 * 4 + 18 * 2 * 4 + 8);
+        assert_eq!(b.len(), 40 + 2 * 4 + 18 * 2 * 8 + 8);
         assert_eq!(&b[..8], b"CAIRNSLM");
-        assert_eq!(LandmarkTable::load_for(&b[..], &g, hash).unwrap(), t);
+        let back = LandmarkTable::load_for(&b[..], &g, hash).unwrap();
+        assert_eq!(back, t);
+        // Exact, as the table built on the grid is; without its graph the
+        // reader cannot tell, and keeps the margin.
+        assert!(t.is_exact() && back.is_exact());
+        let blind = LandmarkTable::load(&b[..], hash).unwrap();
+        assert!(!blind.is_exact() && blind.margin() > 0.0);
         // A landmark-major table writes the same bytes.
         let lm = t.clone().with_layout(Layout::LandmarkMajor);
         assert_eq!(bytes(&lm, hash), b);
@@ -644,12 +689,12 @@ mod tests {
         assert_eq!(load(&b[..]), FileErrorKind::BadMagic);
 
         let mut b = good.clone();
-        b[8] = 2;
+        b[8] = 3;
         assert_eq!(
             load(&b[..]),
             FileErrorKind::UnsupportedVersion {
-                found: 2,
-                supported: 1
+                found: 3,
+                supported: 2
             }
         );
 
@@ -699,7 +744,11 @@ mod tests {
         assert_eq!(load(&b[..]), FileErrorKind::BadDirectedness { value: 3 });
 
         let mut b = good.clone();
-        b[36..40].copy_from_slice(&18u32.to_le_bytes());
+        b[36..40].copy_from_slice(&2u32.to_le_bytes());
+        assert_eq!(load(&b[..]), FileErrorKind::BadExactness { value: 2 });
+
+        let mut b = good.clone();
+        b[40..44].copy_from_slice(&18u32.to_le_bytes());
         assert_eq!(
             load(&b[..]),
             FileErrorKind::LandmarkOutOfRange {
@@ -715,7 +764,7 @@ mod tests {
         let (_, t, hash) = grid_table();
         let mut b = bytes(&t, hash);
         let body = b.len() - 8;
-        b[44..48].copy_from_slice(&(-1.0f32).to_le_bytes());
+        b[48..56].copy_from_slice(&(-1.0f64).to_le_bytes());
         let sum = fnv1a(FNV_OFFSET, &b[..body]);
         b[body..].copy_from_slice(&sum.to_le_bytes());
         assert_eq!(
@@ -725,6 +774,37 @@ mod tests {
                 value: -1.0
             }
         );
+    }
+
+    /// A version 1 file (`f32` distances, written before the tables kept
+    /// exact ones) still loads, rounded, with the margin.
+    #[test]
+    fn version_1_files_load_with_the_margin() {
+        let (g, t, hash) = grid_table();
+        let v2 = bytes(&t, hash);
+        // Version 1: no exactness field, each distance as f32.
+        let head = 40 + 2 * 4;
+        let mut v1 = v2[..36].to_vec();
+        v1.extend_from_slice(&v2[40..head]);
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        for w in v2[head..v2.len() - 8].chunks_exact(8) {
+            let d = f64::from_le_bytes(w.try_into().unwrap());
+            v1.extend_from_slice(&(d as f32).to_le_bytes());
+        }
+        let sum = fnv1a(FNV_OFFSET, &v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        let old = LandmarkTable::load_for(&v1[..], &g, hash).unwrap();
+        assert!(!old.is_exact() && old.margin() > 0.0);
+        for v in (0..18).map(NodeId) {
+            for l in 0..2 {
+                let (a, b) = (old.to_landmark(v, l), t.to_landmark(v, l));
+                assert!(a == b || (a - b).abs() <= b * 1e-7, "{a} vs {b}");
+            }
+        }
+        // Saving it again writes version 2, not exact: it loads back equal.
+        let again = bytes(&old, hash);
+        assert_eq!(u32::from_le_bytes(again[8..12].try_into().unwrap()), 2);
+        assert_eq!(LandmarkTable::load_for(&again[..], &g, hash).unwrap(), old);
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub const MAX_BEST: usize = 8;
 ///
 /// where `margin` is the table's [rounding margin](LandmarkTable::margin)
 /// and the landmark part is never below 0. Both are admissible when `base`
-/// is, and consistent when `base` is, up to `1.5 * margin` of `f32`
+/// is, and consistent when `base` is, up to `1.5 * margin` of `f64`
 /// rounding; see [`LandmarkTable`] for the argument.
 ///
 /// # Unreachable goals
@@ -233,7 +233,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
         self.select(goal, |l| {
             let b = self.term(start, goal, l);
             // NaN (no information) ranks below every real bound.
-            if b.is_nan() { f32::NEG_INFINITY } else { b }
+            if b.is_nan() { f64::NEG_INFINITY } else { b }
         })
     }
 
@@ -257,7 +257,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
 
     /// The goal value with the `best` landmarks of highest `score` (all
     /// landmarks when `best` is 0).
-    fn select(&self, goal: NodeId, score: impl Fn(usize) -> f32) -> DifferentialGoal<B::Goal> {
+    fn select(&self, goal: NodeId, score: impl Fn(usize) -> f64) -> DifferentialGoal<B::Goal> {
         self.check(goal);
         let mut out = DifferentialGoal {
             node: goal,
@@ -271,7 +271,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
         }
         let n = usize::from(self.best).min(self.table.landmark_count());
         // Insertion into a short sorted list: k * n steps at most.
-        let mut scores = [f32::NEG_INFINITY; MAX_BEST];
+        let mut scores = [f64::NEG_INFINITY; MAX_BEST];
         let mut len = 0;
         for l in 0..self.table.landmark_count() {
             let s = score(l);
@@ -298,7 +298,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
         let t = self.table;
         let to = t.dist_to();
         (0..t.landmark_count())
-            .all(|l| to[t.slot(goal, l)] == f32::INFINITY)
+            .all(|l| to[t.slot(goal, l)] == f64::INFINITY)
             .then(|| t.component(goal))
             .flatten()
     }
@@ -306,7 +306,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
     /// The bound of landmark `l` on `d(a, z)`, before the margin: may be
     /// negative, infinite or NaN (no information).
     #[inline]
-    fn term(&self, a: NodeId, z: NodeId, l: usize) -> f32 {
+    fn term(&self, a: NodeId, z: NodeId, l: usize) -> f64 {
         let t = self.table;
         let (sa, sz) = (t.slot(a, l), t.slot(z, l));
         let to = t.dist_to();
@@ -322,8 +322,8 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
     /// The largest landmark bound on `d(node, goal)` over the goal's
     /// landmarks, at least 0, before the margin.
     #[inline]
-    fn landmark_bound(&self, node: NodeId, goal: &DifferentialGoal<B::Goal>) -> f32 {
-        // `f32::max` ignores NaN, the "both infinite" case, and keeps an
+    fn landmark_bound(&self, node: NodeId, goal: &DifferentialGoal<B::Goal>) -> f64 {
+        // `f64::max` ignores NaN, the "both infinite" case, and keeps an
         // infinite bound: exactly the rules in the type's docs.
         let target = goal.node;
         if let Some(active) = goal.active() {
@@ -333,7 +333,7 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
         }
         let table = self.table;
         let k = table.landmark_count();
-        let row = |values: &'t [f32], v: NodeId| &values[v.index() * k..][..k];
+        let row = |values: &'t [f64], v: NodeId| &values[v.index() * k..][..k];
         match (table.layout(), table.directedness()) {
             (Layout::NodeMajor, Directedness::Symmetric) => {
                 let to = table.dist_to();
@@ -357,13 +357,13 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
 }
 
 /// `max(0, max_i |a[i] - b[i]|)`, ignoring NaN (both distances infinite)
-/// and keeping an infinite difference, as `f32::max` would; written over
+/// and keeping an infinite difference, as `f64::max` would; written over
 /// eight independent lanes with plain comparisons so that the compiler
-/// turns it into vector instructions (a fold over `f32::max` stays scalar).
+/// turns it into vector instructions (a fold over `f64::max` stays scalar).
 #[inline]
-fn symmetric_bound(a: &[f32], b: &[f32]) -> f32 {
+fn symmetric_bound(a: &[f64], b: &[f64]) -> f64 {
     const LANES: usize = 8;
-    let mut acc = [0f32; LANES];
+    let mut acc = [0f64; LANES];
     let (chunks_a, rest_a) = a.as_chunks::<LANES>();
     let (chunks_b, rest_b) = b.as_chunks::<LANES>();
     for (x, y) in chunks_a.iter().zip(chunks_b) {
@@ -373,7 +373,7 @@ fn symmetric_bound(a: &[f32], b: &[f32]) -> f32 {
             acc[i] = if d > acc[i] { d } else { acc[i] };
         }
     }
-    let mut best = 0f32;
+    let mut best = 0f64;
     for (x, y) in rest_a.iter().zip(rest_b) {
         let d = (x - y).abs();
         best = if d > best { d } else { best };
@@ -434,10 +434,10 @@ impl<B: Heuristic> Heuristic for DifferentialHeuristic<'_, B> {
                 &to[node.index() * k..][..k],
                 &to[goal.node.index() * k..][..k],
             );
-            if lm == f32::INFINITY {
+            if lm == f64::INFINITY {
                 return f64::INFINITY;
             }
-            let lm = (f64::from(lm) - t.margin()).max(0.0);
+            let lm = (lm - t.margin()).max(0.0);
             return self.base.estimate(node, &goal.base).max(lm);
         }
         self.estimate_general(node, goal)
@@ -452,10 +452,10 @@ impl<B: Heuristic> DifferentialHeuristic<'_, B> {
             return f64::INFINITY;
         }
         let lm = self.landmark_bound(node, goal);
-        if lm == f32::INFINITY {
+        if lm == f64::INFINITY {
             return f64::INFINITY;
         }
-        let mut lm = (f64::from(lm) - self.table.margin()).max(0.0);
+        let mut lm = (lm - self.table.margin()).max(0.0);
         if let Some(column) = self.extra {
             let e = column.term(node, goal.node);
             if e == f32::INFINITY {
@@ -514,8 +514,8 @@ mod tests {
 
     #[test]
     fn lane_bound_equals_the_plain_fold() {
-        let inf = f32::INFINITY;
-        let cases: [(&[f32], &[f32]); 4] = [
+        let inf = f64::INFINITY;
+        let cases: [(&[f64], &[f64]); 4] = [
             (&[1.0, 5.0, 2.0], &[2.0, 1.0, 2.0]),
             (&[0.0; 17], &[0.0; 17]),
             (
@@ -531,7 +531,7 @@ mod tests {
             let fold = a
                 .iter()
                 .zip(b)
-                .fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
+                .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
             assert_eq!(symmetric_bound(a, b), fold, "{a:?} {b:?}");
         }
     }
@@ -596,12 +596,12 @@ mod tests {
     }
 
     #[test]
-    fn rounding_margin_keeps_f32_bounds_admissible() {
-        // Regression guard: 0.1 rounds *up* to 0.100000001 in f32, so the
-        // landmark bound without the margin is above the true distance.
+    fn costs_off_the_lattice_get_a_margin() {
+        // 0.1 is not a multiple of 2^-23: its sums may round, so the table
+        // is not exact and its bounds are lowered by the margin.
         let g = CsrGraph::from_undirected_edges(2, &[(0, 1, 0.1)]).unwrap();
         let table = LandmarkTable::build(&g, &[NodeId(0)], Directedness::Symmetric);
-        assert!(f64::from(table.to_landmark(NodeId(1), 0)) > 0.1);
+        assert!(!table.is_exact() && table.margin() > 0.0);
         let h = DifferentialHeuristic::new(&table, Zero);
         let est = h.estimate(NodeId(1), &h.goal(NodeId(0)));
         assert!(est <= 0.1 && est > 0.1 - 1e-7, "{est}");

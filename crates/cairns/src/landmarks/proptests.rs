@@ -117,8 +117,9 @@ where
                 for (b, w) in g.successors(a) {
                     let hb = h.estimate(b, &goal);
                     prop_assert!(
-                        // 1.5 margins from the f32 rounding, and an ulp of
-                        // f64 for the base heuristic.
+                        // 1.5 margins from the rounding of tables that are
+                        // not exact, and an ulp of f64 for the base
+                        // heuristic.
                         ha <= w + hb + 2.0 * margin + 1e-12 * (1.0 + ha),
                         "{name}: inconsistent on {a} -> {b} (cost {w}) towards {z}: {ha} > {w} + {hb}"
                     );

@@ -24,18 +24,18 @@
 //!
 //! # Identical to a rebuild
 //!
-//! The distances are kept exactly as [`LandmarkTable::build`] computes them
-//! before rounding to `f32`: `f64` sums `d(u) + cost`, the same operation
+//! The distances are kept exactly as [`LandmarkTable::build`] computes them:
+//! `f64` sums `d(u) + cost`, the same operation
 //! in the same precision. Those values are the one solution of
 //! `d(s) = 0`, `d(v) = min over moves u -> v of fl(d(u) + cost)` (costs are
 //! at least 1, so `fl(d + cost) > d`, and the cell of smallest value where
 //! two solutions differ would contradict either), whatever order a search
 //! finds them in; the repair computes a solution of the same equations, so
 //! the table after a repair is bit for bit the one a rebuild gives
-//! (property test `incremental_repair_equals_a_rebuild`). That needs the
-//! `f64` distances, which the `f32` table has lost: an `IncrementalTable`
-//! keeps them beside the table, 8 bytes per cell and landmark, three times
-//! the memory of the table alone.
+//! (property test `incremental_repair_equals_a_rebuild`). The repair
+//! works landmark by landmark, so an `IncrementalTable` keeps the
+//! distances a second time, landmark-major beside the node-major table
+//! the searches read: 8 more bytes per cell and landmark.
 //!
 //! # Serving while it repairs
 //!
@@ -59,7 +59,7 @@ use std::thread::JoinHandle;
 use rayon::prelude::*;
 
 use super::stale::{MapChanges, Move};
-use super::table::{LandmarkTable, store};
+use super::table::LandmarkTable;
 use super::{DifferentialHeuristic, SafeDifferential, distances_from};
 use crate::graph::{Graph, NodeId, Reversed};
 use crate::grid::{GridGraph, Tile};
@@ -235,7 +235,7 @@ impl IncrementalTable {
             && self.changes.iter().all(MapChanges::is_empty)
     }
 
-    /// Bytes of memory: the table and the unrounded distances.
+    /// Bytes of memory: the table and its landmark-major copy.
     pub fn memory_bytes(&self) -> usize {
         self.table.memory_bytes() + self.exact.len() * std::mem::size_of::<f64>()
     }
@@ -333,6 +333,11 @@ impl IncrementalTable {
         }
         progress.landmarks_left = self.changes.iter().filter(|c| !c.is_empty()).count();
         if progress.landmarks_done > 0 {
+            // Exact once every column is of a graph with lattice costs.
+            let lattice = graph.lattice_costs();
+            let before = self.table.is_exact() || self.table.landmark_count() == 0;
+            self.table
+                .set_exact(lattice && (before || progress.landmarks_left == 0));
             let max = self.column_max.iter().fold(0.0f64, |m, &c| m.max(c));
             self.table.set_margin_for(max);
         }
@@ -481,8 +486,8 @@ impl IncrementalTable {
         let (mut max, mut rescan, mut changed) = (old_max, false, 0);
         for &(v, old) in &job.undo {
             let d = column[v as usize];
-            if store(d).to_bits() != self.table.to_landmark(NodeId(v), l).to_bits() {
-                self.table.set_distance(NodeId(v), l, store(d));
+            if d.to_bits() != self.table.to_landmark(NodeId(v), l).to_bits() {
+                self.table.set_distance(NodeId(v), l, d);
                 changed += 1;
             }
             if d.is_finite() {
@@ -567,7 +572,13 @@ fn build_exact(graph: &GridGraph, landmarks: &[NodeId]) -> (Vec<f64>, LandmarkTa
         })
         .collect();
     let exact = columns.concat();
-    let table = LandmarkTable::from_exact(landmarks, n, &exact, graph.components().clone());
+    let table = LandmarkTable::from_columns(
+        landmarks,
+        n,
+        &exact,
+        graph.lattice_costs(),
+        graph.components().clone(),
+    );
     (exact, table)
 }
 
@@ -628,7 +639,7 @@ mod tests {
             LandmarkTable::build(&g, &lms, Directedness::Symmetric)
         );
         assert!(t.is_fresh());
-        assert_eq!(t.memory_bytes(), 3 * t.table().memory_bytes());
+        assert_eq!(t.memory_bytes(), 2 * t.table().memory_bytes());
     }
 
     #[test]

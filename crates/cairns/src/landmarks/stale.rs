@@ -229,7 +229,7 @@ impl MapChanges {
         let tol = 4.0 * table.margin() + 1e-9;
         (0..table.landmark_count())
             .filter(|&l| {
-                let d = |v: NodeId| f64::from(table.to_landmark(v, l));
+                let d = |v: NodeId| table.to_landmark(v, l);
                 !graph.is_passable(table.landmarks()[l])
                     || appeared.iter().any(|m| d(m.from) + m.cost < d(m.to) - tol)
                     || disappeared.iter().any(|m| {

@@ -40,7 +40,7 @@ pub enum Layout {
     LandmarkMajor,
 }
 
-/// Distances between every node and each of `k` landmarks, stored as `f32`.
+/// Distances between every node and each of `k` landmarks, stored as `f64`.
 ///
 /// Built once with [`build`](LandmarkTable::build) and borrowed by any
 /// number of [`DifferentialHeuristic`](super::DifferentialHeuristic)s,
@@ -48,32 +48,42 @@ pub enum Layout {
 ///
 /// # Storage
 ///
-/// `k * nodes` values of 4 bytes for a [symmetric](Directedness::Symmetric)
+/// `k * nodes` values of 8 bytes for a [symmetric](Directedness::Symmetric)
 /// graph, twice that for a [directed](Directedness::Directed) one, in the
-/// chosen [`Layout`]. Unreachable pairs hold `f32::INFINITY`. A table
+/// chosen [`Layout`]. Unreachable pairs hold `f64::INFINITY`. A table
 /// built from a graph also keeps the graph's weakly connected
 /// [`Components`] (4 bytes per node), with which the heuristic proves a
 /// goal unreachable even where no landmark shares its component; two
 /// tables are equal when their distances are, whatever they know of
 /// components.
 ///
-/// # Rounding and the admissibility margin
+/// # Exact distances, and the admissibility margin otherwise
 ///
-/// Each distance is computed in `f64` and rounded to the nearest `f32`
-/// (finite distances above `f32::MAX` are clamped to `f32::MAX`, which can
-/// only lower a bound). Rounding moves a value by at most `2^-24` times
-/// itself, so a difference of two stored values, itself computed in `f32`,
-/// may exceed the difference of the true distances by up to
-/// `1.5 * 2^-23 * D`, where `D` is the largest finite stored distance. The
-/// heuristic subtracts [`margin`](LandmarkTable::margin)` = 2^-22 * D` from
-/// every landmark bound, which covers that and leaves `2^-24 * D` for the
-/// rounding of the `f64` path sums themselves (below `n * 2^-53 * D` for
-/// paths of `n` edges). The bounds are thus never above the distances that
-/// [`Dijkstra`](crate::search::Dijkstra) computes. Rounding can break
-/// consistency by as much, since it errs at both ends of an edge:
-/// `h(u) <= cost(u, v) + h(v) + 1.5 * margin`. A* stays optimal (an
-/// admissible heuristic suffices) and such tiny gains are below its
-/// reopening threshold.
+/// On a grid every move costs 1 or [`DIAGONAL`](crate::grid::DIAGONAL)
+/// (`sqrt(2)` rounded to `f32`), both multiples of `2^-23`, so every path
+/// sum below `2^29` is exact in `f64`, and so is every difference of two
+/// such distances. A table built from a graph whose edge costs are all
+/// multiples of `2^-23` and whose largest finite distance is below `2^29`
+/// is therefore *exact* ([`is_exact`](LandmarkTable::is_exact)): its bounds
+/// are the true triangle-inequality bounds, with no margin, and the
+/// heuristic is consistent. That matters beyond admissibility: along a
+/// shortest path towards a landmark the bound equals the distance, so
+/// `f = g + h` is *exactly* the optimal cost on every node of that path,
+/// and A*'s tie-break towards larger `g` follows it without expanding its
+/// neighbours. With `f32` storage (this crate before version 2 of the
+/// table file) the rounding made those `f` differ by a few `2^-14`, and
+/// den520d expanded 5.2 times as many nodes with 16 landmarks
+/// (`docs/differential-heuristics.md`).
+///
+/// Any other table (other costs, or a table read without its graph)
+/// subtracts [`margin`](LandmarkTable::margin)` = 2^-22 * D` from every
+/// landmark bound, `D` being the largest finite stored distance: this
+/// covers the rounding of the `f64` path sums (below `n * 2^-53 * D` for
+/// paths of `n` edges) and of values read from a version 1 file (rounded
+/// to `f32`, at most `2^-24 * D` each). The bounds are then never above the
+/// distances that [`Dijkstra`](crate::search::Dijkstra) computes, and
+/// consistent up to `1.5 * margin`: A* stays optimal and such tiny gains
+/// are below its reopening threshold.
 ///
 /// # Example
 ///
@@ -92,7 +102,9 @@ pub enum Layout {
 /// // Around the wall: down two, right four, up two.
 /// assert_eq!(table.to_landmark(graph.node(4, 0).unwrap(), 0), 8.0);
 /// // A wall cell reaches nothing.
-/// assert_eq!(table.to_landmark(graph.node(2, 0).unwrap(), 0), f32::INFINITY);
+/// assert_eq!(table.to_landmark(graph.node(2, 0).unwrap(), 0), f64::INFINITY);
+/// // Every move costs 1: the distances are exact.
+/// assert!(table.is_exact() && table.margin() == 0.0);
 /// ```
 #[derive(Clone, Debug)]
 pub struct LandmarkTable {
@@ -101,9 +113,12 @@ pub struct LandmarkTable {
     directedness: Directedness,
     layout: Layout,
     /// `d(v, L)`, in `layout` order.
-    to: Vec<f32>,
+    to: Vec<f64>,
     /// `d(L, v)`, in `layout` order; empty when symmetric.
-    from: Vec<f32>,
+    from: Vec<f64>,
+    /// Whether the distances are exact sums of costs on the `2^-23`
+    /// lattice (see the type's docs); the margin is then 0.
+    exact: bool,
     margin: f64,
     /// The graph's components, when the table was built from it.
     components: Option<Components>,
@@ -119,14 +134,16 @@ impl PartialEq for LandmarkTable {
             && self.layout == other.layout
             && self.to == other.to
             && self.from == other.from
+            && self.exact == other.exact
             && self.margin == other.margin
     }
 }
 
-/// Rounds a distance for storage: nearest `f32`, finite values clamped to
-/// `f32::MAX` (see the table's docs for why this is safe).
+/// Rounds a distance for the `f32` stores (compressed tables, distance
+/// columns): nearest `f32`, finite values clamped to `f32::MAX`, which can
+/// only lower a bound.
 #[inline]
-pub(super) fn store(d: f64) -> f32 {
+pub(super) fn store_f32(d: f64) -> f32 {
     if d.is_finite() {
         (d as f32).min(f32::MAX)
     } else {
@@ -134,15 +151,45 @@ pub(super) fn store(d: f64) -> f32 {
     }
 }
 
-/// The margin for a table whose values are `values`: `2^-22` times the
-/// largest finite one.
-pub(super) fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> f64 {
+/// The margin for `f32` values rounded by [`store_f32`]: `2^-22` times the
+/// largest finite one. Rounding moves a value by at most `2^-24` times
+/// itself, so a difference of two or three stored values errs by at most
+/// `1.5 * 2^-23` (`3 * 2^-24`) times the largest, which this covers, with
+/// room for the rounding of the `f64` path sums.
+pub(super) fn margin_of_f32<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> f64 {
     let max = values
         .into_iter()
         .flatten()
         .filter(|d| d.is_finite())
         .fold(0.0f32, |m, &d| m.max(d));
     f64::from(max) * f64::powi(2.0, -22)
+}
+
+/// Exact distances stay below this, so that their sums and differences
+/// are exact in `f64` (`2^29 / 2^-23 = 2^52`).
+const EXACT_BELOW: f64 = (1u64 << 29) as f64;
+
+/// The margin for a table whose values are `values`: 0 when they are
+/// exact (`exact`, and the largest finite one below `2^29`), else `2^-22`
+/// times the largest finite one.
+pub(super) fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f64]>, exact: bool) -> f64 {
+    margin_for(
+        values
+            .into_iter()
+            .flatten()
+            .filter(|d| d.is_finite())
+            .fold(0.0f64, |m, &d| m.max(d)),
+        exact,
+    )
+}
+
+/// [`margin_of`] for a table whose largest finite value is `max`.
+pub(super) fn margin_for(max: f64, exact: bool) -> f64 {
+    if exact && max < EXACT_BELOW {
+        0.0
+    } else {
+        max * f64::powi(2.0, -22)
+    }
 }
 
 impl LandmarkTable {
@@ -190,9 +237,9 @@ impl LandmarkTable {
         }
         let len = n.checked_mul(k).expect("landmark table size overflows");
         let directed = directedness == Directedness::Directed;
-        let to = vec![0f32; len];
+        let to = vec![0f64; len];
         let from = if directed {
-            vec![0f32; len]
+            vec![0f64; len]
         } else {
             Vec::new()
         };
@@ -204,6 +251,7 @@ impl LandmarkTable {
             layout: Layout::NodeMajor,
             to,
             from,
+            exact: true,
             margin: 0.0,
             components: Some(Components::of_graph(graph)),
         };
@@ -212,26 +260,27 @@ impl LandmarkTable {
         table
     }
 
-    /// A symmetric node-major table from exact `f64` distances to each
-    /// landmark, stored landmark-major (`exact[l * nodes + node]`), for
-    /// [`IncrementalTable`](super::IncrementalTable): the same rounding and
-    /// margin as [`build`](Self::build), so equal distances give an equal
-    /// table.
-    pub(super) fn from_exact(
+    /// A symmetric node-major table from the `f64` distances to each
+    /// landmark, stored landmark-major (`columns[l * nodes + node]`), for
+    /// [`IncrementalTable`](super::IncrementalTable), whose graph has
+    /// lattice costs or not (`lattice`): the same table and margin as
+    /// [`build`](Self::build) gives for equal distances.
+    pub(super) fn from_columns(
         landmarks: &[NodeId],
         nodes: usize,
-        exact: &[f64],
+        columns: &[f64],
+        lattice: bool,
         components: Components,
     ) -> LandmarkTable {
         let k = landmarks.len();
-        debug_assert_eq!(exact.len(), nodes * k);
-        let mut to = vec![0f32; nodes * k];
-        for (l, column) in exact.chunks_exact(nodes.max(1)).enumerate().take(k) {
+        debug_assert_eq!(columns.len(), nodes * k);
+        let mut to = vec![0f64; nodes * k];
+        for (l, column) in columns.chunks_exact(nodes.max(1)).enumerate().take(k) {
             for (node, &d) in column.iter().enumerate() {
-                to[node * k + l] = store(d);
+                to[node * k + l] = d;
             }
         }
-        let margin = margin_of([to.as_slice()]);
+        let margin = margin_of([to.as_slice()], lattice);
         LandmarkTable {
             landmarks: landmarks.to_vec(),
             nodes,
@@ -239,6 +288,7 @@ impl LandmarkTable {
             layout: Layout::NodeMajor,
             to,
             from: Vec::new(),
+            exact: lattice,
             margin,
             components: Some(components),
         }
@@ -248,7 +298,7 @@ impl LandmarkTable {
     /// directions), for an incremental repair; the caller then sets the
     /// margin with [`set_margin_for`](Self::set_margin_for).
     #[inline]
-    pub(super) fn set_distance(&mut self, node: NodeId, l: usize, d: f32) {
+    pub(super) fn set_distance(&mut self, node: NodeId, l: usize, d: f64) {
         let s = self.slot(node, l);
         self.to[s] = d;
         if let Some(f) = self.from.get_mut(s) {
@@ -256,12 +306,11 @@ impl LandmarkTable {
         }
     }
 
-    /// Sets the margin for a table whose largest finite distance, before
-    /// rounding, is `max` (0 when there is none): what
-    /// [`margin_of`] computes from the stored values, since rounding is
-    /// monotone.
+    /// Sets the margin for a table whose largest finite distance is `max`
+    /// (0 when there is none): what [`margin_of`] computes from the stored
+    /// values.
     pub(super) fn set_margin_for(&mut self, max: f64) {
-        self.margin = f64::from(store(max)) * f64::powi(2.0, -22);
+        self.margin = margin_for(max, self.exact);
     }
 
     /// Replaces the components (after the graph changed).
@@ -270,16 +319,17 @@ impl LandmarkTable {
     }
 
     /// A table from node-major distances, for the file reader. The caller
-    /// has checked the sizes.
+    /// has checked the sizes. Not exact until
+    /// [`set_components`](Self::set_components) sees its graph.
     pub(super) fn from_node_major(
         landmarks: Vec<NodeId>,
         nodes: usize,
         directedness: Directedness,
-        to: Vec<f32>,
-        from: Vec<f32>,
+        to: Vec<f64>,
+        from: Vec<f64>,
     ) -> LandmarkTable {
         debug_assert_eq!(to.len(), nodes * landmarks.len());
-        let margin = margin_of([to.as_slice(), from.as_slice()]);
+        let margin = margin_of([to.as_slice(), from.as_slice()], false);
         LandmarkTable {
             landmarks,
             nodes,
@@ -287,6 +337,7 @@ impl LandmarkTable {
             layout: Layout::NodeMajor,
             to,
             from,
+            exact: false,
             margin,
             components: None,
         }
@@ -300,11 +351,11 @@ impl LandmarkTable {
             return self;
         }
         let (n, k) = (self.nodes, self.landmarks.len());
-        let transpose = |src: &[f32]| -> Vec<f32> {
+        let transpose = |src: &[f64]| -> Vec<f64> {
             if src.is_empty() {
                 return Vec::new();
             }
-            let mut out = vec![0f32; src.len()];
+            let mut out = vec![0f64; src.len()];
             for node in 0..n {
                 for l in 0..k {
                     let (nm, lm) = (node * k + l, l * n + node);
@@ -342,11 +393,11 @@ impl LandmarkTable {
                 self.landmarks.len()
             );
         }
-        let pick = |src: &[f32]| -> Vec<f32> {
+        let pick = |src: &[f64]| -> Vec<f64> {
             if src.is_empty() {
                 return Vec::new();
             }
-            let mut out = vec![0f32; n * m];
+            let mut out = vec![0f64; n * m];
             for node in 0..n {
                 for (j, &l) in indices.iter().enumerate() {
                     let s = self.slot(NodeId(node as u32), l);
@@ -360,7 +411,7 @@ impl LandmarkTable {
             out
         };
         let (to_l, from_l) = (pick(&self.to), pick(&self.from));
-        let margin = margin_of([to_l.as_slice(), from_l.as_slice()]);
+        let margin = margin_of([to_l.as_slice(), from_l.as_slice()], self.exact);
         LandmarkTable {
             landmarks: indices.iter().map(|&l| self.landmarks[l]).collect(),
             nodes: n,
@@ -368,6 +419,7 @@ impl LandmarkTable {
             layout: self.layout,
             to: to_l,
             from: from_l,
+            exact: self.exact,
             margin,
             components: self.components.clone(),
         }
@@ -392,6 +444,9 @@ impl LandmarkTable {
     fn rebuild_columns<G: Reversible + Sync>(&mut self, graph: &G, indices: &[usize]) {
         let n = self.nodes;
         assert_eq!(graph.node_bound(), n, "the graph has another node count");
+        // Columns left alone keep whatever exactness they had.
+        let every = (0..self.landmarks.len()).all(|l| indices.contains(&l));
+        self.exact = graph.lattice_costs() && (self.exact || every);
         let directed = self.directedness == Directedness::Directed;
         // Jobs are (landmark index, forward?) pairs, computed a batch at a
         // time so that memory stays at one column per worker beyond the
@@ -406,7 +461,7 @@ impl LandmarkTable {
             .collect();
         let batch = rayon::current_num_threads().max(1);
         for chunk in jobs.chunks(batch) {
-            let columns: Vec<Vec<f32>> = chunk
+            let columns: Vec<Vec<f64>> = chunk
                 .par_iter()
                 .map_init(
                     || (SearchCache::new(), vec![0f64; n]),
@@ -417,7 +472,7 @@ impl LandmarkTable {
                         } else {
                             distances_from(&Reversed(graph), landmark, cache, buf);
                         }
-                        buf.iter().map(|&d| store(d)).collect()
+                        buf.clone()
                     },
                 )
                 .collect();
@@ -432,7 +487,7 @@ impl LandmarkTable {
                 }
             }
         }
-        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()], self.exact);
     }
 
     /// Takes the components of `graph` (after it changed, or for a table
@@ -482,15 +537,15 @@ impl LandmarkTable {
     /// became a wall when nothing else about `l`'s distances changed.
     pub(super) fn set_unreachable(&mut self, node: NodeId, l: usize) {
         let s = self.slot(node, l);
-        self.to[s] = f32::INFINITY;
+        self.to[s] = f64::INFINITY;
         if let Some(f) = self.from.get_mut(s) {
-            *f = f32::INFINITY;
+            *f = f64::INFINITY;
         }
     }
 
     /// Recomputes the margin after [`set_unreachable`](Self::set_unreachable).
     pub(super) fn refresh_margin(&mut self) {
-        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()]);
+        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()], self.exact);
     }
 
     /// The landmark nodes, in the order of the landmark indices `l` used by
@@ -520,15 +575,30 @@ impl LandmarkTable {
     }
 
     /// The amount every landmark bound is lowered by to stay below the
-    /// true distance despite `f32` rounding: `2^-22` times the largest
-    /// finite stored distance.
+    /// true distance despite rounding: 0 for an [exact](Self::is_exact)
+    /// table, else `2^-22` times the largest finite stored distance.
     pub fn margin(&self) -> f64 {
         self.margin
     }
 
+    /// Whether the distances are exact (see the type's docs): built from a
+    /// graph whose costs are multiples of `2^-23`, every grid among them,
+    /// with every distance below `2^29`. The bounds then need no margin.
+    pub fn is_exact(&self) -> bool {
+        self.exact && self.margin == 0.0
+    }
+
+    /// Declares the distances exact or not (a table read from a file, once
+    /// its graph is known; a repaired one); the caller then sets the
+    /// margin ([`refresh_margin`](Self::refresh_margin),
+    /// [`set_margin_for`](Self::set_margin_for)).
+    pub(super) fn set_exact(&mut self, exact: bool) {
+        self.exact = exact;
+    }
+
     /// Bytes of distance storage.
     pub fn memory_bytes(&self) -> usize {
-        (self.to.len() + self.from.len()) * std::mem::size_of::<f32>()
+        (self.to.len() + self.from.len()) * std::mem::size_of::<f64>()
     }
 
     #[inline]
@@ -540,12 +610,12 @@ impl LandmarkTable {
     }
 
     /// The stored distance from `node` to landmark `l`, `d(node, L)`
-    /// (rounded to `f32`; infinite when unreachable).
+    /// (infinite when unreachable).
     ///
     /// # Panics
     ///
     /// When `node` or `l` is out of range.
-    pub fn to_landmark(&self, node: NodeId, l: usize) -> f32 {
+    pub fn to_landmark(&self, node: NodeId, l: usize) -> f64 {
         assert!(l < self.landmarks.len() && node.index() < self.nodes);
         self.to[self.slot(node, l)]
     }
@@ -556,21 +626,21 @@ impl LandmarkTable {
     /// # Panics
     ///
     /// When `node` or `l` is out of range.
-    pub fn from_landmark(&self, l: usize, node: NodeId) -> f32 {
+    pub fn from_landmark(&self, l: usize, node: NodeId) -> f64 {
         assert!(l < self.landmarks.len() && node.index() < self.nodes);
         self.dist_from()[self.slot(node, l)]
     }
 
     /// The `d(v, L)` values in layout order.
     #[inline]
-    pub(super) fn dist_to(&self) -> &[f32] {
+    pub(super) fn dist_to(&self) -> &[f64] {
         &self.to
     }
 
     /// The `d(L, v)` values in layout order (the `to` values when
     /// symmetric).
     #[inline]
-    pub(super) fn dist_from(&self) -> &[f32] {
+    pub(super) fn dist_from(&self) -> &[f64] {
         match self.directedness {
             Directedness::Symmetric => &self.to,
             Directedness::Directed => &self.from,
@@ -626,18 +696,26 @@ mod tests {
             for v in 0..5 {
                 let v = NodeId(v);
                 Dijkstra::new(&g).all(v, &mut cache);
-                let to = cache.g(landmark).unwrap_or(f64::INFINITY) as f32;
+                let to = cache.g(landmark).unwrap_or(f64::INFINITY);
                 Dijkstra::new(&g).all(landmark, &mut cache);
-                let from = cache.g(v).unwrap_or(f64::INFINITY) as f32;
+                let from = cache.g(v).unwrap_or(f64::INFINITY);
                 for t in [&nm, &lm] {
                     assert_eq!(t.to_landmark(v, l), to, "d({v}, L{l})");
                     assert_eq!(t.from_landmark(l, v), from, "d(L{l}, {v})");
                 }
             }
         }
-        assert_eq!(nm.to_landmark(NodeId(4), 0), f32::INFINITY);
-        assert_eq!(nm.memory_bytes(), 2 * 2 * 5 * 4);
-        assert_eq!(nm.margin(), 10.5 * f64::powi(2.0, -22));
+        assert_eq!(nm.to_landmark(NodeId(4), 0), f64::INFINITY);
+        assert_eq!(nm.memory_bytes(), 2 * 2 * 5 * 8);
+        // Costs 1.5, 2, 0.25, 1 and 7 are multiples of 2^-23: exact.
+        assert!(nm.is_exact() && lm.is_exact());
+        assert_eq!(nm.margin(), 0.0);
+        // A cost of 0.1 is not: the margin is 2^-22 times the largest
+        // finite distance.
+        let off = CsrGraph::from_edges(2, &[(0, 1, 0.1)]).unwrap();
+        let t = LandmarkTable::build(&off, &[NodeId(0)], Directedness::Directed);
+        assert!(!t.is_exact());
+        assert_eq!(t.margin(), 0.1 * f64::powi(2.0, -22));
     }
 
     #[test]
@@ -653,10 +731,10 @@ mod tests {
         let g = GridGraph::new(grid, Neighborhood::Four);
         assert!(g.unit_costs());
         let t = LandmarkTable::build(&g, &[NodeId(0), NodeId(11)], Directedness::Symmetric);
-        assert_eq!(t.memory_bytes(), 2 * 12 * 4);
+        assert_eq!(t.memory_bytes(), 2 * 12 * 8);
         assert_eq!(t.to_landmark(NodeId(7), 0), 4.0);
         assert_eq!(t.from_landmark(0, NodeId(7)), 4.0);
-        assert_eq!(t.to_landmark(NodeId(3), 1), f32::INFINITY);
+        assert_eq!(t.to_landmark(NodeId(3), 1), f64::INFINITY);
         assert_eq!(t.node_count(), g.node_bound());
     }
 
@@ -673,9 +751,9 @@ mod tests {
     fn huge_distances_are_clamped_not_made_infinite() {
         // Regression guard: `1e300 as f32` is infinity, which would claim
         // the two nodes are disconnected.
-        assert_eq!(store(1e300), f32::MAX);
-        assert_eq!(store(f64::INFINITY), f32::INFINITY);
-        assert_eq!(store(0.1), 0.1f32);
+        assert_eq!(store_f32(1e300), f32::MAX);
+        assert_eq!(store_f32(f64::INFINITY), f32::INFINITY);
+        assert_eq!(store_f32(0.1), 0.1f32);
     }
 
     #[test]
