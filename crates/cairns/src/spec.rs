@@ -1851,9 +1851,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_given_compressed_table_searches_as_dh_keep_m() {
-        let graph = GridGraph::new(
+    /// A 9x3 octile map with two walls; the shortest path between its top
+    /// corners costs 12.
+    fn two_walls() -> GridGraph {
+        GridGraph::new(
             crate::grid::Grid::from_ascii(
                 "
                 ....@....
@@ -1863,7 +1864,12 @@ mod tests {
             )
             .unwrap(),
             Neighborhood::Octile,
-        );
+        )
+    }
+
+    #[test]
+    fn a_given_compressed_table_searches_as_dh_keep_m() {
+        let graph = two_walls();
         let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
         let full = build_table(&graph, 4, Placement::Farthest { seed: 1 }).unwrap();
         let compressed = CompressedTable::new(&full, 2, Compression::Nearest);
@@ -1942,17 +1948,7 @@ mod tests {
 
     #[test]
     fn jps_plus_builds_its_jump_table_or_takes_a_given_one() {
-        let graph = GridGraph::new(
-            crate::grid::Grid::from_ascii(
-                "
-                ....@....
-                .@@.@.@@.
-                .........
-                ",
-            )
-            .unwrap(),
-            Neighborhood::Octile,
-        );
+        let graph = two_walls();
         let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
         let spec: SearchSpec = "jps+".parse().unwrap();
         let prepared = spec.prepare(&graph).unwrap();
