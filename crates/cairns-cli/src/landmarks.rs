@@ -46,7 +46,7 @@ pub struct BuildArgs {
     pub centroid_of: Option<PathBuf>,
     /// Save a compressed table that keeps, for each cell, only its M
     /// nearest of the K landmarks (1 to K): about 5 M bytes per cell
-    /// instead of 4 K, searched as `dh:K:keepM` (A* only).
+    /// instead of 8 K, searched as `dh:K:keepM` (A* only).
     #[arg(long, value_name = "M")]
     pub keep: Option<usize>,
 }

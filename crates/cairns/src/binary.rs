@@ -37,6 +37,17 @@ impl<R> Hashing<R> {
     }
 }
 
+impl<R: Read> Hashing<R> {
+    /// Reads the trailing checksum, which is not hashed: `(found,
+    /// computed)`, the stored checksum and the hash of everything read
+    /// before it.
+    pub(crate) fn checksums(mut self) -> io::Result<(u64, u64)> {
+        let computed = self.hash;
+        let found = read_u64(&mut self.inner)?;
+        Ok((found, computed))
+    }
+}
+
 impl<R: Read> Read for Hashing<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;

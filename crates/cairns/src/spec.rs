@@ -1282,14 +1282,9 @@ impl SearchSpec {
                     "keep{asked} asks to keep {asked} landmarks per cell, but the compressed table keeps {m}"
                 ));
             }
-            LandmarkMode::Best(n) => {
+            LandmarkMode::Best(_) | LandmarkMode::Adapt => {
                 return refuse(format!(
-                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}:best{n}"
-                ));
-            }
-            LandmarkMode::Adapt => {
-                return refuse(format!(
-                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}:adapt"
+                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}{mode}"
                 ));
             }
         };

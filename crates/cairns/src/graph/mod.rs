@@ -41,6 +41,16 @@ impl std::fmt::Display for NodeId {
 /// The quantum of exact costs: see [`Graph::lattice_costs`].
 pub const LATTICE: f64 = 1.0 / (1u64 << 23) as f64;
 
+/// Sums of [`LATTICE`] multiples stay exact in `f64` below this
+/// (`2^29 / 2^-23 = 2^52`).
+pub const LATTICE_BELOW: f64 = (1u64 << 29) as f64;
+
+/// Whether `cost` is a multiple of [`LATTICE`] below [`LATTICE_BELOW`].
+#[inline]
+pub fn on_lattice(cost: f64) -> bool {
+    (cost / LATTICE).fract() == 0.0 && cost < LATTICE_BELOW
+}
+
 /// A directed graph with dense node ids and non-negative `f64` edge costs.
 ///
 /// Implementations promise that every node id they return is below
@@ -98,10 +108,8 @@ pub trait Graph {
     /// The default scans every edge, `O(V + E)`; a graph that knows
     /// answers at once.
     fn lattice_costs(&self) -> bool {
-        (0..self.node_bound() as u32).all(|v| {
-            self.successors(NodeId(v))
-                .all(|(_, c)| (c / LATTICE).fract() == 0.0 && c < (1u64 << 29) as f64)
-        })
+        (0..self.node_bound() as u32)
+            .all(|v| self.successors(NodeId(v)).all(|(_, c)| on_lattice(c)))
     }
 
     /// Whether a path from `from` to `to` may exist: `false` only when the

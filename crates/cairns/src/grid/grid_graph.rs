@@ -606,10 +606,11 @@ impl Graph for GridGraph {
     fn lattice_costs(&self) -> bool {
         match &self.terrain {
             None => true,
-            Some(t) => t.moves.iter().flatten().all(|&c| {
-                !c.is_finite()
-                    || ((c / crate::graph::LATTICE).fract() == 0.0 && c < (1u64 << 29) as f64)
-            }),
+            Some(t) => t
+                .moves
+                .iter()
+                .flatten()
+                .all(|&c| !c.is_finite() || crate::graph::on_lattice(c)),
         }
     }
 

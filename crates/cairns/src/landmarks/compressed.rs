@@ -52,8 +52,7 @@ pub enum Compression {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompressedTable {
     /// The landmark nodes, by index.
-    nodes_of: Vec<NodeId>,
-    landmarks: usize,
+    landmarks: Vec<NodeId>,
     kept: usize,
     nodes: usize,
     /// `index[node * m + j]`: the landmark of a node's `j`-th entry.
@@ -139,8 +138,7 @@ impl CompressedTable {
         debug_assert_eq!(between.len(), k * k);
         let margin = margin_of_f32([dist.as_slice(), between.as_slice()]);
         CompressedTable {
-            nodes_of: landmarks,
-            landmarks: k,
+            landmarks,
             kept: m,
             nodes: dist.len() / m,
             index,
@@ -153,7 +151,7 @@ impl CompressedTable {
     /// The landmark nodes, in the order of the landmark indices of
     /// [`entries`](Self::entries).
     pub fn landmarks(&self) -> &[NodeId] {
-        &self.nodes_of
+        &self.landmarks
     }
 
     /// The amount every bound is lowered by to stay below the true
@@ -171,7 +169,7 @@ impl CompressedTable {
 
     /// The number of landmarks, `k`.
     pub fn landmark_count(&self) -> usize {
-        self.landmarks
+        self.landmarks.len()
     }
 
     /// The number of landmarks each node keeps, `m`.
@@ -254,7 +252,7 @@ impl<B: Heuristic> Heuristic for CompressedHeuristic<'_, B> {
     /// When `goal` is not in the table.
     fn goal(&self, goal: NodeId) -> Self::Goal {
         let t = self.table;
-        let k = t.landmarks;
+        let k = t.landmark_count();
         // Unknown: no lower bound, no upper bound.
         let mut lo = [0.0; CompressedTable::MAX_LANDMARKS];
         let mut hi = [f64::INFINITY; CompressedTable::MAX_LANDMARKS];

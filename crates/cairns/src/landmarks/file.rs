@@ -498,9 +498,8 @@ pub(super) fn read_landmarks<R: Read>(
 
 /// Reads the trailing checksum and compares it with the hash of what was
 /// read before it.
-pub(super) fn check_sum<R: Read>(mut r: Hashing<R>) -> Result<(), LandmarkFileError> {
-    let computed = r.hash;
-    let found = read_u64(&mut r.inner)?;
+pub(super) fn check_sum<R: Read>(r: Hashing<R>) -> Result<(), LandmarkFileError> {
+    let (found, computed) = r.checksums()?;
     if found != computed {
         return Err(FileErrorKind::ChecksumMismatch { found, computed }.into());
     }
@@ -532,7 +531,6 @@ fn adopt<G: Reversible>(mut table: LandmarkTable, exact: bool, graph: &G) -> Lan
     table.set_components(graph);
     if exact && graph.lattice_costs() {
         table.set_exact(true);
-        table.refresh_margin();
     }
     table
 }

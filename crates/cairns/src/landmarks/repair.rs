@@ -333,11 +333,8 @@ impl IncrementalTable {
         }
         progress.landmarks_left = self.changes.iter().filter(|c| !c.is_empty()).count();
         if progress.landmarks_done > 0 {
-            // Exact once every column is of a graph with lattice costs.
-            let lattice = graph.lattice_costs();
-            let before = self.table.is_exact() || self.table.landmark_count() == 0;
             self.table
-                .set_exact(lattice && (before || progress.landmarks_left == 0));
+                .note_recomputed(graph.lattice_costs(), progress.landmarks_left == 0);
             let max = self.column_max.iter().fold(0.0f64, |m, &c| m.max(c));
             self.table.set_margin_for(max);
         }

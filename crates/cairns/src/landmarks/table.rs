@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::distances_from;
-use crate::graph::{NodeId, Reversed, Reversible};
+use crate::graph::{LATTICE_BELOW, NodeId, Reversed, Reversible};
 use crate::grid::Components;
 use crate::search::SearchCache;
 
@@ -165,10 +165,6 @@ pub(super) fn margin_of_f32<'a>(values: impl IntoIterator<Item = &'a [f32]>) -> 
     f64::from(max) * f64::powi(2.0, -22)
 }
 
-/// Exact distances stay below this, so that their sums and differences
-/// are exact in `f64` (`2^29 / 2^-23 = 2^52`).
-const EXACT_BELOW: f64 = (1u64 << 29) as f64;
-
 /// The margin for a table whose values are `values`: 0 when they are
 /// exact (`exact`, and the largest finite one below `2^29`), else `2^-22`
 /// times the largest finite one.
@@ -185,7 +181,7 @@ pub(super) fn margin_of<'a>(values: impl IntoIterator<Item = &'a [f64]>, exact: 
 
 /// [`margin_of`] for a table whose largest finite value is `max`.
 pub(super) fn margin_for(max: f64, exact: bool) -> f64 {
-    if exact && max < EXACT_BELOW {
+    if exact && max < LATTICE_BELOW {
         0.0
     } else {
         max * f64::powi(2.0, -22)
@@ -319,8 +315,8 @@ impl LandmarkTable {
     }
 
     /// A table from node-major distances, for the file reader. The caller
-    /// has checked the sizes. Not exact until
-    /// [`set_components`](Self::set_components) sees its graph.
+    /// has checked the sizes. Not exact: the reader declares it exact
+    /// ([`set_exact`](Self::set_exact)) once it knows the graph.
     pub(super) fn from_node_major(
         landmarks: Vec<NodeId>,
         nodes: usize,
@@ -444,9 +440,8 @@ impl LandmarkTable {
     fn rebuild_columns<G: Reversible + Sync>(&mut self, graph: &G, indices: &[usize]) {
         let n = self.nodes;
         assert_eq!(graph.node_bound(), n, "the graph has another node count");
-        // Columns left alone keep whatever exactness they had.
         let every = (0..self.landmarks.len()).all(|l| indices.contains(&l));
-        self.exact = graph.lattice_costs() && (self.exact || every);
+        self.note_recomputed(graph.lattice_costs(), every);
         let directed = self.directedness == Directedness::Directed;
         // Jobs are (landmark index, forward?) pairs, computed a batch at a
         // time so that memory stays at one column per worker beyond the
@@ -588,12 +583,18 @@ impl LandmarkTable {
         self.exact && self.margin == 0.0
     }
 
+    /// Updates the exactness after some columns were recomputed on a graph
+    /// with lattice costs or not (`lattice`), all of them when `every`:
+    /// exact when the new columns are and so were the columns left alone.
+    pub(super) fn note_recomputed(&mut self, lattice: bool, every: bool) {
+        self.exact = lattice && (self.exact || every);
+    }
+
     /// Declares the distances exact or not (a table read from a file, once
-    /// its graph is known; a repaired one); the caller then sets the
-    /// margin ([`refresh_margin`](Self::refresh_margin),
-    /// [`set_margin_for`](Self::set_margin_for)).
+    /// its graph is known) and sets the margin accordingly.
     pub(super) fn set_exact(&mut self, exact: bool) {
         self.exact = exact;
+        self.refresh_margin();
     }
 
     /// Bytes of distance storage.

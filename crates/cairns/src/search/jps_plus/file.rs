@@ -279,8 +279,7 @@ fn read(
         return Err(JumpTableFileErrorKind::BadSize { width, height }.into());
     }
     let jumps = read_words(&mut r, 8 * cells as usize, i16::from_le_bytes)?;
-    let computed = r.hash;
-    let found = read_u64(&mut r.inner)?;
+    let (found, computed) = r.checksums()?;
     if found != computed {
         return Err(JumpTableFileErrorKind::ChecksumMismatch { found, computed }.into());
     }
