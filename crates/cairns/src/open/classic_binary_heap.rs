@@ -168,6 +168,13 @@ impl OpenSet for ClassicBinaryHeap {
         }
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.heap.len() <= 1 || key.precedes(self.key_of(self.heap[1]))
+    }
+
     fn clear(&mut self) {
         self.heap.truncate(1);
     }

@@ -9,7 +9,9 @@
 //!
 //! - [`model`]: a sequence of [`Op`]s (push, pop, decrease-key, clear),
 //!   checked after every step against a plain list: the popped key, `len`,
-//!   and the key (membership) of every node. [`random_ops`] draws such
+//!   the key (membership) of every node, and
+//!   [`precedes_all`](OpenSet::precedes_all) on keys at and around the
+//!   front. [`random_ops`] draws such
 //!   sequences from a seed; a property-test framework can draw them too.
 //!   Keys grow as under a consistent heuristic (`a + b * sqrt(2)` above the
 //!   last popped `f`), with some a rounding step *below* it, as under a
@@ -279,8 +281,42 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
                 return fail(format!("key of {n} is {got:?}, the model says {want:?}"));
             }
         }
+        if let Some(what) = front_mismatch(open, &model) {
+            return fail(what);
+        }
     }
     Ok(())
+}
+
+/// How `open.precedes_all` differs from the model, if it does: a `true`
+/// must be right for every probe key; a structure that
+/// [peeks](OpenSet::PEEKS) must also say `true` whenever it is right (so
+/// on an empty set).
+fn front_mismatch<Q: OpenSet + ?Sized>(open: &Q, model: &[(NodeId, Key)]) -> Option<String> {
+    let probes = match best(model) {
+        None => vec![Key { f: 0.0, g: 0.0 }],
+        Some(b) => vec![
+            b,
+            Key {
+                f: b.f,
+                g: b.g + 1.0,
+            },
+            Key {
+                f: b.f - 1.0,
+                g: 0.0,
+            },
+            Key {
+                f: b.f + 1.0,
+                g: b.g,
+            },
+        ],
+    };
+    probes.into_iter().find_map(|probe| {
+        let truth = model.iter().all(|e| probe.precedes(e.1));
+        let got = open.precedes_all(probe);
+        (got != truth && (got || Q::PEEKS))
+            .then(|| format!("precedes_all({probe:?}) is {got}, the model says {truth}"))
+    })
 }
 
 /// The documented tie order on fixed sequences: smaller `f` first, larger

@@ -179,6 +179,15 @@ impl OpenSet for IndexedBinaryHeap {
         }
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.heap
+            .first()
+            .is_none_or(|top| encode(key) < top.order())
+    }
+
     fn clear(&mut self) {
         self.heap.clear();
     }

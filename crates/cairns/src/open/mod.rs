@@ -425,6 +425,24 @@ pub trait OpenSet {
     /// entries, since their `g` is worse than the node's recorded `g`.
     fn decrease_key(&mut self, node: NodeId, key: Key);
 
+    /// Whether [`precedes_all`](OpenSet::precedes_all) answers from the
+    /// structure's front at once. The search loop then keeps the best
+    /// successor of an expansion out of the set when it precedes every
+    /// entry (it is the next node to expand) instead of pushing it and
+    /// popping it right back. Structures that leave it `false` see every
+    /// push, in the order the successors are generated.
+    const PEEKS: bool = false;
+
+    /// Whether `key` [precedes](Key::precedes) the key of every entry:
+    /// `true` on an empty set. A structure may answer `false` when it
+    /// cannot tell (the default); with stale entries it may compare with
+    /// theirs too, since an entry no live one precedes is still a bound.
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        let _ = key;
+        false
+    }
+
     /// Removes every entry.
     fn clear(&mut self);
 

@@ -255,6 +255,13 @@ impl OpenSet for PairingHeap {
         self.root = self.link(self.root, i);
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.root == NIL || encode(key) < self.at(self.root).order
+    }
+
     fn clear(&mut self) {
         self.arena.clear();
         self.free.clear();

@@ -147,6 +147,13 @@ impl OpenSet for QuaternaryHeap {
         }
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.heap.first().is_none_or(|top| key.precedes(top.key))
+    }
+
     fn clear(&mut self) {
         self.heap.clear();
     }

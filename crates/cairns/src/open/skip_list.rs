@@ -264,6 +264,13 @@ impl OpenSet for SkipList {
         self.link(t);
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.len == 0 || key.precedes(self.towers[self.head[0] as usize].key)
+    }
+
     fn clear(&mut self) {
         self.towers.clear();
         self.links.clear();

@@ -110,6 +110,13 @@ impl OpenSet for SortedArray {
         self.keys.set(node, Some(key));
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.entries.last().is_none_or(|top| key.precedes(top.key))
+    }
+
     fn clear(&mut self) {
         for e in self.entries.drain(..) {
             self.keys.set(e.node, None);

@@ -209,6 +209,13 @@ impl OpenSet for SortedList {
         self.link(i, back);
     }
 
+    const PEEKS: bool = true;
+
+    #[inline]
+    fn precedes_all(&self, key: Key) -> bool {
+        self.len == 0 || key.precedes(self.cells[self.ends[PREV] as usize].key)
+    }
+
     fn clear(&mut self) {
         self.cells.clear();
         self.free.clear();

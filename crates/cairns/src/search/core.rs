@@ -254,11 +254,19 @@ where
     let mut expanded = 0u64;
     let mut generated = 0u64;
 
+    // The best successor of the last expansion when it precedes every
+    // entry of OPEN (only for structures that can tell, `Q::PEEKS`): the
+    // next node to expand, kept out of OPEN instead of pushed and popped
+    // right back. The order of expansions is the same.
+    let mut next: Option<(NodeId, Key)> = None;
     let ended = loop {
-        if limit.spent(expanded) && !open.is_empty() {
+        if limit.spent(expanded) && (next.is_some() || !open.is_empty()) {
+            if let Some((v, key)) = next {
+                open.push(v, key);
+            }
             break Ended::Paused;
         }
-        let Some((u, key)) = open.pop() else {
+        let Some((u, key)) = next.take().or_else(|| open.pop()) else {
             break Ended::Empty;
         };
         let ru = records[u.index()];
@@ -277,6 +285,7 @@ where
         expanded += 1;
         limit.note(u, ru.g, ru.h);
         observer.expand(u, ru.g, key.f - key.g);
+        let mut best = None;
         expand.expand_via(u, ru.parent, |via, v, cost| {
             generated += 1;
             // `via == u` except for Theta*'s lines of sight; for every other
@@ -286,16 +295,72 @@ where
             } else {
                 records[via.index()].g
             } + cost;
-            if relax(records, open, stats, h, via, v, g, open_stamp, reopen) {
+            let mut offered = Offered {
+                open: &mut *open,
+                best: &mut best,
+            };
+            if relax(
+                records,
+                &mut offered,
+                stats,
+                h,
+                via,
+                v,
+                g,
+                open_stamp,
+                reopen,
+            ) {
                 observer.open(v, via, g);
             }
         });
-        max_open = max_open.max(open.len());
+        if let Some((v, key)) = best {
+            if open.precedes_all(key) {
+                next = Some((v, key));
+            } else {
+                open.push(v, key);
+            }
+        }
+        max_open = max_open.max(open.len() + usize::from(next.is_some()));
     };
     stats.expanded += expanded;
     stats.generated += generated;
     stats.max_open = max_open as u64;
     ended
+}
+
+/// OPEN during one expansion, with the best new entry held aside when the
+/// structure [peeks](OpenSet::PEEKS).
+struct Offered<'a, Q> {
+    open: &'a mut Q,
+    best: &'a mut Option<(NodeId, Key)>,
+}
+
+impl<Q: OpenSet> Offered<'_, Q> {
+    /// Adds `node`, which is in neither OPEN nor the held entry.
+    #[inline]
+    fn push(&mut self, node: NodeId, key: Key) {
+        if !Q::PEEKS {
+            self.open.push(node, key);
+            return;
+        }
+        match *self.best {
+            Some((_, bk)) if !key.precedes(bk) => self.open.push(node, key),
+            Some((b, bk)) => {
+                self.open.push(b, bk);
+                *self.best = Some((node, key));
+            }
+            None => *self.best = Some((node, key)),
+        }
+    }
+
+    /// Lowers the key of `node`, which is in OPEN or held.
+    #[inline]
+    fn decrease_key(&mut self, node: NodeId, key: Key) {
+        match self.best {
+            Some((b, bk)) if Q::PEEKS && *b == node => *bk = key,
+            _ => self.open.decrease_key(node, key),
+        }
+    }
 }
 
 /// Offers `v` a path of cost `g` through `u`, as A* does for each
@@ -310,7 +375,7 @@ where
 )]
 fn relax<Q: OpenSet>(
     records: &mut [NodeRecord],
-    open: &mut Q,
+    open: &mut Offered<'_, Q>,
     stats: &mut SearchStats,
     h: &impl Fn(NodeId) -> f64,
     u: NodeId,
@@ -364,4 +429,111 @@ fn relax<Q: OpenSet>(
     rv.g = g;
     rv.parent = u;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::graph::{Graph, NodeId};
+    use crate::grid::testing::open_map;
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::heuristic::Octile;
+    use crate::open::{IndexedBinaryHeap, Key, OpenSet, PairingHeap};
+    use crate::search::{AStar, Search, SearchCache};
+
+    /// `Q` with its pushes counted, peeking as `P` says.
+    #[derive(Default)]
+    struct Counted<Q, const P: bool> {
+        inner: Q,
+        pushes: usize,
+    }
+
+    impl<Q: OpenSet, const P: bool> OpenSet for Counted<Q, P> {
+        const PEEKS: bool = P;
+        fn prepare(&mut self, node_bound: usize) {
+            self.inner.prepare(node_bound);
+        }
+        fn push(&mut self, node: NodeId, key: Key) {
+            self.pushes += 1;
+            self.inner.push(node, key);
+        }
+        fn pop(&mut self) -> Option<(NodeId, Key)> {
+            self.inner.pop()
+        }
+        fn key(&self, node: NodeId) -> Option<Key> {
+            self.inner.key(node)
+        }
+        fn decrease_key(&mut self, node: NodeId, key: Key) {
+            self.inner.decrease_key(node, key);
+        }
+        fn precedes_all(&self, key: Key) -> bool {
+            P && self.inner.precedes_all(key)
+        }
+        fn clear(&mut self) {
+            self.inner.clear();
+        }
+        fn len(&self) -> usize {
+            self.inner.len()
+        }
+    }
+
+    /// Cost, expansions and pushes of one octile A* query.
+    fn pushes<Q: OpenSet + Default, const P: bool>(
+        g: &GridGraph,
+        s: NodeId,
+        t: NodeId,
+    ) -> (f64, u64, usize) {
+        let mut cache = SearchCache::with_open(Counted::<Q, P>::default());
+        let astar = AStar::new(g, Octile::new(g));
+        let cost = astar.search_cost(s, t, &mut cache).unwrap();
+        (cost, cache.stats().expanded, cache.open_set().pushes)
+    }
+
+    #[test]
+    fn the_next_node_skips_open_and_the_search_is_unchanged() {
+        // On an open grid the diagonal towards the goal keeps f, so each
+        // expansion's best successor is the next node: with peeking it
+        // never enters OPEN.
+        let g = open_map(40, 40, Neighborhood::Octile);
+        let (start, goal) = (NodeId(0), g.node(39, 25).unwrap());
+        let plain = pushes::<IndexedBinaryHeap, false>(&g, start, goal);
+        let held = pushes::<IndexedBinaryHeap, true>(&g, start, goal);
+        assert_eq!((plain.0, plain.1), (held.0, held.1), "cost and expansions");
+        assert_eq!(plain.1, 39, "one expansion per step of the path");
+        assert!(
+            held.2 + plain.1 as usize <= plain.2,
+            "every expansion's next node skipped OPEN: {held:?} against {plain:?}"
+        );
+
+        // Around walls the held node must still give way to better entries.
+        let grid = Grid::from_ascii(
+            "
+            ..........
+            .@@@@@@@@.
+            .@......@.
+            .@.@@@@.@.
+            ...@..@...
+            .@.@@.@.@.
+            .@......@.
+            .@@@@@@@@.
+            ..........
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::Octile);
+        for from in 0..g.node_bound() as u32 {
+            for to in (0..g.node_bound() as u32).step_by(7) {
+                let (from, to) = (NodeId(from), NodeId(to));
+                let mut cache = SearchCache::with_open(PairingHeap::new());
+                let want = AStar::new(&g, Octile::new(&g)).search_cost(from, to, &mut cache);
+                if want.is_none() {
+                    continue;
+                }
+                let a = pushes::<IndexedBinaryHeap, false>(&g, from, to);
+                let b = pushes::<IndexedBinaryHeap, true>(&g, from, to);
+                assert_eq!(a.0, b.0, "{from} to {to}");
+                assert!((a.0 - want.unwrap()).abs() < 1e-9, "{from} to {to}");
+                assert!(b.2 <= a.2, "{from} to {to}: more pushes with peeking");
+            }
+        }
+    }
 }
