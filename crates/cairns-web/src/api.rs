@@ -404,6 +404,11 @@ pub struct Shortest {
 pub struct HeatRequest {
     /// A name from `GET /api/maps`.
     pub map: String,
+    /// The start `[x, y]`, if any: a heuristic that prepares itself for the
+    /// pair (`dh:K:bestN` chooses its landmarks for it) is shown as the
+    /// search from there reads it.
+    #[serde(default)]
+    pub from: Option<[u32; 2]>,
     /// The goal `[x, y]`.
     pub to: [u32; 2],
     /// The heuristic to compare with the true distance.
@@ -950,11 +955,15 @@ pub(crate) async fn heat(
             },
         )?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
+        let start = req
+            .from
+            .map(|from| cell(prep.graph.grid(), "start", from))
+            .transpose()?;
         let mut cache: SearchCache = state.take_cache();
         Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
         let table = prep.table.as_ref().map(|t| &**t.0);
         let result = h
-            .estimates(&prep.graph, table, goal)
+            .estimates(&prep.graph, table, start, goal)
             .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
         state.put_cache(cache);
         let (bytes, mean, over) = result.map_err(|e| bad(e.to_string()))?;

@@ -227,7 +227,7 @@ pub(crate) async fn help(
             .map(|t| &*t.0)
             .ok_or_else(|| bad("no landmark table"))?;
         let base = HeuristicSpec::Octile
-            .estimates(&prep.graph, None, goal)
+            .estimates(&prep.graph, None, None, goal)
             .map_err(|e| bad(e.to_string()))?;
         let (bytes, max, helped, cells) = gains(&prep.graph, table, req.landmark, goal, &base);
         Ok(Json(HelpResponse {

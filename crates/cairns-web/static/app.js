@@ -154,7 +154,7 @@ async function update() {
         const shade = $("shade").value;
         const common = { map: req.map, to: req.to, landmarks: req.landmarks, neighborhood: req.neighborhood,
           walls: req.walls, table_walls: req.table_walls, directed: req.directed };
-        st.heat = shade === "heat" ? await api("/api/heat", { ...common, heuristic: req.heuristic }) : null;
+        st.heat = shade === "heat" ? await api("/api/heat", { ...common, from: req.from, heuristic: req.heuristic }) : null;
         st.help = shade === "help" && st.landmarks.length
           ? await api("/api/landmark-help", { ...common, landmark: helpLandmark() }) : null;
         $("error").textContent = "";

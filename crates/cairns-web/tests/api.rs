@@ -112,6 +112,27 @@ async fn search_equals_the_library() {
         assert_eq!(status, StatusCode::OK, "{heat}");
         assert_eq!(heat["over"], json!(0), "{heuristic} overestimates");
     }
+    // With the start, as the search of the pair reads the heuristic; a
+    // start on a wall is refused.
+    let wall = {
+        let tiles = graph.grid().tiles();
+        let i = tiles.iter().position(|t| !t.is_passable()).unwrap() as u32;
+        [i % 128, i / 128]
+    };
+    for (from, want) in [(from, StatusCode::OK), (wall, StatusCode::BAD_REQUEST)] {
+        let (status, heat) = post(
+            &state,
+            "/api/heat",
+            &json!({"map": "rooms", "from": from, "to": to, "heuristic": "dh:best2", "landmarks": landmarks}),
+        )
+        .await;
+        assert_eq!(status, want, "{heat}");
+        if want == StatusCode::OK {
+            assert_eq!(heat["over"], json!(0), "dh:best2 overestimates");
+        } else {
+            assert!(heat["error"].as_str().unwrap().contains("start"), "{heat}");
+        }
+    }
     // The compressed copy finds the shortest cost.
     let (status, value) = post(
         &state,

@@ -443,7 +443,10 @@ impl HeuristicSpec {
 
     /// The estimate from every node of `graph` to `goal`, indexed by node
     /// id (for pictures of a heuristic, such as the web page's heat map).
-    /// A landmark heuristic reads `table`.
+    /// A landmark heuristic reads `table`. With a `start`, the heuristic is
+    /// prepared for the pair as a search from `start` prepares it
+    /// ([`Heuristic::goal_for`]): `dh:K:bestN` then uses the landmarks it
+    /// chooses for that query, not those nearest the goal.
     ///
     /// # Errors
     ///
@@ -453,10 +456,19 @@ impl HeuristicSpec {
         self,
         graph: &GridGraph,
         table: Option<&LandmarkTable>,
+        start: Option<NodeId>,
         goal: NodeId,
     ) -> Result<Vec<f64>, SpecError> {
-        fn all<H: Heuristic>(graph: &GridGraph, h: &H, goal: NodeId) -> Vec<f64> {
-            let target = h.goal(goal);
+        fn all<H: Heuristic>(
+            graph: &GridGraph,
+            h: &H,
+            start: Option<NodeId>,
+            goal: NodeId,
+        ) -> Vec<f64> {
+            let target = match start {
+                Some(s) if s.index() < graph.node_bound() => h.goal_for(s, goal),
+                _ => h.goal(goal),
+            };
             (0..graph.node_bound() as u32)
                 .map(|n| h.estimate(NodeId(n), &target))
                 .collect()
@@ -470,10 +482,10 @@ impl HeuristicSpec {
         // What the search of `dh:K:keepM` reads: the compressed copy.
         if let Some(compressed) = compressed_for(self, table)? {
             let h = CompressedHeuristic::new(&compressed, Octile::new(graph));
-            return Ok(all(graph, &h, goal));
+            return Ok(all(graph, &h, start, goal));
         }
         Ok(with_heuristic!(self, graph, table, |h| all(
-            graph, &h, goal
+            graph, &h, start, goal
         )))
     }
 
@@ -1768,13 +1780,38 @@ mod tests {
     }
 
     #[test]
+    fn estimates_with_a_start_are_those_the_search_of_the_pair_reads() {
+        use crate::landmarks::DifferentialHeuristic;
+        let graph = rooms();
+        let table = build_table(&graph, 6, Placement::Farthest { seed: 1 }).unwrap();
+        let spec: HeuristicSpec = "dh:6:best2".parse().unwrap();
+        let search_h = DifferentialHeuristic::new(&table, Octile::new(&graph)).with_best(2);
+        let mut differ = 0;
+        for (start, goal) in crate::grid::random_queries(&graph, 12, 5) {
+            let paired = spec
+                .estimates(&graph, Some(&table), Some(start), goal)
+                .unwrap();
+            let target = search_h.goal_for(start, goal);
+            for (n, &e) in paired.iter().enumerate() {
+                assert_eq!(e, search_h.estimate(NodeId(n as u32), &target), "node {n}");
+            }
+            let by_goal = spec.estimates(&graph, Some(&table), None, goal).unwrap();
+            differ += usize::from(paired != by_goal);
+        }
+        assert!(
+            differ > 0,
+            "some pair chooses other landmarks than its goal alone"
+        );
+    }
+
+    #[test]
     fn the_estimates_of_a_compressed_table_lie_between_octile_and_the_full_table() {
         let graph = rooms();
         let table = build_table(&graph, 6, Placement::Farthest { seed: 1 }).unwrap();
         let goal = crate::grid::random_queries(&graph, 1, 3)[0].1;
         let of = |name: &str| {
             let h: HeuristicSpec = name.parse().unwrap();
-            h.estimates(&graph, Some(&table), goal).unwrap()
+            h.estimates(&graph, Some(&table), None, goal).unwrap()
         };
         let (octile, keep, full) = (of("octile"), of("dh:6:keep1"), of("dh:6"));
         let mut weaker = 0;
@@ -1787,11 +1824,12 @@ mod tests {
             weaker += usize::from(keep[n] < full[n] - 1e-6);
         }
         assert!(weaker > 0, "one kept landmark of six bounds less somewhere");
-        let err =
-            "dh:keep7"
-                .parse::<HeuristicSpec>()
-                .unwrap()
-                .estimates(&graph, Some(&table), goal);
+        let err = "dh:keep7".parse::<HeuristicSpec>().unwrap().estimates(
+            &graph,
+            Some(&table),
+            None,
+            goal,
+        );
         assert!(err.unwrap_err().to_string().contains("keep7"));
     }
 
