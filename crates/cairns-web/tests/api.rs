@@ -116,8 +116,8 @@ async fn search_equals_the_library() {
     // start on a wall is refused.
     let wall = {
         let tiles = graph.grid().tiles();
-        let i = tiles.iter().position(|t| !t.is_passable()).unwrap() as u32;
-        [i % 128, i / 128]
+        let index = tiles.iter().position(|t| !t.is_passable()).unwrap() as u32;
+        [index % 128, index / 128]
     };
     for (from, want) in [(from, StatusCode::OK), (wall, StatusCode::BAD_REQUEST)] {
         let (status, heat) = post(
