@@ -257,7 +257,8 @@ where
     // The best successor of the last expansion when it precedes every
     // entry of OPEN (only for structures that can tell, `Q::PEEKS`): the
     // next node to expand, kept out of OPEN instead of pushed and popped
-    // right back. The order of expansions is the same.
+    // right back. The order of expansions is the same up to ties (entries
+    // with equal keys, which OPEN returns in an order of its own).
     let mut next: Option<(NodeId, Key)> = None;
     let ended = loop {
         if limit.spent(expanded) && (next.is_some() || !open.is_empty()) {
