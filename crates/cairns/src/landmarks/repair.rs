@@ -673,6 +673,31 @@ mod tests {
     }
 
     #[test]
+    fn the_edit_that_takes_the_last_cost_off_the_lattice_makes_the_table_exact() {
+        // One swamp cell costing 1.1, off the 2^-23 lattice: the table
+        // keeps a margin.
+        let mut grid = rooms().grid().clone();
+        grid.set(5, 6, Tile::Swamp);
+        let costs: crate::grid::TileCosts = "S=1.1".parse().unwrap();
+        let mut g = GridGraph::with_terrain(grid, Neighborhood::Octile, &costs);
+        let lms = landmarks(&g);
+        let rebuilt = |g: &GridGraph| LandmarkTable::build(g, &lms, Directedness::Symmetric);
+        let mut t = IncrementalTable::build(&g, &lms);
+        assert!(!t.table().is_exact());
+        // An edit elsewhere, repaired: still with the margin.
+        t.set_tile(&mut g, 19, 0, Tile::Tree);
+        assert!(t.repair(&g).done());
+        assert!(!t.table().is_exact() && t.table().margin() > 0.0);
+        assert_eq!(*t.table(), rebuilt(&g));
+        // The swamp becomes ground (cost 1): every cost is on the lattice,
+        // and the repaired table is exact, as a rebuild is.
+        t.set_tile(&mut g, 5, 6, Tile::Ground);
+        assert!(t.repair(&g).done());
+        assert!(t.table().is_exact());
+        assert_eq!(*t.table(), rebuilt(&g));
+    }
+
+    #[test]
     fn stepped_repair_finishes_with_the_same_table_and_survives_edits() {
         let (mut g, lms, mut stepped) = rooms_table();
         stepped.set_tile(&mut g, 10, 1, Tile::Ground);

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 use super::{DifferentialGoal, DifferentialHeuristic, LandmarkTable};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL, DIRECTIONS, GridGraph, Tile};
+use crate::grid::{DIRECTIONS, GridGraph, Tile};
 use crate::heuristic::Heuristic;
 
 /// One move of a grid: `from` to `to` at `cost`.
@@ -80,10 +80,10 @@ pub enum Staleness {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct MapChanges {
-    /// The moves bit set of every cell whose moves may have changed (the
-    /// 3x3 block around each changed tile), as it was before its first
-    /// change.
-    before: BTreeMap<NodeId, u8>,
+    /// The moves bit set and the move costs of every cell whose moves may
+    /// have changed (the 3x3 block around each changed tile), as they were
+    /// before its first change.
+    before: BTreeMap<NodeId, (u8, [f64; 8])>,
     walls_added: usize,
     walls_removed: usize,
 }
@@ -116,7 +116,12 @@ impl MapChanges {
         for ny in y.saturating_sub(1)..=(y + 1).min(graph.height() - 1) {
             for nx in x.saturating_sub(1)..=(x + 1).min(graph.width() - 1) {
                 let v = graph.grid().node(nx, ny);
-                self.before.entry(v).or_insert_with(|| graph.moves(v));
+                self.before.entry(v).or_insert_with(|| {
+                    (
+                        graph.moves(v),
+                        std::array::from_fn(|d| graph.move_cost(v, d)),
+                    )
+                });
             }
         }
         // Under terrain the costs decide what is passable.
@@ -150,38 +155,35 @@ impl MapChanges {
     }
 
     /// The net change of moves between the map the table was built on and
-    /// `graph` now: `(appeared, disappeared)`. A wall put up and taken down
-    /// again changes nothing.
+    /// `graph` now: `(appeared, disappeared)`, each with its cost on its
+    /// map. A move whose cost changed (terrain) disappeared at the old cost
+    /// and appeared at the new one. A wall put up and taken down again
+    /// changes nothing.
     pub fn moves(&self, graph: &GridGraph) -> (Vec<Move>, Vec<Move>) {
         let (mut appeared, mut disappeared) = (Vec::new(), Vec::new());
-        for (&v, &old) in &self.before {
+        for (&v, &(old, old_costs)) in &self.before {
             let new = graph.moves(v);
             let (x, y) = graph.coords(v);
             for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
                 let (dx, dy) = (i64::from(dx), i64::from(dy));
                 let (was, is) = (old >> d & 1 == 1, new >> d & 1 == 1);
-                if was == is {
+                let cost = graph.move_cost(v, d);
+                if was == is && (!is || cost == old_costs[d]) {
                     continue;
                 }
-                // The move existed on one of the two maps, so it is on the grid.
+                // The move exists on one of the two maps, so it is on the grid.
                 let to = graph
                     .grid()
                     .node((i64::from(x) + dx) as u32, (i64::from(y) + dy) as u32);
-                // A move that appeared has its cost on the map now; one that
-                // disappeared is given its uniform cost (on a map with
-                // terrain, the cost it had is not kept).
-                let cost = if is {
-                    graph.move_cost(v, d)
-                } else if d < 4 {
-                    1.0
-                } else {
-                    DIAGONAL
-                };
-                let m = Move { from: v, to, cost };
+                if was {
+                    disappeared.push(Move {
+                        from: v,
+                        to,
+                        cost: old_costs[d],
+                    });
+                }
                 if is {
-                    appeared.push(m);
-                } else {
-                    disappeared.push(m);
+                    appeared.push(Move { from: v, to, cost });
                 }
             }
         }
