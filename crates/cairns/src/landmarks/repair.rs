@@ -125,6 +125,11 @@ pub struct IncrementalTable {
     affected: Vec<u32>,
     stamp: u32,
     background: Option<Background>,
+    /// Whether the map's move costs are on the lattice
+    /// ([`Graph::lattice_costs`], a scan of every move under terrain):
+    /// found by the first repair step that finishes a landmark after an
+    /// edit, and forgotten at each edit.
+    lattice: Option<bool>,
 }
 
 /// A rebuild running on another thread, and the edits made since it
@@ -213,6 +218,7 @@ impl IncrementalTable {
             affected: vec![0; n],
             stamp: 0,
             background: None,
+            lattice: None,
         }
     }
 
@@ -268,6 +274,7 @@ impl IncrementalTable {
         if let Some(b) = &mut self.background {
             b.since.note(graph, x, y, tile);
         }
+        self.lattice = None;
         graph.set_tile(x, y, tile)
     }
 
@@ -333,8 +340,9 @@ impl IncrementalTable {
         }
         progress.landmarks_left = self.changes.iter().filter(|c| !c.is_empty()).count();
         if progress.landmarks_done > 0 {
+            let lattice = *self.lattice.get_or_insert_with(|| graph.lattice_costs());
             self.table
-                .note_recomputed(graph.lattice_costs(), progress.landmarks_left == 0);
+                .note_recomputed(lattice, progress.landmarks_left == 0);
             let max = self.column_max.iter().fold(0.0f64, |m, &c| m.max(c));
             self.table.set_margin_for(max);
         }
