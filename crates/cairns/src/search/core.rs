@@ -152,6 +152,11 @@ pub(crate) enum Ended {
 /// answers with constants, so the plain searches compile to the loop
 /// without any of it.
 pub(crate) trait Limit {
+    /// Whether the run may pause. A run that may does not hold the next
+    /// node out of OPEN: putting it back at a pause would order ties
+    /// another way than an unpaused run, and a search run in chunks must
+    /// expand what it expands in one go.
+    const MAY_PAUSE: bool = true;
     /// Whether the run must pause before the next pop, after `expanded`
     /// expansions in this run.
     fn spent(&self, expanded: u64) -> bool;
@@ -165,6 +170,8 @@ pub(crate) trait Limit {
 pub(crate) struct Unlimited;
 
 impl Limit for Unlimited {
+    const MAY_PAUSE: bool = false;
+
     #[inline]
     fn spent(&self, _: u64) -> bool {
         false
@@ -255,16 +262,14 @@ where
     let mut generated = 0u64;
 
     // The best successor of the last expansion when it precedes every
-    // entry of OPEN (only for structures that can tell, `Q::PEEKS`): the
+    // entry of OPEN (only for structures that can tell, `Q::PEEKS`, in
+    // runs that cannot pause, `!L::MAY_PAUSE`): the
     // next node to expand, kept out of OPEN instead of pushed and popped
     // right back. The order of expansions is the same up to ties (entries
     // with equal keys, which OPEN returns in an order of its own).
     let mut next: Option<(NodeId, Key)> = None;
     let ended = loop {
-        if limit.spent(expanded) && (next.is_some() || !open.is_empty()) {
-            if let Some((v, key)) = next {
-                open.push(v, key);
-            }
+        if limit.spent(expanded) && !open.is_empty() {
             break Ended::Paused;
         }
         let Some((u, key)) = next.take().or_else(|| open.pop()) else {
@@ -299,6 +304,7 @@ where
             let mut offered = Offered {
                 open: &mut *open,
                 best: &mut best,
+                hold: !L::MAY_PAUSE,
             };
             if relax(
                 records,
@@ -334,13 +340,15 @@ where
 struct Offered<'a, Q> {
     open: &'a mut Q,
     best: &'a mut Option<(NodeId, Key)>,
+    /// Whether the run holds the next node at all (a constant per run).
+    hold: bool,
 }
 
 impl<Q: OpenSet> Offered<'_, Q> {
     /// Adds `node`, which is in neither OPEN nor the held entry.
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        if !Q::PEEKS {
+        if !Q::PEEKS || !self.hold {
             self.open.push(node, key);
             return;
         }
@@ -358,7 +366,7 @@ impl<Q: OpenSet> Offered<'_, Q> {
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
         match self.best {
-            Some((b, bk)) if Q::PEEKS && *b == node => *bk = key,
+            Some((b, bk)) if Q::PEEKS && self.hold && *b == node => *bk = key,
             _ => self.open.decrease_key(node, key),
         }
     }
