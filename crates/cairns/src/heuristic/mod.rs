@@ -47,6 +47,20 @@ pub trait Heuristic {
     /// A lower bound on the cost from `node` to the goal.
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64;
 
+    /// A tie-break in `[0, 1]` among nodes the search cannot tell apart
+    /// otherwise (equal `f` and equal `g`, hence equal estimates): the
+    /// smaller goes first ([`Key::tied`](crate::open::Key::tied)). The
+    /// default has none (0, which the search loops fold away). The
+    /// [differential heuristic](crate::landmarks::DifferentialHeuristic)
+    /// puts first the node that an upper bound on its distance puts
+    /// nearer the goal. The tie never changes the order of distinct `f`,
+    /// so it costs no optimality.
+    #[inline]
+    fn tie(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        let _ = (node, goal);
+        0.0
+    }
+
     /// How far above the optimal cost a search guided by this heuristic may
     /// go: 1 for an admissible heuristic (the default), `w` for a
     /// [`Weighted`] one.
@@ -71,6 +85,11 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     #[inline]
     fn estimate(&self, node: NodeId, goal: &H::Goal) -> f64 {
         (**self).estimate(node, goal)
+    }
+
+    #[inline]
+    fn tie(&self, node: NodeId, goal: &H::Goal) -> f64 {
+        (**self).tie(node, goal)
     }
 
     fn bound(&self) -> f64 {

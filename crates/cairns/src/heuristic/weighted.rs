@@ -71,6 +71,11 @@ impl<H: Heuristic> Heuristic for Weighted<H> {
         self.weight * self.base.estimate(node, goal)
     }
 
+    #[inline]
+    fn tie(&self, node: NodeId, goal: &H::Goal) -> f64 {
+        self.base.tie(node, goal)
+    }
+
     fn bound(&self) -> f64 {
         self.weight * self.base.bound()
     }

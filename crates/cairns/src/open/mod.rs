@@ -363,15 +363,38 @@ macro_rules! with_open_set {
 pub struct Key {
     /// Estimated cost of a path through the node: `g + h`.
     pub f: f64,
-    /// Cost of the best known path from the start to the node.
+    /// Cost of the best known path from the start to the node, lowered by
+    /// less than [`TIE_SPAN`] to break ties ([`Key::tied`]).
     pub g: f64,
 }
+
+/// How far below `g` a tie-break may put [`Key::g`]: `2^-24`, half the
+/// quantum of the exact grid costs (`2^-23`, see
+/// [`Graph::lattice_costs`](crate::graph::Graph::lattice_costs)).
+pub const TIE_SPAN: f64 = 1.0 / 16_777_216.0;
 
 impl Key {
     /// A key from `g` and `h`.
     #[inline]
     pub fn new(g: f64, h: f64) -> Key {
         Key { f: g + h, g }
+    }
+
+    /// The key of a node at cost `g` with estimate `h` and tie-break `tie`
+    /// in `[0, 1]` ([`Heuristic::tie`](crate::heuristic::Heuristic::tie)):
+    /// `f = g + h`, and `g` lowered by `tie * TIE_SPAN`, so that among nodes with equal `f` and
+    /// equal `g` the smaller tie comes out first. `f` is untouched, so
+    /// the search stays optimal whatever the tie; on the exact grid costs,
+    /// whose distinct `g` differ by at least `2^-23`, the order of distinct
+    /// `g` is untouched too (elsewhere a tie may reorder `g` closer than
+    /// `2^-24`, which only moves a tie-break). Where `g` is too large for
+    /// `f64` to resolve the tie (from `2^28`), it is rounded away.
+    #[inline]
+    pub fn tied(g: f64, h: f64, tie: f64) -> Key {
+        Key {
+            f: g + h,
+            g: g - tie * TIE_SPAN,
+        }
     }
 
     /// Whether `self` comes out of OPEN before `other`: smaller `f`, then
@@ -492,6 +515,24 @@ mod tests {
             conformance::check::<Q>();
             std::any::type_name::<Q>()
         })
+    }
+
+    #[test]
+    fn a_tie_orders_only_equal_f_and_g() {
+        let quantum = 1.0 / 8_388_608.0; // 2^-23, the exact grid costs' step
+        let (cost, est) = (700.0 + 3.0 * std::f64::consts::SQRT_2, 41.5);
+        let (first, second) = (Key::tied(cost, est, 0.25), Key::tied(cost, est, 0.75));
+        assert!(first.precedes(second) && !second.precedes(first));
+        assert_eq!((first.f, second.f), (cost + est, cost + est));
+        // The next exact g below, at the same f: the larger g still goes
+        // first, whatever the ties.
+        let lower = Key::tied(cost - quantum, est + quantum, 0.0);
+        assert_eq!(lower.f, first.f);
+        assert!(Key::tied(cost, est, 1.0).precedes(lower));
+        // A smaller f goes first, whatever the ties and g.
+        assert!(Key::tied(0.0, cost + est - quantum, 1.0).precedes(Key::tied(cost, est, 0.0)));
+        // The heap's integer order agrees.
+        assert!(super::order::encode(first) < super::order::encode(second));
     }
 
     #[test]

@@ -100,11 +100,12 @@ pub enum Reopen {
 
 /// The best-first loop: starts a new search in `cache` (sized for
 /// `expand.node_bound()`), puts `start` on OPEN and repeatedly expands the
-/// entry with the smallest `f = g + h(n)` (ties to the larger `g`) until
-/// `stop` accepts a node, whose `g` it returns, or OPEN runs empty (`None`).
-/// A start off the graph gives `None` at once.
+/// entry with the smallest `f = g + h(n)` (ties to the larger `g`, then to
+/// the smaller `tie(n)`: see [`Guide`]) until `stop`
+/// accepts a node, whose `g` it returns, or OPEN runs empty (`None`). A
+/// start off the graph gives `None` at once.
 ///
-/// `h` may return `f64::INFINITY` for a node it proves cannot reach the goal:
+/// `guide.h` may return `f64::INFINITY` for a node it proves cannot reach the goal:
 /// such nodes are never put on OPEN. A closed node reached more cheaply
 /// (inconsistent heuristic) goes back on OPEN when `reopen` says so.
 /// Statistics are in [`SearchCache::stats`] afterwards; paths in
@@ -112,7 +113,7 @@ pub enum Reopen {
 #[inline]
 pub fn best_first<E, Q, O, S>(
     expand: &E,
-    h: impl Fn(NodeId) -> f64,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
     start: NodeId,
     stop: &S,
     cache: &mut SearchCache<Q>,
@@ -129,11 +130,24 @@ where
     cache.begin(bound);
     // A start off the graph, or one the heuristic proves cannot reach the
     // goal, ends the search at once.
-    seed(cache, bound, start, &h, observer)?;
-    match run(expand, &h, stop, cache, observer, reopen, &mut Unlimited) {
+    seed(cache, bound, start, guide, observer)?;
+    match run(expand, guide, stop, cache, observer, reopen, &mut Unlimited) {
         Ended::Goal(_, g) => Some(g),
         Ended::Empty | Ended::Paused => None,
     }
+}
+
+/// What guides [`best_first`]: two closures of a node, usually a
+/// heuristic's [`estimate`](crate::heuristic::Heuristic::estimate) and
+/// [`tie`](crate::heuristic::Heuristic::tie) towards one goal.
+#[derive(Clone, Copy, Debug)]
+pub struct Guide<H, T> {
+    /// The estimate of the cost to the goal; `f64::INFINITY` for a node
+    /// proven not to reach it.
+    pub h: H,
+    /// The tie-break in `[0, 1]` among nodes of equal `f` and `g`
+    /// ([`Key::tied`]); `|_| 0.0` for none.
+    pub tie: T,
 }
 
 /// How a run of the loop ended.
@@ -194,7 +208,7 @@ pub(crate) fn seed<Q, O>(
     cache: &mut SearchCache<Q>,
     bound: usize,
     source: NodeId,
-    h: &impl Fn(NodeId) -> f64,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
     observer: &mut O,
 ) -> Option<f64>
 where
@@ -210,7 +224,7 @@ where
         // A source given twice.
         return None;
     }
-    let h0 = h(source);
+    let h0 = (guide.h)(source);
     if h0 == f64::INFINITY {
         // The heuristic proves the goal unreachable.
         return None;
@@ -221,7 +235,9 @@ where
         parent: NodeId::NONE,
         stamp: open_stamp,
     };
-    cache.open.push(source, Key::new(0.0, h0));
+    cache
+        .open
+        .push(source, Key::tied(0.0, h0, (guide.tie)(source)));
     observer.open(source, NodeId::NONE, 0.0);
     Some(h0)
 }
@@ -233,7 +249,7 @@ where
 #[inline]
 pub(crate) fn run<E, Q, O, S, L>(
     expand: &E,
-    h: &impl Fn(NodeId) -> f64,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
     stop: &S,
     cache: &mut SearchCache<Q>,
     observer: &mut O,
@@ -290,7 +306,7 @@ where
         }
         expanded += 1;
         limit.note(u, ru.g, ru.h);
-        observer.expand(u, ru.g, key.f - key.g);
+        observer.expand(u, ru.g, ru.h);
         let mut best = None;
         expand.expand_via(u, ru.parent, |via, v, cost| {
             generated += 1;
@@ -310,7 +326,7 @@ where
                 records,
                 &mut offered,
                 stats,
-                h,
+                guide,
                 via,
                 v,
                 g,
@@ -386,7 +402,7 @@ fn relax<Q: OpenSet>(
     records: &mut [NodeRecord],
     open: &mut Offered<'_, Q>,
     stats: &mut SearchStats,
-    h: &impl Fn(NodeId) -> f64,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
     u: NodeId,
     v: NodeId,
     g: f64,
@@ -396,7 +412,7 @@ fn relax<Q: OpenSet>(
     let closed_stamp = open_stamp + 1;
     let rv = &mut records[v.index()];
     if rv.stamp < open_stamp {
-        let hv = h(v);
+        let hv = (guide.h)(v);
         if hv == f64::INFINITY {
             // No path from v to the goal: record it, never expand it.
             *rv = NodeRecord::dead_end(u, closed_stamp);
@@ -408,7 +424,7 @@ fn relax<Q: OpenSet>(
             parent: u,
             stamp: open_stamp,
         };
-        open.push(v, Key::new(g, hv));
+        open.push(v, Key::tied(g, hv, (guide.tie)(v)));
         return true;
     }
     if g >= rv.g {
@@ -422,11 +438,11 @@ fn relax<Q: OpenSet>(
         }
         stats.reopened += 1;
         rv.stamp = open_stamp;
-        open.push(v, Key::new(g, rv.h));
+        open.push(v, Key::tied(g, rv.h, (guide.tie)(v)));
     } else {
-        let hv = rv.h;
-        let key = Key::new(g, hv);
-        if !key.precedes(Key::new(rv.g, hv)) {
+        let (hv, tie) = (rv.h, (guide.tie)(v));
+        let key = Key::tied(g, hv, tie);
+        if !key.precedes(Key::tied(rv.g, hv, tie)) {
             // g fell by less than f's rounding, so f = g + h is unchanged
             // and the smaller g would lose the tie order: not an
             // improvement worth a decrease-key.

@@ -1,6 +1,6 @@
 //! Dijkstra's algorithm, one-to-one and one-to-all.
 
-use super::core::{Unlimited, run, seed};
+use super::core::{Guide, Unlimited, run, seed};
 use super::{Edges, Exhaust, Observer, Reopen, SearchCache, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Zero;
@@ -87,7 +87,10 @@ impl<G: Graph> Dijkstra<G> {
     ) {
         let bound = self.graph.node_bound();
         cache.begin(bound);
-        let h = |_| 0.0;
+        let h = Guide {
+            h: |_| 0.0,
+            tie: |_| 0.0,
+        };
         for &source in sources {
             seed(cache, bound, source, &h, observer);
         }

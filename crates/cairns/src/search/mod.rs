@@ -37,7 +37,7 @@ mod query;
 mod searcher;
 mod theta;
 
-pub use self::core::{Edges, Exhaust, Expand, Reopen, Stop, best_first};
+pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};
 pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
@@ -136,7 +136,10 @@ impl<T: TowardGoal> Search for T {
         let target = heuristic.goal_for(start, goal);
         best_first(
             &self.expander(goal),
-            |n| heuristic.estimate(n, &target),
+            &Guide {
+                h: |n| heuristic.estimate(n, &target),
+                tie: |n| heuristic.tie(n, &target),
+            },
             start,
             &goal,
             cache,

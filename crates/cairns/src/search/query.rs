@@ -1,7 +1,7 @@
 //! Queries with several sources and several goals, run in steps under a
 //! budget: [`Query`], [`Budget`], [`Progress`].
 
-use super::core::{Ended, Limit, run, seed};
+use super::core::{Ended, Guide, Limit, run, seed};
 use super::{AStar, Edges, Observer, SearchCache, Stop, reopen_for};
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
@@ -371,6 +371,12 @@ impl<G: Graph, H: Heuristic> Query<'_, G, H> {
                 .fold(f64::INFINITY, f64::min)
         };
         let h = |n: NodeId| if targets.is_empty() { 0.0 } else { h(n) };
+        // The tie-break of the first goal: one goal's in the common case;
+        // with several, any tie-break keeps the search optimal.
+        let h = Guide {
+            h,
+            tie: |n: NodeId| targets.first().map_or(0.0, |t| heuristic.tie(n, t)),
+        };
         let resuming = match self.state {
             State::Done(progress) => return progress,
             State::Running {
