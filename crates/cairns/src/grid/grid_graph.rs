@@ -82,6 +82,12 @@ pub struct GridGraph {
     /// Cell and move costs, `None` for the uniform grid (see
     /// [`terrain`](super::terrain): why one `Option` and not a second type).
     terrain: Option<Box<Terrain>>,
+    /// The tile costs of [`with_terrain`](Self::with_terrain) when they
+    /// left every cell at its Moving AI cost, so that the graph was built
+    /// without terrain: [`set_tile`](Self::set_tile) still takes a changed
+    /// cell's cost from them, and turns the terrain on when a tile's cost
+    /// differs. `None` otherwise (with terrain, its own tiles say it).
+    dormant: Option<Box<TileCosts>>,
 }
 
 /// The direction of a move by its 3x3 block position (row-major from the
@@ -217,7 +223,13 @@ impl GridGraph {
                 .zip(&t.cells)
                 .all(|(&tile, &c)| c == base.cost(tile))
         };
-        let terrain = terrain.filter(|t| !uniform(t)).map(Box::new);
+        let (terrain, dormant) = match terrain {
+            Some(t) if uniform(&t) => {
+                let kept = (t.tiles != TileCosts::default()).then(|| Box::new(t.tiles));
+                (None, kept)
+            }
+            t => (t.map(Box::new), None),
+        };
         let w = grid.width() as i32;
         let offsets = DIRECTIONS.map(|(dx, dy)| (dy * w + dx) as u32);
         let mut graph = GridGraph {
@@ -228,6 +240,7 @@ impl GridGraph {
             canonical: false,
             components: Components::default(),
             terrain,
+            dormant,
         };
         for y in 0..graph.grid.height() {
             for x in 0..graph.grid.width() {
@@ -488,9 +501,11 @@ impl GridGraph {
     /// The tile costs that [`set_tile`](Self::set_tile) gives a changed
     /// cell (the default Moving AI rule without terrain).
     pub fn tile_costs(&self) -> TileCosts {
-        self.terrain
-            .as_ref()
-            .map_or_else(TileCosts::default, |t| t.tiles.clone())
+        match (&self.terrain, &self.dormant) {
+            (Some(t), _) => t.tiles.clone(),
+            (None, Some(costs)) => (**costs).clone(),
+            (None, None) => TileCosts::default(),
+        }
     }
 
     /// The cost of the move from `node` in direction `d` (which must be a
@@ -510,14 +525,36 @@ impl GridGraph {
     /// otherwise a flood fill of the pieces). Returns `false` (changing
     /// nothing) when the cell is off the grid.
     ///
-    /// On a graph with terrain the cell takes the cost of its new tile from
-    /// [`tile_costs`](Self::tile_costs).
+    /// The cell takes the cost of its new tile from
+    /// [`tile_costs`](Self::tile_costs): on a graph built by
+    /// [`with_terrain`](Self::with_terrain) whose costs changed no cell
+    /// (so it has no terrain), the first tile they price apart from the
+    /// Moving AI rule turns the terrain on, which prices every move once
+    /// (`O(cells)`) and turns canonical ordering off.
     pub fn set_tile(&mut self, x: u32, y: u32, tile: Tile) -> bool {
         let was_passable = self.cell_passable(x, y);
         if !self.grid.set(x, y, tile) {
             return false;
         }
         let node = self.grid.node(x, y);
+        if self.terrain.is_none()
+            && let Some(costs) = self
+                .dormant
+                .take_if(|c| c.cost(tile) != TileCosts::default().cost(tile))
+        {
+            // The first tile the user's costs price apart from the Moving
+            // AI rule: the graph gets its terrain, every cell and move
+            // priced (the cell itself again below); canonical ordering,
+            // which weighted grids do not allow, goes off.
+            self.canonical = false;
+            let cells = self.grid.tiles().iter().map(|&t| costs.cost(t)).collect();
+            self.terrain = Some(Box::new(Terrain::new(*costs, cells)));
+            for cy in 0..self.grid.height() {
+                for cx in 0..self.grid.width() {
+                    self.update_mask(cx, cy);
+                }
+            }
+        }
         if let Some(t) = &mut self.terrain {
             let cost = t.tiles.cost(tile);
             t.cells[node.index()] = cost;

@@ -259,11 +259,23 @@ fn set_tile_takes_the_cost_of_the_new_tile() {
     let costs: TileCosts = "S=3,T=0.5".parse().unwrap();
     let mut g = GridGraph::with_terrain(grid, Neighborhood::Octile, &costs);
     let (a, b) = (g.node(0, 0).unwrap(), g.node(3, 0).unwrap());
-    // All ground: uniform, so no terrain yet.
+    // All ground: uniform, so no terrain yet, but the costs are kept.
     assert!(!g.has_terrain());
+    assert_eq!(g.tile_costs(), costs);
+    // A tile the costs price as the Moving AI rule does leaves it so.
+    assert!(g.set_tile(2, 0, Tile::Ground));
+    assert!(!g.has_terrain());
+    // The first swamp costs 3, not the Moving AI rule's 1: the terrain
+    // comes on, and every move is priced.
     assert!(g.set_tile(1, 0, Tile::Swamp));
-    // Without terrain the new swamp cell costs 1, as the Moving AI rule says.
-    assert_eq!(g.cell_cost(g.node(1, 0).unwrap()), 1.0);
+    assert!(g.has_terrain());
+    assert_eq!(g.cell_cost(g.node(1, 0).unwrap()), 3.0);
+    {
+        let mut cache = SearchCache::new();
+        Dijkstra::new(&g).all(a, &mut cache);
+        // 2 + 2 + 1 across the swamp.
+        assert_eq!(cache.g(b), Some(5.0));
+    }
     let mut g = GridGraph::with_terrain(
         Grid::from_ascii("S...").unwrap(),
         Neighborhood::Octile,
