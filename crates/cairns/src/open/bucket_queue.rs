@@ -46,7 +46,8 @@ const OVERFLOW: u32 = u32::MAX;
 /// order is exact, and still comes out in [`Key`](super::Key) order. Such keys come
 /// from rounding: an ulp in `f = g + h`, or up to `1.5 *`
 /// [`margin`](crate::landmarks::LandmarkTable::margin) under a landmark
-/// heuristic, whose `f32` distances break consistency by that much. That
+/// table that is not exact (costs off the `2^-23` lattice, or a version 1
+/// file of `f32` distances), whose margin breaks consistency by that much. That
 /// margin grows with the largest distance in the table, not with `f`, so
 /// no tolerance relative to `f` would cover it, and the queue asks for
 /// none: debug builds assert only that keys are not negative (nor NaN). A

@@ -15,7 +15,7 @@
 //!   sequences from a seed; a property-test framework can draw them too.
 //!   Keys grow as under a consistent heuristic (`a + b * sqrt(2)` above the
 //!   last popped `f`), with some a rounding step *below* it, as under a
-//!   landmark heuristic rounded through `f32`: the monotone queues
+//!   landmark table that is not exact (its margin): the monotone queues
 //!   ([`OpenKind::needs_monotone_keys`](super::OpenKind::needs_monotone_keys))
 //!   take these sequences too.
 //! - [`tie_order`]: the documented [order](super#order): smaller `f` first,
@@ -96,8 +96,8 @@ use crate::search::{AStar, Search, SearchCache};
 pub const NODES: u32 = 64;
 
 /// How far below the last popped `f` an [`Op::PushBelow`] goes, per unit
-/// of `by`, relative to `1 + f`: `2^-20`, the order of the `f32` rounding
-/// that a landmark heuristic can add (see
+/// of `by`, relative to `1 + f`: `2^-20`, the order of the rounding that
+/// a landmark table that is not exact can add (`f32` distances, see
 /// [`LandmarkTable`](crate::landmarks::LandmarkTable), "Rounding").
 pub const BELOW_STEP: f64 = 1.0 / (1u64 << 20) as f64;
 

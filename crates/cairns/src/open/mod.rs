@@ -568,8 +568,9 @@ mod tests {
         check(HotQueue::with_buckets(1.0, 2));
     }
 
-    /// Regression guard (issue 10): the differential heuristic rounds
-    /// through `f32`, so a successor's `f` can fall a little below the last
+    /// Regression guard (issue 10): the differential heuristic rounded
+    /// through `f32` then (a table that is not exact still subtracts a
+    /// margin), so a successor's `f` can fall a little below the last
     /// popped `f`, and the monotone queues' debug assertions (tolerance
     /// `1e-9`) panicked on this query. They now file such keys with the
     /// current minimum and pop them in order.

@@ -47,7 +47,8 @@ const BUCKETS: usize = 65;
 /// buckets is above the reference). Such keys come from rounding: an ulp in
 /// `f = g + h`, or up to `1.5 *`
 /// [`margin`](crate::landmarks::LandmarkTable::margin) under a landmark
-/// heuristic, whose `f32` distances break consistency by that much. That
+/// table that is not exact (costs off the `2^-23` lattice, or a version 1
+/// file of `f32` distances), whose margin breaks consistency by that much. That
 /// margin grows with the largest distance in the table, not with `f`, so
 /// no tolerance relative to `f` would cover it, and the heap asks for none:
 /// debug builds assert only that keys are not negative (nor NaN). A
