@@ -322,7 +322,7 @@ fn paths_on_a_real_map_are_valid() {
 /// The differential heuristic's tie-break ([`Heuristic::tie`]) on a room
 /// map, where it matters most: with the default `dh:16` table of
 /// `32room_000`, every 20th scenario, the search that breaks ties expands at
-/// least 10% fewer nodes than the same heuristic without them (14% on the
+/// least 10% fewer nodes than the same heuristic without them (14.5% on the
 /// room family, docs/differential-heuristics.md), and both return the
 /// published lengths.
 ///
