@@ -18,9 +18,11 @@
 //! [`Manhattan`] is. All four are consistent wherever they are admissible.
 
 mod distance;
+mod untied;
 mod weighted;
 
 pub use distance::{Euclidean, Manhattan, Octile, Zero};
+pub use untied::Untied;
 pub use weighted::Weighted;
 
 use crate::graph::NodeId;

@@ -648,19 +648,6 @@ mod tests {
         assert_eq!(h.estimate(z, &goal), 0.0);
     }
 
-    /// A differential heuristic without its tie-break.
-    struct Untied<'h, 't>(&'h DifferentialHeuristic<'t, Octile>);
-
-    impl Heuristic for Untied<'_, '_> {
-        type Goal = DifferentialGoal<<Octile as Heuristic>::Goal>;
-        fn goal(&self, goal: NodeId) -> Self::Goal {
-            self.0.goal(goal)
-        }
-        fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
-            self.0.estimate(node, goal)
-        }
-    }
-
     #[test]
     fn the_tie_break_saves_expansions_among_rooms_and_keeps_costs() {
         // 5 x 5 rooms of 15 x 15 cells, each wall with one door, whose
@@ -717,7 +704,8 @@ mod tests {
             );
             let with = AStar::new(&graph, &dh).search_cost(s, t, &mut cache);
             tied += cache.stats().expanded;
-            let without = AStar::new(&graph, Untied(&dh)).search_cost(s, t, &mut cache);
+            let without =
+                AStar::new(&graph, crate::heuristic::Untied(&dh)).search_cost(s, t, &mut cache);
             untied += cache.stats().expanded;
             assert_eq!(with, without, "{s:?} -> {t:?}");
         }

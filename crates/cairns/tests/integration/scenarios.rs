@@ -329,21 +329,9 @@ fn paths_on_a_real_map_are_valid() {
 /// [`Heuristic::tie`]: cairns::heuristic::Heuristic::tie
 #[test]
 fn landmark_tie_break_saves_expansions_on_a_room_map() {
-    use cairns::heuristic::{Heuristic, Octile};
-    use cairns::landmarks::{DifferentialGoal, DifferentialHeuristic};
+    use cairns::heuristic::{Octile, Untied};
+    use cairns::landmarks::DifferentialHeuristic;
     use cairns::search::{AStar, Search, SearchCache};
-
-    /// The heuristic without its tie-break.
-    struct Untied<'h, 't>(&'h DifferentialHeuristic<'t, Octile>);
-    impl Heuristic for Untied<'_, '_> {
-        type Goal = DifferentialGoal<<Octile as Heuristic>::Goal>;
-        fn goal(&self, goal: NodeId) -> Self::Goal {
-            self.0.goal(goal)
-        }
-        fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64 {
-            self.0.estimate(node, goal)
-        }
-    }
 
     let file = super::data_dir().join("room/32room_000.map.scen");
     let inst = Instance::load(&file, None, 20).unwrap_or_else(|e| panic!("{e}"));
