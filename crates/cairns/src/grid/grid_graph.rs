@@ -242,11 +242,7 @@ impl GridGraph {
             terrain,
             dormant,
         };
-        for y in 0..graph.grid.height() {
-            for x in 0..graph.grid.width() {
-                graph.update_mask(x, y);
-            }
-        }
+        graph.update_masks();
         graph.components = Components::of_grid(&graph);
         graph
     }
@@ -258,6 +254,15 @@ impl GridGraph {
             None => self.grid.is_passable(x, y),
             Some(t) => {
                 self.grid.contains(x, y) && t.cells[self.grid.node(x, y).index()].is_finite()
+            }
+        }
+    }
+
+    /// [`update_mask`](Self::update_mask) on every cell.
+    fn update_masks(&mut self) {
+        for y in 0..self.grid.height() {
+            for x in 0..self.grid.width() {
+                self.update_mask(x, y);
             }
         }
     }
@@ -549,11 +554,7 @@ impl GridGraph {
             self.canonical = false;
             let cells = self.grid.tiles().iter().map(|&t| costs.cost(t)).collect();
             self.terrain = Some(Box::new(Terrain::new(*costs, cells)));
-            for cy in 0..self.grid.height() {
-                for cx in 0..self.grid.width() {
-                    self.update_mask(cx, cy);
-                }
-            }
+            self.update_masks();
         }
         if let Some(t) = &mut self.terrain {
             let cost = t.tiles.cost(tile);
