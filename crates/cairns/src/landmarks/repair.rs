@@ -54,21 +54,150 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::{Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 
 use super::stale::{MapChanges, Move};
 use super::table::LandmarkTable;
-use super::{DifferentialHeuristic, SafeDifferential, distances_from};
+use super::{DifferentialHeuristic, Ring, SafeDifferential, distances_from};
 use crate::graph::{Graph, NodeId, Reversed};
 use crate::grid::{GridGraph, Tile};
 use crate::heuristic::Heuristic;
 use crate::search::SearchCache;
 
+/// Cells of work after which [`IncrementalTable::repair`] shares the
+/// landmarks left with the other cores.
+const PARALLEL_REPAIR: usize = 1 << 12;
+
+/// Changed entries below which [`IncrementalTable::finish`] writes the
+/// table on one core.
+const PARALLEL_FINISH: usize = 1 << 14;
+
 /// A min-heap of cells by distance: non-negative `f64` bits order as the
 /// values do.
 type Heap = BinaryHeap<Reverse<(u64, u32)>>;
+
+/// Cells by distance, smallest first, for one phase of a landmark's repair.
+///
+/// On a graph whose move costs lie between `w > 0` and a bounded multiple
+/// of it ([`Graph::cost_bounds`], every grid without terrain) this is
+/// Dial's ring of buckets `w` wide, as the rebuild's search
+/// ([`distances_from`]) uses: a cell taken from a bucket cannot be lowered
+/// by another cell of the same bucket, every move being at least `w` long,
+/// so the order within a bucket does not matter. Seeds, which may lie
+/// anywhere, wait in a heap and join the ring when it reaches their
+/// bucket. Otherwise (terrain costs) everything goes through the heap.
+#[derive(Debug)]
+struct CellQueue {
+    /// `(w, ring)`: Dial's buckets when the costs are bounded.
+    dial: Option<(f64, Ring)>,
+    /// The bucket being emptied (`floor(d / w)`).
+    at: usize,
+    /// Entries in the ring.
+    in_ring: usize,
+    seeds: Heap,
+}
+
+impl CellQueue {
+    /// An empty queue for the move costs of `graph`.
+    fn new(graph: &GridGraph) -> CellQueue {
+        let dial = graph
+            .cost_bounds()
+            .filter(|&(lo, hi)| lo > 0.0 && hi / lo <= 64.0)
+            .map(|(lo, hi)| (lo, vec![Vec::new(); (hi / lo) as usize + 2]));
+        CellQueue {
+            dial,
+            at: 0,
+            in_ring: 0,
+            seeds: Heap::new(),
+        }
+    }
+
+    /// Queues `v` at distance `d`, anywhere; before the first
+    /// [`pop`](Self::pop) of the phase.
+    fn seed(&mut self, v: u32, d: f64) {
+        self.seeds.push(Reverse((d.to_bits(), v)));
+    }
+
+    /// Queues `v` at distance `d`, at least a move's cost beyond the
+    /// distance of the cell last popped.
+    fn push(&mut self, v: u32, d: f64) {
+        match &mut self.dial {
+            Some((w, ring)) => {
+                let slots = ring.len();
+                ring[(d / *w) as usize % slots].push((v, d));
+                self.in_ring += 1;
+            }
+            None => self.seed(v, d),
+        }
+    }
+
+    /// The cell of smallest distance (up to the order within a bucket),
+    /// with the distance it was queued at.
+    fn pop(&mut self) -> Option<(u32, f64)> {
+        let Some((w, ring)) = &mut self.dial else {
+            let Reverse((bits, v)) = self.seeds.pop()?;
+            return Some((v, f64::from_bits(bits)));
+        };
+        let slots = ring.len();
+        loop {
+            while let Some(&Reverse((bits, v))) = self.seeds.peek() {
+                let d = f64::from_bits(bits);
+                if self.in_ring == 0 {
+                    self.at = (d / *w) as usize;
+                } else if (d / *w) as usize > self.at {
+                    break;
+                }
+                self.seeds.pop();
+                ring[self.at % slots].push((v, d));
+                self.in_ring += 1;
+            }
+            if let Some(entry) = ring[self.at % slots].pop() {
+                self.in_ring -= 1;
+                return Some(entry);
+            }
+            if self.in_ring == 0 && self.seeds.is_empty() {
+                return None;
+            }
+            self.at += 1;
+        }
+    }
+}
+
+/// Per-cell stamps of one repair worker: in the raise queue, affected.
+#[derive(Clone, Debug)]
+struct Scratch {
+    queued: Vec<u32>,
+    affected: Vec<u32>,
+    stamp: u32,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch {
+            queued: vec![0; n],
+            affected: vec![0; n],
+            stamp: 0,
+        }
+    }
+
+    /// A stamp that no cell carries yet.
+    fn next(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.queued.fill(0);
+            self.affected.fill(0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    fn bytes(&self) -> usize {
+        (self.queued.len() + self.affected.len()) * std::mem::size_of::<u32>()
+    }
+}
 
 /// A symmetric [`LandmarkTable`] of a [`GridGraph`] that follows the grid's
 /// wall edits with a repair proportional to the change (see the module
@@ -120,10 +249,9 @@ pub struct IncrementalTable {
     job: Option<Job>,
     /// Where the next repair looks for a landmark to repair.
     cursor: usize,
-    /// Per-cell stamps for the job: in the raise queue, affected.
-    queued: Vec<u32>,
-    affected: Vec<u32>,
-    stamp: u32,
+    /// Per-cell stamps, one set per worker of a parallel
+    /// [`repair`](Self::repair); the first serves the job.
+    scratch: Vec<Scratch>,
     background: Option<Background>,
     /// Whether the map's move costs are on the lattice
     /// ([`Graph::lattice_costs`], a scan of every move under terrain):
@@ -140,18 +268,37 @@ struct Background {
     since: MapChanges,
 }
 
+/// The landmark a [`Job`] repairs: its index in the table, its node and
+/// the largest finite value of its column before the repair.
+#[derive(Clone, Copy, Debug)]
+struct Landmark {
+    l: usize,
+    source: u32,
+    max: f64,
+}
+
 /// Where a landmark's repair stands.
 #[derive(Debug)]
 struct Job {
     l: usize,
+    /// The landmark's node.
+    source: u32,
+    /// This job's stamp in its worker's [`Scratch`].
+    stamp: u32,
     phase: Phase,
     appeared: Vec<Move>,
-    raise: Heap,
+    raise: CellQueue,
     affected: Vec<u32>,
     reset: usize,
-    lower: Heap,
+    lower: CellQueue,
     /// `(cell, value before)` for every change of the column, in order.
     undo: Vec<(u32, f64)>,
+    /// The column's largest finite value: before the repair, and after it
+    /// once [`run`](Job::run) has finished.
+    max: f64,
+    /// Once `run` has finished: `(cell, new value)` for each cell whose
+    /// value changed, once each.
+    changed: Vec<(u32, f64)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,9 +361,7 @@ impl IncrementalTable {
             components_changes: since,
             job: None,
             cursor: 0,
-            queued: vec![0; n],
-            affected: vec![0; n],
-            stamp: 0,
+            scratch: vec![Scratch::new(n)],
             background: None,
             lattice: None,
         }
@@ -241,9 +386,13 @@ impl IncrementalTable {
             && self.changes.iter().all(MapChanges::is_empty)
     }
 
-    /// Bytes of memory: the table and its landmark-major copy.
+    /// Bytes of memory: the table, its landmark-major copy and the
+    /// repair's per-cell stamps (8 bytes per cell for each core a
+    /// [`repair`](Self::repair) has used).
     pub fn memory_bytes(&self) -> usize {
-        self.table.memory_bytes() + self.exact.len() * std::mem::size_of::<f64>()
+        self.table.memory_bytes()
+            + self.exact.len() * std::mem::size_of::<f64>()
+            + self.scratch.iter().map(Scratch::bytes).sum::<usize>()
     }
 
     /// Sets the tile at `(x, y)` with [`GridGraph::set_tile`] and records
@@ -295,13 +444,81 @@ impl IncrementalTable {
     }
 
     /// Repairs every landmark on `graph`: afterwards the table equals
-    /// [`LandmarkTable::build`] on `graph` with the same landmarks.
+    /// [`LandmarkTable::build`] on `graph` with the same landmarks. The
+    /// landmarks are repaired in parallel (each core takes the next
+    /// landmark left), as the rebuild builds them.
     ///
     /// # Panics
     ///
     /// When `graph` has another size than the table.
     pub fn repair(&mut self, graph: &GridGraph) -> RepairProgress {
-        self.repair_step(graph, usize::MAX)
+        self.check(graph);
+        let mut progress = RepairProgress::default();
+        let n = self.table.node_count();
+        if let Some(mut job) = self.job.take() {
+            let column = &mut self.exact[job.l * n..(job.l + 1) * n];
+            job.run(
+                graph,
+                column,
+                &mut self.scratch[0],
+                usize::MAX,
+                &mut progress.work,
+            );
+            progress.changed += self.finish(std::slice::from_ref(&job));
+            progress.landmarks_done += 1;
+        }
+        let landmarks = self.table.landmarks();
+        let mut tasks = Vec::new();
+        for (l, column) in self.exact.chunks_exact_mut(n.max(1)).enumerate() {
+            if !self.changes[l].is_empty() {
+                let (appeared, disappeared) = self.changes[l].moves(graph);
+                let (source, max) = (landmarks[l].0, self.column_max[l]);
+                tasks.push((l, source, max, column, appeared, disappeared));
+            }
+        }
+        // Tasks are taken from the back: reversed, the landmarks go in order.
+        tasks.reverse();
+        let tasks = Mutex::new(tasks);
+        // Repairs landmarks on `scratch` until none is left or `enough`
+        // cells of work are done.
+        let worker = |scratch: &mut Scratch, enough: usize| {
+            let (mut done, mut work) = (Vec::new(), 0);
+            while work < enough {
+                let task = tasks.lock().unwrap_or_else(PoisonError::into_inner).pop();
+                let Some((l, source, max, column, appeared, disappeared)) = task else {
+                    break;
+                };
+                let landmark = Landmark { l, source, max };
+                let mut job = Job::start(graph, landmark, column, scratch, appeared, &disappeared);
+                job.run(graph, column, scratch, usize::MAX, &mut work);
+                done.push(job);
+            }
+            (done, work)
+        };
+        // A small repair stays on this thread, where it is done before the
+        // other cores would wake up; a large one (the first landmarks took
+        // long) shares the rest.
+        let (mut jobs, work) = worker(&mut self.scratch[0], PARALLEL_REPAIR);
+        progress.work += work;
+        let left = tasks.lock().unwrap_or_else(PoisonError::into_inner).len();
+        let workers = left.min(rayon::current_num_threads());
+        if workers > 0 {
+            if self.scratch.len() < workers {
+                self.scratch.resize_with(workers, || Scratch::new(n));
+            }
+            let rest: Vec<(Vec<Job>, usize)> = self.scratch[..workers]
+                .par_iter_mut()
+                .map(|scratch| worker(scratch, usize::MAX))
+                .collect();
+            for (done, work) in rest {
+                jobs.extend(done);
+                progress.work += work;
+            }
+        }
+        progress.landmarks_done += jobs.len();
+        progress.changed += self.finish(&jobs);
+        self.conclude(graph, &mut progress);
+        progress
     }
 
     /// Repairs for about `budget` units of work (a cell taken from a queue
@@ -309,6 +526,7 @@ impl IncrementalTable {
     /// editor that spreads the repair over frames. A landmark's distances
     /// reach the table when its repair is finished; until
     /// [`RepairProgress::done`], search with [`heuristic`](Self::heuristic).
+    /// The step works on one landmark at a time, on the calling thread.
     ///
     /// # Panics
     ///
@@ -316,7 +534,7 @@ impl IncrementalTable {
     pub fn repair_step(&mut self, graph: &GridGraph, budget: usize) -> RepairProgress {
         self.check(graph);
         let mut progress = RepairProgress::default();
-        let k = self.table.landmark_count();
+        let (n, k) = (self.table.node_count(), self.table.landmark_count());
         let mut fresh = 0;
         while progress.work < budget && fresh < k {
             if self.job.is_none() {
@@ -327,17 +545,47 @@ impl IncrementalTable {
                     continue;
                 }
                 let (appeared, disappeared) = self.changes[l].moves(graph);
-                self.job = Some(self.start(l, appeared, &disappeared));
+                let source = self.table.landmarks()[l].0;
+                let column = &self.exact[l * n..(l + 1) * n];
+                let scratch = &mut self.scratch[0];
+                let landmark = Landmark {
+                    l,
+                    source,
+                    max: self.column_max[l],
+                };
+                self.job = Some(Job::start(
+                    graph,
+                    landmark,
+                    column,
+                    scratch,
+                    appeared,
+                    &disappeared,
+                ));
             }
             let mut job = self.job.take().expect("a job was just set");
-            if self.run(graph, &mut job, budget - progress.work, &mut progress.work) {
-                progress.changed += self.finish(&job);
+            let column = &mut self.exact[job.l * n..(job.l + 1) * n];
+            let left = budget - progress.work;
+            if job.run(
+                graph,
+                column,
+                &mut self.scratch[0],
+                left,
+                &mut progress.work,
+            ) {
+                progress.changed += self.finish(std::slice::from_ref(&job));
                 progress.landmarks_done += 1;
                 fresh = 0;
             } else {
                 self.job = Some(job);
             }
         }
+        self.conclude(graph, &mut progress);
+        progress
+    }
+
+    /// What is left after a repair, and the table's margin and components
+    /// once landmarks are finished.
+    fn conclude(&mut self, graph: &GridGraph, progress: &mut RepairProgress) {
         progress.landmarks_left = self.changes.iter().filter(|c| !c.is_empty()).count();
         if progress.landmarks_done > 0 {
             let lattice = *self.lattice.get_or_insert_with(|| graph.lattice_costs());
@@ -350,7 +598,6 @@ impl IncrementalTable {
             self.table.replace_components(graph.components().clone());
             self.components_changes = MapChanges::new();
         }
-        progress
     }
 
     fn check(&self, graph: &GridGraph) {
@@ -361,147 +608,39 @@ impl IncrementalTable {
         );
     }
 
-    /// A new job for landmark `l`: the far ends of the tight moves that
-    /// disappeared go into the raise queue.
-    fn start(&mut self, l: usize, appeared: Vec<Move>, disappeared: &[Move]) -> Job {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.queued.fill(0);
-            self.affected.fill(0);
-            self.stamp = 1;
+    /// Writes finished landmarks' changed distances into the table and
+    /// forgets their changes; returns how many entries changed. The table's
+    /// rows are written in parallel, each core its own range of nodes
+    /// (reading every job's changes): a node's row holds every landmark,
+    /// so writing by landmark would share rows between the cores.
+    fn finish(&mut self, jobs: &[Job]) -> usize {
+        let (n, k) = (self.table.node_count(), self.table.landmark_count());
+        for job in jobs {
+            self.column_max[job.l] = job.max;
+            self.changes[job.l] = MapChanges::new();
         }
-        let n = self.table.node_count();
-        let column = &self.exact[l * n..(l + 1) * n];
-        let mut raise = Heap::new();
-        for m in disappeared {
-            let (u, v) = (m.from.index(), m.to.index());
-            let dv = column[v];
-            if dv.is_finite() && column[u] + m.cost == dv && self.queued[v] != self.stamp {
-                self.queued[v] = self.stamp;
-                raise.push(Reverse((dv.to_bits(), m.to.0)));
-            }
-        }
-        Job {
-            l,
-            phase: Phase::Raise,
-            appeared,
-            raise,
-            affected: Vec::new(),
-            reset: 0,
-            lower: Heap::new(),
-            undo: Vec::new(),
-        }
-    }
-
-    /// Runs `job` for at most `budget` units, adding them to `work`;
-    /// `true` when the landmark is repaired.
-    fn run(&mut self, graph: &GridGraph, job: &mut Job, budget: usize, work: &mut usize) -> bool {
-        let n = self.table.node_count();
-        let source = self.table.landmarks()[job.l].0;
-        let stamp = self.stamp;
-        let column = &mut self.exact[job.l * n..(job.l + 1) * n];
-        let (queued, affected) = (&mut self.queued, &mut self.affected);
-        let mut spent = 0;
-        if job.phase == Phase::Raise {
-            while spent < budget {
-                let Some(Reverse((_, v))) = job.raise.pop() else {
-                    job.phase = Phase::Reset;
-                    break;
-                };
-                spent += 1;
-                if v == source {
-                    continue;
-                }
-                let dv = column[v as usize];
-                let supported = graph
-                    .successors(NodeId(v))
-                    .any(|(u, c)| affected[u.index()] != stamp && column[u.index()] + c == dv);
-                if supported {
-                    continue;
-                }
-                affected[v as usize] = stamp;
-                job.affected.push(v);
-                for (x, c) in graph.successors(NodeId(v)) {
-                    let dx = column[x.index()];
-                    if queued[x.index()] != stamp && dv + c == dx {
-                        queued[x.index()] = stamp;
-                        job.raise.push(Reverse((dx.to_bits(), x.0)));
+        let write = |(part, rows): (usize, &mut [f64]), per: usize| {
+            let lo = part * per;
+            let hi = lo + rows.len() / k.max(1);
+            for job in jobs {
+                for &(v, d) in &job.changed {
+                    let v = v as usize;
+                    if (lo..hi).contains(&v) {
+                        rows[(v - lo) * k + job.l] = d;
                     }
                 }
             }
+        };
+        let changed: usize = jobs.iter().map(|j| j.changed.len()).sum();
+        let rows = self.table.rows_mut();
+        if changed < PARALLEL_FINISH || n == 0 {
+            write((0, rows), n);
+        } else {
+            let per = n.div_ceil(rayon::current_num_threads());
+            rows.par_chunks_mut(per * k)
+                .enumerate()
+                .for_each(|part| write(part, per));
         }
-        if job.phase == Phase::Reset {
-            while spent < budget && job.reset < job.affected.len() {
-                let v = job.affected[job.reset];
-                job.reset += 1;
-                spent += 1;
-                let best = graph
-                    .successors(NodeId(v))
-                    .filter(|(u, _)| affected[u.index()] != stamp)
-                    .fold(f64::INFINITY, |m, (u, c)| m.min(column[u.index()] + c));
-                job.undo.push((v, column[v as usize]));
-                column[v as usize] = best;
-                if best.is_finite() {
-                    job.lower.push(Reverse((best.to_bits(), v)));
-                }
-            }
-            if job.reset == job.affected.len() {
-                for m in &job.appeared {
-                    let candidate = column[m.from.index()] + m.cost;
-                    if candidate < column[m.to.index()] {
-                        job.undo.push((m.to.0, column[m.to.index()]));
-                        column[m.to.index()] = candidate;
-                        job.lower.push(Reverse((candidate.to_bits(), m.to.0)));
-                    }
-                }
-                job.phase = Phase::Lower;
-            }
-        }
-        if job.phase == Phase::Lower {
-            while spent < budget {
-                let Some(Reverse((key, v))) = job.lower.pop() else {
-                    *work += spent;
-                    return true;
-                };
-                spent += 1;
-                let dv = column[v as usize];
-                if key != dv.to_bits() {
-                    continue;
-                }
-                for (x, c) in graph.successors(NodeId(v)) {
-                    let candidate = dv + c;
-                    if candidate < column[x.index()] {
-                        job.undo.push((x.0, column[x.index()]));
-                        column[x.index()] = candidate;
-                        job.lower.push(Reverse((candidate.to_bits(), x.0)));
-                    }
-                }
-            }
-        }
-        *work += spent;
-        false
-    }
-
-    /// Writes a finished landmark's changed distances into the table and
-    /// forgets its changes; returns how many entries changed.
-    fn finish(&mut self, job: &Job) -> usize {
-        let (l, n) = (job.l, self.table.node_count());
-        let column = &self.exact[l * n..(l + 1) * n];
-        let old_max = self.column_max[l];
-        let (mut max, mut rescan, mut changed) = (old_max, false, 0);
-        for &(v, old) in &job.undo {
-            let d = column[v as usize];
-            if d.to_bits() != self.table.to_landmark(NodeId(v), l).to_bits() {
-                self.table.set_distance(NodeId(v), l, d);
-                changed += 1;
-            }
-            if d.is_finite() {
-                max = max.max(d);
-            }
-            rescan |= old == old_max && d != old;
-        }
-        self.column_max[l] = if rescan { column_max(column) } else { max };
-        self.changes[l] = MapChanges::new();
         changed
     }
 
@@ -549,6 +688,164 @@ impl IncrementalTable {
                 false
             }
         }
+    }
+}
+
+impl Job {
+    /// A new job for `landmark`, whose distances are `column`: the far
+    /// ends of the tight moves that disappeared go into the raise queue.
+    fn start(
+        graph: &GridGraph,
+        Landmark { l, source, max }: Landmark,
+        column: &[f64],
+        scratch: &mut Scratch,
+        appeared: Vec<Move>,
+        disappeared: &[Move],
+    ) -> Job {
+        let stamp = scratch.next();
+        let mut raise = CellQueue::new(graph);
+        for m in disappeared {
+            let (u, v) = (m.from.index(), m.to.index());
+            let dv = column[v];
+            if dv.is_finite() && column[u] + m.cost == dv && scratch.queued[v] != stamp {
+                scratch.queued[v] = stamp;
+                raise.seed(m.to.0, dv);
+            }
+        }
+        Job {
+            l,
+            source,
+            stamp,
+            phase: Phase::Raise,
+            appeared,
+            raise,
+            affected: Vec::new(),
+            reset: 0,
+            lower: CellQueue::new(graph),
+            undo: Vec::new(),
+            max,
+            changed: Vec::new(),
+        }
+    }
+
+    /// Runs the job on its landmark's `column` for at most `budget` units,
+    /// adding them to `work`; `true` when the landmark is repaired.
+    fn run(
+        &mut self,
+        graph: &GridGraph,
+        column: &mut [f64],
+        scratch: &mut Scratch,
+        budget: usize,
+        work: &mut usize,
+    ) -> bool {
+        let stamp = self.stamp;
+        debug_assert_eq!(stamp, scratch.stamp, "a job runs with its own stamps");
+        let (queued, affected) = (&mut scratch.queued, &mut scratch.affected);
+        let mut spent = 0;
+        if self.phase == Phase::Raise {
+            while spent < budget {
+                let Some((v, _)) = self.raise.pop() else {
+                    self.phase = Phase::Reset;
+                    break;
+                };
+                spent += 1;
+                if v == self.source {
+                    continue;
+                }
+                let dv = column[v as usize];
+                let supported = graph
+                    .successors(NodeId(v))
+                    .any(|(u, c)| affected[u.index()] != stamp && column[u.index()] + c == dv);
+                if supported {
+                    continue;
+                }
+                affected[v as usize] = stamp;
+                self.affected.push(v);
+                for (x, c) in graph.successors(NodeId(v)) {
+                    let dx = column[x.index()];
+                    if queued[x.index()] != stamp && dv + c == dx {
+                        queued[x.index()] = stamp;
+                        self.raise.push(x.0, dx);
+                    }
+                }
+            }
+        }
+        if self.phase == Phase::Reset {
+            while spent < budget && self.reset < self.affected.len() {
+                let v = self.affected[self.reset];
+                self.reset += 1;
+                spent += 1;
+                let best = graph
+                    .successors(NodeId(v))
+                    .filter(|(u, _)| affected[u.index()] != stamp)
+                    .fold(f64::INFINITY, |m, (u, c)| m.min(column[u.index()] + c));
+                self.undo.push((v, column[v as usize]));
+                column[v as usize] = best;
+                if best.is_finite() {
+                    self.lower.seed(v, best);
+                }
+            }
+            if self.reset == self.affected.len() {
+                for m in &self.appeared {
+                    let candidate = column[m.from.index()] + m.cost;
+                    if candidate < column[m.to.index()] {
+                        self.undo.push((m.to.0, column[m.to.index()]));
+                        column[m.to.index()] = candidate;
+                        self.lower.seed(m.to.0, candidate);
+                    }
+                }
+                self.phase = Phase::Lower;
+            }
+        }
+        if self.phase == Phase::Lower {
+            while spent < budget {
+                let Some((v, d)) = self.lower.pop() else {
+                    *work += spent;
+                    self.settle(column, scratch);
+                    return true;
+                };
+                spent += 1;
+                let dv = column[v as usize];
+                if d.to_bits() != dv.to_bits() {
+                    continue;
+                }
+                for (x, c) in graph.successors(NodeId(v)) {
+                    let candidate = dv + c;
+                    if candidate < column[x.index()] {
+                        self.undo.push((x.0, column[x.index()]));
+                        column[x.index()] = candidate;
+                        self.lower.push(x.0, candidate);
+                    }
+                }
+            }
+        }
+        *work += spent;
+        false
+    }
+
+    /// Once the repair is finished: the cells whose value changed, with
+    /// their new values, and the largest finite value of the repaired
+    /// `column`, from the one before and the changes (a scan of the column
+    /// when a cell that held the old largest value changed). The first
+    /// undo entry of a cell holds its value before the repair.
+    fn settle(&mut self, column: &[f64], scratch: &mut Scratch) {
+        let seen = scratch.next();
+        let (mut max, mut rescan) = (self.max, false);
+        for &(v, old) in &self.undo {
+            if scratch.queued[v as usize] == seen {
+                continue;
+            }
+            scratch.queued[v as usize] = seen;
+            let d = column[v as usize];
+            if d.to_bits() != old.to_bits() {
+                self.changed.push((v, d));
+            }
+            if d.is_finite() {
+                max = max.max(d);
+            }
+            rescan |= old == self.max && d != old;
+        }
+        self.max = if rescan { column_max(column) } else { max };
     }
 }
 
@@ -644,7 +941,10 @@ mod tests {
             LandmarkTable::build(&g, &lms, Directedness::Symmetric)
         );
         assert!(t.is_fresh());
-        assert_eq!(t.memory_bytes(), 2 * t.table().memory_bytes());
+        assert_eq!(
+            t.memory_bytes(),
+            2 * t.table().memory_bytes() + 8 * g.node_bound()
+        );
     }
 
     #[test]
@@ -678,6 +978,80 @@ mod tests {
             LandmarkTable::build(&g, &lms, Directedness::Symmetric)
         );
         assert!(t.is_fresh());
+    }
+
+    /// A `side` x `side` field cut in two by a wall across the middle row,
+    /// passable only at its west end.
+    fn halves(side: u32, nb: Neighborhood) -> GridGraph {
+        let rows: Vec<String> = (0..side)
+            .map(|y| {
+                (0..side)
+                    .map(|x| if y == side / 2 && x > 0 { '@' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        GridGraph::new(Grid::from_ascii(&rows.join("\n")).unwrap(), nb)
+    }
+
+    #[test]
+    fn a_large_repair_shares_the_landmarks_between_cores_and_equals_a_rebuild() {
+        for nb in [Neighborhood::Octile, Neighborhood::Four] {
+            let mut g = halves(128, nb);
+            let lms: Vec<NodeId> = [(0, 0), (127, 0), (127, 127), (64, 0), (0, 127), (64, 127)]
+                .iter()
+                .map(|&(x, y)| g.node(x, y).unwrap())
+                .collect();
+            let mut t = IncrementalTable::build(&g, &lms);
+            let rebuilt = |g: &GridGraph| LandmarkTable::build(g, &lms, Directedness::Symmetric);
+            // A door at the east end: every landmark's far half gets closer.
+            t.set_tile(&mut g, 120, 64, Tile::Ground);
+            let p = t.repair(&g);
+            assert!(p.done() && p.landmarks_done == lms.len(), "{p:?}");
+            assert!(p.work > PARALLEL_REPAIR, "{p:?}");
+            assert!(p.changed > PARALLEL_FINISH, "{p:?}");
+            assert_eq!(*t.table(), rebuilt(&g));
+            // Closed again: the same cells get farther.
+            t.set_tile(&mut g, 120, 64, Tile::Tree);
+            let q = t.repair(&g);
+            assert_eq!(q.changed, p.changed, "{q:?}");
+            assert_eq!(*t.table(), rebuilt(&g));
+            assert!(t.is_fresh());
+        }
+    }
+
+    #[test]
+    fn the_cell_queue_pops_by_bucket_with_seeds_anywhere() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for g in [halves(8, Neighborhood::Octile), {
+            let costs: crate::grid::TileCosts = "S=3".parse().unwrap();
+            let mut grid = rooms().grid().clone();
+            grid.set(5, 6, Tile::Swamp);
+            GridGraph::with_terrain(grid, Neighborhood::Octile, &costs)
+        }] {
+            let mut q = CellQueue::new(&g);
+            let mut seeds: Vec<f64> = (0..50).map(|_| rng.below(1000) as f64 / 7.0).collect();
+            for (v, &d) in seeds.iter().enumerate() {
+                q.seed(v as u32, d);
+            }
+            let mut popped = Vec::new();
+            while let Some((v, d)) = q.pop() {
+                popped.push(d);
+                // Each of the first seeds queues two cells a move further.
+                if v < 20 {
+                    q.push(100 + v, d + 1.0);
+                    q.push(200 + v, d + crate::grid::DIAGONAL);
+                    seeds.extend([d + 1.0, d + crate::grid::DIAGONAL]);
+                }
+            }
+            // Every entry once, in order of their unit-wide buckets (Dial)
+            // or exactly (the heap, under terrain).
+            assert_eq!(popped.len(), seeds.len());
+            let key = |d: f64| if g.has_terrain() { d } else { d.floor() };
+            assert!(
+                popped.windows(2).all(|p| key(p[0]) <= key(p[1])),
+                "{popped:?}"
+            );
+        }
     }
 
     #[test]

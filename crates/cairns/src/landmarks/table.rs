@@ -290,16 +290,16 @@ impl LandmarkTable {
         }
     }
 
-    /// Sets the stored distance between `node` and landmark `l` (both
-    /// directions), for an incremental repair; the caller then sets the
-    /// margin with [`set_margin_for`](Self::set_margin_for).
-    #[inline]
-    pub(super) fn set_distance(&mut self, node: NodeId, l: usize, d: f64) {
-        let s = self.slot(node, l);
-        self.to[s] = d;
-        if let Some(f) = self.from.get_mut(s) {
-            *f = d;
-        }
+    /// The stored distances of a symmetric node-major table, `k` per node
+    /// (`rows[node * k + l]`), for an incremental repair that writes
+    /// several landmarks at once; the caller then sets the margin with
+    /// [`set_margin_for`](Self::set_margin_for).
+    pub(super) fn rows_mut(&mut self) -> &mut [f64] {
+        assert!(
+            self.layout == Layout::NodeMajor && self.from.is_empty(),
+            "rows of a symmetric node-major table"
+        );
+        &mut self.to
     }
 
     /// Sets the margin for a table whose largest finite distance is `max`
