@@ -4,8 +4,10 @@
 //! Each landmark's distances are a single-source shortest-path tree. After
 //! moves disappear (walls added) the cells whose every shortest path used
 //! one of them get longer; after moves appear (walls removed) cells near
-//! them get shorter. [`IncrementalTable`] repairs one landmark at a time,
-//! as dynamic shortest-path algorithms do (Ramalingam and Reps, 1996):
+//! them get shorter. [`IncrementalTable`] repairs each landmark (several
+//! at once on several cores in [`repair`](IncrementalTable::repair)) as
+//! dynamic shortest-path algorithms do (Ramalingam and Reps, 1996), with
+//! Dial's buckets for the queues when the move costs allow:
 //!
 //! 1. **Raise.** From the far ends of the moves that disappeared and were
 //!    tight (on a shortest path), in increasing old distance, a cell is
@@ -69,7 +71,7 @@ use crate::search::SearchCache;
 
 /// Cells of work after which [`IncrementalTable::repair`] shares the
 /// landmarks left with the other cores.
-const PARALLEL_REPAIR: usize = 1 << 12;
+const PARALLEL_REPAIR: usize = 1 << 15;
 
 /// Changed entries below which [`IncrementalTable::finish`] writes the
 /// table on one core.
@@ -996,22 +998,22 @@ mod tests {
     #[test]
     fn a_large_repair_shares_the_landmarks_between_cores_and_equals_a_rebuild() {
         for nb in [Neighborhood::Octile, Neighborhood::Four] {
-            let mut g = halves(128, nb);
-            let lms: Vec<NodeId> = [(0, 0), (127, 0), (127, 127), (64, 0), (0, 127), (64, 127)]
+            let mut g = halves(192, nb);
+            let lms: Vec<NodeId> = [(0, 0), (191, 0), (191, 191), (96, 0), (0, 191), (96, 191)]
                 .iter()
                 .map(|&(x, y)| g.node(x, y).unwrap())
                 .collect();
             let mut t = IncrementalTable::build(&g, &lms);
             let rebuilt = |g: &GridGraph| LandmarkTable::build(g, &lms, Directedness::Symmetric);
             // A door at the east end: every landmark's far half gets closer.
-            t.set_tile(&mut g, 120, 64, Tile::Ground);
+            t.set_tile(&mut g, 180, 96, Tile::Ground);
             let p = t.repair(&g);
             assert!(p.done() && p.landmarks_done == lms.len(), "{p:?}");
             assert!(p.work > PARALLEL_REPAIR, "{p:?}");
             assert!(p.changed > PARALLEL_FINISH, "{p:?}");
             assert_eq!(*t.table(), rebuilt(&g));
             // Closed again: the same cells get farther.
-            t.set_tile(&mut g, 120, 64, Tile::Tree);
+            t.set_tile(&mut g, 180, 96, Tile::Tree);
             let q = t.repair(&g);
             assert_eq!(q.changed, p.changed, "{q:?}");
             assert_eq!(*t.table(), rebuilt(&g));
