@@ -103,14 +103,32 @@ struct CellQueue {
 }
 
 impl CellQueue {
-    /// An empty queue for the move costs of `graph`.
-    fn new(graph: &GridGraph) -> CellQueue {
-        let dial = graph
+    /// An empty queue for the move costs of `graph`: `spare`, emptied by
+    /// an earlier job and keeping its memory, when it suits them.
+    fn new(graph: &GridGraph, spare: Option<CellQueue>) -> CellQueue {
+        let bounds = graph
             .cost_bounds()
             .filter(|&(lo, hi)| lo > 0.0 && hi / lo <= 64.0)
-            .map(|(lo, hi)| (lo, vec![Vec::new(); (hi / lo) as usize + 2]));
+            // A power of two, so that a bucket's slot is a mask.
+            .map(|(lo, hi)| (lo, ((hi / lo) as usize + 2).next_power_of_two()));
+        if let Some(q) = spare {
+            let shape = q.dial.as_ref().map(|(w, ring)| (*w, ring.len()));
+            if shape == bounds && q.in_ring == 0 && q.seeds.is_empty() {
+                return q;
+            }
+        }
         CellQueue {
-            dial,
+            dial: bounds.map(|(w, slots)| (w, vec![Vec::new(); slots])),
+            at: 0,
+            in_ring: 0,
+            seeds: Heap::new(),
+        }
+    }
+
+    /// A queue without memory, for a finished job.
+    fn none() -> CellQueue {
+        CellQueue {
+            dial: None,
             at: 0,
             in_ring: 0,
             seeds: Heap::new(),
@@ -128,8 +146,8 @@ impl CellQueue {
     fn push(&mut self, v: u32, d: f64) {
         match &mut self.dial {
             Some((w, ring)) => {
-                let slots = ring.len();
-                ring[(d / *w) as usize % slots].push((v, d));
+                let mask = ring.len() - 1;
+                ring[(d / *w) as usize & mask].push((v, d));
                 self.in_ring += 1;
             }
             None => self.seed(v, d),
@@ -143,7 +161,7 @@ impl CellQueue {
             let Reverse((bits, v)) = self.seeds.pop()?;
             return Some((v, f64::from_bits(bits)));
         };
-        let slots = ring.len();
+        let mask = ring.len() - 1;
         loop {
             while let Some(&Reverse((bits, v))) = self.seeds.peek() {
                 let d = f64::from_bits(bits);
@@ -153,10 +171,10 @@ impl CellQueue {
                     break;
                 }
                 self.seeds.pop();
-                ring[self.at % slots].push((v, d));
+                ring[self.at & mask].push((v, d));
                 self.in_ring += 1;
             }
-            if let Some(entry) = ring[self.at % slots].pop() {
+            if let Some(entry) = ring[self.at & mask].pop() {
                 self.in_ring -= 1;
                 return Some(entry);
             }
@@ -168,12 +186,17 @@ impl CellQueue {
     }
 }
 
-/// Per-cell stamps of one repair worker: in the raise queue, affected.
-#[derive(Clone, Debug)]
+/// Per-cell stamps of one repair worker (in the raise queue, affected),
+/// and the queues its finished jobs emptied.
+#[derive(Debug)]
 struct Scratch {
     queued: Vec<u32>,
     affected: Vec<u32>,
     stamp: u32,
+    queues: Vec<CellQueue>,
+    /// A finished job's emptied lists of affected cells and of changes.
+    spare_affected: Vec<u32>,
+    spare_undo: Vec<(u32, f64)>,
 }
 
 impl Scratch {
@@ -182,6 +205,9 @@ impl Scratch {
             queued: vec![0; n],
             affected: vec![0; n],
             stamp: 0,
+            queues: Vec::new(),
+            spare_affected: Vec::new(),
+            spare_undo: Vec::new(),
         }
     }
 
@@ -705,7 +731,7 @@ impl Job {
         disappeared: &[Move],
     ) -> Job {
         let stamp = scratch.next();
-        let mut raise = CellQueue::new(graph);
+        let mut raise = CellQueue::new(graph, scratch.queues.pop());
         for m in disappeared {
             let (u, v) = (m.from.index(), m.to.index());
             let dv = column[v];
@@ -721,10 +747,10 @@ impl Job {
             phase: Phase::Raise,
             appeared,
             raise,
-            affected: Vec::new(),
+            affected: std::mem::take(&mut scratch.spare_affected),
             reset: 0,
-            lower: CellQueue::new(graph),
-            undo: Vec::new(),
+            lower: CellQueue::new(graph, scratch.queues.pop()),
+            undo: std::mem::take(&mut scratch.spare_undo),
             max,
             changed: Vec::new(),
         }
@@ -804,6 +830,18 @@ impl Job {
                 let Some((v, d)) = self.lower.pop() else {
                     *work += spent;
                     self.settle(column, scratch);
+                    // Both queues are empty now: their memory serves the
+                    // worker's next job.
+                    let empty = |q: &mut CellQueue| std::mem::replace(q, CellQueue::none());
+                    scratch
+                        .queues
+                        .extend([empty(&mut self.raise), empty(&mut self.lower)]);
+                    // So do the lists, which a finished job no longer
+                    // needs (`changed` holds what `finish` writes).
+                    self.affected.clear();
+                    self.undo.clear();
+                    scratch.spare_affected = std::mem::take(&mut self.affected);
+                    scratch.spare_undo = std::mem::take(&mut self.undo);
                     return true;
                 };
                 spent += 1;
@@ -1024,13 +1062,23 @@ mod tests {
     #[test]
     fn the_cell_queue_pops_by_bucket_with_seeds_anywhere() {
         let mut rng = crate::rng::SplitMix64::new(5);
-        for g in [halves(8, Neighborhood::Octile), {
+        let terrain = {
             let costs: crate::grid::TileCosts = "S=3".parse().unwrap();
             let mut grid = rooms().grid().clone();
             grid.set(5, 6, Tile::Swamp);
             GridGraph::with_terrain(grid, Neighborhood::Octile, &costs)
-        }] {
-            let mut q = CellQueue::new(&g);
+        };
+        // Each graph twice: a new queue, then the emptied one again, and
+        // the Dial queue handed to the terrain graph is not reused.
+        let mut spare = None;
+        for g in [
+            &halves(8, Neighborhood::Octile),
+            &halves(8, Neighborhood::Octile),
+            &terrain,
+            &terrain,
+        ] {
+            let mut q = CellQueue::new(g, spare.take());
+            assert_eq!(q.dial.is_some(), !g.has_terrain());
             let mut seeds: Vec<f64> = (0..50).map(|_| rng.below(1000) as f64 / 7.0).collect();
             for (v, &d) in seeds.iter().enumerate() {
                 q.seed(v as u32, d);
@@ -1053,6 +1101,7 @@ mod tests {
                 popped.windows(2).all(|p| key(p[0]) <= key(p[1])),
                 "{popped:?}"
             );
+            spare = Some(q);
         }
     }
 
