@@ -125,6 +125,14 @@ impl CellQueue {
         }
     }
 
+    /// Bytes its buffers hold.
+    fn bytes(&self) -> usize {
+        let ring = self.dial.as_ref().map_or(0, |(_, ring)| {
+            ring.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<(u32, f64)>()
+        });
+        ring + self.seeds.capacity() * std::mem::size_of::<Reverse<(u64, u32)>>()
+    }
+
     /// A queue without memory, for a finished job.
     fn none() -> CellQueue {
         CellQueue {
@@ -222,8 +230,13 @@ impl Scratch {
         self.stamp
     }
 
+    /// Its stamps, and what its spare queues and lists hold on to.
     fn bytes(&self) -> usize {
-        (self.queued.len() + self.affected.len()) * std::mem::size_of::<u32>()
+        let queues: usize = self.queues.iter().map(CellQueue::bytes).sum();
+        (self.queued.len() + self.affected.len() + self.spare_affected.capacity())
+            * std::mem::size_of::<u32>()
+            + self.spare_undo.capacity() * std::mem::size_of::<(u32, f64)>()
+            + queues
     }
 }
 
@@ -416,7 +429,8 @@ impl IncrementalTable {
 
     /// Bytes of memory: the table, its landmark-major copy and the
     /// repair's per-cell stamps (8 bytes per cell for each core a
-    /// [`repair`](Self::repair) has used).
+    /// [`repair`](Self::repair) has used) with the queues and lists each
+    /// core keeps from its last repairs.
     pub fn memory_bytes(&self) -> usize {
         self.table.memory_bytes()
             + self.exact.len() * std::mem::size_of::<f64>()
@@ -501,7 +515,7 @@ impl IncrementalTable {
             if !self.changes[l].is_empty() {
                 let (appeared, disappeared) = self.changes[l].moves(graph);
                 let (source, max) = (landmarks[l].0, self.column_max[l]);
-                tasks.push((l, source, max, column, appeared, disappeared));
+                tasks.push((Landmark { l, source, max }, column, appeared, disappeared));
             }
         }
         // Tasks are taken from the back: reversed, the landmarks go in order.
@@ -513,10 +527,9 @@ impl IncrementalTable {
             let (mut done, mut work) = (Vec::new(), 0);
             while work < enough {
                 let task = tasks.lock().unwrap_or_else(PoisonError::into_inner).pop();
-                let Some((l, source, max, column, appeared, disappeared)) = task else {
+                let Some((landmark, column, appeared, disappeared)) = task else {
                     break;
                 };
-                let landmark = Landmark { l, source, max };
                 let mut job = Job::start(graph, landmark, column, scratch, appeared, &disappeared);
                 job.run(graph, column, scratch, usize::MAX, &mut work);
                 done.push(job);
@@ -1050,6 +1063,9 @@ mod tests {
             assert!(p.work > PARALLEL_REPAIR, "{p:?}");
             assert!(p.changed > PARALLEL_FINISH, "{p:?}");
             assert_eq!(*t.table(), rebuilt(&g));
+            // The memory counts what the workers keep for the next repair.
+            let bare = 2 * t.table().memory_bytes() + 8 * g.node_bound();
+            assert!(t.memory_bytes() > bare);
             // Closed again: the same cells get farther.
             t.set_tile(&mut g, 180, 96, Tile::Tree);
             let q = t.repair(&g);
