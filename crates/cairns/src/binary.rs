@@ -6,6 +6,51 @@
 
 use std::io::{self, Read, Write};
 
+/// The binary table files cairns writes, each known by its first eight
+/// bytes, so that a loader handed a file of another kind can say which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TableFile {
+    /// A landmark table, `CAIRNSLM`.
+    Landmarks,
+    /// A compressed landmark table, `CAIRNSLC`.
+    CompressedLandmarks,
+    /// A JPS+ jump table, `CAIRNSJP`.
+    JumpTable,
+}
+
+impl TableFile {
+    const ALL: [TableFile; 3] = [
+        TableFile::Landmarks,
+        TableFile::CompressedLandmarks,
+        TableFile::JumpTable,
+    ];
+
+    /// The first eight bytes of a file of this kind.
+    pub(crate) const fn magic(self) -> [u8; 8] {
+        match self {
+            TableFile::Landmarks => *b"CAIRNSLM",
+            TableFile::CompressedLandmarks => *b"CAIRNSLC",
+            TableFile::JumpTable => *b"CAIRNSJP",
+        }
+    }
+
+    /// The kind of a file that starts with `magic`, if cairns writes it.
+    pub(crate) fn of(magic: [u8; 8]) -> Option<TableFile> {
+        TableFile::ALL.into_iter().find(|k| k.magic() == magic)
+    }
+
+    /// What the file is and what writes it, for error messages.
+    pub(crate) const fn describe(self) -> &'static str {
+        match self {
+            TableFile::Landmarks => "landmark table (`cairns landmarks build`)",
+            TableFile::CompressedLandmarks => {
+                "compressed landmark table (`cairns landmarks build --keep M`)"
+            }
+            TableFile::JumpTable => "jump table (`cairns jump-table build`)",
+        }
+    }
+}
+
 /// FNV-1a 64-bit offset basis.
 pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a 64-bit prime.
@@ -130,5 +175,18 @@ impl<W: Write> HashingWriter<W> {
     pub(crate) fn finish(mut self) -> io::Result<()> {
         self.flush_block()?;
         self.inner.write_all(&self.hash.to_le_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TableFile;
+
+    #[test]
+    fn each_table_file_is_known_by_its_own_magic() {
+        for kind in TableFile::ALL {
+            assert_eq!(TableFile::of(kind.magic()), Some(kind));
+        }
+        assert_eq!(TableFile::of(*b"CAIRNSXX"), None);
     }
 }

@@ -8,14 +8,14 @@ use std::io::{self, Read, Write};
 
 use super::compressed::CompressedTable;
 use super::file::{
-    FileErrorKind, LandmarkFileError, MAGIC, check_distances, check_sum, read_header,
-    read_landmarks, read_node_count,
+    FileErrorKind, LandmarkFileError, MAGIC, check_distances, check_sum, not_landmarks,
+    read_header, read_landmarks, read_node_count,
 };
-use crate::binary::{Hashing, HashingWriter, read_array, read_u32, read_words};
+use crate::binary::{Hashing, HashingWriter, TableFile, read_array, read_u32, read_words};
 use crate::graph::Graph;
 
 /// The magic bytes of a [`CompressedTable`] file.
-pub(super) const COMPRESSED_MAGIC: [u8; 8] = *b"CAIRNSLC";
+pub(super) const COMPRESSED_MAGIC: [u8; 8] = TableFile::CompressedLandmarks.magic();
 
 impl CompressedTable {
     /// The version of the file format that [`save`](Self::save) writes and
@@ -151,7 +151,7 @@ fn read(
             found: "full",
         }
         .into()),
-        _ => Err(FileErrorKind::BadMagic.into()),
+        other => Err(not_landmarks(other)),
     }
 }
 
@@ -296,6 +296,22 @@ mod tests {
         assert_eq!(
             SavedTable::load_for(&fb[..], &g, hash).unwrap(),
             SavedTable::Full(full)
+        );
+    }
+
+    #[test]
+    fn a_jump_table_is_named_by_every_loader() {
+        let (graph, _, compressed, hash) = table();
+        let mut b = bytes(&compressed, hash);
+        b[..8].copy_from_slice(b"CAIRNSJP");
+        let e = SavedTable::load_for(&b[..], &graph, hash).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the file is a jump table (`cairns jump-table build`), not a landmark table"
+        );
+        assert_eq!(
+            CompressedTable::load(&b[..], hash).unwrap_err().kind(),
+            e.kind()
         );
     }
 

@@ -5,8 +5,8 @@
 use std::io::{self, Read, Write};
 
 use crate::binary::{
-    FNV_OFFSET, FNV_PRIME, Hashing, HashingWriter, fnv1a, read_array, read_u32, read_u64,
-    read_words,
+    FNV_OFFSET, FNV_PRIME, Hashing, HashingWriter, TableFile, fnv1a, read_array, read_u32,
+    read_u64, read_words,
 };
 
 use super::compressed::CompressedTable;
@@ -16,7 +16,7 @@ use crate::graph::{NodeId, Reversible};
 use crate::grid::{Grid, Neighborhood};
 
 /// The magic bytes of a [`LandmarkTable`] file.
-pub(super) const MAGIC: [u8; 8] = *b"CAIRNSLM";
+pub(super) const MAGIC: [u8; 8] = TableFile::Landmarks.magic();
 /// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
 /// one): multiplying by it undoes the last step of [`fnv1a`].
 const FNV_PRIME_INVERSE: u64 = inverse(FNV_PRIME);
@@ -122,9 +122,17 @@ impl From<io::Error> for LandmarkFileError {
 #[non_exhaustive]
 pub enum FileErrorKind {
     /// The input starts with neither `CAIRNSLM` (a [`LandmarkTable`]) nor
-    /// `CAIRNSLC` (a [`CompressedTable`]).
+    /// `CAIRNSLC` (a [`CompressedTable`]), nor with the magic bytes of
+    /// another cairns file.
     #[error("not a landmark file (bad magic bytes)")]
     BadMagic,
+    /// Another file cairns writes (a JPS+ jump table), not a landmark
+    /// table.
+    #[error("the file is a {found}, not a landmark table")]
+    OtherFile {
+        /// What the file is, and the command that writes it.
+        found: &'static str,
+    },
     /// A landmark file of the other kind: a compressed table given to
     /// [`LandmarkTable::load`] or a full one to [`CompressedTable::load`]
     /// ([`SavedTable::load_for`] reads both).
@@ -422,7 +430,7 @@ impl SavedTable {
             COMPRESSED_MAGIC => {
                 read_compressed(r, expected_map_hash, nodes).map(SavedTable::Compressed)
             }
-            _ => Err(FileErrorKind::BadMagic.into()),
+            other => Err(not_landmarks(other)),
         }
     }
 }
@@ -548,8 +556,20 @@ fn read(
             found: "compressed",
         }
         .into()),
-        _ => Err(FileErrorKind::BadMagic.into()),
+        other => Err(not_landmarks(other)),
     }
+}
+
+/// The error for a file that starts with `magic`, neither landmark magic:
+/// another cairns file, or none.
+pub(super) fn not_landmarks(magic: [u8; 8]) -> LandmarkFileError {
+    match TableFile::of(magic) {
+        Some(kind) => FileErrorKind::OtherFile {
+            found: kind.describe(),
+        },
+        None => FileErrorKind::BadMagic,
+    }
+    .into()
 }
 
 /// [`read`] after the magic bytes.
@@ -685,6 +705,15 @@ mod tests {
         let mut b = good.clone();
         b[0] = b'X';
         assert_eq!(load(&b[..]), FileErrorKind::BadMagic);
+        // A jump table is named as one, by every landmark loader.
+        let mut b = good.clone();
+        b[..8].copy_from_slice(b"CAIRNSJP");
+        let jump_table = FileErrorKind::OtherFile {
+            found: "jump table (`cairns jump-table build`)",
+        };
+        assert_eq!(load(&b[..]), jump_table);
+        let e = CompressedTable::load(&b[..], hash).unwrap_err();
+        assert_eq!(e.kind(), &jump_table);
 
         let mut b = good.clone();
         b[8] = 3;

@@ -6,12 +6,14 @@
 
 use std::io::{self, Read, Write};
 
-use crate::binary::{Hashing, HashingWriter, read_array, read_u32, read_u64, read_words};
+use crate::binary::{
+    Hashing, HashingWriter, TableFile, read_array, read_u32, read_u64, read_words,
+};
 
 use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 
-const MAGIC: [u8; 8] = *b"CAIRNSJP";
+const MAGIC: [u8; 8] = TableFile::JumpTable.magic();
 
 /// A jump table file could not be loaded.
 ///
@@ -56,9 +58,16 @@ impl From<io::Error> for JumpTableFileError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum JumpTableFileErrorKind {
-    /// The input does not start with `CAIRNSJP`.
+    /// The input does not start with `CAIRNSJP`, nor with the magic bytes
+    /// of another cairns file.
     #[error("not a jump table file (bad magic bytes)")]
     BadMagic,
+    /// Another file cairns writes (a landmark table), not a jump table.
+    #[error("the file is a {found}, not a jump table")]
+    OtherFile {
+        /// What the file is, and the command that writes it.
+        found: &'static str,
+    },
     /// A format version this library cannot read: version 1 files (32-bit
     /// entries, before 16-bit ones) must be built again.
     #[error(
@@ -242,8 +251,15 @@ fn read(
     expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, JumpTableFileError> {
     let mut r = Hashing::new(r);
-    if read_array::<8>(&mut r)? != MAGIC {
-        return Err(JumpTableFileErrorKind::BadMagic.into());
+    match TableFile::of(read_array::<8>(&mut r)?) {
+        Some(TableFile::JumpTable) => {}
+        Some(other) => {
+            return Err(JumpTableFileErrorKind::OtherFile {
+                found: other.describe(),
+            }
+            .into());
+        }
+        None => return Err(JumpTableFileErrorKind::BadMagic.into()),
     }
     let version = read_u32(&mut r)?;
     if version != JumpTable::FILE_VERSION {
@@ -376,6 +392,15 @@ mod tests {
         let mut b = good.clone();
         b[0] = b'X';
         assert_eq!(load(&b[..]), JumpTableFileErrorKind::BadMagic);
+        // A landmark table is named as one.
+        let mut b = good.clone();
+        b[..8].copy_from_slice(b"CAIRNSLM");
+        assert_eq!(
+            load(&b[..]),
+            JumpTableFileErrorKind::OtherFile {
+                found: "landmark table (`cairns landmarks build`)"
+            }
+        );
 
         let mut b = good.clone();
         b[8] = 3;
