@@ -132,14 +132,12 @@ use crate::search::{Bfs, Dijkstra, SearchCache};
 /// Dijkstra's algorithm otherwise. The last two give the same distances,
 /// bit for bit; Dial's leaves `cache` as it was.
 fn distances_from<G: Graph>(graph: &G, source: NodeId, cache: &mut SearchCache, out: &mut [f64]) {
-    let bounded = graph
-        .cost_bounds()
-        .filter(|&(lo, hi)| lo > 0.0 && hi / lo <= 64.0);
-    if let (Some((lo, hi)), false, true) = (bounded, graph.unit_costs(), source.index() < out.len())
+    let shape = graph.cost_bounds().and_then(|(lo, hi)| dial_shape(lo, hi));
+    if let (Some((w, slots)), false, true) = (shape, graph.unit_costs(), source.index() < out.len())
     {
         out.fill(f64::INFINITY);
-        let mut ring = vec![Vec::new(); (hi / lo) as usize + 2];
-        dial(graph, source, lo, &mut ring, out);
+        let mut ring = vec![Vec::new(); slots];
+        dial(graph, source, w, &mut ring, out);
         return;
     }
     if graph.unit_costs() {
@@ -154,6 +152,13 @@ fn distances_from<G: Graph>(graph: &G, source: NodeId, cache: &mut SearchCache, 
 
 /// Dial's ring of buckets of `(node, g)` entries.
 pub(crate) type Ring = Vec<Vec<(u32, f64)>>;
+
+/// Dial's bucket width and number of buckets (for [`dial`]) over move
+/// costs between `lo` and `hi`, when they suit it: `lo > 0` and `hi` at
+/// most 64 times `lo`, so that the ring stays small.
+pub(crate) fn dial_shape(lo: f64, hi: f64) -> Option<(f64, usize)> {
+    (lo > 0.0 && hi / lo <= 64.0).then(|| (lo, (hi / lo) as usize + 2))
+}
 
 /// Lowers `dist[v]` to `d(source, v)` wherever that is smaller, by Dial's
 /// algorithm: a ring of empty buckets, each `w` wide, `w` at most every

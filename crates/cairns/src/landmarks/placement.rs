@@ -493,8 +493,7 @@ impl Spread {
                 hi = hi.max(c);
             }
         }
-        let ring = hi / lo;
-        let dial = (lo > 0.0 && ring <= 64.0).then(|| (lo, vec![Vec::new(); ring as usize + 2]));
+        let dial = super::dial_shape(lo, hi).map(|(w, slots)| (w, vec![Vec::new(); slots]));
         let n = graph.node_bound();
         Spread {
             dial,

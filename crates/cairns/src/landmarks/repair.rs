@@ -63,7 +63,7 @@ use rayon::prelude::*;
 
 use super::stale::{MapChanges, Move};
 use super::table::LandmarkTable;
-use super::{DifferentialHeuristic, Ring, SafeDifferential, distances_from};
+use super::{DifferentialHeuristic, Ring, SafeDifferential, dial_shape, distances_from};
 use crate::graph::{Graph, NodeId, Reversed};
 use crate::grid::{GridGraph, Tile};
 use crate::heuristic::Heuristic;
@@ -108,9 +108,9 @@ impl CellQueue {
     fn new(graph: &GridGraph, spare: Option<CellQueue>) -> CellQueue {
         let bounds = graph
             .cost_bounds()
-            .filter(|&(lo, hi)| lo > 0.0 && hi / lo <= 64.0)
+            .and_then(|(lo, hi)| dial_shape(lo, hi))
             // A power of two, so that a bucket's slot is a mask.
-            .map(|(lo, hi)| (lo, ((hi / lo) as usize + 2).next_power_of_two()));
+            .map(|(w, slots)| (w, slots.next_power_of_two()));
         if let Some(q) = spare {
             let shape = q.dial.as_ref().map(|(w, ring)| (*w, ring.len()));
             if shape == bounds && q.in_ring == 0 && q.seeds.is_empty() {
