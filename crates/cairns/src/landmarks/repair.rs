@@ -91,7 +91,8 @@ type Heap = BinaryHeap<Reverse<(u64, u32)>>;
 /// so the order within a bucket does not matter. Seeds, which may lie
 /// anywhere, wait in a heap and join the ring when it reaches their
 /// bucket. Otherwise (terrain costs) everything goes through the heap.
-#[derive(Debug)]
+/// The default is a queue without memory, left in a finished job.
+#[derive(Debug, Default)]
 struct CellQueue {
     /// `(w, ring)`: Dial's buckets when the costs are bounded.
     dial: Option<(f64, Ring)>,
@@ -131,16 +132,6 @@ impl CellQueue {
             ring.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<(u32, f64)>()
         });
         ring + self.seeds.capacity() * std::mem::size_of::<Reverse<(u64, u32)>>()
-    }
-
-    /// A queue without memory, for a finished job.
-    fn none() -> CellQueue {
-        CellQueue {
-            dial: None,
-            at: 0,
-            in_ring: 0,
-            seeds: Heap::new(),
-        }
     }
 
     /// Queues `v` at distance `d`, anywhere; before the first
@@ -316,6 +307,18 @@ struct Landmark {
     l: usize,
     source: u32,
     max: f64,
+}
+
+impl Landmark {
+    /// Landmark `l` of `table`, whose columns' largest values are
+    /// `column_max`.
+    fn of(table: &LandmarkTable, column_max: &[f64], l: usize) -> Landmark {
+        Landmark {
+            l,
+            source: table.landmarks()[l].0,
+            max: column_max[l],
+        }
+    }
 }
 
 /// Where a landmark's repair stands.
@@ -509,13 +512,12 @@ impl IncrementalTable {
             progress.changed += self.finish(std::slice::from_ref(&job));
             progress.landmarks_done += 1;
         }
-        let landmarks = self.table.landmarks();
         let mut tasks = Vec::new();
         for (l, column) in self.exact.chunks_exact_mut(n.max(1)).enumerate() {
             if !self.changes[l].is_empty() {
                 let (appeared, disappeared) = self.changes[l].moves(graph);
-                let (source, max) = (landmarks[l].0, self.column_max[l]);
-                tasks.push((Landmark { l, source, max }, column, appeared, disappeared));
+                let landmark = Landmark::of(&self.table, &self.column_max, l);
+                tasks.push((landmark, column, appeared, disappeared));
             }
         }
         // Tasks are taken from the back: reversed, the landmarks go in order.
@@ -586,14 +588,9 @@ impl IncrementalTable {
                     continue;
                 }
                 let (appeared, disappeared) = self.changes[l].moves(graph);
-                let source = self.table.landmarks()[l].0;
+                let landmark = Landmark::of(&self.table, &self.column_max, l);
                 let column = &self.exact[l * n..(l + 1) * n];
                 let scratch = &mut self.scratch[0];
-                let landmark = Landmark {
-                    l,
-                    source,
-                    max: self.column_max[l],
-                };
                 self.job = Some(Job::start(
                     graph,
                     landmark,
@@ -845,10 +842,10 @@ impl Job {
                     self.settle(column, scratch);
                     // Both queues are empty now: their memory serves the
                     // worker's next job.
-                    let empty = |q: &mut CellQueue| std::mem::replace(q, CellQueue::none());
+                    let (raise, lower) = (&mut self.raise, &mut self.lower);
                     scratch
                         .queues
-                        .extend([empty(&mut self.raise), empty(&mut self.lower)]);
+                        .extend([std::mem::take(raise), std::mem::take(lower)]);
                     // So do the lists, which a finished job no longer
                     // needs (`changed` holds what `finish` writes).
                     self.affected.clear();
