@@ -500,6 +500,8 @@ impl IncrementalTable {
         self.check(graph);
         let mut progress = RepairProgress::default();
         let n = self.table.node_count();
+        // The landmark a step left unfinished, first.
+        let mut jobs = Vec::new();
         if let Some(mut job) = self.job.take() {
             let column = &mut self.exact[job.l * n..(job.l + 1) * n];
             job.run(
@@ -509,8 +511,7 @@ impl IncrementalTable {
                 usize::MAX,
                 &mut progress.work,
             );
-            progress.changed += self.finish(std::slice::from_ref(&job));
-            progress.landmarks_done += 1;
+            jobs.push(job);
         }
         let mut tasks = Vec::new();
         for (l, column) in self.exact.chunks_exact_mut(n.max(1)).enumerate() {
@@ -541,7 +542,8 @@ impl IncrementalTable {
         // A small repair stays on this thread, where it is done before the
         // other cores would wake up; a large one (the first landmarks took
         // long) shares the rest.
-        let (mut jobs, work) = worker(&mut self.scratch[0], PARALLEL_REPAIR);
+        let (done, work) = worker(&mut self.scratch[0], PARALLEL_REPAIR);
+        jobs.extend(done);
         progress.work += work;
         let left = tasks.lock().unwrap_or_else(PoisonError::into_inner).len();
         let workers = left.min(rayon::current_num_threads());
