@@ -340,9 +340,31 @@ struct Job {
     /// The column's largest finite value: before the repair, and after it
     /// once [`run`](Job::run) has finished.
     max: f64,
-    /// Once `run` has finished: `(cell, new value)` for each cell whose
-    /// value changed, once each.
-    changed: Vec<(u32, f64)>,
+    /// Once `run` has finished: the cells whose value changed.
+    changed: Changed,
+}
+
+/// The cells whose value a finished [`Job`] changed, each once: a list for
+/// a few, one bit per cell of the map for many, so that
+/// [`IncrementalTable::finish`] writes the table's rows in node order (a
+/// row holds every landmark: written landmark by landmark in the order the
+/// search changed them, each entry costs a cache miss).
+#[derive(Debug)]
+enum Changed {
+    /// `(cell, new value)`.
+    List(Vec<(u32, f64)>),
+    /// Bit `v % 64` of word `v / 64` is set for a changed cell `v`, whose
+    /// new value is in the landmark's column; `count` bits are set.
+    Bits { words: Vec<u64>, count: usize },
+}
+
+impl Changed {
+    fn len(&self) -> usize {
+        match self {
+            Changed::List(list) => list.len(),
+            Changed::Bits { count, .. } => *count,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -652,21 +674,50 @@ impl IncrementalTable {
     /// forgets their changes; returns how many entries changed. The table's
     /// rows are written in parallel, each core its own range of nodes
     /// (reading every job's changes): a node's row holds every landmark,
-    /// so writing by landmark would share rows between the cores.
+    /// so writing by landmark would share rows between the cores. The
+    /// jobs that changed many cells ([`Changed::Bits`]) are written 64
+    /// nodes at a time, all of them, in node order.
     fn finish(&mut self, jobs: &[Job]) -> usize {
         let (n, k) = (self.table.node_count(), self.table.landmark_count());
         for job in jobs {
             self.column_max[job.l] = job.max;
             self.changes[job.l] = MapChanges::new();
         }
-        let write = |(part, rows): (usize, &mut [f64]), per: usize| {
-            let lo = part * per;
+        // The jobs with bit sets: landmark, bits and column.
+        let bit_sets: Vec<(usize, &[u64], &[f64])> = jobs
+            .iter()
+            .filter_map(|job| match &job.changed {
+                Changed::Bits { words, .. } => {
+                    Some((job.l, &words[..], &self.exact[job.l * n..(job.l + 1) * n]))
+                }
+                Changed::List(_) => None,
+            })
+            .collect();
+        // Writes the rows of nodes `lo..` (`lo` a multiple of 64).
+        let write = |lo: usize, rows: &mut [f64]| {
             let hi = lo + rows.len() / k.max(1);
             for job in jobs {
-                for &(v, d) in &job.changed {
-                    let v = v as usize;
-                    if (lo..hi).contains(&v) {
-                        rows[(v - lo) * k + job.l] = d;
+                if let Changed::List(list) = &job.changed {
+                    for &(v, d) in list {
+                        let v = v as usize;
+                        if (lo..hi).contains(&v) {
+                            rows[(v - lo) * k + job.l] = d;
+                        }
+                    }
+                }
+            }
+            if bit_sets.is_empty() {
+                return;
+            }
+            // The bit sets 64 nodes at a time, every landmark's, so the
+            // rows being written stay in the cache.
+            for w in lo / 64..hi.div_ceil(64) {
+                for &(l, words, column) in &bit_sets {
+                    let mut bits = words[w];
+                    while bits != 0 {
+                        let v = w * 64 + bits.trailing_zeros() as usize;
+                        rows[(v - lo) * k + l] = column[v];
+                        bits &= bits - 1;
                     }
                 }
             }
@@ -674,12 +725,14 @@ impl IncrementalTable {
         let changed: usize = jobs.iter().map(|j| j.changed.len()).sum();
         let rows = self.table.rows_mut();
         if changed < PARALLEL_FINISH || n == 0 {
-            write((0, rows), n);
+            write(0, rows);
         } else {
-            let per = n.div_ceil(rayon::current_num_threads());
+            let per = n
+                .div_ceil(rayon::current_num_threads())
+                .next_multiple_of(64);
             rows.par_chunks_mut(per * k)
                 .enumerate()
-                .for_each(|part| write(part, per));
+                .for_each(|(part, rows)| write(part * per, rows));
         }
         changed
     }
@@ -764,7 +817,7 @@ impl Job {
             lower: CellQueue::new(graph, scratch.queues.pop()),
             undo: std::mem::take(&mut scratch.spare_undo),
             max,
-            changed: Vec::new(),
+            changed: Changed::List(Vec::new()),
         }
     }
 
@@ -883,6 +936,15 @@ impl Job {
     fn settle(&mut self, column: &[f64], scratch: &mut Scratch) {
         let seen = scratch.next();
         let (mut max, mut rescan) = (self.max, false);
+        // Bits when the changes may number one per 64 cells or more.
+        let mut changed = if self.undo.len() * 64 >= column.len() {
+            Changed::Bits {
+                words: vec![0; column.len().div_ceil(64)],
+                count: 0,
+            }
+        } else {
+            Changed::List(Vec::new())
+        };
         for &(v, old) in &self.undo {
             if scratch.queued[v as usize] == seen {
                 continue;
@@ -890,7 +952,13 @@ impl Job {
             scratch.queued[v as usize] = seen;
             let d = column[v as usize];
             if d.to_bits() != old.to_bits() {
-                self.changed.push((v, d));
+                match &mut changed {
+                    Changed::List(list) => list.push((v, d)),
+                    Changed::Bits { words, count } => {
+                        words[v as usize / 64] |= 1 << (v % 64);
+                        *count += 1;
+                    }
+                }
             }
             if d.is_finite() {
                 max = max.max(d);
@@ -898,6 +966,7 @@ impl Job {
             rescan |= old == self.max && d != old;
         }
         self.max = if rescan { column_max(column) } else { max };
+        self.changed = changed;
     }
 }
 
