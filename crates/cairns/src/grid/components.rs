@@ -1,10 +1,163 @@
 //! Connected components: which nodes can reach which, answered in `O(1)`.
 
+use std::sync::Arc;
+
 use super::GridGraph;
 use crate::graph::{NodeId, Reversible};
 
 /// The label of a cell that belongs to no component (a blocked grid cell).
 const NONE: u32 = u32::MAX;
+
+/// Nodes per shared chunk of [`Labels`].
+const CHUNK: usize = 4096;
+
+/// A label per node, in chunks of [`CHUNK`] that copies share until one of
+/// them writes to it: a copy costs a reference count per chunk, not a
+/// copy of every label, and a wall edit copies only the chunks it
+/// relabels. A landmark table that follows the map takes the map's
+/// components after each repair this way.
+#[derive(Clone, Debug, Default)]
+struct Labels {
+    chunks: Vec<Arc<[u32]>>,
+    len: usize,
+}
+
+impl Labels {
+    #[inline]
+    fn get(&self, i: usize) -> Option<u32> {
+        (i < self.len).then(|| self.chunks[i / CHUNK][i % CHUNK])
+    }
+
+    #[cfg(test)]
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter().copied())
+    }
+}
+
+impl From<Vec<u32>> for Labels {
+    fn from(labels: Vec<u32>) -> Labels {
+        Labels {
+            chunks: labels.chunks(CHUNK).map(Arc::from).collect(),
+            len: labels.len(),
+        }
+    }
+}
+
+impl PartialEq for Labels {
+    fn eq(&self, other: &Labels) -> bool {
+        self.len == other.len
+            && self
+                .chunks
+                .iter()
+                .zip(&other.chunks)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+    }
+}
+
+impl Eq for Labels {}
+
+/// Where [`flood`] reads and writes labels: a plain slice while the
+/// components are first labelled, the shared chunks when an edit updates
+/// them.
+trait LabelStore {
+    fn get(&self, i: usize) -> Option<u32>;
+    fn set(&mut self, i: usize, label: u32);
+    /// Sets the label of `i` to `to` if it is `from`; whether it was.
+    fn relabel(&mut self, i: usize, from: u32, to: u32) -> bool;
+}
+
+impl LabelStore for [u32] {
+    #[inline]
+    fn get(&self, i: usize) -> Option<u32> {
+        <[u32]>::get(self, i).copied()
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, label: u32) {
+        self[i] = label;
+    }
+
+    #[inline]
+    fn relabel(&mut self, i: usize, from: u32, to: u32) -> bool {
+        match self.get_mut(i) {
+            Some(l) if *l == from => {
+                *l = to;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Write access to [`Labels`] for one update: a chunk becomes the
+/// update's own (copied when shared) at its first write and is written in
+/// place after that, so a flood over many cells checks the sharing once
+/// per chunk, not once per cell.
+struct LabelsMut<'a> {
+    chunks: Vec<Chunk<'a>>,
+}
+
+enum Chunk<'a> {
+    Shared(&'a mut Arc<[u32]>),
+    Own(&'a mut [u32]),
+}
+
+impl Labels {
+    fn write(&mut self) -> LabelsMut<'_> {
+        LabelsMut {
+            chunks: self.chunks.iter_mut().map(Chunk::Shared).collect(),
+        }
+    }
+}
+
+impl LabelStore for LabelsMut<'_> {
+    #[inline]
+    fn get(&self, i: usize) -> Option<u32> {
+        let labels: &[u32] = match self.chunks.get(i / CHUNK)? {
+            Chunk::Shared(chunk) => chunk,
+            Chunk::Own(chunk) => chunk,
+        };
+        labels.get(i % CHUNK).copied()
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, label: u32) {
+        let slot = &mut self.chunks[i / CHUNK];
+        if let Chunk::Own(own) = slot {
+            own[i % CHUNK] = label;
+            return;
+        }
+        let own = match std::mem::replace(slot, Chunk::Own(&mut [])) {
+            Chunk::Shared(chunk) => Arc::make_mut(chunk),
+            Chunk::Own(chunk) => chunk,
+        };
+        own[i % CHUNK] = label;
+        *slot = Chunk::Own(own);
+    }
+
+    #[inline]
+    fn relabel(&mut self, i: usize, from: u32, to: u32) -> bool {
+        let Some(slot) = self.chunks.get_mut(i / CHUNK) else {
+            return false;
+        };
+        match slot {
+            Chunk::Own(own) => match own.get_mut(i % CHUNK) {
+                Some(l) if *l == from => {
+                    *l = to;
+                    true
+                }
+                _ => false,
+            },
+            Chunk::Shared(chunk) => {
+                let here = chunk.get(i % CHUNK) == Some(&from);
+                if here {
+                    self.set(i, to);
+                }
+                here
+            }
+        }
+    }
+}
 
 /// The connected components of a graph: a label per node, equal for two
 /// nodes exactly when a path joins them, and the size of each component.
@@ -45,7 +198,7 @@ const NONE: u32 = u32::MAX;
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Components {
-    labels: Vec<u32>,
+    labels: Labels,
     sizes: Vec<u32>,
 }
 
@@ -53,85 +206,54 @@ impl Components {
     /// The components of the passable cells of `graph`, 4-connected (the
     /// same as 8-connected without corner cutting). `O(cells)`.
     pub fn of_grid(graph: &GridGraph) -> Components {
-        let mut c = Components {
-            labels: vec![NONE; graph.grid().len()],
-            sizes: Vec::new(),
-        };
+        let mut labels = vec![NONE; graph.grid().len()];
+        let mut sizes = Vec::new();
         let mut stack = Vec::new();
-        for v in 0..c.labels.len() as u32 {
-            if c.labels[v as usize] == NONE && graph.is_passable(NodeId(v)) {
-                let label = c.sizes.len() as u32;
-                let n = c.flood(v, NONE, label, &mut stack, |u| straight(graph, u));
-                c.sizes.push(n);
+        for v in 0..labels.len() as u32 {
+            if labels[v as usize] == NONE && graph.is_passable(NodeId(v)) {
+                let label = sizes.len() as u32;
+                let n = flood(labels.as_mut_slice(), v, NONE, label, &mut stack, |u| {
+                    straight(graph, u)
+                });
+                sizes.push(n);
             }
         }
-        c
+        Components {
+            labels: labels.into(),
+            sizes,
+        }
     }
 
     /// The weakly connected components of any graph: every node gets a
     /// label, an isolated node its own. `O(V + E)`.
     pub fn of_graph<G: Reversible>(graph: &G) -> Components {
-        let mut c = Components {
-            labels: vec![NONE; graph.node_bound()],
-            sizes: Vec::new(),
-        };
+        let mut labels = vec![NONE; graph.node_bound()];
+        let mut sizes = Vec::new();
         let mut stack = Vec::new();
-        for v in 0..c.labels.len() as u32 {
-            if c.labels[v as usize] == NONE {
-                let label = c.sizes.len() as u32;
-                let n = c.flood(v, NONE, label, &mut stack, |u| {
+        for v in 0..labels.len() as u32 {
+            if labels[v as usize] == NONE {
+                let label = sizes.len() as u32;
+                let n = flood(labels.as_mut_slice(), v, NONE, label, &mut stack, |u| {
                     let u = NodeId(u);
                     graph
                         .successors(u)
                         .chain(graph.predecessors(u))
                         .map(|(w, _)| w.0)
                 });
-                c.sizes.push(n);
+                sizes.push(n);
             }
         }
-        c
-    }
-
-    /// Relabels the connected region of nodes labelled `from` around
-    /// `start` (which must be labelled `from`) as `to`, and returns its
-    /// size. `neighbours` lists a node's neighbours; those with another
-    /// label are skipped.
-    fn flood<I: Iterator<Item = u32>>(
-        &mut self,
-        start: u32,
-        from: u32,
-        to: u32,
-        stack: &mut Vec<u32>,
-        neighbours: impl Fn(u32) -> I,
-    ) -> u32 {
-        debug_assert_eq!(self.labels[start as usize], from);
-        debug_assert_ne!(from, to);
-        stack.clear();
-        stack.push(start);
-        self.labels[start as usize] = to;
-        let mut count = 1;
-        while let Some(u) = stack.pop() {
-            for w in neighbours(u) {
-                if let Some(l) = self.labels.get_mut(w as usize)
-                    && *l == from
-                {
-                    *l = to;
-                    count += 1;
-                    stack.push(w);
-                }
-            }
+        Components {
+            labels: labels.into(),
+            sizes,
         }
-        count
     }
 
     /// The label of `node`'s component, or `None` for a blocked grid cell
     /// or a node off the graph.
     #[inline]
     pub fn label(&self, node: NodeId) -> Option<u32> {
-        self.labels
-            .get(node.index())
-            .copied()
-            .filter(|&l| l != NONE)
+        self.labels.get(node.index()).filter(|&l| l != NONE)
     }
 
     /// Whether a path may join `a` and `b`: `true` when they are the same
@@ -157,12 +279,6 @@ impl Components {
         self.sizes.iter().filter(|&&s| s > 0).count()
     }
 
-    /// A fresh label for a component of `size` cells.
-    fn fresh(&mut self, size: u32) -> u32 {
-        self.sizes.push(size);
-        (self.sizes.len() - 1) as u32
-    }
-
     /// Updates the labels after the cell `node` of `graph` became passable
     /// (its moves and its neighbours' already updated): it joins the
     /// components of its straight neighbours, relabelling all but the
@@ -170,32 +286,32 @@ impl Components {
     /// the smaller ones)`.
     pub(crate) fn opened(&mut self, graph: &GridGraph, node: NodeId) {
         let v = node.0;
-        debug_assert_eq!(self.labels[v as usize], NONE);
+        let sizes = &mut self.sizes;
+        let mut labels = self.labels.write();
+        let at = |labels: &LabelsMut<'_>, w: u32| labels.get(w as usize).unwrap_or(NONE);
+        debug_assert_eq!(at(&labels, v), NONE);
         let mut around = [NONE; 4];
         let mut len = 0;
         for w in straight(graph, v) {
-            let l = self.labels[w as usize];
+            let l = at(&labels, w);
             if !around[..len].contains(&l) {
                 around[len] = l;
                 len += 1;
             }
         }
-        let Some(&keep) = around[..len]
-            .iter()
-            .max_by_key(|&&l| self.sizes[l as usize])
-        else {
-            self.labels[v as usize] = self.fresh(1);
+        let Some(&keep) = around[..len].iter().max_by_key(|&&l| sizes[l as usize]) else {
+            labels.set(v as usize, fresh(sizes, 1));
             return;
         };
-        self.labels[v as usize] = keep;
-        self.sizes[keep as usize] += 1;
+        labels.set(v as usize, keep);
+        sizes[keep as usize] += 1;
         let mut stack = Vec::new();
         for w in straight(graph, v) {
-            let l = self.labels[w as usize];
+            let l = at(&labels, w);
             if l != keep {
-                let n = self.flood(w, l, keep, &mut stack, |u| straight(graph, u));
-                self.sizes[keep as usize] += n;
-                self.sizes[l as usize] = 0;
+                let n = flood(&mut labels, w, l, keep, &mut stack, |u| straight(graph, u));
+                sizes[keep as usize] += n;
+                sizes[l as usize] = 0;
             }
         }
     }
@@ -209,12 +325,15 @@ impl Components {
     /// the worst case.
     pub(crate) fn closed(&mut self, graph: &GridGraph, node: NodeId) {
         let v = node.0;
-        let old = self.labels[v as usize];
+        let sizes = &mut self.sizes;
+        let mut labels = self.labels.write();
+        let at = |labels: &LabelsMut<'_>, w: u32| labels.get(w as usize).unwrap_or(NONE);
+        let old = at(&labels, v);
         if old == NONE {
             return;
         }
-        self.labels[v as usize] = NONE;
-        self.sizes[old as usize] -= 1;
+        labels.set(v as usize, NONE);
+        sizes[old as usize] -= 1;
         if joined_around(graph, node) {
             return;
         }
@@ -222,17 +341,55 @@ impl Components {
         let mut rest: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
             .iter()
             .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
-            .filter(|&w| self.labels[w as usize] == old)
+            .filter(|&w| at(&labels, w) == old)
             .collect();
         let mut stack = Vec::new();
         while rest.len() > 1 {
-            let label = self.fresh(0);
-            let n = self.flood(rest[0], old, label, &mut stack, |u| straight(graph, u));
-            self.sizes[label as usize] = n;
-            self.sizes[old as usize] -= n;
-            rest.retain(|&w| self.labels[w as usize] == old);
+            let label = fresh(sizes, 0);
+            let n = flood(&mut labels, rest[0], old, label, &mut stack, |u| {
+                straight(graph, u)
+            });
+            sizes[label as usize] = n;
+            sizes[old as usize] -= n;
+            rest.retain(|&w| at(&labels, w) == old);
         }
     }
+}
+
+/// A fresh label for a component of `size` cells, whose size goes into
+/// `sizes`.
+fn fresh(sizes: &mut Vec<u32>, size: u32) -> u32 {
+    sizes.push(size);
+    (sizes.len() - 1) as u32
+}
+
+/// Relabels the connected region of nodes labelled `from` around `start`
+/// (which must be labelled `from`) as `to`, and returns its size.
+/// `neighbours` lists a node's neighbours; those with another label are
+/// skipped.
+fn flood<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
+    labels: &mut S,
+    start: u32,
+    from: u32,
+    to: u32,
+    stack: &mut Vec<u32>,
+    neighbours: impl Fn(u32) -> I,
+) -> u32 {
+    debug_assert_eq!(labels.get(start as usize), Some(from));
+    debug_assert_ne!(from, to);
+    stack.clear();
+    stack.push(start);
+    labels.set(start as usize, to);
+    let mut count = 1;
+    while let Some(u) = stack.pop() {
+        for w in neighbours(u) {
+            if labels.relabel(w as usize, from, to) {
+                count += 1;
+                stack.push(w);
+            }
+        }
+    }
+    count
 }
 
 /// The ids of the cells one straight move from `v`.
@@ -324,10 +481,11 @@ mod tests {
     fn same_partition(a: &Components, b: &Components) -> bool {
         let mut map = std::collections::HashMap::new();
         let mut back = std::collections::HashMap::new();
-        a.labels
-            .iter()
-            .zip(&b.labels)
-            .all(|(&x, &y)| *map.entry(x).or_insert(y) == y && *back.entry(y).or_insert(x) == x)
+        a.labels.len == b.labels.len
+            && a.labels
+                .iter()
+                .zip(b.labels.iter())
+                .all(|(x, y)| *map.entry(x).or_insert(y) == y && *back.entry(y).or_insert(x) == x)
     }
 
     /// Checks `c` against a fresh labelling and breadth-first search.
@@ -335,7 +493,7 @@ mod tests {
         let fresh = Components::of_grid(g);
         assert!(same_partition(c, &fresh), "labels differ from a fresh fill");
         for l in 0..c.label_bound() as u32 {
-            let n = c.labels.iter().filter(|&&x| x == l).count();
+            let n = c.labels.iter().filter(|&x| x == l).count();
             assert_eq!(c.size(l), n, "size of label {l}");
         }
         let mut cache = SearchCache::new();
@@ -396,6 +554,40 @@ mod tests {
             }
             check(&g, g.components());
         }
+    }
+
+    /// A copy of the components (as a landmark table takes after each
+    /// repair) shares the label chunks and keeps its labels while the map
+    /// changes; the map's own stay right, across several chunks.
+    #[test]
+    fn a_copy_keeps_its_labels_while_the_map_changes() {
+        let mut rng = SplitMix64::new(9);
+        let (width, height) = (130, 90);
+        assert!((width * height) as usize > 2 * CHUNK, "several chunks");
+        let grid = random_grid(&mut rng, width, height, 35);
+        let mut g = GridGraph::new(grid, Neighborhood::Octile);
+        let mut copies = Vec::new();
+        for step in 0..200 {
+            if step % 20 == 0 {
+                let copy = g.components().clone();
+                assert_eq!(copy, *g.components());
+                copies.push((copy, Components::of_grid(&g)));
+            }
+            let x = rng.below(u64::from(width)) as u32;
+            let y = rng.below(u64::from(height)) as u32;
+            let tile = if rng.below(2) == 0 {
+                Tile::Ground
+            } else {
+                Tile::Tree
+            };
+            g.set_tile(x, y, tile);
+            let fresh = Components::of_grid(&g);
+            assert!(same_partition(g.components(), &fresh), "step {step}");
+            for (copy, then) in &copies {
+                assert!(same_partition(copy, then), "a copy changed at step {step}");
+            }
+        }
+        check(&g, g.components());
     }
 
     /// Every search answers a query between two components at once (no
