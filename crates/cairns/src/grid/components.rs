@@ -28,6 +28,13 @@ impl Labels {
         (i < self.len).then(|| self.chunks[i / CHUNK][i % CHUNK])
     }
 
+    /// Write access for one update.
+    fn write(&mut self) -> LabelsMut<'_> {
+        LabelsMut {
+            chunks: self.chunks.iter_mut().map(Chunk::Shared).collect(),
+        }
+    }
+
     #[cfg(test)]
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.chunks.iter().flat_map(|c| c.iter().copied())
@@ -102,14 +109,6 @@ enum Chunk<'a> {
     Own(&'a mut [u32]),
 }
 
-impl Labels {
-    fn write(&mut self) -> LabelsMut<'_> {
-        LabelsMut {
-            chunks: self.chunks.iter_mut().map(Chunk::Shared).collect(),
-        }
-    }
-}
-
 impl LabelStore for LabelsMut<'_> {
     #[inline]
     fn get(&self, i: usize) -> Option<u32> {
@@ -179,6 +178,10 @@ impl LabelStore for LabelsMut<'_> {
 ///
 /// Labels are small integers, not necessarily contiguous: after walls
 /// change, some labels fall out of use (their size is 0).
+///
+/// A clone is cheap: the labels are kept in chunks of 4,096 nodes that
+/// clones share until one of them changes a chunk (a landmark table takes
+/// its map's components after every repair this way).
 ///
 /// # Example
 ///
