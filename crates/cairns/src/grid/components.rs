@@ -534,6 +534,21 @@ mod tests {
         }
     }
 
+    /// Opens or closes a random cell of `g` and checks that its components
+    /// are those of a fresh labelling.
+    fn random_edit(rng: &mut SplitMix64, g: &mut GridGraph, what: &str) {
+        let x = rng.below(u64::from(g.width())) as u32;
+        let y = rng.below(u64::from(g.height())) as u32;
+        let tile = if rng.below(2) == 0 {
+            Tile::Ground
+        } else {
+            Tile::Tree
+        };
+        g.set_tile(x, y, tile);
+        let fresh = Components::of_grid(g);
+        assert!(same_partition(g.components(), &fresh), "{what}");
+    }
+
     #[test]
     fn wall_edits_merge_and_split_components() {
         let mut rng = SplitMix64::new(5);
@@ -545,15 +560,7 @@ mod tests {
             };
             let mut g = GridGraph::new(random_grid(&mut rng, 14, 11, 40), nb);
             for _ in 0..60 {
-                let (x, y) = (rng.below(14) as u32, rng.below(11) as u32);
-                let tile = if rng.below(2) == 0 {
-                    Tile::Ground
-                } else {
-                    Tile::Tree
-                };
-                g.set_tile(x, y, tile);
-                let fresh = Components::of_grid(&g);
-                assert!(same_partition(g.components(), &fresh), "round {round}");
+                random_edit(&mut rng, &mut g, &format!("round {round}"));
             }
             check(&g, g.components());
         }
@@ -576,16 +583,7 @@ mod tests {
                 assert_eq!(copy, *g.components());
                 copies.push((copy, Components::of_grid(&g)));
             }
-            let x = rng.below(u64::from(width)) as u32;
-            let y = rng.below(u64::from(height)) as u32;
-            let tile = if rng.below(2) == 0 {
-                Tile::Ground
-            } else {
-                Tile::Tree
-            };
-            g.set_tile(x, y, tile);
-            let fresh = Components::of_grid(&g);
-            assert!(same_partition(g.components(), &fresh), "step {step}");
+            random_edit(&mut rng, &mut g, &format!("step {step}"));
             for (copy, then) in &copies {
                 assert!(same_partition(copy, then), "a copy changed at step {step}");
             }
