@@ -49,18 +49,19 @@ pub trait Heuristic {
     /// A lower bound on the cost from `node` to the goal.
     fn estimate(&self, node: NodeId, goal: &Self::Goal) -> f64;
 
-    /// A tie-break in `[0, 1]` among nodes the search cannot tell apart
-    /// otherwise (equal `f` and equal `g`, hence equal estimates): the
-    /// smaller goes first ([`Key::tied`](crate::open::Key::tied)). The
-    /// default has none (0, which the search loops fold away). The
-    /// [differential heuristic](crate::landmarks::DifferentialHeuristic)
-    /// puts first the node that an upper bound on its distance puts
-    /// nearer the goal. The tie never changes the order of distinct `f`,
-    /// so it costs no optimality.
+    /// An upper bound on the cost from `node` to the goal, which breaks
+    /// the ties among nodes of equal `f` ([`Key::tied`](crate::open::Key::tied)):
+    /// the node whose bracket `[estimate, upper]` on its distance has the
+    /// smaller middle goes first, then the one with the narrower bracket.
+    /// The default knows none (`f64::INFINITY`): the larger `g` goes first.
+    /// The [differential heuristic](crate::landmarks::DifferentialHeuristic)
+    /// gives the way round through the landmark nearest the goal. The tie
+    /// never changes the order of distinct `f`, so it costs no optimality,
+    /// and a bound that is not one (a stale table's) only moves a tie.
     #[inline]
-    fn tie(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+    fn upper_bound(&self, node: NodeId, goal: &Self::Goal) -> f64 {
         let _ = (node, goal);
-        0.0
+        f64::INFINITY
     }
 
     /// How far above the optimal cost a search guided by this heuristic may
@@ -90,8 +91,8 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     }
 
     #[inline]
-    fn tie(&self, node: NodeId, goal: &H::Goal) -> f64 {
-        (**self).tie(node, goal)
+    fn upper_bound(&self, node: NodeId, goal: &H::Goal) -> f64 {
+        (**self).upper_bound(node, goal)
     }
 
     fn bound(&self) -> f64 {

@@ -4,9 +4,10 @@ use super::Heuristic;
 use crate::graph::NodeId;
 
 /// `base` with every estimate as it is but no tie-break
-/// ([`Heuristic::tie`] is 0): among nodes of equal `f` and `g` the OPEN
-/// set's own order decides, as before heuristics broke ties. The costs are
-/// the same; the expansions show what the base's tie-break saves.
+/// ([`Heuristic::upper_bound`] is infinite): among nodes of equal `f` the
+/// larger `g` goes first, and among equal `g` the OPEN set's own order
+/// decides, as before heuristics broke ties. The costs are the same; the
+/// expansions show what the base's tie-break saves.
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -16,7 +17,7 @@ use crate::graph::NodeId;
 /// let h = Untied(Octile::new(&graph));
 /// let goal = h.goal(graph.node(3, 0).unwrap());
 /// assert_eq!(h.estimate(graph.node(0, 0).unwrap(), &goal), 3.0);
-/// assert_eq!(h.tie(graph.node(0, 0).unwrap(), &goal), 0.0);
+/// assert_eq!(h.upper_bound(graph.node(0, 0).unwrap(), &goal), f64::INFINITY);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Untied<H>(pub H);

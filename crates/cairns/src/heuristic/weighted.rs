@@ -72,8 +72,8 @@ impl<H: Heuristic> Heuristic for Weighted<H> {
     }
 
     #[inline]
-    fn tie(&self, node: NodeId, goal: &H::Goal) -> f64 {
-        self.base.tie(node, goal)
+    fn upper_bound(&self, node: NodeId, goal: &H::Goal) -> f64 {
+        self.base.upper_bound(node, goal)
     }
 
     fn bound(&self) -> f64 {

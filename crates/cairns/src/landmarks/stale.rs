@@ -356,11 +356,11 @@ impl<B: Heuristic> Heuristic for SafeDifferential<'_, B> {
         base.estimate(node, b).max(stale.min(via))
     }
 
-    /// The table's tie-break: a stale table's upper bound may be wrong,
-    /// which only moves a tie.
+    /// The table's upper bound: a stale table's may be wrong, which only
+    /// moves a tie.
     #[inline]
-    fn tie(&self, node: NodeId, goal: &Self::Goal) -> f64 {
-        self.inner.tie(node, goal)
+    fn upper_bound(&self, node: NodeId, goal: &Self::Goal) -> f64 {
+        self.inner.upper_bound(node, goal)
     }
 }
 

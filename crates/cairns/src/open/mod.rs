@@ -358,20 +358,28 @@ macro_rules! with_open_set {
     }};
 }
 
-/// The priority of an OPEN entry: `f = g + h`, with `g` to break ties.
+/// The priority of an OPEN entry: `f = g + h`, then `g` (the larger
+/// first) to break ties.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Key {
     /// Estimated cost of a path through the node: `g + h`.
     pub f: f64,
-    /// Cost of the best known path from the start to the node, lowered by
-    /// less than [`TIE_SPAN`] to break ties ([`Key::tied`]).
+    /// The order among equal `f`, the larger first: the cost of the best
+    /// known path from the start to the node ([`Key::new`]), or, when the
+    /// heuristic knows an upper bound on the node's distance to the goal,
+    /// a value of that bound and the estimate ([`Key::tied`]).
     pub g: f64,
 }
 
-/// How far below `g` a tie-break may put [`Key::g`]: `2^-24`, half the
-/// quantum of the exact grid costs (`2^-23`, see
+/// How far [`Key::tied`] may move a tie below the value it breaks:
+/// `2^-24`, half the quantum of the exact grid costs (`2^-23`, see
 /// [`Graph::lattice_costs`](crate::graph::Graph::lattice_costs)).
 pub const TIE_SPAN: f64 = 1.0 / 16_777_216.0;
+
+/// The width of a bracket that [`Key::tied`] maps to 1/2: it spreads the
+/// usual widths (up to a few thousand) over `[0, 1)` finely enough for
+/// the `f64` bits below [`TIE_SPAN`].
+const TIE_SCALE: f64 = 1024.0;
 
 impl Key {
     /// A key from `g` and `h`.
@@ -380,20 +388,32 @@ impl Key {
         Key { f: g + h, g }
     }
 
-    /// The key of a node at cost `g` with estimate `h` and tie-break `tie`
-    /// in `[0, 1]` ([`Heuristic::tie`](crate::heuristic::Heuristic::tie)):
-    /// `f = g + h`, and `g` lowered by `tie * TIE_SPAN`, so that among nodes with equal `f` and
-    /// equal `g` the smaller tie comes out first. `f` is untouched, so
-    /// the search stays optimal whatever the tie; on the exact grid costs,
-    /// whose distinct `g` differ by at least `2^-23`, the order of distinct
-    /// `g` is untouched too (elsewhere a tie may reorder `g` closer than
-    /// `2^-24`, which only moves a tie-break). Where `g` is too large for
-    /// `f64` to resolve the tie (from `2^28`), it is rounded away.
+    /// The key of a node at cost `g` with estimate `h` and an `upper`
+    /// bound on its distance to the goal
+    /// ([`Heuristic::upper_bound`](crate::heuristic::Heuristic::upper_bound)):
+    /// `f = g + h`, and among equal `f` the node whose bracket
+    /// `[h, upper]` has the smaller middle comes out first (the tie is
+    /// `-(h + upper)`), then the one whose bracket is narrower (the tie
+    /// lowered by less than [`TIE_SPAN`]). Without a bound
+    /// (`upper` infinite) the tie is `g`, as in [`Key::new`].
+    ///
+    /// `f` is untouched, so the search stays optimal whatever the tie. On
+    /// the exact grid costs, whose distinct sums differ by at least
+    /// `2^-23`, the width never reorders two distinct middles (elsewhere
+    /// it may reorder middles closer than `2^-24`, which only moves a
+    /// tie-break); where the sums are too large for `f64` to resolve the
+    /// width (from `2^28`), it is rounded away.
     #[inline]
-    pub fn tied(g: f64, h: f64, tie: f64) -> Key {
-        Key {
-            f: g + h,
-            g: g - tie * TIE_SPAN,
+    pub fn tied(g: f64, h: f64, upper: f64) -> Key {
+        let f = g + h;
+        if upper < f64::INFINITY {
+            let width = (upper - h).max(0.0);
+            Key {
+                f,
+                g: -(h + upper) - width / (width + TIE_SCALE) * TIE_SPAN,
+            }
+        } else {
+            Key { f, g }
         }
     }
 
@@ -518,21 +538,38 @@ mod tests {
     }
 
     #[test]
-    fn a_tie_orders_only_equal_f_and_g() {
+    fn an_upper_bound_orders_only_equal_f() {
         let quantum = 1.0 / 8_388_608.0; // 2^-23, the exact grid costs' step
         let (cost, est) = (700.0 + 3.0 * std::f64::consts::SQRT_2, 41.5);
-        let (first, second) = (Key::tied(cost, est, 0.25), Key::tied(cost, est, 0.75));
-        assert!(first.precedes(second) && !second.precedes(first));
-        assert_eq!((first.f, second.f), (cost + est, cost + est));
-        // The next exact g below, at the same f: the larger g still goes
-        // first, whatever the ties.
-        let lower = Key::tied(cost - quantum, est + quantum, 0.0);
-        assert_eq!(lower.f, first.f);
-        assert!(Key::tied(cost, est, 1.0).precedes(lower));
-        // A smaller f goes first, whatever the ties and g.
-        assert!(Key::tied(0.0, cost + est - quantum, 1.0).precedes(Key::tied(cost, est, 0.0)));
+        let up = est + 20.0;
+        // Equal f and equal middles: the narrower bracket goes first.
+        let narrow = Key::tied(cost, est, up);
+        let wide = Key::tied(cost + 1.0, est - 1.0, up + 1.0);
+        assert_eq!((narrow.f, wide.f), (cost + est, cost + est));
+        assert!(narrow.precedes(wide) && !wide.precedes(narrow));
+        // A middle one exact step below goes first, however wide.
+        let below = Key::tied(cost + 500.0, est - 500.0, est + 500.0 + quantum);
+        let above = Key::tied(cost - quantum, est + quantum, est + quantum);
+        assert_eq!((below.f, above.f), (narrow.f, narrow.f));
+        assert!(below.precedes(above) && !above.precedes(below));
+        // A larger g with a wider bracket around a larger middle goes
+        // after: the diagonal step into a flattered triangle.
+        let diagonal = std::f64::consts::SQRT_2;
+        let straight = Key::tied(cost + 1.0, est - 1.0, up - 1.0);
+        let into = Key::tied(cost + diagonal, est - diagonal, up - 1.0 + (diagonal - 1.0));
+        assert!(straight.precedes(into));
+        // Without a bound the larger g goes first.
+        assert!(Key::tied(cost, est, f64::INFINITY).precedes(Key::tied(
+            cost - quantum,
+            est + quantum,
+            f64::INFINITY
+        )));
+        assert_eq!(Key::tied(cost, est, f64::INFINITY), Key::new(cost, est));
+        // A smaller f goes first, whatever the ties.
+        assert!(Key::tied(0.0, cost + est - quantum, up).precedes(Key::tied(cost, est, est)));
         // The heap's integer order agrees.
-        assert!(super::order::encode(first) < super::order::encode(second));
+        assert!(super::order::encode(narrow) < super::order::encode(wide));
+        assert!(super::order::encode(straight) < super::order::encode(into));
     }
 
     #[test]

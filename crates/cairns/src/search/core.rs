@@ -100,8 +100,9 @@ pub enum Reopen {
 
 /// The best-first loop: starts a new search in `cache` (sized for
 /// `expand.node_bound()`), puts `start` on OPEN and repeatedly expands the
-/// entry with the smallest `f = g + h(n)` (ties to the larger `g`, then to
-/// the smaller `tie(n)`: see [`Guide`]) until `stop`
+/// entry with the smallest `f = g + h(n)` (ties to the smaller middle of
+/// `[h(n), upper(n)]`, or to the larger `g` without a bound: see [`Guide`]
+/// and [`Key::tied`]) until `stop`
 /// accepts a node, whose `g` it returns, or OPEN runs empty (`None`). A
 /// start off the graph gives `None` at once.
 ///
@@ -139,15 +140,17 @@ where
 
 /// What guides [`best_first`]: two closures of a node, usually a
 /// heuristic's [`estimate`](crate::heuristic::Heuristic::estimate) and
-/// [`tie`](crate::heuristic::Heuristic::tie) towards one goal.
+/// [`upper_bound`](crate::heuristic::Heuristic::upper_bound) towards one
+/// goal.
 #[derive(Clone, Copy, Debug)]
 pub struct Guide<H, T> {
     /// The estimate of the cost to the goal; `f64::INFINITY` for a node
     /// proven not to reach it.
     pub h: H,
-    /// The tie-break in `[0, 1]` among nodes of equal `f` and `g`
-    /// ([`Key::tied`]); `|_| 0.0` for none.
-    pub tie: T,
+    /// An upper bound on the cost to the goal, which breaks the ties
+    /// among nodes of equal `f` ([`Key::tied`]); `|_| f64::INFINITY` for
+    /// none.
+    pub upper: T,
 }
 
 /// How a run of the loop ended.
@@ -237,13 +240,13 @@ where
     };
     cache
         .open
-        .push(source, Key::tied(0.0, h0, (guide.tie)(source)));
+        .push(source, Key::tied(0.0, h0, (guide.upper)(source)));
     observer.open(source, NodeId::NONE, 0.0);
     Some(h0)
 }
 
 /// The loop: repeatedly expands the entry of OPEN with the smallest `f`
-/// (ties to the larger `g`) until `stop` accepts a node, OPEN runs empty or
+/// (ties as [`Key::tied`] orders them) until `stop` accepts a node, OPEN runs empty or
 /// `limit` pauses it. Goes on from whatever the search in `cache` left on
 /// OPEN, and adds its counts to the cache's statistics.
 #[inline]
@@ -292,7 +295,7 @@ where
             break Ended::Empty;
         };
         let ru = records[u.index()];
-        if ru.stamp == closed_stamp || key.g > ru.g {
+        if ru.stamp == closed_stamp || key.f > ru.g + ru.h {
             // A stale duplicate from an OPEN set without decrease-key.
             continue;
         }
@@ -424,7 +427,7 @@ fn relax<Q: OpenSet>(
             parent: u,
             stamp: open_stamp,
         };
-        open.push(v, Key::tied(g, hv, (guide.tie)(v)));
+        open.push(v, Key::tied(g, hv, (guide.upper)(v)));
         return true;
     }
     if g >= rv.g {
@@ -438,14 +441,14 @@ fn relax<Q: OpenSet>(
         }
         stats.reopened += 1;
         rv.stamp = open_stamp;
-        open.push(v, Key::tied(g, rv.h, (guide.tie)(v)));
+        open.push(v, Key::tied(g, rv.h, (guide.upper)(v)));
     } else {
-        let (hv, tie) = (rv.h, (guide.tie)(v));
-        let key = Key::tied(g, hv, tie);
-        if !key.precedes(Key::tied(rv.g, hv, tie)) {
+        let (hv, upper) = (rv.h, (guide.upper)(v));
+        let key = Key::tied(g, hv, upper);
+        if !key.precedes(Key::tied(rv.g, hv, upper)) {
             // g fell by less than f's rounding, so f = g + h is unchanged
-            // and the smaller g would lose the tie order: not an
-            // improvement worth a decrease-key.
+            // and the key does not improve (the smaller g would even lose
+            // the tie order without a bound): not worth a decrease-key.
             return false;
         }
         stats.updated += 1;

@@ -89,7 +89,7 @@ impl<G: Graph> Dijkstra<G> {
         cache.begin(bound);
         let h = Guide {
             h: |_| 0.0,
-            tie: |_| 0.0,
+            upper: |_| f64::INFINITY,
         };
         for &source in sources {
             seed(cache, bound, source, &h, observer);

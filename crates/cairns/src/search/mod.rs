@@ -138,7 +138,7 @@ impl<T: TowardGoal> Search for T {
             &self.expander(goal),
             &Guide {
                 h: |n| heuristic.estimate(n, &target),
-                tie: |n| heuristic.tie(n, &target),
+                upper: |n| heuristic.upper_bound(n, &target),
             },
             start,
             &goal,

@@ -375,7 +375,11 @@ impl<G: Graph, H: Heuristic> Query<'_, G, H> {
         // with several, any tie-break keeps the search optimal.
         let h = Guide {
             h,
-            tie: |n: NodeId| targets.first().map_or(0.0, |t| heuristic.tie(n, t)),
+            upper: |n: NodeId| {
+                targets
+                    .first()
+                    .map_or(f64::INFINITY, |t| heuristic.upper_bound(n, t))
+            },
         };
         let resuming = match self.state {
             State::Done(progress) => return progress,
