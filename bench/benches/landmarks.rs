@@ -517,7 +517,7 @@ fn report(set: &str, maps: usize, queries: usize, configs: &mut [Totals]) {
             if x.is_nan() {
                 "-".to_string()
             } else {
-                format!("{:.0}%", x * 100.0)
+                format!("{:.1}%", x * 100.0)
             }
         };
         println!(
