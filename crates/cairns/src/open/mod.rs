@@ -12,8 +12,9 @@
 //!
 //! Entries are ordered by [`Key`]: smaller `f` first and, among equal `f`,
 //! larger `g` first (the node deeper along its path, which is closer to the
-//! goal under a consistent heuristic). Entries with equal `f` and `g` come
-//! out in an order that depends on the structure but is deterministic.
+//! goal under a consistent heuristic), or the tie [`Key::tied`] makes from
+//! an upper bound. Entries with equal keys come out in an order that
+//! depends on the structure but is deterministic.
 
 mod bucket_queue;
 mod classic_binary_heap;
@@ -418,7 +419,7 @@ impl Key {
     }
 
     /// Whether `self` comes out of OPEN before `other`: smaller `f`, then
-    /// larger `g`.
+    /// larger [`g`](Key::g).
     #[inline]
     pub fn precedes(self, other: Key) -> bool {
         self.f < other.f || (self.f == other.f && self.g > other.g)
@@ -465,7 +466,7 @@ pub trait OpenSet {
     ///
     /// A structure without decrease-key may instead push a second entry and
     /// later return the stale one from `pop`; A* recognises and skips stale
-    /// entries, since their `g` is worse than the node's recorded `g`.
+    /// entries, since their `f` is worse than the node's recorded `g + h`.
     fn decrease_key(&mut self, node: NodeId, key: Key);
 
     /// Whether [`precedes_all`](OpenSet::precedes_all) answers from the
@@ -552,7 +553,7 @@ mod tests {
         let above = Key::tied(cost - quantum, est + quantum, est + quantum);
         assert_eq!((below.f, above.f), (narrow.f, narrow.f));
         assert!(below.precedes(above) && !above.precedes(below));
-        // A larger g with a wider bracket around a larger middle goes
+        // A larger g with a wider bracket around the same middle goes
         // after: the diagonal step into a flattered triangle.
         let diagonal = std::f64::consts::SQRT_2;
         let straight = Key::tied(cost + 1.0, est - 1.0, up - 1.0);

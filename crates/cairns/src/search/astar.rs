@@ -26,8 +26,11 @@ use crate::heuristic::Heuristic;
 /// # Order of expansion
 ///
 /// The OPEN entry with the smallest `f = g + h` is expanded first; among
-/// equal `f`, the one with the larger `g`. Remaining ties depend on the OPEN
-/// set and are deterministic.
+/// equal `f`, the one with the larger `g`, or, when the heuristic gives an
+/// [upper bound](crate::heuristic::Heuristic::upper_bound), the one whose
+/// bracket `[h, upper]` has the smaller middle, then the narrower
+/// ([`Key::tied`](crate::open::Key::tied)). Remaining ties depend on the
+/// OPEN set and are deterministic.
 ///
 /// # Complexity
 ///
