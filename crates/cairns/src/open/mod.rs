@@ -396,7 +396,11 @@ impl Key {
     /// `[h, upper]` has the smaller middle comes out first (the tie is
     /// `-(h + upper)`), then the one whose bracket is narrower (the tie
     /// lowered by less than [`TIE_SPAN`]). Without a bound
-    /// (`upper` infinite) the tie is `g`, as in [`Key::new`].
+    /// (`upper` infinite) the tie is `g`, as in [`Key::new`]; such a node
+    /// comes before every node with a bound at the same `f` (`g` is not
+    /// negative, the middle's tie is), which only matters for a heuristic
+    /// that knows bounds for some nodes and not others (a landmark that
+    /// does not reach every node of a directed graph).
     ///
     /// `f` is untouched, so the search stays optimal whatever the tie. On
     /// the exact grid costs, whose distinct sums differ by at least
