@@ -140,13 +140,7 @@ impl LabelStore for LabelsMut<'_> {
             return false;
         };
         match slot {
-            Chunk::Own(own) => match own.get_mut(i % CHUNK) {
-                Some(l) if *l == from => {
-                    *l = to;
-                    true
-                }
-                _ => false,
-            },
+            Chunk::Own(own) => LabelStore::relabel(&mut **own, i % CHUNK, from, to),
             Chunk::Shared(chunk) => {
                 let here = chunk.get(i % CHUNK) == Some(&from);
                 if here {
@@ -291,12 +285,11 @@ impl Components {
         let v = node.0;
         let sizes = &mut self.sizes;
         let mut labels = self.labels.write();
-        let at = |labels: &LabelsMut<'_>, w: u32| labels.get(w as usize).unwrap_or(NONE);
-        debug_assert_eq!(at(&labels, v), NONE);
+        debug_assert_eq!(label_at(&labels, v), NONE);
         let mut around = [NONE; 4];
         let mut len = 0;
         for w in straight(graph, v) {
-            let l = at(&labels, w);
+            let l = label_at(&labels, w);
             if !around[..len].contains(&l) {
                 around[len] = l;
                 len += 1;
@@ -310,7 +303,7 @@ impl Components {
         sizes[keep as usize] += 1;
         let mut stack = Vec::new();
         for w in straight(graph, v) {
-            let l = at(&labels, w);
+            let l = label_at(&labels, w);
             if l != keep {
                 let n = flood(&mut labels, w, l, keep, &mut stack, |u| straight(graph, u));
                 sizes[keep as usize] += n;
@@ -330,8 +323,7 @@ impl Components {
         let v = node.0;
         let sizes = &mut self.sizes;
         let mut labels = self.labels.write();
-        let at = |labels: &LabelsMut<'_>, w: u32| labels.get(w as usize).unwrap_or(NONE);
-        let old = at(&labels, v);
+        let old = label_at(&labels, v);
         if old == NONE {
             return;
         }
@@ -344,7 +336,7 @@ impl Components {
         let mut rest: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
             .iter()
             .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
-            .filter(|&w| at(&labels, w) == old)
+            .filter(|&w| label_at(&labels, w) == old)
             .collect();
         let mut stack = Vec::new();
         while rest.len() > 1 {
@@ -354,9 +346,14 @@ impl Components {
             });
             sizes[label as usize] = n;
             sizes[old as usize] -= n;
-            rest.retain(|&w| at(&labels, w) == old);
+            rest.retain(|&w| label_at(&labels, w) == old);
         }
     }
+}
+
+/// The label of node `w` in `labels`, [`NONE`] off the graph.
+fn label_at<S: LabelStore + ?Sized>(labels: &S, w: u32) -> u32 {
+    labels.get(w as usize).unwrap_or(NONE)
 }
 
 /// A fresh label for a component of `size` cells, whose size goes into
