@@ -486,13 +486,16 @@ struct Spread {
 
 impl Spread {
     fn new<G: Graph>(graph: &G) -> Spread {
-        let (mut lo, mut hi) = (f64::INFINITY, 0f64);
-        for v in (0..graph.node_bound() as u32).map(NodeId) {
-            for (_, c) in graph.successors(v) {
-                lo = lo.min(c);
-                hi = hi.max(c);
+        let (lo, hi) = graph.cost_bounds().unwrap_or_else(|| {
+            let (mut lo, mut hi) = (f64::INFINITY, 0f64);
+            for v in (0..graph.node_bound() as u32).map(NodeId) {
+                for (_, c) in graph.successors(v) {
+                    lo = lo.min(c);
+                    hi = hi.max(c);
+                }
             }
-        }
+            (lo, hi)
+        });
         let dial = super::dial_shape(lo, hi).map(|(w, slots)| (w, vec![Vec::new(); slots]));
         let n = graph.node_bound();
         Spread {
@@ -560,18 +563,23 @@ fn sampled<G: Graph + Sync>(graph: &G, candidates: &[NodeId], k: usize, seed: u6
     let pool_size = k.saturating_mul(4).min(candidates.len());
     let pool = farthest(graph, candidates, pool_size, &mut SplitMix64::new(seed));
     // Each pool landmark's distances to the sampled nodes only.
+    // One `Spread` (two arrays of the map's size) per core, not per task.
+    let per_core = pool.len().div_ceil(rayon::current_num_threads()).max(1);
     let columns: Vec<Vec<f32>> = pool
-        .par_iter()
-        .map_init(
-            || Spread::new(graph),
-            |spread, &l| {
-                let dist = spread.all(graph, l);
-                sample_nodes
-                    .iter()
-                    .map(|v| dist[v.index()] as f32)
-                    .collect()
-            },
-        )
+        .par_chunks(per_core)
+        .flat_map_iter(|chunk| {
+            let mut spread = Spread::new(graph);
+            chunk
+                .iter()
+                .map(|&l| {
+                    let dist = spread.all(graph, l);
+                    sample_nodes
+                        .iter()
+                        .map(|v| dist[v.index()] as f32)
+                        .collect::<Vec<f32>>()
+                })
+                .collect::<Vec<_>>()
+        })
         .collect();
     // The bound of pool landmark `c` on `d(s, t)` for each pair, both
     // orders; pairs a landmark cannot judge (an infinite distance) gain 0.
