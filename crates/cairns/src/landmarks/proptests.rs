@@ -551,4 +551,45 @@ proptest! {
         t.repair(&g);
         prop_assert_eq!(t.table(), &LandmarkTable::build(&g, &lms, Directedness::Symmetric));
     }
+
+    /// A cell that flips and flips back (a door), repaired all at once or
+    /// in steps: after the flip the table is the rebuilt one, and after the
+    /// flip back (restored from the values the first repair replaced, when
+    /// it kept them) it is the table from before, bit for bit.
+    #[test]
+    fn a_door_that_opens_and_closes_equals_a_rebuild(
+        (w, h, four, open) in (2u32..16, 2u32..16, any::<bool>()).prop_flat_map(|(w, h, four)| {
+            (Just(w), Just(h), Just(four), prop::collection::vec(prop::bool::weighted(0.7), (w * h) as usize))
+        }),
+        choice in landmark_choice(0),
+        doors in prop::collection::vec((any::<prop::sample::Index>(), 1..4usize, 0usize..30), 1..6),
+    ) {
+        let tiles = open.iter().map(|&o| if o { Tile::Ground } else { Tile::Tree }).collect();
+        let nb = if four { Neighborhood::Four } else { Neighborhood::Octile };
+        let mut g = GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), nb);
+        let lms = choice.resolve(&g);
+        let mut t = IncrementalTable::build(&g, &lms);
+        let repair = |t: &mut IncrementalTable, g: &GridGraph, budget: usize| {
+            if budget == 0 {
+                t.repair(g);
+            } else {
+                while !t.repair_step(g, budget).done() {}
+            }
+        };
+        for (i, flips, budget) in &doors {
+            let (x, y) = g.coords(NodeId(i.index(g.node_bound()) as u32));
+            let tile = g.grid().get(x, y).unwrap();
+            let other = if tile == Tile::Ground { Tile::Tree } else { Tile::Ground };
+            let before = t.table().clone();
+            for flip in 0..*flips {
+                t.set_tile(&mut g, x, y, other);
+                repair(&mut t, &g, *budget);
+                prop_assert_eq!(t.table(), &LandmarkTable::build(&g, &lms, Directedness::Symmetric), "flip {}", flip);
+                t.set_tile(&mut g, x, y, tile);
+                repair(&mut t, &g, *budget);
+                prop_assert!(t.is_fresh());
+                prop_assert_eq!(t.table(), &before, "flip {} back", flip);
+            }
+        }
+    }
 }

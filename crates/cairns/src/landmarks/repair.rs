@@ -39,6 +39,19 @@
 //! distances a second time, landmark-major beside the node-major table
 //! the searches read: 8 more bytes per cell and landmark.
 //!
+//! # A door that opens and closes
+//!
+//! When the only edit since the table was fresh has been repaired, the
+//! table keeps that repair's undo list (the value each changed entry had
+//! before), up to half the table's entries. An edit that undoes it (the
+//! same cell set back to the same tile, nothing else edited) is then
+//! repaired by writing those values back, in `O(entries)` with no search
+//! ([`RepairProgress::restored`]), and the values it overwrites are kept
+//! in turn, so a door that keeps opening and closing is searched once.
+//! The values are the ones a rebuild gives on that map, so the table is
+//! still bit for bit a rebuild's (property test
+//! `a_door_that_opens_and_closes_equals_a_rebuild`).
+//!
 //! # Serving while it repairs
 //!
 //! [`repair_step`](IncrementalTable::repair_step) does a bounded amount of
@@ -290,7 +303,107 @@ pub struct IncrementalTable {
     /// found by the first repair step that finishes a landmark after an
     /// edit, and forgotten at each edit.
     lattice: Option<bool>,
+    /// The edits since the table was last fresh: their number and the
+    /// last one.
+    edits: (usize, Option<Edit>),
+    /// The values the landmarks finished since the table was last fresh
+    /// replaced: what [`Revert`] keeps once the repair of a single edit is
+    /// finished.
+    replaced: Vec<Replaced>,
+    /// The last repaired edit, when it was the only one since the table
+    /// was fresh, with the values its repair replaced.
+    last: Option<Revert>,
+    /// Whether the edits since the table was fresh are one edit that
+    /// undoes [`last`](Self::last): the next repair restores its values.
+    revert: bool,
 }
+
+/// A tile set through [`IncrementalTable::set_tile`]: where, and the tile
+/// before and after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Edit {
+    x: u32,
+    y: u32,
+    before: Tile,
+    after: Tile,
+}
+
+/// The values one landmark's repair replaced: the landmark, the repair's
+/// undo list (`(cell, value before)` for every change, in order: a cell's
+/// first entry holds its value before), the number of entries it changed
+/// and its column's largest finite value before.
+#[derive(Debug)]
+struct Replaced {
+    l: usize,
+    undo: Vec<(u32, f64)>,
+    /// Whether `undo` is already in cell order with one entry per cell
+    /// (after a first restore).
+    by_cell: bool,
+    changed: usize,
+    max: f64,
+}
+
+impl Replaced {
+    /// Swaps its values with the landmark's `column`: afterwards the
+    /// column holds the values before the repair and the list, in cell
+    /// order with one entry per cell, the values the swap replaced. The
+    /// first time, the undo list becomes such a list: a short one sorted
+    /// and cut to each cell's first entry, a long one by a bit set of its
+    /// cells, whose values the column gives before the undo list is
+    /// applied backwards (each cell ends with its first entry's value, the
+    /// one before the repair).
+    fn swap_into(&mut self, column: &mut [f64]) {
+        if !self.by_cell && self.undo.len() * 64 < column.len() {
+            // Few entries: sorted (stably, so that a cell's first entry,
+            // its value before the repair, leads) and cut to that entry.
+            self.undo.sort_by_key(|&(v, _)| v);
+            self.undo.dedup_by_key(|&mut (v, _)| v);
+            self.by_cell = true;
+        }
+        if self.by_cell {
+            for (v, d) in &mut self.undo {
+                std::mem::swap(&mut column[*v as usize], d);
+            }
+            return;
+        }
+        let mut words = vec![0u64; column.len().div_ceil(64)];
+        for &(v, _) in &self.undo {
+            words[v as usize / 64] |= 1 << (v % 64);
+        }
+        let cells = words.iter().map(|w| w.count_ones() as usize).sum();
+        let mut after = Vec::with_capacity(cells);
+        for (w, &word) in words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let v = w * 64 + bits.trailing_zeros() as usize;
+                after.push((v as u32, column[v]));
+                bits &= bits - 1;
+            }
+        }
+        for &(v, old) in self.undo.iter().rev() {
+            column[v as usize] = old;
+        }
+        self.undo = after;
+        self.by_cell = true;
+    }
+}
+
+/// A repaired edit and the values its repair replaced, so that the edit
+/// undoing it is repaired by writing them back (a door that opens and
+/// closes again): `O(entries changed)`, with no search.
+#[derive(Debug)]
+struct Revert {
+    edit: Edit,
+    replaced: Vec<Replaced>,
+}
+
+/// The most entries a [`Revert`] keeps, as a share of the table's: a half
+/// (16 bytes each, so at most the table's memory again), or
+/// [`REVERT_ENTRIES`] on a small table.
+const REVERT_SHARE: usize = 2;
+
+/// The entries a [`Revert`] may keep whatever the table's size (1 MiB).
+const REVERT_ENTRIES: usize = 1 << 16;
 
 /// A rebuild running on another thread, and the edits made since it
 /// copied the map.
@@ -342,6 +455,12 @@ struct Job {
     max: f64,
     /// Once `run` has finished: the cells whose value changed.
     changed: Changed,
+    /// The column's largest finite value before the repair.
+    max_before: f64,
+    /// Whether to keep the undo list once finished (in `kept`), for
+    /// [`Revert`].
+    keep: bool,
+    kept: Vec<(u32, f64)>,
 }
 
 /// The cells whose value a finished [`Job`] changed, each once: a list for
@@ -388,6 +507,10 @@ pub struct RepairProgress {
     /// Landmarks whose distances are not yet exact on the map, the one
     /// under repair included; 0 when the table is fresh.
     pub landmarks_left: usize,
+    /// Whether the edit undid the last repaired one (the only edit since
+    /// the table was fresh), so that the repair wrote back the values that
+    /// repair had replaced instead of searching.
+    pub restored: bool,
 }
 
 impl RepairProgress {
@@ -419,6 +542,7 @@ impl IncrementalTable {
         let column_max = (0..k)
             .map(|l| column_max(&exact[l * n..(l + 1) * n]))
             .collect();
+        let since_empty = since.is_empty();
         IncrementalTable {
             table,
             exact,
@@ -430,6 +554,12 @@ impl IncrementalTable {
             scratch: vec![Scratch::new(n)],
             background: None,
             lattice: None,
+            // Edits made before the table came (during a background
+            // rebuild) count as several: no single edit undoes them.
+            edits: (if since_empty { 0 } else { 2 }, None),
+            replaced: Vec::new(),
+            last: None,
+            revert: false,
         }
     }
 
@@ -473,9 +603,32 @@ impl IncrementalTable {
     /// When `graph` has another size than the table.
     pub fn set_tile(&mut self, graph: &mut GridGraph, x: u32, y: u32, tile: Tile) -> bool {
         self.check(graph);
-        if graph.node(x, y).is_none() {
+        let Some(before) = graph.grid().get(x, y) else {
             return false;
+        };
+        let edit = Edit {
+            x,
+            y,
+            before,
+            after: tile,
+        };
+        if self.is_fresh() {
+            self.edits = (0, None);
+            self.replaced.clear();
+            let undoes = |last: &Revert| {
+                last.edit.before != last.edit.after
+                    && (last.edit.x, last.edit.y, last.edit.after, last.edit.before)
+                        == (x, y, before, tile)
+            };
+            self.revert = self.last.as_ref().is_some_and(undoes);
+            if !self.revert {
+                self.last = None;
+            }
+        } else {
+            self.revert = false;
+            self.last = None;
         }
+        self.edits = (self.edits.0 + 1, Some(edit));
         if let Some(job) = self.job.take() {
             let n = self.table.node_count();
             let column = &mut self.exact[job.l * n..(job.l + 1) * n];
@@ -520,6 +673,9 @@ impl IncrementalTable {
     /// When `graph` has another size than the table.
     pub fn repair(&mut self, graph: &GridGraph) -> RepairProgress {
         self.check(graph);
+        if self.revert {
+            return self.restore(graph);
+        }
         let mut progress = RepairProgress::default();
         let n = self.table.node_count();
         // The landmark a step left unfinished, first.
@@ -545,6 +701,7 @@ impl IncrementalTable {
         }
         // Tasks are taken from the back: reversed, the landmarks go in order.
         tasks.reverse();
+        let keep = self.edits.0 == 1;
         let tasks = Mutex::new(tasks);
         // Repairs landmarks on `scratch` until none is left or `enough`
         // cells of work are done.
@@ -555,7 +712,15 @@ impl IncrementalTable {
                 let Some((landmark, column, appeared, disappeared)) = task else {
                     break;
                 };
-                let mut job = Job::start(graph, landmark, column, scratch, appeared, &disappeared);
+                let mut job = Job::start(
+                    graph,
+                    landmark,
+                    column,
+                    scratch,
+                    appeared,
+                    &disappeared,
+                    keep,
+                );
                 job.run(graph, column, scratch, usize::MAX, &mut work);
                 done.push(job);
             }
@@ -584,6 +749,7 @@ impl IncrementalTable {
         }
         progress.landmarks_done += jobs.len();
         progress.changed += self.finish(&jobs);
+        self.keep_replaced(&mut jobs);
         self.conclude(graph, &mut progress);
         progress
     }
@@ -600,6 +766,9 @@ impl IncrementalTable {
     /// When `graph` has another size than the table.
     pub fn repair_step(&mut self, graph: &GridGraph, budget: usize) -> RepairProgress {
         self.check(graph);
+        if self.revert {
+            return self.restore(graph);
+        }
         let mut progress = RepairProgress::default();
         let (n, k) = (self.table.node_count(), self.table.landmark_count());
         let mut fresh = 0;
@@ -622,6 +791,7 @@ impl IncrementalTable {
                     scratch,
                     appeared,
                     &disappeared,
+                    self.edits.0 == 1,
                 ));
             }
             let mut job = self.job.take().expect("a job was just set");
@@ -635,6 +805,7 @@ impl IncrementalTable {
                 &mut progress.work,
             ) {
                 progress.changed += self.finish(std::slice::from_ref(&job));
+                self.keep_replaced(std::slice::from_mut(&mut job));
                 progress.landmarks_done += 1;
                 fresh = 0;
             } else {
@@ -660,6 +831,131 @@ impl IncrementalTable {
             self.table.replace_components(graph.components().clone());
             self.components_changes = MapChanges::new();
         }
+        if progress.landmarks_left == 0 && progress.landmarks_done > 0 {
+            // Fresh again: the values replaced since the one edit serve its
+            // undoing; after several edits, none can.
+            let replaced = std::mem::take(&mut self.replaced);
+            let kept: usize = replaced.iter().map(|r| r.undo.len()).sum();
+            let room = (self.table.node_count() * self.table.landmark_count() / REVERT_SHARE)
+                .max(REVERT_ENTRIES);
+            self.last = match self.edits {
+                (1, Some(edit)) if kept <= room => Some(Revert { edit, replaced }),
+                _ => None,
+            };
+            self.edits = (0, None);
+        }
+    }
+
+    /// Keeps the values finished `jobs` replaced, for [`Revert`], while
+    /// a single edit is being repaired.
+    fn keep_replaced(&mut self, jobs: &mut [Job]) {
+        if self.edits.0 != 1 {
+            return;
+        }
+        for job in jobs {
+            self.replaced.push(Replaced {
+                l: job.l,
+                undo: std::mem::take(&mut job.kept),
+                by_cell: false,
+                changed: job.changed.len(),
+                max: job.max_before,
+            });
+        }
+    }
+
+    /// Repairs an edit that undoes the last one by writing back the
+    /// values the last repair replaced, keeping the ones it overwrites so
+    /// that undoing this edit in turn restores them.
+    fn restore(&mut self, graph: &GridGraph) -> RepairProgress {
+        let mut last = self.last.take().expect("a revert has a last repair");
+        let k = self.table.landmark_count();
+        let n = self.table.node_count();
+        let rows = self.table.rows_mut();
+        let mut progress = RepairProgress {
+            restored: true,
+            ..RepairProgress::default()
+        };
+        // Each landmark's column first, in parallel (the columns are
+        // apart), then the rows, in parallel by ranges of nodes.
+        let mut columns: Vec<Option<&mut [f64]>> =
+            self.exact.chunks_exact_mut(n.max(1)).map(Some).collect();
+        let mut work: Vec<(&mut Replaced, &mut [f64])> = last
+            .replaced
+            .iter_mut()
+            .map(|r| {
+                let column = columns[r.l].take().expect("one list per landmark");
+                (r, column)
+            })
+            .collect();
+        let kept: usize = work.iter().map(|(r, _)| r.undo.len()).sum();
+        if kept < PARALLEL_FINISH {
+            // Few: done before other cores would wake up.
+            for (r, column) in &mut work {
+                r.swap_into(column);
+            }
+        } else {
+            work.par_iter_mut()
+                .for_each(|(r, column)| r.swap_into(column));
+        }
+        let lists: Vec<(usize, &[(u32, f64)])> =
+            last.replaced.iter().map(|r| (r.l, &r.undo[..])).collect();
+        let exact = &self.exact;
+        // Writes the rows of nodes `lo..` from the columns, 64 nodes at a
+        // time, every landmark's, so that the rows stay in the cache (as
+        // `finish` writes them).
+        let write = |lo: usize, rows: &mut [f64]| {
+            let hi = lo + rows.len() / k.max(1);
+            let mut at: Vec<usize> = lists
+                .iter()
+                .map(|(_, list)| list.partition_point(|&(v, _)| (v as usize) < lo))
+                .collect();
+            for block in (lo..hi).step_by(64) {
+                let end = (block + 64).min(hi);
+                for ((l, list), at) in lists.iter().zip(&mut at) {
+                    while let Some(&(v, _)) = list.get(*at).filter(|(v, _)| (*v as usize) < end) {
+                        let v = v as usize;
+                        rows[(v - lo) * k + l] = exact[l * n + v];
+                        *at += 1;
+                    }
+                }
+            }
+        };
+        let entries: usize = lists.iter().map(|(_, list)| list.len()).sum();
+        if entries < PARALLEL_FINISH || n == 0 {
+            // Few: straight from the lists, each entry a row's cache line.
+            for &(l, list) in &lists {
+                for &(v, _) in list {
+                    rows[v as usize * k + l] = exact[l * n + v as usize];
+                }
+            }
+        } else {
+            let per = n
+                .div_ceil(rayon::current_num_threads())
+                .next_multiple_of(64);
+            rows.par_chunks_mut(per * k)
+                .enumerate()
+                .for_each(|(part, rows)| write(part * per, rows));
+        }
+        for r in &mut last.replaced {
+            std::mem::swap(&mut self.column_max[r.l], &mut r.max);
+            progress.changed += r.changed;
+        }
+        progress.work = progress.changed;
+        progress.landmarks_done = self.changes.iter().filter(|c| !c.is_empty()).count();
+        for c in &mut self.changes {
+            *c = MapChanges::new();
+        }
+        last.edit = Edit {
+            before: last.edit.after,
+            after: last.edit.before,
+            ..last.edit
+        };
+        self.revert = false;
+        self.conclude(graph, &mut progress);
+        // `conclude` saw no values replaced; the restored ones serve the
+        // next undoing.
+        self.last = Some(last);
+        progress
     }
 
     fn check(&self, graph: &GridGraph) {
@@ -794,6 +1090,7 @@ impl Job {
         scratch: &mut Scratch,
         appeared: Vec<Move>,
         disappeared: &[Move],
+        keep: bool,
     ) -> Job {
         let stamp = scratch.next();
         let mut raise = CellQueue::new(graph, scratch.queues.pop());
@@ -818,6 +1115,9 @@ impl Job {
             undo: std::mem::take(&mut scratch.spare_undo),
             max,
             changed: Changed::List(Vec::new()),
+            max_before: max,
+            keep,
+            kept: Vec::new(),
         }
     }
 
@@ -902,11 +1202,16 @@ impl Job {
                         .queues
                         .extend([std::mem::take(raise), std::mem::take(lower)]);
                     // So do the lists, which a finished job no longer
-                    // needs (`changed` holds what `finish` writes).
+                    // needs (`changed` holds what `finish` writes), but
+                    // for the undo list a revert may need.
                     self.affected.clear();
-                    self.undo.clear();
                     scratch.spare_affected = std::mem::take(&mut self.affected);
-                    scratch.spare_undo = std::mem::take(&mut self.undo);
+                    if self.keep {
+                        self.kept = std::mem::take(&mut self.undo);
+                    } else {
+                        self.undo.clear();
+                        scratch.spare_undo = std::mem::take(&mut self.undo);
+                    }
                     return true;
                 };
                 spent += 1;
@@ -1066,6 +1371,64 @@ mod tests {
             t.memory_bytes(),
             2 * t.table().memory_bytes() + 8 * g.node_bound()
         );
+    }
+
+    #[test]
+    fn an_edit_that_undoes_the_last_one_restores_the_table() {
+        let (mut g, lms, mut t) = rooms_table();
+        let rebuilt = |g: &GridGraph| LandmarkTable::build(g, &lms, Directedness::Symmetric);
+        let closed = t.table().clone();
+        // The wall between the top rooms opens and closes like a door.
+        for round in 0..3 {
+            t.set_tile(&mut g, 10, 0, Tile::Ground);
+            let opened = t.repair(&g);
+            assert_eq!(opened.restored, round > 0, "{opened:?}");
+            assert!(opened.done() && opened.changed > 3, "{opened:?}");
+            assert_eq!(*t.table(), rebuilt(&g));
+            t.set_tile(&mut g, 10, 0, Tile::OutOfBounds);
+            let p = t.repair(&g);
+            assert!(p.restored && p.done() && t.is_fresh(), "{p:?}");
+            assert_eq!(p.changed, opened.changed);
+            assert_eq!(*t.table(), closed);
+            assert_eq!(*t.table(), rebuilt(&g));
+        }
+        // In steps: the restore is one step, whatever the budget.
+        t.set_tile(&mut g, 10, 0, Tile::Ground);
+        let p = t.repair_step(&g, 1);
+        assert!(p.restored && p.done(), "{p:?}");
+        assert_eq!(*t.table(), rebuilt(&g));
+        t.set_tile(&mut g, 10, 0, Tile::OutOfBounds);
+        assert!(t.repair_step(&g, 1).restored);
+        assert_eq!(*t.table(), closed);
+        // Another blocked tile is another map under terrain costs: searched.
+        t.set_tile(&mut g, 10, 0, Tile::Ground);
+        assert!(t.repair(&g).restored);
+        t.set_tile(&mut g, 10, 0, Tile::Tree);
+        assert!(!t.repair(&g).restored);
+        assert_eq!(*t.table(), closed);
+        // Two edits, then the first undone: nothing to restore from.
+        t.set_tile(&mut g, 10, 0, Tile::Ground);
+        t.set_tile(&mut g, 2, 5, Tile::Tree);
+        t.repair(&g);
+        t.set_tile(&mut g, 10, 0, Tile::Tree);
+        assert!(!t.repair(&g).restored);
+        assert_eq!(*t.table(), rebuilt(&g));
+        // A repair in steps of a single edit is restorable too, and an
+        // edit between the steps forgets it.
+        t.set_tile(&mut g, 2, 5, Tile::Ground);
+        while !t.repair_step(&g, 4).done() {}
+        assert_eq!(*t.table(), rebuilt(&g));
+        t.set_tile(&mut g, 2, 5, Tile::Tree);
+        assert!(t.repair_step(&g, 4).restored);
+        assert_eq!(*t.table(), rebuilt(&g));
+        t.set_tile(&mut g, 2, 5, Tile::Ground);
+        t.repair_step(&g, 2);
+        t.set_tile(&mut g, 19, 0, Tile::Tree);
+        t.repair(&g);
+        t.set_tile(&mut g, 19, 0, Tile::Ground);
+        let p = t.repair(&g);
+        assert!(p.restored, "{p:?}");
+        assert_eq!(*t.table(), rebuilt(&g));
     }
 
     #[test]
