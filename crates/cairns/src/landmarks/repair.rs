@@ -585,11 +585,20 @@ impl IncrementalTable {
     /// Bytes of memory: the table, its landmark-major copy and the
     /// repair's per-cell stamps (8 bytes per cell for each core a
     /// [`repair`](Self::repair) has used) with the queues and lists each
-    /// core keeps from its last repairs.
+    /// core keeps from its last repairs, and the values kept for an edit
+    /// that undoes the last one (see the module docs).
     pub fn memory_bytes(&self) -> usize {
+        let kept = self
+            .last
+            .iter()
+            .flat_map(|r| &r.replaced)
+            .chain(&self.replaced)
+            .map(|r| r.undo.capacity())
+            .sum::<usize>();
         self.table.memory_bytes()
             + self.exact.len() * std::mem::size_of::<f64>()
             + self.scratch.iter().map(Scratch::bytes).sum::<usize>()
+            + kept * std::mem::size_of::<(u32, f64)>()
     }
 
     /// Sets the tile at `(x, y)` with [`GridGraph::set_tile`] and records
