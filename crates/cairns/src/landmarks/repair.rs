@@ -909,10 +909,21 @@ impl IncrementalTable {
         let lists: Vec<(usize, &[(u32, f64)])> =
             last.replaced.iter().map(|r| (r.l, &r.undo[..])).collect();
         let exact = &self.exact;
-        // Writes the rows of nodes `lo..` from the columns, 64 nodes at a
-        // time, every landmark's, so that the rows stay in the cache (as
-        // `finish` writes them).
+        let entries: usize = lists.iter().map(|(_, list)| list.len()).sum();
+        let few = entries < PARALLEL_FINISH;
+        // Writes the rows of nodes `lo..` from the columns: a few entries
+        // straight from the lists, many 64 nodes at a time, every
+        // landmark's, so that the rows stay in the cache (as `finish`
+        // writes them).
         let write = |lo: usize, rows: &mut [f64]| {
+            if few {
+                for &(l, list) in &lists {
+                    for &(v, _) in list {
+                        rows[v as usize * k + l] = exact[l * n + v as usize];
+                    }
+                }
+                return;
+            }
             let hi = lo + rows.len() / k.max(1);
             let mut at: Vec<usize> = lists
                 .iter()
@@ -929,22 +940,7 @@ impl IncrementalTable {
                 }
             }
         };
-        let entries: usize = lists.iter().map(|(_, list)| list.len()).sum();
-        if entries < PARALLEL_FINISH || n == 0 {
-            // Few: straight from the lists, each entry a row's cache line.
-            for &(l, list) in &lists {
-                for &(v, _) in list {
-                    rows[v as usize * k + l] = exact[l * n + v as usize];
-                }
-            }
-        } else {
-            let per = n
-                .div_ceil(rayon::current_num_threads())
-                .next_multiple_of(64);
-            rows.par_chunks_mut(per * k)
-                .enumerate()
-                .for_each(|(part, rows)| write(part * per, rows));
-        }
+        write_rows(rows, n, k, few, write);
         for r in &mut last.replaced {
             std::mem::swap(&mut self.column_max[r.l], &mut r.max);
             progress.changed += r.changed;
@@ -1028,17 +1024,13 @@ impl IncrementalTable {
             }
         };
         let changed: usize = jobs.iter().map(|j| j.changed.len()).sum();
-        let rows = self.table.rows_mut();
-        if changed < PARALLEL_FINISH || n == 0 {
-            write(0, rows);
-        } else {
-            let per = n
-                .div_ceil(rayon::current_num_threads())
-                .next_multiple_of(64);
-            rows.par_chunks_mut(per * k)
-                .enumerate()
-                .for_each(|(part, rows)| write(part * per, rows));
-        }
+        write_rows(
+            self.table.rows_mut(),
+            n,
+            k,
+            changed < PARALLEL_FINISH,
+            write,
+        );
         changed
     }
 
@@ -1282,6 +1274,30 @@ impl Job {
         self.max = if rescan { column_max(column) } else { max };
         self.changed = changed;
     }
+}
+
+/// Runs `write(lo, rows)` over a table's `rows` (`k` entries for each of
+/// `n` nodes, node-major), `lo` being the first node of `rows`: on this
+/// thread over all of them when the work is `few`, otherwise in parallel,
+/// each core its own range of nodes (a multiple of 64), so that no two
+/// cores share a row.
+fn write_rows(
+    rows: &mut [f64],
+    n: usize,
+    k: usize,
+    few: bool,
+    write: impl Fn(usize, &mut [f64]) + Sync,
+) {
+    if few || n == 0 {
+        write(0, rows);
+        return;
+    }
+    let per = n
+        .div_ceil(rayon::current_num_threads())
+        .next_multiple_of(64);
+    rows.par_chunks_mut(per * k)
+        .enumerate()
+        .for_each(|(part, rows)| write(part * per, rows));
 }
 
 /// The unrounded distances (landmark-major) and the table of `landmarks`
