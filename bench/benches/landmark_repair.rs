@@ -13,10 +13,13 @@
 //!
 //! - **close**: a random passable cell becomes a wall, the table is
 //!   repaired, and the edited map's table is rebuilt;
-//! - **reopen**: the same cell is opened again, repaired and rebuilt;
+//! - **reopen**: the same cell is opened again, repaired and rebuilt
+//!   (an edit that undoes the last one: the repair writes back the values
+//!   the last repair replaced, `RepairProgress::restored`);
 //! - **open**: a random wall cell next to a passable one is opened,
 //!   repaired and rebuilt;
-//! - **reclose**: it is closed again, repaired and rebuilt.
+//! - **reclose**: it is closed again, repaired and rebuilt (a restore
+//!   too, when the opening's repair kept its values).
 //!
 //! Each repair is timed alone, then compared with the rebuild
 //! (`LandmarkTable::build` with the same landmarks, timed alone); the
@@ -24,7 +27,8 @@
 //! components, and the change noted for each landmark) is timed apart.
 //! Reported per kind: median and mean repair time, median rebuild time,
 //! the ratio of the medians, the median number of table entries the
-//! repair changed and the median time of the edit.
+//! repair changed, the median time of the edit and how many of the
+//! repairs were restores.
 
 use std::time::Instant;
 
@@ -40,13 +44,14 @@ const K: usize = 16;
 const KINDS: [&str; 4] = ["close", "reopen", "open", "reclose"];
 
 /// Times `repair` and a rebuild on `g`, asserts the two tables are equal;
-/// returns (repair seconds, rebuild seconds, entries changed).
+/// returns (repair seconds, rebuild seconds, entries changed, whether the
+/// repair was a restore).
 fn measure(
     t: &mut IncrementalTable,
     g: &GridGraph,
     lms: &[NodeId],
     what: &str,
-) -> (f64, f64, usize) {
+) -> (f64, f64, usize, bool) {
     let t0 = Instant::now();
     let p = t.repair(g);
     let repair = t0.elapsed().as_secs_f64();
@@ -58,7 +63,7 @@ fn measure(
         *t.table() == rebuilt,
         "{what}: the repaired table differs from the rebuilt one"
     );
-    (repair, rebuild, p.changed)
+    (repair, rebuild, p.changed, p.restored)
 }
 
 fn main() {
@@ -81,7 +86,7 @@ fn main() {
         let mut table = IncrementalTable::build(&graph, &lms);
         let mut rng = SplitMix64::new(seed);
         let cells = graph.node_bound();
-        let mut times: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); KINDS.len()];
+        let mut times: Vec<Vec<(f64, f64, usize, bool)>> = vec![Vec::new(); KINDS.len()];
         let mut edit_times: Vec<Vec<f64>> = vec![Vec::new(); KINDS.len()];
         // Sets a tile through the table, timed, as edit kind `kind`.
         let mut edit = |table: &mut IncrementalTable,
@@ -138,9 +143,9 @@ fn main() {
             graph.height()
         );
         println!(
-            "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) | edit median ms |"
+            "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) | edit median ms | restores |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|");
         for ((kind, rows), edits) in KINDS.iter().zip(&times).zip(&edit_times) {
             let repair: Vec<f64> = rows.iter().map(|r| r.0 * 1e3).collect();
             let rebuild: Vec<f64> = rows.iter().map(|r| r.1 * 1e3).collect();
@@ -148,11 +153,13 @@ fn main() {
             let mean = repair.iter().sum::<f64>() / repair.len() as f64;
             let (rm, bm) = (median(&repair), median(&rebuild));
             let edit: Vec<f64> = edits.iter().map(|t| t * 1e3).collect();
+            let restores = rows.iter().filter(|r| r.3).count();
             println!(
-                "| {kind} | {rm:.3} | {mean:.3} | {bm:.1} | {:.0}x | {:.0} | {:.3} |",
+                "| {kind} | {rm:.3} | {mean:.3} | {bm:.1} | {:.0}x | {:.0} | {:.3} | {restores} of {} |",
                 bm / rm,
                 median(&changed),
-                median(&edit)
+                median(&edit),
+                rows.len()
             );
         }
     }
