@@ -311,11 +311,10 @@ pub struct IncrementalTable {
     /// finished.
     replaced: Vec<Replaced>,
     /// The last repaired edit, when it was the only one since the table
-    /// was fresh, with the values its repair replaced.
+    /// was fresh, with the values its repair replaced; kept by an edit
+    /// that undoes it (then the only edit since, see
+    /// [`reverting`](Self::reverting)), dropped by any other.
     last: Option<Revert>,
-    /// Whether the edits since the table was fresh are one edit that
-    /// undoes [`last`](Self::last): the next repair restores its values.
-    revert: bool,
 }
 
 /// A tile set through [`IncrementalTable::set_tile`]: where, and the tile
@@ -457,10 +456,9 @@ struct Job {
     changed: Changed,
     /// The column's largest finite value before the repair.
     max_before: f64,
-    /// Whether to keep the undo list once finished (in `kept`), for
-    /// [`Revert`].
+    /// Whether a finished job keeps its undo list (for [`Revert`])
+    /// instead of handing its memory to the worker's next job.
     keep: bool,
-    kept: Vec<(u32, f64)>,
 }
 
 /// The cells whose value a finished [`Job`] changed, each once: a list for
@@ -559,7 +557,6 @@ impl IncrementalTable {
             edits: (if since_empty { 0 } else { 2 }, None),
             replaced: Vec::new(),
             last: None,
-            revert: false,
         }
     }
 
@@ -629,12 +626,10 @@ impl IncrementalTable {
                     && (last.edit.x, last.edit.y, last.edit.after, last.edit.before)
                         == (x, y, before, tile)
             };
-            self.revert = self.last.as_ref().is_some_and(undoes);
-            if !self.revert {
+            if !self.last.as_ref().is_some_and(undoes) {
                 self.last = None;
             }
         } else {
-            self.revert = false;
             self.last = None;
         }
         self.edits = (self.edits.0 + 1, Some(edit));
@@ -682,7 +677,7 @@ impl IncrementalTable {
     /// When `graph` has another size than the table.
     pub fn repair(&mut self, graph: &GridGraph) -> RepairProgress {
         self.check(graph);
-        if self.revert {
+        if self.reverting() {
             return self.restore(graph);
         }
         let mut progress = RepairProgress::default();
@@ -775,7 +770,7 @@ impl IncrementalTable {
     /// When `graph` has another size than the table.
     pub fn repair_step(&mut self, graph: &GridGraph, budget: usize) -> RepairProgress {
         self.check(graph);
-        if self.revert {
+        if self.reverting() {
             return self.restore(graph);
         }
         let mut progress = RepairProgress::default();
@@ -855,6 +850,13 @@ impl IncrementalTable {
         }
     }
 
+    /// Whether the edits since the table was fresh are one edit that
+    /// undoes the last repaired one (`set_tile` keeps `last` only then):
+    /// the next repair restores the values that repair replaced.
+    fn reverting(&self) -> bool {
+        self.edits.0 == 1 && self.last.is_some()
+    }
+
     /// Keeps the values finished `jobs` replaced, for [`Revert`], while
     /// a single edit is being repaired.
     fn keep_replaced(&mut self, jobs: &mut [Job]) {
@@ -864,7 +866,7 @@ impl IncrementalTable {
         for job in jobs {
             self.replaced.push(Replaced {
                 l: job.l,
-                undo: std::mem::take(&mut job.kept),
+                undo: std::mem::take(&mut job.undo),
                 by_cell: false,
                 changed: job.changed.len(),
                 max: job.max_before,
@@ -955,7 +957,8 @@ impl IncrementalTable {
             after: last.edit.before,
             ..last.edit
         };
-        self.revert = false;
+        // Fresh after this: the restore used up the edit.
+        self.edits = (0, None);
         self.conclude(graph, &mut progress);
         // `conclude` saw no values replaced; the restored ones serve the
         // next undoing.
@@ -1118,7 +1121,6 @@ impl Job {
             changed: Changed::List(Vec::new()),
             max_before: max,
             keep,
-            kept: Vec::new(),
         }
     }
 
@@ -1204,12 +1206,10 @@ impl Job {
                         .extend([std::mem::take(raise), std::mem::take(lower)]);
                     // So do the lists, which a finished job no longer
                     // needs (`changed` holds what `finish` writes), but
-                    // for the undo list a revert may need.
+                    // for the undo list a revert may need (kept in place).
                     self.affected.clear();
                     scratch.spare_affected = std::mem::take(&mut self.affected);
-                    if self.keep {
-                        self.kept = std::mem::take(&mut self.undo);
-                    } else {
+                    if !self.keep {
                         self.undo.clear();
                         scratch.spare_undo = std::mem::take(&mut self.undo);
                     }
