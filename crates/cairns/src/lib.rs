@@ -63,10 +63,11 @@
 //! A search's OPEN set is the type parameter of its
 //! [`SearchCache`](search::SearchCache):
 //! `SearchCache::with_open(cairns::open::PairingHeap::new())`. The default,
-//! [`IndexedBinaryHeap`](open::IndexedBinaryHeap), is a binary heap with
-//! decrease-key; [`open`] holds the whole catalogue (sorted and unsorted
-//! arrays and lists, skip list, indexed array, hash table, 4-ary, lazy and
-//! pairing heaps, splay tree, HOT queue, two-level queue, bucket queue and
+//! [`QuaternaryHeap`](open::QuaternaryHeap), is a 4-ary heap with
+//! decrease-key and 64-bit keys on the exact grid costs; [`open`] holds the
+//! whole catalogue (sorted and unsorted arrays and lists, skip list,
+//! indexed array, hash table, binary, lazy and pairing heaps, splay tree,
+//! HOT queue, two-level queue, bucket queue and
 //! radix heap), each documented with its complexity. Bucket and radix
 //! structures require monotone keys (a consistent heuristic).
 //!

@@ -13,7 +13,7 @@
 //! |---|---|
 //! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed [`JumpTable`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
 //! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT][:MODE]` (PLACEMENT `sampled`, the default, `farthest`, `avoid` or `random`; MODE `bestN`, `keepM` or `adapt`, see [`LandmarkMode`]) |
-//! | [`OpenKind`] | the 16 names of [`crate::open`] (`indexed-binary-heap`, `pairing-heap`, ...) |
+//! | [`OpenKind`] | the 16 names of [`crate::open`] (`quaternary-heap`, `pairing-heap`, ...) |
 //!
 //! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT][+pull]`;
 //! the parts left out take their defaults when the spec is resolved for a
@@ -1592,15 +1592,15 @@ fn build_searcher<'a>(
     let open = spec.open_kind();
     let weight = spec.bound();
     let mut searcher = match spec.algorithm {
-        Algorithm::Bfs => boxed::<_, crate::open::IndexedBinaryHeap>(Bfs::new(graph)),
+        Algorithm::Bfs => boxed::<_, crate::open::QuaternaryHeap>(Bfs::new(graph)),
         Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
         Algorithm::AStar => astar_searcher(graph, (heuristic, open, weight), table, compressed),
         // The weight bounds the focal list; the heuristic stays admissible.
         Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
             match Focal::new(graph, h, weight) {
-                Some(focal) => boxed::<_, crate::open::IndexedBinaryHeap>(focal),
+                Some(focal) => boxed::<_, crate::open::QuaternaryHeap>(focal),
                 // `Weight` is finite and at least 1.
-                None => boxed::<_, crate::open::IndexedBinaryHeap>(Dijkstra::new(graph)),
+                None => boxed::<_, crate::open::QuaternaryHeap>(Dijkstra::new(graph)),
             }
         }),
         Algorithm::Theta => with_open_set!(open, |Q| match heuristic {
@@ -1985,10 +1985,7 @@ mod tests {
         let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
         let spec: SearchSpec = "jps+".parse().unwrap();
         let prepared = spec.prepare(&graph).unwrap();
-        assert_eq!(
-            prepared.spec().to_string(),
-            "jps+/octile/indexed-binary-heap"
-        );
+        assert_eq!(prepared.spec().to_string(), "jps+/octile/quaternary-heap");
         assert_eq!(prepared.table_bytes(), 27 * 16);
         assert!(prepared.jump_table().is_some());
         assert_eq!(prepared.searcher().search_cost(start, goal), Some(12.0));
@@ -2053,9 +2050,9 @@ mod tests {
     fn defaults_follow_the_movement_and_the_heuristic() {
         let spec = SearchSpec::new(Algorithm::AStar);
         let octile = spec.resolve(Neighborhood::Octile).unwrap();
-        assert_eq!(octile.to_string(), "astar/octile/indexed-binary-heap");
+        assert_eq!(octile.to_string(), "astar/octile/quaternary-heap");
         let four = spec.resolve(Neighborhood::Four).unwrap();
-        assert_eq!(four.to_string(), "astar/manhattan/indexed-binary-heap");
+        assert_eq!(four.to_string(), "astar/manhattan/quaternary-heap");
         let dh: SearchSpec = "astar/dh:4".parse().unwrap();
         assert_eq!(dh.open_kind(), OpenKind::PairingHeap);
         let err = "astar/manhattan"

@@ -57,15 +57,12 @@ fn scen_runs_with_every_open_set_and_reports_it_in_json() {
 }
 
 #[test]
-fn scen_defaults_to_the_indexed_binary_heap() {
+fn scen_defaults_to_the_quaternary_heap() {
     let scen = write_scen("scen_default_open_set");
     let out = cairns(&["scen", &scen, "--json"]);
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("\"open\":\"indexed-binary-heap\""),
-        "{stdout}"
-    );
+    assert!(stdout.contains("\"open\":\"quaternary-heap\""), "{stdout}");
 }
 
 #[test]

@@ -205,6 +205,23 @@ fn best(model: &[(NodeId, Key)]) -> Option<Key> {
 ///
 /// The first [`Mismatch`].
 pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismatch> {
+    model_with_diagonal(open, ops, SQRT_2)
+}
+
+/// [`model`] with `diagonal` in place of `sqrt(2)` in the keys of
+/// [`Op::Push`]: with the grid's [`DIAGONAL`](crate::grid::DIAGONAL), and
+/// no [`Op::PushBelow`], every key is on the lattice of the exact grid
+/// costs ([`LATTICE`](crate::graph::LATTICE)), which a structure may
+/// store more compactly.
+///
+/// # Errors
+///
+/// The first [`Mismatch`].
+pub fn model_with_diagonal<Q: OpenSet + ?Sized>(
+    open: &mut Q,
+    ops: &[Op],
+    diagonal: f64,
+) -> Result<(), Mismatch> {
     open.prepare(NODES as usize);
     let mut model: Vec<(NodeId, Key)> = Vec::new();
     let mut floor = 0.0f64;
@@ -214,7 +231,7 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
             Op::Push { node, .. } | Op::PushBelow { node, .. }
                 if model.iter().any(|e| e.0 == NodeId(node)) => {}
             Op::Push { node, a, b, depth } => {
-                let f = floor + f64::from(a) + f64::from(b) * SQRT_2;
+                let f = floor + f64::from(a) + f64::from(b) * diagonal;
                 let key = Key {
                     f,
                     g: (f - f64::from(depth)).max(0.0),

@@ -1,4 +1,5 @@
-//! The default OPEN set: a binary heap that knows where each node is.
+//! A binary heap that knows where each node is: the default OPEN set until
+//! the [`QuaternaryHeap`](super::QuaternaryHeap).
 
 use super::order::{decode, encode};
 use super::slots::{self, Holder, Slots};

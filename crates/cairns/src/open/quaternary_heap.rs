@@ -1,15 +1,34 @@
-//! A 4-ary indexed heap: shallower than a binary heap, with decrease-key.
+//! A 4-ary indexed heap with 64-bit keys for the exact costs of grids: the
+//! default OPEN set.
 
-use super::slots::{Holder, Slots};
+use super::order::{decode, encode};
+use super::slots::{self, Holder, Slots};
 use super::{Key, OpenSet};
-use crate::graph::NodeId;
+use crate::graph::{LATTICE, NodeId};
 
 /// Children per node.
 const ARITY: usize = 4;
 
+/// Steps of [`LATTICE`] in 1.
+const STEPS: f64 = (1u64 << 23) as f64;
+
+/// Bits of a packed key that hold `f`, in steps of [`LATTICE`]: `f` below
+/// `2^36` steps, 8,192.
+const F_BITS: u32 = 36;
+
+/// Bits of `g`, in steps of [`LATTICE`], that a packed entry keeps: `g`
+/// below `2^40` steps, 131,072.
+const G_BITS: u32 = 40;
+
+/// Bits of a packed key that hold the top bits of `g` (the tie).
+const TIE_BITS: u32 = 64 - F_BITS;
+
+/// The low bits of `g`, kept with the node and not compared.
+const LOW_BITS: u32 = G_BITS - TIE_BITS;
+
 /// A 4-ary min-heap of `(key, node)` entries with each node's position
 /// tracked in a dense array, so that a node whose key improves moves up from
-/// where it is (decrease-key).
+/// where it is (decrease-key). The default OPEN set.
 ///
 /// | operation | cost |
 /// |---|---|
@@ -21,33 +40,248 @@ const ARITY: usize = 4;
 ///
 /// The d-ary heap is Johnson's (1975) generalisation of the binary heap for
 /// graphs with many decrease-keys: a wider node makes push and decrease-key
-/// (sift up) cheaper, at the price of `d - 1` comparisons per level in pop
-/// (sift down). Johnson suggested `d = max(2, m / n)`; with `d = 4` the four
-/// children of a node are adjacent in memory, and the measurements of
-/// LaMarca and Ladner (1996) and of Larkin, Sen and Tarjan (2014) find the
-/// 4-ary heap at least as fast as the binary heap in practice.
+/// (sift up) cheaper, at the price of `d - 1` comparisons per level in pop.
+/// Johnson suggested `d = max(2, m / n)`; the measurements of LaMarca and
+/// Ladner (1996) and of Larkin, Sen and Tarjan (2014) find the 4-ary heap
+/// at least as fast as the binary heap in practice.
 ///
-/// Keys live in the heap array next to their node, as in
-/// [`IndexedBinaryHeap`](super::IndexedBinaryHeap), and the position array
-/// is never cleared: a position is trusted only when the heap slot it names
-/// holds that node, which makes `clear` free.
+/// # Keys of 64 bits
+///
+/// Keys and nodes live in two arrays (the four children's keys side by
+/// side), and while every key is on the lattice of the exact grid costs
+/// (`f` and `g` multiples of [`LATTICE`], `f` below 8,192 and `g` below
+/// 131,072, as on every grid without terrain) a key is one `u64`: `f` in
+/// steps in the top 36 bits, then the top 28 of `g`'s 40 bits,
+/// complemented (the larger `g` first). A pop compares four of them with
+/// three integer comparisons per level, where the 128-bit keys of
+/// [`IndexedBinaryHeap`](super::IndexedBinaryHeap) take two instructions
+/// each; that, more than the shallower heap, makes it the faster of the two
+/// under A* on grids (`docs/performance.md`). `g`'s low 12 bits ride with
+/// the node, so a pop returns the key exactly, but they are not compared:
+/// entries of equal `f` whose `g` differ by less than `2^-11` come out in
+/// either order. `f` is compared exactly, so A* stays optimal.
+///
+/// The first key off that lattice (terrain costs, a landmark heuristic's
+/// ties, a graph of arbitrary costs) turns the heap, for the rest of the
+/// search, into the same 4-ary heap over the 128-bit keys of
+/// [`order`](super::order), which orders every key exactly; `clear` turns
+/// it back.
+///
+/// The position array is never cleared: a position is trusted only when
+/// the heap slot it names holds that node, which makes `clear` free.
 #[expect(clippy::doc_markdown, reason = "LaMarca is a name, not code")]
 #[derive(Clone, Debug, Default)]
 pub struct QuaternaryHeap {
-    heap: Vec<Entry>,
+    packed: Dary<u64>,
+    wide: Dary<u128>,
+    /// Whether the entries are in `wide` (a key off the lattice came).
+    is_wide: bool,
     position: Slots,
 }
 
+/// A heap entry's node, in the low 32 bits, and for a packed key the low
+/// bits of its `g` above them.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: Key,
-    node: NodeId,
-}
+struct Item(u64);
 
-impl Holder for Entry {
+impl Holder for Item {
     #[inline]
     fn node(&self) -> NodeId {
-        self.node
+        NodeId(self.0 as u32)
+    }
+}
+
+/// A heap key type: what a [`Key`] becomes in the heap, smaller first.
+trait Packing: Copy + Ord + std::fmt::Debug {
+    /// The key and item of `node` with `key`, when this type can hold it.
+    fn pack(key: Key, node: NodeId) -> Option<(Self, Item)>;
+    /// The key back, exactly, from the key and item `pack` made.
+    fn unpack(self, item: Item) -> Key;
+}
+
+impl Packing for u64 {
+    #[inline]
+    fn pack(key: Key, node: NodeId) -> Option<(u64, Item)> {
+        // Scaling by a power of two is exact.
+        let (f, g) = (key.f * STEPS, key.g * STEPS);
+        // Whole steps in range (a NaN fails every comparison).
+        let in_range =
+            f >= 0.0 && f < (1u64 << F_BITS) as f64 && g >= 0.0 && g < (1u64 << G_BITS) as f64;
+        if !in_range {
+            return None;
+        }
+        // Through `i64`, whose conversions are one instruction each (the
+        // values fit in 40 bits).
+        let (fi, gi) = (f as i64, g as i64);
+        if fi as f64 != f || gi as f64 != g {
+            return None;
+        }
+        let (fi, gi) = (fi as u64, gi as u64);
+        let tie = (1u64 << TIE_BITS) - 1 - (gi >> LOW_BITS);
+        let low = gi & ((1 << LOW_BITS) - 1);
+        Some((
+            (fi << TIE_BITS) | tie,
+            Item(u64::from(node.0) | (low << 32)),
+        ))
+    }
+
+    #[inline]
+    fn unpack(self, item: Item) -> Key {
+        let tie_mask = (1u64 << TIE_BITS) - 1;
+        let high = tie_mask - (self & tie_mask);
+        let gi = (high << LOW_BITS) | (item.0 >> 32);
+        Key {
+            f: (self >> TIE_BITS) as i64 as f64 * LATTICE,
+            g: gi as i64 as f64 * LATTICE,
+        }
+    }
+}
+
+impl Packing for u128 {
+    #[inline]
+    fn pack(key: Key, node: NodeId) -> Option<(u128, Item)> {
+        Some((encode(key), Item(u64::from(node.0))))
+    }
+
+    #[inline]
+    fn unpack(self, _: Item) -> Key {
+        decode(self)
+    }
+}
+
+/// The 4-ary heap over keys of one [`Packing`]: keys and items in two
+/// arrays of the same length, heap-ordered by key. Positions are written
+/// into the [`Slots`] its owner passes.
+#[derive(Clone, Debug, Default)]
+struct Dary<K> {
+    keys: Vec<K>,
+    items: Vec<Item>,
+}
+
+impl<K: Packing> Dary<K> {
+    /// Writes `(key, item)` to slot `i` and records its position.
+    #[inline]
+    fn place(&mut self, position: &mut Slots, i: usize, key: K, item: Item) {
+        let node = item.node().index();
+        debug_assert!(i < self.keys.len() && node < position.len());
+        // SAFETY: `i` is a slot of the heap (the sifts stay below its
+        // length) and every node in the heap has room in `position`
+        // (`claim` on push), checked in debug builds above and exercised by
+        // the model-based property test after every operation.
+        unsafe {
+            *self.keys.get_unchecked_mut(i) = key;
+            *self.items.get_unchecked_mut(i) = item;
+            *position.get_unchecked_mut(node) = i as u32;
+        }
+    }
+
+    /// The entry in slot `i`, which is below the heap's length.
+    #[inline]
+    fn at(&self, i: usize) -> (K, Item) {
+        debug_assert!(i < self.keys.len());
+        // SAFETY: callers pass a slot below the length (the loop bounds of
+        // the sifts), checked in debug builds above.
+        unsafe { (*self.keys.get_unchecked(i), *self.items.get_unchecked(i)) }
+    }
+
+    /// Moves `(key, item)` up from slot `i` to where it belongs.
+    #[inline]
+    fn sift_up(&mut self, position: &mut Slots, mut i: usize, key: K, item: Item) {
+        while i > 0 {
+            let parent = (i - 1) / ARITY;
+            let (pk, pi) = self.at(parent);
+            if key >= pk {
+                break;
+            }
+            self.place(position, i, pk, pi);
+            i = parent;
+        }
+        self.place(position, i, key, item);
+    }
+
+    /// The slot of the smallest key among `first..end` (not empty, within
+    /// the heap).
+    #[inline]
+    fn min_child(&self, first: usize, end: usize) -> usize {
+        let key = |i: usize| self.at(i).0;
+        if end - first == ARITY {
+            // Two pairs, then their winners: two levels of comparisons
+            // instead of a chain of three.
+            let a = first + usize::from(key(first + 1) < key(first));
+            let b = first + 2 + usize::from(key(first + 3) < key(first + 2));
+            if key(b) < key(a) { b } else { a }
+        } else {
+            (first + 1..end).fold(first, |best, c| if key(c) < key(best) { c } else { best })
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, position: &mut Slots, key: K, item: Item) {
+        self.keys.push(key);
+        self.items.push(item);
+        self.sift_up(position, self.keys.len() - 1, key, item);
+    }
+
+    /// Removes the smallest entry: the hole it leaves walks down to a leaf
+    /// along the smaller children, and the last entry fills it from there,
+    /// sifted up (it rarely moves: the last entry is among the largest).
+    #[inline]
+    fn pop(&mut self, position: &mut Slots) -> Option<(K, Item)> {
+        let (last_key, last_item) = (self.keys.pop()?, self.items.pop()?);
+        let len = self.keys.len();
+        if len == 0 {
+            return Some((last_key, last_item));
+        }
+        let top = self.at(0);
+        let mut hole = 0;
+        loop {
+            let first = ARITY * hole + 1;
+            if first >= len {
+                break;
+            }
+            let child = self.min_child(first, (first + ARITY).min(len));
+            let (ck, ci) = self.at(child);
+            self.place(position, hole, ck, ci);
+            hole = child;
+        }
+        self.sift_up(position, hole, last_key, last_item);
+        Some(top)
+    }
+
+    /// Restores the heap order over every entry (Floyd's bottom-up
+    /// construction) and records each position.
+    fn heapify(&mut self, position: &mut Slots) {
+        let len = self.keys.len();
+        for i in 0..len {
+            let (key, item) = self.at(i);
+            self.place(position, i, key, item);
+        }
+        if len < 2 {
+            return;
+        }
+        for start in (0..=(len - 2) / ARITY).rev() {
+            let (key, item) = self.at(start);
+            let mut i = start;
+            loop {
+                let first = ARITY * i + 1;
+                if first >= len {
+                    break;
+                }
+                let child = self.min_child(first, (first + ARITY).min(len));
+                let (ck, ci) = self.at(child);
+                if ck >= key {
+                    break;
+                }
+                self.place(position, i, ck, ci);
+                i = child;
+            }
+            self.place(position, i, key, item);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.items.clear();
     }
 }
 
@@ -57,109 +291,227 @@ impl QuaternaryHeap {
         Self::default()
     }
 
-    /// Writes `entry` to heap slot `i` and records its position.
-    #[inline]
-    fn put(&mut self, i: usize, entry: Entry) {
-        self.heap[i] = entry;
-        self.position.set(entry.node, i as u32);
-    }
-
-    #[inline]
-    fn sift_up(&mut self, mut i: usize) {
-        let entry = self.heap[i];
-        while i > 0 {
-            let parent = (i - 1) / ARITY;
-            let p = self.heap[parent];
-            if !entry.key.precedes(p.key) {
-                break;
-            }
-            self.put(i, p);
-            i = parent;
+    /// Moves every entry to the 128-bit heap, for a key the packed one
+    /// cannot hold.
+    #[cold]
+    fn widen(&mut self) {
+        debug_assert!(!self.is_wide && self.wide.keys.is_empty());
+        for (&k, &item) in self.packed.keys.iter().zip(&self.packed.items) {
+            let node = item.node();
+            let (wk, wi) = u128::pack(k.unpack(item), node).expect("every key fits 128 bits");
+            self.wide.keys.push(wk);
+            self.wide.items.push(wi);
         }
-        self.put(i, entry);
-    }
-
-    #[inline]
-    fn sift_down(&mut self, mut i: usize) {
-        let len = self.heap.len();
-        let entry = self.heap[i];
-        loop {
-            let first = ARITY * i + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + ARITY).min(len);
-            let mut child = first;
-            for j in first + 1..end {
-                if self.heap[j].key.precedes(self.heap[child].key) {
-                    child = j;
-                }
-            }
-            let c = self.heap[child];
-            if !c.key.precedes(entry.key) {
-                break;
-            }
-            self.put(i, c);
-            i = child;
-        }
-        self.put(i, entry);
+        // Packed keys leave ties of `g` within `2^-11` unordered.
+        self.wide.heapify(&mut self.position);
+        self.packed.clear();
+        self.is_wide = true;
     }
 }
 
 impl OpenSet for QuaternaryHeap {
     fn prepare(&mut self, node_bound: usize) {
         self.position.prepare(node_bound);
+        slots::reserve_total(&mut self.packed.keys, node_bound);
+        slots::reserve_total(&mut self.packed.items, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        self.position.claim(node, &self.heap);
-        self.heap.push(Entry { key, node });
-        self.sift_up(self.heap.len() - 1);
+        if self.is_wide {
+            self.position.claim(node, &self.wide.items);
+        } else {
+            self.position.claim(node, &self.packed.items);
+            if let Some((k, item)) = u64::pack(key, node) {
+                self.packed.push(&mut self.position, k, item);
+                return;
+            }
+            self.widen();
+        }
+        let (k, item) = u128::pack(key, node).expect("every key fits 128 bits");
+        self.wide.push(&mut self.position, k, item);
     }
 
     #[inline]
     fn pop(&mut self) -> Option<(NodeId, Key)> {
-        let last = self.heap.pop()?;
-        if self.heap.is_empty() {
-            return Some((last.node, last.key));
+        if self.is_wide {
+            let (k, item) = self.wide.pop(&mut self.position)?;
+            Some((item.node(), k.unpack(item)))
+        } else {
+            let (k, item) = self.packed.pop(&mut self.position)?;
+            Some((item.node(), k.unpack(item)))
         }
-        let top = std::mem::replace(&mut self.heap[0], last);
-        self.sift_down(0);
-        Some((top.node, top.key))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.position
-            .find(node, &self.heap)
-            .map(|i| self.heap[i].key)
+        if self.is_wide {
+            let i = self.position.find(node, &self.wide.items)?;
+            let (k, item) = self.wide.at(i);
+            Some(k.unpack(item))
+        } else {
+            let i = self.position.find(node, &self.packed.items)?;
+            let (k, item) = self.packed.at(i);
+            Some(k.unpack(item))
+        }
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        match self.position.find(node, &self.heap) {
-            Some(i) => {
-                self.heap[i].key.debug_assert_lowered_to(key);
-                self.heap[i].key = key;
-                self.sift_up(i);
+        if !self.is_wide {
+            let Some(i) = self.position.find(node, &self.packed.items) else {
+                return self.push(node, key);
+            };
+            if let Some((k, item)) = u64::pack(key, node) {
+                debug_assert!(k <= self.packed.at(i).0, "decrease_key raised a key");
+                self.packed.sift_up(&mut self.position, i, k, item);
+                return;
             }
-            None => self.push(node, key),
+            self.widen();
         }
+        let Some(i) = self.position.find(node, &self.wide.items) else {
+            return self.push(node, key);
+        };
+        let (k, item) = u128::pack(key, node).expect("every key fits 128 bits");
+        debug_assert!(k <= self.wide.at(i).0, "decrease_key raised a key");
+        self.wide.sift_up(&mut self.position, i, k, item);
     }
 
     const PEEKS: bool = true;
 
     #[inline]
     fn precedes_all(&self, key: Key) -> bool {
-        self.heap.first().is_none_or(|top| key.precedes(top.key))
+        if self.is_wide {
+            self.wide.keys.first().is_none_or(|&top| encode(key) < top)
+        } else {
+            // Against the front's key itself, whatever `key` is.
+            self.packed.keys.first().is_none_or(|&top| {
+                let item = self.packed.items[0];
+                key.precedes(top.unpack(item))
+            })
+        }
     }
 
     fn clear(&mut self) {
-        self.heap.clear();
+        self.packed.clear();
+        self.wide.clear();
+        self.is_wide = false;
     }
 
     #[inline]
     fn len(&self) -> usize {
-        self.heap.len()
+        if self.is_wide {
+            self.wide.keys.len()
+        } else {
+            self.packed.keys.len()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::DIAGONAL;
+    use crate::open::conformance;
+
+    #[test]
+    fn lattice_keys_pack_into_64_bits_and_back_exactly() {
+        let keys = [
+            Key { f: 0.0, g: 0.0 },
+            Key { f: 1.0, g: 0.5 },
+            Key {
+                f: 700.0 + 300.0 * DIAGONAL,
+                g: 12.0 + 41.0 * DIAGONAL,
+            },
+            Key {
+                f: 8191.0,
+                g: 131_071.0,
+            },
+        ];
+        for key in keys {
+            let (k, item) = u64::pack(key, NodeId(77)).expect("on the lattice");
+            assert_eq!(k.unpack(item), key);
+            assert_eq!(item.node(), NodeId(77));
+        }
+        // Off the lattice, or out of range: the 128-bit keys take them.
+        for key in [
+            Key {
+                f: std::f64::consts::SQRT_2,
+                g: 0.0,
+            },
+            Key { f: 8192.0, g: 0.0 },
+            Key { f: 1.0, g: -1.0 },
+            Key {
+                f: 1.0,
+                g: 131_072.0,
+            },
+            Key {
+                f: f64::NAN,
+                g: 0.0,
+            },
+        ] {
+            assert!(u64::pack(key, NodeId(1)).is_none(), "{key:?}");
+        }
+        // Smaller f first, then larger g.
+        let pack = |f: f64, g: f64| u64::pack(Key { f, g }, NodeId(0)).unwrap().0;
+        assert!(pack(3.0, 0.0) < pack(3.0 + DIAGONAL - 1.0, 3.0));
+        assert!(pack(3.0, 2.0) < pack(3.0, 1.0));
+    }
+
+    #[test]
+    fn a_key_off_the_lattice_widens_the_heap_in_order() {
+        let mut q = QuaternaryHeap::new();
+        q.prepare(64);
+        for n in 0..40u32 {
+            let f = f64::from(n % 7) + f64::from(n % 3) * DIAGONAL;
+            q.push(
+                NodeId(n),
+                Key {
+                    f,
+                    g: f64::from(n % 5),
+                },
+            );
+        }
+        assert!(!q.is_wide);
+        q.decrease_key(NodeId(3), Key { f: 0.25, g: 0.0 });
+        q.push(
+            NodeId(50),
+            Key {
+                f: std::f64::consts::SQRT_2,
+                g: 0.0,
+            },
+        );
+        assert!(q.is_wide);
+        assert_eq!(q.len(), 41);
+        let mut last = Key {
+            f: f64::NEG_INFINITY,
+            g: f64::INFINITY,
+        };
+        while let Some((_, key)) = q.pop() {
+            assert!(!key.precedes(last), "{key:?} after {last:?}");
+            last = key;
+        }
+        q.clear();
+        q.push(NodeId(1), Key { f: 1.0, g: 1.0 });
+        assert!(!q.is_wide, "clear goes back to the packed keys");
+    }
+
+    #[test]
+    fn matches_the_model_on_lattice_keys() {
+        // The model's sequences with the grid's diagonal and without the
+        // pushes below the floor: every key on the lattice, so the packed
+        // keys all the way (the suite's own keys, with `sqrt(2)`, widen the
+        // heap at the first diagonal).
+        for seed in conformance::SEEDS {
+            let ops: Vec<conformance::Op> =
+                conformance::random_ops(&mut crate::rng::SplitMix64::new(seed), 300)
+                    .into_iter()
+                    .filter(|op| !matches!(op, conformance::Op::PushBelow { .. }))
+                    .collect();
+            let mut q = QuaternaryHeap::new();
+            if let Err(e) = conformance::model_with_diagonal(&mut q, &ops, DIAGONAL) {
+                panic!("seed {seed}: {e}");
+            }
+            assert!(!q.is_wide, "seed {seed}: a lattice key widened the heap");
+        }
     }
 }

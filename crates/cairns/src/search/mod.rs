@@ -54,7 +54,7 @@ pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};
 use crate::heuristic::Heuristic;
-use crate::open::{IndexedBinaryHeap, OpenSet};
+use crate::open::{OpenSet, QuaternaryHeap};
 
 /// Optimal searches reopen closed nodes that get a cheaper path (so an
 /// admissible but inconsistent heuristic stays optimal); bounded-suboptimal
@@ -442,7 +442,7 @@ const DEAD_END: f64 = f64::NEG_INFINITY;
 /// ([`is_closed`](SearchCache::is_closed)) and the path to it
 /// ([`path_into`](SearchCache::path_into)).
 #[derive(Clone, Debug)]
-pub struct SearchCache<Q = IndexedBinaryHeap> {
+pub struct SearchCache<Q = QuaternaryHeap> {
     records: Vec<NodeRecord>,
     generation: u32,
     open: Q,
@@ -452,14 +452,14 @@ pub struct SearchCache<Q = IndexedBinaryHeap> {
     stats: SearchStats,
 }
 
-impl SearchCache<IndexedBinaryHeap> {
+impl SearchCache<QuaternaryHeap> {
     /// An empty cache with the default OPEN set. It grows on first use.
     pub fn new() -> Self {
-        Self::with_open(IndexedBinaryHeap::new())
+        Self::with_open(QuaternaryHeap::new())
     }
 }
 
-impl Default for SearchCache<IndexedBinaryHeap> {
+impl Default for SearchCache<QuaternaryHeap> {
     fn default() -> Self {
         Self::new()
     }
