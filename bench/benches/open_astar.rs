@@ -9,7 +9,8 @@
 //!
 //! Defaults: every 20th scenario of the `dao`, `maze`, `room`, `random`,
 //! `street` and `sc1` sets, every structure. The default heap
-//! (`indexed-binary-heap`) always runs, on every query, as the baseline.
+//! (`OpenKind::default()`, `quaternary-heap`) always runs, on every
+//! query, as the baseline.
 //!
 //! Per query it records the time and the largest OPEN size; queries are
 //! grouped by the largest OPEN size *under the default heap* (`<100`,
