@@ -64,8 +64,8 @@ const LOW_BITS: u32 = G_BITS - TIE_BITS;
 ///
 /// The first key off that lattice (terrain costs, a landmark heuristic's
 /// ties, a graph of arbitrary costs) turns the heap, for the rest of the
-/// search, into the same 4-ary heap over the 128-bit keys of
-/// [`order`](super::order), which orders every key exactly; `clear` turns
+/// search, into the same 4-ary heap over the exact 128-bit keys that
+/// [`IndexedBinaryHeap`](super::IndexedBinaryHeap) compares; `clear` turns
 /// it back.
 ///
 /// The position array is never cleared: a position is trusted only when
