@@ -106,6 +106,13 @@ pub(crate) trait TowardGoal {
         false
     }
 
+    /// The cost a search that reached `goal` at `g` reports: `g`, but for
+    /// Theta*, the length of the path the cache links.
+    fn reached_cost<Q: OpenSet>(&self, cache: &SearchCache<Q>, goal: NodeId, g: f64) -> f64 {
+        let _ = (cache, goal);
+        g
+    }
+
     /// Whether one best-first search from all sources answers
     /// [`Search::search_nearest`] and [`Search::search_budgeted`] (an
     /// [`AStar::query`] on the same graph and heuristic): A* and Dijkstra.
@@ -134,7 +141,7 @@ impl<T: TowardGoal> Search for T {
         }
         let heuristic = self.guide();
         let target = heuristic.goal_for(start, goal);
-        best_first(
+        let g = best_first(
             &self.expander(goal),
             &Guide {
                 h: |n| heuristic.estimate(n, &target),
@@ -145,7 +152,8 @@ impl<T: TowardGoal> Search for T {
             cache,
             observer,
             self.reopen(),
-        )
+        )?;
+        Some(self.reached_cost(cache, goal, g))
     }
 
     fn any_angle(&self) -> bool {

@@ -17,7 +17,9 @@ use crate::heuristic::{Euclidean, Heuristic};
 ///
 /// The heuristic must not overestimate the straight-line distance to the
 /// goal ([`Euclidean`], the default, or [`Zero`](crate::heuristic::Zero)).
-/// The cost is the Euclidean length of the path found. Theta* does not
+/// The cost is the Euclidean length of the path found (the path the
+/// parents link, measured: a node reopened late can leave the goal's `g`
+/// above it). Theta* does not
 /// promise the shortest any-angle path, but its cost is never above the
 /// octile optimum: every relaxation offers at most what A* would, and a
 /// closed node that gets a shorter path is reopened, so A*'s argument holds
@@ -135,6 +137,33 @@ impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
 
     fn any_angle(&self) -> bool {
         true
+    }
+
+    /// The length of the path the parents link, which can be shorter than
+    /// the goal's `g`: a node reopened with a shorter path after its
+    /// successors took their `g` from it gives them a shorter way too, but
+    /// their `g` (and the goal's) only follow once it is expanded again,
+    /// which the search need not wait for.
+    fn reached_cost<Q: crate::open::OpenSet>(
+        &self,
+        cache: &super::SearchCache<Q>,
+        goal: NodeId,
+        g: f64,
+    ) -> f64 {
+        let mut length = 0.0f64;
+        let mut node = goal;
+        for _ in 0..cache.records.len() {
+            match cache.record(node).map(|r| r.parent) {
+                // At the start: the whole path is measured.
+                Some(NodeId::NONE) => return length.min(g),
+                Some(parent) => {
+                    length += self.graph.euclidean_distance(parent, node);
+                    node = parent;
+                }
+                None => break,
+            }
+        }
+        g
     }
 }
 
