@@ -47,7 +47,8 @@ const LOW_BITS: u32 = G_BITS - TIE_BITS;
 ///
 /// # Keys of 64 bits
 ///
-/// While every key is on the lattice of the exact grid costs
+/// Keys and nodes live in two arrays (the four children's keys side by
+/// side), and while every key is on the lattice of the exact grid costs
 /// (`f` and `g` multiples of [`LATTICE`], `f` below 8,192 and `g` below
 /// 131,072, as on every grid without terrain) a key is one `u64`: `f` in
 /// steps in the top 36 bits, then the top 28 of `g`'s 40 bits,
@@ -58,9 +59,7 @@ const LOW_BITS: u32 = G_BITS - TIE_BITS;
 /// under A* on grids (`docs/performance.md`). `g`'s low 12 bits ride with
 /// the node, so a pop returns the key exactly, but they are not compared:
 /// entries of equal `f` whose `g` differ by less than `2^-11` come out in
-/// either order (and [`precedes_all`](OpenSet::precedes_all), which
-/// compares with the front's exact key, treats the front as the first of
-/// them). `f` is compared exactly, so A* stays optimal.
+/// either order. `f` is compared exactly, so A* stays optimal.
 ///
 /// The first key off that lattice (terrain costs, a landmark heuristic's
 /// ties, a graph of arbitrary costs) turns the heap, for the rest of the
@@ -150,36 +149,13 @@ impl Packing for u128 {
     }
 }
 
-/// A heap slot: a key and its item, side by side, so that the four
-/// children of a node (64 bytes with packed keys) share a cache line or
-/// two, and the item of the child a pop moves up is already loaded with
-/// its key.
-#[derive(Clone, Copy, Debug)]
-struct Entry<K> {
-    key: K,
-    item: Item,
-}
-
-impl<K> Holder for Entry<K> {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.item.node()
-    }
-}
-
-/// The 4-ary heap over keys of one [`Packing`], heap-ordered by key.
-/// Positions are written into the [`Slots`] its owner passes.
-#[derive(Clone, Debug)]
+/// The 4-ary heap over keys of one [`Packing`]: keys and items in two
+/// arrays of the same length, heap-ordered by key. Positions are written
+/// into the [`Slots`] its owner passes.
+#[derive(Clone, Debug, Default)]
 struct Dary<K> {
-    entries: Vec<Entry<K>>,
-}
-
-impl<K> Default for Dary<K> {
-    fn default() -> Self {
-        Dary {
-            entries: Vec::new(),
-        }
-    }
+    keys: Vec<K>,
+    items: Vec<Item>,
 }
 
 impl<K: Packing> Dary<K> {
@@ -187,13 +163,14 @@ impl<K: Packing> Dary<K> {
     #[inline]
     fn place(&mut self, position: &mut Slots, i: usize, key: K, item: Item) {
         let node = item.node().index();
-        debug_assert!(i < self.entries.len() && node < position.len());
+        debug_assert!(i < self.keys.len() && node < position.len());
         // SAFETY: `i` is a slot of the heap (the sifts stay below its
         // length) and every node in the heap has room in `position`
         // (`claim` on push), checked in debug builds above and exercised by
         // the model-based property test after every operation.
         unsafe {
-            *self.entries.get_unchecked_mut(i) = Entry { key, item };
+            *self.keys.get_unchecked_mut(i) = key;
+            *self.items.get_unchecked_mut(i) = item;
             *position.get_unchecked_mut(node) = i as u32;
         }
     }
@@ -201,15 +178,10 @@ impl<K: Packing> Dary<K> {
     /// The entry in slot `i`, which is below the heap's length.
     #[inline]
     fn at(&self, i: usize) -> (K, Item) {
-        debug_assert!(i < self.entries.len());
+        debug_assert!(i < self.keys.len());
         // SAFETY: callers pass a slot below the length (the loop bounds of
         // the sifts), checked in debug builds above.
-        let e = unsafe { *self.entries.get_unchecked(i) };
-        (e.key, e.item)
-    }
-
-    fn len(&self) -> usize {
-        self.entries.len()
+        unsafe { (*self.keys.get_unchecked(i), *self.items.get_unchecked(i)) }
     }
 
     /// Moves `(key, item)` up from slot `i` to where it belongs.
@@ -245,8 +217,9 @@ impl<K: Packing> Dary<K> {
 
     #[inline]
     fn push(&mut self, position: &mut Slots, key: K, item: Item) {
-        self.entries.push(Entry { key, item });
-        self.sift_up(position, self.entries.len() - 1, key, item);
+        self.keys.push(key);
+        self.items.push(item);
+        self.sift_up(position, self.keys.len() - 1, key, item);
     }
 
     /// Removes the smallest entry: the hole it leaves walks down to a leaf
@@ -254,11 +227,8 @@ impl<K: Packing> Dary<K> {
     /// sifted up (it rarely moves: the last entry is among the largest).
     #[inline]
     fn pop(&mut self, position: &mut Slots) -> Option<(K, Item)> {
-        let Entry {
-            key: last_key,
-            item: last_item,
-        } = self.entries.pop()?;
-        let len = self.entries.len();
+        let (last_key, last_item) = (self.keys.pop()?, self.items.pop()?);
+        let len = self.keys.len();
         if len == 0 {
             return Some((last_key, last_item));
         }
@@ -281,7 +251,7 @@ impl<K: Packing> Dary<K> {
     /// Restores the heap order over every entry (Floyd's bottom-up
     /// construction) and records each position.
     fn heapify(&mut self, position: &mut Slots) {
-        let len = self.entries.len();
+        let len = self.keys.len();
         for i in 0..len {
             let (key, item) = self.at(i);
             self.place(position, i, key, item);
@@ -310,7 +280,8 @@ impl<K: Packing> Dary<K> {
     }
 
     fn clear(&mut self) {
-        self.entries.clear();
+        self.keys.clear();
+        self.items.clear();
     }
 }
 
@@ -324,11 +295,12 @@ impl QuaternaryHeap {
     /// cannot hold.
     #[cold]
     fn widen(&mut self) {
-        debug_assert!(!self.is_wide && self.wide.entries.is_empty());
-        for &Entry { key, item } in &self.packed.entries {
-            let (key, item) =
-                u128::pack(key.unpack(item), item.node()).expect("every key fits 128 bits");
-            self.wide.entries.push(Entry { key, item });
+        debug_assert!(!self.is_wide && self.wide.keys.is_empty());
+        for (&k, &item) in self.packed.keys.iter().zip(&self.packed.items) {
+            let node = item.node();
+            let (wk, wi) = u128::pack(k.unpack(item), node).expect("every key fits 128 bits");
+            self.wide.keys.push(wk);
+            self.wide.items.push(wi);
         }
         // Packed keys leave ties of `g` within `2^-11` unordered.
         self.wide.heapify(&mut self.position);
@@ -340,15 +312,16 @@ impl QuaternaryHeap {
 impl OpenSet for QuaternaryHeap {
     fn prepare(&mut self, node_bound: usize) {
         self.position.prepare(node_bound);
-        slots::reserve_total(&mut self.packed.entries, node_bound);
+        slots::reserve_total(&mut self.packed.keys, node_bound);
+        slots::reserve_total(&mut self.packed.items, node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
         if self.is_wide {
-            self.position.claim(node, &self.wide.entries);
+            self.position.claim(node, &self.wide.items);
         } else {
-            self.position.claim(node, &self.packed.entries);
+            self.position.claim(node, &self.packed.items);
             if let Some((k, item)) = u64::pack(key, node) {
                 self.packed.push(&mut self.position, k, item);
                 return;
@@ -372,11 +345,11 @@ impl OpenSet for QuaternaryHeap {
 
     fn key(&self, node: NodeId) -> Option<Key> {
         if self.is_wide {
-            let i = self.position.find(node, &self.wide.entries)?;
+            let i = self.position.find(node, &self.wide.items)?;
             let (k, item) = self.wide.at(i);
             Some(k.unpack(item))
         } else {
-            let i = self.position.find(node, &self.packed.entries)?;
+            let i = self.position.find(node, &self.packed.items)?;
             let (k, item) = self.packed.at(i);
             Some(k.unpack(item))
         }
@@ -385,7 +358,7 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
         if !self.is_wide {
-            let Some(i) = self.position.find(node, &self.packed.entries) else {
+            let Some(i) = self.position.find(node, &self.packed.items) else {
                 return self.push(node, key);
             };
             if let Some((k, item)) = u64::pack(key, node) {
@@ -395,7 +368,7 @@ impl OpenSet for QuaternaryHeap {
             }
             self.widen();
         }
-        let Some(i) = self.position.find(node, &self.wide.entries) else {
+        let Some(i) = self.position.find(node, &self.wide.items) else {
             return self.push(node, key);
         };
         let (k, item) = u128::pack(key, node).expect("every key fits 128 bits");
@@ -408,16 +381,13 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn precedes_all(&self, key: Key) -> bool {
         if self.is_wide {
-            self.wide
-                .entries
-                .first()
-                .is_none_or(|top| encode(key) < top.key)
+            self.wide.keys.first().is_none_or(|&top| encode(key) < top)
         } else {
             // Against the front's key itself, whatever `key` is.
-            self.packed
-                .entries
-                .first()
-                .is_none_or(|top| key.precedes(top.key.unpack(top.item)))
+            self.packed.keys.first().is_none_or(|&top| {
+                let item = self.packed.items[0];
+                key.precedes(top.unpack(item))
+            })
         }
     }
 
@@ -430,9 +400,9 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn len(&self) -> usize {
         if self.is_wide {
-            self.wide.len()
+            self.wide.keys.len()
         } else {
-            self.packed.len()
+            self.packed.keys.len()
         }
     }
 }
