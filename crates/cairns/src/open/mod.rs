@@ -4,7 +4,7 @@
 //! performs on its frontier, and is a type parameter of
 //! [`SearchCache`](crate::search::SearchCache) with [`QuaternaryHeap`] as
 //! the default: a 4-ary heap whose keys on the exact grid costs are 64-bit
-//! integers, 1.08x to 1.25x faster than the [`IndexedBinaryHeap`] (the
+//! integers, up to 1.16x faster than the [`IndexedBinaryHeap`] (the
 //! default before it, and the fastest of the other structures) under
 //! octile A* on the dao maps (`docs/open-sets.md`). Under a landmark heuristic
 //! ([`crate::landmarks`]) the [`PairingHeap`] is faster (1.17x to 1.20x on

@@ -59,7 +59,9 @@ const LOW_BITS: u32 = G_BITS - TIE_BITS;
 /// under A* on grids (`docs/performance.md`). `g`'s low 12 bits ride with
 /// the node, so a pop returns the key exactly, but they are not compared:
 /// entries of equal `f` whose `g` differ by less than `2^-11` come out in
-/// either order. `f` is compared exactly, so A* stays optimal.
+/// either order (and [`precedes_all`](OpenSet::precedes_all), which
+/// compares with the front's exact key, treats the front as the first of
+/// them). `f` is compared exactly, so A* stays optimal.
 ///
 /// The first key off that lattice (terrain costs, a landmark heuristic's
 /// ties, a graph of arbitrary costs) turns the heap, for the rest of the
