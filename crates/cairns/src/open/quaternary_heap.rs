@@ -250,37 +250,6 @@ impl<K: Packing> Dary<K> {
         Some(top)
     }
 
-    /// Restores the heap order over every entry (Floyd's bottom-up
-    /// construction) and records each position.
-    fn heapify(&mut self, position: &mut Slots) {
-        let len = self.keys.len();
-        for i in 0..len {
-            let (key, item) = self.at(i);
-            self.place(position, i, key, item);
-        }
-        if len < 2 {
-            return;
-        }
-        for start in (0..=(len - 2) / ARITY).rev() {
-            let (key, item) = self.at(start);
-            let mut i = start;
-            loop {
-                let first = ARITY * i + 1;
-                if first >= len {
-                    break;
-                }
-                let child = self.min_child(first, (first + ARITY).min(len));
-                let (ck, ci) = self.at(child);
-                if ck >= key {
-                    break;
-                }
-                self.place(position, i, ck, ci);
-                i = child;
-            }
-            self.place(position, i, key, item);
-        }
-    }
-
     fn clear(&mut self) {
         self.keys.clear();
         self.items.clear();
@@ -298,14 +267,13 @@ impl QuaternaryHeap {
     #[cold]
     fn widen(&mut self) {
         debug_assert!(!self.is_wide && self.wide.keys.is_empty());
+        // Pushed one by one: packed keys leave ties of `g` within `2^-11`
+        // unordered, which the exact keys order.
         for (&k, &item) in self.packed.keys.iter().zip(&self.packed.items) {
-            let node = item.node();
-            let (wk, wi) = u128::pack(k.unpack(item), node).expect("every key fits 128 bits");
-            self.wide.keys.push(wk);
-            self.wide.items.push(wi);
+            let (wk, wi) =
+                u128::pack(k.unpack(item), item.node()).expect("every key fits 128 bits");
+            self.wide.push(&mut self.position, wk, wi);
         }
-        // Packed keys leave ties of `g` within `2^-11` unordered.
-        self.wide.heapify(&mut self.position);
         self.packed.clear();
         self.is_wide = true;
     }
