@@ -695,6 +695,7 @@ impl IncrementalTable {
             );
             jobs.push(job);
         }
+        let keep = self.one_edit();
         let mut tasks = Vec::new();
         for (l, column) in self.exact.chunks_exact_mut(n.max(1)).enumerate() {
             if !self.changes[l].is_empty() {
@@ -705,7 +706,6 @@ impl IncrementalTable {
         }
         // Tasks are taken from the back: reversed, the landmarks go in order.
         tasks.reverse();
-        let keep = self.edits.0 == 1;
         let tasks = Mutex::new(tasks);
         // Repairs landmarks on `scratch` until none is left or `enough`
         // cells of work are done.
@@ -786,6 +786,7 @@ impl IncrementalTable {
                 }
                 let (appeared, disappeared) = self.changes[l].moves(graph);
                 let landmark = Landmark::of(&self.table, &self.column_max, l);
+                let keep = self.one_edit();
                 let column = &self.exact[l * n..(l + 1) * n];
                 let scratch = &mut self.scratch[0];
                 self.job = Some(Job::start(
@@ -795,7 +796,7 @@ impl IncrementalTable {
                     scratch,
                     appeared,
                     &disappeared,
-                    self.edits.0 == 1,
+                    keep,
                 ));
             }
             let mut job = self.job.take().expect("a job was just set");
@@ -854,13 +855,19 @@ impl IncrementalTable {
     /// undoes the last repaired one (`set_tile` keeps `last` only then):
     /// the next repair restores the values that repair replaced.
     fn reverting(&self) -> bool {
-        self.edits.0 == 1 && self.last.is_some()
+        self.one_edit() && self.last.is_some()
+    }
+
+    /// Whether one edit has been made since the table was fresh: its
+    /// repair keeps the values it replaces, for an edit that undoes it.
+    fn one_edit(&self) -> bool {
+        self.edits.0 == 1
     }
 
     /// Keeps the values finished `jobs` replaced, for [`Revert`], while
     /// a single edit is being repaired.
     fn keep_replaced(&mut self, jobs: &mut [Job]) {
-        if self.edits.0 != 1 {
+        if !self.one_edit() {
             return;
         }
         for job in jobs {
