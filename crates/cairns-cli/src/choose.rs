@@ -36,7 +36,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<HeuristicSpec>,
     /// OPEN set, by name (`cairns open-sets` lists them). By default the
-    /// indexed binary heap, or the pairing heap under a landmark heuristic,
+    /// 4-ary heap (`quaternary-heap`), or the pairing heap under a landmark heuristic,
     /// where it is faster (docs/differential-heuristics.md).
     #[arg(long = "open", value_name = "NAME")]
     pub open: Option<OpenKind>,
