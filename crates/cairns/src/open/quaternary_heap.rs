@@ -202,18 +202,24 @@ impl<K: Packing> Dary<K> {
     }
 
     /// The slot of the smallest key among `first..end` (not empty, within
-    /// the heap).
+    /// the heap), and that key.
     #[inline]
-    fn min_child(&self, first: usize, end: usize) -> usize {
+    fn min_child(&self, first: usize, end: usize) -> (usize, K) {
         let key = |i: usize| self.at(i).0;
         if end - first == ARITY {
             // Two pairs, then their winners: two levels of comparisons
-            // instead of a chain of three.
-            let a = first + usize::from(key(first + 1) < key(first));
-            let b = first + 2 + usize::from(key(first + 3) < key(first + 2));
-            if key(b) < key(a) { b } else { a }
+            // instead of a chain of three, on keys loaded once (the winners'
+            // keys are carried, not loaded again after their slots are
+            // known).
+            let (k0, k1, k2, k3) = (key(first), key(first + 1), key(first + 2), key(first + 3));
+            let a = if k1 < k0 { (first + 1, k1) } else { (first, k0) };
+            let b = if k3 < k2 { (first + 3, k3) } else { (first + 2, k2) };
+            if b.1 < a.1 { b } else { a }
         } else {
-            (first + 1..end).fold(first, |best, c| if key(c) < key(best) { c } else { best })
+            (first + 1..end).fold((first, key(first)), |best, c| {
+                let k = key(c);
+                if k < best.1 { (c, k) } else { best }
+            })
         }
     }
 
@@ -241,8 +247,9 @@ impl<K: Packing> Dary<K> {
             if first >= len {
                 break;
             }
-            let child = self.min_child(first, (first + ARITY).min(len));
-            let (ck, ci) = self.at(child);
+            let (child, ck) = self.min_child(first, (first + ARITY).min(len));
+            // SAFETY: `child` is a slot of the heap (below `len`).
+            let ci = unsafe { *self.items.get_unchecked(child) };
             self.place(position, hole, ck, ci);
             hole = child;
         }
