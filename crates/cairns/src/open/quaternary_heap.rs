@@ -106,16 +106,17 @@ impl Packing for u64 {
     fn pack(key: Key, node: NodeId) -> Option<(u64, Item)> {
         // Scaling by a power of two is exact.
         let (f, g) = (key.f * STEPS, key.g * STEPS);
-        // Whole steps in range (a NaN fails every comparison).
-        let in_range =
-            f >= 0.0 && f < (1u64 << F_BITS) as f64 && g >= 0.0 && g < (1u64 << G_BITS) as f64;
-        if !in_range {
-            return None;
-        }
-        // Through `i64`, whose conversions are one instruction each (the
-        // values fit in 40 bits).
+        // Whole steps: through `i64`, whose conversions are one
+        // instruction each, and back. A NaN becomes 0 and a value beyond
+        // `i64` saturates, neither of which converts back to itself (but
+        // `2^63`, which the range test below turns away with the
+        // negative values).
         let (fi, gi) = (f as i64, g as i64);
         if fi as f64 != f || gi as f64 != g {
+            return None;
+        }
+        // In range, as unsigned integers (a negative value is far above).
+        if (fi as u64) >= 1 << F_BITS || (gi as u64) >= 1 << G_BITS {
             return None;
         }
         let (fi, gi) = (fi as u64, gi as u64);
