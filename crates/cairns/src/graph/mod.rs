@@ -152,7 +152,7 @@ impl<G: Graph + ?Sized> Graph for &G {
         (**self).successors(node)
     }
 
-    #[inline]
+    #[inline(always)]
     fn successors_from(&self, node: NodeId, parent: NodeId) -> Self::Successors<'_> {
         (**self).successors_from(node, parent)
     }

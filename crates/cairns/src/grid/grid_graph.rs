@@ -617,7 +617,7 @@ impl Graph for GridGraph {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn successors_from(&self, node: NodeId, parent: NodeId) -> GridSuccessors<'_> {
         if !self.canonical {
             return self.successors(node);
