@@ -99,9 +99,13 @@ trait Packing: Copy + Ord + std::fmt::Debug {
     fn pack(key: Key, node: NodeId) -> Option<(Self, Item)>;
     /// The key back, exactly, from the key and item `pack` made.
     fn unpack(self, item: Item) -> Key;
+    /// The largest key: the sentinel past the end of a heap.
+    const MAX: Self;
 }
 
 impl Packing for u64 {
+    const MAX: u64 = u64::MAX;
+
     #[inline]
     fn pack(key: Key, node: NodeId) -> Option<(u64, Item)> {
         // Scaling by a power of two is exact.
@@ -141,6 +145,8 @@ impl Packing for u64 {
 }
 
 impl Packing for u128 {
+    const MAX: u128 = u128::MAX;
+
     #[inline]
     fn pack(key: Key, node: NodeId) -> Option<(u128, Item)> {
         Some((encode(key), Item(u64::from(node.0))))
@@ -153,8 +159,13 @@ impl Packing for u128 {
 }
 
 /// The 4-ary heap over keys of one [`Packing`]: keys and items in two
-/// arrays of the same length, heap-ordered by key. Positions are written
-/// into the [`Slots`] its owner passes.
+/// arrays, heap-ordered by key; the heap is as long as `items`. Positions
+/// are written into the [`Slots`] its owner passes.
+///
+/// `keys` runs at least [`ARITY`] slots past the last entry, and every key
+/// past it is [`Packing::MAX`]: a node's children are always four keys,
+/// compared without a test of how many of them are in the heap. A real
+/// key equal to the sentinel still wins, since ties go to the earlier slot.
 #[derive(Clone, Debug, Default)]
 struct Dary<K> {
     keys: Vec<K>,
@@ -166,11 +177,12 @@ impl<K: Packing> Dary<K> {
     #[inline]
     fn place(&mut self, position: &mut Slots, i: usize, key: K, item: Item) {
         let node = item.node().index();
-        debug_assert!(i < self.keys.len() && node < position.len());
+        debug_assert!(i < self.items.len() && node < position.len());
         // SAFETY: `i` is a slot of the heap (the sifts stay below its
-        // length) and every node in the heap has room in `position`
-        // (`claim` on push), checked in debug builds above and exercised by
-        // the model-based property test after every operation.
+        // length, and `keys` is longer than `items`) and every node in the
+        // heap has room in `position` (`claim` on push), checked in debug
+        // builds above and exercised by the model-based property test after
+        // every operation.
         unsafe {
             *self.keys.get_unchecked_mut(i) = key;
             *self.items.get_unchecked_mut(i) = item;
@@ -181,10 +193,16 @@ impl<K: Packing> Dary<K> {
     /// The entry in slot `i`, which is below the heap's length.
     #[inline]
     fn at(&self, i: usize) -> (K, Item) {
-        debug_assert!(i < self.keys.len());
+        debug_assert!(i < self.items.len());
         // SAFETY: callers pass a slot below the length (the loop bounds of
         // the sifts), checked in debug builds above.
         unsafe { (*self.keys.get_unchecked(i), *self.items.get_unchecked(i)) }
+    }
+
+    /// The number of entries.
+    #[inline]
+    fn len(&self) -> usize {
+        self.items.len()
     }
 
     /// Moves `(key, item)` up from slot `i` to where it belongs.
@@ -202,33 +220,31 @@ impl<K: Packing> Dary<K> {
         self.place(position, i, key, item);
     }
 
-    /// The slot of the smallest key among `first..end` (not empty, within
-    /// the heap), and that key.
+    /// The slot of the smallest of the four keys from `first` (which is in
+    /// the heap; those past its end are sentinels), and that key.
     #[inline]
-    fn min_child(&self, first: usize, end: usize) -> (usize, K) {
-        let key = |i: usize| self.at(i).0;
-        if end - first == ARITY {
-            // Two pairs, then their winners: two levels of comparisons
-            // instead of a chain of three, on keys loaded once (the winners'
-            // keys are carried, not loaded again after their slots are
-            // known).
-            let (k0, k1, k2, k3) = (key(first), key(first + 1), key(first + 2), key(first + 3));
-            let a = if k1 < k0 { (first + 1, k1) } else { (first, k0) };
-            let b = if k3 < k2 { (first + 3, k3) } else { (first + 2, k2) };
-            if b.1 < a.1 { b } else { a }
-        } else {
-            (first + 1..end).fold((first, key(first)), |best, c| {
-                let k = key(c);
-                if k < best.1 { (c, k) } else { best }
-            })
-        }
+    fn min_child(&self, first: usize) -> (usize, K) {
+        debug_assert!(first < self.len() && first + ARITY <= self.keys.len());
+        // SAFETY: `keys` runs `ARITY` slots past the last entry, and
+        // `first` is in the heap (checked in debug builds above).
+        let key = |i: usize| unsafe { *self.keys.get_unchecked(i) };
+        // Two pairs, then their winners: two levels of comparisons instead
+        // of a chain of three, on keys loaded once (the winners' keys are
+        // carried, not loaded again after their slots are known).
+        let (k0, k1, k2, k3) = (key(first), key(first + 1), key(first + 2), key(first + 3));
+        let a = if k1 < k0 { (first + 1, k1) } else { (first, k0) };
+        let b = if k3 < k2 { (first + 3, k3) } else { (first + 2, k2) };
+        if b.1 < a.1 { b } else { a }
     }
 
     #[inline]
     fn push(&mut self, position: &mut Slots, key: K, item: Item) {
-        self.keys.push(key);
+        let i = self.items.len();
         self.items.push(item);
-        self.sift_up(position, self.keys.len() - 1, key, item);
+        if self.keys.len() < i + 1 + ARITY {
+            self.keys.resize(i + 1 + ARITY, K::MAX);
+        }
+        self.sift_up(position, i, key, item);
     }
 
     /// Removes the smallest entry: the hole it leaves walks down to a leaf
@@ -236,8 +252,10 @@ impl<K: Packing> Dary<K> {
     /// sifted up (it rarely moves: the last entry is among the largest).
     #[inline]
     fn pop(&mut self, position: &mut Slots) -> Option<(K, Item)> {
-        let (last_key, last_item) = (self.keys.pop()?, self.items.pop()?);
-        let len = self.keys.len();
+        let last_item = self.items.pop()?;
+        let len = self.items.len();
+        // The last slot becomes a sentinel.
+        let last_key = std::mem::replace(&mut self.keys[len], K::MAX);
         if len == 0 {
             return Some((last_key, last_item));
         }
@@ -248,8 +266,9 @@ impl<K: Packing> Dary<K> {
             if first >= len {
                 break;
             }
-            let (child, ck) = self.min_child(first, (first + ARITY).min(len));
-            // SAFETY: `child` is a slot of the heap (below `len`).
+            let (child, ck) = self.min_child(first);
+            // SAFETY: `child` is a slot of the heap: `first` is, and a
+            // sentinel after it never wins.
             let ci = unsafe { *self.items.get_unchecked(child) };
             self.place(position, hole, ck, ci);
             hole = child;
@@ -258,7 +277,14 @@ impl<K: Packing> Dary<K> {
         Some(top)
     }
 
+    /// The smallest key and its item, unless the heap is empty.
+    #[inline]
+    fn front(&self) -> Option<(K, Item)> {
+        (!self.items.is_empty()).then(|| self.at(0))
+    }
+
     fn clear(&mut self) {
+        // Every key past the (now empty) heap is a sentinel again.
         self.keys.clear();
         self.items.clear();
     }
@@ -274,7 +300,7 @@ impl QuaternaryHeap {
     /// cannot hold.
     #[cold]
     fn widen(&mut self) {
-        debug_assert!(!self.is_wide && self.wide.keys.is_empty());
+        debug_assert!(!self.is_wide && self.wide.len() == 0);
         // Pushed one by one: packed keys leave ties of `g` within `2^-11`
         // unordered, which the exact keys order.
         for (&k, &item) in self.packed.keys.iter().zip(&self.packed.items) {
@@ -290,7 +316,7 @@ impl QuaternaryHeap {
 impl OpenSet for QuaternaryHeap {
     fn prepare(&mut self, node_bound: usize) {
         self.position.prepare(node_bound);
-        slots::reserve_total(&mut self.packed.keys, node_bound);
+        slots::reserve_total(&mut self.packed.keys, node_bound + ARITY);
         slots::reserve_total(&mut self.packed.items, node_bound);
     }
 
@@ -359,13 +385,12 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn precedes_all(&self, key: Key) -> bool {
         if self.is_wide {
-            self.wide.keys.first().is_none_or(|&top| encode(key) < top)
+            self.wide.front().is_none_or(|(top, _)| encode(key) < top)
         } else {
             // Against the front's key itself, whatever `key` is.
-            self.packed.keys.first().is_none_or(|&top| {
-                let item = self.packed.items[0];
-                key.precedes(top.unpack(item))
-            })
+            self.packed
+                .front()
+                .is_none_or(|(top, item)| key.precedes(top.unpack(item)))
         }
     }
 
@@ -378,9 +403,9 @@ impl OpenSet for QuaternaryHeap {
     #[inline]
     fn len(&self) -> usize {
         if self.is_wide {
-            self.wide.keys.len()
+            self.wide.len()
         } else {
-            self.packed.keys.len()
+            self.packed.len()
         }
     }
 }
