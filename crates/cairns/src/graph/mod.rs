@@ -152,6 +152,10 @@ impl<G: Graph + ?Sized> Graph for &G {
         (**self).successors(node)
     }
 
+    #[expect(
+        clippy::inline_always,
+        reason = "left to itself the compiler calls it from the search loop; inlined, A* runs 1.3% fewer instructions"
+    )]
     #[inline(always)]
     fn successors_from(&self, node: NodeId, parent: NodeId) -> Self::Successors<'_> {
         (**self).successors_from(node, parent)

@@ -232,8 +232,16 @@ impl<K: Packing> Dary<K> {
         // of a chain of three, on keys loaded once (the winners' keys are
         // carried, not loaded again after their slots are known).
         let (k0, k1, k2, k3) = (key(first), key(first + 1), key(first + 2), key(first + 3));
-        let a = if k1 < k0 { (first + 1, k1) } else { (first, k0) };
-        let b = if k3 < k2 { (first + 3, k3) } else { (first + 2, k2) };
+        let a = if k1 < k0 {
+            (first + 1, k1)
+        } else {
+            (first, k0)
+        };
+        let b = if k3 < k2 {
+            (first + 3, k3)
+        } else {
+            (first + 2, k2)
+        };
         if b.1 < a.1 { b } else { a }
     }
 
