@@ -344,7 +344,11 @@ impl OpenSet for QuaternaryHeap {
         self.wide.push(&mut self.position, k, item);
     }
 
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "inlined into the search loop, A* on dao runs 8% fewer instructions and 1.04-1.05x faster (paired per query); push and decrease-key inlined too gave no more"
+    )]
+    #[inline(always)]
     fn pop(&mut self) -> Option<(NodeId, Key)> {
         if self.is_wide {
             let (k, item) = self.wide.pop(&mut self.position)?;
