@@ -475,6 +475,13 @@ pub trait OpenSet {
     /// entries, since their `f` is worse than the node's recorded `g + h`.
     fn decrease_key(&mut self, node: NodeId, key: Key);
 
+    /// Whether [`pop`](OpenSet::pop) may return stale entries: a node
+    /// whose key was lowered by a second entry, or a node popped before.
+    /// The search loop checks each popped entry against the node's record
+    /// unless the structure says `false` (it lowers keys in place and holds
+    /// a node at most once). The default, `true`, is always safe.
+    const STALE: bool = true;
+
     /// Whether [`precedes_all`](OpenSet::precedes_all) answers from the
     /// structure's front at once. The search loop then keeps the best
     /// successor of an expansion out of the set when it precedes every

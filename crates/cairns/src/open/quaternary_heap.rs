@@ -394,6 +394,9 @@ impl OpenSet for QuaternaryHeap {
 
     const PEEKS: bool = true;
 
+    /// Keys are lowered in place and a node is in the heap at most once.
+    const STALE: bool = false;
+
     #[inline]
     fn precedes_all(&self, key: Key) -> bool {
         if self.is_wide {

@@ -295,10 +295,14 @@ where
             break Ended::Empty;
         };
         let ru = records[u.index()];
-        if ru.stamp == closed_stamp || key.f > ru.g + ru.h {
+        if Q::STALE && (ru.stamp == closed_stamp || key.f > ru.g + ru.h) {
             // A stale duplicate from an OPEN set without decrease-key.
             continue;
         }
+        debug_assert!(
+            ru.stamp != closed_stamp && key.f <= ru.g + ru.h,
+            "an OPEN set that says it holds no stale entries returned one"
+        );
         if limit.over(key.f) {
             open.push(u, key);
             break Ended::Paused;
