@@ -631,19 +631,18 @@ impl<Q: OpenSet> SearchCache<Q> {
     /// memory, so a batch of queries allocates nothing.
     pub fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
         out.clear();
-        if self.record(node).is_none() {
-            return false;
-        }
-        let mut n = node;
-        loop {
-            out.push(n);
-            match self.parent(n) {
-                Some(p) if out.len() <= self.records.len() => n = p,
-                _ => break,
-            }
-        }
+        out.extend(self.links(node));
         out.reverse();
-        true
+        !out.is_empty()
+    }
+
+    /// The nodes the parent links of the last search give from `node`
+    /// back towards its start, `node` first; nothing if the search did not
+    /// reach `node`. At most one more than there are records, so that
+    /// links that loop cannot run forever.
+    fn links(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let first = self.record(node).map(|_| node);
+        std::iter::successors(first, |&n| self.parent(n)).take(self.records.len() + 1)
     }
 
     /// The path of the last search to `node` as a new [`Path`].

@@ -151,19 +151,17 @@ impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
         g: f64,
     ) -> f64 {
         let mut length = 0.0f64;
-        let mut node = goal;
-        for _ in 0..cache.records.len() {
-            match cache.record(node).map(|r| r.parent) {
-                // At the start: the whole path is measured.
-                Some(NodeId::NONE) => return length.min(g),
-                Some(parent) => {
-                    length += self.graph.euclidean_distance(parent, node);
-                    node = parent;
-                }
-                None => break,
-            }
+        let mut end = goal;
+        for parent in cache.links(goal).skip(1) {
+            length += self.graph.euclidean_distance(parent, end);
+            end = parent;
         }
-        g
+        // Only links that end at the start measure the whole path.
+        if cache.record(end).is_some_and(|r| r.parent == NodeId::NONE) {
+            length.min(g)
+        } else {
+            g
+        }
     }
 }
 
