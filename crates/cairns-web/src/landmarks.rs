@@ -12,45 +12,12 @@ use cairns::graph::NodeId;
 use cairns::grid::GridGraph;
 use cairns::landmarks::{LandmarkTable, place};
 use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind};
-use serde::{Deserialize, Serialize};
 
 use crate::api::{
-    ApiError, Common, MAX_LANDMARKS, bad, base64, blocking, cell, graph, neighborhood, parse,
-    prepare, xy,
+    Common, MAX_LANDMARKS, base64, blocking, cell, graph, neighborhood, parse, prepare, xy,
 };
 use crate::state::AppState;
-
-fn default_neighborhood() -> u8 {
-    8
-}
-
-/// The body of `POST /api/landmarks`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlaceRequest {
-    /// A name from `GET /api/maps`.
-    pub map: String,
-    /// How many landmarks, 1 to 32.
-    pub count: usize,
-    /// A name of [`PlacementKind`]: `random`, `farthest`, `avoid` or
-    /// `sampled` (seed 1).
-    pub placement: String,
-    /// 4 or 8.
-    #[serde(default = "default_neighborhood")]
-    pub neighborhood: u8,
-    /// Wall edits, as in [`SearchRequest`](crate::SearchRequest).
-    #[serde(default)]
-    pub walls: Vec<[u32; 3]>,
-}
-
-/// The answer of `POST /api/landmarks`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PlaceResponse {
-    /// The landmark cells `[x, y]`, as many as asked for.
-    pub landmarks: Vec<[u32; 2]>,
-    /// Time on the server.
-    pub millis: f64,
-}
+use crate::wire::{ApiError, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse, bad};
 
 /// Answers `POST /api/landmarks`.
 pub(crate) async fn place_landmarks(
@@ -86,53 +53,6 @@ pub(crate) async fn place_landmarks(
         }))
     })
     .await
-}
-
-/// The body of `POST /api/landmark-help`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HelpRequest {
-    /// A name from `GET /api/maps`.
-    pub map: String,
-    /// The goal `[x, y]`.
-    pub to: [u32; 2],
-    /// The landmarks, as in [`SearchRequest`](crate::SearchRequest).
-    pub landmarks: Vec<[u32; 2]>,
-    /// The index in `landmarks` of the landmark to show.
-    pub landmark: usize,
-    /// 4 or 8.
-    #[serde(default = "default_neighborhood")]
-    pub neighborhood: u8,
-    /// Wall edits, as in [`SearchRequest`](crate::SearchRequest).
-    #[serde(default)]
-    pub walls: Vec<[u32; 3]>,
-    /// Table edits, as in [`SearchRequest`](crate::SearchRequest).
-    #[serde(default)]
-    pub table_walls: Option<Vec<[u32; 3]>>,
-    /// A directed table, as in [`SearchRequest`](crate::SearchRequest).
-    #[serde(default)]
-    pub directed: bool,
-}
-
-/// The answer of `POST /api/landmark-help`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HelpResponse {
-    /// Map width.
-    pub width: u32,
-    /// Map height.
-    pub height: u32,
-    /// Base64 of one byte per cell: the landmark's gain `round(254 * gain
-    /// / max)`, 255 where it has none to give (walls, cells that cannot
-    /// reach the goal or the landmark).
-    pub gain: String,
-    /// The largest gain, in cost units (the scale's top).
-    pub max: f64,
-    /// Cells where the landmark raises the estimate (gain above 0).
-    pub helped: usize,
-    /// Cells with a gain value (not 255).
-    pub cells: usize,
-    /// Time on the server.
-    pub millis: f64,
 }
 
 /// How much landmark `l` raises the estimate of `d(n, goal)` above `base`

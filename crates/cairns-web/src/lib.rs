@@ -29,14 +29,15 @@ mod limits;
 mod regions;
 mod server;
 mod state;
+mod wire;
 
-pub use api::{
-    Explored, HeatRequest, HeatResponse, SearchOutcome, SearchRequest, SearchResponse, Shortest,
-};
-pub use landmarks::{HelpRequest, HelpResponse, PlaceRequest, PlaceResponse};
-pub use limits::Limits;
+pub use limits::{Limits, MAX_BODY};
 pub use regions::reachable_from;
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
+pub use wire::{
+    Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
+    SearchOutcome, SearchRequest, SearchResponse, Shortest,
+};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -47,10 +48,6 @@ use axum::http::header;
 use axum::middleware;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
-
-/// The largest request body accepted by default, in bytes (see
-/// [`Limits::max_body_bytes`]).
-pub const MAX_BODY: usize = 1 << 20;
 
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");

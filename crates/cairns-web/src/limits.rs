@@ -18,7 +18,11 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use tokio::sync::Semaphore;
 
-use crate::api::ApiError;
+use crate::wire::ApiError;
+
+/// The largest request body accepted by default, in bytes (see
+/// [`Limits::max_body_bytes`]).
+pub const MAX_BODY: usize = 1 << 20;
 
 /// The limits of a server, set with
 /// [`AppState::with_limits`](crate::AppState::with_limits).
@@ -59,7 +63,7 @@ pub struct Limits {
     /// past it the connection is closed. Default 30 s.
     pub write_timeout: Duration,
     /// The largest request body, in bytes; larger ones get `413`. Default
-    /// [`MAX_BODY`](crate::MAX_BODY), 1 MiB.
+    /// [`MAX_BODY`], 1 MiB.
     pub max_body_bytes: usize,
     /// Requests doing CPU work (searches, heat maps, map loads, table
     /// builds) at once. Others wait their turn, in order, within
@@ -89,7 +93,7 @@ impl Default for Limits {
             header_read_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(30),
-            max_body_bytes: crate::MAX_BODY,
+            max_body_bytes: MAX_BODY,
             max_concurrent_work: 4,
             max_table_builds: 2,
             max_table_bytes: 256 << 20,

@@ -37,9 +37,9 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::Sleep;
 
-use crate::api::ApiError;
 use crate::limits::Limits;
 use crate::state::AppState;
+use crate::wire::ApiError;
 
 /// How long to wait before accepting again after `accept` failed for lack
 /// of descriptors or memory.

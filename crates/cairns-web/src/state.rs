@@ -25,8 +25,8 @@ use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
 use cairns::search::{JumpTable, SearchCache};
 
-use crate::api::SearchOutcome;
 use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
+use crate::wire::SearchOutcome;
 
 /// The largest map the server loads, in cells (2048 x 2048).
 pub const MAX_CELLS: usize = 1 << 22;

@@ -1,0 +1,356 @@
+//! The JSON the API reads and writes: the body and answer of each route,
+//! and [`ApiError`], the `{"error": "..."}` answer of every failure.
+//!
+//! The bottom of the crate: the handlers (`api.rs`, `landmarks.rs`), the
+//! state (`state.rs`) and the limits (`limits.rs`) import from here, and it
+//! imports from none of them.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+/// An error answer: a status and `{"error": message}`.
+#[derive(Debug)]
+pub(crate) struct ApiError(StatusCode, String);
+
+pub(crate) fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, msg: impl Into<String>) -> ApiError {
+        ApiError(status, msg.into())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
+        &self.1
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        (self.0, Json(Body { error: self.1 })).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        ApiError(r.status(), r.body_text())
+    }
+}
+
+/// The answer of `GET /api/maps`.
+#[derive(Serialize)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "the field names are the JSON keys of GET /api/maps"
+)]
+pub(crate) struct Maps {
+    pub(crate) maps: Vec<String>,
+    pub(crate) open_sets: Vec<&'static str>,
+    pub(crate) searches: Vec<&'static str>,
+}
+
+/// The answer of `GET /api/map`.
+#[derive(Serialize)]
+pub(crate) struct MapInfo {
+    pub(crate) name: String,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) rows: Vec<String>,
+    pub(crate) landmarks: Vec<[u32; 2]>,
+    /// The default start: the longest query of the map's scenario file, or
+    /// one end of two far-apart cells.
+    pub(crate) from: [u32; 2],
+    /// The default goal.
+    pub(crate) to: [u32; 2],
+    /// Where the defaults come from: `scenario line N` or `far apart`.
+    pub(crate) endpoints: String,
+}
+
+fn default_heuristic() -> String {
+    "octile".into()
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_neighborhood() -> u8 {
+    8
+}
+
+/// The body of `POST /api/search`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// Start cell `[x, y]`.
+    pub from: [u32; 2],
+    /// Goal cell `[x, y]`.
+    pub to: [u32; 2],
+    /// The search algorithm, a name of [`cairns::spec::Algorithm`]
+    /// (`astar`, the default, `canonical`, `jps`, `dijkstra`, `bfs`).
+    #[serde(default)]
+    pub search: Option<String>,
+    /// Heuristic A, a name of [`cairns::spec::HeuristicSpec`]: `octile`,
+    /// `zero`, `euclidean`, `manhattan`, or `dh` (`dh:K` with K the number
+    /// of landmarks given) for the landmarks below.
+    #[serde(default = "default_heuristic")]
+    pub heuristic: String,
+    /// Heuristic B, if any.
+    #[serde(default)]
+    pub compare: Option<String>,
+    /// Landmark cells `[x, y]` for `dh` (octile base).
+    #[serde(default)]
+    pub landmarks: Vec<[u32; 2]>,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// The OPEN set: a name from `open_sets` of `GET /api/maps`, that is
+    /// of [`cairns::open::OpenKind`] (by default the library's choice for
+    /// the heuristic).
+    #[serde(default)]
+    pub open: Option<String>,
+    /// Wall edits `[x, y, blocked]` applied to the map, in order.
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// The edits the landmark table was built with (default: `walls`, a
+    /// fresh table). Different from `walls` means a stale table.
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+    /// Whether to return each search's events in order
+    /// ([`SearchOutcome::trace`]), for playback.
+    #[serde(default)]
+    pub trace: bool,
+    /// Whether the landmark table keeps distances both to and from each
+    /// landmark (a directed table: twice the memory; on a grid, whose
+    /// moves cost the same both ways, the same bounds).
+    #[serde(default)]
+    pub directed: bool,
+    /// Whether to time warm runs (the default): one untimed warm-up run,
+    /// then up to 5 timed runs within 5 ms, the time shown being their
+    /// median. `false` runs each search once, timed cold: the page asks so
+    /// while a marker is being dragged, where an answer that comes sooner
+    /// matters more than a steady time, and asks again warm on release.
+    #[serde(default = "yes")]
+    pub warm: bool,
+}
+
+/// The cells a search expanded.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Explored {
+    /// How many.
+    pub count: usize,
+    /// Base64 of a bitmap, bit `i % 8` of byte `i / 8` for cell `i`
+    /// (`y * width + x`).
+    pub bitmap: String,
+}
+
+/// One search's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchOutcome {
+    /// The heuristic's name.
+    pub heuristic: String,
+    /// The path's cost, `None` when there is no path.
+    pub cost: Option<f64>,
+    /// The path's cells (`y * width + x`), start first.
+    pub path: Vec<u32>,
+    /// Nodes expanded (`SearchStats::expanded`).
+    pub expanded: u64,
+    /// Edges generated.
+    pub generated: u64,
+    /// The expanded cells.
+    pub explored: Explored,
+    /// The search's time in milliseconds: the median of `runs` runs after
+    /// one untimed warm-up run.
+    pub millis: f64,
+    /// How many timed runs `millis` is the median of (up to 5, fewer when
+    /// they take more than 5 ms in all).
+    pub runs: usize,
+    /// Whether the runs were warm (see [`SearchRequest::warm`]).
+    pub warm: bool,
+    /// When asked for: base64 of the search's events in order, each a
+    /// little-endian `u32`: the id of an expanded cell, or with bit 31 set
+    /// the id of a cell put on OPEN (or given a better cost there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// Whether the trace was cut short (it keeps at most 2^21 events).
+    #[serde(default)]
+    pub trace_truncated: bool,
+}
+
+/// The answer of `POST /api/search`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Heuristic A's search.
+    pub a: SearchOutcome,
+    /// Heuristic B's search, when asked for.
+    pub b: Option<SearchOutcome>,
+    /// The free cells the start cannot reach (after the wall edits), in
+    /// the bitmap format of [`Explored`].
+    pub unreachable: Explored,
+    /// Whether the landmark table was built for other walls.
+    pub stale: bool,
+    /// With a stale table: the shortest path on the edited map (A* with
+    /// the octile or Manhattan distance), to set beside the paths the stale
+    /// table led to, which may be longer.
+    pub shortest: Option<Shortest>,
+    /// Time spent building a landmark table for this request, if one was built.
+    pub table_millis: Option<f64>,
+    /// Time of the whole request on the server.
+    pub total_millis: f64,
+}
+
+/// The shortest path, found without the landmark table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Shortest {
+    /// Its length, `None` when the goal cannot be reached.
+    pub cost: Option<f64>,
+    /// Its cells as node ids (`y * width + x`), start first.
+    pub path: Vec<u32>,
+}
+
+/// The body of `POST /api/heat`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// The start `[x, y]`, if any: a heuristic that prepares itself for the
+    /// pair (`dh:K:bestN` chooses its landmarks for it) is shown as the
+    /// search from there reads it.
+    #[serde(default)]
+    pub from: Option<[u32; 2]>,
+    /// The goal `[x, y]`.
+    pub to: [u32; 2],
+    /// The heuristic to compare with the true distance.
+    #[serde(default = "default_heuristic")]
+    pub heuristic: String,
+    /// Landmarks for `dh`.
+    #[serde(default)]
+    pub landmarks: Vec<[u32; 2]>,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// Table edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+    /// A directed table, as in [`SearchRequest`].
+    #[serde(default)]
+    pub directed: bool,
+}
+
+/// The answer of `POST /api/heat`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HeatResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Base64 of one byte per cell: `round(200 * h / d)` for `h <= d`, 254
+    /// where `h > d` (inadmissible), 255 where there is no ratio (walls,
+    /// unreachable cells, the goal).
+    pub ratio: String,
+    /// The mean of `h / d` over the reachable cells.
+    pub mean: f64,
+    /// Cells where the heuristic overestimates.
+    pub over: usize,
+    /// Time on the server.
+    pub millis: f64,
+}
+
+/// The body of `POST /api/landmarks`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// How many landmarks, 1 to 32.
+    pub count: usize,
+    /// A name of [`PlacementKind`](cairns::spec::PlacementKind): `random`,
+    /// `farthest`, `avoid` or `sampled` (seed 1).
+    pub placement: String,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+}
+
+/// The answer of `POST /api/landmarks`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlaceResponse {
+    /// The landmark cells `[x, y]`, as many as asked for.
+    pub landmarks: Vec<[u32; 2]>,
+    /// Time on the server.
+    pub millis: f64,
+}
+
+/// The body of `POST /api/landmark-help`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelpRequest {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// The goal `[x, y]`.
+    pub to: [u32; 2],
+    /// The landmarks, as in [`SearchRequest`].
+    pub landmarks: Vec<[u32; 2]>,
+    /// The index in `landmarks` of the landmark to show.
+    pub landmark: usize,
+    /// 4 or 8.
+    #[serde(default = "default_neighborhood")]
+    pub neighborhood: u8,
+    /// Wall edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub walls: Vec<[u32; 3]>,
+    /// Table edits, as in [`SearchRequest`].
+    #[serde(default)]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+    /// A directed table, as in [`SearchRequest`].
+    #[serde(default)]
+    pub directed: bool,
+}
+
+/// The answer of `POST /api/landmark-help`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HelpResponse {
+    /// Map width.
+    pub width: u32,
+    /// Map height.
+    pub height: u32,
+    /// Base64 of one byte per cell: the landmark's gain `round(254 * gain
+    /// / max)`, 255 where it has none to give (walls, cells that cannot
+    /// reach the goal or the landmark).
+    pub gain: String,
+    /// The largest gain, in cost units (the scale's top).
+    pub max: f64,
+    /// Cells where the landmark raises the estimate (gain above 0).
+    pub helped: usize,
+    /// Cells with a gain value (not 255).
+    pub cells: usize,
+    /// Time on the server.
+    pub millis: f64,
+}
