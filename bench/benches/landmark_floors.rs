@@ -28,10 +28,9 @@
 
 use std::time::Instant;
 
-use cairns::landmarks::LandmarkTable;
 use cairns::movingai::runner::{Checker, Instance, Reference, median};
 use cairns::search::Searcher;
-use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, build_table};
+use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, Table, build_table};
 use cairns_bench::{BenchArgs, load_set, parse_list, time_checked};
 
 /// The number of landmarks of the floors.
@@ -121,7 +120,7 @@ fn main() {
             let g = &inst.graph;
             let n = inst.queries.len();
             queries += n;
-            let tables: Vec<LandmarkTable> = PLACEMENTS
+            let tables: Vec<Table> = PLACEMENTS
                 .iter()
                 .zip(&mut prep)
                 .map(|(&p, t)| {
@@ -129,18 +128,18 @@ fn main() {
                     let table = build_table(g, K, p.with_seed(PLACEMENT_SEED))
                         .expect("the maps have room for the landmarks");
                     *t += t0.elapsed().as_secs_f64();
-                    table
+                    Table::from(table)
                 })
                 .collect();
-            let mut searchers: Vec<Box<dyn Searcher + '_>> = specs
+            let mut searchers: Vec<cairns::spec::BoxedSearcher<'_>> = specs
                 .iter()
                 .map(|spec| {
                     let table = match spec.heuristic {
                         Some(HeuristicSpec::Landmarks { placement, .. }) => {
                             let i = PLACEMENTS.iter().position(|&p| p == placement);
-                            Some(&tables[i.expect("a placement with a table")])
+                            std::slice::from_ref(&tables[i.expect("a placement with a table")])
                         }
-                        _ => None,
+                        _ => &[],
                     };
                     spec.searcher(g, table).expect("a search of the floors")
                 })

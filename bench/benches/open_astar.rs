@@ -133,7 +133,7 @@ fn run_struct(
         .with_heuristic(HeuristicSpec::Octile)
         .with_open(kind);
     let mut searcher = spec
-        .searcher(&inst.graph, None)
+        .searcher(&inst.graph, &[])
         .expect("A* with octile takes every OPEN set");
     let mut checker = Checker::new(&inst.graph, Reference::Published);
     // One untimed query sizes the cache.

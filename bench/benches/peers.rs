@@ -50,7 +50,7 @@ const IMPLS: [(&str, Impl); 5] = [
 /// the full cell path into a reused buffer, as the peers do.
 fn run(
     imp: Impl,
-    searcher: Option<&mut Box<dyn Searcher + '_>>,
+    searcher: Option<&mut cairns::spec::BoxedSearcher<'_>>,
     graph: &GridGraph,
     (start, goal): (NodeId, NodeId),
     path: &mut Vec<NodeId>,

@@ -9,10 +9,11 @@
 use cairns::graph::{Graph, NodeId};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::Octile;
-use cairns::landmarks::{LandmarkFileError, LandmarkTable, grid_hash};
+use cairns::landmarks::LandmarkTable;
 use cairns::movingai::{
     ParseError, ScenarioFile, parse_map, parse_map_from, parse_scen, parse_scen_from, write_map,
 };
+use cairns::saved::{FileError, grid_hash};
 use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 
 /// The longest error message any input may produce: errors quote at most
@@ -127,7 +128,7 @@ pub const LANDMARK_MAP: &str = "
 /// # Panics
 ///
 /// When one of these fails.
-pub fn landmarks(data: &[u8]) -> [Result<LandmarkTable, LandmarkFileError>; 2] {
+pub fn landmarks(data: &[u8]) -> [Result<LandmarkTable, FileError>; 2] {
     let grid = Grid::from_ascii(LANDMARK_MAP).expect("the landmark map parses");
     [Neighborhood::Four, Neighborhood::Octile].map(|neighborhood| {
         let hash = grid_hash(&grid, neighborhood);

@@ -1,8 +1,8 @@
 //! The search options every command shares (`--search`, `--heuristic`,
-//! `--open`, `--landmarks`, `--jump-table`, and the `--jps`/`--canonical`
-//! aliases), read into the library's [`SearchSpec`]: the names, defaults
-//! and checks are the library's; this module only adds the command-line
-//! words and loading saved tables.
+//! `--open`, `--table` with its aliases `--landmarks` and `--jump-table`,
+//! and the `--jps`/`--canonical` aliases), read into the library's
+//! [`SearchSpec`]: the names, defaults and checks are the library's; this
+//! module only adds the command-line words and loading saved tables.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -13,10 +13,9 @@ use anyhow::Context;
 use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
-use cairns::landmarks::{SavedTable, grid_hash};
 use cairns::open::OpenKind;
-use cairns::search::JumpTable;
-use cairns::spec::{Algorithm, GivenTables, HeuristicSpec, Prepared, SearchSpec, Weight};
+use cairns::saved::grid_hash;
+use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table, Weight};
 
 /// The search of a command.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -40,11 +39,18 @@ pub struct SearchArgs {
     /// where it is faster (docs/differential-heuristics.md).
     #[arg(long = "open", value_name = "NAME")]
     pub open: Option<OpenKind>,
-    /// Use the differential heuristic of a landmark table saved by
-    /// `cairns landmarks build` for this map; --heuristic may then only be
-    /// dh, or dh:K with the file's K.
-    #[arg(long, value_name = "FILE")]
-    pub landmarks: Option<PathBuf>,
+    /// Use a table saved for this map instead of building it (repeat for
+    /// several): a landmark table from `cairns landmarks build` (the
+    /// heuristic becomes dh, and --heuristic may only be dh or dh:K with
+    /// the file's K), or a jump table from `cairns table build --search
+    /// jps+` (which implies --search jps+). The file says which it is.
+    #[arg(
+        long = "table",
+        visible_alias = "landmarks",
+        visible_alias = "jump-table",
+        value_name = "FILE"
+    )]
+    pub tables: Vec<PathBuf>,
     /// Bounded-suboptimal search: costs at most W (at least 1) times the
     /// optimal ones, far fewer nodes expanded. With astar, canonical or jps
     /// the heuristic is multiplied by W (weighted A*); with focal, W bounds
@@ -55,11 +61,6 @@ pub struct SearchArgs {
     /// any-angle (Euclidean) length of the pulled path.
     #[arg(long)]
     pub pull: bool,
-    /// Use the jump table saved by `cairns jump-table build` for this map
-    /// instead of building it: implies --search jps+ (the only search that
-    /// takes one).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["jps", "canonical"])]
-    pub jump_table: Option<PathBuf>,
     /// Same as --search canonical.
     #[arg(long, conflicts_with_all = ["algorithm", "jps"])]
     pub canonical: bool,
@@ -69,16 +70,22 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    /// The spec the options name (defaults not yet filled in).
-    pub fn spec(&self) -> SearchSpec {
+    /// The spec the options name (defaults not yet filled in) with
+    /// `tables` given: without a search
+    /// named, a table that only one search builds (a jump table) implies
+    /// that search.
+    fn spec_for(&self, tables: &[Table]) -> SearchSpec {
+        let implied = || {
+            Algorithm::ALL
+                .into_iter()
+                .find(|a| tables.iter().any(|t| a.tables().contains(&t.kind())))
+        };
         let algorithm = if self.jps {
             Algorithm::Jps
         } else if self.canonical {
             Algorithm::Canonical
-        } else if self.jump_table.is_some() && self.algorithm.is_none() {
-            Algorithm::JpsPlus
         } else {
-            self.algorithm.unwrap_or_default()
+            self.algorithm.or_else(implied).unwrap_or_default()
         };
         SearchSpec {
             algorithm,
@@ -89,50 +96,32 @@ impl SearchArgs {
         }
     }
 
-    /// Checks the spec on `graph` and builds what it needs: the table of
-    /// `dh:K`, or the one in `--landmarks`, and the jump table of `jps+`,
-    /// or the one in `--jump-table`. Warns on stderr when the heuristic is
-    /// not admissible.
+    /// Checks the spec on `graph` and builds what it needs, taking the
+    /// tables in the `--table` files instead of building them. Warns on
+    /// stderr when the heuristic is not admissible.
     ///
     /// # Errors
     ///
     /// A combination the library refuses (the message says why), or a
-    /// landmark or jump table file that cannot be loaded for this map.
+    /// table file that cannot be loaded for this map (the message names
+    /// the file).
     pub fn prepare<'g>(&self, graph: &'g GridGraph) -> anyhow::Result<Prepared<'g>> {
-        let spec = self.spec();
-        let t0 = Instant::now();
-        let landmarks = self
-            .landmarks
-            .as_deref()
+        let given = self
+            .tables
+            .iter()
             .map(|file| load_table(file, graph))
-            .transpose()?;
-        let jumps = self
-            .jump_table
-            .as_deref()
-            .map(|file| load_jump_table(file, graph))
-            .transpose()?;
-        let (landmarks, compressed) = match landmarks {
-            Some(SavedTable::Full(t)) => (Some(t), None),
-            Some(SavedTable::Compressed(c)) => (None, Some(c)),
-            None => (None, None),
-        };
-        let given = GivenTables {
-            landmarks,
-            compressed,
-            jumps,
-            seconds: t0.elapsed().as_secs_f64(),
-        };
-        let files: Vec<String> = [
-            ("--landmarks", &self.landmarks),
-            ("--jump-table", &self.jump_table),
-        ]
-        .into_iter()
-        .filter_map(|(flag, file)| file.as_ref().map(|f| format!("{flag} {}", f.display())))
-        .collect();
-        let prepared = if files.is_empty() {
+            .collect::<anyhow::Result<Vec<Given>>>()?;
+        let tables: Vec<Table> = given.iter().map(|g| g.table.clone()).collect();
+        let spec = self.spec_for(&tables);
+        let prepared = if given.is_empty() {
             spec.prepare(graph)?
         } else {
-            spec.prepare_given(graph, given)
+            let files: Vec<String> = self
+                .tables
+                .iter()
+                .map(|f| format!("--table {}", f.display()))
+                .collect();
+            spec.prepare_with(graph, given)
                 .with_context(|| files.join(", "))?
         };
         if let Some(why) = prepared.inadmissible() {
@@ -140,6 +129,47 @@ impl SearchArgs {
         }
         Ok(prepared)
     }
+}
+
+/// What preparation built or loaded, for JSON summaries: an array of
+/// `{"kind", "seconds", "bytes", "given"}`, one per table.
+pub fn tables_json(prepared: &Prepared) -> serde_json::Value {
+    prepared
+        .report()
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "kind": r.kind.name(),
+                "seconds": r.seconds,
+                "bytes": r.bytes,
+                "given": r.given,
+            })
+        })
+        .collect()
+}
+
+/// Writes what preparation built or loaded, for the commands' reports: a
+/// line per table (`table        jumps built in 0.004 s, 49152 bytes`),
+/// then the seconds and bytes of them all; nothing without tables. Each
+/// label is padded to `width`.
+pub fn write_tables(
+    out: &mut impl Write,
+    prepared: &Prepared,
+    width: usize,
+) -> std::io::Result<()> {
+    if prepared.report().is_empty() {
+        return Ok(());
+    }
+    for table in prepared.report() {
+        writeln!(out, "{:width$} {table}", "table")?;
+    }
+    writeln!(
+        out,
+        "{:width$} {:.3}",
+        "preprocess s",
+        prepared.preprocess_s()
+    )?;
+    writeln!(out, "{:width$} {}", "table bytes", prepared.table_bytes())
 }
 
 /// The terrain costs of a command's map (`--terrain`).
@@ -207,11 +237,10 @@ pub fn endpoint(
     }
 }
 
-/// Opens `path` for a table file of `what` (`landmark`, `jump table`),
-/// naming the file in the error.
-fn open_table(path: &Path, what: &str) -> anyhow::Result<BufReader<File>> {
+/// Opens the table file `path`, naming the file in the error.
+fn open_table(path: &Path) -> anyhow::Result<BufReader<File>> {
     let file = File::open(path)
-        .with_context(|| format!("{}: cannot open the {what} file", path.display()))?;
+        .with_context(|| format!("{}: cannot open the table file", path.display()))?;
     Ok(BufReader::new(file))
 }
 
@@ -230,7 +259,7 @@ pub fn save_table(
         .with_context(|| format!("{name}: cannot write the {what}"))
 }
 
-/// What `landmarks build` and `jump-table build` print once the table is
+/// What `landmarks build` and `table build` print once the table is
 /// saved: the map, the lines particular to the table (`details`), the
 /// build time, the table's bytes, the file written, then `listing`.
 pub struct BuildReport<'a> {
@@ -269,23 +298,19 @@ impl BuildReport<'_> {
     }
 }
 
-/// Loads the landmark table in `path` for `graph`, full or compressed,
-/// checking that it was built for this map and movement rule. Every error
+/// Loads the saved table in `path` for `graph`, of any kind, checking
+/// that it was built for this map and movement rule, timed. Every error
 /// names the file.
-pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<SavedTable> {
-    let file = open_table(path, "landmark")?;
+pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<Given> {
+    let t0 = Instant::now();
+    let file = open_table(path)?;
     let hash = grid_hash(graph.grid(), graph.neighborhood());
-    SavedTable::load_for(file, graph, hash)
-        .with_context(|| format!("{}: cannot load the landmark table", path.display()))
-}
-
-/// Loads the jump table in `path` for `graph`, checking that it was built
-/// for this map (and octile movement). Every error names the file.
-pub fn load_jump_table(path: &Path, graph: &GridGraph) -> anyhow::Result<JumpTable> {
-    let file = open_table(path, "jump table")?;
-    let hash = grid_hash(graph.grid(), graph.neighborhood());
-    JumpTable::load_for(file, graph, hash)
-        .with_context(|| format!("{}: cannot load the jump table", path.display()))
+    let table = Table::load_for(file, graph, hash)
+        .with_context(|| format!("{}: cannot load the table", path.display()))?;
+    Ok(Given {
+        table,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
 }
 
 /// Parses `4` or `8`.

@@ -8,12 +8,12 @@ mod choose;
 mod demo;
 mod field;
 mod generate;
-mod jump_table;
 mod landmarks;
 mod path;
 mod render;
 mod scen;
 mod serve;
+mod table;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -53,10 +53,16 @@ enum Command {
         #[command(subcommand)]
         command: Build<landmarks::BuildArgs>,
     },
-    /// Build and save the jump tables of JPS+ (`--search jps+`).
+    /// Build and save the table a search needs before its first query
+    /// (`--search jps+`: its jump table), for `--table FILE`.
+    Table {
+        #[command(subcommand)]
+        command: Build<table::BuildArgs>,
+    },
+    /// The same as `cairns table build MAP --search jps+ -o FILE`.
     JumpTable {
         #[command(subcommand)]
-        command: Build<jump_table::BuildArgs>,
+        command: Build<JumpTableArgs>,
     },
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
@@ -65,8 +71,19 @@ enum Command {
     Generate(generate::Args),
 }
 
-/// The one subcommand of `cairns landmarks` and `cairns jump-table`; the
-/// options say what it builds.
+/// Options of `cairns jump-table build`.
+#[derive(Debug, clap::Args)]
+#[command(about = "Build the jump table of a map (octile movement) and save it")]
+struct JumpTableArgs {
+    /// The `.map` file.
+    map: std::path::PathBuf,
+    /// The table file to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: std::path::PathBuf,
+}
+
+/// The one subcommand of `cairns landmarks`, `cairns table` and `cairns
+/// jump-table`; the options say what it builds.
 #[derive(Debug, Subcommand)]
 enum Build<A: clap::Args> {
     Build(A),
@@ -94,9 +111,12 @@ fn main() -> ExitCode {
         Some(Command::Landmarks {
             command: Build::Build(args),
         }) => landmarks::build(&args),
+        Some(Command::Table {
+            command: Build::Build(args),
+        }) => table::build(&args),
         Some(Command::JumpTable {
             command: Build::Build(args),
-        }) => jump_table::build(&args),
+        }) => table::build_jumps(args.map, args.output),
         Some(Command::OpenSets) => list_open_sets(),
         Some(Command::Generate(args)) => generate::run(&args),
     };

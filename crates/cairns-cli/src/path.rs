@@ -143,11 +143,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             graph.min_cost()
         )?;
     }
-    if prepared.table().is_some() || prepared.jump_table().is_some() {
+    if !prepared.report().is_empty() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
-        writeln!(out, "preprocess {:.1} ms", prepared.preprocess_s() * 1e3)?;
-        writeln!(out, "table      {} bytes", prepared.table_bytes())?;
     }
+    crate::choose::write_tables(&mut out, &prepared, 10)?;
     if !args.no_draw && g.width() <= DRAW_LIMIT && g.height() <= DRAW_LIMIT {
         let what = if prepared.spec().any_angle() {
             "* corners of the path"

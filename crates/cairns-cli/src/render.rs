@@ -135,9 +135,11 @@ fn run_one(
     let search = SearchArgs {
         algorithm,
         heuristic: Some(heuristic),
-        landmarks: landmarks_file
+        tables: landmarks_file
             .filter(|_| heuristic.is_landmarks())
-            .map(Path::to_path_buf),
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect(),
         ..SearchArgs::default()
     };
     let prepared = search.prepare(graph)?;
@@ -173,8 +175,7 @@ fn run_one(
             .map(<[NodeId]>::to_vec)
             .unwrap_or_default(),
         search_seconds,
-        table_seconds: (prepared.landmark_nodes().is_some() || prepared.jump_table().is_some())
-            .then_some(prepared.preprocess_s()),
+        table_seconds: (!prepared.report().is_empty()).then_some(prepared.preprocess_s()),
     })
 }
 

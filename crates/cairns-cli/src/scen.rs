@@ -170,8 +170,8 @@ fn report(
             "spec": spec.to_string(),
             "search": spec.algorithm.name(),
             "heuristic": prepared.heuristic_label(),
-            "landmarks": args.search.landmarks.as_ref().map(|p| p.display().to_string()),
-            "jump_table": args.search.jump_table.as_ref().map(|p| p.display().to_string()),
+            "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "tables": crate::choose::tables_json(prepared),
             "preprocess_s": prepared.preprocess_s(),
             "table_bytes": prepared.table_bytes(),
             "open": spec.open_kind().name(),
@@ -200,10 +200,7 @@ fn report(
         if let Some(costs) = &args.terrain.terrain {
             writeln!(out, "terrain      {costs} (checked against dijkstra)")?;
         }
-        if prepared.table().is_some() || prepared.jump_table().is_some() {
-            writeln!(out, "preprocess s {:.3}", prepared.preprocess_s())?;
-            writeln!(out, "table bytes  {}", prepared.table_bytes())?;
-        }
+        crate::choose::write_tables(&mut out, prepared, 12)?;
         writeln!(out, "scenarios    {}", summary.queries)?;
         writeln!(out, "matched      {}", summary.queries - mismatches)?;
         writeln!(out, "mismatches   {mismatches}")?;

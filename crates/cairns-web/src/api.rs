@@ -11,6 +11,7 @@ use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::landmarks::place;
 use cairns::open::OpenKind;
+use cairns::saved::TableKind;
 use cairns::search::{Dijkstra, SearchCache};
 use cairns::spec::{
     Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, PlacementKind, SearchSpec, SpecError,
@@ -314,6 +315,7 @@ fn prepare_table(
             directions: nb.directions(),
             landmarks: nodes,
             directed: c.directed,
+            kind: TableKind::Landmarks,
         };
         let t0 = Instant::now();
         let (table, built) = state.table(key, &table_graph)?;
@@ -365,11 +367,17 @@ fn run_search(
     if let Some(hit) = kept.as_ref().and_then(|key| state.outcome(key)) {
         return Ok(hit);
     }
-    // JPS+ borrows the graph's jump table from the cache instead of
-    // building one per request.
-    let jumps = (spec.algorithm == Algorithm::JpsPlus).then(|| state.jump_table(&prep.key, graph));
+    // The tables the search builds from the graph (JPS+'s jump table) come
+    // from the state's cache of every table kind, built once per graph;
+    // `held` keeps them (and their memory charge) while the search runs.
+    let held = state.search_tables(&prep.key, graph, spec.algorithm)?;
+    let tables: Vec<cairns::spec::Table> = table
+        .into_iter()
+        .chain(held.iter().map(|t| &***t))
+        .cloned()
+        .collect();
     let mut searcher = spec
-        .searcher_with_jumps(graph, table, jumps.as_deref())
+        .searcher(graph, &tables)
         .map_err(|e| bad(e.to_string()))?;
     // One warm-up run, then up to TIMED_RUNS timed runs within the budget;
     // or, not warm, one timed run.
@@ -614,7 +622,7 @@ fn run_both(
 fn shortest(graph: &GridGraph, start: NodeId, goal: NodeId) -> Result<Shortest, ApiError> {
     let spec = SearchSpec::new(Algorithm::AStar)
         .with_heuristic(HeuristicSpec::default_for(graph.neighborhood()));
-    let mut searcher = spec.searcher(graph, None).map_err(|e| bad(e.to_string()))?;
+    let mut searcher = spec.searcher(graph, &[]).map_err(|e| bad(e.to_string()))?;
     let cost = searcher.search_cost(start, goal);
     let mut path = Vec::new();
     if cost.is_some() {
@@ -683,7 +691,7 @@ pub(crate) async fn heat(
             .transpose()?;
         let mut cache: SearchCache = state.take_cache();
         Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
-        let table = prep.table.as_ref().map(|t| &**t.0);
+        let table = prep.table.as_ref().and_then(|t| t.0.landmarks());
         let result = h
             .estimates(&prep.graph, table, start, goal)
             .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
@@ -734,8 +742,9 @@ mod tests {
     }
 
     /// JPS+ searches borrow one cached jump table per graph: a drag of the
-    /// start reuses it, a wall edit replaces it (one kept), and every
-    /// answer equals a searcher that builds its own table.
+    /// start reuses it, a wall edit builds another beside it (the cache of
+    /// every table kind keeps both), and every answer equals a searcher
+    /// that builds its own table.
     #[test]
     fn jps_plus_reuses_the_graphs_jump_table() {
         use cairns::grid::MapKind;
@@ -759,14 +768,17 @@ mod tests {
                 ..request(from, to)
             };
             let answer = search_blocking(&state, &req).unwrap();
-            assert_eq!(state.jump_tables_kept(), 1);
+            assert_eq!(
+                state.tables_kept(TableKind::Jumps),
+                if k < 3 { 1 } else { 2 }
+            );
             let mut edited = grid.clone();
             for [x, y, _] in walls {
                 edited.set(x, y, cairns::grid::Tile::OutOfBounds);
             }
             let graph = GridGraph::new(edited, Neighborhood::Octile);
             let spec: SearchSpec = "jps+".parse().unwrap();
-            let mut fresh = spec.searcher(&graph, None).unwrap();
+            let mut fresh = spec.searcher(&graph, &[]).unwrap();
             let cost = fresh.search_cost(grid.node(from[0], from[1]), grid.node(to[0], to[1]));
             assert_eq!(answer.a.cost, cost, "{from:?}");
             assert_eq!(answer.a.expanded, fresh.stats().expanded, "{from:?}");
@@ -804,7 +816,7 @@ mod tests {
                 // The kept answer, its time included; the warm one is run again.
                 Some(kept) => assert_eq!(a.millis == kept.millis, k < 3, "move {k}"),
             }
-            let mut octile = SearchSpec::default().searcher(&graph, None).unwrap();
+            let mut octile = SearchSpec::default().searcher(&graph, &[]).unwrap();
             assert_eq!(a.cost, octile.search_cost(start, goal));
             assert_eq!(a.expanded, octile.stats().expanded);
             let lms: Vec<NodeId> = req
@@ -818,7 +830,8 @@ mod tests {
                 cairns::landmarks::Directedness::Symmetric,
             );
             let spec: SearchSpec = "astar/dh:2".parse().unwrap();
-            let mut dh = spec.searcher(&graph, Some(&table)).unwrap();
+            let tables = [table.into()];
+            let mut dh = spec.searcher(&graph, &tables).unwrap();
             assert_eq!(b.cost, dh.search_cost(start, goal), "move {k}");
             assert_eq!(b.expanded, dh.stats().expanded, "move {k}");
         }

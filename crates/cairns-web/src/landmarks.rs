@@ -144,7 +144,7 @@ pub(crate) async fn help(
         let table = prep
             .table
             .as_ref()
-            .map(|t| &*t.0)
+            .and_then(|t| t.0.landmarks())
             .ok_or_else(|| bad("no landmark table"))?;
         let base = HeuristicSpec::Octile
             .estimates(&prep.graph, None, None, goal)

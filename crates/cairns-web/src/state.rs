@@ -1,6 +1,6 @@
 //! What the server keeps between requests: the maps, a pool of search
 //! caches, recently built graphs (a map plus wall edits) and recently built
-//! landmark tables.
+//! tables of every kind (landmark tables, jump tables), in one cache.
 //!
 //! A drag sends one request per cell it crosses, each with the whole state
 //! of the page, so consecutive requests differ in one thing: the start, one
@@ -9,8 +9,8 @@
 //! and the table each time.
 //!
 //! What the caches may hold is bounded: a few graphs, idle search caches
-//! up to [`Limits::max_concurrent_work`], and landmark tables by count and by
-//! the bytes of [`Limits::table_memory`].
+//! up to [`Limits::max_concurrent_work`], and tables of every kind by count
+//! and by the bytes of [`Limits::table_memory`].
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -23,7 +23,9 @@ use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood, Tile};
 use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::movingai::{ParseError, read_map};
 use cairns::open::OpenSet;
-use cairns::search::{JumpTable, SearchCache};
+use cairns::saved::TableKind;
+use cairns::search::SearchCache;
+use cairns::spec::{Algorithm, SearchSpec};
 
 use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
 use crate::wire::SearchOutcome;
@@ -31,18 +33,11 @@ use crate::wire::SearchOutcome;
 /// The largest map the server loads, in cells (2048 x 2048).
 pub const MAX_CELLS: usize = 1 << 22;
 
-/// How many landmark tables are kept before the oldest are dropped.
+/// How many tables (of every kind) are kept before the oldest are dropped.
 const TABLES_KEPT: usize = 8;
 
 /// How many graphs are kept before the oldest are dropped.
 const GRAPHS_KEPT: usize = 8;
-
-/// How many JPS+ jump tables are kept (one per graph, 32 bytes per cell:
-/// 128 MiB for a 2048 x 2048 map) before the least recently used is
-/// dropped. A drag changes the start, the goal or a landmark, not the
-/// walls, so one table serves the whole drag; a wall stroke builds one per
-/// edit, as it did before the cache.
-const JUMP_TABLES_KEPT: usize = 1;
 
 /// Why the server state could not be set up, or could not give a map or
 /// a graph that was asked for.
@@ -156,8 +151,9 @@ enum Source {
     File(PathBuf),
 }
 
-/// The identity of a landmark table: the map, its wall edits, the movement
-/// rule and the landmarks.
+/// The identity of a table: its kind, the map, its wall edits, the movement
+/// rule and, for a landmark table, the landmarks (none for the other
+/// kinds, which a search builds from the graph alone).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TableKey {
     pub map: String,
@@ -167,6 +163,8 @@ pub(crate) struct TableKey {
     /// Whether the table keeps distances both to and from each landmark
     /// ([`Directedness::Directed`]).
     pub directed: bool,
+    /// The kind of table.
+    pub kind: TableKind,
 }
 
 impl TableKey {
@@ -205,10 +203,8 @@ pub struct AppState {
     /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
     caches: Mutex<Vec<Box<dyn Any + Send>>>,
     graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
-    /// Least recently used first.
+    /// Tables of every kind, least recently used first.
     tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
-    /// JPS+ jump tables by graph, least recently used first.
-    jumps: Mutex<Vec<(GraphKey, Arc<JumpTable>)>>,
     /// Recent answers of cold searches that no landmark table shaped,
     /// least recently used first: search A of a landmark drag, whose start,
     /// goal and map stay put while the landmarks move.
@@ -238,9 +234,9 @@ pub(crate) struct Endpoints {
     pub source: String,
 }
 
-/// A landmark table, its bytes charged to [`Limits::table_memory`] while
-/// anything holds it.
-pub(crate) type Table = Charged<LandmarkTable>;
+/// A table of any kind, its bytes charged to [`Limits::table_memory`]
+/// while anything holds it.
+pub(crate) type Table = Charged<cairns::spec::Table>;
 
 impl fmt::Debug for AppState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -266,7 +262,6 @@ impl AppState {
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
-            jumps: Mutex::new(Vec::new()),
             outcomes: Mutex::new(Vec::new()),
             guards: Guards::new(Limits::default()),
         }
@@ -548,7 +543,8 @@ impl AppState {
                 .iter()
                 .enumerate()
                 .filter(|(_, (k, _))| {
-                    k.map == key.map
+                    k.kind == key.kind
+                        && k.map == key.map
                         && k.edits == key.edits
                         && k.directions == key.directions
                         && k.directed == key.directed
@@ -579,19 +575,22 @@ impl AppState {
         let (_build, nearest) = nearest;
         let table = match nearest {
             Some((moved, t, true)) => match Arc::try_unwrap(t) {
-                Ok(mut owned) => {
-                    for &l in &moved {
-                        owned.get_mut().move_landmark(graph, l, key.landmarks[l]);
+                Ok(mut owned) => match landmarks_mut(owned.get_mut()) {
+                    Some(table) => {
+                        for &l in &moved {
+                            table.move_landmark(graph, l, key.landmarks[l]);
+                        }
+                        Arc::new(owned)
                     }
-                    Arc::new(owned)
-                }
+                    None => Arc::new(self.copy_moved(&owned, &moved, &key, graph)?),
+                },
                 Err(t) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
             },
             Some((moved, t, false)) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
             None => {
                 let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
                 let table = LandmarkTable::build(graph, &key.landmarks, key.directedness());
-                Arc::new(Charged::new(table, charge))
+                Arc::new(Charged::new(table.into(), charge))
             }
         };
         let mut tables = lock(&self.tables);
@@ -602,25 +601,58 @@ impl AppState {
         Ok((table, true))
     }
 
-    /// The JPS+ jump table of the graph `key` (which is `graph`): a recent
-    /// one, or built now and kept in place of the least recently used.
-    pub(crate) fn jump_table(&self, key: &GraphKey, graph: &GridGraph) -> Arc<JumpTable> {
-        {
-            let mut jumps = lock(&self.jumps);
-            if let Some(i) = jumps.iter().position(|(k, _)| k == key) {
-                let hit = jumps.remove(i);
-                let table = Arc::clone(&hit.1);
-                jumps.push(hit);
-                return table;
+    /// The tables `algorithm` builds from the graph `key` (which is
+    /// `graph`) before its first query (the jump table of `jps+`), from the
+    /// cache of every table kind or built now, taking a build turn and
+    /// charged to [`Limits::table_memory`] as landmark tables are. A spec
+    /// that cannot be prepared on the graph gets none here: its searcher
+    /// says why.
+    ///
+    /// # Errors
+    ///
+    /// When every build turn is taken, or the tables in use leave no room.
+    pub(crate) fn search_tables(
+        &self,
+        key: &GraphKey,
+        graph: &GridGraph,
+        algorithm: Algorithm,
+    ) -> Result<Vec<Arc<Table>>, Refusal> {
+        let mut out = Vec::new();
+        for &kind in algorithm.tables() {
+            let key = TableKey {
+                map: key.map.clone(),
+                edits: key.edits.clone(),
+                directions: key.directions,
+                landmarks: Vec::new(),
+                directed: false,
+                kind,
+            };
+            {
+                let mut tables = lock(&self.tables);
+                if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
+                    let hit = tables.remove(i);
+                    out.push(Arc::clone(&hit.1));
+                    tables.push(hit);
+                    continue;
+                }
             }
+            let _build = self.guards.build()?;
+            let Ok(prepared) = SearchSpec::new(algorithm).prepare(graph) else {
+                continue;
+            };
+            let Some(table) = prepared.tables().iter().find(|t| t.kind() == kind) else {
+                continue;
+            };
+            let charge = self.charge_table(table.memory_bytes())?;
+            let table = Arc::new(Charged::new(table.clone(), charge));
+            let mut tables = lock(&self.tables);
+            if tables.len() >= TABLES_KEPT {
+                tables.remove(0);
+            }
+            tables.push((key, Arc::clone(&table)));
+            out.push(table);
         }
-        let table = Arc::new(JumpTable::build(graph));
-        let mut jumps = lock(&self.jumps);
-        if jumps.len() >= JUMP_TABLES_KEPT {
-            jumps.remove(0);
-        }
-        jumps.push((key.clone(), Arc::clone(&table)));
-        table
+        Ok(out)
     }
 
     /// The answer kept for `key`, if a recent cold search had it.
@@ -644,10 +676,13 @@ impl AppState {
         outcomes.push((key, outcome));
     }
 
-    /// How many jump tables are kept now.
+    /// How many tables of `kind` are kept now.
     #[cfg(test)]
-    pub(crate) fn jump_tables_kept(&self) -> usize {
-        lock(&self.jumps).len()
+    pub(crate) fn tables_kept(&self, kind: TableKind) -> usize {
+        lock(&self.tables)
+            .iter()
+            .filter(|(k, _)| k.kind == kind)
+            .count()
     }
 
     /// A copy of `table` with the landmarks `moved` recomputed at their
@@ -660,11 +695,14 @@ impl AppState {
         graph: &GridGraph,
     ) -> Result<Table, Refusal> {
         let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
-        let mut copy = LandmarkTable::clone(table);
+        let mut copy = match table.landmarks() {
+            Some(t) => t.clone(),
+            None => LandmarkTable::build(graph, &key.landmarks, key.directedness()),
+        };
         for &l in moved {
             copy.move_landmark(graph, l, key.landmarks[l]);
         }
-        Ok(Charged::new(copy, charge))
+        Ok(Charged::new(copy.into(), charge))
     }
 
     /// Charges `bytes` for a new table, dropping idle cached tables (least
@@ -688,6 +726,15 @@ impl AppState {
             drop(tables);
             drop(evicted);
         }
+    }
+}
+
+/// The landmark table in `table`, to change in place, when it is one and
+/// nothing else holds it.
+fn landmarks_mut(table: &mut cairns::spec::Table) -> Option<&mut LandmarkTable> {
+    match table {
+        cairns::spec::Table::Landmarks(t) => Arc::get_mut(t),
+        _ => None,
     }
 }
 
@@ -813,6 +860,7 @@ mod tests {
             directions,
             landmarks,
             directed: false,
+            kind: TableKind::Landmarks,
         }
     }
 
@@ -842,12 +890,12 @@ mod tests {
         assert!(built);
         assert_eq!(state.guards().table_bytes_used(), one, "no copy");
         let fresh = LandmarkTable::build(&*graph, &[free[0], free[20]], Directedness::Symmetric);
-        assert!(**moved == fresh);
+        assert!(moved.landmarks() == Some(&fresh));
         // Held (by `moved`): copied, both charged.
         let (copied, _) = state.table(key(free[30]), &graph).unwrap();
         assert_eq!(state.guards().table_bytes_used(), 2 * one);
         let fresh = LandmarkTable::build(&*graph, &[free[0], free[30]], Directedness::Symmetric);
-        assert!(**copied == fresh);
+        assert!(copied.landmarks() == Some(&fresh));
         assert!(
             state
                 .table(key(free[20]), &graph)

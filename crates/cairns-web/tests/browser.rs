@@ -669,7 +669,8 @@ fn dh_expanded(
         .collect();
     let table = LandmarkTable::build(&graph, &nodes, directedness);
     let spec: SearchSpec = "astar/dh".parse().unwrap();
-    let mut searcher = spec.searcher(&graph, Some(&table)).unwrap();
+    let tables = [cairns::spec::Table::from(table.clone())];
+    let mut searcher = spec.searcher(&graph, &tables).unwrap();
     let (s, t) = (
         graph.node(from[0], from[1]).unwrap(),
         graph.node(to[0], to[1]).unwrap(),
@@ -897,8 +898,9 @@ fn a_stale_table_shows_both_paths_and_the_difference() {
     let graph = GridGraph::new(edited, Neighborhood::Octile);
     let (s, t) = (graph.node(1, 0).unwrap(), graph.node(1, 4).unwrap());
     let spec: SearchSpec = "astar/dh".parse().unwrap();
+    let tables = [cairns::spec::Table::from(table.clone())];
     let stale_cost = spec
-        .searcher(&graph, Some(&table))
+        .searcher(&graph, &tables)
         .unwrap()
         .search_cost(s, t)
         .unwrap();

@@ -89,7 +89,6 @@
 //! types for bad input; they do not panic on user data.
 #![deny(missing_docs)]
 
-mod binary;
 pub mod graph;
 pub mod grid;
 pub mod heuristic;
@@ -98,6 +97,7 @@ pub mod movingai;
 pub mod open;
 mod parse;
 pub mod rng;
+pub mod saved;
 pub mod search;
 pub mod spec;
 

@@ -24,7 +24,9 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     assert_exit(&o, 0);
     let j = json(&o);
     assert_eq!(j["search"], "jps+", "{j}");
-    assert_eq!(j["jump_table"], table.as_str(), "{j}");
+    assert_eq!(j["table_files"][0], table.as_str(), "{j}");
+    assert_eq!(j["tables"][0]["kind"], "jumps", "{j}");
+    assert_eq!(j["tables"][0]["given"], true, "{j}");
     assert_eq!(j["queries"], 40, "{j}");
     assert_eq!(j["mismatches"], 0, "{j}");
     assert_eq!(j["table_bytes"], 49_152, "{j}");
@@ -61,7 +63,7 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     assert_exit(&plus, 0);
     let cost = |o: &std::process::Output| stdout(o).lines().next().unwrap().to_string();
     assert_eq!(cost(&astar), cost(&plus));
-    assert_stdout_has(&plus, "table      49152 bytes");
+    assert_stdout_has(&plus, "table bytes 49152");
 }
 
 #[test]
@@ -78,7 +80,7 @@ fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error(
     assert_exit(&o, 2);
     let err = stderr(&o);
     assert!(
-        err.contains("--jump-table") && err.contains("jps+"),
+        err.contains("--table") && err.contains("a jump table is for the jps+ search"),
         "{err}"
     );
 
@@ -100,7 +102,7 @@ fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error(
         (
             "version.jt",
             edited(8, 0x01),
-            "unsupported jump table file version 3",
+            "jump table: unsupported file version 3 (this library reads version 2",
         ),
     ] {
         let path = dir.path(name);

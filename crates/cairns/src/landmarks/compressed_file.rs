@@ -7,15 +7,15 @@
 use std::io::{self, Read, Write};
 
 use super::compressed::CompressedTable;
-use super::file::{
-    FileErrorKind, LandmarkFileError, MAGIC, check_distances, check_sum, not_landmarks,
-    read_header, read_landmarks, read_node_count,
-};
-use crate::binary::{Hashing, HashingWriter, TableFile, read_array, read_u32, read_words};
+use super::file::{check_distances, read_landmarks, read_node_count};
 use crate::graph::Graph;
+use crate::saved::{
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
+    read_magic, read_u32, read_words, write_header,
+};
 
-/// The magic bytes of a [`CompressedTable`] file.
-pub(super) const COMPRESSED_MAGIC: [u8; 8] = TableFile::CompressedLandmarks.magic();
+/// The kind of a compressed table's file.
+const KIND: TableKind = TableKind::CompressedLandmarks;
 
 impl CompressedTable {
     /// The version of the file format that [`save`](Self::save) writes and
@@ -53,9 +53,7 @@ impl CompressedTable {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
-        out.put(&COMPRESSED_MAGIC)?;
-        out.put(&Self::FILE_VERSION.to_le_bytes())?;
-        out.put(&map_hash.to_le_bytes())?;
+        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
         out.put(&(self.node_count() as u64).to_le_bytes())?;
         out.put(&(self.landmark_count() as u32).to_le_bytes())?;
         out.put(&(self.kept() as u32).to_le_bytes())?;
@@ -87,7 +85,7 @@ impl CompressedTable {
     ///
     /// # Errors
     ///
-    /// A [`LandmarkFileError`] naming the first problem found, in file
+    /// A [`FileError`] naming the first problem found, in file
     /// order: bad magic (or a full table's file,
     /// [`WrongKind`](FileErrorKind::WrongKind)), unsupported version, map
     /// hash mismatch, absurd sizes or kept count, a landmark id out of
@@ -115,10 +113,7 @@ impl CompressedTable {
     /// table.save(&mut bytes, hash).unwrap();
     /// assert_eq!(CompressedTable::load_for(&bytes[..], &graph, hash).unwrap(), table);
     /// ```
-    pub fn load(
-        r: impl Read,
-        expected_map_hash: u64,
-    ) -> Result<CompressedTable, LandmarkFileError> {
+    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<CompressedTable, FileError> {
         read(r, expected_map_hash, None)
     }
 
@@ -133,7 +128,7 @@ impl CompressedTable {
         r: impl Read,
         graph: &G,
         expected_map_hash: u64,
-    ) -> Result<CompressedTable, LandmarkFileError> {
+    ) -> Result<CompressedTable, FileError> {
         read(r, expected_map_hash, Some(graph.node_bound() as u64))
     }
 }
@@ -142,31 +137,21 @@ fn read(
     r: impl Read,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<CompressedTable, LandmarkFileError> {
+) -> Result<CompressedTable, FileError> {
     let mut r = Hashing::new(r);
-    match read_array::<8>(&mut r)? {
-        COMPRESSED_MAGIC => read_compressed(r, expected_map_hash, expected_nodes),
-        MAGIC => Err(FileErrorKind::WrongKind {
-            expected: "compressed",
-            found: "full",
-        }
-        .into()),
-        other => Err(not_landmarks(other)),
-    }
+    read_magic(&mut r, KIND)
+        .and_then(|()| read_compressed(r, expected_map_hash, expected_nodes))
+        .map_err(|e| e.reading(KIND))
 }
 
 /// [`CompressedTable::load`] after the magic bytes.
-pub(super) fn read_compressed<R: Read>(
+fn read_compressed<R: Read>(
     mut r: Hashing<R>,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<CompressedTable, LandmarkFileError> {
-    read_header(
-        &mut r,
-        CompressedTable::FILE_VERSION,
-        CompressedTable::FILE_VERSION,
-        expected_map_hash,
-    )?;
+) -> Result<CompressedTable, FileError> {
+    let version = CompressedTable::FILE_VERSION;
+    read_header(&mut r, KIND, (version, version), expected_map_hash)?;
     let nodes = read_node_count(&mut r, expected_nodes)?;
     let (k, m) = (read_u32(&mut r)?, read_u32(&mut r)?);
     if k == 0 || k as usize > CompressedTable::MAX_LANDMARKS || m == 0 || m > k {
@@ -213,7 +198,9 @@ mod tests {
     use crate::graph::NodeId;
     use crate::grid::{Grid, GridGraph, Neighborhood};
     use crate::landmarks::research::Compression;
-    use crate::landmarks::{Directedness, LandmarkTable, SavedTable, grid_hash};
+    use crate::landmarks::{Directedness, LandmarkTable};
+    use crate::saved::grid_hash;
+    use crate::spec::Table;
 
     fn table() -> (GridGraph, LandmarkTable, CompressedTable, u64) {
         let grid = Grid::from_ascii(
@@ -241,7 +228,7 @@ mod tests {
         out
     }
 
-    fn kind(r: Result<CompressedTable, LandmarkFileError>) -> FileErrorKind {
+    fn kind(r: Result<CompressedTable, FileError>) -> FileErrorKind {
         r.unwrap_err().kind().clone()
     }
 
@@ -256,12 +243,12 @@ mod tests {
             bit in 0u8..8,
         ) {
             let (graph, _, compressed, hash) = table();
-            let mut head = COMPRESSED_MAGIC.to_vec();
+            let mut head = KIND.magic().to_vec();
             head.extend_from_slice(&1u32.to_le_bytes());
             head.extend_from_slice(&hash.to_le_bytes());
             head.extend_from_slice(&input);
             proptest::prop_assert!(CompressedTable::load(&head[..], hash).is_err());
-            proptest::prop_assert!(SavedTable::load_for(&head[..], &graph, hash).is_err());
+            proptest::prop_assert!(Table::load_for(&head[..], &graph, hash).is_err());
 
             let good = bytes(&compressed, hash);
             let n = cut.index(good.len());
@@ -272,7 +259,7 @@ mod tests {
             let mut b = good.clone();
             b[flip.index(good.len())] ^= 1 << bit;
             proptest::prop_assert!(CompressedTable::load(&b[..], hash).is_err());
-            proptest::prop_assert!(SavedTable::load_for(&b[..], &graph, hash).is_err());
+            proptest::prop_assert!(Table::load_for(&b[..], &graph, hash).is_err());
         }
     }
 
@@ -287,27 +274,38 @@ mod tests {
         assert_eq!(back, c);
         assert_eq!(back.margin(), c.margin());
         assert_eq!(back.landmarks(), full.landmarks());
-        assert_eq!(
-            SavedTable::load_for(&b[..], &g, hash).unwrap(),
-            SavedTable::Compressed(c)
-        );
+        assert_eq!(Table::load_for(&b[..], &g, hash).unwrap(), Table::from(c));
         let mut fb = Vec::new();
         full.save(&mut fb, hash).unwrap();
         assert_eq!(
-            SavedTable::load_for(&fb[..], &g, hash).unwrap(),
-            SavedTable::Full(full)
+            Table::load_for(&fb[..], &g, hash).unwrap(),
+            Table::from(full)
         );
     }
 
     #[test]
-    fn a_jump_table_is_named_by_every_loader() {
-        let (graph, _, compressed, hash) = table();
-        let mut b = bytes(&compressed, hash);
-        b[..8].copy_from_slice(b"CAIRNSJP");
-        let e = SavedTable::load_for(&b[..], &graph, hash).unwrap_err();
+    fn a_table_of_another_kind_is_named_by_every_loader() {
+        let (graph, full, compressed, hash) = table();
+        let good = bytes(&compressed, hash);
+        let mut fb = Vec::new();
+        full.save(&mut fb, hash).unwrap();
+        let e = CompressedTable::load(&fb[..], hash).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "the file is a jump table (`cairns jump-table build`), not a landmark table"
+            "compressed landmark table: the file holds a landmark table (`cairns landmarks build MAP -k K`)"
+        );
+        let e = LandmarkTable::load(&good[..], hash).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "landmark table: the file holds a compressed landmark table (`cairns landmarks build MAP -k K --keep M`)"
+        );
+
+        let mut b = bytes(&compressed, hash);
+        b[..8].copy_from_slice(b"CAIRNSJP");
+        let e = CompressedTable::load_for(&b[..], &graph, hash).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "compressed landmark table: the file holds a jump table (`cairns table build MAP --search jps+`)"
         );
         assert_eq!(
             CompressedTable::load(&b[..], hash).unwrap_err().kind(),
@@ -317,28 +315,15 @@ mod tests {
 
     #[test]
     fn each_problem_has_its_own_error() {
-        let (graph, full, compressed, hash) = table();
+        let (graph, _, compressed, hash) = table();
         let good = bytes(&compressed, hash);
         let load = |b: &[u8]| kind(CompressedTable::load(b, hash));
 
         let mut b = good.clone();
         b[7] = b'X';
         assert_eq!(load(&b), FileErrorKind::BadMagic);
-        let e = SavedTable::load_for(&b[..], &graph, hash).unwrap_err();
+        let e = Table::load_for(&b[..], &graph, hash).unwrap_err();
         assert_eq!(e.kind(), &FileErrorKind::BadMagic);
-
-        let mut fb = Vec::new();
-        full.save(&mut fb, hash).unwrap();
-        let e = CompressedTable::load(&fb[..], hash).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the landmark file holds a full table, not a compressed one"
-        );
-        let e = LandmarkTable::load(&good[..], hash).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the landmark file holds a compressed table, not a full one"
-        );
 
         let mut b = good.clone();
         b[8] = 9;
@@ -346,7 +331,9 @@ mod tests {
             load(&b),
             FileErrorKind::UnsupportedVersion {
                 found: 9,
-                supported: 1
+                oldest: 1,
+                supported: 1,
+                command: "cairns landmarks build MAP -k K --keep M",
             }
         );
         assert!(matches!(
@@ -395,7 +382,7 @@ mod tests {
         // negative distance.
         let resum = |mut b: Vec<u8>| {
             let n = b.len() - 8;
-            let sum = crate::binary::fnv1a(crate::binary::FNV_OFFSET, &b[..n]);
+            let sum = crate::saved::fnv1a(crate::saved::FNV_OFFSET, &b[..n]);
             b[n..].copy_from_slice(&sum.to_le_bytes());
             b
         };

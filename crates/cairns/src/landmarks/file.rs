@@ -4,264 +4,12 @@
 
 use std::io::{self, Read, Write};
 
-use crate::binary::{
-    FNV_OFFSET, FNV_PRIME, Hashing, HashingWriter, TableFile, fnv1a, read_array, read_u32,
-    read_u64, read_words,
-};
-
-use super::compressed::CompressedTable;
-use super::compressed_file::{COMPRESSED_MAGIC, read_compressed};
 use super::table::{Directedness, LandmarkTable};
 use crate::graph::{NodeId, Reversible};
-use crate::grid::{Grid, Neighborhood};
-
-/// The magic bytes of a [`LandmarkTable`] file.
-pub(super) const MAGIC: [u8; 8] = TableFile::Landmarks.magic();
-/// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
-/// one): multiplying by it undoes the last step of [`fnv1a`].
-const FNV_PRIME_INVERSE: u64 = inverse(FNV_PRIME);
-
-/// The inverse of an odd `a` modulo `2^64`, by Newton's iteration
-/// `x <- x (2 - a x)`, which doubles the correct low bits each step
-/// (`x = a` is right to 3 bits, since `a * a = 1 mod 8` for odd `a`).
-const fn inverse(a: u64) -> u64 {
-    let mut x = a;
-    let mut i = 0;
-    while i < 5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
-        i += 1;
-    }
-    x
-}
-
-/// A 64-bit hash of a grid map and movement rule, to tie a saved
-/// [`LandmarkTable`] to the map it was built for: FNV-1a over the width
-/// and height (`u32`, little-endian), the tiles as their map characters in
-/// row-major order, and the number of move directions (one byte, 4 or 8).
-///
-/// Two maps that differ in any tile, or the same map under another
-/// neighborhood, get different hashes (barring a one in `2^64` accident).
-///
-/// ```
-/// use cairns::grid::{Grid, Neighborhood, Tile};
-/// use cairns::landmarks::grid_hash;
-///
-/// let mut grid = Grid::from_ascii("
-///     ..@
-///     ...
-/// ").unwrap();
-/// let h = grid_hash(&grid, Neighborhood::Octile);
-/// assert_ne!(h, grid_hash(&grid, Neighborhood::Four));
-/// grid.set(0, 1, Tile::Tree);
-/// assert_ne!(h, grid_hash(&grid, Neighborhood::Octile));
-/// ```
-pub fn grid_hash(grid: &Grid, neighborhood: Neighborhood) -> u64 {
-    let mut h = fnv1a(FNV_OFFSET, &grid.width().to_le_bytes());
-    h = fnv1a(h, &grid.height().to_le_bytes());
-    for &t in grid.tiles() {
-        h = fnv1a(h, &[t.to_char() as u8]);
-    }
-    fnv1a(h, &[neighborhood.directions() as u8])
-}
-
-/// Whether `expected` and `found` are the [`grid_hash`]es of one map under
-/// the two movement rules.
-///
-/// The movement rule is the last byte hashed, so the hash of the same map
-/// under the other rule follows from either hash alone: undo the last FNV
-/// step (multiply by the prime's inverse), swap the byte (XOR with `4 ^ 8`)
-/// and redo the step. The swap is symmetric, so this tells that the rules
-/// differ but not which hash has which. For hashes that are not grid
-/// hashes a false match has the odds of a 64-bit collision.
-fn other_movement(expected: u64, found: u64) -> bool {
-    let swap = u64::from(Neighborhood::Four.directions() ^ Neighborhood::Octile.directions());
-    (expected.wrapping_mul(FNV_PRIME_INVERSE) ^ swap).wrapping_mul(FNV_PRIME) == found
-}
-
-/// A landmark file could not be loaded.
-///
-/// The [`kind`](LandmarkFileError::kind) says what is wrong; an I/O error
-/// other than a premature end of input is available through
-/// [`source`](std::error::Error::source).
-#[derive(Debug, thiserror::Error)]
-#[error("{kind}")]
-pub struct LandmarkFileError {
-    kind: FileErrorKind,
-    #[source]
-    source: Option<io::Error>,
-}
-
-impl LandmarkFileError {
-    /// What is wrong with the file.
-    pub fn kind(&self) -> &FileErrorKind {
-        &self.kind
-    }
-}
-
-impl From<FileErrorKind> for LandmarkFileError {
-    fn from(kind: FileErrorKind) -> Self {
-        LandmarkFileError { kind, source: None }
-    }
-}
-
-impl From<io::Error> for LandmarkFileError {
-    fn from(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::UnexpectedEof {
-            FileErrorKind::Truncated.into()
-        } else {
-            LandmarkFileError {
-                kind: FileErrorKind::Io,
-                source: Some(e),
-            }
-        }
-    }
-}
-
-/// What is wrong with a landmark file.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FileErrorKind {
-    /// The input starts with neither `CAIRNSLM` (a [`LandmarkTable`]) nor
-    /// `CAIRNSLC` (a [`CompressedTable`]), nor with the magic bytes of
-    /// another cairns file.
-    #[error("not a landmark file (bad magic bytes)")]
-    BadMagic,
-    /// Another file cairns writes (a JPS+ jump table), not a landmark
-    /// table.
-    #[error("the file is a {found}, not a landmark table")]
-    OtherFile {
-        /// What the file is, and the command that writes it.
-        found: &'static str,
-    },
-    /// A landmark file of the other kind: a compressed table given to
-    /// [`LandmarkTable::load`] or a full one to [`CompressedTable::load`]
-    /// ([`SavedTable::load_for`] reads both).
-    #[error("the landmark file holds a {found} table, not a {expected} one")]
-    WrongKind {
-        /// The kind the caller reads: "full" or "compressed".
-        expected: &'static str,
-        /// The kind in the file.
-        found: &'static str,
-    },
-    /// A compressed table keeps more landmarks per node than it has, or
-    /// none, or has more landmarks than a compressed table may.
-    #[error("compressed landmark file keeps {kept} of {landmarks} landmarks per node")]
-    BadKept {
-        /// Landmarks kept per node.
-        kept: u32,
-        /// Landmarks in the table.
-        landmarks: u32,
-    },
-    /// An entry of a compressed table names a landmark the table does not
-    /// have.
-    #[error(
-        "entry {entry} of the compressed landmark file names landmark {value}, but the file has {landmarks}"
-    )]
-    BadLandmarkIndex {
-        /// Position among the entries.
-        entry: u64,
-        /// The landmark index found.
-        value: u8,
-        /// The number of landmarks.
-        landmarks: u32,
-    },
-    /// A format version this library cannot read.
-    #[error(
-        "unsupported landmark file version {found} (this library reads versions up to {supported})"
-    )]
-    UnsupportedVersion {
-        /// The file's version.
-        found: u32,
-        /// The version this library reads.
-        supported: u32,
-    },
-    /// The file's map hash is not the expected one (and not that of the
-    /// same map under the other movement rule, which is
-    /// [`MovementMismatch`](Self::MovementMismatch)).
-    #[error(
-        "landmark file was built for another map (map hash {found:#018x}, expected {expected:#018x})"
-    )]
-    MapHashMismatch {
-        /// The hash the caller expected.
-        expected: u64,
-        /// The hash in the file.
-        found: u64,
-    },
-    /// The file was built for the same map under another movement rule
-    /// (found from the two map hashes when the expected one is a
-    /// [`grid_hash`]).
-    #[error(
-        "landmark file was built for this map under the other movement rule \
-         (4-way and 8-way differ; map hash {found:#018x}, expected {expected:#018x})"
-    )]
-    MovementMismatch {
-        /// The hash the caller expected.
-        expected: u64,
-        /// The hash in the file.
-        found: u64,
-    },
-    /// The file covers a different number of nodes than the graph.
-    #[error("landmark file has {found} nodes, the graph has {expected}")]
-    NodeCountMismatch {
-        /// The graph's node bound.
-        expected: u64,
-        /// The file's node count.
-        found: u64,
-    },
-    /// The input ends before the file does.
-    #[error("landmark file is truncated")]
-    Truncated,
-    /// The trailing checksum does not match the contents.
-    #[error("landmark file is corrupt (checksum {found:#018x}, contents hash to {computed:#018x})")]
-    ChecksumMismatch {
-        /// The checksum stored in the file.
-        found: u64,
-        /// The hash of the bytes read.
-        computed: u64,
-    },
-    /// The declared sizes are beyond what a table can hold; nothing was
-    /// allocated for them.
-    #[error("landmark file declares an unsupported size: {nodes} nodes, {landmarks} landmarks")]
-    TooLarge {
-        /// Declared node count.
-        nodes: u64,
-        /// Declared landmark count.
-        landmarks: u64,
-    },
-    /// A landmark id is not below the node count.
-    #[error("landmark {index} is node {node}, but the file has {nodes} nodes")]
-    LandmarkOutOfRange {
-        /// Position in the landmark list.
-        index: u32,
-        /// The id.
-        node: u32,
-        /// The node count.
-        nodes: u64,
-    },
-    /// The directedness field is neither 0 nor 1.
-    #[error("unknown directedness {value} in landmark file")]
-    BadDirectedness {
-        /// The field's value.
-        value: u32,
-    },
-    /// The exactness field (version 2) is neither 0 nor 1.
-    #[error("unknown exactness {value} in landmark file (0 or 1)")]
-    BadExactness {
-        /// The field's value.
-        value: u32,
-    },
-    /// A distance is negative or NaN.
-    #[error("distance {index} in landmark file is {value}, not a non-negative number")]
-    BadDistance {
-        /// Position among the distances.
-        index: u64,
-        /// The value.
-        value: f64,
-    },
-    /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
-    #[error("i/o error while reading landmark file")]
-    Io,
-}
+use crate::saved::{
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
+    read_magic, read_u32, read_u64, read_words, write_header,
+};
 
 impl LandmarkTable {
     /// The version of the file format that [`save`](Self::save) writes;
@@ -269,7 +17,7 @@ impl LandmarkTable {
     pub const FILE_VERSION: u32 = 2;
 
     /// Writes the table in the landmark file format below, tagged with
-    /// `map_hash` (for a grid, [`grid_hash`]). The distances are written
+    /// `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)). The distances are written
     /// node-major whatever the table's [`Layout`](super::Layout). Writes in
     /// blocks of 64 KiB; `O(k V)` time.
     ///
@@ -281,7 +29,7 @@ impl LandmarkTable {
     /// |---|---|
     /// | 8 | magic `CAIRNSLM` |
     /// | 4 | format version, `u32` (2) |
-    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller (see [`grid_hash`]) |
+    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller (see [`grid_hash`](crate::saved::grid_hash)) |
     /// | 8 | node count `n`, `u64` |
     /// | 4 | landmark count `k`, `u32` |
     /// | 4 | directedness, `u32`: 0 symmetric, 1 directed |
@@ -307,9 +55,7 @@ impl LandmarkTable {
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let k = self.landmark_count();
         let mut out = HashingWriter::new(&mut w);
-        out.put(&MAGIC)?;
-        out.put(&Self::FILE_VERSION.to_le_bytes())?;
-        out.put(&map_hash.to_le_bytes())?;
+        write_header(&mut out, TableKind::Landmarks, Self::FILE_VERSION, map_hash)?;
         out.put(&(self.node_count() as u64).to_le_bytes())?;
         out.put(&(k as u32).to_le_bytes())?;
         let directed = self.directedness() == Directedness::Directed;
@@ -347,7 +93,7 @@ impl LandmarkTable {
     ///
     /// # Errors
     ///
-    /// A [`LandmarkFileError`] whose [`kind`](LandmarkFileError::kind)
+    /// A [`FileError`] whose [`kind`](FileError::kind)
     /// names the first problem found, in file order: bad magic, unsupported
     /// version, map hash mismatch, absurd sizes, bad fields, truncation,
     /// checksum mismatch, then invalid distances.
@@ -356,7 +102,8 @@ impl LandmarkTable {
     ///
     /// ```
     /// use cairns::grid::{Grid, GridGraph, Neighborhood};
-    /// use cairns::landmarks::{Directedness, FileErrorKind, LandmarkTable, grid_hash};
+    /// use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
+    /// use cairns::saved::FileErrorKind;
     ///
     /// let grid = Grid::from_ascii("
     ///     ....
@@ -372,9 +119,9 @@ impl LandmarkTable {
     ///
     /// let err = LandmarkTable::load(&bytes[..], hash ^ 1).unwrap_err();
     /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
-    /// assert!(err.to_string().starts_with("landmark file was built for another map"));
+    /// assert!(err.to_string().starts_with("landmark table: built for another map"));
     /// ```
-    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<LandmarkTable, LandmarkFileError> {
+    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<LandmarkTable, FileError> {
         read(r, expected_map_hash, None).map(|(table, _)| table)
     }
 
@@ -390,90 +137,17 @@ impl LandmarkTable {
         r: impl Read,
         graph: &G,
         expected_map_hash: u64,
-    ) -> Result<LandmarkTable, LandmarkFileError> {
+    ) -> Result<LandmarkTable, FileError> {
         let (table, exact) = read(r, expected_map_hash, Some(graph.node_bound() as u64))?;
         Ok(adopt(table, exact, graph))
     }
-}
-
-/// A landmark file of either kind, as [`SavedTable::load_for`] reads it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SavedTable {
-    /// A table saved by [`LandmarkTable::save`].
-    Full(LandmarkTable),
-    /// A compressed table saved by [`CompressedTable::save`].
-    Compressed(CompressedTable),
-}
-
-impl SavedTable {
-    /// Reads a landmark file of either kind, told apart by its magic
-    /// bytes, with the checks of [`LandmarkTable::load_for`] or
-    /// [`CompressedTable::load_for`]: for tools that take "a landmark file"
-    /// and search with whatever it holds.
-    ///
-    /// # Errors
-    ///
-    /// Those of the two loaders; [`BadMagic`](FileErrorKind::BadMagic) when
-    /// the input starts with neither magic.
-    pub fn load_for<G: Reversible>(
-        r: impl Read,
-        graph: &G,
-        expected_map_hash: u64,
-    ) -> Result<SavedTable, LandmarkFileError> {
-        let mut r = Hashing::new(r);
-        let nodes = Some(graph.node_bound() as u64);
-        match read_array::<8>(&mut r)? {
-            MAGIC => {
-                let (table, exact) = read_full(r, expected_map_hash, nodes)?;
-                Ok(SavedTable::Full(adopt(table, exact, graph)))
-            }
-            COMPRESSED_MAGIC => {
-                read_compressed(r, expected_map_hash, nodes).map(SavedTable::Compressed)
-            }
-            other => Err(not_landmarks(other)),
-        }
-    }
-}
-
-/// Reads the version and the map hash that follow the magic bytes, and
-/// checks them against `supported` and `expected_map_hash`.
-pub(super) fn read_header<R: Read>(
-    r: &mut Hashing<R>,
-    oldest: u32,
-    supported: u32,
-    expected_map_hash: u64,
-) -> Result<u32, LandmarkFileError> {
-    let version = read_u32(r)?;
-    if !(oldest..=supported).contains(&version) {
-        return Err(FileErrorKind::UnsupportedVersion {
-            found: version,
-            supported,
-        }
-        .into());
-    }
-    let map_hash = read_u64(r)?;
-    if other_movement(expected_map_hash, map_hash) {
-        return Err(FileErrorKind::MovementMismatch {
-            expected: expected_map_hash,
-            found: map_hash,
-        }
-        .into());
-    }
-    if map_hash != expected_map_hash {
-        return Err(FileErrorKind::MapHashMismatch {
-            expected: expected_map_hash,
-            found: map_hash,
-        }
-        .into());
-    }
-    Ok(version)
 }
 
 /// Reads the node count and checks it against `expected`.
 pub(super) fn read_node_count<R: Read>(
     r: &mut Hashing<R>,
     expected: Option<u64>,
-) -> Result<u64, LandmarkFileError> {
+) -> Result<u64, FileError> {
     let nodes = read_u64(r)?;
     if let Some(expected) = expected
         && nodes != expected
@@ -492,7 +166,7 @@ pub(super) fn read_landmarks<R: Read>(
     r: &mut Hashing<R>,
     k: u32,
     nodes: u64,
-) -> Result<Vec<NodeId>, LandmarkFileError> {
+) -> Result<Vec<NodeId>, FileError> {
     let mut landmarks = Vec::with_capacity(k as usize);
     for index in 0..k {
         let node = read_u32(r)?;
@@ -504,20 +178,10 @@ pub(super) fn read_landmarks<R: Read>(
     Ok(landmarks)
 }
 
-/// Reads the trailing checksum and compares it with the hash of what was
-/// read before it.
-pub(super) fn check_sum<R: Read>(r: Hashing<R>) -> Result<(), LandmarkFileError> {
-    let (found, computed) = r.checksums()?;
-    if found != computed {
-        return Err(FileErrorKind::ChecksumMismatch { found, computed }.into());
-    }
-    Ok(())
-}
-
 /// The first distance that is negative or NaN, as an error.
 pub(super) fn check_distances<T: Into<f64>>(
     values: impl IntoIterator<Item = T>,
-) -> Result<(), LandmarkFileError> {
+) -> Result<(), FileError> {
     match values
         .into_iter()
         .map(Into::into)
@@ -535,7 +199,11 @@ pub(super) fn check_distances<T: Into<f64>>(
 
 /// A table read for `graph`: its components, and exact when the file says
 /// its distances were (`exact`) and the graph's costs are on the lattice.
-fn adopt<G: Reversible>(mut table: LandmarkTable, exact: bool, graph: &G) -> LandmarkTable {
+pub(crate) fn adopt<G: Reversible>(
+    mut table: LandmarkTable,
+    exact: bool,
+    graph: &G,
+) -> LandmarkTable {
     table.set_components(graph);
     if exact && graph.lattice_costs() {
         table.set_exact(true);
@@ -547,29 +215,11 @@ fn read(
     r: impl Read,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<(LandmarkTable, bool), LandmarkFileError> {
+) -> Result<(LandmarkTable, bool), FileError> {
     let mut r = Hashing::new(r);
-    match read_array::<8>(&mut r)? {
-        MAGIC => read_full(r, expected_map_hash, expected_nodes),
-        COMPRESSED_MAGIC => Err(FileErrorKind::WrongKind {
-            expected: "full",
-            found: "compressed",
-        }
-        .into()),
-        other => Err(not_landmarks(other)),
-    }
-}
-
-/// The error for a file that starts with `magic`, neither landmark magic:
-/// another cairns file, or none.
-pub(super) fn not_landmarks(magic: [u8; 8]) -> LandmarkFileError {
-    match TableFile::of(magic) {
-        Some(kind) => FileErrorKind::OtherFile {
-            found: kind.describe(),
-        },
-        None => FileErrorKind::BadMagic,
-    }
-    .into()
+    read_magic(&mut r, TableKind::Landmarks)
+        .and_then(|()| read_full(r, expected_map_hash, expected_nodes))
+        .map_err(|e| e.reading(TableKind::Landmarks))
 }
 
 /// [`read`] after the magic bytes.
@@ -577,8 +227,9 @@ fn read_full<R: Read>(
     mut r: Hashing<R>,
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
-) -> Result<(LandmarkTable, bool), LandmarkFileError> {
-    let version = read_header(&mut r, 1, LandmarkTable::FILE_VERSION, expected_map_hash)?;
+) -> Result<(LandmarkTable, bool), FileError> {
+    let versions = (1, LandmarkTable::FILE_VERSION);
+    let version = read_header(&mut r, TableKind::Landmarks, versions, expected_map_hash)?;
     let nodes = read_node_count(&mut r, expected_nodes)?;
     let k = read_u32(&mut r)?;
     let too_large = FileErrorKind::TooLarge {
@@ -631,8 +282,10 @@ mod tests {
 
     use super::*;
     use crate::graph::CsrGraph;
-    use crate::grid::{GridGraph, Tile};
+    use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
     use crate::landmarks::Layout;
+    use crate::landmarks::research::CompressedTable;
+    use crate::saved::{FNV_OFFSET, fnv1a, grid_hash};
 
     fn grid_table() -> (GridGraph, LandmarkTable, u64) {
         let grid = Grid::from_ascii(
@@ -664,7 +317,7 @@ mod tests {
         out
     }
 
-    fn kind(r: Result<LandmarkTable, LandmarkFileError>) -> FileErrorKind {
+    fn kind(r: Result<LandmarkTable, FileError>) -> FileErrorKind {
         r.unwrap_err().kind().clone()
     }
 
@@ -708,8 +361,8 @@ mod tests {
         // A jump table is named as one, by every landmark loader.
         let mut b = good.clone();
         b[..8].copy_from_slice(b"CAIRNSJP");
-        let jump_table = FileErrorKind::OtherFile {
-            found: "jump table (`cairns jump-table build`)",
+        let jump_table = FileErrorKind::WrongKind {
+            found: TableKind::Jumps,
         };
         assert_eq!(load(&b[..]), jump_table);
         let e = CompressedTable::load(&b[..], hash).unwrap_err();
@@ -721,7 +374,9 @@ mod tests {
             load(&b[..]),
             FileErrorKind::UnsupportedVersion {
                 found: 3,
-                supported: 2
+                oldest: 1,
+                supported: 2,
+                command: "cairns landmarks build MAP -k K",
             }
         );
 
@@ -729,7 +384,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!(
-                "landmark file was built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+                "landmark table: built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
             )
         );
 
@@ -848,11 +503,6 @@ mod tests {
         assert_eq!(source.to_string(), "disk on fire");
     }
 
-    #[test]
-    fn fnv_prime_inverse_is_its_inverse() {
-        assert_eq!(FNV_PRIME.wrapping_mul(FNV_PRIME_INVERSE), 1);
-    }
-
     /// A table built for 8-way movement loaded for 4-way used to be
     /// reported as "built for another map".
     #[test]
@@ -878,7 +528,7 @@ mod tests {
         );
         assert!(
             err.to_string().starts_with(
-                "landmark file was built for this map under the other movement rule \
+                "landmark table: built for this map under the other movement rule \
                  (4-way and 8-way differ; map hash"
             ),
             "{err}"
@@ -927,7 +577,7 @@ mod tests {
         fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..200), magic in any::<bool>()) {
             let mut b = input;
             if magic {
-                let mut head = MAGIC.to_vec();
+                let mut head = TableKind::Landmarks.magic().to_vec();
                 head.extend_from_slice(&1u32.to_le_bytes());
                 head.extend_from_slice(&5u64.to_le_bytes());
                 head.extend_from_slice(&b);

@@ -23,8 +23,9 @@
 //!    [`Heuristic`](crate::heuristic::Heuristic) for A*.
 //! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
 //!    disk, tied to its map by a hash ([`grid_hash`]); a compressed table
-//!    ([`research::CompressedTable`]) has a file of its own, and
-//!    [`SavedTable::load_for`] reads either kind.
+//!    ([`research::CompressedTable`]) has a file of its own; both are
+//!    [saved tables](crate::saved), and [`Table::load`](crate::spec::Table::load)
+//!    reads a file of any kind.
 //! 5. [`IncrementalTable`] follows a grid's wall edits, repairing only the
 //!    distances that change (the result equals a rebuild).
 //!
@@ -96,7 +97,7 @@ mod repair;
 mod stale;
 mod table;
 
-pub use file::{FileErrorKind, LandmarkFileError, SavedTable, grid_hash};
+pub use crate::saved::grid_hash;
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
 pub(crate) use owned::{OwnedTable, OwnedTableAStar};
 pub use placement::{Placement, place};

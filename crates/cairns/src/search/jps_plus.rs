@@ -12,8 +12,6 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-pub use file::{JumpTableFileError, JumpTableFileErrorKind};
-
 use super::jps::{arrival, fill_runs, legs_between};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};

@@ -46,7 +46,7 @@ pub use dijkstra::Dijkstra;
 pub use field::DistanceField;
 pub use focal::Focal;
 pub use jps::JumpPointSearch;
-pub use jps_plus::{JumpPointSearchPlus, JumpTable, JumpTableFileError, JumpTableFileErrorKind};
+pub use jps_plus::{JumpPointSearchPlus, JumpTable};
 pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};

@@ -9,8 +9,8 @@ mod checks;
 
 use std::path::PathBuf;
 
-use cairns::landmarks::FileErrorKind;
 use cairns::movingai::{MAX_LINE, ParseError, ParseErrorKind, ROW_SLACK};
+use cairns::saved::FileErrorKind;
 
 use super::alloc::largest_allocation_in;
 

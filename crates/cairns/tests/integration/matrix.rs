@@ -160,7 +160,7 @@ fn every_search_spec_finds_the_dijkstra_cost_or_is_refused() {
                     .prepare(&graph)
                     .unwrap_or_else(|e| panic!("{name}: preparing {heuristic}: {e}"))
             });
-            let table = prepared.as_ref().and_then(|p| p.table());
+            let tables = prepared.as_ref().map_or(&[][..], |p| p.tables());
             for algorithm in Algorithm::ALL {
                 for &open in &opens {
                     let mut spec = SearchSpec::new(algorithm).with_heuristic(heuristic);
@@ -187,7 +187,7 @@ fn every_search_spec_finds_the_dijkstra_cost_or_is_refused() {
                     // resolved one, bfs would be refused for its filled-in
                     // OPEN set).
                     let mut searcher = spec
-                        .searcher(&graph, table)
+                        .searcher(&graph, tables)
                         .unwrap_or_else(|e| panic!("{name}: {resolved}: {e}"));
                     for (&(s, t), &want) in pairs.iter().zip(&expected) {
                         let got = searcher.search_cost(s, t);
@@ -248,7 +248,7 @@ fn monotone_queues_under_landmarks_on_den201d() {
             let spec = SearchSpec::new(algorithm)
                 .with_heuristic(spec.heuristic_for(Neighborhood::Octile))
                 .with_open(kind);
-            let mut searcher = spec.searcher(&graph, prepared.table()).unwrap();
+            let mut searcher = spec.searcher(&graph, prepared.tables()).unwrap();
             for &(s, t) in &pairs {
                 let want = Dijkstra::new(&graph).search_cost(s, t, &mut dijkstra);
                 let got = searcher.search_cost(s, t);

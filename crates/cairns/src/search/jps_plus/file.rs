@@ -1,145 +1,20 @@
-//! Saving jump tables to disk and loading them back, in the manner of the
-//! landmark files (`landmarks/file.rs`): a magic, a version, the map's
-//! hash, checked sizes and a trailing checksum.
+//! Saving jump tables to disk and loading them back, in the saved-table
+//! format every table kind shares ([`crate::saved`]): a magic, a version,
+//! the map's hash, checked sizes and a trailing checksum.
 //!
 //! The format is described at [`JumpTable::save`].
 
 use std::io::{self, Read, Write};
 
-use crate::binary::{
-    Hashing, HashingWriter, TableFile, read_array, read_u32, read_u64, read_words,
-};
-
 use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
+use crate::saved::{
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
+    read_magic, read_u32, read_words, write_header,
+};
 
-const MAGIC: [u8; 8] = TableFile::JumpTable.magic();
-
-/// A jump table file could not be loaded.
-///
-/// The [`kind`](JumpTableFileError::kind) says what is wrong; an I/O error
-/// other than a premature end of input is available through
-/// [`source`](std::error::Error::source).
-#[derive(Debug, thiserror::Error)]
-#[error("{kind}")]
-pub struct JumpTableFileError {
-    kind: JumpTableFileErrorKind,
-    #[source]
-    source: Option<io::Error>,
-}
-
-impl JumpTableFileError {
-    /// What is wrong with the file.
-    pub fn kind(&self) -> &JumpTableFileErrorKind {
-        &self.kind
-    }
-}
-
-impl From<JumpTableFileErrorKind> for JumpTableFileError {
-    fn from(kind: JumpTableFileErrorKind) -> Self {
-        JumpTableFileError { kind, source: None }
-    }
-}
-
-impl From<io::Error> for JumpTableFileError {
-    fn from(e: io::Error) -> Self {
-        if e.kind() == io::ErrorKind::UnexpectedEof {
-            JumpTableFileErrorKind::Truncated.into()
-        } else {
-            JumpTableFileError {
-                kind: JumpTableFileErrorKind::Io,
-                source: Some(e),
-            }
-        }
-    }
-}
-
-/// What is wrong with a jump table file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum JumpTableFileErrorKind {
-    /// The input does not start with `CAIRNSJP`, nor with the magic bytes
-    /// of another cairns file.
-    #[error("not a jump table file (bad magic bytes)")]
-    BadMagic,
-    /// Another file cairns writes (a landmark table), not a jump table.
-    #[error("the file is a {found}, not a jump table")]
-    OtherFile {
-        /// What the file is, and the command that writes it.
-        found: &'static str,
-    },
-    /// A format version this library cannot read: version 1 files (32-bit
-    /// entries, before 16-bit ones) must be built again.
-    #[error(
-        "unsupported jump table file version {found} (this library reads version {supported}; build the table again)"
-    )]
-    UnsupportedVersion {
-        /// The file's version.
-        found: u32,
-        /// The version this library reads.
-        supported: u32,
-    },
-    /// The file's map hash is not the expected one.
-    #[error(
-        "jump table file was built for another map (map hash {found:#018x}, expected {expected:#018x})"
-    )]
-    MapHashMismatch {
-        /// The hash the caller expected.
-        expected: u64,
-        /// The hash in the file.
-        found: u64,
-    },
-    /// The file's grid has another size than the graph's.
-    #[error(
-        "jump table file is for a {found_width}x{found_height} grid, the graph is {width}x{height}"
-    )]
-    SizeMismatch {
-        /// The graph's width.
-        width: u32,
-        /// The graph's height.
-        height: u32,
-        /// The file's width.
-        found_width: u32,
-        /// The file's height.
-        found_height: u32,
-    },
-    /// The declared size is not one of a grid; nothing was allocated for it.
-    #[error("jump table file declares an unsupported size {width}x{height}")]
-    BadSize {
-        /// Declared width.
-        width: u32,
-        /// Declared height.
-        height: u32,
-    },
-    /// The input ends before the file does.
-    #[error("jump table file is truncated")]
-    Truncated,
-    /// The trailing checksum does not match the contents.
-    #[error(
-        "jump table file is corrupt (checksum {found:#018x}, contents hash to {computed:#018x})"
-    )]
-    ChecksumMismatch {
-        /// The checksum stored in the file.
-        found: u64,
-        /// The hash of the bytes read.
-        computed: u64,
-    },
-    /// An entry leads off the grid.
-    #[error("jump table entry {value} of ({x}, {y}) in direction {direction} leads off the grid")]
-    BadEntry {
-        /// Column of the cell.
-        x: u32,
-        /// Row of the cell.
-        y: u32,
-        /// The direction, 0..8.
-        direction: u8,
-        /// The entry.
-        value: i32,
-    },
-    /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
-    #[error("i/o error while reading jump table file")]
-    Io,
-}
+/// The kind of a jump table's file.
+const KIND: TableKind = TableKind::Jumps;
 
 impl JumpTable {
     /// The version of the file format that [`save`](Self::save) writes and
@@ -147,7 +22,7 @@ impl JumpTable {
     pub const FILE_VERSION: u32 = 2;
 
     /// Writes the table in the jump table format below, tagged with
-    /// `map_hash` (for a grid, [`grid_hash`](crate::landmarks::grid_hash)
+    /// `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)
     /// of the grid under octile movement). Writes in blocks of 64 KiB;
     /// `O(cells)` time.
     ///
@@ -155,7 +30,7 @@ impl JumpTable {
     ///
     /// Every integer is little-endian. Version 1 stored `i32` entries (32
     /// bytes per cell); it is refused with
-    /// [`UnsupportedVersion`](JumpTableFileErrorKind::UnsupportedVersion).
+    /// [`UnsupportedVersion`](FileErrorKind::UnsupportedVersion).
     ///
     /// | bytes | content |
     /// |---|---|
@@ -174,9 +49,7 @@ impl JumpTable {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
-        out.put(&MAGIC)?;
-        out.put(&Self::FILE_VERSION.to_le_bytes())?;
-        out.put(&map_hash.to_le_bytes())?;
+        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
         out.put(&self.width.to_le_bytes())?;
         out.put(&self.height.to_le_bytes())?;
         for chunk in self.jumps.chunks(4096) {
@@ -198,7 +71,7 @@ impl JumpTable {
     ///
     /// # Errors
     ///
-    /// A [`JumpTableFileError`] whose [`kind`](JumpTableFileError::kind)
+    /// A [`FileError`] whose [`kind`](FileError::kind)
     /// names the first problem found, in file order: bad magic, unsupported
     /// version, map hash mismatch, bad size, truncation, checksum mismatch,
     /// then an entry off the grid.
@@ -207,8 +80,9 @@ impl JumpTable {
     ///
     /// ```
     /// use cairns::grid::{Grid, GridGraph, Neighborhood};
-    /// use cairns::landmarks::grid_hash;
-    /// use cairns::search::{JumpTable, JumpTableFileErrorKind};
+    /// use cairns::saved::grid_hash;
+    /// use cairns::saved::FileErrorKind;
+    /// use cairns::search::JumpTable;
     ///
     /// let grid = Grid::from_ascii("
     ///     ....
@@ -223,9 +97,9 @@ impl JumpTable {
     /// assert_eq!(JumpTable::load_for(&bytes[..], &graph, hash).unwrap(), table);
     ///
     /// let err = JumpTable::load(&bytes[..], hash ^ 1).unwrap_err();
-    /// assert!(matches!(err.kind(), JumpTableFileErrorKind::MapHashMismatch { .. }));
+    /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
     /// ```
-    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<JumpTable, JumpTableFileError> {
+    pub fn load(r: impl Read, expected_map_hash: u64) -> Result<JumpTable, FileError> {
         read(r, expected_map_hash, None)
     }
 
@@ -235,12 +109,12 @@ impl JumpTable {
     /// # Errors
     ///
     /// As [`load`](Self::load), plus
-    /// [`SizeMismatch`](JumpTableFileErrorKind::SizeMismatch).
+    /// [`SizeMismatch`](FileErrorKind::SizeMismatch).
     pub fn load_for(
         r: impl Read,
         graph: &GridGraph,
         expected_map_hash: u64,
-    ) -> Result<JumpTable, JumpTableFileError> {
+    ) -> Result<JumpTable, FileError> {
         read(r, expected_map_hash, Some((graph.width(), graph.height())))
     }
 }
@@ -249,40 +123,27 @@ fn read(
     r: impl Read,
     expected_map_hash: u64,
     expected_size: Option<(u32, u32)>,
-) -> Result<JumpTable, JumpTableFileError> {
+) -> Result<JumpTable, FileError> {
     let mut r = Hashing::new(r);
-    match TableFile::of(read_array::<8>(&mut r)?) {
-        Some(TableFile::JumpTable) => {}
-        Some(other) => {
-            return Err(JumpTableFileErrorKind::OtherFile {
-                found: other.describe(),
-            }
-            .into());
-        }
-        None => return Err(JumpTableFileErrorKind::BadMagic.into()),
-    }
-    let version = read_u32(&mut r)?;
-    if version != JumpTable::FILE_VERSION {
-        return Err(JumpTableFileErrorKind::UnsupportedVersion {
-            found: version,
-            supported: JumpTable::FILE_VERSION,
-        }
-        .into());
-    }
-    let map_hash = read_u64(&mut r)?;
-    if map_hash != expected_map_hash {
-        return Err(JumpTableFileErrorKind::MapHashMismatch {
-            expected: expected_map_hash,
-            found: map_hash,
-        }
-        .into());
-    }
+    read_magic(&mut r, KIND)
+        .and_then(|()| read_jumps(r, expected_map_hash, expected_size))
+        .map_err(|e| e.reading(KIND))
+}
+
+/// [`read`] after the magic bytes.
+fn read_jumps<R: Read>(
+    mut r: Hashing<R>,
+    expected_map_hash: u64,
+    expected_size: Option<(u32, u32)>,
+) -> Result<JumpTable, FileError> {
+    let version = JumpTable::FILE_VERSION;
+    read_header(&mut r, KIND, (version, version), expected_map_hash)?;
     let width = read_u32(&mut r)?;
     let height = read_u32(&mut r)?;
     if let Some((w, h)) = expected_size
         && (w, h) != (width, height)
     {
-        return Err(JumpTableFileErrorKind::SizeMismatch {
+        return Err(FileErrorKind::SizeMismatch {
             width: w,
             height: h,
             found_width: width,
@@ -292,13 +153,10 @@ fn read(
     }
     let cells = u64::from(width) * u64::from(height);
     if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 16 {
-        return Err(JumpTableFileErrorKind::BadSize { width, height }.into());
+        return Err(FileErrorKind::BadSize { width, height }.into());
     }
     let jumps = read_words(&mut r, 8 * cells as usize, i16::from_le_bytes)?;
-    let (found, computed) = r.checksums()?;
-    if found != computed {
-        return Err(JumpTableFileErrorKind::ChecksumMismatch { found, computed }.into());
-    }
+    check_sum(r)?;
     let (cols, rows) = (i64::from(width), i64::from(height));
     for (i, &value) in jumps.iter().enumerate() {
         let cell = (i / 8) as i64;
@@ -309,7 +167,7 @@ fn read(
         let k = i64::from(value.unsigned_abs());
         let (ex, ey) = (x + k * dx, y + k * dy);
         if !(0..cols).contains(&ex) || !(0..rows).contains(&ey) {
-            return Err(JumpTableFileErrorKind::BadEntry {
+            return Err(FileErrorKind::BadEntry {
                 x: x as u32,
                 y: y as u32,
                 direction: direction as u8,
@@ -330,9 +188,9 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::binary::{FNV_OFFSET, fnv1a};
     use crate::grid::Neighborhood;
-    use crate::landmarks::grid_hash;
+    use crate::saved::grid_hash;
+    use crate::saved::{FNV_OFFSET, fnv1a};
 
     fn table() -> (GridGraph, JumpTable, u64) {
         let grid = Grid::from_ascii(
@@ -355,7 +213,7 @@ mod tests {
         out
     }
 
-    fn kind(r: Result<JumpTable, JumpTableFileError>) -> JumpTableFileErrorKind {
+    fn kind(r: Result<JumpTable, FileError>) -> FileErrorKind {
         r.unwrap_err().kind().clone()
     }
 
@@ -391,14 +249,14 @@ mod tests {
 
         let mut b = good.clone();
         b[0] = b'X';
-        assert_eq!(load(&b[..]), JumpTableFileErrorKind::BadMagic);
+        assert_eq!(load(&b[..]), FileErrorKind::BadMagic);
         // A landmark table is named as one.
         let mut b = good.clone();
         b[..8].copy_from_slice(b"CAIRNSLM");
         assert_eq!(
             load(&b[..]),
-            JumpTableFileErrorKind::OtherFile {
-                found: "landmark table (`cairns landmarks build`)"
+            FileErrorKind::WrongKind {
+                found: TableKind::Landmarks
             }
         );
 
@@ -406,9 +264,11 @@ mod tests {
         b[8] = 3;
         assert_eq!(
             load(&b[..]),
-            JumpTableFileErrorKind::UnsupportedVersion {
+            FileErrorKind::UnsupportedVersion {
                 found: 3,
-                supported: 2
+                oldest: 2,
+                supported: 2,
+                command: "cairns table build MAP --search jps+",
             }
         );
         // A file of the first format (32-bit entries) says to build again.
@@ -416,21 +276,21 @@ mod tests {
         b[8] = 1;
         assert_eq!(
             JumpTable::load(&b[..], hash).unwrap_err().to_string(),
-            "unsupported jump table file version 1 (this library reads version 2; build the table again)"
+            "jump table: unsupported file version 1 (this library reads version 2; build the table again with `cairns table build MAP --search jps+`)"
         );
 
         let err = JumpTable::load(&good[..], 99).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
-                "jump table file was built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+                "jump table: built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
             )
         );
 
         let other = crate::grid::testing::open_map(3, 6, Neighborhood::Octile);
         assert_eq!(
             kind(JumpTable::load_for(&good[..], &other, hash)),
-            JumpTableFileErrorKind::SizeMismatch {
+            FileErrorKind::SizeMismatch {
                 width: 3,
                 height: 6,
                 found_width: 6,
@@ -440,18 +300,14 @@ mod tests {
         assert!(JumpTable::load_for(&good[..], &g, hash).is_ok());
 
         for n in [0, 3, 20, 40, good.len() - 1] {
-            assert_eq!(
-                load(&good[..n]),
-                JumpTableFileErrorKind::Truncated,
-                "{n} bytes"
-            );
+            assert_eq!(load(&good[..n]), FileErrorKind::Truncated, "{n} bytes");
         }
 
         let mut b = good.clone();
         b[50] ^= 0x10;
         assert!(matches!(
             load(&b[..]),
-            JumpTableFileErrorKind::ChecksumMismatch { .. }
+            FileErrorKind::ChecksumMismatch { .. }
         ));
 
         // A size of more cells than a grid may have: refused before
@@ -461,7 +317,7 @@ mod tests {
         b.extend_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             load(&b[..]),
-            JumpTableFileErrorKind::BadSize {
+            FileErrorKind::BadSize {
                 width: u32::MAX,
                 height: u32::MAX
             }
@@ -471,7 +327,7 @@ mod tests {
         b.extend_from_slice(&60_000u32.to_le_bytes());
         b.extend_from_slice(&60_000u32.to_le_bytes());
         b.extend_from_slice(&[0; 1000]);
-        assert_eq!(load(&b[..]), JumpTableFileErrorKind::Truncated);
+        assert_eq!(load(&b[..]), FileErrorKind::Truncated);
     }
 
     /// A checksum protects against accidents, not against a file written to
@@ -486,7 +342,7 @@ mod tests {
         reseal(&mut b);
         assert_eq!(
             kind(JumpTable::load(&b[..], hash)),
-            JumpTableFileErrorKind::BadEntry {
+            FileErrorKind::BadEntry {
                 x: 0,
                 y: 0,
                 direction: 1,
@@ -498,7 +354,7 @@ mod tests {
         reseal(&mut b);
         assert!(matches!(
             kind(JumpTable::load(&b[..], hash)),
-            JumpTableFileErrorKind::BadEntry { .. }
+            FileErrorKind::BadEntry { .. }
         ));
     }
 
@@ -511,7 +367,7 @@ mod tests {
             }
         }
         let err = JumpTable::load(Broken, 0).unwrap_err();
-        assert_eq!(err.kind(), &JumpTableFileErrorKind::Io);
+        assert_eq!(err.kind(), &FileErrorKind::Io);
         let source = std::error::Error::source(&err).unwrap();
         assert_eq!(source.to_string(), "disk on fire");
     }
@@ -521,7 +377,7 @@ mod tests {
         fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..300), head in any::<bool>()) {
             let mut b = input;
             if head {
-                let mut h = MAGIC.to_vec();
+                let mut h = KIND.magic().to_vec();
                 h.extend_from_slice(&JumpTable::FILE_VERSION.to_le_bytes());
                 h.extend_from_slice(&5u64.to_le_bytes());
                 h.extend_from_slice(&b);
@@ -535,7 +391,7 @@ mod tests {
             let (_, t, hash) = table();
             let good = bytes(&t, hash);
             let n = cut.index(good.len());
-            prop_assert_eq!(kind(JumpTable::load(&good[..n], hash)), JumpTableFileErrorKind::Truncated);
+            prop_assert_eq!(kind(JumpTable::load(&good[..n], hash)), FileErrorKind::Truncated);
             let mut b = good.clone();
             b[flip.index(good.len())] ^= 1 << bit;
             prop_assert!(JumpTable::load(&b[..], hash).is_err());

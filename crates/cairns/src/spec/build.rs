@@ -1,0 +1,256 @@
+//! Construction: the one place where a resolved spec's names become
+//! types, monomorphised once per combination and boxed behind
+//! [`Searcher`].
+
+use std::borrow::Cow;
+
+use super::error::{SpecError, SpecErrorKind};
+use super::names::{
+    ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, SearchSpec,
+};
+use super::prepare::BoxedSearcher;
+use super::tables::{Table, compressed_for};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{Canonical, GridGraph};
+use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
+use crate::landmarks::research::{AdaptiveLandmarks, CompressedHeuristic, CompressedTable};
+use crate::landmarks::{DifferentialHeuristic, LandmarkTable, OwnedTable, OwnedTableAStar};
+use crate::open::OpenKind;
+use crate::search::{
+    AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
+    SearchCache, StringPulled, ThetaStar,
+};
+use crate::with_open_set;
+
+/// Binds `$h` to the heuristic of `$spec` and evaluates `$body`, once per
+/// heuristic type; the `jump` form only for the heuristics jump points and
+/// canonical ordering take (checked by `resolve`).
+macro_rules! with_heuristic {
+    ($spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
+        match $spec {
+            HeuristicSpec::Zero => {
+                let $h = Zero;
+                $body
+            }
+            HeuristicSpec::Manhattan => {
+                let $h = Manhattan::new($graph);
+                $body
+            }
+            HeuristicSpec::Euclidean => {
+                let $h = Euclidean::new($graph);
+                $body
+            }
+            other => with_heuristic!(jump other, $graph, $table, |$h| $body),
+        }
+    };
+    (jump $spec:expr, $graph:expr, $table:expr, |$h:ident| $body:expr) => {
+        match ($spec, $table) {
+            (HeuristicSpec::Landmarks { mode, .. }, Some(table)) => {
+                let dh = DifferentialHeuristic::new(table, Octile::new($graph));
+                // `FromStr` keeps `best` within 1 to `MAX_BEST`; above the
+                // table's landmark count, `with_best` uses them all. The
+                // A*-only modes never get here (`build_searcher`).
+                let $h = match mode {
+                    LandmarkMode::Best(n) => dh.with_best(n),
+                    _ => dh,
+                };
+                $body
+            }
+            // `searcher` checked that a landmark heuristic has its table.
+            _ => {
+                let $h = Octile::new($graph);
+                $body
+            }
+        }
+    };
+}
+
+impl HeuristicSpec {
+    /// The estimate from every node of `graph` to `goal`, indexed by node
+    /// id (for pictures of a heuristic, such as the web page's heat map).
+    /// A landmark heuristic reads `table`. With a `start`, the heuristic is
+    /// prepared for the pair as a search from `start` prepares it
+    /// ([`Heuristic::goal_for`]): `dh:K:bestN` then uses the landmarks it
+    /// chooses for that query, not those nearest the goal.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Table`] for a landmark heuristic without a table;
+    /// a goal off the graph gives an empty vector.
+    pub fn estimates(
+        self,
+        graph: &GridGraph,
+        table: Option<&LandmarkTable>,
+        start: Option<NodeId>,
+        goal: NodeId,
+    ) -> Result<Vec<f64>, SpecError> {
+        fn all<H: Heuristic>(
+            graph: &GridGraph,
+            h: &H,
+            start: Option<NodeId>,
+            goal: NodeId,
+        ) -> Vec<f64> {
+            let target = match start {
+                Some(s) if s.index() < graph.node_bound() => h.goal_for(s, goal),
+                _ => h.goal(goal),
+            };
+            (0..graph.node_bound() as u32)
+                .map(|n| h.estimate(NodeId(n), &target))
+                .collect()
+        }
+        if self.is_landmarks() && table.is_none() {
+            return Err(SpecErrorKind::Table(format!("{self} needs its landmark table")).into());
+        }
+        if goal.index() >= graph.node_bound() {
+            return Ok(Vec::new());
+        }
+        // What the search of `dh:K:keepM` reads: the compressed copy.
+        if let Some(compressed) = compressed_for(self, table)? {
+            let h = CompressedHeuristic::new(&compressed, Octile::new(graph));
+            return Ok(all(graph, &h, start, goal));
+        }
+        Ok(with_heuristic!(self, graph, table, |h| all(
+            graph, &h, start, goal
+        )))
+    }
+}
+
+/// `search` with a new cache over OPEN set `Q`, boxed.
+fn boxed<
+    'a,
+    S: crate::search::Search + Send + 'a,
+    Q: crate::open::OpenSet + Default + Send + 'a,
+>(
+    search: S,
+) -> BoxedSearcher<'a> {
+    Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
+}
+
+/// A* over a table the searcher owns, with OPEN set `open`.
+fn owned_table_astar<'a, T: OwnedTable + Send + 'a>(
+    open: OpenKind,
+    graph: &'a GridGraph,
+    table: T,
+    weight: f64,
+) -> BoxedSearcher<'a> {
+    with_open_set!(open, |Q| boxed::<_, Q>(OwnedTableAStar::new(
+        graph, table, weight
+    )))
+}
+
+/// The A* of [`build_searcher`]: over the compressed copy of the landmark
+/// table that `dh:K:keepM` comes with ([`compressed_for`]), over adaptive
+/// landmarks (`dh:K:adapt`, a copy of the table), or over the heuristic of
+/// the spec.
+fn astar_searcher<'a>(
+    graph: &'a GridGraph,
+    (heuristic, open, weight): (HeuristicSpec, OpenKind, f64),
+    table: Option<&'a LandmarkTable>,
+    compressed: Option<Cow<'a, CompressedTable>>,
+) -> BoxedSearcher<'a> {
+    match (compressed, heuristic, table) {
+        (Some(compressed), _, _) => owned_table_astar(open, graph, compressed, weight),
+        (
+            None,
+            HeuristicSpec::Landmarks {
+                mode: LandmarkMode::Adapt,
+                ..
+            },
+            Some(table),
+        ) => {
+            let adaptive = AdaptiveLandmarks::new(table.clone(), ADAPT_PROBABILITY, PLACEMENT_SEED);
+            owned_table_astar(open, graph, adaptive, weight)
+        }
+        _ => with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
+            boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
+        })),
+    }
+}
+
+/// The one place where a spec's names become types.
+///
+/// The heuristic of A*, canonical A* and jump points is always wrapped in
+/// [`Weighted`] (weight 1 when the spec has none, which leaves every
+/// estimate exactly as it is), so that weighted search costs no second
+/// copy of each combination. The searcher is string-pulled when the spec
+/// says so, and its memory sized and first-touched for the graph
+/// ([`Searcher::prepare`]), so that its first query is timed like the
+/// others.
+pub(super) fn build_searcher<'a>(
+    spec: SearchSpec,
+    graph: &'a GridGraph,
+    tables: &'a [Table],
+    compressed: Option<CompressedTable>,
+) -> BoxedSearcher<'a> {
+    let table = tables.iter().find_map(Table::landmarks);
+    let jumps = tables.iter().find_map(Table::jumps);
+    let compressed = match tables.iter().find_map(Table::compressed) {
+        Some(c) => Some(Cow::Borrowed(c)),
+        None => compressed.map(Cow::Owned),
+    };
+    let heuristic = spec.heuristic_for(graph.neighborhood());
+    let open = spec.open_kind();
+    let weight = spec.bound();
+    let mut searcher = match spec.algorithm {
+        Algorithm::Bfs => boxed::<_, crate::open::QuaternaryHeap>(Bfs::new(graph)),
+        Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
+        Algorithm::AStar => astar_searcher(graph, (heuristic, open, weight), table, compressed),
+        // The weight bounds the focal list; the heuristic stays admissible.
+        Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
+            match Focal::new(graph, h, weight) {
+                Some(focal) => boxed::<_, crate::open::QuaternaryHeap>(focal),
+                // `Weight` is finite and at least 1.
+                None => boxed::<_, crate::open::QuaternaryHeap>(Dijkstra::new(graph)),
+            }
+        }),
+        Algorithm::Theta => with_open_set!(open, |Q| match heuristic {
+            HeuristicSpec::Zero => match ThetaStar::with_heuristic(graph, Zero) {
+                Some(theta) => boxed::<_, Q>(theta),
+                // `resolve` refused Theta* without octile movement.
+                None => boxed::<_, Q>(Dijkstra::new(graph)),
+            },
+            // `resolve` allows only euclidean besides zero.
+            _ => match ThetaStar::new(graph) {
+                Some(theta) => boxed::<_, Q>(theta),
+                None => boxed::<_, Q>(Dijkstra::new(graph)),
+            },
+        }),
+        Algorithm::Canonical => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                boxed::<_, Q>(AStar::new(Canonical(graph), Weighted::checked(h, weight)))
+            })
+        ),
+        Algorithm::Jps => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let jps = JumpPointSearch::with_heuristic(graph, Weighted::checked(h, weight));
+                match jps {
+                    Some(jps) => boxed::<_, Q>(jps),
+                    // `resolve` refused jump points without octile movement.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+        Algorithm::JpsPlus => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let jumps: Cow<'a, JumpTable> = match jumps {
+                    Some(t) => Cow::Borrowed(t),
+                    None => Cow::Owned(JumpTable::build(graph)),
+                };
+                match JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight)) {
+                    Some(jps) => boxed::<_, Q>(jps),
+                    // `resolve` refused jump points without octile movement,
+                    // `prepare_with` and `searcher` a table of another size.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+    };
+    if spec.pull {
+        searcher = Box::new(StringPulled::new(graph, searcher));
+    }
+    searcher.prepare(graph.node_bound());
+    searcher
+}

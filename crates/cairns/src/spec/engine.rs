@@ -1,0 +1,313 @@
+//! An engine that owns its map: the graph and the tables behind an
+//! [`Arc`], handing out searchers with caches of their own to any thread.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::error::SpecError;
+use super::names::SearchSpec;
+use super::prepare::{BoxedSearcher, Plan, Prepared};
+use super::tables::{Given, Table, TableReport};
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
+use crate::search::{Budget, Observer, Progress, Reached, SearchStats, Searcher};
+
+/// A prepared search that owns its graph and tables: `Send`, `Sync` and
+/// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
+/// an [`EngineSearcher`] with a cache of its own, which owns a share of
+/// the engine too, so it can go to another thread, into a Python object or
+/// behind a C handle. The borrowing API ([`SearchSpec::prepare`],
+/// [`Prepared`]) stays for callers who keep the graph themselves; both run
+/// the same searches.
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::spec::{Engine, SearchSpec};
+///
+/// let graph = GridGraph::new(Grid::from_ascii("
+///     ....@....
+///     .@@.@.@@.
+///     .........
+/// ").unwrap(), Neighborhood::Octile);
+/// let spec: SearchSpec = "jps+/dh:2".parse().unwrap();
+/// let engine = Engine::new(graph, &spec).unwrap();   // takes the graph, builds both tables
+/// let (start, goal) = (engine.graph().node(0, 0).unwrap(), engine.graph().node(8, 0).unwrap());
+/// let costs: Vec<Option<f64>> = std::thread::scope(|s| {
+///     let threads: Vec<_> = (0..2)
+///         .map(|_| {
+///             let mut searcher = engine.searcher(); // a cache of its own
+///             s.spawn(move || searcher.search_cost(start, goal))
+///         })
+///         .collect();
+///     threads.into_iter().map(|t| t.join().unwrap()).collect()
+/// });
+/// assert_eq!(costs, [Some(12.0), Some(12.0)]);
+/// ```
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<EngineData>,
+}
+
+/// What an engine owns.
+struct EngineData {
+    graph: GridGraph,
+    plan: Plan,
+}
+
+impl Engine {
+    /// Takes `graph` and prepares `spec` on it, building every table the
+    /// spec needs ([`SearchSpec::prepare`]).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`SearchSpec::prepare`].
+    pub fn new(graph: GridGraph, spec: &SearchSpec) -> Result<Engine, SpecError> {
+        Engine::with_tables(graph, spec, Vec::<Given>::new())
+    }
+
+    /// Like [`new`](Engine::new) with tables built or loaded beforehand
+    /// ([`SearchSpec::prepare_with`]).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`SearchSpec::prepare_with`].
+    pub fn with_tables(
+        graph: GridGraph,
+        spec: &SearchSpec,
+        given: impl IntoIterator<Item = Given>,
+    ) -> Result<Engine, SpecError> {
+        let plan = spec.prepare_with(&graph, given)?.plan;
+        Ok(Engine {
+            inner: Arc::new(EngineData { graph, plan }),
+        })
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &GridGraph {
+        &self.inner.graph
+    }
+
+    /// The resolved spec.
+    pub fn spec(&self) -> SearchSpec {
+        self.inner.plan.spec
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &[Table] {
+        &self.inner.plan.tables
+    }
+
+    /// What preparation built or took, per table.
+    pub fn report(&self) -> &[TableReport] {
+        &self.inner.plan.report
+    }
+
+    /// The engine as a borrowing [`Prepared`] (sharing the tables, not
+    /// copying them), for what that type reports: the heuristic's label,
+    /// the landmark nodes, the preprocessing time and bytes.
+    pub fn prepared(&self) -> Prepared<'_> {
+        Prepared {
+            graph: &self.inner.graph,
+            plan: self.inner.plan.clone(),
+        }
+    }
+
+    /// A new searcher with a cache of its own, owning a share of the
+    /// engine: one per thread.
+    pub fn searcher(&self) -> EngineSearcher {
+        EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
+            let graph = &data.graph;
+            super::build::build_searcher(data.plan.spec, graph, &data.plan.tables, None)
+        }))
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = &self.inner.graph;
+        f.debug_struct("Engine")
+            .field("spec", &self.inner.plan.spec.to_string())
+            .field("width", &g.width())
+            .field("height", &g.height())
+            .field("tables", &self.inner.plan.report)
+            .finish()
+    }
+}
+
+self_cell::self_cell!(
+    /// A searcher and the engine data it borrows, in one value.
+    struct SearcherCell {
+        owner: Arc<EngineData>,
+        #[covariant]
+        dependent: BoxedSearcher,
+    }
+);
+
+/// A searcher of an [`Engine`]: its own cache and a share of the engine's
+/// graph and tables, so it is `Send` and `'static`. It is a [`Searcher`];
+/// each call is the boxed search's own, through one more pointer.
+pub struct EngineSearcher(SearcherCell);
+
+impl EngineSearcher {
+    /// The engine's graph.
+    pub fn graph(&self) -> &GridGraph {
+        &self.0.borrow_owner().graph
+    }
+}
+
+impl fmt::Debug for EngineSearcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EngineSearcher")
+            .field("spec", &self.0.borrow_owner().plan.spec.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Searcher for EngineSearcher {
+    #[inline]
+    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
+        self.0.with_dependent_mut(|_, s| s.search_cost(start, goal))
+    }
+
+    fn search_observed(
+        &mut self,
+        start: NodeId,
+        goal: NodeId,
+        observer: &mut dyn Observer,
+    ) -> Option<f64> {
+        self.0
+            .with_dependent_mut(|_, s| s.search_observed(start, goal, observer))
+    }
+
+    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
+        self.0
+            .with_dependent_mut(|_, s| s.search_nearest(sources, goals))
+    }
+
+    fn search_budgeted(
+        &mut self,
+        sources: &[NodeId],
+        goals: &[NodeId],
+        budget: Budget,
+    ) -> Option<Progress> {
+        self.0
+            .with_dependent_mut(|_, s| s.search_budgeted(sources, goals, budget))
+    }
+
+    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
+        self.0.borrow_dependent().path_into(node, out)
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.0.borrow_dependent().stats()
+    }
+
+    fn is_closed(&self, node: NodeId) -> bool {
+        self.0.borrow_dependent().is_closed(node)
+    }
+
+    fn is_reached(&self, node: NodeId) -> bool {
+        self.0.borrow_dependent().is_reached(node)
+    }
+
+    fn bound(&self) -> f64 {
+        self.0.borrow_dependent().bound()
+    }
+
+    fn prepare(&mut self, node_bound: usize) {
+        self.0.with_dependent_mut(|_, s| s.prepare(node_bound));
+    }
+
+    fn any_angle(&self) -> bool {
+        self.0.borrow_dependent().any_angle()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{GenerateOptions, MapKind, Neighborhood, generate};
+    use crate::rng::SplitMix64;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+    fn assert_send<T: Send + 'static>() {}
+
+    #[test]
+    fn the_engine_is_send_and_sync_and_its_searchers_send() {
+        assert_send_sync::<Engine>();
+        assert_send::<EngineSearcher>();
+    }
+
+    /// The owning engine, used from two threads with one searcher each,
+    /// answers as the borrowing API does serially, query by query, with the
+    /// same statistics.
+    #[test]
+    fn two_threads_answer_as_the_borrowing_api_does_serially() {
+        let options = GenerateOptions {
+            kind: MapKind::Rooms { room_size: 9 },
+            width: 64,
+            height: 64,
+            seed: 3,
+        };
+        let graph = GridGraph::new(generate(&options).unwrap(), Neighborhood::Octile);
+        let free: Vec<NodeId> = (0..graph.grid().len() as u32)
+            .map(NodeId)
+            .filter(|&n| graph.is_passable(n))
+            .collect();
+        let mut rng = SplitMix64::new(7);
+        let queries: Vec<(NodeId, NodeId)> = (0..200)
+            .map(|_| {
+                let pick = |rng: &mut SplitMix64| free[rng.below(free.len() as u64) as usize];
+                (pick(&mut rng), pick(&mut rng))
+            })
+            .collect();
+        for name in ["astar", "jps+/dh:4", "astar/dh:4:keep2", "theta"] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let prepared = spec.prepare(&graph).unwrap();
+            let mut serial = prepared.searcher();
+            let expected: Vec<_> = queries
+                .iter()
+                .map(|&(s, g)| (serial.search_cost(s, g), serial.stats()))
+                .collect();
+            let engine = Engine::new(graph.clone(), &spec).unwrap();
+            assert_eq!(engine.spec(), prepared.spec());
+            assert_eq!(engine.tables().len(), prepared.tables().len());
+            let halves = queries.split_at(queries.len() / 2);
+            let answers: Vec<_> = std::thread::scope(|scope| {
+                let threads: Vec<_> = [halves.0, halves.1]
+                    .into_iter()
+                    .map(|half| {
+                        let mut searcher = engine.searcher();
+                        scope.spawn(move || {
+                            half.iter()
+                                .map(|&(s, g)| (searcher.search_cost(s, g), searcher.stats()))
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                threads
+                    .into_iter()
+                    .flat_map(|t| t.join().unwrap())
+                    .collect()
+            });
+            assert_eq!(answers, expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_searcher_outlives_the_engine_it_came_from() {
+        let graph = crate::grid::testing::open_map(8, 5, Neighborhood::Octile);
+        let engine = Engine::new(graph, &"jps+".parse().unwrap()).unwrap();
+        let (a, b) = (
+            engine.graph().node(0, 0).unwrap(),
+            engine.graph().node(7, 4).unwrap(),
+        );
+        let mut searcher = engine.searcher();
+        drop(engine);
+        assert!(searcher.search_cost(a, b).is_some());
+        let mut path = Vec::new();
+        assert!(searcher.path_into(b, &mut path));
+        assert_eq!(path.first(), Some(&a));
+        assert_eq!(searcher.graph().width(), 8);
+    }
+}

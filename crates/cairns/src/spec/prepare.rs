@@ -1,0 +1,277 @@
+//! Preparation: a resolved spec with the tables it searches with on one
+//! graph, built once and borrowed by every searcher.
+
+use std::time::Instant;
+
+use super::build::build_searcher;
+use super::error::{SpecError, SpecErrorKind};
+use super::names::{HeuristicSpec, SearchSpec};
+use super::tables::{Given, Table, TableReport, compressed_for};
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
+use crate::landmarks::LandmarkTable;
+use crate::landmarks::research::CompressedTable;
+use crate::saved::TableKind;
+use crate::search::Searcher;
+
+/// A searcher that a [`Prepared`] spec or an
+/// [`Engine`](super::Engine) hands out: any search, with its own cache,
+/// movable to another thread.
+pub type BoxedSearcher<'a> = Box<dyn Searcher + Send + 'a>;
+
+impl SearchSpec {
+    /// Builds what the spec needs before its first query on `graph` (every
+    /// kind of [`table_kinds`](Self::table_kinds): the landmark table of
+    /// `dh:K`, placed with [`PLACEMENT_SEED`](super::PLACEMENT_SEED) and
+    /// built in parallel, the jump table of `jps+`), timed: the same as
+    /// [`prepare_with`](Self::prepare_with) with no table given.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`prepare_with`](Self::prepare_with).
+    pub fn prepare<'g>(&self, graph: &'g GridGraph) -> Result<Prepared<'g>, SpecError> {
+        self.prepare_with(graph, Vec::<Given>::new())
+    }
+
+    /// Resolves the spec for `graph`, takes the tables `given` (saved
+    /// files, [`Table::load_for`]) and builds the kinds it needs that were
+    /// not given, each timed ([`Prepared::report`]). A given landmark table
+    /// makes the heuristic `dh` with the table's landmark count (a
+    /// compressed one `dh:K:keepM`); a given jump table must be for `jps+`.
+    /// An inadmissible heuristic is let through and reported by
+    /// [`Prepared::inadmissible`], for tools to warn about.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`resolve_inadmissible`](Self::resolve_inadmissible) and
+    /// [`check_terrain`](Self::check_terrain); a given table for another
+    /// search or heuristic, of another landmark count, or for a graph of
+    /// another size; two tables of one kind, or a full and a compressed
+    /// landmark table; a bare `dh` without a table; a map with fewer cells
+    /// with a legal move than landmarks asked for.
+    pub fn prepare_with<'g>(
+        &self,
+        graph: &'g GridGraph,
+        given: impl IntoIterator<Item = Given>,
+    ) -> Result<Prepared<'g>, SpecError> {
+        let given: Vec<Given> = given.into_iter().collect();
+        let mut spec = *self;
+        for (i, g) in given.iter().enumerate() {
+            let kind = g.table.kind();
+            let landmark_kinds = [TableKind::Landmarks, TableKind::CompressedLandmarks];
+            if given[..i].iter().any(|h| {
+                let other = h.table.kind();
+                other == kind || (landmark_kinds.contains(&kind) && landmark_kinds.contains(&other))
+            }) {
+                return Err(SpecErrorKind::Table(format!(
+                    "give one table of each kind: a second {kind}, or a full and a compressed landmark table (not both)"
+                ))
+                .into());
+            }
+            g.table.check_fits(graph)?;
+            spec = g.table.adopt(spec)?;
+        }
+        let spec = spec.resolve_inadmissible(graph.neighborhood())?;
+        spec.check_terrain(graph)?;
+        let landmarks_given = given.iter().any(|g| {
+            matches!(
+                g.table.kind(),
+                TableKind::Landmarks | TableKind::CompressedLandmarks
+            )
+        });
+        let mut tables = Vec::new();
+        let mut report = Vec::new();
+        for kind in spec.table_kinds(graph.neighborhood()) {
+            if let Some(g) = given.iter().find(|g| g.table.kind() == kind) {
+                report.push(TableReport {
+                    kind,
+                    seconds: g.seconds,
+                    bytes: g.table.memory_bytes(),
+                    given: true,
+                });
+                tables.push(g.table.clone());
+                continue;
+            }
+            // A compressed table given alone is searched without the full
+            // one it was made from.
+            let compressed_given = given
+                .iter()
+                .any(|g| g.table.kind() == TableKind::CompressedLandmarks);
+            if kind == TableKind::Landmarks && compressed_given {
+                continue;
+            }
+            let t0 = Instant::now();
+            let table = Table::build(kind, &spec, graph, &tables)?;
+            report.push(TableReport {
+                kind,
+                seconds: t0.elapsed().as_secs_f64(),
+                bytes: table.memory_bytes(),
+                given: false,
+            });
+            tables.push(table);
+        }
+        Ok(Prepared {
+            graph,
+            plan: Plan {
+                spec,
+                tables,
+                report,
+                landmarks_given,
+            },
+        })
+    }
+
+    /// A ready searcher for `graph` over `tables`, borrowed (a borrowed
+    /// view of tables kept elsewhere, such as the web page's cache): the
+    /// spec is resolved and checked against the graph and the tables. A
+    /// kind the spec needs and `tables` lacks is built for this searcher
+    /// alone where that is cheap (the jump table of `jps+`); a landmark
+    /// heuristic must find its table. Use [`prepare`](Self::prepare) to
+    /// build tables once for many searchers.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`resolve`](Self::resolve) and
+    /// [`check_terrain`](Self::check_terrain); a landmark heuristic without
+    /// a table or with a table of another landmark count; a table for a
+    /// graph of another size.
+    pub fn searcher<'a>(
+        &self,
+        graph: &'a GridGraph,
+        tables: &'a [Table],
+    ) -> Result<BoxedSearcher<'a>, SpecError> {
+        for t in tables {
+            t.check_fits(graph)?;
+        }
+        let spec = self.resolve_inadmissible(graph.neighborhood())?;
+        spec.check_terrain(graph)?;
+        let heuristic = spec.heuristic_for(graph.neighborhood());
+        let landmarks = tables.iter().find_map(Table::landmarks);
+        if let HeuristicSpec::Landmarks { count, .. } = heuristic {
+            let compressed = tables.iter().find_map(Table::compressed);
+            let found = landmarks
+                .map(LandmarkTable::landmark_count)
+                .or(compressed.map(CompressedTable::landmark_count));
+            match found {
+                None => {
+                    return Err(SpecErrorKind::Table(format!(
+                        "{heuristic} needs its landmark table"
+                    ))
+                    .into());
+                }
+                Some(k) if count.is_some_and(|c| c != k) => {
+                    return Err(SpecErrorKind::Table(format!(
+                        "{heuristic} does not match a table of {k} landmarks"
+                    ))
+                    .into());
+                }
+                Some(_) => {}
+            }
+        }
+        // `dh:K:keepM` over a full table only: compress it for this
+        // searcher.
+        let compressed = match tables.iter().find_map(Table::compressed) {
+            Some(_) => None,
+            None => compressed_for(heuristic, landmarks)?,
+        };
+        Ok(build_searcher(spec, graph, tables, compressed))
+    }
+}
+
+/// What preparation made, apart from the graph: the resolved spec, its
+/// tables and the report of them.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    pub(super) spec: SearchSpec,
+    pub(super) tables: Vec<Table>,
+    pub(super) report: Vec<TableReport>,
+    /// Whether a landmark table was given (a saved file) rather than built.
+    pub(super) landmarks_given: bool,
+}
+
+/// A resolved spec with the tables it needs on one graph, ready to hand
+/// out searchers. [`Engine`](super::Engine) is the same, owning its graph.
+#[derive(Clone, Debug)]
+pub struct Prepared<'g> {
+    pub(super) graph: &'g GridGraph,
+    pub(super) plan: Plan,
+}
+
+impl<'g> Prepared<'g> {
+    /// The resolved spec (every part filled in).
+    pub fn spec(&self) -> SearchSpec {
+        self.plan.spec
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &'g GridGraph {
+        self.graph
+    }
+
+    /// The heuristic as reports name it: its spec name, or `dh:K` (with
+    /// the mode, as in `dh:K:keepM`) for a table given by the caller, whose
+    /// placement is not known.
+    pub fn heuristic_label(&self) -> String {
+        match self.plan.spec.heuristic_for(self.graph.neighborhood()) {
+            HeuristicSpec::Landmarks {
+                count: Some(k),
+                mode,
+                ..
+            } if self.plan.landmarks_given => {
+                format!("dh:{k}{mode}")
+            }
+            h => h.to_string(),
+        }
+    }
+
+    /// Why the heuristic is not admissible on this graph (the search may
+    /// then return paths that are not shortest), or `None` when it is.
+    pub fn inadmissible(&self) -> Option<SpecError> {
+        self.plan.spec.resolve(self.graph.neighborhood()).err()
+    }
+
+    /// The tables, in the order of [`SearchSpec::table_kinds`].
+    pub fn tables(&self) -> &[Table] {
+        &self.plan.tables
+    }
+
+    /// What preparation built or took, per table: kind, seconds, bytes.
+    pub fn report(&self) -> &[TableReport] {
+        &self.plan.report
+    }
+
+    /// The landmark table, for a landmark heuristic (not for a compressed
+    /// table given alone).
+    pub fn table(&self) -> Option<&LandmarkTable> {
+        self.plan.tables.iter().find_map(Table::landmarks)
+    }
+
+    /// The landmark nodes of the landmark table or, for a compressed
+    /// table given alone, of that one.
+    pub fn landmark_nodes(&self) -> Option<&[NodeId]> {
+        let tables = &self.plan.tables;
+        match (
+            tables.iter().find_map(Table::landmarks),
+            tables.iter().find_map(Table::compressed),
+        ) {
+            (Some(t), _) => Some(t.landmarks()),
+            (None, Some(c)) => Some(c.landmarks()),
+            (None, None) => None,
+        }
+    }
+
+    /// Seconds spent building (or loading) every table; 0 without tables.
+    pub fn preprocess_s(&self) -> f64 {
+        self.plan.report.iter().map(|r| r.seconds).sum()
+    }
+
+    /// Bytes of every table's data; 0 without tables.
+    pub fn table_bytes(&self) -> usize {
+        self.plan.report.iter().map(|r| r.bytes).sum()
+    }
+
+    /// A new searcher with a cache of its own (one per thread).
+    pub fn searcher(&self) -> BoxedSearcher<'_> {
+        build_searcher(self.plan.spec, self.graph, &self.plan.tables, None)
+    }
+}

@@ -1,0 +1,465 @@
+//! Table kinds: everything a search builds before its first query, as one
+//! type, [`Table`], whose variants are the kinds of
+//! [`TableKind`](crate::saved::TableKind).
+//!
+//! A spec says which kinds it needs ([`SearchSpec::table_kinds`]);
+//! [`SearchSpec::prepare_with`] takes the tables given (saved files read
+//! with [`Table::load_for`]) and builds the missing ones here.
+
+use std::io::{self, Read, Write};
+use std::sync::Arc;
+
+use super::error::{SpecError, SpecErrorKind};
+use super::names::{
+    Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, PlacementKind, SearchSpec, check_keep,
+};
+use crate::graph::Graph;
+use crate::grid::GridGraph;
+use crate::landmarks::research::{CompressedTable, Compression};
+use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
+use crate::saved::{FileError, FileErrorKind, TableKind, read_array};
+use crate::search::JumpTable;
+
+/// One table built before the first query: a variant per
+/// [`TableKind`], each behind an [`Arc`] so that preparations, engines
+/// and caches share it without copying.
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::saved::{TableKind, grid_hash};
+/// use cairns::spec::{SearchSpec, Table};
+///
+/// let graph = GridGraph::new(Grid::from_ascii("....\n.@@.\n....").unwrap(), Neighborhood::Octile);
+/// let prepared = "jps+/dh:2".parse::<SearchSpec>().unwrap().prepare(&graph).unwrap();
+/// let hash = grid_hash(graph.grid(), graph.neighborhood());
+/// for table in prepared.tables() {
+///     let mut bytes = Vec::new();
+///     table.save(&mut bytes, hash).unwrap();
+///     let back = Table::load_for(&bytes[..], &graph, hash).unwrap();
+///     assert_eq!(back.kind(), table.kind());
+/// }
+/// let kinds: Vec<TableKind> = prepared.tables().iter().map(Table::kind).collect();
+/// assert_eq!(kinds, [TableKind::Landmarks, TableKind::Jumps]);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Table {
+    /// A landmark table, for a `dh` heuristic.
+    Landmarks(Arc<LandmarkTable>),
+    /// A compressed landmark table, for `dh:K:keepM`.
+    CompressedLandmarks(Arc<CompressedTable>),
+    /// A jump table, for `jps+`.
+    Jumps(Arc<JumpTable>),
+}
+
+impl Table {
+    /// The kind.
+    pub fn kind(&self) -> TableKind {
+        match self {
+            Table::Landmarks(_) => TableKind::Landmarks,
+            Table::CompressedLandmarks(_) => TableKind::CompressedLandmarks,
+            Table::Jumps(_) => TableKind::Jumps,
+        }
+    }
+
+    /// The bytes its data takes in memory.
+    pub fn memory_bytes(&self) -> usize {
+        match self {
+            Table::Landmarks(t) => t.memory_bytes(),
+            Table::CompressedLandmarks(t) => t.memory_bytes(),
+            Table::Jumps(t) => t.memory_bytes(),
+        }
+    }
+
+    /// Writes the table in its saved format ([`crate::saved`]), tagged
+    /// with `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)).
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    pub fn save(&self, w: impl Write, map_hash: u64) -> io::Result<()> {
+        match self {
+            Table::Landmarks(t) => t.save(w, map_hash),
+            Table::CompressedLandmarks(t) => t.save(w, map_hash),
+            Table::Jumps(t) => t.save(w, map_hash),
+        }
+    }
+
+    /// Reads a saved table of any kind, told apart by its magic bytes, with
+    /// the checks of its kind's loader: saved with `expected_map_hash`, and
+    /// covering exactly the nodes (or cells) of `graph`.
+    ///
+    /// # Errors
+    ///
+    /// A [`FileError`]: [`BadMagic`](FileErrorKind::BadMagic) for a file
+    /// cairns does not write, else the first problem the kind's loader
+    /// finds.
+    pub fn load_for(
+        r: impl Read,
+        graph: &GridGraph,
+        expected_map_hash: u64,
+    ) -> Result<Table, FileError> {
+        let mut r = r;
+        let magic = read_array::<8>(&mut r)?;
+        let whole = (&magic[..]).chain(r);
+        Ok(match TableKind::of(magic) {
+            Some(TableKind::Landmarks) => {
+                LandmarkTable::load_for(whole, graph, expected_map_hash)?.into()
+            }
+            Some(TableKind::CompressedLandmarks) => {
+                CompressedTable::load_for(whole, graph, expected_map_hash)?.into()
+            }
+            Some(TableKind::Jumps) => JumpTable::load_for(whole, graph, expected_map_hash)?.into(),
+            None => return Err(FileErrorKind::BadMagic.into()),
+        })
+    }
+
+    /// The landmark table, if this is one.
+    pub fn landmarks(&self) -> Option<&LandmarkTable> {
+        match self {
+            Table::Landmarks(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The compressed landmark table, if this is one.
+    pub fn compressed(&self) -> Option<&CompressedTable> {
+        match self {
+            Table::CompressedLandmarks(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The jump table, if this is one.
+    pub fn jumps(&self) -> Option<&JumpTable> {
+        match self {
+            Table::Jumps(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Refuses a table built for a graph of another size than `graph`.
+    pub(super) fn check_fits(&self, graph: &GridGraph) -> Result<(), SpecError> {
+        let nodes = match self {
+            Table::Landmarks(t) => t.node_count(),
+            Table::CompressedLandmarks(t) => t.node_count(),
+            Table::Jumps(t) if t.fits(graph) => return Ok(()),
+            Table::Jumps(t) => {
+                return Err(table_error(format!(
+                    "the jump table is for a {}x{} grid, the map is {}x{}",
+                    t.width(),
+                    t.height(),
+                    graph.width(),
+                    graph.height()
+                )));
+            }
+        };
+        if nodes == graph.node_bound() {
+            return Ok(());
+        }
+        Err(table_error(format!(
+            "the {} covers {nodes} nodes, the map has {}",
+            self.kind(),
+            graph.node_bound()
+        )))
+    }
+
+    /// `spec` with what this table, given, implies: a landmark table makes
+    /// the heuristic `dh` with its landmark count (`dh:K:keepM` for a
+    /// compressed one); a table an algorithm builds must be given to that
+    /// algorithm.
+    pub(super) fn adopt(&self, spec: SearchSpec) -> Result<SearchSpec, SpecError> {
+        match self {
+            Table::Landmarks(t) => Ok(spec.with_heuristic(spec.heuristic_of_table(t)?)),
+            Table::CompressedLandmarks(t) => {
+                Ok(spec.with_heuristic(spec.heuristic_of_compressed(t)?))
+            }
+            Table::Jumps(_) => {
+                let kind = self.kind();
+                if spec.algorithm.tables().contains(&kind) {
+                    return Ok(spec);
+                }
+                let wants: Vec<&str> = Algorithm::ALL
+                    .into_iter()
+                    .filter(|a| a.tables().contains(&kind))
+                    .map(Algorithm::name)
+                    .collect();
+                Err(table_error(format!(
+                    "a {kind} is for the {} search, not {}",
+                    wants.join(" or "),
+                    spec.algorithm
+                )))
+            }
+        }
+    }
+
+    /// Builds the table of `kind` that the resolved `spec` needs on
+    /// `graph`; `have` holds the tables built or given before it (the full
+    /// landmark table a compressed one is made from).
+    pub(super) fn build(
+        kind: TableKind,
+        spec: &SearchSpec,
+        graph: &GridGraph,
+        have: &[Table],
+    ) -> Result<Table, SpecError> {
+        let heuristic = spec.heuristic_for(graph.neighborhood());
+        Ok(match kind {
+            TableKind::Landmarks => match heuristic {
+                HeuristicSpec::Landmarks {
+                    count: Some(k),
+                    placement,
+                    ..
+                } => build_table(graph, k, placement.with_seed(PLACEMENT_SEED))?.into(),
+                _ => {
+                    return Err(table_error(
+                        "a bare dh needs a saved landmark table; give the landmark count as dh:K to build one"
+                            .to_string(),
+                    ));
+                }
+            },
+            TableKind::CompressedLandmarks => {
+                let full = have.iter().find_map(Table::landmarks);
+                match compressed_for(heuristic, full)? {
+                    Some(c) => c.into(),
+                    None => {
+                        return Err(table_error(format!(
+                            "{heuristic} compresses a landmark table, and there is none"
+                        )));
+                    }
+                }
+            }
+            TableKind::Jumps => JumpTable::build(graph).into(),
+        })
+    }
+}
+
+impl From<LandmarkTable> for Table {
+    fn from(t: LandmarkTable) -> Table {
+        Table::Landmarks(Arc::new(t))
+    }
+}
+
+impl From<CompressedTable> for Table {
+    fn from(t: CompressedTable) -> Table {
+        Table::CompressedLandmarks(Arc::new(t))
+    }
+}
+
+impl From<JumpTable> for Table {
+    fn from(t: JumpTable) -> Table {
+        Table::Jumps(Arc::new(t))
+    }
+}
+
+/// A table built or loaded before preparation (a saved file), with the
+/// seconds that took, for [`SearchSpec::prepare_with`].
+#[derive(Clone, Debug)]
+pub struct Given {
+    /// The table.
+    pub table: Table,
+    /// Seconds spent loading (or building) it, counted in
+    /// [`Prepared::preprocess_s`](super::Prepared::preprocess_s).
+    pub seconds: f64,
+}
+
+impl From<Table> for Given {
+    fn from(table: Table) -> Given {
+        Given {
+            table,
+            seconds: 0.0,
+        }
+    }
+}
+
+/// What preparation made of one table: its kind, the seconds it took to
+/// build (or load), its bytes, and whether it was given. The CLI, the
+/// JSON summaries and the web page print these.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableReport {
+    /// The kind.
+    pub kind: TableKind,
+    /// Seconds spent building it, or loading it when given.
+    pub seconds: f64,
+    /// Bytes of its data in memory.
+    pub bytes: usize,
+    /// Whether it was given (loaded from a file) rather than built.
+    pub given: bool,
+}
+
+impl std::fmt::Display for TableReport {
+    /// `jumps built in 0.012 s, 2097152 bytes`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = if self.given { "loaded" } else { "built" };
+        write!(
+            f,
+            "{} {how} in {:.3} s, {} bytes",
+            self.kind.name(),
+            self.seconds,
+            self.bytes
+        )
+    }
+}
+
+fn table_error(message: String) -> SpecError {
+    SpecErrorKind::Table(message).into()
+}
+
+/// Places `k` landmarks on `graph` and builds their symmetric table (in
+/// parallel).
+///
+/// # Errors
+///
+/// [`SpecErrorKind::Table`] when the map has fewer than `k` cells with a
+/// legal move.
+pub fn build_table(
+    graph: &GridGraph,
+    k: usize,
+    placement: Placement,
+) -> Result<LandmarkTable, SpecError> {
+    let landmarks = place(graph, k, placement);
+    if landmarks.len() < k {
+        return Err(table_error(format!(
+            "cannot place {k} landmarks: the map has only {} cells with a legal move",
+            landmarks.len()
+        )));
+    }
+    Ok(LandmarkTable::build(
+        graph,
+        &landmarks,
+        Directedness::Symmetric,
+    ))
+}
+
+/// The compressed copy of `table` that `heuristic` searches when it is
+/// `dh:K:keepM` (the `M` nearest landmarks of each cell), `None` for every
+/// other heuristic or without a table.
+///
+/// # Errors
+///
+/// [`SpecErrorKind::Table`] where [`CompressedTable::new`] cannot
+/// compress: more kept than the table has, a directed table, or too many
+/// landmarks.
+pub(super) fn compressed_for(
+    heuristic: HeuristicSpec,
+    table: Option<&LandmarkTable>,
+) -> Result<Option<CompressedTable>, SpecError> {
+    let (
+        HeuristicSpec::Landmarks {
+            mode: LandmarkMode::Keep(keep),
+            ..
+        },
+        Some(table),
+    ) = (heuristic, table)
+    else {
+        return Ok(None);
+    };
+    check_keep(keep, table.landmark_count())?;
+    if table.directedness() != Directedness::Symmetric {
+        return Err(SpecErrorKind::Table(
+            "a directed landmark table cannot be compressed (keepM needs a symmetric one)"
+                .to_string(),
+        )
+        .into());
+    }
+    if table.landmark_count() > CompressedTable::MAX_LANDMARKS {
+        return Err(SpecErrorKind::Table(format!(
+            "a table of {} landmarks cannot be compressed (at most {})",
+            table.landmark_count(),
+            CompressedTable::MAX_LANDMARKS
+        ))
+        .into());
+    }
+    Ok(Some(CompressedTable::new(
+        table,
+        keep,
+        Compression::Nearest,
+    )))
+}
+
+impl SearchSpec {
+    /// The heuristic of this spec with a given landmark `table`: `dh` with
+    /// the table's landmark count.
+    pub(super) fn heuristic_of_table(
+        &self,
+        table: &LandmarkTable,
+    ) -> Result<HeuristicSpec, SpecError> {
+        self.heuristic_of_table_count(table.landmark_count())
+    }
+
+    /// [`heuristic_of_table`](Self::heuristic_of_table) for a table of
+    /// `found` landmarks.
+    pub(super) fn heuristic_of_table_count(
+        &self,
+        found: usize,
+    ) -> Result<HeuristicSpec, SpecError> {
+        match self.heuristic {
+            None => Ok(HeuristicSpec::Landmarks {
+                count: Some(found),
+                placement: PlacementKind::default(),
+                mode: LandmarkMode::All,
+            }),
+            Some(HeuristicSpec::Landmarks {
+                count,
+                placement,
+                mode,
+            }) => {
+                if let Some(k) = count.filter(|&k| k != found) {
+                    return Err(SpecErrorKind::Table(format!(
+                        "dh:{k} asks for {k} landmarks, but the table has {found}"
+                    ))
+                    .into());
+                }
+                Ok(HeuristicSpec::Landmarks {
+                    count: Some(found),
+                    placement,
+                    mode,
+                })
+            }
+            Some(other) => Err(SpecErrorKind::Table(format!(
+                "a landmark table gives a differential heuristic, but the heuristic is {other} (use dh)"
+            ))
+            .into()),
+        }
+    }
+
+    /// The heuristic of this spec with a given compressed table:
+    /// `dh:K:keepM` with the table's `K` and `M`; a bare `dh` (or none)
+    /// becomes it.
+    pub(super) fn heuristic_of_compressed(
+        &self,
+        table: &CompressedTable,
+    ) -> Result<HeuristicSpec, SpecError> {
+        let (k, m) = (table.landmark_count(), table.kept());
+        // The count and a heuristic other than dh are checked as for a
+        // full table.
+        let spec = self.heuristic_of_table_count(k)?;
+        let HeuristicSpec::Landmarks {
+            count,
+            placement,
+            mode,
+        } = spec
+        else {
+            return Ok(spec);
+        };
+        let refuse = |what: String| Err(SpecErrorKind::Table(what).into());
+        let mode = match mode {
+            LandmarkMode::All => LandmarkMode::Keep(m),
+            LandmarkMode::Keep(asked) if asked == m => mode,
+            LandmarkMode::Keep(asked) => {
+                return refuse(format!(
+                    "keep{asked} asks to keep {asked} landmarks per cell, but the compressed table keeps {m}"
+                ));
+            }
+            LandmarkMode::Best(_) | LandmarkMode::Adapt => {
+                return refuse(format!(
+                    "a compressed landmark table gives dh:{k}:keep{m}, not dh:{k}{mode}"
+                ));
+            }
+        };
+        Ok(HeuristicSpec::Landmarks {
+            count,
+            placement,
+            mode,
+        })
+    }
+}
