@@ -2,7 +2,8 @@
 //! machine noise cannot decide them: per Moving AI set, A* with octile and
 //! A* with 16 landmarks placed farthest-first (seed 1, the CLI's `dh:16`)
 //! and by `Placement::Sampled` (seed 1, `dh:16:sampled`), each with the
-//! default binary heap and with the pairing heap, and jump point search
+//! indexed binary heap (the default when these floors were set) and with
+//! the pairing heap, and jump point search
 //! alone and with the same two tables, over the same sampled queries. Each configuration is a search spec (`astar/dh:16:sampled/pairing-heap`)
 //! built by the library; the two landmark tables of a map are built once
 //! and shared by the binary-heap and pairing-heap searches.
@@ -39,7 +40,7 @@ const K: usize = 16;
 /// the search spec run.
 const CONFIGS: [(&str, &str); 9] = [
     (
-        "octile, binary heap (default)",
+        "octile, binary heap (the default then)",
         "astar/octile/indexed-binary-heap",
     ),
     ("octile, pairing heap", "astar/octile/pairing-heap"),

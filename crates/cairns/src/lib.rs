@@ -47,6 +47,52 @@
 //!   for octile grids, the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
 //!
+//! - [`spec`]: one name for a whole search (`jps+/dh:16/pairing-heap`),
+//!   the tables it builds before its first query ([`spec::Table`]), and
+//!   [`spec::Engine`], which owns its graph and tables and hands out
+//!   searchers to any thread.
+//! - [`saved`]: the one file format of every saved table, and its errors.
+//!
+//! # Everything by name
+//!
+//! Every search, heuristic, OPEN set and table kind, with the name a
+//! [`SearchSpec`](spec::SearchSpec) (and the command line, the web page
+//! and the benches) gives it:
+//!
+//! | searches ([`spec::Algorithm`]) | type |
+//! |---|---|
+//! | `astar` | [`search::AStar`] |
+//! | `canonical` | [`search::AStar`] over [`grid::Canonical`] (canonical ordering) |
+//! | `jps` | [`search::JumpPointSearch`] |
+//! | `jps+` | [`search::JumpPointSearchPlus`] over a [`search::JumpTable`] |
+//! | `dijkstra` | [`search::Dijkstra`] |
+//! | `bfs` | [`search::Bfs`] |
+//! | `theta` | [`search::ThetaStar`] (any-angle) |
+//! | `focal` | [`search::Focal`] (bounded-suboptimal) |
+//! | (closures) | [`search::astar_fn`] |
+//!
+//! | heuristics ([`spec::HeuristicSpec`]) | type |
+//! |---|---|
+//! | `zero`, `manhattan`, `octile`, `euclidean` | [`heuristic::Zero`], [`heuristic::Manhattan`], [`heuristic::Octile`], [`heuristic::Euclidean`] |
+//! | `dh:K[:PLACEMENT]`, `:bestN` | [`landmarks::DifferentialHeuristic`] over a [`landmarks::LandmarkTable`] |
+//! | `dh:K:keepM` | [`landmarks::research::CompressedHeuristic`] over a [`landmarks::research::CompressedTable`] |
+//! | `dh:K:adapt` | [`landmarks::research::AdaptiveLandmarks`] |
+//! | `@W` (any of them, weighted) | [`heuristic::Weighted`] |
+//!
+//! | OPEN sets ([`open::OpenKind`]) | type |
+//! |---|---|
+//! | `quaternary-heap` (the default) | [`open::QuaternaryHeap`] |
+//! | `indexed-binary-heap`, `classic-binary-heap`, `lazy-binary-heap` | [`open::IndexedBinaryHeap`], [`open::ClassicBinaryHeap`], [`open::LazyBinaryHeap`] |
+//! | `pairing-heap`, `splay-tree` | [`open::PairingHeap`], [`open::SplayTree`] |
+//! | `hot-queue`, `two-level-queue`, `bucket-queue`, `radix-heap` (monotone keys) | [`open::HotQueue`], [`open::TwoLevelQueue`], [`open::BucketQueue`], [`open::RadixHeap`] |
+//! | `unsorted-array`, `sorted-array`, `sorted-list`, `skip-list`, `indexed-array`, `hash-table` | [`open::UnsortedArray`], [`open::SortedArray`], [`open::SortedList`], [`open::SkipList`], [`open::IndexedArray`], [`open::HashTable`] |
+//!
+//! | table kinds ([`saved::TableKind`]) | built for | [`spec::Table`] variant |
+//! |---|---|---|
+//! | `landmarks` | `dh:K` | [`spec::Table::Landmarks`] |
+//! | `compressed-landmarks` | `dh:K:keepM` | [`spec::Table::CompressedLandmarks`] |
+//! | `jumps` | `jps+` | [`spec::Table::Jumps`] |
+//!
 //! # Choosing a search on grids
 //!
 //! All of these return shortest paths. [`AStar`](search::AStar) expands

@@ -8,7 +8,10 @@ use std::fmt;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
-use crate::grid::MAX_CELLS;
+/// The largest number of cells a grid may have: node ids are `u32` and
+/// `u32::MAX` is reserved as "no node". Here, below both the grid and the
+/// parsers that check it; re-exported as `grid::MAX_CELLS`.
+pub const MAX_CELLS: u64 = u32::MAX as u64;
 
 /// A map, scenario file or ASCII grid that could not be read or parsed:
 /// what is wrong ([`kind`](Self::kind)), on which line

@@ -8,7 +8,7 @@
 //! checksum of every byte before it. Every reader checks the header, the
 //! sizes before anything is allocated for them, and the checksum, and fails
 //! with one error type, [`FileError`], whose [`kind`](FileError::kind) says
-//! what is wrong. [`crate::spec::Table::load`] reads a table of any kind by
+//! what is wrong. [`crate::spec::Table::load_for`] reads a table of any kind by
 //! its magic bytes.
 //!
 //! ```

@@ -23,6 +23,8 @@ pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
 pub use terrain::{TerrainError, TerrainErrorKind, TileCosts};
 
+pub use crate::parse::MAX_CELLS;
+
 use crate::graph::NodeId;
 use crate::parse::ParseError;
 
@@ -164,10 +166,6 @@ impl Tile {
         matches!(self, Tile::Ground | Tile::GroundG | Tile::Swamp)
     }
 }
-
-/// The largest number of cells a grid may have: node ids are `u32` and
-/// `u32::MAX` is reserved as "no node".
-pub const MAX_CELLS: u64 = u32::MAX as u64;
 
 /// A rectangular map of tiles.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@
 //! 4. [`LandmarkTable::save`] and [`LandmarkTable::load`] keep a table on
 //!    disk, tied to its map by a hash ([`grid_hash`]); a compressed table
 //!    ([`research::CompressedTable`]) has a file of its own; both are
-//!    [saved tables](crate::saved), and [`Table::load`](crate::spec::Table::load)
+//!    [saved tables](crate::saved), and [`Table::load`](crate::spec::Table::load_for)
 //!    reads a file of any kind.
 //! 5. [`IncrementalTable`] follows a grid's wall edits, repairing only the
 //!    distances that change (the result equals a rebuild).
@@ -41,10 +41,13 @@
 //!   4k farthest-first, then scores candidates on sampled pairs, in
 //!   parallel; `docs/differential-heuristics.md` has the times).
 //! - Search with the [`PairingHeap`](crate::open::PairingHeap) as the OPEN
-//!   set, not the default binary heap: under a landmark heuristic A*
-//!   pushes entries with small `f` into a heap full of entries it will
-//!   never pop, and the pairing heap's O(1) insertion and decrease-key
-//!   make it 1.17x to 1.20x faster there (it is slower under octile).
+//!   set, not a binary heap (the default is now the 4-ary
+//!   [`QuaternaryHeap`](crate::open::QuaternaryHeap)): under a landmark
+//!   heuristic A* pushes entries with small `f` into a heap full of entries
+//!   it will never pop, and the pairing heap's O(1) insertion and
+//!   decrease-key made it 1.17x to 1.20x faster than the indexed binary
+//!   heap there (measured when that was the default; it is slower under
+//!   octile).
 //!
 //! Together: mean query time 2.70x lower than octile A* on dao and 4.10x
 //! lower on maze512.

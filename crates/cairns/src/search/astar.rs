@@ -114,6 +114,28 @@ impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
 
 #[cfg(test)]
 mod tests {
+    /// The conformance suite's search check, with A* over every OPEN set
+    /// and one cache per set: the costs are Dijkstra's, and OPEN never
+    /// holds more entries than there are cells.
+    #[test]
+    fn astar_over_every_open_set_passes_the_conformance_search_check() {
+        use crate::open::{OpenKind, OpenSet, conformance};
+        for kind in OpenKind::ALL {
+            crate::with_open_set!(kind, |Q| {
+                let mut cache = crate::search::SearchCache::with_open(Q::default());
+                conformance::astar(|graph, start, goal| {
+                    let astar = AStar::new(graph, crate::heuristic::Octile::new(graph));
+                    let cost = crate::search::Search::search_cost(&astar, start, goal, &mut cache);
+                    assert!(
+                        cache.open_set().len() <= graph.grid().len(),
+                        "{kind}: OPEN holds more entries than there are cells"
+                    );
+                    cost
+                });
+            });
+        }
+    }
+
     use super::*;
     use crate::graph::CsrGraph;
     use crate::grid::testing::open_map;

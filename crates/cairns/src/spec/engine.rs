@@ -22,6 +22,7 @@ use crate::search::{Budget, Observer, Progress, Reached, SearchStats, Searcher};
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::search::Searcher;
 /// use cairns::spec::{Engine, SearchSpec};
 ///
 /// let graph = GridGraph::new(Grid::from_ascii("

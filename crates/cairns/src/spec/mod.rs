@@ -22,7 +22,7 @@
 //! |---|---|
 //! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed jump table, [`Table::Jumps`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
 //! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT][:MODE]` (PLACEMENT `sampled`, the default, `farthest`, `avoid` or `random`; MODE `bestN`, `keepM` or `adapt`, see [`LandmarkMode`]) |
-//! | [`OpenKind`] | the 16 names of [`crate::open`] (`quaternary-heap`, `pairing-heap`, ...) |
+//! | [`OpenKind`](crate::open::OpenKind) | the 16 names of [`crate::open`] (`quaternary-heap`, `pairing-heap`, ...) |
 //!
 //! A whole spec is written `ALGORITHM[/HEURISTIC[/OPEN]][@WEIGHT][+pull]`;
 //! the parts left out take their defaults when the spec is resolved for a

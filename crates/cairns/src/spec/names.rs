@@ -9,7 +9,6 @@ use crate::grid::Neighborhood;
 use crate::landmarks::Placement;
 use crate::landmarks::research::MAX_BEST;
 use crate::open::OpenKind;
-use crate::saved::TableKind;
 
 /// The most landmarks a spec may ask for (`dh:K`): 64 landmarks already
 /// take 256 bytes per cell.
@@ -46,7 +45,7 @@ pub(super) fn check_keep(keep: usize, count: usize) -> Result<(), SpecError> {
 
 /// The weight of a bounded-suboptimal search (weighted A*, `@W` in a spec,
 /// `--weight W`): finite and at least 1; the search returns costs at most
-/// `W` times the optimal ones (see [`Weighted`]).
+/// `W` times the optimal ones (see [`Weighted`](crate::heuristic::Weighted)).
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
 pub struct Weight(f64);
 
@@ -91,24 +90,25 @@ impl fmt::Display for Weight {
 /// The search algorithm of a [`SearchSpec`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// `astar`: [`AStar`] over the graph's edges.
+    /// `astar`: [`AStar`](crate::search::AStar) over the graph's edges.
     #[default]
     AStar,
-    /// `canonical`: A* with canonical ordering ([`Canonical`]), octile only.
+    /// `canonical`: A* with canonical ordering ([`Canonical`](crate::grid::Canonical)), octile only.
     Canonical,
-    /// `jps`: [`JumpPointSearch`], octile only.
+    /// `jps`: [`JumpPointSearch`](crate::search::JumpPointSearch), octile only.
     Jps,
-    /// `jps+`: [`JumpPointSearchPlus`] over a [`JumpTable`] built (or
-    /// given) before the first query, octile only.
+    /// `jps+`: [`JumpPointSearchPlus`](crate::search::JumpPointSearchPlus)
+    /// over a table built (or given) before the first query
+    /// ([`Algorithm::tables`]), octile only.
     JpsPlus,
-    /// `dijkstra`: [`Dijkstra`], no heuristic.
+    /// `dijkstra`: [`Dijkstra`](crate::search::Dijkstra), no heuristic.
     Dijkstra,
-    /// `bfs`: breadth-first search ([`Bfs`]), unit costs (4-connected) only.
+    /// `bfs`: breadth-first search ([`Bfs`](crate::search::Bfs)), unit costs (4-connected) only.
     Bfs,
-    /// `theta`: [`ThetaStar`], any-angle paths on octile grids; its costs
+    /// `theta`: [`ThetaStar`](crate::search::ThetaStar), any-angle paths on octile grids; its costs
     /// are Euclidean lengths, at most the octile optimum.
     Theta,
-    /// `focal`: focal search ([`Focal`]), costs at most the spec's weight
+    /// `focal`: focal search ([`Focal`](crate::search::Focal)), costs at most the spec's weight
     /// times the optimal ones; its own lists, no OPEN set.
     Focal,
 }
@@ -148,16 +148,6 @@ impl Algorithm {
     /// Whether the algorithm takes an OPEN set.
     pub fn uses_open_set(self) -> bool {
         !matches!(self, Algorithm::Bfs | Algorithm::Focal)
-    }
-
-    /// The kinds of table the algorithm itself builds before its first
-    /// query (its heuristic may add a landmark table,
-    /// [`SearchSpec::table_kinds`]).
-    pub fn tables(self) -> &'static [TableKind] {
-        match self {
-            Algorithm::JpsPlus => &[TableKind::Jumps],
-            _ => &[],
-        }
     }
 }
 
@@ -216,7 +206,7 @@ pub enum LandmarkMode {
     All,
     /// `:bestN`: each query consults only the `N` (1 to [`MAX_BEST`])
     /// landmarks that bound its start-goal distance best
-    /// ([`DifferentialHeuristic::with_best`]): fewer reads per estimate,
+    /// ([`DifferentialHeuristic::with_best`](crate::landmarks::DifferentialHeuristic::with_best)): fewer reads per estimate,
     /// never fewer expansions.
     Best(usize),
     /// `:keepM`: a [compressed table](crate::landmarks::research::CompressedTable)
@@ -247,17 +237,17 @@ impl LandmarkMode {
 /// The heuristic of a [`SearchSpec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeuristicSpec {
-    /// `zero`: [`Zero`].
+    /// `zero`: [`Zero`](crate::heuristic::Zero).
     Zero,
-    /// `manhattan`: [`Manhattan`], admissible on 4-connected grids only.
+    /// `manhattan`: [`Manhattan`](crate::heuristic::Manhattan), admissible on 4-connected grids only.
     Manhattan,
-    /// `octile`: [`Octile`].
+    /// `octile`: [`Octile`](crate::heuristic::Octile).
     Octile,
-    /// `euclidean`: [`Euclidean`].
+    /// `euclidean`: [`Euclidean`](crate::heuristic::Euclidean).
     Euclidean,
     /// `dh`, `dh:K` or `dh:K:PLACEMENT`, each optionally ending in
     /// `:bestN`, `:keepM` or `:adapt` ([`LandmarkMode`]): the
-    /// [`DifferentialHeuristic`] of a landmark table over the octile
+    /// [`DifferentialHeuristic`](crate::landmarks::DifferentialHeuristic) of a landmark table over the octile
     /// distance. `count` is `None` for a bare `dh`, whose table must come
     /// from elsewhere (a saved file).
     Landmarks {
@@ -316,12 +306,12 @@ pub struct SearchSpec {
     /// The weight of bounded-suboptimal search, if any (`None`: optimal).
     pub weight: Option<Weight>,
     /// Whether each path found is straightened by string pulling (`+pull`,
-    /// [`StringPulled`]): the costs become any-angle lengths.
+    /// [`StringPulled`](crate::search::StringPulled)): the costs become any-angle lengths.
     pub pull: bool,
 }
 
 /// `FromStr` and `Display` of a kind with `ALL` and `name()` (for
-/// [`OpenKind`] too: its names are parsed and shown here): the names are
+/// [`OpenKind`](crate::open::OpenKind) too: its names are parsed and shown here): the names are
 /// the vocabulary, and an unknown one is refused with the list of them.
 macro_rules! named_kinds {
     ($($kind:ident => $what:literal),* $(,)?) => {$(

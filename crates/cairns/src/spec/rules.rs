@@ -9,7 +9,7 @@ use crate::saved::TableKind;
 
 impl SearchSpec {
     /// The heuristic the search runs with: the chosen one, or the default
-    /// of the algorithm and movement rule ([`Zero`] for Dijkstra and
+    /// of the algorithm and movement rule ([`Zero`](crate::heuristic::Zero) for Dijkstra and
     /// breadth-first search).
     pub fn heuristic_for(&self, neighborhood: Neighborhood) -> HeuristicSpec {
         match self.heuristic {

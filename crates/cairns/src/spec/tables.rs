@@ -233,6 +233,19 @@ impl Table {
     }
 }
 
+impl Algorithm {
+    /// The kinds of table the algorithm itself builds before its first
+    /// query (its heuristic may add a landmark table,
+    /// [`SearchSpec::table_kinds`]): the one row that ties a search to its
+    /// tables.
+    pub fn tables(self) -> &'static [TableKind] {
+        match self {
+            Algorithm::JpsPlus => &[TableKind::Jumps],
+            _ => &[],
+        }
+    }
+}
+
 impl From<LandmarkTable> for Table {
     fn from(t: LandmarkTable) -> Table {
         Table::Landmarks(Arc::new(t))
