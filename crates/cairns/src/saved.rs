@@ -633,9 +633,62 @@ impl<W: Write> HashingWriter<W> {
     }
 }
 
+/// What the tests of every saved format share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::io::{self, Read};
+
+    use super::{FNV_OFFSET, fnv1a, grid_hash};
+    use crate::grid::{Grid, GridGraph, Neighborhood};
+
+    /// The 6x3 octile map the format tests save tables of, and its hash.
+    pub(crate) fn small_map() -> (GridGraph, u64) {
+        let grid = Grid::from_ascii(
+            "
+            ...@..
+            .@....
+            ...@@.
+            ",
+        )
+        .expect("a valid map");
+        let hash = grid_hash(&grid, Neighborhood::Octile);
+        (GridGraph::new(grid, Neighborhood::Octile), hash)
+    }
+
+    /// Replaces the checksum after an edit, so that the check after it is
+    /// the one that fires.
+    pub(crate) fn reseal(b: &mut [u8]) {
+        let body = b.len() - 8;
+        let sum = fnv1a(FNV_OFFSET, &b[..body]);
+        b[body..].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    /// The bytes `save` writes.
+    pub(crate) fn written(save: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> Vec<u8> {
+        let mut out = Vec::new();
+        save(&mut out).expect("writing to memory");
+        out
+    }
+
+    /// The kind of the error `r` holds.
+    pub(crate) fn kind<T: std::fmt::Debug>(r: Result<T, super::FileError>) -> super::FileErrorKind {
+        r.unwrap_err().kind().clone()
+    }
+
+    /// A reader whose every read fails.
+    pub(crate) struct Broken;
+
+    impl Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("disk on fire"))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::TableKind;
+    use crate::grid::{Grid, Neighborhood, Tile};
 
     #[test]
     fn each_table_kind_is_known_by_its_own_magic_and_name() {
@@ -646,6 +699,29 @@ mod tests {
         }
         assert_eq!(TableKind::of(*b"CAIRNSXX"), None);
         assert_eq!(TableKind::of_bytes(b"CAIRNS"), None);
+    }
+
+    #[test]
+    fn grid_hash_sees_tiles_size_and_movement() {
+        let a = Grid::from_ascii("...\n.@.").unwrap();
+        let b = Grid::from_ascii("....\n.@..").unwrap();
+        let mut c = a.clone();
+        c.set(2, 0, Tile::Swamp);
+        let hashes = [
+            super::grid_hash(&a, Neighborhood::Octile),
+            super::grid_hash(&b, Neighborhood::Octile),
+            super::grid_hash(&c, Neighborhood::Octile),
+            super::grid_hash(&a, Neighborhood::Four),
+        ];
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(hashes[i], hashes[j]);
+            }
+        }
+        assert_eq!(
+            hashes[0],
+            super::grid_hash(&a.clone(), Neighborhood::Octile)
+        );
     }
 
     #[test]

@@ -196,23 +196,15 @@ fn read_compressed<R: Read>(
 mod tests {
     use super::*;
     use crate::graph::NodeId;
-    use crate::grid::{Grid, GridGraph, Neighborhood};
+    use crate::grid::{GridGraph, Neighborhood};
     use crate::landmarks::research::Compression;
     use crate::landmarks::{Directedness, LandmarkTable};
     use crate::saved::grid_hash;
+    use crate::saved::testing::{kind, small_map, written};
     use crate::spec::Table;
 
     fn table() -> (GridGraph, LandmarkTable, CompressedTable, u64) {
-        let grid = Grid::from_ascii(
-            "
-            ...@..
-            .@....
-            ...@@.
-            ",
-        )
-        .unwrap();
-        let hash = grid_hash(&grid, Neighborhood::Octile);
-        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let (g, hash) = small_map();
         let full = LandmarkTable::build(
             &g,
             &[NodeId(0), NodeId(17), NodeId(5)],
@@ -223,44 +215,7 @@ mod tests {
     }
 
     fn bytes(t: &CompressedTable, hash: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        t.save(&mut out, hash).unwrap();
-        out
-    }
-
-    fn kind(r: Result<CompressedTable, FileError>) -> FileErrorKind {
-        r.unwrap_err().kind().clone()
-    }
-
-    proptest::proptest! {
-        /// Random bytes after a valid header, and every truncation and
-        /// one-bit flip of a valid file, are refused without a panic.
-        #[test]
-        fn damaged_files_are_refused(
-            input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
-            cut in proptest::prelude::any::<proptest::sample::Index>(),
-            flip in proptest::prelude::any::<proptest::sample::Index>(),
-            bit in 0u8..8,
-        ) {
-            let (graph, _, compressed, hash) = table();
-            let mut head = KIND.magic().to_vec();
-            head.extend_from_slice(&1u32.to_le_bytes());
-            head.extend_from_slice(&hash.to_le_bytes());
-            head.extend_from_slice(&input);
-            proptest::prop_assert!(CompressedTable::load(&head[..], hash).is_err());
-            proptest::prop_assert!(Table::load_for(&head[..], &graph, hash).is_err());
-
-            let good = bytes(&compressed, hash);
-            let n = cut.index(good.len());
-            proptest::prop_assert_eq!(
-                kind(CompressedTable::load(&good[..n], hash)),
-                FileErrorKind::Truncated
-            );
-            let mut b = good.clone();
-            b[flip.index(good.len())] ^= 1 << bit;
-            proptest::prop_assert!(CompressedTable::load(&b[..], hash).is_err());
-            proptest::prop_assert!(Table::load_for(&b[..], &graph, hash).is_err());
-        }
+        written(|w| t.save(w, hash))
     }
 
     #[test]

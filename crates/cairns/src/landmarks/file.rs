@@ -278,26 +278,17 @@ fn read_full<R: Read>(
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
 
     use super::*;
     use crate::graph::CsrGraph;
     use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
     use crate::landmarks::Layout;
     use crate::landmarks::research::CompressedTable;
+    use crate::saved::testing::{kind, reseal, small_map, written};
     use crate::saved::{FNV_OFFSET, fnv1a, grid_hash};
 
     fn grid_table() -> (GridGraph, LandmarkTable, u64) {
-        let grid = Grid::from_ascii(
-            "
-            ...@..
-            .@....
-            ...@@.
-            ",
-        )
-        .unwrap();
-        let hash = grid_hash(&grid, Neighborhood::Octile);
-        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let (g, hash) = small_map();
         let t = LandmarkTable::build(&g, &[NodeId(0), NodeId(17)], Directedness::Symmetric);
         (g, t, hash)
     }
@@ -312,13 +303,7 @@ mod tests {
     }
 
     fn bytes(t: &LandmarkTable, hash: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        t.save(&mut out, hash).unwrap();
-        out
-    }
-
-    fn kind(r: Result<LandmarkTable, FileError>) -> FileErrorKind {
-        r.unwrap_err().kind().clone()
+        written(|w| t.save(w, hash))
     }
 
     #[test]
@@ -445,10 +430,8 @@ mod tests {
     fn negative_distance_with_a_valid_checksum_is_refused() {
         let (_, t, hash) = grid_table();
         let mut b = bytes(&t, hash);
-        let body = b.len() - 8;
         b[48..56].copy_from_slice(&(-1.0f64).to_le_bytes());
-        let sum = fnv1a(FNV_OFFSET, &b[..body]);
-        b[body..].copy_from_slice(&sum.to_le_bytes());
+        reseal(&mut b);
         assert_eq!(
             kind(LandmarkTable::load(&b[..], hash)),
             FileErrorKind::BadDistance {
@@ -487,20 +470,6 @@ mod tests {
         let again = bytes(&old, hash);
         assert_eq!(u32::from_le_bytes(again[8..12].try_into().unwrap()), 2);
         assert_eq!(LandmarkTable::load_for(&again[..], &g, hash).unwrap(), old);
-    }
-
-    #[test]
-    fn io_errors_come_through_source() {
-        struct Broken;
-        impl Read for Broken {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-                Err(io::Error::other("disk on fire"))
-            }
-        }
-        let err = LandmarkTable::load(Broken, 0).unwrap_err();
-        assert_eq!(err.kind(), &FileErrorKind::Io);
-        let source = std::error::Error::source(&err).unwrap();
-        assert_eq!(source.to_string(), "disk on fire");
     }
 
     /// A table built for 8-way movement loaded for 4-way used to be
@@ -550,51 +519,5 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
-    }
-
-    #[test]
-    fn grid_hash_sees_tiles_size_and_movement() {
-        let a = Grid::filled(4, 2, Tile::Ground).unwrap();
-        let b = Grid::filled(2, 4, Tile::Ground).unwrap();
-        let mut c = a.clone();
-        c.set(3, 1, Tile::Swamp);
-        let hashes = [
-            grid_hash(&a, Neighborhood::Octile),
-            grid_hash(&b, Neighborhood::Octile),
-            grid_hash(&c, Neighborhood::Octile),
-            grid_hash(&a, Neighborhood::Four),
-        ];
-        for i in 0..4 {
-            for j in 0..i {
-                assert_ne!(hashes[i], hashes[j]);
-            }
-        }
-        assert_eq!(hashes[0], grid_hash(&a.clone(), Neighborhood::Octile));
-    }
-
-    proptest! {
-        #[test]
-        fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..200), magic in any::<bool>()) {
-            let mut b = input;
-            if magic {
-                let mut head = TableKind::Landmarks.magic().to_vec();
-                head.extend_from_slice(&1u32.to_le_bytes());
-                head.extend_from_slice(&5u64.to_le_bytes());
-                head.extend_from_slice(&b);
-                b = head;
-            }
-            prop_assert!(LandmarkTable::load(&b[..], 5).is_err());
-        }
-
-        #[test]
-        fn corrupted_files_are_refused(cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), bit in 0u8..8, directed in any::<bool>()) {
-            let (t, hash) = if directed { (directed_table(), 3) } else { let (_, t, h) = grid_table(); (t, h) };
-            let good = bytes(&t, hash);
-            let n = cut.index(good.len());
-            prop_assert_eq!(kind(LandmarkTable::load(&good[..n], hash)), FileErrorKind::Truncated);
-            let mut b = good.clone();
-            b[flip.index(good.len())] ^= 1 << bit;
-            prop_assert!(LandmarkTable::load(&b[..], hash).is_err());
-        }
     }
 }

@@ -613,20 +613,8 @@ pub fn astar(mut search: impl FnMut(&GridGraph, NodeId, NodeId) -> Option<f64>) 
 /// with the standard library's heap, sharing nothing with the searches and
 /// OPEN sets under test.
 fn dijkstra(graph: &GridGraph, start: NodeId, goal: NodeId) -> Option<f64> {
-    /// A cost ordered by `total_cmp`, for the heap.
-    #[derive(PartialEq)]
-    struct Cost(f64);
-    impl Eq for Cost {}
-    impl PartialOrd for Cost {
-        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-            Some(self.cmp(other))
-        }
-    }
-    impl Ord for Cost {
-        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-            self.0.total_cmp(&other.0)
-        }
-    }
+    // Costs are finite and non-negative, and the bits of such floats
+    // order as their values do: the heap holds the bits.
     let n = graph.node_bound();
     if start.index() >= n || goal.index() >= n {
         return None;
@@ -634,8 +622,9 @@ fn dijkstra(graph: &GridGraph, start: NodeId, goal: NodeId) -> Option<f64> {
     let mut dist = vec![f64::INFINITY; n];
     let mut heap = BinaryHeap::new();
     dist[start.index()] = 0.0;
-    heap.push(Reverse((Cost(0.0), start.0)));
-    while let Some(Reverse((Cost(d), u))) = heap.pop() {
+    heap.push(Reverse((0f64.to_bits(), start.0)));
+    while let Some(Reverse((bits, u))) = heap.pop() {
+        let d = f64::from_bits(bits);
         if u == goal.0 {
             return Some(d);
         }
@@ -646,7 +635,7 @@ fn dijkstra(graph: &GridGraph, start: NodeId, goal: NodeId) -> Option<f64> {
             let nd = d + w;
             if nd < dist[v.index()] {
                 dist[v.index()] = nd;
-                heap.push(Reverse((Cost(nd), v.0)));
+                heap.push(Reverse((nd.to_bits(), v.0)));
             }
         }
     }

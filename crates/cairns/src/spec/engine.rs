@@ -4,9 +4,10 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::construct::{BoxedSearcher, build_searcher};
 use super::error::SpecError;
 use super::names::SearchSpec;
-use super::prepare::{BoxedSearcher, Plan, Prepared};
+use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
@@ -118,7 +119,7 @@ impl Engine {
     pub fn searcher(&self) -> EngineSearcher {
         EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
             let graph = &data.graph;
-            super::build::build_searcher(data.plan.spec, graph, &data.plan.tables, None)
+            build_searcher(data.plan.spec, graph, &data.plan.tables, None)
         }))
     }
 }

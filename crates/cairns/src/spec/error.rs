@@ -1,7 +1,5 @@
 //! What is wrong with a name or a combination: [`SpecError`].
 
-use super::names::MAX_LANDMARKS;
-
 /// What is wrong with a name or a combination.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{kind}")]
@@ -37,10 +35,13 @@ pub enum SpecErrorKind {
         expected: String,
     },
     /// A landmark count out of range or not a number.
-    #[error("the landmark count must be a number from 1 to {MAX_LANDMARKS}, got {found:?}")]
+    #[error("the landmark count must be a number from 1 to {max}, got {found:?}")]
     LandmarkCount {
         /// What was given.
         found: String,
+        /// The most a spec may ask for
+        /// ([`MAX_LANDMARKS`](super::MAX_LANDMARKS)).
+        max: usize,
     },
     /// A weight that is not a finite number of at least 1.
     #[error("the weight must be a number of at least 1, got {found:?}")]

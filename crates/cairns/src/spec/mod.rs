@@ -13,7 +13,7 @@
 //! One idea per file: `names.rs` (the vocabulary, parsed and printed),
 //! `rules.rs` (which combinations run, and the defaults), `tables.rs` (the
 //! table kinds: what is built before the first query), `prepare.rs`
-//! (preparing a spec on a graph), `build.rs` (where names become types) and
+//! (preparing a spec on a graph), `construct.rs` (where names become types) and
 //! `engine.rs` (the owning engine).
 //!
 //! # Names
@@ -74,7 +74,7 @@
 //! its seconds and bytes; [`Table::load_for`] reads a saved table of any
 //! kind.
 
-mod build;
+mod construct;
 mod engine;
 mod error;
 mod names;
@@ -82,13 +82,14 @@ mod prepare;
 mod rules;
 mod tables;
 
+pub use construct::BoxedSearcher;
 pub use engine::{Engine, EngineSearcher};
 pub use error::{SpecError, SpecErrorKind};
 pub use names::{
     ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, MAX_LANDMARKS, PLACEMENT_SEED,
     PlacementKind, SearchSpec, Weight, parse_landmark_count,
 };
-pub use prepare::{BoxedSearcher, Prepared};
+pub use prepare::Prepared;
 pub use tables::{Given, Table, TableReport, build_table};
 
 #[cfg(test)]

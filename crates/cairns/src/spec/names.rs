@@ -344,7 +344,11 @@ named_kinds!(Algorithm => "search", PlacementKind => "placement", OpenKind => "O
 pub fn parse_landmark_count(s: &str) -> Result<usize, SpecError> {
     match s.parse::<usize>() {
         Ok(k) if (1..=MAX_LANDMARKS).contains(&k) => Ok(k),
-        _ => Err(SpecErrorKind::LandmarkCount { found: clip(s) }.into()),
+        _ => Err(SpecErrorKind::LandmarkCount {
+            found: clip(s),
+            max: MAX_LANDMARKS,
+        }
+        .into()),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::build::build_searcher;
+use super::construct::{BoxedSearcher, build_searcher};
 use super::error::{SpecError, SpecErrorKind};
 use super::names::{HeuristicSpec, SearchSpec};
 use super::tables::{Given, Table, TableReport, compressed_for};
@@ -12,12 +12,6 @@ use crate::grid::GridGraph;
 use crate::landmarks::LandmarkTable;
 use crate::landmarks::research::CompressedTable;
 use crate::saved::TableKind;
-use crate::search::Searcher;
-
-/// A searcher that a [`Prepared`] spec or an
-/// [`Engine`](super::Engine) hands out: any search, with its own cache,
-/// movable to another thread.
-pub type BoxedSearcher<'a> = Box<dyn Searcher + Send + 'a>;
 
 impl SearchSpec {
     /// Builds what the spec needs before its first query on `graph` (every

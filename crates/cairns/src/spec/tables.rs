@@ -476,3 +476,118 @@ impl SearchSpec {
         })
     }
 }
+
+/// The suite every saved table kind runs, through [`Table`] and through
+/// its own loader: damaged files are refused without a panic, I/O errors
+/// come through `source`, and a table of another map is named as such.
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::graph::{CsrGraph, NodeId};
+    use crate::saved::testing::{Broken, small_map};
+
+    /// A kind's own loader, on bytes, with the map hash expected.
+    type Loader = fn(&[u8], u64) -> Result<(), FileError>;
+
+    /// One saved table of each kind on the small map (and a directed
+    /// landmark table, on a graph of its own), each with its bytes and its
+    /// kind's own loader.
+    fn saved() -> Vec<(TableKind, Vec<u8>, Loader)> {
+        let (graph, hash) = small_map();
+        let full = build_table(&graph, 3, Placement::Farthest { seed: 1 }).unwrap();
+        let tables: Vec<Table> = vec![
+            CompressedTable::new(&full, 2, Compression::Nearest).into(),
+            full.into(),
+            JumpTable::build(&graph).into(),
+        ];
+        let mut out: Vec<(TableKind, Vec<u8>, Loader)> = tables
+            .iter()
+            .map(|t| {
+                let mut bytes = Vec::new();
+                t.save(&mut bytes, hash).unwrap();
+                let load: Loader = match t.kind() {
+                    TableKind::Landmarks => |b, h| LandmarkTable::load(b, h).map(drop),
+                    TableKind::CompressedLandmarks => |b, h| CompressedTable::load(b, h).map(drop),
+                    TableKind::Jumps => |b, h| JumpTable::load(b, h).map(drop),
+                };
+                (t.kind(), bytes, load)
+            })
+            .collect();
+        let g = CsrGraph::from_edges(4, &[(0, 1, 0.1), (1, 2, 2.5), (2, 0, 1e30)]).unwrap();
+        let directed = LandmarkTable::build(&g, &[NodeId(2), NodeId(0)], Directedness::Directed);
+        let mut bytes = Vec::new();
+        directed.save(&mut bytes, hash).unwrap();
+        out.push((TableKind::Landmarks, bytes, |b, h| {
+            LandmarkTable::load(b, h).map(drop)
+        }));
+        out
+    }
+
+    #[test]
+    fn every_kind_loads_back_and_names_another_map_and_io_errors() {
+        let (graph, hash) = small_map();
+        for (kind, bytes, load) in saved() {
+            assert!(load(&bytes, hash).is_ok(), "{kind}");
+            let mut longer = bytes.clone();
+            longer.extend_from_slice(b"more");
+            assert!(
+                load(&longer, hash).is_ok(),
+                "{kind}: bytes after the checksum"
+            );
+            let err = load(&bytes, hash ^ 1).unwrap_err();
+            assert!(
+                matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }),
+                "{kind}: {err}"
+            );
+            assert_eq!(err.table(), Some(kind));
+            if kind != TableKind::Landmarks || bytes.len() > 100 {
+                let err = Table::load_for(&bytes[..], &graph, hash ^ 1).unwrap_err();
+                assert_eq!(err.table(), Some(kind), "{err}");
+            }
+        }
+        for kind in TableKind::ALL {
+            let err = match kind {
+                TableKind::Landmarks => LandmarkTable::load(Broken, 0).map(drop),
+                TableKind::CompressedLandmarks => CompressedTable::load(Broken, 0).map(drop),
+                TableKind::Jumps => JumpTable::load(Broken, 0).map(drop),
+            }
+            .unwrap_err();
+            assert_eq!(err.kind(), &FileErrorKind::Io, "{kind}");
+            let source = std::error::Error::source(&err).unwrap();
+            assert_eq!(source.to_string(), "disk on fire");
+        }
+        let err = Table::load_for(Broken, &graph, 0).unwrap_err();
+        assert_eq!(err.kind(), &FileErrorKind::Io);
+    }
+
+    proptest! {
+        /// Random bytes after a valid header, and every truncation and
+        /// one-bit flip of a valid file of each kind, are refused without a
+        /// panic, by the kind's loader and by `Table::load_for`.
+        #[test]
+        fn damaged_files_of_every_kind_are_refused(
+            input in prop::collection::vec(any::<u8>(), 0..200),
+            cut in any::<prop::sample::Index>(),
+            flip in any::<prop::sample::Index>(),
+            bit in 0u8..8,
+        ) {
+            let (graph, hash) = small_map();
+            for (kind, good, load) in saved() {
+                let mut head = good[..12].to_vec();
+                head.extend_from_slice(&hash.to_le_bytes());
+                head.extend_from_slice(&input);
+                prop_assert!(load(&head, hash).is_err(), "{}", kind);
+                prop_assert!(Table::load_for(&head[..], &graph, hash).is_err());
+                let n = cut.index(good.len());
+                let err = load(&good[..n], hash).unwrap_err();
+                prop_assert_eq!(err.kind(), &FileErrorKind::Truncated, "{}", kind);
+                let mut b = good.clone();
+                b[flip.index(good.len())] ^= 1 << bit;
+                prop_assert!(load(&b, hash).is_err(), "{}", kind);
+                prop_assert!(Table::load_for(&b[..], &graph, hash).is_err());
+            }
+        }
+    }
+}

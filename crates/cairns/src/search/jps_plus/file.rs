@@ -185,44 +185,18 @@ fn read_jumps<R: Read>(
 
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
     use crate::grid::Neighborhood;
-    use crate::saved::grid_hash;
-    use crate::saved::{FNV_OFFSET, fnv1a};
+    use crate::saved::testing::{kind, reseal, small_map, written};
 
     fn table() -> (GridGraph, JumpTable, u64) {
-        let grid = Grid::from_ascii(
-            "
-            ...@..
-            .@....
-            ...@@.
-            ",
-        )
-        .unwrap();
-        let hash = grid_hash(&grid, Neighborhood::Octile);
-        let g = GridGraph::new(grid, Neighborhood::Octile);
+        let (g, hash) = small_map();
         let t = JumpTable::build(&g);
         (g, t, hash)
     }
 
     fn bytes(t: &JumpTable, hash: u64) -> Vec<u8> {
-        let mut out = Vec::new();
-        t.save(&mut out, hash).unwrap();
-        out
-    }
-
-    fn kind(r: Result<JumpTable, FileError>) -> FileErrorKind {
-        r.unwrap_err().kind().clone()
-    }
-
-    /// Replaces the checksum after an edit, so that the check after it is
-    /// the one that fires.
-    fn reseal(b: &mut [u8]) {
-        let body = b.len() - 8;
-        let sum = fnv1a(FNV_OFFSET, &b[..body]);
-        b[body..].copy_from_slice(&sum.to_le_bytes());
+        written(|w| t.save(w, hash))
     }
 
     #[test]
@@ -356,45 +330,5 @@ mod tests {
             kind(JumpTable::load(&b[..], hash)),
             FileErrorKind::BadEntry { .. }
         ));
-    }
-
-    #[test]
-    fn io_errors_come_through_source() {
-        struct Broken;
-        impl Read for Broken {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-                Err(io::Error::other("disk on fire"))
-            }
-        }
-        let err = JumpTable::load(Broken, 0).unwrap_err();
-        assert_eq!(err.kind(), &FileErrorKind::Io);
-        let source = std::error::Error::source(&err).unwrap();
-        assert_eq!(source.to_string(), "disk on fire");
-    }
-
-    proptest! {
-        #[test]
-        fn random_bytes_never_panic(input in prop::collection::vec(any::<u8>(), 0..300), head in any::<bool>()) {
-            let mut b = input;
-            if head {
-                let mut h = KIND.magic().to_vec();
-                h.extend_from_slice(&JumpTable::FILE_VERSION.to_le_bytes());
-                h.extend_from_slice(&5u64.to_le_bytes());
-                h.extend_from_slice(&b);
-                b = h;
-            }
-            prop_assert!(JumpTable::load(&b[..], 5).is_err());
-        }
-
-        #[test]
-        fn corrupted_files_are_refused(cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(), bit in 0u8..8) {
-            let (_, t, hash) = table();
-            let good = bytes(&t, hash);
-            let n = cut.index(good.len());
-            prop_assert_eq!(kind(JumpTable::load(&good[..n], hash)), FileErrorKind::Truncated);
-            let mut b = good.clone();
-            b[flip.index(good.len())] ^= 1 << bit;
-            prop_assert!(JumpTable::load(&b[..], hash).is_err());
-        }
     }
 }

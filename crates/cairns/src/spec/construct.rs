@@ -8,7 +8,6 @@ use super::error::{SpecError, SpecErrorKind};
 use super::names::{
     ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, SearchSpec,
 };
-use super::prepare::BoxedSearcher;
 use super::tables::{Table, compressed_for};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph};
@@ -16,11 +15,17 @@ use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::research::{AdaptiveLandmarks, CompressedHeuristic, CompressedTable};
 use crate::landmarks::{DifferentialHeuristic, LandmarkTable, OwnedTable, OwnedTableAStar};
 use crate::open::OpenKind;
+use crate::search::Searcher;
 use crate::search::{
     AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
     SearchCache, StringPulled, ThetaStar,
 };
 use crate::with_open_set;
+
+/// A searcher that a [`Prepared`](super::Prepared) spec or an
+/// [`Engine`](super::Engine) hands out: any search, with its own cache,
+/// movable to another thread.
+pub type BoxedSearcher<'a> = Box<dyn Searcher + Send + 'a>;
 
 /// Binds `$h` to the heuristic of `$spec` and evaluates `$body`, once per
 /// heuristic type; the `jump` form only for the heuristics jump points and
