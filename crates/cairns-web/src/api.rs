@@ -25,7 +25,7 @@ use crate::state::{
 };
 use crate::wire::{
     ApiError, Explored, HeatRequest, HeatResponse, MapInfo, Maps, SearchOutcome, SearchRequest,
-    SearchResponse, Shortest, bad,
+    SearchResponse, Shortest, TableUse, bad,
 };
 
 /// The most landmarks a request may place.
@@ -373,9 +373,21 @@ fn run_search(
     let held = state.search_tables(&prep.key, graph, spec.algorithm)?;
     let tables: Vec<cairns::spec::Table> = table
         .into_iter()
-        .chain(held.iter().map(|t| &***t))
+        .chain(held.iter().map(|t| &**t.0))
         .cloned()
         .collect();
+    // What the page prints of them: the landmark table's build time is
+    // the request's (`prepare_table`), the others' their own.
+    let use_of = |t: &cairns::spec::Table, built_millis: Option<f64>| TableUse {
+        kind: t.kind().name().to_string(),
+        bytes: t.memory_bytes(),
+        built_millis,
+    };
+    let mut uses: Vec<TableUse> = table
+        .map(|t| use_of(t, prep.table.as_ref().and_then(|p| p.2)))
+        .into_iter()
+        .collect();
+    uses.extend(held.iter().map(|(t, millis)| use_of(t, *millis)));
     let mut searcher = spec
         .searcher(graph, &tables)
         .map_err(|e| bad(e.to_string()))?;
@@ -434,6 +446,7 @@ fn run_search(
         warm,
         trace,
         trace_truncated,
+        tables: uses,
     };
     if let Some(key) = kept {
         state.keep_outcome(key, outcome.clone());
@@ -782,6 +795,14 @@ mod tests {
             let cost = fresh.search_cost(grid.node(from[0], from[1]), grid.node(to[0], to[1]));
             assert_eq!(answer.a.cost, cost, "{from:?}");
             assert_eq!(answer.a.expanded, fresh.stats().expanded, "{from:?}");
+            // The answer names the table: built for the first request and
+            // the wall edit, kept from the cache in between.
+            let [used] = &answer.a.tables[..] else {
+                panic!("one table: {:?}", answer.a.tables)
+            };
+            assert_eq!(used.kind, "jumps");
+            assert_eq!(used.bytes, 48 * 48 * 16);
+            assert_eq!(used.built_millis.is_some(), k == 0 || k == 3, "move {k}");
         }
     }
 

@@ -36,7 +36,7 @@ pub use regions::reachable_from;
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 pub use wire::{
     Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
-    SearchOutcome, SearchRequest, SearchResponse, Shortest,
+    SearchOutcome, SearchRequest, SearchResponse, Shortest, TableUse,
 };
 
 use std::net::SocketAddr;

@@ -238,6 +238,10 @@ pub(crate) struct Endpoints {
 /// while anything holds it.
 pub(crate) type Table = Charged<cairns::spec::Table>;
 
+/// A table a request holds, with the milliseconds spent building it for
+/// that request (`None` when it came from the cache).
+pub(crate) type Held = (Arc<Table>, Option<f64>);
+
 impl fmt::Debug for AppState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AppState")
@@ -616,7 +620,7 @@ impl AppState {
         key: &GraphKey,
         graph: &GridGraph,
         algorithm: Algorithm,
-    ) -> Result<Vec<Arc<Table>>, Refusal> {
+    ) -> Result<Vec<Held>, Refusal> {
         let mut out = Vec::new();
         for &kind in algorithm.tables() {
             let key = TableKey {
@@ -631,7 +635,7 @@ impl AppState {
                 let mut tables = lock(&self.tables);
                 if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
                     let hit = tables.remove(i);
-                    out.push(Arc::clone(&hit.1));
+                    out.push((Arc::clone(&hit.1), None));
                     tables.push(hit);
                     continue;
                 }
@@ -643,6 +647,8 @@ impl AppState {
             let Some(table) = prepared.tables().iter().find(|t| t.kind() == kind) else {
                 continue;
             };
+            let built = prepared.report().iter().find(|r| r.kind == kind);
+            let millis = built.map(|r| r.seconds * 1e3);
             let charge = self.charge_table(table.memory_bytes())?;
             let table = Arc::new(Charged::new(table.clone(), charge));
             let mut tables = lock(&self.tables);
@@ -650,7 +656,7 @@ impl AppState {
                 tables.remove(0);
             }
             tables.push((key, Arc::clone(&table)));
-            out.push(table);
+            out.push((table, millis));
         }
         Ok(out)
     }

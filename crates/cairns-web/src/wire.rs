@@ -191,6 +191,22 @@ pub struct SearchOutcome {
     /// Whether the trace was cut short (it keeps at most 2^21 events).
     #[serde(default)]
     pub trace_truncated: bool,
+    /// The tables the search ran with, one per kind (`landmarks`,
+    /// `jumps`): the library's table report, as the CLI prints it.
+    #[serde(default)]
+    pub tables: Vec<TableUse>,
+}
+
+/// One table a search ran with.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableUse {
+    /// Its kind's name (`cairns::saved::TableKind::name`).
+    pub kind: String,
+    /// Bytes of its data.
+    pub bytes: usize,
+    /// Milliseconds spent building it for this request, `None` when it
+    /// came from the server's cache.
+    pub built_millis: Option<f64>,
 }
 
 /// The answer of `POST /api/search`.

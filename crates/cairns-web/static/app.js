@@ -203,7 +203,15 @@ function show() {
     $("path-steps").textContent = r.a.cost === null ? "-" : String(r.a.path.length - 1);
     $("stale").textContent = r.stale ? "STALE (walls changed: repair)" : "fresh";
     $("stale").className = r.stale ? "stale" : "";
-    $("table-time").textContent = r.table_millis ? "built in " + r.table_millis.toFixed(1) + " ms" : "";
+    // One line per table the searches ran with (kind, size, built now or
+    // kept by the server), as the CLI's table report.
+    const uses = r.a.tables.concat(r.b ? r.b.tables : []);
+    const seen = new Set();
+    $("table-time").textContent = uses
+      .filter((u) => !seen.has(u.kind) && seen.add(u.kind))
+      .map((u) => u.kind + " " + (u.bytes / 1048576).toFixed(1) + " MiB, "
+        + (u.built_millis === null ? "kept" : "built in " + u.built_millis.toFixed(1) + " ms"))
+      .join("; ");
     st.bits = {
       a: decodeBase64(r.a.explored.bitmap),
       b: r.b ? decodeBase64(r.b.explored.bitmap) : null,

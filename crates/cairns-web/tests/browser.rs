@@ -779,8 +779,12 @@ fn the_directed_toggle_builds_a_directed_table_with_the_same_answer() {
         "directed",
     );
     assert!(d["url"].as_str().unwrap().contains("directed=1"), "{d}");
-    // A new table was built for the toggle.
-    assert!(d["table"].as_str().unwrap().starts_with("built in"), "{d}");
+    // A new table was built for the toggle, and the page says which.
+    let table = d["table"].as_str().unwrap();
+    assert!(
+        table.starts_with("landmarks ") && table.contains("built in"),
+        "{d}"
+    );
     let want = dh_expanded(
         &grid,
         [10, 10],
