@@ -562,6 +562,36 @@ mod tests {
         assert_eq!(err.kind(), &FileErrorKind::Io);
     }
 
+    /// The header every kind shares: a magic that names no table, the
+    /// magic of each other kind, and a version this library does not read
+    /// (with the command that builds the table again) are each named.
+    #[test]
+    fn every_kind_names_bad_magic_another_kind_and_another_version() {
+        let (graph, hash) = small_map();
+        for (kind, good, load) in saved() {
+            let mut b = good.clone();
+            b[7] = b'X';
+            assert_eq!(load(&b, hash).unwrap_err().kind(), &FileErrorKind::BadMagic);
+            let err = Table::load_for(&b[..], &graph, hash).unwrap_err();
+            assert_eq!(err.kind(), &FileErrorKind::BadMagic);
+            for other in TableKind::ALL.into_iter().filter(|&k| k != kind) {
+                let mut b = good.clone();
+                b[..8].copy_from_slice(&other.magic());
+                let err = load(&b, hash).unwrap_err();
+                assert_eq!(err.kind(), &FileErrorKind::WrongKind { found: other });
+                assert_eq!(err.table(), Some(kind), "{err}");
+                assert!(err.to_string().contains(other.info().command), "{err}");
+            }
+            let mut b = good.clone();
+            b[8] = 9;
+            let err = load(&b, hash).unwrap_err();
+            assert!(
+                matches!(err.kind(), FileErrorKind::UnsupportedVersion { found: 9, command, .. } if *command == kind.info().command),
+                "{err}"
+            );
+        }
+    }
+
     proptest! {
         /// Random bytes after a valid header, and every truncation and
         /// one-bit flip of a valid file of each kind, are refused without a
