@@ -130,3 +130,63 @@ fn jps_plus_needs_octile_movement() {
     assert_exit(&o, 2);
     assert_stderr_has(&o, "octile movement");
 }
+
+/// `cairns table build` saves the one table a search builds, the same
+/// bytes as `jump-table build`; `--table` takes files of several kinds at
+/// once, each told apart by its magic and reported on a line of its own;
+/// a search that builds no table, or two, is refused with the reason.
+#[test]
+fn table_build_and_tables_of_several_kinds() {
+    let dir = TempDir::new("table-build");
+    let (map, scen) = rooms_and_scen(&dir);
+    let (jt, old, lm) = (dir.path("a.jt"), dir.path("b.jt"), dir.path("a.lm"));
+    assert_exit(
+        &cairns(&["table", "build", &map, "--search", "jps+", "-o", &jt]),
+        0,
+    );
+    assert_exit(&cairns(&["jump-table", "build", &map, "-o", &old]), 0);
+    assert_eq!(std::fs::read(&jt).unwrap(), std::fs::read(&old).unwrap());
+    assert_exit(
+        &cairns(&["landmarks", "build", &map, "-k", "3", "-o", &lm]),
+        0,
+    );
+
+    let o = run(
+        "scen {} --table {} --table {} --against dijkstra --json",
+        &[&scen, &lm, &jt],
+    );
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["search"], "jps+", "{j}");
+    assert_eq!(j["heuristic"], "dh:3", "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+    let kinds: Vec<&str> = j["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["landmarks", "jumps"], "{j}");
+    let o = run(
+        "scen {} --table {} --table {} --against dijkstra",
+        &[&scen, &jt, &lm],
+    );
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table        landmarks loaded in");
+    assert_stdout_has(&o, "table        jumps loaded in");
+
+    for (search, says) in [
+        (&["--search", "astar"][..], "builds no table"),
+        (
+            &["--search", "jps+", "--heuristic", "dh:2"][..],
+            "builds 2 tables (landmarks, jumps)",
+        ),
+    ] {
+        let o = cairns(&[&["table", "build", &map, "-o", &jt][..], search].concat());
+        assert_exit(&o, 2);
+        assert_stderr_has(&o, says);
+    }
+    let o = run("scen {} --table {} --table {}", &[&scen, &jt, &old]);
+    assert_exit(&o, 2);
+    assert_stderr_has(&o, "a second jump table");
+}
