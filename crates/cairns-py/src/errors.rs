@@ -3,6 +3,7 @@
 use std::error::Error;
 use std::io;
 
+use cairns::movingai::runner::{InstanceError, InstanceErrorKind};
 use pyo3::PyErr;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyValueError};
 
@@ -35,7 +36,23 @@ fn io_source<'a>(error: &'a (dyn Error + 'static)) -> Option<&'a io::Error> {
 /// or `OSError` when a file could not be read, `ValueError` for bad input
 /// (a malformed file names its path and line).
 pub fn to_py(error: &(dyn Error + 'static)) -> PyErr {
-    let text = message(error);
+    classify(message(error), error)
+}
+
+/// A scenario run that could not load its files: the CLI's message, and
+/// the exception class of the file error inside (the instance error does
+/// not list it as a source).
+pub fn instance_to_py(error: &InstanceError) -> PyErr {
+    let inner: &(dyn Error + 'static) = match error.kind() {
+        InstanceErrorKind::Scen(e) | InstanceErrorKind::Map { error: e, .. } => e,
+        InstanceErrorKind::Dir { error: e, .. } => e,
+        _ => error,
+    };
+    classify(message(error), inner)
+}
+
+/// `text` as the exception that `error`'s chain calls for.
+fn classify(text: String, error: &(dyn Error + 'static)) -> PyErr {
     match io_source(error).map(io::Error::kind) {
         Some(io::ErrorKind::NotFound) => PyFileNotFoundError::new_err(text),
         Some(io::ErrorKind::PermissionDenied) => PyPermissionError::new_err(text),

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert::{neighborhood, xy_array};
-use crate::errors::to_py;
+use crate::errors::{instance_to_py, to_py};
 use crate::grid::Grid;
 
 fn rule(movement: Option<&Bound<'_, PyAny>>) -> PyResult<Neighborhood> {
@@ -138,7 +138,8 @@ pub fn run_scen<'py>(
         threads
     };
     let (instance, summary, resolved) = py.detach(|| -> PyResult<_> {
-        let instance = Instance::load(&scen, map.as_deref(), every).map_err(|e| to_py(&e))?;
+        let instance =
+            Instance::load(&scen, map.as_deref(), every).map_err(|e| instance_to_py(&e))?;
         let engine = Engine::new(instance.graph.clone(), &spec).map_err(|e| to_py(&e))?;
         let summary = runner::run_threads(&instance, || engine.searcher(), reference, threads);
         Ok((instance, summary, engine.spec().to_string()))
