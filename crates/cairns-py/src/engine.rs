@@ -2,17 +2,23 @@
 //! [`cairns::spec::Engine`]), answering queries from any thread.
 
 use cairns::graph::NodeId;
-use cairns::search::{SearchStats, Searcher, batch};
+use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Instant;
 
-use cairns::spec::{Engine as Owning, EngineSearcher, SearchSpec};
+use cairns::grid::GridGraph;
+use cairns::saved::grid_hash;
+use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec, Table};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use crate::convert::{self, path_array};
-use crate::errors::to_py;
+use crate::errors::{prefixed, to_py};
 use crate::grid::Grid;
 
 /// A search (`"astar"`, `"jps+"`, `"astar/dh:16"`, any spec the `cairns`
@@ -59,7 +65,56 @@ fn thread_count(threads: usize) -> usize {
     }
 }
 
+/// Loads table `i` of `Engine(tables=[...])`: the bytes of a saved table
+/// or the path of a table file, checked against `graph` as the CLI's
+/// `--table FILE` is (the message names the file, or the table's place).
+fn load_table(
+    py: Python<'_>,
+    i: usize,
+    table: &Bound<'_, PyAny>,
+    graph: &GridGraph,
+) -> PyResult<Given> {
+    let hash = grid_hash(graph.grid(), graph.neighborhood());
+    let t0 = Instant::now();
+    let loaded = if let Ok(bytes) = table.cast::<PyBytes>() {
+        let bytes = bytes.as_bytes();
+        Table::load_for(bytes, graph, hash).map_err(|e| (format!("tables[{i}]"), e))
+    } else {
+        let path: PathBuf = table.extract()?;
+        let name = path.display().to_string();
+        let file = File::open(&path).map_err(|e| {
+            let e =
+                std::io::Error::new(e.kind(), format!("{name}: cannot open the table file: {e}"));
+            PyErr::from(e)
+        })?;
+        py.detach(|| Table::load_for(BufReader::new(file), graph, hash))
+            .map_err(|e| (name, e))
+    };
+    match loaded {
+        Ok(table) => Ok(Given {
+            table,
+            seconds: t0.elapsed().as_secs_f64(),
+        }),
+        Err((name, e)) => Err(prefixed(&format!("{name}: cannot load the table"), &e)),
+    }
+}
+
 impl Engine {
+    /// The engine's tables in their saved form.
+    fn saved_tables<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let graph = self.owning.graph();
+        let hash = grid_hash(graph.grid(), graph.neighborhood());
+        self.owning
+            .tables()
+            .iter()
+            .map(|t| {
+                let mut bytes = Vec::new();
+                t.save(&mut bytes, hash)?;
+                Ok(PyBytes::new(py, &bytes))
+            })
+            .collect()
+    }
+
     /// An idle searcher, or a new one.
     fn take(&self) -> EngineSearcher {
         self.idle
@@ -128,12 +183,23 @@ impl Engine {
     /// the spec needs. Raises `ValueError` for a spec that does not parse
     /// or does not fit the grid (`jps` on a 4-connected grid, say).
     #[new]
-    #[pyo3(signature = (grid, spec = "astar"))]
-    fn new(py: Python<'_>, grid: Bound<'_, Grid>, spec: &str) -> PyResult<Engine> {
+    #[pyo3(signature = (grid, spec = "astar", tables = None))]
+    fn new(
+        py: Python<'_>,
+        grid: Bound<'_, Grid>,
+        spec: &str,
+        tables: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Engine> {
         let parsed: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
         let graph = grid.get().graph.clone();
+        let given = tables
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| load_table(py, i, t, &graph))
+            .collect::<PyResult<Vec<Given>>>()?;
         let engine = py
-            .detach(|| Owning::new(graph, &parsed))
+            .detach(|| Owning::with_tables(graph, &parsed, given))
             .map_err(|e| to_py(&e))?;
         Ok(Engine {
             owning: engine,
@@ -143,12 +209,32 @@ impl Engine {
         })
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (Py<Grid>, String)) {
+    /// Pickles as the grid, the spec as given and the tables in their
+    /// saved form, so that unpickling loads the tables instead of building
+    /// them again.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
         let me = slf.get();
-        (
-            slf.get_type().into_any(),
-            (me.grid.clone_ref(slf.py()), me.given.clone()),
-        )
+        let tables = me.saved_tables(py)?;
+        let args = PyTuple::new(
+            py,
+            [
+                me.grid.clone_ref(py).into_bound(py).into_any(),
+                me.given.clone().into_pyobject(py)?.into_any(),
+                tables.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        Ok((slf.get_type().into_any(), args))
+    }
+
+    /// Each table the engine holds (landmarks, jumps) in the format of
+    /// the `cairns` command's table files (`cairns table build`): write
+    /// them to files, or give them back to `Engine(grid, spec,
+    /// tables=[...])` with the same grid.
+    fn table_bytes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        self.saved_tables(py)
     }
 
     /// The spec as resolved (defaults filled in): `"astar/octile/4-heap"`.
@@ -272,6 +358,69 @@ impl Engine {
         let found = self.found(py, &searcher, reached.map(|r| (r.goal, r.cost)));
         self.give(searcher);
         Engine::with_stats(py, found?, None)
+    }
+
+    /// One search from `sources` to the nearest of `goals` under a
+    /// budget, as `cairns path --max-expansions N --max-cost C`: at most
+    /// `max_expansions` expansions, none of a node whose `f` is above
+    /// `max_cost`. Returns a dict: `status` (`"found"`, `"no-path"` or
+    /// `"paused"`), `path` and `cost` (when found: the path and its cost;
+    /// when paused: the path to the best node so far and its cost `g`),
+    /// `closest`, `g` and `h` when paused, and `stats`. Only `astar` and
+    /// `dijkstra` take a budget (`ValueError` for the others). Each call
+    /// searches from the start: the library's runtime searchers do not
+    /// keep a paused query between calls.
+    #[pyo3(signature = (sources, goals, max_expansions = None, max_cost = None))]
+    fn budgeted<'py>(
+        &self,
+        py: Python<'py>,
+        sources: &Bound<'py, PyAny>,
+        goals: &Bound<'py, PyAny>,
+        max_expansions: Option<u64>,
+        max_cost: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let graph = self.owning.graph();
+        let sources = convert::points(sources, "sources")?;
+        let goals = convert::points(goals, "goals")?;
+        let sources = convert::endpoints(graph, self.name(), "sources", &sources)?;
+        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
+        if max_cost.is_some_and(f64::is_nan) {
+            return Err(PyValueError::new_err("max_cost must be a number, not NaN"));
+        }
+        let budget = Budget {
+            expansions: max_expansions.unwrap_or(u64::MAX),
+            max_f: max_cost.unwrap_or(f64::INFINITY),
+        };
+        let mut searcher = self.take();
+        let progress = py.detach(|| searcher.search_budgeted(&sources, &goals, budget));
+        let d = PyDict::new(py);
+        let result = (|| -> PyResult<()> {
+            let Some(progress) = progress else {
+                return Err(PyValueError::new_err(format!(
+                    "max_expansions and max_cost need the astar or dijkstra search; {} takes no budget",
+                    self.owning.spec().algorithm
+                )));
+            };
+            let (status, end) = match progress {
+                Progress::Found(r) => ("found", Some((r.goal, r.cost))),
+                Progress::NoPath => ("no-path", None),
+                Progress::Paused { closest, g, h } => {
+                    let (x, y) = graph.coords(closest);
+                    d.set_item("closest", (x, y))?;
+                    d.set_item("g", g)?;
+                    d.set_item("h", h)?;
+                    ("paused", Some((closest, g)))
+                }
+            };
+            d.set_item("status", status)?;
+            let (path, cost) = self.found(py, &searcher, end)?;
+            d.set_item("path", path)?;
+            d.set_item("cost", cost)?;
+            d.set_item("stats", stats_dict(py, searcher.stats())?)?;
+            Ok(())
+        })();
+        self.give(searcher);
+        result.map(|()| d)
     }
 
     fn __repr__(&self) -> String {

@@ -39,6 +39,12 @@ pub fn to_py(error: &(dyn Error + 'static)) -> PyErr {
     classify(message(error), error)
 }
 
+/// `error` as a Python exception whose message starts with `context`
+/// (anyhow's `.context()` in the CLI).
+pub fn prefixed(context: &str, error: &(dyn Error + 'static)) -> PyErr {
+    classify(format!("{context}: {}", message(error)), error)
+}
+
 /// A scenario run that could not load its files: the CLI's message, and
 /// the exception class of the file error inside (the instance error does
 /// not list it as a source).
