@@ -14,10 +14,10 @@ Two movement rules, each against the cairns engine of that rule:
   A* on the same graph: costs checked.
 - 4-connected: cairns `astar` on a "4" grid, pyastar2d
   (`allow_diagonal=False`), tcod (`diagonal=0`), scikit-image
-  `route_through_array(fully_connected=False)`: costs checked. Their
-  8-connected modes cut corners (and pyastar2d charges 1 per diagonal
-  move), a different rule from cairns', so they are timed here only in
-  4-connected mode.
+  `route_through_array(fully_connected=False)`: costs checked.
+- their 8-connected modes, timed beside cairns' `jps` but not checked:
+  they cut corners (and pyastar2d charges 1 per diagonal move), another
+  rule than cairns', whose costs are not the Moving AI lengths.
 
 Times are mean microseconds per query, one query per call, setup outside.
 """
@@ -106,15 +106,31 @@ def main():
     theirs, t = timed(lambda s, g: nx.astar_path_length(graph, s, g, heuristic=octile), pairs)
     report("networkx astar_path_length", "octile", t, ours8, theirs, t8)
 
+    # Their 8-connected modes, timed beside cairns' jps but not checked:
+    # they cut corners (pyastar2d also charges 1 per diagonal move), so
+    # their costs are not the Moving AI lengths.
+    import pyastar2d
+    import tcod.path
+    from skimage.graph import route_through_array
+
+    weights = np.where(walls, np.inf, 1.0).astype(np.float32)
+
+    def pa8(s, g):
+        pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=True)
+
+    _, t = timed(pa8, pairs)
+    report("pyastar2d astar_path (diagonal)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+    astar8 = tcod.path.AStar((~walls).astype(np.int8), diagonal=1.41)
+    _, t = timed(lambda s, g: astar8.get_path(s[1], s[0], g[1], g[0]), pairs)
+    report("tcod.path.AStar (diagonal=1.41)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+    _, t = timed(lambda s, g: route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=True), pairs)
+    report("skimage route_through_array (8)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+
     # 4-connected.
     four = cp.Engine(cp.Grid(walls, "4"), "astar")
     four.cost(*pairs[0])
     ours4, t4 = timed(four.cost, pairs)
     report("cairns_path Engine(astar).cost", "4", t4, ours4, None, t4)
-
-    import pyastar2d
-
-    weights = np.where(walls, np.inf, 1.0).astype(np.float32)
 
     def pa(s, g):
         path = pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=False)
@@ -123,8 +139,6 @@ def main():
     theirs, t = timed(pa, pairs)
     report("pyastar2d astar_path", "4", t, ours4, theirs, t4)
 
-    import tcod.path
-
     astar = tcod.path.AStar((~walls).astype(np.int8), diagonal=0)
 
     def tc(s, g):
@@ -132,8 +146,6 @@ def main():
 
     theirs, t = timed(tc, pairs)
     report("tcod.path.AStar", "4", t, ours4, theirs, t4)
-
-    from skimage.graph import route_through_array
 
     def sk(s, g):
         _, cost = route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=False, geometric=True)
