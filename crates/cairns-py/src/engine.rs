@@ -25,6 +25,24 @@ use crate::grid::Grid;
 /// command takes) prepared on a grid: the tables it needs are built once,
 /// here. Each query gets a searcher with its own memory; `costs` runs many
 /// queries on several threads without the GIL.
+///
+/// ```text
+/// >>> import numpy as np, cairns_path as cp
+/// >>> walls = np.zeros((3, 5), dtype=bool)
+/// >>> walls[:2, 2] = True
+/// >>> engine = cp.Engine(cp.Grid(walls), "astar")
+/// >>> engine.spec
+/// 'astar/octile/quaternary-heap'
+/// >>> path, cost = engine.path((0, 0), (4, 0))
+/// >>> path.tolist(), round(cost, 4)
+/// ([[0, 0], [1, 1], [1, 2], [2, 2], [3, 2], [4, 1], [4, 0]], 6.8284)
+/// >>> engine.costs([(0, 0), (0, 2)], [(4, 0), (4, 2)], threads=2).round(4).tolist()
+/// [6.8284, 4.0]
+/// >>> path, cost = engine.nearest([(0, 0)], [(4, 0), (1, 2)])
+/// >>> path[-1].tolist(), round(cost, 4)
+/// ([1, 2], 2.4142)
+///
+/// ```
 #[pyclass(module = "cairns_path", frozen)]
 #[derive(Debug)]
 pub struct Engine {

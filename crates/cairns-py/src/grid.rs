@@ -15,6 +15,19 @@ use crate::errors::to_py;
 /// cell), copied once from a numpy array or read from a Moving AI `.map`
 /// file. Arrays are indexed `[y, x]` (row `y`, column `x`), points are
 /// `(x, y)` as in the Moving AI files and the `cairns` command.
+///
+/// ```text
+/// >>> import numpy as np, cairns_path as cp
+/// >>> walls = np.zeros((3, 5), dtype=bool)
+/// >>> walls[:2, 2] = True                    # a wall with a gap at the bottom
+/// >>> grid = cp.Grid(walls)
+/// >>> grid
+/// Grid(5x3, movement="octile", the grid)
+/// >>> distance, step = grid.field([(4, 0)])  # the flow field to (4, 0)
+/// >>> distance[2].round(2).tolist(), step[2, 0].tolist()
+/// ([5.41, 4.41, 3.41, 2.41, 2.0], [1, 2])
+///
+/// ```
 #[pyclass(module = "cairns_path", frozen)]
 #[derive(Debug)]
 pub struct Grid {

@@ -31,3 +31,19 @@ def test_the_python_examples_of_the_docs_run(doc, movingai, monkeypatch, capsys)
 def test_the_package_doctests_pass():
     failed, tried = doctest.testmod(cairns_path)
     assert tried > 0 and failed == 0
+
+
+def test_the_native_docstrings_examples_pass():
+    """The `>>>` examples in the classes' and functions' docstrings (which
+    pyo3 takes from the Rust doc comments)."""
+    import cairns_path._native as native
+
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
+    tried = 0
+    for name in native.__all__:
+        obj = getattr(native, name)
+        for test in finder.find(obj, name, module=False, globs={}):
+            result = runner.run(test)
+            tried += result.attempted
+            assert result.failed == 0, name
+    assert tried >= 10
