@@ -163,6 +163,8 @@ def test_fuzz_grids_specs_and_queries(cells, spec, movement, points):
         engine.path(points[0], points[-1])
         engine.costs(points, points[::-1], threads=2)
         engine.nearest(points, points)
+        engine.budgeted(points, points[::-1], max_expansions=len(points), max_cost=3.5)
         grid.field(points)
+        pickle.loads(pickle.dumps(engine)).cost(points[0], points[-1])
     except ALLOWED:
         pass
