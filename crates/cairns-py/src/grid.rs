@@ -53,11 +53,10 @@ fn dims(shape: &[usize]) -> PyResult<(u32, u32)> {
             "a grid must be a 2-D array indexed [y, x], not of shape {shape:?}"
         )));
     };
-    let too_big = || PyValueError::new_err(format!("a grid of {h}x{w} cells is too large"));
-    Ok((
-        u32::try_from(*h).map_err(|_| too_big())?,
-        u32::try_from(*w).map_err(|_| too_big())?,
-    ))
+    // Checked before the cells are copied: a broadcast view of a huge
+    // shape costs numpy nothing, but its copy would exhaust the memory.
+    Tiles::check_size(*w as u64, *h as u64).map_err(|e| to_py(&e))?;
+    Ok((*h as u32, *w as u32))
 }
 
 fn tiles_of(width: u32, height: u32, walls: impl Iterator<Item = bool>) -> PyResult<Tiles> {

@@ -168,3 +168,10 @@ def test_fuzz_grids_specs_and_queries(cells, spec, movement, points):
         pickle.loads(pickle.dumps(engine)).cost(points[0], points[-1])
     except ALLOWED:
         pass
+
+
+def test_a_grid_too_large_is_refused_before_it_is_copied():
+    # A broadcast view: 2**34 cells that numpy does not store.
+    huge = np.broadcast_to(np.array(False), (2**17, 2**17))
+    with pytest.raises(ValueError, match="too large|cells"):
+        cp.Grid(huge)
