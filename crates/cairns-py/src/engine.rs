@@ -1,16 +1,16 @@
 //! `Engine`: a search spec prepared on a grid (the library's owning
 //! [`cairns::spec::Engine`]), answering queries from any thread.
 
-use cairns::graph::NodeId;
-use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use cairns::graph::NodeId;
 use cairns::grid::GridGraph;
 use cairns::saved::grid_hash;
+use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
 use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec, Table};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
@@ -48,7 +48,7 @@ use crate::grid::Grid;
 pub struct Engine {
     owning: Owning,
     grid: Py<Grid>,
-    /// The spec as given (pickling rebuilds from it).
+    /// The spec as given (what pickling stores, with the tables).
     given: String,
     /// Searchers of finished queries, whose memory the next query reuses
     /// (a grid-sized cache is not allocated per query).
