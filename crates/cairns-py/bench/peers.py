@@ -1,0 +1,159 @@
+"""cairns from Python against the Python pathfinding packages on the same
+Moving AI queries, every peer's cost checked against cairns' where the two
+movement rules agree. Not part of CI.
+
+    pip install pathfinding pyastar2d tcod scikit-image networkx   # the peers
+    target/py-venv/bin/python crates/cairns-py/bench/peers.py \
+        [--data ../shared/data/movingai] [--map street/Berlin_0_512] [--queries 20]
+
+Queries: --queries scenarios spread evenly over the file (all lengths).
+Two movement rules, each against the cairns engine of that rule:
+
+- octile without corner cutting (the Moving AI rule): cairns `jps`,
+  python-pathfinding (`DiagonalMovement.only_when_no_obstacle`), networkx
+  A* on the same graph: costs checked.
+- 4-connected: cairns `astar` on a "4" grid, pyastar2d
+  (`allow_diagonal=False`), tcod (`diagonal=0`), scikit-image
+  `route_through_array(fully_connected=False)`: costs checked.
+- their 8-connected modes, timed beside cairns' `jps` but not checked:
+  they cut corners (and pyastar2d charges 1 per diagonal move), another
+  rule than cairns', whose costs are not the Moving AI lengths.
+
+Times are mean microseconds per query, one query per call, setup outside.
+"""
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cairns_path as cp
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[1] / "tests"))
+from conftest import oracle, path_cost  # noqa: E402
+
+
+def timed(fn, pairs):
+    out, times = [], []
+    for s, g in pairs:
+        t0 = time.perf_counter()
+        out.append(fn(s, g))
+        times.append(time.perf_counter() - t0)
+    return out, statistics.mean(times)
+
+
+def report(name, rule, times, ours, theirs, base, reference="the reference"):
+    if theirs is None:
+        checked = reference
+    else:
+        bad = sum(not math.isclose(a, b, rel_tol=1e-6) for a, b in zip(ours, theirs))
+        checked = f"{len(theirs) - bad}/{len(theirs)} costs equal"
+    print(f"{name:<34} {rule:<8} {times * 1e6:12.1f} {times / base:10.1f}x  {checked}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(HERE.parents[3].parent / "shared" / "data" / "movingai"))
+    ap.add_argument("--map", default="street/Berlin_0_512")
+    ap.add_argument("--queries", type=int, default=20)
+    args = ap.parse_args()
+    base = Path(args.data) / args.map
+    grid = cp.read_map(f"{base}.map")
+    walls = grid.walls()
+    costs = grid.costs()
+    scen = cp.read_scen(f"{base}.map.scen")
+    n = len(scen["line"])
+    pick = np.linspace(0, n - 1, min(args.queries, n)).round().astype(int)
+    pairs = [(tuple(s), tuple(g)) for s, g in zip(scen["start"][pick].tolist(), scen["goal"][pick].tolist())]
+    print(f"{args.map} ({grid.width}x{grid.height}), {len(pairs)} queries spread over {n} scenarios")
+    print(f"{'':<34} {'rule':<8} {'mean us':>12} {'vs cairns':>11}")
+
+    # Octile without corner cutting.
+    jps = cp.Engine(grid, "jps")
+    jps.cost(*pairs[0])
+    ours8, t8 = timed(jps.cost, pairs)
+    assert np.allclose(ours8, scen["optimal"][pick], rtol=1e-5, atol=1e-3)
+    report("cairns_path Engine(jps).cost", "octile", t8, ours8, None, t8, "the reference, = published lengths")
+
+    from pathfinding.core.diagonal_movement import DiagonalMovement
+    from pathfinding.core.grid import Grid as PfGrid
+    from pathfinding.finder.a_star import AStarFinder
+
+    pf_grid = PfGrid(matrix=(~walls).astype(int).tolist())
+    finder = AStarFinder(diagonal_movement=DiagonalMovement.only_when_no_obstacle)
+
+    def pf(s, g):
+        pf_grid.cleanup()  # its per-query reset, part of every query
+        path, _ = finder.find_path(pf_grid.node(*s), pf_grid.node(*g), pf_grid)
+        return path_cost(np.array([(p.x, p.y) for p in path]), costs)
+
+    theirs, t = timed(pf, pairs)
+    report("python-pathfinding AStarFinder", "octile", t, ours8, theirs, t8)
+
+    import networkx as nx
+
+    graph = oracle(costs, "octile")
+
+    def octile(a, b):
+        dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+        return max(dx, dy) + (math.sqrt(2) - 1) * min(dx, dy)
+
+    theirs, t = timed(lambda s, g: nx.astar_path_length(graph, s, g, heuristic=octile), pairs)
+    report("networkx astar_path_length", "octile", t, ours8, theirs, t8)
+
+    # Their 8-connected modes, timed beside cairns' jps but not checked:
+    # they cut corners (pyastar2d also charges 1 per diagonal move), so
+    # their costs are not the Moving AI lengths.
+    import pyastar2d
+    import tcod.path
+    from skimage.graph import route_through_array
+
+    weights = np.where(walls, np.inf, 1.0).astype(np.float32)
+
+    def pa8(s, g):
+        pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=True)
+
+    _, t = timed(pa8, pairs)
+    report("pyastar2d astar_path (diagonal)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+    astar8 = tcod.path.AStar((~walls).astype(np.int8), diagonal=1.41)
+    _, t = timed(lambda s, g: astar8.get_path(s[1], s[0], g[1], g[0]), pairs)
+    report("tcod.path.AStar (diagonal=1.41)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+    _, t = timed(lambda s, g: route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=True), pairs)
+    report("skimage route_through_array (8)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+
+    # 4-connected.
+    four = cp.Engine(cp.Grid(walls, "4"), "astar")
+    four.cost(*pairs[0])
+    ours4, t4 = timed(four.cost, pairs)
+    report("cairns_path Engine(astar).cost", "4", t4, ours4, None, t4)
+
+    def pa(s, g):
+        path = pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=False)
+        return math.inf if path is None else float(len(path) - 1)
+
+    theirs, t = timed(pa, pairs)
+    report("pyastar2d astar_path", "4", t, ours4, theirs, t4)
+
+    astar = tcod.path.AStar((~walls).astype(np.int8), diagonal=0)
+
+    def tc(s, g):
+        return float(len(astar.get_path(s[1], s[0], g[1], g[0])))
+
+    theirs, t = timed(tc, pairs)
+    report("tcod.path.AStar", "4", t, ours4, theirs, t4)
+
+    def sk(s, g):
+        _, cost = route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=False, geometric=True)
+        return float(cost)
+
+    theirs, t = timed(sk, pairs)
+    report("skimage route_through_array", "4", t, ours4, theirs, t4)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+//! Numpy arrays and Python values in and out: points, point lists,
+//! movement names.
+
+use cairns::graph::NodeId;
+use cairns::grid::{GridGraph, Neighborhood, Tile};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+/// The movement rule named `movement`: `"octile"` (or `8`) or `"4"` (or
+/// `4`, `"four"`).
+pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
+    let name: String = if let Ok(n) = movement.extract::<i64>() {
+        n.to_string()
+    } else if let Ok(s) = movement.extract::<String>() {
+        s
+    } else {
+        return Err(PyTypeError::new_err(
+            "movement must be \"octile\", \"4\", 8 or 4",
+        ));
+    };
+    match name.as_str() {
+        "octile" | "8" => Ok(Neighborhood::Octile),
+        "4" | "four" => Ok(Neighborhood::Four),
+        "octile-cut" | "corner-cutting" => Err(PyNotImplementedError::new_err(
+            "octile movement with corner cutting is not implemented: cairns moves \
+             diagonally only past two passable cells (\"octile\"), the Moving AI rule",
+        )),
+        other => Err(PyValueError::new_err(format!(
+            "unknown movement {other:?} (expected \"octile\" or \"4\")"
+        ))),
+    }
+}
+
+/// The name of a movement rule, as [`neighborhood`] reads it.
+pub fn movement_name(n: Neighborhood) -> &'static str {
+    match n {
+        Neighborhood::Octile => "octile",
+        Neighborhood::Four => "4",
+    }
+}
+
+/// `obj` as a numpy array (`numpy.asarray`).
+pub fn asarray<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let np = obj.py().import("numpy")?;
+    np.call_method1("asarray", (obj,))
+}
+
+/// The dtype kind of a numpy array (`b`, `i`, `u`, `f`...).
+pub fn dtype_kind(array: &Bound<'_, PyAny>) -> PyResult<String> {
+    array.getattr("dtype")?.getattr("kind")?.extract()
+}
+
+/// Points `(x, y)` from an `(N, 2)` integer array (or anything numpy turns
+/// into one; an empty sequence is no points). `what` names the argument in
+/// errors.
+pub fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<(i64, i64)>> {
+    let array = asarray(obj)?;
+    let size: usize = array.getattr("size")?.extract()?;
+    if size == 0 {
+        return Ok(Vec::new());
+    }
+    let kind = dtype_kind(&array)?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be integer (x, y) points, not an array of dtype kind '{kind}'"
+        )));
+    }
+    let array = array.call_method1("astype", ("int64",))?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if ndim == 1 && shape == [2] {
+        let p: (i64, i64) = array.call_method0("tolist")?.extract()?;
+        return Ok(vec![p]);
+    }
+    if ndim != 2 || shape[1] != 2 {
+        return Err(PyValueError::new_err(format!(
+            "{what} must have shape (N, 2), one (x, y) per row, not {shape:?}"
+        )));
+    }
+    let array: PyReadonlyArray2<'_, i64> = array.extract()?;
+    Ok(array
+        .as_array()
+        .rows()
+        .into_iter()
+        .map(|r| (r[0], r[1]))
+        .collect())
+}
+
+/// One point `(x, y)`.
+pub fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
+    obj.extract::<(i64, i64)>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be an (x, y) pair of integers")))
+}
+
+/// The node of `(x, y)` on `graph`, refused as the CLI refuses it: off
+/// the map, or on a blocked cell. `name` names the map in the message.
+pub fn endpoint(graph: &GridGraph, name: &str, what: &str, (x, y): (i64, i64)) -> PyResult<NodeId> {
+    let grid = graph.grid();
+    let node = u32::try_from(x)
+        .ok()
+        .zip(u32::try_from(y).ok())
+        .and_then(|(x, y)| graph.node(x, y));
+    match node {
+        Some(node) if !graph.is_passable(node) => {
+            let (x, y) = grid.coords(node);
+            let tile = grid.get(x, y).map_or('?', Tile::to_char);
+            let rule = if graph.has_terrain() {
+                " (its cost is inf)"
+            } else {
+                ""
+            };
+            Err(PyValueError::new_err(format!(
+                "{what} ({x}, {y}) is on a blocked tile '{tile}'{rule} in {name}"
+            )))
+        }
+        Some(node) => Ok(node),
+        None => Err(PyValueError::new_err(format!(
+            "{what} ({x}, {y}) is outside {name} ({}x{})",
+            grid.width(),
+            grid.height()
+        ))),
+    }
+}
+
+/// The nodes of `points`, each checked by [`endpoint`]; a refused one
+/// names its row (`what[3]`).
+pub fn endpoints(
+    graph: &GridGraph,
+    name: &str,
+    what: &str,
+    points: &[(i64, i64)],
+) -> PyResult<Vec<NodeId>> {
+    points
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| endpoint(graph, name, &format!("{what}[{i}]"), p))
+        .collect()
+}
+
+/// A path of nodes as an `(N, 2)` array of `(x, y)` rows.
+pub fn path_array<'py>(
+    py: Python<'py>,
+    graph: &GridGraph,
+    nodes: &[NodeId],
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let flat: Vec<i64> = nodes
+        .iter()
+        .flat_map(|&n| {
+            let (x, y) = graph.coords(n);
+            [i64::from(x), i64::from(y)]
+        })
+        .collect();
+    PyArray1::from_vec(py, flat).reshape([nodes.len(), 2])
+}
+
+/// `(x, y)` points as an `(N, 2)` array.
+pub fn xy_array(
+    py: Python<'_>,
+    points: impl ExactSizeIterator<Item = (u32, u32)>,
+) -> PyResult<Bound<'_, PyArray2<i64>>> {
+    let n = points.len();
+    let flat: Vec<i64> = points
+        .flat_map(|(x, y)| [i64::from(x), i64::from(y)])
+        .collect();
+    PyArray1::from_vec(py, flat).reshape([n, 2])
+}

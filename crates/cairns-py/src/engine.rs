@@ -1,0 +1,454 @@
+//! `Engine`: a search spec prepared on a grid (the library's owning
+//! [`cairns::spec::Engine`]), answering queries from any thread.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use cairns::graph::NodeId;
+use cairns::grid::GridGraph;
+use cairns::saved::grid_hash;
+use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
+use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec, Table};
+use numpy::{PyArray1, PyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+
+use crate::convert::{self, path_array};
+use crate::errors::{prefixed, to_py};
+use crate::grid::Grid;
+
+/// A search (`"astar"`, `"jps+"`, `"astar/dh:16"`, any spec the `cairns`
+/// command takes) prepared on a grid: the tables it needs are built once,
+/// here. Each query gets a searcher with its own memory; `costs` runs many
+/// queries on several threads without the GIL.
+///
+/// ```text
+/// >>> import numpy as np, cairns_path as cp
+/// >>> walls = np.zeros((3, 5), dtype=bool)
+/// >>> walls[:2, 2] = True
+/// >>> engine = cp.Engine(cp.Grid(walls), "astar")
+/// >>> engine.spec
+/// 'astar/octile/quaternary-heap'
+/// >>> path, cost = engine.path((0, 0), (4, 0))
+/// >>> path.tolist(), round(cost, 4)
+/// ([[0, 0], [1, 1], [1, 2], [2, 2], [3, 2], [4, 1], [4, 0]], 6.8284)
+/// >>> engine.costs([(0, 0), (0, 2)], [(4, 0), (4, 2)], threads=2).round(4).tolist()
+/// [6.8284, 4.0]
+/// >>> path, cost = engine.nearest([(0, 0)], [(4, 0), (1, 2)])
+/// >>> path[-1].tolist(), round(cost, 4)
+/// ([1, 2], 2.4142)
+///
+/// ```
+#[pyclass(module = "cairns_path", frozen)]
+#[derive(Debug)]
+pub struct Engine {
+    owning: Owning,
+    grid: Py<Grid>,
+    /// The spec as given (what pickling stores, with the tables).
+    given: String,
+    /// Searchers of finished queries, whose memory the next query reuses
+    /// (a grid-sized cache is not allocated per query).
+    idle: Mutex<Vec<EngineSearcher>>,
+}
+
+/// How many idle searchers an engine keeps.
+const IDLE: usize = 4;
+
+/// The cost as Python sees it: `inf` for no path.
+fn cost_or_inf(cost: Option<f64>) -> f64 {
+    cost.unwrap_or(f64::INFINITY)
+}
+
+/// Search statistics as a dict.
+pub fn stats_dict(py: Python<'_>, s: SearchStats) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("expanded", s.expanded)?;
+    d.set_item("generated", s.generated)?;
+    d.set_item("updated", s.updated)?;
+    d.set_item("reopened", s.reopened)?;
+    d.set_item("max_open", s.max_open)?;
+    Ok(d)
+}
+
+/// How many threads `threads` asks for: 0 is every core.
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+    } else {
+        threads
+    }
+}
+
+/// Loads table `i` of `Engine(tables=[...])`: the bytes of a saved table
+/// or the path of a table file, checked against `graph` as the CLI's
+/// `--table FILE` is (the message names the file, or the table's place).
+fn load_table(
+    py: Python<'_>,
+    i: usize,
+    table: &Bound<'_, PyAny>,
+    graph: &GridGraph,
+) -> PyResult<Given> {
+    let hash = grid_hash(graph.grid(), graph.neighborhood());
+    let t0 = Instant::now();
+    let loaded = if let Ok(bytes) = table.cast::<PyBytes>() {
+        let bytes = bytes.as_bytes();
+        Table::load_for(bytes, graph, hash).map_err(|e| (format!("tables[{i}]"), e))
+    } else {
+        let path: PathBuf = table.extract()?;
+        let name = path.display().to_string();
+        let file = File::open(&path).map_err(|e| {
+            let e =
+                std::io::Error::new(e.kind(), format!("{name}: cannot open the table file: {e}"));
+            PyErr::from(e)
+        })?;
+        py.detach(|| Table::load_for(BufReader::new(file), graph, hash))
+            .map_err(|e| (name, e))
+    };
+    match loaded {
+        Ok(table) => Ok(Given {
+            table,
+            seconds: t0.elapsed().as_secs_f64(),
+        }),
+        Err((name, e)) => Err(prefixed(&format!("{name}: cannot load the table"), &e)),
+    }
+}
+
+impl Engine {
+    /// The engine's tables in their saved form.
+    fn saved_tables<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let graph = self.owning.graph();
+        let hash = grid_hash(graph.grid(), graph.neighborhood());
+        self.owning
+            .tables()
+            .iter()
+            .map(|t| {
+                let mut bytes = Vec::new();
+                t.save(&mut bytes, hash)?;
+                Ok(PyBytes::new(py, &bytes))
+            })
+            .collect()
+    }
+
+    /// An idle searcher, or a new one.
+    fn take(&self) -> EngineSearcher {
+        self.idle
+            .lock()
+            .ok()
+            .and_then(|mut idle| idle.pop())
+            .unwrap_or_else(|| self.owning.searcher())
+    }
+
+    /// Keeps `searcher` for a later query.
+    fn give(&self, searcher: EngineSearcher) {
+        if let Ok(mut idle) = self.idle.lock()
+            && idle.len() < IDLE
+        {
+            idle.push(searcher);
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.grid.get().name
+    }
+
+    /// The path to `goal` that `searcher`'s last query found, with its
+    /// cost: an empty array and `inf` when there is none.
+    fn found<'py>(
+        &self,
+        py: Python<'py>,
+        searcher: &dyn Searcher,
+        reached: Option<(NodeId, f64)>,
+    ) -> PyResult<(Bound<'py, PyArray2<i64>>, f64)> {
+        let mut nodes = Vec::new();
+        let cost = match reached {
+            Some((goal, cost)) if searcher.path_into(goal, &mut nodes) => cost,
+            _ => {
+                nodes.clear();
+                f64::INFINITY
+            }
+        };
+        Ok((path_array(py, self.owning.graph(), &nodes)?, cost))
+    }
+
+    fn with_stats<'py>(
+        py: Python<'py>,
+        (path, cost): (Bound<'py, PyArray2<i64>>, f64),
+        stats: Option<SearchStats>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        match stats {
+            Some(s) => PyTuple::new(
+                py,
+                [
+                    path.into_any(),
+                    cost.into_pyobject(py)?.into_any(),
+                    stats_dict(py, s)?.into_any(),
+                ],
+            ),
+            None => PyTuple::new(py, [path.into_any(), cost.into_pyobject(py)?.into_any()]),
+        }
+    }
+}
+
+#[pymethods]
+impl Engine {
+    /// Prepares `spec` (`ALGORITHM[/HEURISTIC[/OPEN]]`, as the `cairns`
+    /// command's `--search`, `--heuristic` and `--open` together) on
+    /// `grid`, copying the grid into the engine and building every table
+    /// the spec needs. Raises `ValueError` for a spec that does not parse
+    /// or does not fit the grid (`jps` on a 4-connected grid, say).
+    #[new]
+    #[pyo3(signature = (grid, spec = "astar", tables = None))]
+    fn new(
+        py: Python<'_>,
+        grid: Bound<'_, Grid>,
+        spec: &str,
+        tables: Option<Vec<Bound<'_, PyAny>>>,
+    ) -> PyResult<Engine> {
+        let parsed: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
+        let graph = grid.get().graph.clone();
+        let given = tables
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| load_table(py, i, t, &graph))
+            .collect::<PyResult<Vec<Given>>>()?;
+        let engine = py
+            .detach(|| Owning::with_tables(graph, &parsed, given))
+            .map_err(|e| to_py(&e))?;
+        Ok(Engine {
+            owning: engine,
+            grid: grid.unbind(),
+            given: spec.to_owned(),
+            idle: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Pickles as the grid, the spec as given and the tables in their
+    /// saved form, so that unpickling loads the tables instead of building
+    /// them again.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.get();
+        let tables = me.saved_tables(py)?;
+        let args = PyTuple::new(
+            py,
+            [
+                me.grid.clone_ref(py).into_bound(py).into_any(),
+                me.given.clone().into_pyobject(py)?.into_any(),
+                tables.into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        Ok((slf.get_type().into_any(), args))
+    }
+
+    /// Each table the engine holds (landmarks, jumps) in the format of
+    /// the `cairns` command's table files (`cairns table build`): write
+    /// them to files, or give them back to `Engine(grid, spec,
+    /// tables=[...])` with the same grid.
+    fn table_bytes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        self.saved_tables(py)
+    }
+
+    /// The spec as resolved (defaults filled in): `"astar/octile/4-heap"`.
+    #[getter]
+    fn spec(&self) -> String {
+        self.owning.spec().to_string()
+    }
+
+    /// The grid.
+    #[getter]
+    fn grid(&self, py: Python<'_>) -> Py<Grid> {
+        self.grid.clone_ref(py)
+    }
+
+    /// One line per table the spec built: `"jumps built in 0.012 s, 2097152 bytes"`.
+    #[getter]
+    fn tables(&self) -> Vec<String> {
+        self.owning
+            .report()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// A shortest path from `start` to `goal` (`(x, y)` each): `(path,
+    /// cost)`, the path an `(N, 2)` array of `(x, y)` rows from start to
+    /// goal, or an empty array and `inf` when there is none; with
+    /// `stats=True`, `(path, cost, stats)`. Raises `ValueError` for an
+    /// endpoint off the grid or on a wall.
+    #[pyo3(signature = (start, goal, stats = false))]
+    fn path<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        goal: &Bound<'py, PyAny>,
+        stats: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let graph = self.owning.graph();
+        let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
+        let g = convert::endpoint(graph, self.name(), "goal", convert::point(goal, "goal")?)?;
+        let mut searcher = self.take();
+        let cost = py.detach(|| searcher.search_cost(s, g));
+        let found = self.found(py, &searcher, cost.map(|c| (g, c)));
+        let stats = stats.then(|| searcher.stats());
+        self.give(searcher);
+        Engine::with_stats(py, found?, stats)
+    }
+
+    /// The cost of a shortest path from `start` to `goal`; `inf` when
+    /// there is none.
+    fn cost(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+    ) -> PyResult<f64> {
+        let graph = self.owning.graph();
+        let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
+        let g = convert::endpoint(graph, self.name(), "goal", convert::point(goal, "goal")?)?;
+        let mut searcher = self.take();
+        let cost = py.detach(|| searcher.search_cost(s, g));
+        self.give(searcher);
+        Ok(cost_or_inf(cost))
+    }
+
+    /// The costs of many queries, `starts[i]` to `goals[i]` (`(N, 2)`
+    /// arrays of `(x, y)`), as a float array (`inf`: no path), on
+    /// `threads` threads (0: every core) with the GIL released, one
+    /// searcher (and search memory) per thread. The answers are those of
+    /// a serial run. With `stats=True`, `(costs, expanded)`.
+    #[pyo3(signature = (starts, goals, threads = 1, stats = false))]
+    fn costs<'py>(
+        &self,
+        py: Python<'py>,
+        starts: &Bound<'py, PyAny>,
+        goals: &Bound<'py, PyAny>,
+        threads: usize,
+        stats: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let graph = self.owning.graph();
+        let starts = convert::points(starts, "starts")?;
+        let goals = convert::points(goals, "goals")?;
+        if starts.len() != goals.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} starts but {} goals",
+                starts.len(),
+                goals.len()
+            )));
+        }
+        let starts = convert::endpoints(graph, self.name(), "starts", &starts)?;
+        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
+        let queries: Vec<(NodeId, NodeId)> = starts.into_iter().zip(goals).collect();
+        let threads = thread_count(threads);
+        let results = py.detach(|| batch(&queries, || self.take(), threads));
+        let costs = PyArray1::from_vec(py, results.iter().map(|r| cost_or_inf(r.cost)).collect());
+        if stats {
+            let expanded =
+                PyArray1::from_vec(py, results.iter().map(|r| r.stats.expanded).collect());
+            Ok(PyTuple::new(py, [costs.into_any(), expanded.into_any()])?.into_any())
+        } else {
+            Ok(costs.into_any())
+        }
+    }
+
+    /// The nearest of `goals` from any of `sources` (`(N, 2)` arrays of
+    /// `(x, y)`), in one search: `(path, cost)` as [`path`] gives them,
+    /// the path from the nearest source to the nearest goal.
+    fn nearest<'py>(
+        &self,
+        py: Python<'py>,
+        sources: &Bound<'py, PyAny>,
+        goals: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let graph = self.owning.graph();
+        let sources = convert::points(sources, "sources")?;
+        let goals = convert::points(goals, "goals")?;
+        let sources = convert::endpoints(graph, self.name(), "sources", &sources)?;
+        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
+        let mut searcher = self.take();
+        let reached = py.detach(|| searcher.search_nearest(&sources, &goals));
+        let found = self.found(py, &searcher, reached.map(|r| (r.goal, r.cost)));
+        self.give(searcher);
+        Engine::with_stats(py, found?, None)
+    }
+
+    /// One search from `sources` to the nearest of `goals` under a
+    /// budget, as `cairns path --max-expansions N --max-cost C`: at most
+    /// `max_expansions` expansions, none of a node whose `f` is above
+    /// `max_cost`. Returns a dict: `status` (`"found"`, `"no-path"` or
+    /// `"paused"`), `path` and `cost` (when found: the path and its cost;
+    /// when paused: the path to the best node so far and its cost `g`),
+    /// `closest`, `g` and `h` when paused, and `stats`. Only `astar` and
+    /// `dijkstra` take a budget (`ValueError` for the others). Each call
+    /// searches from the start: the library's runtime searchers do not
+    /// keep a paused query between calls.
+    #[pyo3(signature = (sources, goals, max_expansions = None, max_cost = None))]
+    fn budgeted<'py>(
+        &self,
+        py: Python<'py>,
+        sources: &Bound<'py, PyAny>,
+        goals: &Bound<'py, PyAny>,
+        max_expansions: Option<u64>,
+        max_cost: Option<f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let graph = self.owning.graph();
+        let sources = convert::points(sources, "sources")?;
+        let goals = convert::points(goals, "goals")?;
+        let sources = convert::endpoints(graph, self.name(), "sources", &sources)?;
+        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
+        if max_cost.is_some_and(f64::is_nan) {
+            return Err(PyValueError::new_err("max_cost must be a number, not NaN"));
+        }
+        let budget = Budget {
+            expansions: max_expansions.unwrap_or(u64::MAX),
+            max_f: max_cost.unwrap_or(f64::INFINITY),
+        };
+        let mut searcher = self.take();
+        let progress = py.detach(|| searcher.search_budgeted(&sources, &goals, budget));
+        let d = PyDict::new(py);
+        let result = (|| -> PyResult<()> {
+            let Some(progress) = progress else {
+                return Err(PyValueError::new_err(format!(
+                    "max_expansions and max_cost need the astar or dijkstra search; {} takes no budget",
+                    self.owning.spec().algorithm
+                )));
+            };
+            let (status, end) = match progress {
+                Progress::Found(r) => ("found", Some((r.goal, r.cost))),
+                Progress::NoPath => ("no-path", None),
+                Progress::Paused { closest, g, h } => {
+                    let (x, y) = graph.coords(closest);
+                    d.set_item("closest", (x, y))?;
+                    d.set_item("g", g)?;
+                    d.set_item("h", h)?;
+                    ("paused", Some((closest, g)))
+                }
+            };
+            d.set_item("status", status)?;
+            let (path, cost) = self.found(py, &searcher, end)?;
+            d.set_item("path", path)?;
+            d.set_item("cost", cost)?;
+            d.set_item("stats", stats_dict(py, searcher.stats())?)?;
+            Ok(())
+        })();
+        self.give(searcher);
+        result.map(|()| d)
+    }
+
+    fn __repr__(&self) -> String {
+        let g = self.owning.graph();
+        format!(
+            "Engine({:?}, {}x{}, movement={:?})",
+            self.spec(),
+            g.width(),
+            g.height(),
+            crate::convert::movement_name(g.neighborhood())
+        )
+    }
+}

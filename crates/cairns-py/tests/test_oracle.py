@@ -1,0 +1,139 @@
+"""Costs and paths against networkx on random grids: octile without corner
+cutting (diagonals sqrt(2)) and 4-connected, walls and terrain costs."""
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cairns_path as cp
+from conftest import REL, cost_grids, engines, free_cells, oracle, path_cost, wall_grids
+
+OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "astar/dh:2", "jps/dh:2/pairing-heap"]
+FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2"]
+TERRAIN_SPECS = ["astar", "dijkstra", "astar/dh:2"]
+
+
+def check_against_networkx(costs, movement, specs, pairs):
+    graph = oracle(costs, movement)
+    grid = cp.Grid(costs, movement)
+    for engine in engines(grid, specs):
+        spec = engine.spec
+        for s, g in pairs:
+            try:
+                want = nx.dijkstra_path_length(graph, s, g)
+            except nx.NetworkXNoPath:
+                want = math.inf
+            path, cost = engine.path(s, g)
+            if math.isinf(want):
+                assert math.isinf(cost) and path.shape == (0, 2), (spec, s, g)
+                continue
+            assert cost == pytest.approx(want, rel=REL), (spec, s, g)
+            assert path[0].tolist() == list(s) and path[-1].tolist() == list(g)
+            assert path_cost(path, costs) == pytest.approx(want, rel=REL), (spec, s, g)
+        starts = np.array([s for s, _ in pairs])
+        goals = np.array([g for _, g in pairs])
+        batch = engine.costs(starts, goals)
+        single = [engine.cost(s, g) for s, g in pairs]
+        assert batch.tolist() == single
+
+
+def sample_pairs(cells, data, n=6):
+    if not cells:
+        return []
+    pick = st.sampled_from(cells)
+    return [(data.draw(pick), data.draw(pick)) for _ in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_octile_costs_match_networkx(walls, data):
+    costs = np.where(walls, np.inf, 1.0)
+    pairs = sample_pairs(free_cells(walls), data)
+    # jps, jps+ and canonical need a grid without terrain: a wall grid given
+    # as costs of 1 and inf is one.
+    check_against_networkx(costs, "octile", OCTILE_SPECS, pairs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_four_connected_costs_match_networkx(walls, data):
+    pairs = sample_pairs(free_cells(walls), data)
+    check_against_networkx(np.where(walls, np.inf, 1.0), "4", FOUR_SPECS, pairs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(costs=cost_grids(), movement=st.sampled_from(["octile", "4"]), data=st.data())
+def test_terrain_costs_match_networkx(costs, movement, data):
+    pairs = sample_pairs(free_cells(~np.isfinite(costs)), data)
+    check_against_networkx(costs, movement, TERRAIN_SPECS, pairs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_distance_field_matches_networkx(walls, data):
+    cells = free_cells(walls)
+    if not cells:
+        return
+    goals = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    grid = cp.Grid(walls)
+    distance, step = grid.field(goals)
+    graph = oracle(np.where(walls, np.inf, 1.0), "octile")
+    want = nx.multi_source_dijkstra_path_length(graph, set(goals))
+    h, w = walls.shape
+    for y in range(h):
+        for x in range(w):
+            if (x, y) in want:
+                assert distance[y, x] == pytest.approx(want[(x, y)], rel=REL, abs=1e-9)
+                if (x, y) in goals:
+                    assert step[y, x].tolist() == [-1, -1]
+                else:
+                    nxt = tuple(step[y, x].tolist())
+                    assert max(abs(nxt[0] - x), abs(nxt[1] - y)) == 1
+            else:
+                assert math.isinf(distance[y, x]) and step[y, x].tolist() == [-1, -1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_nearest_matches_networkx(walls, data):
+    cells = free_cells(walls)
+    if not cells:
+        return
+    sources = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    goals = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    graph = oracle(np.where(walls, np.inf, 1.0), "octile")
+    lengths = nx.multi_source_dijkstra_path_length(graph, set(sources))
+    want = min((lengths[g] for g in goals if g in lengths), default=math.inf)
+    path, cost = cp.Engine(cp.Grid(walls), "astar").nearest(sources, goals)
+    if math.isinf(want):
+        assert math.isinf(cost) and len(path) == 0
+    else:
+        assert cost == pytest.approx(want, rel=REL, abs=1e-12)
+        assert tuple(path[0].tolist()) in sources and tuple(path[-1].tolist()) in goals
+
+
+def test_grid_round_trips_through_numpy():
+    walls = np.array([[False, True, False], [False, False, True]])
+    grid = cp.Grid(walls)
+    assert grid.shape == (2, 3) and (grid.width, grid.height) == (3, 2)
+    assert grid.walls().tolist() == walls.tolist()
+    assert grid.costs().tolist() == [[1.0, math.inf, 1.0], [1.0, 1.0, math.inf]]
+    costs = np.array([[1.0, 2.5], [np.inf, 3.0]])
+    terrain = cp.Grid(costs)
+    assert terrain.has_terrain and terrain.costs().tolist() == costs.tolist()
+    assert terrain.walls().tolist() == [[False, False], [True, False]]
+    # Costs of 1 and inf are the plain grid, which jps accepts.
+    plain = cp.Grid(np.where(walls, np.inf, 1))
+    assert not plain.has_terrain
+    cp.Engine(plain, "jps")
+    with pytest.raises(ValueError, match="uniform costs"):
+        cp.Engine(terrain, "jps")
+
+
+def test_corner_cutting_is_refused_with_the_reason():
+    with pytest.raises(NotImplementedError, match="corner cutting"):
+        cp.Grid(np.zeros((2, 2), bool), "octile-cut")

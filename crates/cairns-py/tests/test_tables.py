@@ -1,0 +1,107 @@
+"""Tables out and in (the CLI's saved format), pickled engines that keep
+their tables, and budgeted queries."""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cairns_path as cp
+
+
+@pytest.fixture(scope="module")
+def den(movingai):
+    return cp.read_map(movingai / "dao" / "den520d.map"), cp.read_scen(movingai / "dao" / "den520d.map.scen")
+
+
+def test_tables_saved_and_given_back_answer_the_same(den, tmp_path):
+    grid, scen = den
+    engine = cp.Engine(grid, "jps+/dh:4")
+    saved = engine.table_bytes()
+    assert len(saved) == 2 and all(isinstance(b, bytes) for b in saved)
+    assert len(engine.tables) == 2 and all("built in" in line for line in engine.tables)
+    files = []
+    for i, b in enumerate(saved):
+        files.append(tmp_path / f"t{i}.table")
+        files[-1].write_bytes(b)
+    from_bytes = cp.Engine(grid, "jps+/dh:4", tables=saved)
+    from_files = cp.Engine(grid, "jps+/dh:4", tables=files)
+    assert all("loaded in" in line for line in from_files.tables)
+    want = engine.costs(scen["start"], scen["goal"])
+    assert from_bytes.costs(scen["start"], scen["goal"]).tolist() == want.tolist()
+    assert from_files.costs(scen["start"], scen["goal"]).tolist() == want.tolist()
+    # A pickled engine carries its tables and loads them.
+    again = pickle.loads(pickle.dumps(engine))
+    assert all("loaded in" in line for line in again.tables)
+    assert again.costs(scen["start"], scen["goal"]).tolist() == want.tolist()
+
+
+def test_a_bad_table_is_refused_naming_it(den, tmp_path):
+    grid, _ = den
+    saved = cp.Engine(grid, "jps+").table_bytes()[0]
+    with pytest.raises(ValueError, match=r"tables\[0\]: cannot load the table: "):
+        cp.Engine(grid, "jps+", tables=[saved[:100]])
+    with pytest.raises(ValueError, match=r"tables\[0\]: cannot load the table: "):
+        cp.Engine(grid, "jps+", tables=[b"not a table at all"])
+    other = cp.Grid(np.zeros((5, 5), bool))
+    with pytest.raises(ValueError, match="cannot load the table"):
+        cp.Engine(other, "jps+", tables=[saved])
+    bad = tmp_path / "bad.table"
+    bad.write_bytes(saved[:-10])
+    with pytest.raises(ValueError, match=r"bad\.table: cannot load the table"):
+        cp.Engine(grid, "jps+", tables=[bad])
+    with pytest.raises(FileNotFoundError, match=r"missing\.table: cannot open the table file"):
+        cp.Engine(grid, "jps+", tables=[tmp_path / "missing.table"])
+    # A table the spec does not use.
+    with pytest.raises(ValueError):
+        cp.Engine(grid, "astar", tables=[saved])
+
+
+def test_budgeted_queries_pause_and_find(den):
+    grid, scen = den
+    start, goal = tuple(scen["start"][-1]), tuple(scen["goal"][-1])
+    engine = cp.Engine(grid, "astar")
+    full = engine.budgeted([start], [goal])
+    assert full["status"] == "found"
+    assert full["cost"] == pytest.approx(engine.cost(start, goal))
+    paused = engine.budgeted([start], [goal], max_expansions=50)
+    assert paused["status"] == "paused" and paused["stats"]["expanded"] == 50
+    assert paused["path"][0].tolist() == list(start)
+    assert paused["path"][-1].tolist() == list(paused["closest"])
+    assert paused["g"] == pytest.approx(paused["cost"])
+    capped = engine.budgeted([start], [goal], max_cost=full["cost"] / 2)
+    assert capped["status"] == "paused"
+    with pytest.raises(ValueError, match="jps takes no budget"):
+        cp.Engine(grid, "jps").budgeted([start], [goal], max_expansions=5)
+    walls = np.zeros((3, 3), bool)
+    walls[:, 1] = True
+    assert cp.Engine(cp.Grid(walls), "astar").budgeted([(0, 0)], [(2, 2)])["status"] == "no-path"
+    assert math.isinf(cp.Engine(cp.Grid(walls), "astar").budgeted([(0, 0)], [(2, 2)])["cost"])
+
+
+SMALL = cp.Grid(np.random.default_rng(3).random((12, 16)) < 0.2)
+SAVED = {spec: cp.Engine(SMALL, spec).table_bytes() for spec in ("jps+", "astar/dh:3")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    spec=st.sampled_from(sorted(SAVED)),
+    flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+    cut=st.integers(0, 10**6),
+)
+def test_fuzz_saved_tables(spec, flips, cut):
+    """Corrupted or cut tables are refused with ValueError, never a crash
+    (a corruption the checksum cannot see must still answer)."""
+    data = bytearray(SAVED[spec][0])
+    for at, value in flips:
+        data[at % len(data)] = value
+    data = bytes(data[: max(1, cut % (len(data) + 1))])
+    try:
+        engine = cp.Engine(SMALL, spec, tables=[data])
+    except ValueError:
+        return
+    free = [(x, y) for x, y in [(0, 0), (15, 11), (7, 5)] if SMALL.is_passable(x, y)]
+    engine.costs(free, free[::-1])
