@@ -29,15 +29,13 @@ fn main() {
         .iter()
         .map(|n| n.parse().unwrap_or_else(|e| panic!("--specs {n}: {e}")))
         .collect();
+    let header = format!(
+        "{:<16} {:>7} {:<10} {:>10} {:>10} {:>14}",
+        "map", "queries", "spec", "borrowing", "engine", "engine/borrow"
+    );
     for set in &sets {
         let instances = load_set(set, every);
-        println!(
-            "\n== {set}: every {every} scenario(s); median microseconds per query, borrowing and engine =="
-        );
-        println!(
-            "{:<16} {:>7} {:<10} {:>10} {:>10} {:>14}",
-            "map", "queries", "spec", "borrowing", "engine", "engine/borrow"
-        );
+        println!("\n== {set}: every {every} scenario(s); median us per query ==\n{header}");
         let mut ratios = vec![Vec::new(); specs.len()];
         for inst in &instances {
             let graph = &inst.graph;

@@ -118,6 +118,19 @@ fn load_table(
 }
 
 impl Engine {
+    /// The nodes of a query's `start` and `goal` (`(x, y)` each), checked
+    /// as the command checks them: on the grid and not on a wall.
+    fn ends(
+        &self,
+        start: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+    ) -> PyResult<(NodeId, NodeId)> {
+        let graph = self.owning.graph();
+        let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
+        let g = convert::endpoint(graph, self.name(), "goal", convert::point(goal, "goal")?)?;
+        Ok((s, g))
+    }
+
     /// The engine's tables in their saved form.
     fn saved_tables<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
         let graph = self.owning.graph();
@@ -290,9 +303,7 @@ impl Engine {
         goal: &Bound<'py, PyAny>,
         stats: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let graph = self.owning.graph();
-        let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
-        let g = convert::endpoint(graph, self.name(), "goal", convert::point(goal, "goal")?)?;
+        let (s, g) = self.ends(start, goal)?;
         let mut searcher = self.take();
         let cost = py.detach(|| searcher.search_cost(s, g));
         let found = self.found(py, &searcher, cost.map(|c| (g, c)));
@@ -309,9 +320,7 @@ impl Engine {
         start: &Bound<'_, PyAny>,
         goal: &Bound<'_, PyAny>,
     ) -> PyResult<f64> {
-        let graph = self.owning.graph();
-        let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
-        let g = convert::endpoint(graph, self.name(), "goal", convert::point(goal, "goal")?)?;
+        let (s, g) = self.ends(start, goal)?;
         let mut searcher = self.take();
         let cost = py.detach(|| searcher.search_cost(s, g));
         self.give(searcher);
