@@ -597,12 +597,18 @@ impl AppState {
                 Arc::new(Charged::new(table.into(), charge))
             }
         };
+        self.keep_table(key, &table);
+        Ok((table, true))
+    }
+
+    /// Keeps `table` under `key`, in place of the least recently used
+    /// table of [`TABLES_KEPT`].
+    fn keep_table(&self, key: TableKey, table: &Arc<Table>) {
         let mut tables = lock(&self.tables);
         if tables.len() >= TABLES_KEPT {
             tables.remove(0);
         }
-        tables.push((key, Arc::clone(&table)));
-        Ok((table, true))
+        tables.push((key, Arc::clone(table)));
     }
 
     /// The tables `algorithm` builds from the graph `key` (which is
@@ -622,6 +628,8 @@ impl AppState {
         algorithm: Algorithm,
     ) -> Result<Vec<Held>, Refusal> {
         let mut out = Vec::new();
+        // Built at most once for all the kinds the cache lacks.
+        let mut prepared = None;
         for &kind in algorithm.tables() {
             let key = TableKey {
                 map: key.map.clone(),
@@ -640,8 +648,11 @@ impl AppState {
                     continue;
                 }
             }
-            let _build = self.guards.build()?;
-            let Ok(prepared) = SearchSpec::new(algorithm).prepare(graph) else {
+            if prepared.is_none() {
+                let _build = self.guards.build()?;
+                prepared = Some(SearchSpec::new(algorithm).prepare(graph));
+            }
+            let Some(Ok(prepared)) = &prepared else {
                 continue;
             };
             let Some(table) = prepared.tables().iter().find(|t| t.kind() == kind) else {
@@ -651,11 +662,7 @@ impl AppState {
             let millis = built.map(|r| r.seconds * 1e3);
             let charge = self.charge_table(table.memory_bytes())?;
             let table = Arc::new(Charged::new(table.clone(), charge));
-            let mut tables = lock(&self.tables);
-            if tables.len() >= TABLES_KEPT {
-                tables.remove(0);
-            }
-            tables.push((key, Arc::clone(&table)));
+            self.keep_table(key, &table);
             out.push((table, millis));
         }
         Ok(out)

@@ -437,8 +437,22 @@ fn other_movement(expected: u64, found: u64) -> bool {
     (expected.wrapping_mul(FNV_PRIME_INVERSE) ^ swap).wrapping_mul(FNV_PRIME) == found
 }
 
+/// Reads a saved table of `kind` from `r`: checks the magic bytes, then
+/// reads the rest with `body` through a hashing reader; any error names
+/// `kind` (the one place every format's loader starts).
+pub(crate) fn read_table<R: Read, T>(
+    r: R,
+    kind: TableKind,
+    body: impl FnOnce(Hashing<R>) -> Result<T, FileError>,
+) -> Result<T, FileError> {
+    let mut r = Hashing::new(r);
+    read_magic(&mut r, kind)
+        .and_then(|()| body(r))
+        .map_err(|e| e.reading(kind))
+}
+
 /// Reads the magic bytes and checks that they name `kind`.
-pub(crate) fn read_magic<R: Read>(r: &mut Hashing<R>, kind: TableKind) -> Result<(), FileError> {
+fn read_magic<R: Read>(r: &mut Hashing<R>, kind: TableKind) -> Result<(), FileError> {
     let magic = read_array::<8>(r)?;
     match TableKind::of(magic) {
         Some(found) if found == kind => Ok(()),

@@ -11,7 +11,7 @@ use super::file::{check_distances, read_landmarks, read_node_count};
 use crate::graph::Graph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_magic, read_u32, read_words, write_header,
+    read_table, read_u32, read_words, write_header,
 };
 
 /// The kind of a compressed table's file.
@@ -138,10 +138,9 @@ fn read(
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
 ) -> Result<CompressedTable, FileError> {
-    let mut r = Hashing::new(r);
-    read_magic(&mut r, KIND)
-        .and_then(|()| read_compressed(r, expected_map_hash, expected_nodes))
-        .map_err(|e| e.reading(KIND))
+    read_table(r, KIND, |r| {
+        read_compressed(r, expected_map_hash, expected_nodes)
+    })
 }
 
 /// [`CompressedTable::load`] after the magic bytes.

@@ -8,7 +8,7 @@ use super::table::{Directedness, LandmarkTable};
 use crate::graph::{NodeId, Reversible};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_magic, read_u32, read_u64, read_words, write_header,
+    read_table, read_u32, read_u64, read_words, write_header,
 };
 
 impl LandmarkTable {
@@ -216,10 +216,9 @@ fn read(
     expected_map_hash: u64,
     expected_nodes: Option<u64>,
 ) -> Result<(LandmarkTable, bool), FileError> {
-    let mut r = Hashing::new(r);
-    read_magic(&mut r, TableKind::Landmarks)
-        .and_then(|()| read_full(r, expected_map_hash, expected_nodes))
-        .map_err(|e| e.reading(TableKind::Landmarks))
+    read_table(r, TableKind::Landmarks, |r| {
+        read_full(r, expected_map_hash, expected_nodes)
+    })
 }
 
 /// [`read`] after the magic bytes.

@@ -48,14 +48,17 @@ impl SearchSpec {
         graph: &'g GridGraph,
         given: impl IntoIterator<Item = Given>,
     ) -> Result<Prepared<'g>, SpecError> {
+        // A full and a compressed landmark table are two kinds that one
+        // heuristic reads: at most one of them may be given.
+        let landmarks =
+            |kind| matches!(kind, TableKind::Landmarks | TableKind::CompressedLandmarks);
         let given: Vec<Given> = given.into_iter().collect();
         let mut spec = *self;
         for (i, g) in given.iter().enumerate() {
             let kind = g.table.kind();
-            let landmark_kinds = [TableKind::Landmarks, TableKind::CompressedLandmarks];
             if given[..i].iter().any(|h| {
                 let other = h.table.kind();
-                other == kind || (landmark_kinds.contains(&kind) && landmark_kinds.contains(&other))
+                other == kind || (landmarks(kind) && landmarks(other))
             }) {
                 return Err(SpecErrorKind::Table(format!(
                     "give one table of each kind: a second {kind}, or a full and a compressed landmark table (not both)"
@@ -67,12 +70,12 @@ impl SearchSpec {
         }
         let spec = spec.resolve_inadmissible(graph.neighborhood())?;
         spec.check_terrain(graph)?;
-        let landmarks_given = given.iter().any(|g| {
-            matches!(
-                g.table.kind(),
-                TableKind::Landmarks | TableKind::CompressedLandmarks
-            )
-        });
+        let landmarks_given = given.iter().any(|g| landmarks(g.table.kind()));
+        // A compressed table given alone is searched without the full one
+        // it was made from.
+        let compressed_given = given
+            .iter()
+            .any(|g| g.table.kind() == TableKind::CompressedLandmarks);
         let mut tables = Vec::new();
         let mut report = Vec::new();
         for kind in spec.table_kinds(graph.neighborhood()) {
@@ -86,11 +89,6 @@ impl SearchSpec {
                 tables.push(g.table.clone());
                 continue;
             }
-            // A compressed table given alone is searched without the full
-            // one it was made from.
-            let compressed_given = given
-                .iter()
-                .any(|g| g.table.kind() == TableKind::CompressedLandmarks);
             if kind == TableKind::Landmarks && compressed_given {
                 continue;
             }

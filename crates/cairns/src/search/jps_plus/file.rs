@@ -10,7 +10,7 @@ use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_magic, read_u32, read_words, write_header,
+    read_table, read_u32, read_words, write_header,
 };
 
 /// The kind of a jump table's file.
@@ -124,10 +124,7 @@ fn read(
     expected_map_hash: u64,
     expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, FileError> {
-    let mut r = Hashing::new(r);
-    read_magic(&mut r, KIND)
-        .and_then(|()| read_jumps(r, expected_map_hash, expected_size))
-        .map_err(|e| e.reading(KIND))
+    read_table(r, KIND, |r| read_jumps(r, expected_map_hash, expected_size))
 }
 
 /// [`read`] after the magic bytes.
