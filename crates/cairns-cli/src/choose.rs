@@ -14,18 +14,22 @@ use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
 use cairns::open::OpenKind;
-use cairns::saved::grid_hash;
+use cairns::saved::{TableKind, grid_hash};
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table, Weight};
+use clap::builder::TypedValueParser as _;
+
+/// `--search`'s parser: the library's names, each listed in `--help`
+/// with what it is.
+fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    let names = Algorithm::ALL.map(|a| clap::builder::PossibleValue::new(a.name()).help(a.about()));
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Algorithm>())
+}
 
 /// The search of a command.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SearchArgs {
-    /// Search algorithm: astar (the default), canonical (A* with canonical
-    /// ordering), jps (jump point search), jps+ (jump point search over a
-    /// jump table built before the first query), dijkstra, bfs, theta
-    /// (Theta*: any-angle paths, Euclidean lengths) or focal (focal search:
-    /// costs at most --weight W times optimal).
-    #[arg(long = "search", value_name = "NAME")]
+    /// Search algorithm, by name.
+    #[arg(long = "search", value_name = "NAME", value_parser = algorithm_names())]
     pub algorithm: Option<Algorithm>,
     /// Heuristic: zero, manhattan, octile (the default on octile maps),
     /// euclidean, or `dh:K[:PLACEMENT][:bestN|:keepM|:adapt]`, the
@@ -42,12 +46,12 @@ pub struct SearchArgs {
     /// Use a table saved for this map instead of building it (repeat for
     /// several): a landmark table from `cairns landmarks build` (the
     /// heuristic becomes dh, and --heuristic may only be dh or dh:K with
-    /// the file's K), or a jump table from `cairns table build --search
-    /// jps+` (which implies --search jps+). The file says which it is.
+    /// the file's K), or the table of a search from `cairns table build
+    /// --search NAME` (which implies that search). The file says which it
+    /// is.
     #[arg(
         long = "table",
-        visible_alias = "landmarks",
-        visible_alias = "jump-table",
+        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
         value_name = "FILE"
     )]
     pub tables: Vec<PathBuf>,
@@ -71,15 +75,10 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     /// The spec the options name (defaults not yet filled in) with
-    /// `tables` given: without a search
-    /// named, a table that only one search builds (a jump table) implies
-    /// that search.
+    /// `tables` given: without a search named, a table that one search
+    /// builds itself implies that search ([`Algorithm::using`]).
     fn spec_for(&self, tables: &[Table]) -> SearchSpec {
-        let implied = || {
-            Algorithm::ALL
-                .into_iter()
-                .find(|a| tables.iter().any(|t| a.tables().contains(&t.kind())))
-        };
+        let implied = || tables.iter().find_map(|t| Algorithm::using(t.kind()));
         let algorithm = if self.jps {
             Algorithm::Jps
         } else if self.canonical {

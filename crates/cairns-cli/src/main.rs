@@ -53,16 +53,11 @@ enum Command {
         #[command(subcommand)]
         command: Build<landmarks::BuildArgs>,
     },
-    /// Build and save the table a search needs before its first query
-    /// (`--search jps+`: its jump table), for `--table FILE`.
+    /// Build and save the table a search needs before its first query,
+    /// for `--table FILE`.
     Table {
         #[command(subcommand)]
         command: Build<table::BuildArgs>,
-    },
-    /// The same as `cairns table build MAP --search jps+ -o FILE`.
-    JumpTable {
-        #[command(subcommand)]
-        command: Build<JumpTableArgs>,
     },
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
@@ -71,19 +66,8 @@ enum Command {
     Generate(generate::Args),
 }
 
-/// Options of `cairns jump-table build`.
-#[derive(Debug, clap::Args)]
-#[command(about = "Build the jump table of a map (octile movement) and save it")]
-struct JumpTableArgs {
-    /// The `.map` file.
-    map: std::path::PathBuf,
-    /// The table file to write.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    output: std::path::PathBuf,
-}
-
-/// The one subcommand of `cairns landmarks`, `cairns table` and `cairns
-/// jump-table`; the options say what it builds.
+/// The one subcommand of `cairns landmarks` and `cairns table`; the options
+/// say what it builds.
 #[derive(Debug, Subcommand)]
 enum Build<A: clap::Args> {
     Build(A),
@@ -99,7 +83,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(table::old_commands_spelled_out(std::env::args_os()));
     let result = match cli.command {
         None => demo::run(&demo::Args::default()),
         Some(Command::Demo(args)) => demo::run(&args),
@@ -114,9 +98,6 @@ fn main() -> ExitCode {
         Some(Command::Table {
             command: Build::Build(args),
         }) => table::build(&args),
-        Some(Command::JumpTable {
-            command: Build::Build(args),
-        }) => table::build_jumps(args.map, args.output),
         Some(Command::OpenSets) => list_open_sets(),
         Some(Command::Generate(args)) => generate::run(&args),
     };

@@ -2,10 +2,11 @@
 //! builds before its first query, for `--table FILE` (`path`, `scen`,
 //! `render`).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use anyhow::bail;
-use cairns::saved::grid_hash;
+use cairns::saved::{TableKind, grid_hash};
 use cairns::spec::Algorithm;
 
 use crate::Outcome;
@@ -23,27 +24,31 @@ pub struct BuildArgs {
     /// Movement: 4 or 8 (octile, the default).
     #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
     pub neighborhood: cairns::grid::Neighborhood,
-    /// The search whose table to build (`--search jps+`: its jump table).
+    /// The search whose table to build.
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
     pub terrain: TerrainArgs,
 }
 
-/// `cairns jump-table build MAP -o FILE`, kept as the name of
-/// `cairns table build MAP --search jps+ -o FILE`.
-pub fn build_jumps(map: PathBuf, output: PathBuf) -> anyhow::Result<Outcome> {
-    let search = SearchArgs {
-        algorithm: Some(Algorithm::JpsPlus),
-        ..SearchArgs::default()
-    };
-    build(&BuildArgs {
-        map,
-        output,
-        neighborhood: cairns::grid::Neighborhood::Octile,
-        search,
-        terrain: TerrainArgs::default(),
-    })
+/// The command line with each table kind's older build command
+/// ([`TableInfo::old_command`](cairns::saved::TableInfo::old_command):
+/// `cairns jump-table build MAP -o FILE`) spelled as it is now, `cairns
+/// table build --search jps+ MAP -o FILE`.
+pub fn old_commands_spelled_out(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    let named = |i: usize| args.get(i).and_then(|a| a.to_str());
+    let search = TableKind::ALL
+        .into_iter()
+        .filter(|k| k.info().old_command.is_some() && k.info().old_command == named(1))
+        .find_map(Algorithm::using);
+    if let Some(search) = search
+        && named(2) == Some("build")
+    {
+        let now = ["table", "build", "--search", search.name()];
+        args.splice(1..3, now.map(OsString::from));
+    }
+    args
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
@@ -54,7 +59,17 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let spec = prepared.spec();
     let (table, report) = match (prepared.tables(), prepared.report()) {
         ([table], [report]) => (table, report),
-        ([], _) => bail!("{spec} builds no table before its first query (jps+ and dh:K do)"),
+        ([], _) => {
+            let some: Vec<&str> = Algorithm::ALL
+                .into_iter()
+                .filter(|a| !a.tables().is_empty())
+                .map(Algorithm::name)
+                .collect();
+            bail!(
+                "{spec} builds no table before its first query ({} and any search with --heuristic dh:K do)",
+                some.join(", ")
+            )
+        }
         (tables, _) => {
             let kinds: Vec<&str> = tables.iter().map(|t| t.kind().name()).collect();
             bail!(

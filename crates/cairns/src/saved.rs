@@ -63,6 +63,13 @@ pub struct TableInfo {
     pub magic: [u8; 8],
     /// The command that writes one.
     pub command: &'static str,
+    /// The option older command lines loaded it with (`jump-table` for
+    /// `--jump-table FILE`), kept as an alias of `--table`.
+    pub old_option: Option<&'static str>,
+    /// The command older command lines built it with (`jump-table` for
+    /// `cairns jump-table build MAP -o FILE`), kept as a spelling of
+    /// `cairns table build` with the one search that uses the kind.
+    pub old_command: Option<&'static str>,
 }
 
 impl TableKind {
@@ -81,18 +88,24 @@ impl TableKind {
                 noun: "landmark table",
                 magic: *b"CAIRNSLM",
                 command: "cairns landmarks build MAP -k K",
+                old_option: Some("landmarks"),
+                old_command: None,
             },
             TableKind::CompressedLandmarks => TableInfo {
                 name: "compressed-landmarks",
                 noun: "compressed landmark table",
                 magic: *b"CAIRNSLC",
                 command: "cairns landmarks build MAP -k K --keep M",
+                old_option: None,
+                old_command: None,
             },
             TableKind::Jumps => TableInfo {
                 name: "jumps",
                 noun: "jump table",
                 magic: *b"CAIRNSJP",
                 command: "cairns table build MAP --search jps+",
+                old_option: Some("jump-table"),
+                old_command: Some("jump-table"),
             },
         }
     }

@@ -140,6 +140,22 @@ impl Algorithm {
         }
     }
 
+    /// What it is, in one line (`cairns path --help` lists these).
+    pub fn about(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "A* over the graph's edges (the default)",
+            Algorithm::Canonical => "A* with canonical ordering (octile)",
+            Algorithm::Jps => "jump point search (octile)",
+            Algorithm::JpsPlus => {
+                "jump point search over jump distances built before the first query (octile)"
+            }
+            Algorithm::Dijkstra => "Dijkstra's algorithm: no heuristic",
+            Algorithm::Bfs => "breadth-first search: unit costs (4-connected)",
+            Algorithm::Theta => "Theta*: any-angle paths, Euclidean lengths (octile)",
+            Algorithm::Focal => "focal search: costs at most --weight W times the optimal ones",
+        }
+    }
+
     /// Whether the algorithm takes a heuristic.
     pub fn uses_heuristic(self) -> bool {
         !matches!(self, Algorithm::Dijkstra | Algorithm::Bfs)

@@ -244,6 +244,15 @@ impl Algorithm {
             _ => &[],
         }
     }
+
+    /// The search that builds `kind` itself ([`Algorithm::tables`]), if
+    /// one does: a table of that kind implies it (`--table FILE` with a
+    /// jump table runs `jps+`).
+    pub fn using(kind: TableKind) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.tables().contains(&kind))
+    }
 }
 
 impl From<LandmarkTable> for Table {
