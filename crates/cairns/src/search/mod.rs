@@ -50,6 +50,7 @@ pub use jps_plus::{JumpPointSearchPlus, JumpTable};
 pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};
+pub(crate) use searcher::Forward;
 pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};

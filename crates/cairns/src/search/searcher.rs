@@ -183,12 +183,21 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     }
 }
 
-/// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
-/// is a searcher, so generic code such as [`batch`](super::batch) takes it.
-impl<S: Searcher + ?Sized> Searcher for Box<S> {
+/// A searcher that is another one behind a pointer (a boxed searcher, an
+/// [`EngineSearcher`](crate::spec::EngineSearcher)): every [`Searcher`]
+/// method is the inner one's, in one place.
+pub(crate) trait Forward {
+    /// The inner searcher.
+    fn inner(&self) -> &dyn Searcher;
+
+    /// Runs `f` on the inner searcher.
+    fn with_inner<R>(&mut self, f: impl FnOnce(&mut dyn Searcher) -> R) -> R;
+}
+
+impl<T: Forward> Searcher for T {
     #[inline]
     fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
-        (**self).search_cost(start, goal)
+        self.with_inner(|s| s.search_cost(start, goal))
     }
 
     fn search_observed(
@@ -197,11 +206,11 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
         goal: NodeId,
         observer: &mut dyn Observer,
     ) -> Option<f64> {
-        (**self).search_observed(start, goal, observer)
+        self.with_inner(|s| s.search_observed(start, goal, observer))
     }
 
     fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
-        (**self).search_nearest(sources, goals)
+        self.with_inner(|s| s.search_nearest(sources, goals))
     }
 
     fn search_budgeted(
@@ -210,34 +219,59 @@ impl<S: Searcher + ?Sized> Searcher for Box<S> {
         goals: &[NodeId],
         budget: Budget,
     ) -> Option<Progress> {
-        (**self).search_budgeted(sources, goals, budget)
+        self.with_inner(|s| s.search_budgeted(sources, goals, budget))
     }
 
     fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
-        (**self).path_into(node, out)
+        self.inner().path_into(node, out)
     }
 
     fn stats(&self) -> SearchStats {
-        (**self).stats()
+        self.inner().stats()
     }
 
     fn is_closed(&self, node: NodeId) -> bool {
-        (**self).is_closed(node)
+        self.inner().is_closed(node)
     }
 
     fn is_reached(&self, node: NodeId) -> bool {
-        (**self).is_reached(node)
+        self.inner().is_reached(node)
     }
 
     fn bound(&self) -> f64 {
-        (**self).bound()
+        self.inner().bound()
     }
 
     fn prepare(&mut self, node_bound: usize) {
-        (**self).prepare(node_bound);
+        self.with_inner(|s| s.prepare(node_bound));
     }
 
     fn any_angle(&self) -> bool {
-        (**self).any_angle()
+        self.inner().any_angle()
+    }
+}
+
+/// A boxed searcher (what [`SearchSpec`](crate::spec::SearchSpec) builds)
+/// is a searcher, so generic code such as [`batch`](super::batch) takes it.
+impl Forward for Box<dyn Searcher + '_> {
+    fn inner(&self) -> &dyn Searcher {
+        &**self
+    }
+
+    #[inline]
+    fn with_inner<R>(&mut self, f: impl FnOnce(&mut dyn Searcher) -> R) -> R {
+        f(&mut **self)
+    }
+}
+
+/// The same for a boxed searcher that can be sent to another thread.
+impl Forward for Box<dyn Searcher + Send + '_> {
+    fn inner(&self) -> &dyn Searcher {
+        &**self
+    }
+
+    #[inline]
+    fn with_inner<R>(&mut self, f: impl FnOnce(&mut dyn Searcher) -> R) -> R {
+        f(&mut **self)
     }
 }

@@ -9,9 +9,8 @@ use super::error::SpecError;
 use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
-use crate::graph::NodeId;
 use crate::grid::GridGraph;
-use crate::search::{Budget, Observer, Progress, Reached, SearchStats, Searcher};
+use crate::search::{Forward, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -165,69 +164,22 @@ impl fmt::Debug for EngineSearcher {
     }
 }
 
-impl Searcher for EngineSearcher {
+/// Each call is the boxed search's own ([`Forward`]).
+impl Forward for EngineSearcher {
+    fn inner(&self) -> &dyn Searcher {
+        &**self.0.borrow_dependent()
+    }
+
     #[inline]
-    fn search_cost(&mut self, start: NodeId, goal: NodeId) -> Option<f64> {
-        self.0.with_dependent_mut(|_, s| s.search_cost(start, goal))
-    }
-
-    fn search_observed(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
-    ) -> Option<f64> {
-        self.0
-            .with_dependent_mut(|_, s| s.search_observed(start, goal, observer))
-    }
-
-    fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached> {
-        self.0
-            .with_dependent_mut(|_, s| s.search_nearest(sources, goals))
-    }
-
-    fn search_budgeted(
-        &mut self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        budget: Budget,
-    ) -> Option<Progress> {
-        self.0
-            .with_dependent_mut(|_, s| s.search_budgeted(sources, goals, budget))
-    }
-
-    fn path_into(&self, node: NodeId, out: &mut Vec<NodeId>) -> bool {
-        self.0.borrow_dependent().path_into(node, out)
-    }
-
-    fn stats(&self) -> SearchStats {
-        self.0.borrow_dependent().stats()
-    }
-
-    fn is_closed(&self, node: NodeId) -> bool {
-        self.0.borrow_dependent().is_closed(node)
-    }
-
-    fn is_reached(&self, node: NodeId) -> bool {
-        self.0.borrow_dependent().is_reached(node)
-    }
-
-    fn bound(&self) -> f64 {
-        self.0.borrow_dependent().bound()
-    }
-
-    fn prepare(&mut self, node_bound: usize) {
-        self.0.with_dependent_mut(|_, s| s.prepare(node_bound));
-    }
-
-    fn any_angle(&self) -> bool {
-        self.0.borrow_dependent().any_angle()
+    fn with_inner<R>(&mut self, f: impl FnOnce(&mut dyn Searcher) -> R) -> R {
+        self.0.with_dependent_mut(|_, s| f(&mut **s))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::NodeId;
     use crate::grid::{GenerateOptions, MapKind, Neighborhood, generate};
     use crate::rng::SplitMix64;
 
