@@ -155,6 +155,31 @@ impl Engine {
             .unwrap_or_else(|| self.owning.searcher())
     }
 
+    /// Runs `f` with an idle searcher (or a new one), then keeps it for a
+    /// later query.
+    fn searching<R>(&self, f: impl FnOnce(&mut EngineSearcher) -> R) -> R {
+        let mut searcher = self.take();
+        let result = f(&mut searcher);
+        self.give(searcher);
+        result
+    }
+
+    /// `sources` and `goals` (`(N, 2)` arrays or lists of `(x, y)`) as
+    /// cells, each free and on the grid.
+    fn sources_and_goals(
+        &self,
+        sources: &Bound<'_, PyAny>,
+        goals: &Bound<'_, PyAny>,
+    ) -> PyResult<(Vec<NodeId>, Vec<NodeId>)> {
+        let graph = self.owning.graph();
+        let sources = convert::points(sources, "sources")?;
+        let goals = convert::points(goals, "goals")?;
+        Ok((
+            convert::endpoints(graph, self.name(), "sources", &sources)?,
+            convert::endpoints(graph, self.name(), "goals", &goals)?,
+        ))
+    }
+
     /// Keeps `searcher` for a later query.
     fn give(&self, searcher: EngineSearcher) {
         if let Ok(mut idle) = self.idle.lock()
@@ -304,11 +329,11 @@ impl Engine {
         stats: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let (s, g) = self.ends(start, goal)?;
-        let mut searcher = self.take();
-        let cost = py.detach(|| searcher.search_cost(s, g));
-        let found = self.found(py, &searcher, cost.map(|c| (g, c)));
-        let stats = stats.then(|| searcher.stats());
-        self.give(searcher);
+        let (found, stats) = self.searching(|searcher| {
+            let cost = py.detach(|| searcher.search_cost(s, g));
+            let found = self.found(py, searcher, cost.map(|c| (g, c)));
+            (found, stats.then(|| searcher.stats()))
+        });
         Engine::with_stats(py, found?, stats)
     }
 
@@ -321,9 +346,7 @@ impl Engine {
         goal: &Bound<'_, PyAny>,
     ) -> PyResult<f64> {
         let (s, g) = self.ends(start, goal)?;
-        let mut searcher = self.take();
-        let cost = py.detach(|| searcher.search_cost(s, g));
-        self.give(searcher);
+        let cost = self.searching(|searcher| py.detach(|| searcher.search_cost(s, g)));
         Ok(cost_or_inf(cost))
     }
 
@@ -375,15 +398,11 @@ impl Engine {
         sources: &Bound<'py, PyAny>,
         goals: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let graph = self.owning.graph();
-        let sources = convert::points(sources, "sources")?;
-        let goals = convert::points(goals, "goals")?;
-        let sources = convert::endpoints(graph, self.name(), "sources", &sources)?;
-        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
-        let mut searcher = self.take();
-        let reached = py.detach(|| searcher.search_nearest(&sources, &goals));
-        let found = self.found(py, &searcher, reached.map(|r| (r.goal, r.cost)));
-        self.give(searcher);
+        let (sources, goals) = self.sources_and_goals(sources, goals)?;
+        let found = self.searching(|searcher| {
+            let reached = py.detach(|| searcher.search_nearest(&sources, &goals));
+            self.found(py, searcher, reached.map(|r| (r.goal, r.cost)))
+        });
         Engine::with_stats(py, found?, None)
     }
 
@@ -406,11 +425,7 @@ impl Engine {
         max_expansions: Option<u64>,
         max_cost: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let graph = self.owning.graph();
-        let sources = convert::points(sources, "sources")?;
-        let goals = convert::points(goals, "goals")?;
-        let sources = convert::endpoints(graph, self.name(), "sources", &sources)?;
-        let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
+        let (sources, goals) = self.sources_and_goals(sources, goals)?;
         if max_cost.is_some_and(f64::is_nan) {
             return Err(PyValueError::new_err("max_cost must be a number, not NaN"));
         }
@@ -418,10 +433,9 @@ impl Engine {
             expansions: max_expansions.unwrap_or(u64::MAX),
             max_f: max_cost.unwrap_or(f64::INFINITY),
         };
-        let mut searcher = self.take();
-        let progress = py.detach(|| searcher.search_budgeted(&sources, &goals, budget));
         let d = PyDict::new(py);
-        let result = (|| -> PyResult<()> {
+        self.searching(|searcher| -> PyResult<()> {
+            let progress = py.detach(|| searcher.search_budgeted(&sources, &goals, budget));
             let Some(progress) = progress else {
                 return Err(PyValueError::new_err(format!(
                     "max_expansions and max_cost need the astar or dijkstra search; {} takes no budget",
@@ -432,7 +446,7 @@ impl Engine {
                 Progress::Found(r) => ("found", Some((r.goal, r.cost))),
                 Progress::NoPath => ("no-path", None),
                 Progress::Paused { closest, g, h } => {
-                    let (x, y) = graph.coords(closest);
+                    let (x, y) = self.owning.graph().coords(closest);
                     d.set_item("closest", (x, y))?;
                     d.set_item("g", g)?;
                     d.set_item("h", h)?;
@@ -440,14 +454,13 @@ impl Engine {
                 }
             };
             d.set_item("status", status)?;
-            let (path, cost) = self.found(py, &searcher, end)?;
+            let (path, cost) = self.found(py, searcher, end)?;
             d.set_item("path", path)?;
             d.set_item("cost", cost)?;
             d.set_item("stats", stats_dict(py, searcher.stats())?)?;
             Ok(())
-        })();
-        self.give(searcher);
-        result.map(|()| d)
+        })?;
+        Ok(d)
     }
 
     fn __repr__(&self) -> String {

@@ -1,7 +1,7 @@
 //! `Grid`: a map under a movement rule, from numpy or a Moving AI file.
 
 use cairns::graph::NodeId;
-use cairns::grid::{Grid as Tiles, GridGraph, Neighborhood, Tile};
+use cairns::grid::{Grid as Tiles, GridGraph, Neighborhood};
 use cairns::search::{DistanceField, SearchCache};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -60,16 +60,7 @@ fn dims(shape: &[usize]) -> PyResult<(u32, u32)> {
 }
 
 fn tiles_of(width: u32, height: u32, walls: impl Iterator<Item = bool>) -> PyResult<Tiles> {
-    let tiles = walls
-        .map(|wall| {
-            if wall {
-                Tile::OutOfBounds
-            } else {
-                Tile::Ground
-            }
-        })
-        .collect();
-    Tiles::from_tiles(width, height, tiles).map_err(|e| to_py(&e))
+    Tiles::from_walls(width, height, walls).map_err(|e| to_py(&e))
 }
 
 #[pymethods]

@@ -6,7 +6,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import cairns_path as cp
@@ -48,6 +48,13 @@ def sample_pairs(cells, data, n=6):
     return [(data.draw(pick), data.draw(pick)) for _ in range(n)]
 
 
+def some_cells(walls, data):
+    """One to three free cells of `walls` (the example is dropped when none is free)."""
+    cells = free_cells(walls)
+    assume(cells)
+    return data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+
+
 @settings(max_examples=60, deadline=None)
 @given(walls=wall_grids(), data=st.data())
 def test_octile_costs_match_networkx(walls, data):
@@ -75,10 +82,7 @@ def test_terrain_costs_match_networkx(costs, movement, data):
 @settings(max_examples=30, deadline=None)
 @given(walls=wall_grids(), data=st.data())
 def test_distance_field_matches_networkx(walls, data):
-    cells = free_cells(walls)
-    if not cells:
-        return
-    goals = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    goals = some_cells(walls, data)
     grid = cp.Grid(walls)
     distance, step = grid.field(goals)
     graph = oracle(np.where(walls, np.inf, 1.0), "octile")
@@ -100,11 +104,8 @@ def test_distance_field_matches_networkx(walls, data):
 @settings(max_examples=30, deadline=None)
 @given(walls=wall_grids(), data=st.data())
 def test_nearest_matches_networkx(walls, data):
-    cells = free_cells(walls)
-    if not cells:
-        return
-    sources = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
-    goals = data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
+    sources = some_cells(walls, data)
+    goals = some_cells(walls, data)
     graph = oracle(np.where(walls, np.inf, 1.0), "octile")
     lengths = nx.multi_source_dijkstra_path_length(graph, set(sources))
     want = min((lengths[g] for g in goals if g in lengths), default=math.inf)

@@ -117,6 +117,16 @@ pub(crate) fn assert_stderr_has(o: &Output, text: &str) {
     assert!(err.contains(text), "no {text:?} in stderr:\n{err}");
 }
 
+/// Asserts that `o` was refused (exit code 2) with each of `texts` in its
+/// standard error.
+#[track_caller]
+pub(crate) fn assert_refused(o: &Output, texts: &[&str]) {
+    assert_exit(o, 2);
+    for text in texts {
+        assert_stderr_has(o, text);
+    }
+}
+
 /// Asserts that `o` failed with exit code 2, printed nothing, and names
 /// `file` first in an error that contains `text`.
 #[track_caller]

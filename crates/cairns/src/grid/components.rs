@@ -465,16 +465,8 @@ mod tests {
     /// A random grid with walls at `density` percent, so that it falls into
     /// pockets.
     fn random_grid(rng: &mut SplitMix64, w: u32, h: u32, density: u64) -> Grid {
-        let tiles = (0..w * h)
-            .map(|_| {
-                if rng.below(100) < density {
-                    Tile::OutOfBounds
-                } else {
-                    Tile::Ground
-                }
-            })
-            .collect();
-        Grid::from_tiles(w, h, tiles).unwrap()
+        let walls = (0..w * h).map(|_| rng.below(100) < density);
+        Grid::from_walls(w, h, walls).unwrap()
     }
 
     /// Whether two labellings are the same partition, up to renaming.

@@ -261,6 +261,38 @@ impl Grid {
         })
     }
 
+    /// A grid of ground cells and walls (`true`, the `@` of a map file), in
+    /// row-major order.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, Tile};
+    ///
+    /// let grid = Grid::from_walls(2, 1, [false, true]).unwrap();
+    /// assert_eq!(grid.get(1, 0), Some(Tile::OutOfBounds));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`GridSizeError`] when the size is empty or too large, or when there
+    /// are not `width * height` cells.
+    pub fn from_walls(
+        width: u32,
+        height: u32,
+        walls: impl IntoIterator<Item = bool>,
+    ) -> Result<Grid, GridSizeError> {
+        let tiles = walls
+            .into_iter()
+            .map(|wall| {
+                if wall {
+                    Tile::OutOfBounds
+                } else {
+                    Tile::Ground
+                }
+            })
+            .collect();
+        Grid::from_tiles(width, height, tiles)
+    }
+
     /// A grid from its tiles in row-major order.
     ///
     /// # Errors
@@ -416,11 +448,8 @@ pub(crate) mod testing {
             0u32..196,
         )
             .prop_map(|(w, h, walls, start)| {
-                let tiles = walls[..(w * h) as usize]
-                    .iter()
-                    .map(|&wall| if wall { Tile::Tree } else { Tile::Ground })
-                    .collect();
-                let grid = Grid::from_tiles(w, h, tiles).unwrap();
+                let grid =
+                    Grid::from_walls(w, h, walls[..(w * h) as usize].iter().copied()).unwrap();
                 (
                     GridGraph::new(grid, Neighborhood::Octile),
                     NodeId(start % (w * h)),

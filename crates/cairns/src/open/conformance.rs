@@ -92,7 +92,7 @@ use std::collections::BinaryHeap;
 
 use super::{Key, OpenSet};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
+use crate::grid::{Grid, GridGraph, Neighborhood};
 use crate::rng::SplitMix64;
 
 /// The node ids the model sequences use: `0..NODES`.
@@ -517,16 +517,8 @@ const CELLS: [(u32, u32); 9] = [
 /// `seed`.
 fn random_grid(seed: u64, width: u32, height: u32) -> Grid {
     let mut rng = SplitMix64::new(seed);
-    let tiles = (0..width * height)
-        .map(|_| {
-            if rng.below(3) == 0 {
-                Tile::OutOfBounds
-            } else {
-                Tile::Ground
-            }
-        })
-        .collect();
-    Grid::from_tiles(width, height, tiles).expect("a valid size")
+    let walls = (0..width * height).map(|_| rng.below(3) == 0);
+    Grid::from_walls(width, height, walls).expect("a valid size")
 }
 
 /// `search` (a search over the OPEN set under test, given as a closure so

@@ -365,8 +365,8 @@ pub(super) fn legs_between((fx, fy): (u32, u32), (tx, ty): (u32, u32)) -> Legs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
     use crate::grid::testing::open_map;
-    use crate::grid::{Grid, Tile};
     use crate::search::Dijkstra;
     use crate::search::{Search, SearchCache};
 
@@ -428,27 +428,22 @@ mod tests {
     /// around an open inside.
     fn shaped_map(w: u32, h: u32, shape: u8, seed: u64) -> GridGraph {
         let mut rng = crate::rng::SplitMix64::new(seed);
-        let tiles = (0..h)
+        let walls = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| {
-                let wall = match shape {
-                    0 => rng.below(100) < 30,
-                    1 => {
-                        let (along, across) = if seed.is_multiple_of(2) {
-                            (x, y)
-                        } else {
-                            (y, x)
-                        };
-                        across % 3 == 1 && rng.below(100) < 90
-                            || along % 7 == 3 && rng.below(100) < 20
-                    }
-                    2 => rng.below(100) < 3,
-                    _ => x == 0 || y == 0 || x + 1 == w || y + 1 == h || rng.below(100) < 5,
-                };
-                if wall { Tile::Tree } else { Tile::Ground }
-            })
-            .collect();
-        GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile)
+            .map(|(x, y)| match shape {
+                0 => rng.below(100) < 30,
+                1 => {
+                    let (along, across) = if seed.is_multiple_of(2) {
+                        (x, y)
+                    } else {
+                        (y, x)
+                    };
+                    across % 3 == 1 && rng.below(100) < 90 || along % 7 == 3 && rng.below(100) < 20
+                }
+                2 => rng.below(100) < 3,
+                _ => x == 0 || y == 0 || x + 1 == w || y + 1 == h || rng.below(100) < 5,
+            });
+        GridGraph::new(Grid::from_walls(w, h, walls).unwrap(), Neighborhood::Octile)
     }
 
     proptest::proptest! {

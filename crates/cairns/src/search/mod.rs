@@ -49,8 +49,8 @@ pub use jps::JumpPointSearch;
 pub use jps_plus::{JumpPointSearchPlus, JumpTable};
 pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
-pub use searcher::{Cached, Searcher};
 pub(crate) use searcher::Forward;
+pub use searcher::{Cached, Searcher};
 pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};

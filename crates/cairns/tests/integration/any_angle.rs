@@ -7,7 +7,7 @@
 //! over the segment's bounding box).
 
 use cairns::graph::{Graph, NodeId};
-use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::{Euclidean, Octile, Zero};
 use cairns::movingai::runner::{self, Instance, Reference, same_cost};
 use cairns::search::{
@@ -123,13 +123,10 @@ fn octile_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
             )
         })
         .prop_map(|((w, h), walls, s, t)| {
-            let mut tiles: Vec<Tile> = walls
-                .into_iter()
-                .map(|wall| if wall { Tile::Tree } else { Tile::Ground })
-                .collect();
-            tiles[s as usize] = Tile::Ground;
-            tiles[t as usize] = Tile::Ground;
-            let grid = Grid::from_tiles(w, h, tiles).unwrap();
+            let mut walls = walls;
+            walls[s as usize] = false;
+            walls[t as usize] = false;
+            let grid = Grid::from_walls(w, h, walls).unwrap();
             (
                 GridGraph::new(grid, Neighborhood::Octile),
                 NodeId(s),

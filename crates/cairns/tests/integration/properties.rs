@@ -3,7 +3,7 @@
 //! real paths of that cost.
 
 use cairns::graph::{CsrGraph, Graph, NodeId, Reversed};
-use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::{Euclidean, FnHeuristic, Heuristic, Manhattan, Octile, Zero};
 use cairns::movingai::runner::same_cost;
 use cairns::open::{BucketQueue, OpenSet, PairingHeap, RadixHeap, SortedList, TwoLevelQueue};
@@ -64,17 +64,7 @@ pub(crate) fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> 
             )
         })
         .prop_map(|((w, h, four), walls, s, t)| {
-            let tiles = walls
-                .into_iter()
-                .map(|wall| {
-                    if wall {
-                        Tile::OutOfBounds
-                    } else {
-                        Tile::Ground
-                    }
-                })
-                .collect();
-            let grid = Grid::from_tiles(w, h, tiles).unwrap();
+            let grid = Grid::from_walls(w, h, walls).unwrap();
             let neighborhood = if four {
                 Neighborhood::Four
             } else {
