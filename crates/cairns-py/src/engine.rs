@@ -413,9 +413,11 @@ impl Engine {
     /// `"paused"`), `path` and `cost` (when found: the path and its cost;
     /// when paused: the path to the best node so far and its cost `g`),
     /// `closest`, `g` and `h` when paused, and `stats`. Only `astar` and
-    /// `dijkstra` take a budget (`ValueError` for the others). Each call
-    /// searches from the start: the library's runtime searchers do not
-    /// keep a paused query between calls.
+    /// `dijkstra` take a budget (`ValueError` for the others). A call
+    /// with the same sources and goals after one that paused goes on from
+    /// there (a game's next frame), unless another query of this engine
+    /// ran in between on the same searcher; then it starts over, with the
+    /// same answer.
     #[pyo3(signature = (sources, goals, max_expansions = None, max_cost = None))]
     fn budgeted<'py>(
         &self,

@@ -82,6 +82,31 @@ def test_budgeted_queries_pause_and_find(den):
     assert math.isinf(cp.Engine(cp.Grid(walls), "astar").budgeted([(0, 0)], [(2, 2)])["cost"])
 
 
+def test_budgeted_queries_resume_frame_by_frame(den):
+    grid, scen = den
+    start, goal = tuple(scen["start"][-1]), tuple(scen["goal"][-1])
+    engine = cp.Engine(grid, "astar")
+    full = engine.budgeted([start], [goal])
+    total = full["stats"]["expanded"]
+    assert total > 400
+    frames = 0
+    while True:
+        frames += 1
+        assert frames <= total // 200 + 2, "a paused query was not taken up"
+        step = engine.budgeted([start], [goal], max_expansions=200)
+        if step["status"] != "paused":
+            break
+        # The statistics are the query's so far: 200 more each frame.
+        assert step["stats"]["expanded"] == 200 * frames
+    assert step["status"] == "found" and step["cost"] == full["cost"]
+    assert step["stats"]["expanded"] == total
+    # Another query in between: the next call starts over, same answer.
+    engine.budgeted([start], [goal], max_expansions=200)
+    engine.cost(goal, start)
+    again = engine.budgeted([start], [goal], max_expansions=200)
+    assert again["status"] == "paused" and again["stats"]["expanded"] == 200
+
+
 SMALL = cp.Grid(np.random.default_rng(3).random((12, 16)) < 0.2)
 SAVED = {spec: cp.Engine(SMALL, spec).table_bytes() for spec in ("jps+", "astar/dh:3")}
 

@@ -195,9 +195,11 @@ impl<T: TowardGoal> Search for T {
         budget: Budget,
     ) -> Option<Progress> {
         self.one_query().then(|| {
-            AStar::new(self.searched(), self.guide())
-                .query(sources, goals)
-                .run(cache, budget)
+            let astar = AStar::new(self.searched(), self.guide());
+            let mut query = astar.query(sources, goals).resume_in(cache);
+            let progress = query.run(cache, budget);
+            query.keep_in(cache);
+            progress
         })
     }
 }
@@ -273,7 +275,11 @@ pub trait Search {
 
     /// One call of a search from `sources` to the nearest of `goals` under
     /// `budget` ([`Query::run`]): where it ended, or `Paused` with the best
-    /// node so far when the budget ran out. `None` for a search that takes
+    /// node so far when the budget ran out. The next call with the same
+    /// sources and goals and the same cache goes on from there, as the
+    /// next [`Query::run`] does, unless the cache ran another search in
+    /// between (then it starts over: the same answer, the work before
+    /// lost). `None` for a search that takes
     /// no budget: A* and Dijkstra do (through [`AStar::query`]), jump point
     /// searches, Theta* and focal search do not.
     fn search_budgeted<Q: OpenSet>(
@@ -459,6 +465,8 @@ pub struct SearchCache<Q = QuaternaryHeap> {
     /// The lists of [`Focal`] search, empty for the others.
     focal: focal::FocalLists,
     stats: SearchStats,
+    /// The query [`Search::search_budgeted`] left paused in this cache.
+    paused: Option<query::Paused>,
 }
 
 impl SearchCache<QuaternaryHeap> {
@@ -484,6 +492,7 @@ impl<Q: OpenSet> SearchCache<Q> {
             queue: Vec::new(),
             focal: focal::FocalLists::default(),
             stats: SearchStats::default(),
+            paused: None,
         }
     }
 

@@ -168,6 +168,18 @@ enum State {
     Done(Progress),
 }
 
+/// A query that [`Search::search_budgeted`](super::Search::search_budgeted)
+/// left paused, kept in its cache so that the next call with the same
+/// sources and goals goes on from there ([`Query::resume_in`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Paused {
+    sources: Vec<NodeId>,
+    goals: Vec<NodeId>,
+    generation: u32,
+    bound: usize,
+    closest: (NodeId, f64, f64),
+}
+
 /// The best node so far and the expansion cap of one run, as the loop's
 /// [`Limit`].
 struct Budgeted {
@@ -346,6 +358,39 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
 }
 
 impl<G: Graph, H: Heuristic> Query<'_, G, H> {
+    /// This query, going on from where `cache` holds it paused
+    /// ([`keep_in`](Self::keep_in)) when the sources and goals are the
+    /// same; [`run`](Self::run) still starts over when the cache has run
+    /// another search since.
+    pub(crate) fn resume_in<Q>(mut self, cache: &SearchCache<Q>) -> Self {
+        if let Some(p) = &cache.paused
+            && p.sources == self.sources
+            && p.goals == self.goals.nodes()
+        {
+            self.state = State::Running {
+                generation: p.generation,
+                bound: p.bound,
+            };
+            self.closest = p.closest;
+        }
+        self
+    }
+
+    /// Keeps this query in `cache` if it is paused, for the next
+    /// [`resume_in`](Self::resume_in); forgets any other.
+    pub(crate) fn keep_in<Q>(&self, cache: &mut SearchCache<Q>) {
+        cache.paused = match self.state {
+            State::Running { generation, bound } => Some(Paused {
+                sources: self.sources.clone(),
+                goals: self.goals.nodes().to_vec(),
+                generation,
+                bound,
+                closest: self.closest,
+            }),
+            State::New | State::Done(_) => None,
+        };
+    }
+
     /// Runs the search until it reaches a goal, runs out of nodes, or spends
     /// `budget`; the next call goes on from there (with the same cache). A
     /// call after the end returns the same result again.

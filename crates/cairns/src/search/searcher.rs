@@ -33,7 +33,9 @@ pub trait Searcher {
     fn search_nearest(&mut self, sources: &[NodeId], goals: &[NodeId]) -> Option<Reached>;
 
     /// [`Search::search_budgeted`] in this searcher's cache: one call under
-    /// `budget`, `None` for a search that takes no budget.
+    /// `budget`, `None` for a search that takes no budget. A call that
+    /// paused is taken up by the next call with the same sources and goals
+    /// (a game's next frame), unless another query ran in between.
     fn search_budgeted(
         &mut self,
         sources: &[NodeId],

@@ -138,6 +138,23 @@ fn check_chunks<G: Graph, H: Heuristic>(
         // A run after the end gives the end again.
         prop_assert_eq!(query.run(&mut cache, Budget::expansions(1)), whole);
     }
+    // Through the stateless `Search::search_budgeted` (what runtime
+    // searchers, the Python and C bindings call): each call with the same
+    // sources and goals takes up the query the cache holds paused, with the
+    // same end and the same total expansions.
+    let mut runs = 0;
+    let end = loop {
+        runs += 1;
+        prop_assert!(runs <= 10_000, "search_budgeted: no end");
+        let step = astar
+            .search_budgeted(sources, goals, &mut cache, Budget::expansions(3))
+            .expect("A* takes a budget");
+        if !matches!(step, Progress::Paused { .. }) {
+            break step;
+        }
+    };
+    prop_assert_eq!(end, whole);
+    prop_assert_eq!(cache.stats().expanded, whole_stats.expanded);
     // Another search in the same cache between runs: the query starts over
     // and still ends the same.
     let mut query = astar.query(sources, goals);
