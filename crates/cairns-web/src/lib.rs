@@ -36,7 +36,7 @@ pub use regions::reachable_from;
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 pub use wire::{
     Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
-    SearchOutcome, SearchRequest, SearchResponse, Shortest, TableUse,
+    Scene, SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse,
 };
 
 use std::net::SocketAddr;
