@@ -32,7 +32,7 @@ mod state;
 mod wire;
 
 pub use limits::{Limits, MAX_BODY};
-pub use regions::reachable_from;
+pub use regions::{longest_scenario, reachable_from};
 pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
 pub use wire::{
     Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
