@@ -274,6 +274,7 @@ function show() {
     };
   } else {
     $("timing-note").textContent = "";
+    $("table-time").textContent = "";
     $("path-length").textContent = "-";
     $("path-steps").textContent = "-";
   }
@@ -1035,7 +1036,6 @@ async function selftest(mode) {
     return n;
   };
   const rect = (id) => { const r = $(id).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const requestsBefore = st.requests;
   if (mode === "drag") {
     const to = parsePoint(params.get("drag_to"));
     if (to) {
@@ -1044,16 +1044,18 @@ async function selftest(mode) {
       const stride = Math.max(1, Math.ceil(cells.length / 12));
       const moves = cells.filter((_, k) => k > 0 && (k % stride === 0 || k === cells.length - 1));
       fire("pointerdown", cells[0]);
+      await settle();
+      const r0 = st.requests;
       for (const c of moves) {
         const t0 = performance.now();
         fire("pointermove", c);
         await settle();
         latencies.push(performance.now() - t0);
       }
+      // Requests sent per move, the shading's included.
+      report.requests = (st.requests - r0) / moves.length;
       fire("pointerup", to);
       await settle();
-      // Requests sent per move (the release adds one warm request).
-      report.requests = (st.requests - requestsBefore - 1) / moves.length;
       report.drag = { from: st.from.slice(), landmarks: st.landmarks.map((p) => p.slice()), ...shown() };
     }
     const stroke = params.get("paint") && params.get("paint").split(",").map(Number);

@@ -590,9 +590,11 @@ impl Drop for Driver {
 /// The time from a pointer move to the page showing its answer, in real
 /// time through chromedriver, on generated rooms maps of 512 x 512 and
 /// 1024 x 1024 (A octile, B `dh` over the map's 8 suggested landmarks):
-/// a drag of the start and a drag of a landmark, about twelve moves each.
-/// The medians are printed for docs/page.md, not asserted (the machine's
-/// load decides them); every move must be answered without an error.
+/// a drag of the start and a drag of a landmark, about twelve moves each,
+/// and on 512 x 512 the same with a landmark shading on. The medians are
+/// printed for docs/page.md; only the shaded drags' are asserted (under
+/// issue 34's 60 ms), with one request a move; every move must be
+/// answered without an error.
 #[test]
 fn drag_answer_times_in_real_time() {
     use cairns::landmarks::place;
@@ -630,20 +632,28 @@ fn drag_answer_times_in_real_time() {
             "http://{addr}/?from={},{}&to={},{}&heuristic=octile&compare=dh&selftest=drag",
             from[0], from[1], to[0], to[1]
         );
-        for (kind, drag) in [
-            ("start", format!("&drag_to={},{}", start_to[0], start_to[1])),
-            (
-                "landmark",
-                format!(
-                    "&drag_from={lx},{ly}&drag_to={},{}",
-                    landmark_to[0], landmark_to[1]
-                ),
-            ),
-        ] {
+        let start_drag = format!("&drag_to={},{}", start_to[0], start_to[1]);
+        let landmark_drag = format!(
+            "&drag_from={lx},{ly}&drag_to={},{}",
+            landmark_to[0], landmark_to[1]
+        );
+        // With a shading on (512 x 512 only): the shading comes with the
+        // searches, one request per move.
+        let shaded = [
+            ("start-help", format!("{start_drag}&shade=help")),
+            ("landmark-help", format!("{landmark_drag}&shade=help")),
+            ("landmark-goals", format!("{landmark_drag}&shade=goals")),
+        ];
+        let plain = [("start", start_drag), ("landmark", landmark_drag)];
+        let runs = plain
+            .iter()
+            .chain(if size == 512 { &shaded[..] } else { &[] });
+        for (kind, drag) in runs {
+            let kind = *kind;
             let r = driver.selftest(&format!("{base}{drag}"), &format!("drag-{kind}-{size}"));
             assert_eq!(r["drag"]["error"], "", "{r}");
             // The marker dragged is where the drag ended.
-            let (moved, want) = if kind == "start" {
+            let (moved, want) = if kind.starts_with("start") {
                 (r["drag"]["from"].clone(), start_to)
             } else {
                 (r["drag"]["landmarks"][dragged].clone(), landmark_to)
@@ -651,12 +661,18 @@ fn drag_answer_times_in_real_time() {
             assert_eq!(moved, serde_json::json!(want), "{r}");
             let latency = &r["latency"];
             assert!(latency["n"].as_u64().unwrap() >= 5, "{r}");
+            let median = latency["median"].as_f64().unwrap();
             eprintln!(
-                "{size}x{size} {kind} drag: median {:.1} ms, max {:.1} ms over {} moves (real time)",
-                latency["median"].as_f64().unwrap(),
+                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move (real time)",
                 latency["max"].as_f64().unwrap(),
-                latency["n"]
+                latency["n"],
+                r["requests"]
             );
+            assert!(r["requests"].as_f64().unwrap() <= 1.0, "{r}");
+            // Issue 34's bound for a drag with a shading on.
+            if kind.ends_with("help") || kind.ends_with("goals") {
+                assert!(median < 60.0, "{kind}: median {median:.1} ms: {r}");
+            }
         }
     }
     drop(driver);
