@@ -78,6 +78,7 @@ pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
     Json(Maps {
         maps: state.map_names(),
+        sets: state.map_sets(),
         open_sets: OpenKind::ALL.iter().map(|k| k.name()).collect(),
         searches: Algorithm::ALL.iter().map(|a| a.name()).collect(),
     })

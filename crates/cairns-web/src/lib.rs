@@ -33,7 +33,7 @@ mod wire;
 
 pub use limits::{Limits, MAX_BODY};
 pub use regions::{longest_scenario, reachable_from};
-pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
+pub use state::{AppState, MAX_CELLS, MAX_DEPTH, StateError, StateErrorKind};
 pub use wire::{
     Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
     Scene, SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse,

@@ -59,6 +59,8 @@ impl From<JsonRejection> for ApiError {
 )]
 pub(crate) struct Maps {
     pub(crate) maps: Vec<String>,
+    /// The set of each map (the folder it came from), `""` for none.
+    pub(crate) sets: Vec<String>,
     pub(crate) open_sets: Vec<&'static str>,
     pub(crate) searches: Vec<&'static str>,
 }

@@ -952,19 +952,21 @@ window.addEventListener("resize", () => {
   try {
     showSpeed();
     const m = await api("/api/maps");
-    // The maps grouped by their set (the folder under --maps), the set
-    // shown as the menu's group.
+    // The maps grouped by their set (the folder under --maps they came
+    // from), the set as the menu's group label.
     const groups = new Map();
-    for (const name of m.maps) {
-      const slash = name.lastIndexOf("/");
-      const set = slash < 0 ? "" : name.slice(0, slash);
+    m.maps.forEach((name, k) => {
+      const set = (m.sets && m.sets[k]) || "";
       if (!groups.has(set)) groups.set(set, []);
       groups.get(set).push(name);
-    }
+    });
     for (const [set, names] of groups) {
       const parent = set ? document.createElement("optgroup") : $("map");
       if (set) { parent.label = set; $("map").append(parent); }
-      for (const name of names) parent.append(new Option(set ? name.slice(set.length + 1) : name, name));
+      for (const name of names) {
+        const short = set && name.startsWith(set + "/") ? name.slice(set.length + 1) : name;
+        parent.append(new Option(short, name));
+      }
     }
     for (const name of m.open_sets) $("open").add(new Option(name, name));
     for (const name of m.searches) { $("search").add(new Option(name, name)); $("search-b").add(new Option(name, name)); }
