@@ -438,20 +438,7 @@ fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal:
     let w = grid.width();
     // Per pixel, the largest class of its cells.
     let (class, explored) = cell_classes(graph, runs, start, pic.jump_points);
-    let (pw, ph) = (
-        crop.width.div_ceil(layout.down),
-        crop.height.div_ceil(layout.down),
-    );
-    let mut pixel_class = vec![0u8; pw as usize * ph as usize];
-    for y in 0..crop.height {
-        let at = ((crop.y + y) * w + crop.x) as usize;
-        let row = &class[at..at + crop.width as usize];
-        let prow = (y / layout.down * pw) as usize;
-        for (x, &c) in row.iter().enumerate() {
-            let p = &mut pixel_class[prow + x / layout.down as usize];
-            *p = (*p).max(c);
-        }
-    }
+    let (pixel_class, pw, ph) = pixel_classes(&class, w, layout, crop);
 
     let legend = legend_lines(runs, pic.jump_points);
     let scale = 2;
@@ -524,14 +511,60 @@ fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal:
         }
     }
 
-    // The path: a thin yellow line, outlined once cells are large.
+    draw_path(&mut canvas, &runs[0].path, up, &centre, &inside);
+    draw_markers(
+        &mut canvas,
+        runs,
+        (start, goal),
+        (up / 2).max(5),
+        &centre,
+        &inside,
+    );
+    for (i, (swatch, text)) in legend.iter().enumerate() {
+        let y = i64::from(title_h + map_h + 8 + i as u32 * line_h);
+        if let Some(color) = swatch {
+            canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
+            canvas.fill_rect(9, y, 22, text_height(scale), *color);
+        }
+        canvas.text(40, y, text, scale, INK);
+    }
+    canvas
+}
+
+/// Per pixel of the map's part of the picture, the largest class of its
+/// cells in `crop` (of a map `w` cells wide); and the part's size.
+fn pixel_classes(class: &[u8], w: u32, layout: &Layout, crop: Crop) -> (Vec<u8>, u32, u32) {
+    let (pw, ph) = (
+        crop.width.div_ceil(layout.down),
+        crop.height.div_ceil(layout.down),
+    );
+    let mut pixel_class = vec![0u8; pw as usize * ph as usize];
+    for y in 0..crop.height {
+        let at = ((crop.y + y) * w + crop.x) as usize;
+        let row = &class[at..at + crop.width as usize];
+        let prow = (y / layout.down * pw) as usize;
+        for (x, &c) in row.iter().enumerate() {
+            let p = &mut pixel_class[prow + x / layout.down as usize];
+            *p = (*p).max(c);
+        }
+    }
+
+    (pixel_class, pw, ph)
+}
+
+/// The path: a thin yellow line, outlined once cells are large (`up`
+/// pixels a cell).
+fn draw_path(
+    canvas: &mut Canvas,
+    path: &[NodeId],
+    up: u32,
+    centre: &dyn Fn(NodeId) -> (i64, i64),
+    inside: &dyn Fn(NodeId) -> bool,
+) {
     let core = (up / 4).max(1);
     // Segments leaving the crop are left out: they would cross the margin.
-    let points: Vec<Option<(i64, i64)>> = runs[0]
-        .path
-        .iter()
-        .map(|&n| inside(n).then(|| centre(n)))
-        .collect();
+    let points: Vec<Option<(i64, i64)>> =
+        path.iter().map(|&n| inside(n).then(|| centre(n))).collect();
     let pens: &[(u32, Rgb)] = if up >= OUTLINE_FROM {
         &[(core + 2, INK), (core, PATH)]
     } else {
@@ -544,7 +577,19 @@ fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal:
             }
         }
     }
-    let size = (up / 2).max(5);
+}
+
+/// The landmarks (numbered triangles), the goal (a square with a cross)
+/// and the start (a disc), of side about `2 * size`, where they are inside
+/// the picture.
+fn draw_markers(
+    canvas: &mut Canvas,
+    runs: &[Run],
+    (start, goal): (NodeId, NodeId),
+    size: u32,
+    centre: &dyn Fn(NodeId) -> (i64, i64),
+    inside: &dyn Fn(NodeId) -> bool,
+) {
     let landmarks = runs.iter().find(|r| !r.landmarks.is_empty());
     for (k, &n) in landmarks
         .into_iter()
@@ -575,16 +620,6 @@ fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal:
         canvas.fill_circle(sx, sy, size + 1, INK);
         canvas.fill_circle(sx, sy, size, START);
     }
-
-    for (i, (swatch, text)) in legend.iter().enumerate() {
-        let y = i64::from(title_h + map_h + 8 + i as u32 * line_h);
-        if let Some(color) = swatch {
-            canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
-            canvas.fill_rect(9, y, 22, text_height(scale), *color);
-        }
-        canvas.text(40, y, text, scale, INK);
-    }
-    canvas
 }
 
 /// `1234567` as `1,234,567`.

@@ -25,8 +25,8 @@ use crate::state::{
     AppState, Endpoints, GraphKey, OutcomeKey, StateError, StateErrorKind, Table, TableKey,
 };
 use crate::wire::{
-    ApiError, Explored, HeatRequest, HeatResponse, MapInfo, Maps, Scene, SearchOutcome,
-    SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad,
+    ApiError, Explored, HeatRequest, HeatResponse, HelpResponse, MapInfo, Maps, Scene,
+    SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad,
 };
 
 /// The most landmarks a request may place.
@@ -543,20 +543,7 @@ pub(crate) fn search_blocking(
         warm: req.warm,
     };
     let (a, b) = run_both(state, &mut prep, scene, uses_table, &specs, query)?;
-    let (mut heat, mut help) = (None, None);
-    match req.shade {
-        None => {}
-        Some(Shade::Heat { b }) => {
-            let h = if b { hb.unwrap_or(ha) } else { ha };
-            heat = Some(heat_of(state, &prep, h, Some(start), goal)?);
-        }
-        Some(Shade::Help { landmark }) => {
-            help = Some(landmarks::help_of(&prep, n, landmark, goal, false)?);
-        }
-        Some(Shade::Goals { landmark }) => {
-            help = Some(landmarks::help_of(&prep, n, landmark, start, true)?);
-        }
-    }
+    let (heat, help) = shade(state, &prep, req.shade, (ha, hb), n, (start, goal))?;
     let owners = (req.owners && n > 0)
         .then(|| landmarks::owners_of(&prep, goal))
         .transpose()?;
@@ -591,6 +578,33 @@ pub(crate) fn search_blocking(
         heat,
         help,
         owners,
+    })
+}
+
+/// The shading a search request asks for (see [`Shade`]), on its prepared
+/// graph: a heat map of heuristic A or B, or a landmark's gains.
+fn shade(
+    state: &AppState,
+    prep: &Prepared,
+    shade: Option<Shade>,
+    (ha, hb): (HeuristicSpec, Option<HeuristicSpec>),
+    landmarks: usize,
+    (start, goal): (NodeId, NodeId),
+) -> Result<(Option<HeatResponse>, Option<HelpResponse>), ApiError> {
+    Ok(match shade {
+        None => (None, None),
+        Some(Shade::Heat { b }) => {
+            let h = if b { hb.unwrap_or(ha) } else { ha };
+            (Some(heat_of(state, prep, h, Some(start), goal)?), None)
+        }
+        Some(Shade::Help { landmark }) => (
+            None,
+            Some(landmarks::help_of(prep, landmarks, landmark, goal, false)?),
+        ),
+        Some(Shade::Goals { landmark }) => (
+            None,
+            Some(landmarks::help_of(prep, landmarks, landmark, start, true)?),
+        ),
     })
 }
 

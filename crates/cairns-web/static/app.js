@@ -127,6 +127,18 @@ function shadeRequest() {
   return null;
 }
 
+// What the shading asked for depends on: a request whose shading has the
+// same inputs as the one shown asks for none and keeps it (a start drag
+// under "where landmark helps", a goal drag under "goals landmark helps").
+function shadeKey(req) {
+  const sh = req.shade;
+  if (!sh) return null;
+  const scene = [req.map, req.landmarks, req.neighborhood, req.walls, req.table_walls, req.directed];
+  const ends = sh.kind === "help" ? [req.to] : sh.kind === "goals" ? [req.from]
+    : [req.from, req.to, sh.b ? req.compare : req.heuristic, sh.b ? req.compare_search : req.search];
+  return JSON.stringify([sh, scene, ends]);
+}
+
 function request() {
   const [sa, sb] = [searchOf("a"), searchOf("b")];
   const hb = $("compare").value;
@@ -178,16 +190,20 @@ async function update() {
       const searches = { a: searchOf("a"), b: searchOf("b") };
       try {
         st.requests++;
-        const r = await api("/api/search", request());
+        const req = request();
+        const key = shadeKey(req);
+        const kept = key !== null && key === st.shadeKey && (st.heat || st.help);
+        if (kept) req.shade = null;
+        const r = await api("/api/search", req);
         st.result = r; st.searches = searches;
-        st.heat = r.heat || null; st.help = r.help || null;
+        if (!kept) { st.heat = r.heat || null; st.help = r.help || null; st.shadeKey = key; }
         st.owners = r.owners ? decodeBase64(r.owners) : null;
         st.error = null;
         writeUrl();
       } catch (e) {
         // A refused combination clears the picture: the old result under
         // the new menu value would say something false.
-        st.result = null; st.bits = null; st.heat = null; st.help = null; st.owners = null;
+        st.result = null; st.bits = null; st.heat = null; st.help = null; st.owners = null; st.shadeKey = null;
         st.error = e.message;
       }
       show();
