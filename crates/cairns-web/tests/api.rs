@@ -659,6 +659,18 @@ async fn cold_answers_equal_warm_ones_with_one_run() {
     }
 }
 
+/// `POST /api/search` with `body`.
+async fn search(state: &Arc<AppState>, body: &Value) -> (StatusCode, Value) {
+    post(state, "/api/search", body).await
+}
+
+/// [`search`]'s answer, which must be a 200.
+async fn search_ok(state: &Arc<AppState>, body: &Value) -> Value {
+    let (status, v) = search(state, body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
 /// The shared fields of the three request types (`Scene`, flattened):
 /// an unknown field is still refused, and a shading asked for with the
 /// search (`shade`) equals the answer of its own route, in one request.
@@ -698,15 +710,10 @@ async fn a_shading_with_the_search_equals_its_own_route() {
             "{uri}: {value}"
         );
     }
-    let search = |shade: Value| {
+    let body = |shade: Value| {
         with(json!({"from": from, "heuristic": "octile", "compare": "dh", "shade": shade}))
     };
-    let (status, both) = post(
-        &state,
-        "/api/search",
-        &search(json!({"kind": "heat", "b": true})),
-    )
-    .await;
+    let (status, both) = search(&state, &body(json!({"kind": "heat", "b": true}))).await;
     assert_eq!(status, StatusCode::OK, "{both}");
     let (status, heat) = post(
         &state,
@@ -717,12 +724,7 @@ async fn a_shading_with_the_search_equals_its_own_route() {
     assert_eq!(status, StatusCode::OK, "{heat}");
     assert_eq!(both["heat"]["ratio"], heat["ratio"]);
     assert!(both["help"].is_null(), "{both}");
-    let (status, both) = post(
-        &state,
-        "/api/search",
-        &search(json!({"kind": "help", "landmark": 1})),
-    )
-    .await;
+    let (status, both) = search(&state, &body(json!({"kind": "help", "landmark": 1}))).await;
     assert_eq!(status, StatusCode::OK, "{both}");
     let (status, help) = post(&state, "/api/landmark-help", &with(json!({"landmark": 1}))).await;
     assert_eq!(status, StatusCode::OK, "{help}");
@@ -731,12 +733,7 @@ async fn a_shading_with_the_search_equals_its_own_route() {
     // Which goals landmark 1 helps from the start: on a symmetric table,
     // the gain of a goal t from s is the gain of the cell t towards the
     // goal s, so the route asked with the start as its goal agrees.
-    let (status, goals) = post(
-        &state,
-        "/api/search",
-        &search(json!({"kind": "goals", "landmark": 1})),
-    )
-    .await;
+    let (status, goals) = search(&state, &body(json!({"kind": "goals", "landmark": 1}))).await;
     assert_eq!(status, StatusCode::OK, "{goals}");
     let (status, help) = post(
         &state,
@@ -746,13 +743,23 @@ async fn a_shading_with_the_search_equals_its_own_route() {
     .await;
     assert_eq!(status, StatusCode::OK, "{help}");
     assert_eq!(goals["help"]["gain"], help["gain"]);
-    let (status, bad) = post(
-        &state,
-        "/api/search",
-        &search(json!({"kind": "help", "landmark": 5})),
-    )
-    .await;
+    let (status, bad) = search(&state, &body(json!({"kind": "help", "landmark": 5}))).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+
+    // `owners`: for every free cell, the landmark with the largest bound
+    // towards the goal (the first on a tie), 254 where none beats octile,
+    // 255 on walls.
+    let mut with_owners = body(Value::Null);
+    with_owners["owners"] = json!(true);
+    let v = search_ok(&state, &with_owners).await;
+    let owners = STANDARD.decode(v["owners"].as_str().unwrap()).unwrap();
+    let at = |[x, y]: [u32; 2]| owners[(y * 64 + x) as usize];
+    assert_eq!(at(to), 254, "no landmark raises the estimate at the goal");
+    // Landmark 0 is the start: it bounds d(start, goal) exactly.
+    assert_eq!(at(from), 0);
+    for (i, tile) in g.tiles().iter().enumerate() {
+        assert_eq!(owners[i] == 255, !tile.is_passable(), "cell {i}");
+    }
 }
 
 /// A and B each with their own search: A* against JPS in one answer, each
@@ -762,14 +769,12 @@ async fn a_and_b_run_their_own_searches() {
     use cairns::spec::SearchSpec;
     let (g, state) = rooms(96);
     let (from, to) = (free(&g, false), free(&g, true));
-    let (status, v) = post(
+    let v = search_ok(
         &state,
-        "/api/search",
         &json!({"map": "rooms", "from": from, "to": to, "heuristic": "octile",
             "compare": "octile", "compare_search": "jps"}),
     )
     .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
     let graph = GridGraph::new(g, Neighborhood::Octile);
     let (s, t) = (
         graph.node(from[0], from[1]).unwrap(),
@@ -784,38 +789,11 @@ async fn a_and_b_run_their_own_searches() {
     }
     assert_ne!(v["a"]["expanded"], v["b"]["expanded"]);
     // A refused combination names its reason, for B's search too.
-    let (status, v) = post(
+    let (status, v) = search(
         &state,
-        "/api/search",
         &json!({"map": "rooms", "from": from, "to": to, "compare": "octile",
             "compare_search": "bfs"}),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-}
-
-/// `owners`: for every free cell, the landmark with the largest bound
-/// towards the goal, or 254 where none beats octile; the goal itself has
-/// no gain from any landmark.
-#[tokio::test]
-async fn owners_name_the_landmark_that_gives_each_estimate() {
-    let (g, state) = rooms(64);
-    let (from, to) = (free(&g, false), free(&g, true));
-    let (status, v) = post(
-        &state,
-        "/api/search",
-        &json!({"map": "rooms", "from": from, "to": to, "compare": "dh",
-            "landmarks": [from, to], "owners": true}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let owners = STANDARD.decode(v["owners"].as_str().unwrap()).unwrap();
-    assert_eq!(owners.len(), 64 * 64);
-    let at = |[x, y]: [u32; 2]| owners[(y * 64 + x) as usize];
-    assert_eq!(at(to), 254, "no landmark raises the estimate at the goal");
-    // A landmark at the start bounds d(start, goal) exactly.
-    assert!(at(from) < 2, "{}", at(from));
-    for (i, tile) in g.tiles().iter().enumerate() {
-        assert_eq!(owners[i] == 255, !tile.is_passable(), "cell {i}");
-    }
 }

@@ -1124,17 +1124,10 @@ fn selftest_part_err(state: AppState, query: &str, name: &str, part: &str) -> se
 fn hovering_a_cell_names_the_landmark_that_gives_its_estimate() {
     use cairns::landmarks::{Directedness, LandmarkTable};
     let grid = demo_grid();
-    let landmarks = [
-        free_at(&grid, 30, 30),
-        free_at(&grid, 220, 40),
-        free_at(&grid, 120, 200),
-    ];
+    let landmarks = [(30, 30), (220, 40), (120, 200)].map(|(x, y)| free_at(&grid, x, y));
     let at = free_at(&grid, 100, 100);
     let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
-    let nodes: Vec<_> = landmarks
-        .iter()
-        .map(|&[x, y]| graph.node(x, y).unwrap())
-        .collect();
+    let nodes = landmarks.map(|[x, y]| graph.node(x, y).unwrap());
     let table = LandmarkTable::build(&graph, &nodes, Directedness::Symmetric);
     let (n, goal) = (
         graph.node(at[0], at[1]).unwrap(),
@@ -1178,10 +1171,9 @@ fn hovering_a_cell_names_the_landmark_that_gives_its_estimate() {
 /// edits and the answer is the map's again; "clear edits" removes them all.
 #[test]
 fn brush_undo_and_clear_edits() {
-    let grid = demo_grid();
-    let (from, to) = ((10, 10), (200, 180));
-    let (cost, a, _) = library(&grid, from, to);
     let (x0, y) = (60, 100);
+    let grid = demo_grid();
+    let (cost, a, _) = library(&grid, (10, 10), (200, 180));
     let u = &selftest_part_err(
         AppState::with_default_map(),
         &format!(
