@@ -593,8 +593,8 @@ impl Drop for Driver {
 /// a drag of the start and a drag of a landmark, about twelve moves each,
 /// and on 512 x 512 the same with a landmark shading on. The medians are
 /// printed for docs/page.md; only the shaded drags' are asserted (under
-/// issue 34's 60 ms), with one request a move; every move must be
-/// answered without an error.
+/// issue 34's 60 ms, in a release build), with one request a move in any
+/// build; every move must be answered without an error.
 #[test]
 fn drag_answer_times_in_real_time() {
     use cairns::landmarks::place;
@@ -669,8 +669,10 @@ fn drag_answer_times_in_real_time() {
                 r["requests"]
             );
             assert!(r["requests"].as_f64().unwrap() <= 1.0, "{r}");
-            // Issue 34's bound for a drag with a shading on.
-            if kind.ends_with("help") || kind.ends_with("goals") {
+            // Issue 34's bound for a drag with a shading on, asserted in an
+            // optimised build (`cargo test --release`, as docs/page.md runs
+            // it): the debug build's server and JSON are several times slower.
+            if !cfg!(debug_assertions) && (kind.ends_with("help") || kind.ends_with("goals")) {
                 assert!(median < 60.0, "{kind}: median {median:.1} ms: {r}");
             }
         }
