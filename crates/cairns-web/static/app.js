@@ -1113,6 +1113,7 @@ async function selftest(mode) {
     report.from = st.from.slice();
   } else if (mode === "play") {
     $("speed").value = "6";
+    $("speed").dispatchEvent(new Event("input"));
     await togglePlay();
     while (st.play && !st.play.done) await sleep(10);
     report.play = { step: st.play.step, total: st.play.total, expanded: st.play.expanded.slice(), done: st.play.done,
