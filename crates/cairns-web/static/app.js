@@ -206,7 +206,9 @@ async function update() {
         st.result = null; st.bits = null; st.heat = null; st.help = null; st.owners = null; st.shadeKey = null;
         st.error = e.message;
       }
+      const t1 = performance.now();
       show();
+      st.showMillis = performance.now() - t1;
       $("latency").textContent = (performance.now() - t0).toFixed(1);
     } while (st.pending);
   } finally {
@@ -302,7 +304,20 @@ function show() {
     ? "heat: mean h/d " + st.heat.mean.toFixed(3) + ", overestimates " + st.heat.over
     : st.help ? helpInfo() : "";
   $("owners-note").textContent = ownersNote();
-  st.shade = shading();
+  // The shading is decoded and coloured once per answer that brings one
+  // (a drag that keeps it redraws from the colours already made).
+  const source = st.heat || st.help;
+  if (!st.shade || st.shade.source !== source || st.shade.kind !== $("shade").value) {
+    st.shade = shading();
+    if (st.shade) {
+      st.shade.source = source;
+      st.shade.kind = $("shade").value;
+      const { bytes, lut } = st.shade;
+      const colors = new Uint32Array(bytes.length);
+      for (let i = 0; i < bytes.length; i++) colors[i] = lut[bytes[i]];
+      st.shade.colors = colors;
+    }
+  }
   showStale(r);
   drawColorBar();
   draw();
@@ -350,30 +365,36 @@ function helpLandmark() {
   return typeof st.selected === "number" && st.selected < st.landmarks.length ? st.selected : 0;
 }
 
-// The shading over the map, as one value in [0, 1] per cell (-1: none,
-// 2: an overestimate), with its ramp and what the colour bar says. The
-// heat map's scale is stretched from the smallest h/d shown to the
-// largest, so that the differences between good heuristics are not all
-// one colour.
+// The shading over the map: one byte per cell from the server and a table
+// of 256 colours for them (0: no shading there), with what the colour bar
+// says. The heat map's scale is stretched from the smallest h/d shown to
+// the largest, so that the differences between good heuristics are not
+// all one colour. `value(i)` is the cell's place on the bar, 0 to 1 (-1:
+// none, 2: an overestimate).
 function shading() {
+  const lut = new Uint32Array(256);
+  const fill = (stops, from, to, at) => {
+    for (let b = from; b <= to; b++) { const [r, g, bl] = ramp(stops, at(b)); lut[b] = rgb(r, g, bl); }
+  };
   if (st.heat) {
     const bytes = decodeBase64(st.heat.ratio);
     let lo = 255, hi = 0;
-    for (const b of bytes) if (b <= 200) { lo = Math.min(lo, b); hi = Math.max(hi, b); }
+    for (let i = 0; i < bytes.length; i++) { const b = bytes[i]; if (b <= 200) { if (b < lo) lo = b; if (b > hi) hi = b; } }
     if (lo > hi) { lo = 0; hi = 200; }
     const span = Math.max(1, hi - lo);
-    const t = new Float32Array(bytes.length);
-    bytes.forEach((b, i) => { t[i] = b === 255 ? -1 : b === 254 ? 2 : (b - lo) / span; });
+    const at = (b) => (b - lo) / span;
+    fill(VIRIDIS, 0, 200, at);
+    lut[254] = COLOR.over;
     const of = $("shade").value === "heat-b" ? "B" : "A";
-    return { t, ramp: VIRIDIS, title: "h/d of " + of + "'s heuristic (stretched: " + (lo / 200).toFixed(2) + " to " + (hi / 200).toFixed(2) + ")",
+    return { bytes, lut, value: (i) => (bytes[i] === 255 ? -1 : bytes[i] === 254 ? 2 : at(bytes[i])), ramp: VIRIDIS,
+      title: "h/d of " + of + "'s heuristic (stretched: " + (lo / 200).toFixed(2) + " to " + (hi / 200).toFixed(2) + ")",
       lo: (lo / 200).toFixed(2), hi: (hi / 200).toFixed(2) };
   }
   if (st.help) {
     const bytes = decodeBase64(st.help.gain);
-    const t = new Float32Array(bytes.length);
-    bytes.forEach((b, i) => { t[i] = b === 255 ? -1 : b / 254; });
+    fill(GAIN, 0, 254, (b) => b / 254);
     const goals = $("shade").value === "goals";
-    return { t, ramp: GAIN,
+    return { bytes, lut, value: (i) => (bytes[i] === 255 ? -1 : bytes[i] / 254), ramp: GAIN,
       title: goals ? "goals from the start that landmark " + (helpLandmark() + 1) + " helps (estimate above octile)"
         : "how much landmark " + (helpLandmark() + 1) + " raises the estimate above octile",
       lo: "0", hi: st.help.max.toFixed(2) };
@@ -458,10 +479,9 @@ function expandedBy(s, i) {
   return !!bit(s ? bits.b : bits.a, i);
 }
 
-// Whether cell i, explored, has a 4-neighbour that is not (by the same
-// searches), or lies on the map's border.
-function edge(i, w, h) {
-  const seen = (j) => expandedBy(0, j) || expandedBy(1, j);
+// Whether cell i, explored, has a 4-neighbour that is not (`seen(j)`:
+// explored by either search), or lies on the map's border.
+function edge(i, w, h, seen) {
   const x = i % w, y = (i - x) / w;
   if (x === 0 || y === 0 || x === w - 1 || y === h - 1) return true;
   return !seen(i - 1) || !seen(i + 1) || !seen(i - w) || !seen(i + w);
@@ -473,28 +493,40 @@ function draw() {
   const px = new Uint32Array(st.image.data.buffer);
   const bits = st.bits || {};
   const play = st.play;
-  const shade = st.shade && st.shade.t;
-  const shadeRamp = st.shade && st.shade.ramp;
+  const shadeColors = st.shade && st.shade.colors;
   // JPS expands only jump points: drawn as dots, not as areas.
   const dots = [0, 1].map((s) => unit(searchName(s ? "b" : "a")) === "jump points");
+  // The loop below runs once per cell on every answer of a drag: plain
+  // array reads, no calls.
+  const [dotA, dotB] = dots;
+  const A = play ? null : bits.a, B = play ? null : bits.b, U = bits.unreachable;
+  const sa = play ? play.state[0] : null, sb = play ? play.state[1] : null;
+  const walls = st.walls, base = st.base;
+  const seen = play ? (j) => sa[j] === 2 || (!!sb && sb[j] === 2)
+    : (j) => !!((A && (A[j >> 3] >> (j & 7)) & 1) || (B && (B[j >> 3] >> (j & 7)) & 1));
   for (let i = 0; i < w * h; i++) {
     let c;
-    if (st.walls[i]) c = st.base[i] ? COLOR.wall : COLOR.edited;
+    if (walls[i]) c = base[i] ? COLOR.wall : COLOR.edited;
     else {
-      c = st.base[i] ? COLOR.erased : COLOR.free;
-      if (bit(bits.unreachable, i)) c = COLOR.unreachable;
-      const t = shade ? shade[i] : -1;
-      if (t === 2) c = COLOR.over;
-      else if (t >= 0) { const [r, g, b] = ramp(shadeRamp, t); c = rgb(r, g, b); }
-      const a = !dots[0] && expandedBy(0, i), b = !dots[1] && expandedBy(1, i);
-      if (play && !a && !b) {
-        if (play.state[1] && play.state[1][i] === 1) c = COLOR.frontierB;
-        else if (play.state[0][i] === 1) c = COLOR.frontierA;
+      c = base[i] ? COLOR.erased : COLOR.free;
+      if (U && (U[i >> 3] >> (i & 7)) & 1) c = COLOR.unreachable;
+      const shaded = shadeColors ? shadeColors[i] : 0;
+      if (shaded) c = shaded;
+      let a, b;
+      if (play) {
+        a = !dotA && sa[i] === 2;
+        b = !dotB && sb !== null && sb !== undefined && sb[i] === 2;
+        if (!a && !b) {
+          if (sb && sb[i] === 1) c = COLOR.frontierB;
+          else if (sa[i] === 1) c = COLOR.frontierA;
+        }
+      } else {
+        a = !dotA && A && (A[i >> 3] >> (i & 7)) & 1;
+        b = !dotB && B && (B[i >> 3] >> (i & 7)) & 1;
       }
       // Under shading, an explored cell keeps its region's colour only on
       // the region's edge: the shading shows through, the area stays seen.
-      const keep = !(shade && t >= 0) || edge(i, w, h);
-      if (keep) { if (a && b) c = COLOR.both; else if (a) c = COLOR.a; else if (b) c = COLOR.b; }
+      if ((a || b) && (!shaded || edge(i, w, h, seen))) c = a && b ? COLOR.both : a ? COLOR.a : COLOR.b;
     }
     px[i] = c;
   }
@@ -646,7 +678,8 @@ function hover(c) {
       if (o < 254) { owner = o; t += "; landmark " + (o + 1) + " gives the largest estimate from here to the goal"; }
       else if (o === 254) t += "; no landmark beats the octile distance here";
     } else if (!usesDh("a") && !usesDh("b")) t += "; choose dh for A or B to see which landmark gives the estimate";
-    if (st.shade && st.shade.t[i] >= 0 && st.shade.t[i] <= 1) t += "; shading " + st.shade.t[i].toFixed(2) + " of the bar";
+    const v = st.shade ? st.shade.value(i) : -1;
+    if (v >= 0 && v <= 1) t += "; shading " + v.toFixed(2) + " of the bar";
   }
   $("hover").textContent = t;
   if (owner !== st.hoverOwner) { st.hoverOwner = owner; draw(); }
@@ -1042,7 +1075,7 @@ async function selftest(mode) {
     length: $("path-length").textContent, error: $("error").textContent, ratio: $("ratio").textContent,
   });
   const viewState = () => ({ zoom: st.zoom, fit: st.fitZoom, ox: st.ox, oy: st.oy });
-  const latencies = [];
+  const latencies = [], server = [], drawing = [];
   // Pixels of each region colour on the canvas, and of the path's.
   const pixels = () => {
     const d = ctx.getImageData(0, 0, view.width, view.height).data;
@@ -1069,6 +1102,8 @@ async function selftest(mode) {
         fire("pointermove", c);
         await settle();
         latencies.push(performance.now() - t0);
+        if (st.result) server.push(st.result.total_millis);
+        drawing.push(st.showMillis);
       }
       // Requests sent per move, the shading's included.
       report.requests = (st.requests - r0) / moves.length;
@@ -1229,6 +1264,13 @@ async function selftest(mode) {
     report.keys = { before, after: st.from.slice(), url: location.search, ...shown() };
   }
   latencies.sort((x, y) => x - y);
-  report.latency = { median: latencies[latencies.length >> 1] || 0, max: latencies[latencies.length - 1] || 0, n: latencies.length };
+  server.sort((x, y) => x - y);
+  report.latency = {
+    median: latencies[latencies.length >> 1] || 0, max: latencies[latencies.length - 1] || 0, n: latencies.length,
+    // The server's own time for the request (total_millis), median.
+    server: server[server.length >> 1] || 0,
+    // The page's own time to show an answer (decoding and drawing), median.
+    drawing: drawing.sort((x, y) => x - y)[drawing.length >> 1] || 0,
+  };
   $("selftest").textContent = JSON.stringify(report);
 }

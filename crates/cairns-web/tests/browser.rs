@@ -601,6 +601,7 @@ fn drag_answer_times_in_real_time() {
     use cairns::spec::{PLACEMENT_SEED, PlacementKind};
     let profile = temp_profile("webdriver");
     let driver = Driver::start(&profile);
+    let mut slow = Vec::new();
     for size in [512u32, 1024] {
         let grid = MapKind::Rooms { room_size: 15 }
             .generate(size, size, 1)
@@ -663,22 +664,25 @@ fn drag_answer_times_in_real_time() {
             assert!(latency["n"].as_u64().unwrap() >= 5, "{r}");
             let median = latency["median"].as_f64().unwrap();
             eprintln!(
-                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move (real time)",
+                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move; medians of the server's time {:.1} ms, the page's drawing {:.1} ms (real time)",
                 latency["max"].as_f64().unwrap(),
                 latency["n"],
-                r["requests"]
+                r["requests"],
+                latency["server"].as_f64().unwrap(),
+                latency["drawing"].as_f64().unwrap()
             );
             assert!(r["requests"].as_f64().unwrap() <= 1.0, "{r}");
             // Issue 34's bound for a drag with a shading on, asserted in an
             // optimised build (`cargo test --release`, as docs/page.md runs
             // it): the debug build's server and JSON are several times slower.
             if !cfg!(debug_assertions) && (kind.ends_with("help") || kind.ends_with("goals")) {
-                assert!(median < 60.0, "{kind}: median {median:.1} ms: {r}");
+                slow.extend((median >= 60.0).then(|| format!("{kind}: median {median:.1} ms")));
             }
         }
     }
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);
+    assert!(slow.is_empty(), "shaded drags over 60 ms: {slow:?}");
 }
 
 /// The landmark cells of `grid` as `[x, y]`, in the URL's `x,y;x,y` form.
