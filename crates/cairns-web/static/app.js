@@ -502,8 +502,17 @@ function draw() {
   const A = play ? null : bits.a, B = play ? null : bits.b, U = bits.unreachable;
   const sa = play ? play.state[0] : null, sb = play ? play.state[1] : null;
   const walls = st.walls, base = st.base;
-  const seen = play ? (j) => sa[j] === 2 || (!!sb && sb[j] === 2)
-    : (j) => !!((A && (A[j >> 3] >> (j & 7)) & 1) || (B && (B[j >> 3] >> (j & 7)) & 1));
+  // Under a shading: which cells either search expanded, one byte each,
+  // for the edge test.
+  let seenBy = null;
+  if (shadeColors) {
+    seenBy = new Uint8Array(w * h);
+    for (let i = 0; i < w * h; i++) {
+      seenBy[i] = play ? sa[i] === 2 || (sb ? sb[i] === 2 : false)
+        : ((A ? A[i >> 3] >> (i & 7) : 0) | (B ? B[i >> 3] >> (i & 7) : 0)) & 1;
+    }
+  }
+  const seen = (j) => seenBy[j];
   for (let i = 0; i < w * h; i++) {
     let c;
     if (walls[i]) c = base[i] ? COLOR.wall : COLOR.edited;
