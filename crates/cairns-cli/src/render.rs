@@ -5,13 +5,19 @@
 //! only orange, by B only sky blue, by both purple (colours that stay apart
 //! under the common kinds of colour blindness, and differ in lightness).
 //! Jump point search expands only its jump points: they are drawn as dots.
-//! Over that come the path (yellow with a dark outline, visible over every
-//! region even at one pixel per cell), the landmarks (triangles), the start
+//! Over that come the path, the landmarks (numbered triangles), the start
 //! (a disc) and the goal (a square with a cross), and below the map a
-//! legend and a ratio line in a built-in bitmap font. Maps are scaled by a
-//! whole factor: up until the longest side is at least [`MIN_SIDE`] pixels,
-//! down until it is at most [`MAX_SIDE`]; a margin of [`MARGIN`] pixels
-//! keeps markers on the map's edge whole.
+//! legend and a ratio line in a built-in bitmap font; `--title` adds a line
+//! above. The path is a thin yellow line (a dark outline only from
+//! [`OUTLINE_FROM`] pixels per cell), so that the cells under it keep their
+//! colour: with a good heuristic B expands little more than the path, and
+//! a wide path would hide all of it. Below [`HALO_BELOW`] pixels per cell,
+//! the explored cells under the path are drawn [`HALO_BELOW`] pixels wide
+//! (a halo on each side of the line). Maps are scaled by a whole factor
+//! (`--scale`, or up until the longest side is at least [`MIN_SIDE`]
+//! pixels, down until it is at most [`MAX_SIDE`]); `--crop` draws a
+//! rectangle of cells only; a margin of [`MARGIN`] pixels keeps markers on
+//! the map's edge whole.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -35,6 +41,13 @@ pub const MAX_SIDE: u32 = 1024;
 
 /// Pixels around the map, so that markers on its edge are not clipped.
 pub const MARGIN: u32 = 8;
+
+/// The path gets a dark outline from this many pixels per cell.
+pub const OUTLINE_FROM: u32 = 6;
+
+/// Below this many pixels per cell, the explored cells under the path are
+/// drawn this many pixels wide, so that their colour shows beside the line.
+pub const HALO_BELOW: u32 = 4;
 
 // The page's colours (crates/cairns-web/static/app.js).
 const WALL: Rgb = [48, 48, 56];
@@ -87,6 +100,16 @@ pub struct Args {
     /// Terrain costs (cells made passable by them are drawn as free).
     #[command(flatten)]
     pub terrain: TerrainArgs,
+    /// Pixels per cell (1 to 64), instead of the scale that fits the map
+    /// between 512 and 1024 pixels.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub scale: Option<u32>,
+    /// Draw only the cells from `X0,Y0` to `X1,Y1` (both included).
+    #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_crop)]
+    pub crop: Option<Crop>,
+    /// A line of text drawn above the map.
+    #[arg(long)]
+    pub title: Option<String>,
     /// The PNG file to write; its name must end in `.png`.
     #[arg(
         short = 'o',
@@ -108,6 +131,33 @@ fn png_path(path: PathBuf) -> Result<PathBuf, &'static str> {
     } else {
         Err("only PNG is written: give a file name ending in .png")
     }
+}
+
+/// The rectangle of cells drawn: its top-left cell and its size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crop {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// `X0,Y0,X1,Y1`, corners included, in either order.
+fn parse_crop(s: &str) -> Result<Crop, String> {
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{s:?}: {e}"))?;
+    let [x0, y0, x1, y1] = v[..] else {
+        return Err(format!("{s:?}: give four numbers, X0,Y0,X1,Y1"));
+    };
+    Ok(Crop {
+        x: x0.min(x1),
+        y: y0.min(y1),
+        width: x0.abs_diff(x1) + 1,
+        height: y0.abs_diff(y1) + 1,
+    })
 }
 
 /// What one search found, for drawing.
@@ -214,9 +264,31 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     if let Some(b) = args.compare.filter(|_| informed) {
         runs.push(run_one(&graph, args.algorithm, b, file, start, goal)?);
     }
-    let layout = Layout::for_map(graph.width(), graph.height());
+    let crop = args.crop.unwrap_or(Crop {
+        x: 0,
+        y: 0,
+        width: graph.width(),
+        height: graph.height(),
+    });
+    if crop.x + crop.width > graph.width() || crop.y + crop.height > graph.height() {
+        bail!(
+            "--crop reaches outside the map ({}x{})",
+            graph.width(),
+            graph.height()
+        );
+    }
+    let layout = match args.scale {
+        Some(up) => Layout::scaled(crop.width, crop.height, up),
+        None => Layout::for_map(crop.width, crop.height),
+    };
     let jump_points = args.algorithm == Some(Algorithm::Jps);
-    let canvas = draw(&graph, &layout, &runs, start, goal, jump_points);
+    let picture = Picture {
+        layout,
+        crop,
+        title: args.title.as_deref(),
+        jump_points,
+    };
+    let canvas = draw(&graph, &picture, &runs, start, goal);
     canvas.save_png(&args.output)?;
 
     let mut out = io::stdout().lock();
@@ -275,6 +347,16 @@ impl Layout {
             down,
             width: width.div_ceil(down) * up,
             height: height.div_ceil(down) * up,
+        }
+    }
+
+    /// `up` pixels per cell.
+    pub fn scaled(width: u32, height: u32, up: u32) -> Layout {
+        Layout {
+            up,
+            down: 1,
+            width: width * up,
+            height: height * up,
         }
     }
 
@@ -341,105 +423,105 @@ fn cell_classes(
     (class, explored)
 }
 
-fn draw(
-    graph: &GridGraph,
-    layout: &Layout,
-    runs: &[Run],
-    start: NodeId,
-    goal: NodeId,
+/// How the picture is framed: the scale, the cells drawn, a title, and
+/// whether the searches expanded jump points (drawn as dots).
+struct Picture<'a> {
+    layout: Layout,
+    crop: Crop,
+    title: Option<&'a str>,
     jump_points: bool,
-) -> Canvas {
-    let grid = graph.grid();
-    let (w, h) = (grid.width(), grid.height());
-    // Per pixel, the largest class of its cells.
-    let (class, explored) = cell_classes(graph, runs, start, jump_points);
-    let (pw, ph) = (w.div_ceil(layout.down), h.div_ceil(layout.down));
-    let mut pixel_class = vec![0u8; pw as usize * ph as usize];
-    for y in 0..h {
-        let row = &class[(y * w) as usize..((y + 1) * w) as usize];
-        let prow = (y / layout.down * pw) as usize;
-        for (x, &c) in row.iter().enumerate() {
-            let p = &mut pixel_class[prow + x / layout.down as usize];
-            *p = (*p).max(c);
-        }
-    }
+}
 
-    let legend = legend_lines(runs, jump_points);
+fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal: NodeId) -> Canvas {
+    let grid = graph.grid();
+    let (layout, crop) = (&pic.layout, pic.crop);
+    let w = grid.width();
+    // Per pixel, the largest class of its cells.
+    let (class, explored) = cell_classes(graph, runs, start, pic.jump_points);
+    let (pixel_class, pw, ph) = pixel_classes(&class, w, layout, crop);
+
+    let legend = legend_lines(runs, pic.jump_points);
     let scale = 2;
     let line_h = text_height(scale) + 8;
+    let title_h = pic.title.map_or(0, |_| line_h + 4);
+    let text_w = |t: &str| 40 + text_width(t, scale) + MARGIN;
     let legend_w = legend
         .iter()
         // Text starts at x = 40; the same margin as the map's on the right.
-        .map(|(_, t)| 40 + text_width(t, scale) + MARGIN)
+        .map(|(_, t)| text_w(t))
+        .chain(pic.title.map(|t| text_w(t) - 32))
         .max()
         .unwrap_or(0);
     let legend_h = legend.len() as u32 * line_h + 12;
     let map_w = layout.width + 2 * MARGIN;
     let map_h = layout.height + 2 * MARGIN;
-    let mut canvas = Canvas::new(map_w.max(legend_w), map_h + legend_h, PAPER);
+    let mut canvas = Canvas::new(map_w.max(legend_w), title_h + map_h + legend_h, PAPER);
+    if let Some(title) = pic.title {
+        canvas.text(i64::from(MARGIN), i64::from(MARGIN), title, scale, INK);
+    }
 
     let palette = [FREE, UNREACHABLE, WALL, ONLY_A, ONLY_B, BOTH];
     let up = layout.up;
-    let margin = i64::from(MARGIN);
+    let (left, top) = (i64::from(MARGIN), i64::from(MARGIN + title_h));
     for py in 0..ph {
         for px in 0..pw {
             let color = palette[pixel_class[(py * pw + px) as usize] as usize];
             canvas.fill_rect(
-                margin + i64::from(px * up),
-                margin + i64::from(py * up),
+                left + i64::from(px * up),
+                top + i64::from(py * up),
                 up,
                 up,
                 color,
             );
         }
     }
-    // The centre of a cell in pixels.
+    // The centre of a cell in pixels (cells outside the crop fall outside
+    // the map and are clipped by the canvas, or drawn in its margin).
     let centre = |n: NodeId| {
         let (x, y) = graph.coords(n);
         let (px, py, side) = layout.cell_rect(x, y);
+        let (ox, oy, _) = layout.cell_rect(crop.x, crop.y);
         let half = i64::from(side / 2);
-        (margin + px + half, margin + py + half)
+        (left + px - ox + half, top + py - oy + half)
     };
-    if jump_points {
+    let inside = |n: NodeId| {
+        let (x, y) = graph.coords(n);
+        (crop.x..crop.x + crop.width).contains(&x) && (crop.y..crop.y + crop.height).contains(&y)
+    };
+    if pic.jump_points {
         let dot = (up / 3).max(2);
         for (i, &e) in explored.iter().enumerate() {
-            if e != 0 {
+            if e != 0 && inside(NodeId(i as u32)) {
                 let (cx, cy) = centre(NodeId(i as u32));
                 canvas.fill_circle(cx, cy, dot + 1, INK);
                 canvas.fill_circle(cx, cy, dot, palette[region(e) as usize]);
             }
         }
-    }
-
-    // The path: a dark outline, then the yellow core.
-    let core = (up / 3).max(2);
-    let points: Vec<(i64, i64)> = runs[0].path.iter().map(|&n| centre(n)).collect();
-    for (thickness, color) in [(core + 2, INK), (core, PATH)] {
-        for pair in points.windows(2) {
-            canvas.line(pair[0], pair[1], thickness, color);
+    } else if up < HALO_BELOW && layout.down == 1 {
+        // The explored cells under the path, a little wider than a cell,
+        // so that their colour shows on both sides of the line.
+        let back = i64::from(HALO_BELOW / 2);
+        for &n in runs[0].path.iter().filter(|&&n| inside(n)) {
+            let e = explored[n.index()];
+            if e != 0 {
+                let (cx, cy) = centre(n);
+                let color = palette[region(e) as usize];
+                canvas.fill_rect(cx - back, cy - back, HALO_BELOW, HALO_BELOW, color);
+            }
         }
     }
-    let size = (up / 2).max(5);
-    for run in runs {
-        for &n in &run.landmarks {
-            let (lx, ly) = centre(n);
-            canvas.fill_triangle_up(lx, ly, size + 2, INK);
-            canvas.fill_triangle_up(lx, ly + 1, size - 1, LANDMARK);
-        }
-    }
-    let (gx, gy) = centre(goal);
-    let gr = i64::from(size);
-    canvas.fill_rect(gx - gr - 1, gy - gr - 1, 2 * size + 3, 2 * size + 3, INK);
-    canvas.fill_rect(gx - gr, gy - gr, 2 * size + 1, 2 * size + 1, GOAL);
-    let arm = gr - 2;
-    canvas.line((gx - arm, gy - arm), (gx + arm, gy + arm), 1, WHITE);
-    canvas.line((gx - arm, gy + arm), (gx + arm, gy - arm), 1, WHITE);
-    let (sx, sy) = centre(start);
-    canvas.fill_circle(sx, sy, size + 1, INK);
-    canvas.fill_circle(sx, sy, size, START);
 
+    draw_path(&mut canvas, &runs[0].path, up, &centre, &inside);
+    draw_markers(
+        &mut canvas,
+        runs,
+        (start, goal),
+        (up / 2).max(5),
+        &centre,
+        &inside,
+    );
     for (i, (swatch, text)) in legend.iter().enumerate() {
-        let y = i64::from(map_h + 8 + i as u32 * line_h);
+        let y = i64::from(title_h + map_h + 8 + i as u32 * line_h);
         if let Some(color) = swatch {
             canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
             canvas.fill_rect(9, y, 22, text_height(scale), *color);
@@ -447,6 +529,97 @@ fn draw(
         canvas.text(40, y, text, scale, INK);
     }
     canvas
+}
+
+/// Per pixel of the map's part of the picture, the largest class of its
+/// cells in `crop` (of a map `w` cells wide); and the part's size.
+fn pixel_classes(class: &[u8], w: u32, layout: &Layout, crop: Crop) -> (Vec<u8>, u32, u32) {
+    let (pw, ph) = (
+        crop.width.div_ceil(layout.down),
+        crop.height.div_ceil(layout.down),
+    );
+    let mut pixel_class = vec![0u8; pw as usize * ph as usize];
+    for y in 0..crop.height {
+        let at = ((crop.y + y) * w + crop.x) as usize;
+        let row = &class[at..at + crop.width as usize];
+        let prow = (y / layout.down * pw) as usize;
+        for (x, &c) in row.iter().enumerate() {
+            let p = &mut pixel_class[prow + x / layout.down as usize];
+            *p = (*p).max(c);
+        }
+    }
+
+    (pixel_class, pw, ph)
+}
+
+/// The path: a thin yellow line, outlined once cells are large (`up`
+/// pixels a cell).
+fn draw_path(
+    canvas: &mut Canvas,
+    path: &[NodeId],
+    up: u32,
+    centre: &dyn Fn(NodeId) -> (i64, i64),
+    inside: &dyn Fn(NodeId) -> bool,
+) {
+    let core = (up / 4).max(1);
+    // Segments leaving the crop are left out: they would cross the margin.
+    let points: Vec<Option<(i64, i64)>> =
+        path.iter().map(|&n| inside(n).then(|| centre(n))).collect();
+    let pens: &[(u32, Rgb)] = if up >= OUTLINE_FROM {
+        &[(core + 2, INK), (core, PATH)]
+    } else {
+        &[(core, PATH)]
+    };
+    for &(thickness, color) in pens {
+        for pair in points.windows(2) {
+            if let [Some(a), Some(b)] = *pair {
+                canvas.line(a, b, thickness, color);
+            }
+        }
+    }
+}
+
+/// The landmarks (numbered triangles), the goal (a square with a cross)
+/// and the start (a disc), of side about `2 * size`, where they are inside
+/// the picture.
+fn draw_markers(
+    canvas: &mut Canvas,
+    runs: &[Run],
+    (start, goal): (NodeId, NodeId),
+    size: u32,
+    centre: &dyn Fn(NodeId) -> (i64, i64),
+    inside: &dyn Fn(NodeId) -> bool,
+) {
+    let landmarks = runs.iter().find(|r| !r.landmarks.is_empty());
+    for (k, &n) in landmarks
+        .into_iter()
+        .flat_map(|r| r.landmarks.iter())
+        .enumerate()
+    {
+        let (lx, ly) = centre(n);
+        canvas.fill_triangle_up(lx, ly, size + 2, INK);
+        canvas.fill_triangle_up(lx, ly + 1, size - 1, LANDMARK);
+        // Numbered from 1, as the page numbers them.
+        let label = (k + 1).to_string();
+        let (tw, th) = (text_width(&label, 1), text_height(1));
+        let (tx, ty) = (lx + i64::from(size) + 3, ly - i64::from(th) / 2);
+        canvas.fill_rect(tx - 1, ty - 1, tw + 2, th + 2, WHITE);
+        canvas.text(tx, ty, &label, 1, INK);
+    }
+    if inside(goal) {
+        let (gx, gy) = centre(goal);
+        let gr = i64::from(size);
+        canvas.fill_rect(gx - gr - 1, gy - gr - 1, 2 * size + 3, 2 * size + 3, INK);
+        canvas.fill_rect(gx - gr, gy - gr, 2 * size + 1, 2 * size + 1, GOAL);
+        let arm = gr - 2;
+        canvas.line((gx - arm, gy - arm), (gx + arm, gy + arm), 1, WHITE);
+        canvas.line((gx - arm, gy + arm), (gx + arm, gy - arm), 1, WHITE);
+    }
+    if inside(start) {
+        let (sx, sy) = centre(start);
+        canvas.fill_circle(sx, sy, size + 1, INK);
+        canvas.fill_circle(sx, sy, size, START);
+    }
 }
 
 /// `1234567` as `1,234,567`.
@@ -521,11 +694,11 @@ fn legend_lines(runs: &[Run], jump_points: bool) -> Vec<(Option<Rgb>, String)> {
         ),
         None => "no path".to_string(),
     };
-    lines.push((Some(PATH), path));
+    lines.push((Some(PATH), format!("{path}: thin line")));
     lines.push((Some(START), "start: disc".to_string()));
     lines.push((Some(GOAL), "goal: square with a cross".to_string()));
     if runs.iter().any(|r| !r.landmarks.is_empty()) {
-        lines.push((Some(LANDMARK), "landmarks: triangles".to_string()));
+        lines.push((Some(LANDMARK), "landmarks: numbered triangles".to_string()));
     }
     lines.push((
         Some(UNREACHABLE),
@@ -576,7 +749,18 @@ mod tests {
         };
         let runs = [run("euclidean", 200), run("dh:32:sampled", 3)];
         let layout = Layout::for_map(4, 64);
-        let canvas = draw(&graph, &layout, &runs, start, goal, false);
+        let picture = Picture {
+            layout,
+            crop: Crop {
+                x: 0,
+                y: 0,
+                width: 4,
+                height: 64,
+            },
+            title: None,
+            jump_points: false,
+        };
+        let canvas = draw(&graph, &picture, &runs, start, goal);
         let ratio = ratio_line(&runs, "cells").unwrap();
         let scale = 2;
         let top = layout.height + 2 * MARGIN + 8;

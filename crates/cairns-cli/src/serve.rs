@@ -17,9 +17,10 @@ pub struct Args {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Also offer every `.map` file of this folder.
-    #[arg(long)]
-    pub maps: Option<PathBuf>,
+    /// Also offer every `.map` file of this folder and its subfolders (the
+    /// menu groups them by folder); may be given more than once.
+    #[arg(long, value_name = "DIR")]
+    pub maps: Vec<PathBuf>,
     /// Address to bind.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
@@ -38,7 +39,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Some(path) => AppState::with_map_file(path)?,
         None => AppState::with_default_map(),
     };
-    if let Some(dir) = &args.maps {
+    for dir in &args.maps {
         state = state.add_maps_dir(dir)?;
     }
     let table_memory = args.table_memory.saturating_mul(1 << 20);

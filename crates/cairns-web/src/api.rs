@@ -18,14 +18,15 @@ use cairns::spec::{
 };
 use tokio::sync::Semaphore;
 
+use crate::landmarks;
 use crate::limits;
 use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
 use crate::state::{
     AppState, Endpoints, GraphKey, OutcomeKey, StateError, StateErrorKind, Table, TableKey,
 };
 use crate::wire::{
-    ApiError, Explored, HeatRequest, HeatResponse, MapInfo, Maps, SearchOutcome, SearchRequest,
-    SearchResponse, Shortest, TableUse, bad,
+    ApiError, Explored, HeatRequest, HeatResponse, HelpResponse, MapInfo, Maps, Scene,
+    SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad,
 };
 
 /// The most landmarks a request may place.
@@ -77,6 +78,7 @@ pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 pub(crate) async fn maps(State(state): State<Arc<AppState>>) -> Json<Maps> {
     Json(Maps {
         maps: state.map_names(),
+        sets: state.map_sets(),
         open_sets: OpenKind::ALL.iter().map(|k| k.name()).collect(),
         searches: Algorithm::ALL.iter().map(|a| a.name()).collect(),
     })
@@ -217,16 +219,6 @@ pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, 
     }
 }
 
-pub(crate) struct Common<'a> {
-    pub(crate) map: &'a str,
-    pub(crate) uses_dh: bool,
-    pub(crate) landmarks: &'a [[u32; 2]],
-    pub(crate) neighborhood: u8,
-    pub(crate) walls: &'a [[u32; 3]],
-    pub(crate) table_walls: Option<&'a [[u32; 3]]>,
-    pub(crate) directed: bool,
-}
-
 pub(crate) fn graph(
     state: &AppState,
     map: &str,
@@ -254,16 +246,18 @@ fn graph_keyed(
     Ok((state.graph(&key, nb)?, key))
 }
 
-pub(crate) fn prepare(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+/// The graph of `scene` with its edits and, when `uses_dh`, its landmark
+/// table.
+pub(crate) fn prepare(state: &AppState, c: &Scene, uses_dh: bool) -> Result<Prepared, ApiError> {
     let mut prep = prepare_graph(state, c)?;
-    prep.table = prepare_table(state, c, &prep.graph)?;
+    prep.table = prepare_table(state, c, uses_dh, &prep.graph)?;
     Ok(prep)
 }
 
 /// The graph stage of [`prepare`]: the graph with its edits, no table.
-fn prepare_graph(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError> {
+fn prepare_graph(state: &AppState, c: &Scene) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let (graph, key) = graph_keyed(state, c.map, nb, c.walls)?;
+    let (graph, key) = graph_keyed(state, &c.map, nb, &c.walls)?;
     Ok(Prepared {
         graph,
         key,
@@ -279,11 +273,12 @@ fn prepare_graph(state: &AppState, c: &Common<'_>) -> Result<Prepared, ApiError>
 )]
 fn prepare_table(
     state: &AppState,
-    c: &Common<'_>,
+    c: &Scene,
+    uses_dh: bool,
     graph: &Arc<GridGraph>,
 ) -> Result<Option<(Arc<Table>, bool, Option<f64>)>, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let table = if c.uses_dh {
+    let table = if uses_dh {
         if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
             return Err(bad(format!(
                 "dh needs 1 to {MAX_LANDMARKS} landmarks, got {}",
@@ -297,10 +292,10 @@ fn prepare_table(
             graph.width(),
             graph.height(),
         )?;
-        let table_edits = c.table_walls.unwrap_or(c.walls);
+        let table_edits = c.table_walls.as_deref().unwrap_or(&c.walls);
         let stale = table_edits != c.walls;
         let table_graph = if stale {
-            self::graph(state, c.map, nb, table_edits)?
+            self::graph(state, &c.map, nb, table_edits)?
         } else {
             Arc::clone(graph)
         };
@@ -310,7 +305,7 @@ fn prepare_table(
             .map(|&p| cell(table_graph.grid(), "landmark", p))
             .collect::<Result<Vec<_>, _>>()?;
         let key = TableKey {
-            map: c.map.to_string(),
+            map: c.map.clone(),
             edits: table_edits.to_vec(),
             directions: nb.directions(),
             landmarks: nodes,
@@ -498,18 +493,28 @@ pub(crate) fn search_blocking(
         .map(parse)
         .transpose()?
         .unwrap_or_default();
+    let algorithm_b: Algorithm = req
+        .compare_search
+        .as_deref()
+        .map(parse)
+        .transpose()?
+        .unwrap_or(algorithm);
     let open: Option<OpenKind> = req.open.as_deref().map(parse).transpose()?;
-    let n = req.landmarks.len();
+    let scene = &req.scene;
+    let n = scene.landmarks.len();
     let ha = heuristic(&req.heuristic, n)?;
     let hb = req
         .compare
         .as_deref()
         .map(|b| heuristic(b, n))
         .transpose()?;
-    let nb = neighborhood(req.neighborhood)?;
-    let specs: Vec<(SearchSpec, &str)> = std::iter::once((ha, req.heuristic.as_str()))
-        .chain(hb.zip(req.compare.as_deref()))
-        .map(|(h, label)| {
+    let nb = neighborhood(scene.neighborhood)?;
+    let specs: Vec<(SearchSpec, &str)> = std::iter::once((algorithm, ha, req.heuristic.as_str()))
+        .chain(
+            hb.zip(req.compare.as_deref())
+                .map(|(h, label)| (algorithm_b, h, label)),
+        )
+        .map(|(algorithm, h, label)| {
             let spec = SearchSpec {
                 algorithm,
                 heuristic: Some(h),
@@ -525,16 +530,10 @@ pub(crate) fn search_blocking(
         })
         .collect::<Result<_, _>>()?;
     let uses_dh = ha.is_landmarks() || hb.is_some_and(HeuristicSpec::is_landmarks);
-    let common = Common {
-        map: &req.map,
-        uses_dh,
-        landmarks: &req.landmarks,
-        neighborhood: req.neighborhood,
-        walls: &req.walls,
-        table_walls: req.table_walls.as_deref(),
-        directed: req.directed,
-    };
-    let mut prep = prepare_graph(state, &common)?;
+    let uses_table = uses_dh
+        || matches!(req.shade, Some(Shade::Help { .. } | Shade::Goals { .. }))
+        || (req.owners && n > 0);
+    let mut prep = prepare_graph(state, scene)?;
     let start = cell(prep.graph.grid(), "start", req.from)?;
     let goal = cell(prep.graph.grid(), "goal", req.to)?;
     let query = Query {
@@ -543,7 +542,11 @@ pub(crate) fn search_blocking(
         traced: req.trace,
         warm: req.warm,
     };
-    let (a, b) = run_both(state, &mut prep, &common, &specs, query)?;
+    let (a, b) = run_both(state, &mut prep, scene, uses_table, &specs, query)?;
+    let (heat, help) = shade(state, &prep, req.shade, (ha, hb), n, (start, goal))?;
+    let owners = (req.owners && n > 0)
+        .then(|| landmarks::owners_of(&prep, goal))
+        .transpose()?;
     let stale = prep.table.as_ref().is_some_and(|t| t.1);
     let shortest = if stale {
         Some(shortest(&prep.graph, start, goal)?)
@@ -572,6 +575,36 @@ pub(crate) fn search_blocking(
         shortest,
         table_millis: prep.table.as_ref().and_then(|t| t.2),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,
+        heat,
+        help,
+        owners,
+    })
+}
+
+/// The shading a search request asks for (see [`Shade`]), on its prepared
+/// graph: a heat map of heuristic A or B, or a landmark's gains.
+fn shade(
+    state: &AppState,
+    prep: &Prepared,
+    shade: Option<Shade>,
+    (ha, hb): (HeuristicSpec, Option<HeuristicSpec>),
+    landmarks: usize,
+    (start, goal): (NodeId, NodeId),
+) -> Result<(Option<HeatResponse>, Option<HelpResponse>), ApiError> {
+    Ok(match shade {
+        None => (None, None),
+        Some(Shade::Heat { b }) => {
+            let h = if b { hb.unwrap_or(ha) } else { ha };
+            (Some(heat_of(state, prep, h, Some(start), goal)?), None)
+        }
+        Some(Shade::Help { landmark }) => (
+            None,
+            Some(landmarks::help_of(prep, landmarks, landmark, goal, false)?),
+        ),
+        Some(Shade::Goals { landmark }) => (
+            None,
+            Some(landmarks::help_of(prep, landmarks, landmark, start, true)?),
+        ),
     })
 }
 
@@ -583,7 +616,8 @@ pub(crate) fn search_blocking(
 fn run_both(
     state: &AppState,
     prep: &mut Prepared,
-    common: &Common<'_>,
+    scene: &Scene,
+    uses_table: bool,
     specs: &[(SearchSpec, &str)],
     query: Query,
 ) -> Result<(SearchOutcome, Option<SearchOutcome>), ApiError> {
@@ -595,11 +629,11 @@ fn run_both(
             .transpose()
     };
     let a_uses_table = spec_a.heuristic.is_some_and(HeuristicSpec::is_landmarks);
-    if common.uses_dh && !a_uses_table {
+    if uses_table && !a_uses_table {
         let (a, table) = std::thread::scope(|scope| {
             let prep: &Prepared = prep;
             let a = scope.spawn(|| run_search(state, prep, spec_a, label_a, query));
-            let table = prepare_table(state, common, &prep.graph);
+            let table = prepare_table(state, scene, uses_table, &prep.graph);
             (a.join(), table)
         });
         prep.table = table?;
@@ -607,7 +641,7 @@ fn run_both(
             a.map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))??;
         Ok((a, run_b(prep)?))
     } else {
-        prep.table = prepare_table(state, common, &prep.graph)?;
+        prep.table = prepare_table(state, scene, uses_table, &prep.graph)?;
         let prep: &Prepared = prep;
         if query.warm || specs.len() < 2 {
             // Timed runs one at a time, so that neither search's times
@@ -683,43 +717,44 @@ pub(crate) async fn heat(
 ) -> Result<Json<HeatResponse>, ApiError> {
     let Json(req) = body?;
     blocking(state.guards().work(), move || {
-        let t0 = Instant::now();
-        let h = heuristic(&req.heuristic, req.landmarks.len())?;
-        let prep = prepare(
-            &state,
-            &Common {
-                map: &req.map,
-                uses_dh: h.is_landmarks(),
-                landmarks: &req.landmarks,
-                neighborhood: req.neighborhood,
-                walls: &req.walls,
-                table_walls: req.table_walls.as_deref(),
-                directed: req.directed,
-            },
-        )?;
+        let h = heuristic(&req.heuristic, req.scene.landmarks.len())?;
+        let prep = prepare(&state, &req.scene, h.is_landmarks())?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
         let start = req
             .from
             .map(|from| cell(prep.graph.grid(), "start", from))
             .transpose()?;
-        let mut cache: SearchCache = state.take_cache();
-        Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
-        let table = prep.table.as_ref().and_then(|t| t.0.landmarks());
-        let result = h
-            .estimates(&prep.graph, table, start, goal)
-            .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
-        state.put_cache(cache);
-        let (bytes, mean, over) = result.map_err(|e| bad(e.to_string()))?;
-        Ok(Json(HeatResponse {
-            width: prep.graph.width(),
-            height: prep.graph.height(),
-            ratio: base64(&bytes),
-            mean,
-            over,
-            millis: t0.elapsed().as_secs_f64() * 1e3,
-        }))
+        heat_of(&state, &prep, h, start, goal).map(Json)
     })
     .await
+}
+
+/// The heat map of `h` towards `goal` on the prepared graph (its table,
+/// if `h` needs one, prepared too).
+fn heat_of(
+    state: &AppState,
+    prep: &Prepared,
+    h: HeuristicSpec,
+    start: Option<NodeId>,
+    goal: NodeId,
+) -> Result<HeatResponse, ApiError> {
+    let t0 = Instant::now();
+    let mut cache: SearchCache = state.take_cache();
+    Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
+    let table = prep.table.as_ref().and_then(|t| t.0.landmarks());
+    let result = h
+        .estimates(&prep.graph, table, start, goal)
+        .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
+    state.put_cache(cache);
+    let (bytes, mean, over) = result.map_err(|e| bad(e.to_string()))?;
+    Ok(HeatResponse {
+        width: prep.graph.width(),
+        height: prep.graph.height(),
+        ratio: base64(&bytes),
+        mean,
+        over,
+        millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
 }
 
 /// Standard base64 with padding.
@@ -775,11 +810,11 @@ mod tests {
             } else {
                 vec![[wall[0], wall[1], 1]]
             };
-            let req = SearchRequest {
+            let mut req = SearchRequest {
                 search: Some("jps+".into()),
-                walls: walls.clone(),
                 ..request(from, to)
             };
+            req.scene.walls.clone_from(&walls);
             let answer = search_blocking(&state, &req).unwrap();
             assert_eq!(
                 state.tables_kept(TableKind::Jumps),
@@ -824,12 +859,12 @@ mod tests {
         let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
         let mut first_a = None;
         for (k, &landmark) in free.iter().step_by(131).take(4).enumerate() {
-            let req = SearchRequest {
+            let mut req = SearchRequest {
                 compare: Some("dh".into()),
-                landmarks: vec![free[free.len() / 2], landmark],
                 warm: k == 3,
                 ..request(from, to)
             };
+            req.scene.landmarks = vec![free[free.len() / 2], landmark];
             let answer = search_blocking(&state, &req).unwrap();
             let (a, b) = (answer.a, answer.b.unwrap());
             match &first_a {
@@ -841,6 +876,7 @@ mod tests {
             assert_eq!(a.cost, octile.search_cost(start, goal));
             assert_eq!(a.expanded, octile.stats().expanded);
             let lms: Vec<NodeId> = req
+                .scene
                 .landmarks
                 .iter()
                 .map(|p| grid.node(p[0], p[1]))

@@ -14,7 +14,7 @@ use cairns::landmarks::{LandmarkTable, place};
 use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind};
 
 use crate::api::{
-    Common, MAX_LANDMARKS, base64, blocking, cell, graph, neighborhood, parse, prepare, xy,
+    MAX_LANDMARKS, Prepared, base64, blocking, cell, graph, neighborhood, parse, prepare, xy,
 };
 use crate::state::AppState;
 use crate::wire::{ApiError, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse, bad};
@@ -80,22 +80,14 @@ pub(crate) fn gain(
 }
 
 /// The gains of every cell as bytes, the largest gain and how many cells
-/// gain (see [`HelpResponse`]).
+/// gain (see [`HelpResponse`]); `gain_at` gives a passable cell's gain.
 fn gains(
     graph: &GridGraph,
-    table: &LandmarkTable,
-    l: usize,
-    goal: NodeId,
-    base: &[f64],
+    gain_at: impl Fn(NodeId) -> Option<f64>,
 ) -> (Vec<u8>, f64, usize, usize) {
     let values: Vec<Option<f64>> = (0..graph.grid().len() as u32)
         .map(NodeId)
-        .map(|n| {
-            graph
-                .is_passable(n)
-                .then(|| gain(table, l, n, goal, base[n.index()]))
-                .flatten()
-        })
+        .map(|n| graph.is_passable(n).then(|| gain_at(n)).flatten())
         .collect();
     let max = values.iter().flatten().copied().fold(0.0, f64::max);
     let helped = values.iter().flatten().filter(|&&g| g > 0.0).count();
@@ -119,48 +111,97 @@ pub(crate) async fn help(
     body: Result<Json<HelpRequest>, JsonRejection>,
 ) -> Result<Json<HelpResponse>, ApiError> {
     let Json(req) = body?;
-    if req.landmark >= req.landmarks.len() {
-        return Err(bad(format!(
-            "landmark {} does not exist: the request places {}",
-            req.landmark,
-            req.landmarks.len()
-        )));
-    }
+    let count = req.scene.landmarks.len();
+    check_landmark(req.landmark, count)?;
     blocking(state.guards().work(), move || {
-        let t0 = Instant::now();
-        let prep = prepare(
-            &state,
-            &Common {
-                map: &req.map,
-                uses_dh: true,
-                landmarks: &req.landmarks,
-                neighborhood: req.neighborhood,
-                walls: &req.walls,
-                table_walls: req.table_walls.as_deref(),
-                directed: req.directed,
-            },
-        )?;
+        let prep = prepare(&state, &req.scene, true)?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
-        let table = prep
-            .table
-            .as_ref()
-            .and_then(|t| t.0.landmarks())
-            .ok_or_else(|| bad("no landmark table"))?;
-        let base = HeuristicSpec::Octile
-            .estimates(&prep.graph, None, None, goal)
-            .map_err(|e| bad(e.to_string()))?;
-        let (bytes, max, helped, cells) = gains(&prep.graph, table, req.landmark, goal, &base);
-        Ok(Json(HelpResponse {
-            width: prep.graph.width(),
-            height: prep.graph.height(),
-            gain: base64(&bytes),
-            max,
-            helped,
-            cells,
-            millis: t0.elapsed().as_secs_f64() * 1e3,
-        }))
+        help_of(&prep, count, req.landmark, goal, false).map(Json)
     })
     .await
+}
+
+fn check_landmark(landmark: usize, count: usize) -> Result<(), ApiError> {
+    if landmark >= count {
+        return Err(bad(format!(
+            "landmark {landmark} does not exist: the request places {count}"
+        )));
+    }
+    Ok(())
+}
+
+/// The table `prep` holds, or an error.
+fn table_of(prep: &Prepared) -> Result<&LandmarkTable, ApiError> {
+    prep.table
+        .as_ref()
+        .and_then(|t| t.0.landmarks())
+        .ok_or_else(|| bad("no landmark table"))
+}
+
+/// The gains of landmark `l` of `count` on the prepared graph (its table
+/// prepared): towards the goal `fixed` for every cell, or, with `goals`,
+/// from the start `fixed` to every cell taken as the goal (which goals
+/// the landmark helps).
+pub(crate) fn help_of(
+    prep: &Prepared,
+    count: usize,
+    l: usize,
+    fixed: NodeId,
+    goals: bool,
+) -> Result<HelpResponse, ApiError> {
+    let t0 = Instant::now();
+    check_landmark(l, count)?;
+    let table = table_of(prep)?;
+    // The octile distance is symmetric: from every cell to `fixed`.
+    let base = HeuristicSpec::Octile
+        .estimates(&prep.graph, None, None, fixed)
+        .map_err(|e| bad(e.to_string()))?;
+    let (bytes, max, helped, cells) = if goals {
+        gains(&prep.graph, |t| gain(table, l, fixed, t, base[t.index()]))
+    } else {
+        gains(&prep.graph, |n| gain(table, l, n, fixed, base[n.index()]))
+    };
+    Ok(HelpResponse {
+        width: prep.graph.width(),
+        height: prep.graph.height(),
+        gain: base64(&bytes),
+        max,
+        helped,
+        cells,
+        millis: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// For every cell, the landmark whose bound towards `goal` is the largest
+/// (see [`SearchResponse::owners`](crate::SearchResponse::owners)), as
+/// base64.
+pub(crate) fn owners_of(prep: &Prepared, goal: NodeId) -> Result<String, ApiError> {
+    let table = table_of(prep)?;
+    let base = HeuristicSpec::Octile
+        .estimates(&prep.graph, None, None, goal)
+        .map_err(|e| bad(e.to_string()))?;
+    let bytes: Vec<u8> = (0..prep.graph.grid().len() as u32)
+        .map(NodeId)
+        .map(|n| {
+            if !prep.graph.is_passable(n) {
+                return 255;
+            }
+            let mut best: Option<(usize, f64)> = None;
+            for l in 0..table.landmarks().len() {
+                if let Some(g) = gain(table, l, n, goal, base[n.index()])
+                    && best.is_none_or(|(_, b)| g > b)
+                {
+                    best = Some((l, g));
+                }
+            }
+            match best {
+                None => 255,
+                Some((_, g)) if g <= 0.0 => 254,
+                Some((l, _)) => l.min(253) as u8,
+            }
+        })
+        .collect();
+    Ok(base64(&bytes))
 }
 
 #[cfg(test)]
@@ -217,7 +258,8 @@ mod tests {
         let table = LandmarkTable::build(&graph, &[NodeId(0)], Directedness::Symmetric);
         let goal = graph.node(3, 2).unwrap();
         let base = vec![0.0; graph.grid().len()];
-        let (bytes, max, helped, cells) = gains(&graph, &table, 0, goal, &base);
+        let (bytes, max, helped, cells) =
+            gains(&graph, |n| gain(&table, 0, n, goal, base[n.index()]));
         assert_eq!(bytes[5], 255, "a wall has no gain");
         assert_eq!(cells, 10);
         // With a zero base the gain is |d(L, goal) - d(L, n)|: largest at

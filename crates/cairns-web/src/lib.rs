@@ -32,11 +32,11 @@ mod state;
 mod wire;
 
 pub use limits::{Limits, MAX_BODY};
-pub use regions::reachable_from;
-pub use state::{AppState, MAX_CELLS, StateError, StateErrorKind};
+pub use regions::{longest_scenario, reachable_from};
+pub use state::{AppState, MAX_CELLS, MAX_DEPTH, StateError, StateErrorKind};
 pub use wire::{
     Explored, HeatRequest, HeatResponse, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse,
-    SearchOutcome, SearchRequest, SearchResponse, Shortest, TableUse,
+    Scene, SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse,
 };
 
 use std::net::SocketAddr;

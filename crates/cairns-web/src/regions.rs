@@ -72,7 +72,7 @@ pub(crate) fn far_apart(graph: &GridGraph) -> Option<(NodeId, NodeId)> {
 /// The longest query of the scenario file at `path` whose endpoints are
 /// free cells of `graph`: `(start, goal, line)`. `None` when the file
 /// cannot be read or has no such query.
-pub(crate) fn longest_scenario(graph: &GridGraph, path: &Path) -> Option<(NodeId, NodeId, usize)> {
+pub fn longest_scenario(graph: &GridGraph, path: &Path) -> Option<(NodeId, NodeId, usize)> {
     let file = read_scen(path).ok()?;
     file.scenarios
         .iter()

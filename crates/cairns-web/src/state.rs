@@ -198,6 +198,9 @@ pub struct AppState {
     suggested: Mutex<HashMap<String, Arc<Vec<NodeId>>>>,
     /// The scenario file beside a map file (`NAME.map.scen`), by map name.
     scens: HashMap<String, PathBuf>,
+    /// The set of each map from a `--maps` folder (the subfolder holding
+    /// it, or the folder's own name), by map name.
+    sets: HashMap<String, String>,
     /// The default start and goal of each map, once computed.
     endpoints: Mutex<HashMap<String, Arc<Endpoints>>>,
     /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
@@ -262,6 +265,7 @@ impl AppState {
             loaded: Mutex::new(HashMap::new()),
             suggested: Mutex::new(HashMap::new()),
             scens: HashMap::new(),
+            sets: HashMap::new(),
             endpoints: Mutex::new(HashMap::new()),
             caches: Mutex::new(Vec::new()),
             graphs: Mutex::new(Vec::new()),
@@ -357,27 +361,28 @@ impl AppState {
         self.scens.get(name).map(PathBuf::as_path)
     }
 
-    /// Adds every `.map` file of `dir` (read when first asked for), in name
-    /// order, after the maps already there.
+    /// Adds every `.map` file of `dir` and of its subfolders, down to
+    /// [`MAX_DEPTH`] levels (read when first asked for), in name order,
+    /// after the maps already there. A map in a subfolder is named by its
+    /// path in `dir` (`dao/den520d.map`), one directly in `dir` by its file
+    /// name; a name already taken is skipped. Each map's set (see
+    /// [`map_sets`](Self::map_sets)) is its subfolder, or `dir`'s own name.
     ///
     /// # Errors
     ///
-    /// When the folder cannot be listed.
+    /// When a folder cannot be listed.
     pub fn add_maps_dir(mut self, dir: &Path) -> Result<AppState, StateError> {
-        let entries = std::fs::read_dir(dir).map_err(|error| StateErrorKind::ListDir {
-            dir: dir.to_path_buf(),
-            error,
-        })?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "map"))
-            .collect();
+        let mut files = Vec::new();
+        collect_maps(dir, dir, 0, &mut files)?;
         files.sort();
-        for path in files {
-            let name = file_name(&path);
+        let own = file_name(dir);
+        for (name, path) in files {
             if !self.maps.iter().any(|(n, _)| *n == name) {
                 self.note_scen(&name, &path);
+                let set = name
+                    .rsplit_once('/')
+                    .map_or(own.as_str(), |(folder, _)| folder);
+                self.sets.insert(name.clone(), set.to_string());
                 self.maps.push((name, Source::File(path)));
             }
         }
@@ -387,6 +392,15 @@ impl AppState {
     /// The names of the maps, in the order the page lists them.
     pub fn map_names(&self) -> Vec<String> {
         self.maps.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// The set of each map of [`map_names`](Self::map_names), in the same
+    /// order: empty for a map not from a `--maps` folder.
+    pub fn map_sets(&self) -> Vec<String> {
+        self.maps
+            .iter()
+            .map(|(n, _)| self.sets.get(n).cloned().unwrap_or_default())
+            .collect()
     }
 
     /// The map called `name`, read from its file on first use.
@@ -772,6 +786,38 @@ fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), StateErr
     Ok(())
 }
 
+/// How deep [`AppState::add_maps_dir`] looks into subfolders (a bound
+/// that also ends a loop of symbolic links).
+pub const MAX_DEPTH: usize = 4;
+
+/// The `.map` files under `dir` (`depth` levels below `root`), as their
+/// path relative to `root` with `/` between folders, and their path.
+fn collect_maps(
+    root: &Path,
+    dir: &Path,
+    depth: usize,
+    out: &mut Vec<(String, PathBuf)>,
+) -> Result<(), StateError> {
+    let entries = std::fs::read_dir(dir).map_err(|error| StateErrorKind::ListDir {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
+    for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+        if path.is_dir() && depth < MAX_DEPTH {
+            collect_maps(root, &path, depth + 1, out)?;
+        } else if path.is_file() && path.extension().is_some_and(|e| e == "map") {
+            let relative = path.strip_prefix(root).unwrap_or(&path);
+            let name = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push((name, path));
+        }
+    }
+    Ok(())
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
@@ -848,6 +894,42 @@ mod tests {
             .unwrap_err();
         assert!(chain(&e).starts_with("cannot list "), "{e}");
         assert!(chain(&e).contains("missing: "), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 34: `--maps` looks into subfolders and can be given more than
+    /// once; a map in a subfolder is named by its path and grouped by its
+    /// folder, one directly in the folder by its file name (as before) and
+    /// grouped by the folder's name.
+    #[test]
+    fn maps_folders_are_read_recursively_and_add_up() {
+        let dir = std::env::temp_dir().join(format!("cairns-maps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let map = "type octile\nheight 1\nwidth 2\nmap\n..\n";
+        for file in [
+            "sets/top.map",
+            "sets/dao/a.map",
+            "sets/dao/deep/b.map",
+            "other/c.map",
+        ] {
+            let path = dir.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, map).unwrap();
+        }
+        std::fs::write(dir.join("sets/dao/notes.txt"), "not a map").unwrap();
+        let state = AppState::with_default_map()
+            .add_maps_dir(&dir.join("sets"))
+            .unwrap()
+            .add_maps_dir(&dir.join("other"))
+            .unwrap();
+        let names = state.map_names();
+        assert_eq!(
+            names[1..],
+            ["dao/a.map", "dao/deep/b.map", "top.map", "c.map"]
+        );
+        assert_eq!(state.map_sets()[1..], ["dao", "dao/deep", "sets", "other"]);
+        assert_eq!(state.map_sets()[0], "");
+        assert_eq!(state.grid("dao/deep/b.map").unwrap().width(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

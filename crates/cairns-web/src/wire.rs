@@ -59,6 +59,8 @@ impl From<JsonRejection> for ApiError {
 )]
 pub(crate) struct Maps {
     pub(crate) maps: Vec<String>,
+    /// The set of each map (the folder it came from), `""` for none.
+    pub(crate) sets: Vec<String>,
     pub(crate) open_sets: Vec<&'static str>,
     pub(crate) searches: Vec<&'static str>,
 }
@@ -92,55 +94,123 @@ fn default_neighborhood() -> u8 {
     8
 }
 
+/// Deserializers for the fields of [`Scene`] that put the field's name in
+/// front of its error: serde buffers a flattened struct's fields, and the
+/// JSON reader's errors then lose the name it gives elsewhere
+/// (`directed: invalid type ...`).
+macro_rules! named_fields {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        mod named {
+            use serde::{Deserialize, Deserializer, de::Error};
+            $(pub(super) fn $field<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                <$ty>::deserialize(d)
+                    .map_err(|e| D::Error::custom(format!(concat!(stringify!($field), ": {}"), e)))
+            })*
+        }
+    };
+}
+
+named_fields! {
+    landmarks: Vec<[u32; 2]>,
+    neighborhood: u8,
+    walls: Vec<[u32; 3]>,
+    table_walls: Option<Vec<[u32; 3]>>,
+    directed: bool,
+}
+
+/// What every request about one picture of a map says besides its
+/// endpoints: the map, its landmarks, the movement rule and the wall edits.
+/// The bodies of `POST /api/search`, `/api/heat` and `/api/landmark-help`
+/// carry these fields at their top level (`#[serde(flatten)]`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Scene {
+    /// A name from `GET /api/maps`.
+    pub map: String,
+    /// Landmark cells `[x, y]` for `dh` (octile base).
+    #[serde(default, deserialize_with = "named::landmarks")]
+    pub landmarks: Vec<[u32; 2]>,
+    /// 4 or 8.
+    #[serde(
+        default = "default_neighborhood",
+        deserialize_with = "named::neighborhood"
+    )]
+    pub neighborhood: u8,
+    /// Wall edits `[x, y, blocked]` applied to the map, in order.
+    #[serde(default, deserialize_with = "named::walls")]
+    pub walls: Vec<[u32; 3]>,
+    /// The edits the landmark table was built with (default: `walls`, a
+    /// fresh table). Different from `walls` means a stale table.
+    #[serde(default, deserialize_with = "named::table_walls")]
+    pub table_walls: Option<Vec<[u32; 3]>>,
+    /// Whether the landmark table keeps distances both to and from each
+    /// landmark (a directed table: twice the memory; on a grid, whose
+    /// moves cost the same both ways, the same bounds).
+    #[serde(default, deserialize_with = "named::directed")]
+    pub directed: bool,
+}
+
+/// A shading computed with the searches of a `POST /api/search`, so that
+/// a change (a drag) costs one request, not two in a row.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Shade {
+    /// `h / d` of search A's heuristic, or B's with `"b": true` (as
+    /// `POST /api/heat`).
+    Heat {
+        /// Shade B's heuristic instead of A's.
+        #[serde(default)]
+        b: bool,
+    },
+    /// Where a landmark helps: for the goal, each cell's gain (as `POST
+    /// /api/landmark-help`).
+    Help {
+        /// The index of the landmark in `landmarks`.
+        landmark: usize,
+    },
+    /// Which goals a landmark helps: for the start, each cell's gain as a
+    /// goal (the landmark's bound on `d(start, cell)` above octile).
+    Goals {
+        /// The index of the landmark in `landmarks`.
+        landmark: usize,
+    },
+}
+
 /// The body of `POST /api/search`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
-    /// A name from `GET /api/maps`.
-    pub map: String,
+    /// The map, landmarks, movement and edits.
+    #[serde(flatten)]
+    pub scene: Scene,
     /// Start cell `[x, y]`.
     pub from: [u32; 2],
     /// Goal cell `[x, y]`.
     pub to: [u32; 2],
-    /// The search algorithm, a name of [`cairns::spec::Algorithm`]
-    /// (`astar`, the default, `canonical`, `jps`, `dijkstra`, `bfs`).
+    /// Search A's algorithm, a name of [`cairns::spec::Algorithm`]
+    /// (`astar`, the default, `canonical`, `jps`, `dijkstra`, `bfs`, ...).
     #[serde(default)]
     pub search: Option<String>,
+    /// Search B's algorithm (default: `search`), so that A* can be set
+    /// beside JPS.
+    #[serde(default)]
+    pub compare_search: Option<String>,
     /// Heuristic A, a name of [`cairns::spec::HeuristicSpec`]: `octile`,
     /// `zero`, `euclidean`, `manhattan`, or `dh` (`dh:K` with K the number
-    /// of landmarks given) for the landmarks below.
+    /// of landmarks given) for the landmarks.
     #[serde(default = "default_heuristic")]
     pub heuristic: String,
-    /// Heuristic B, if any.
+    /// Heuristic B, if any: without it there is no search B.
     #[serde(default)]
     pub compare: Option<String>,
-    /// Landmark cells `[x, y]` for `dh` (octile base).
-    #[serde(default)]
-    pub landmarks: Vec<[u32; 2]>,
-    /// 4 or 8.
-    #[serde(default = "default_neighborhood")]
-    pub neighborhood: u8,
     /// The OPEN set: a name from `open_sets` of `GET /api/maps`, that is
     /// of [`cairns::open::OpenKind`] (by default the library's choice for
     /// the heuristic).
     #[serde(default)]
     pub open: Option<String>,
-    /// Wall edits `[x, y, blocked]` applied to the map, in order.
-    #[serde(default)]
-    pub walls: Vec<[u32; 3]>,
-    /// The edits the landmark table was built with (default: `walls`, a
-    /// fresh table). Different from `walls` means a stale table.
-    #[serde(default)]
-    pub table_walls: Option<Vec<[u32; 3]>>,
     /// Whether to return each search's events in order
     /// ([`SearchOutcome::trace`]), for playback.
     #[serde(default)]
     pub trace: bool,
-    /// Whether the landmark table keeps distances both to and from each
-    /// landmark (a directed table: twice the memory; on a grid, whose
-    /// moves cost the same both ways, the same bounds).
-    #[serde(default)]
-    pub directed: bool,
     /// Whether to time warm runs (the default): one untimed warm-up run,
     /// then up to 5 timed runs within 5 ms, the time shown being their
     /// median. `false` runs each search once, timed cold: the page asks so
@@ -148,6 +218,14 @@ pub struct SearchRequest {
     /// matters more than a steady time, and asks again warm on release.
     #[serde(default = "yes")]
     pub warm: bool,
+    /// A shading to compute with the searches ([`SearchResponse::heat`],
+    /// [`SearchResponse::help`]).
+    #[serde(default)]
+    pub shade: Option<Shade>,
+    /// Whether to say, for every cell, which landmark gives the largest
+    /// bound towards the goal ([`SearchResponse::owners`]).
+    #[serde(default)]
+    pub owners: bool,
 }
 
 /// The cells a search expanded.
@@ -233,6 +311,20 @@ pub struct SearchResponse {
     pub table_millis: Option<f64>,
     /// Time of the whole request on the server.
     pub total_millis: f64,
+    /// The `h / d` shading, when [`SearchRequest::shade`] asked for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heat: Option<HeatResponse>,
+    /// The landmark gain shading, when [`SearchRequest::shade`] asked for
+    /// it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<HelpResponse>,
+    /// When [`SearchRequest::owners`] asked and there are landmarks: base64
+    /// of one byte per cell, the index of the landmark whose bound towards
+    /// the goal is the largest, 254 where no landmark beats the octile
+    /// distance, 255 where there is none (walls, cells that cannot reach
+    /// the goal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owners: Option<String>,
 }
 
 /// The shortest path, found without the landmark table.
@@ -248,8 +340,9 @@ pub struct Shortest {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HeatRequest {
-    /// A name from `GET /api/maps`.
-    pub map: String,
+    /// The map, landmarks, movement and edits, as in [`SearchRequest`].
+    #[serde(flatten)]
+    pub scene: Scene,
     /// The start `[x, y]`, if any: a heuristic that prepares itself for the
     /// pair (`dh:K:bestN` chooses its landmarks for it) is shown as the
     /// search from there reads it.
@@ -260,21 +353,6 @@ pub struct HeatRequest {
     /// The heuristic to compare with the true distance.
     #[serde(default = "default_heuristic")]
     pub heuristic: String,
-    /// Landmarks for `dh`.
-    #[serde(default)]
-    pub landmarks: Vec<[u32; 2]>,
-    /// 4 or 8.
-    #[serde(default = "default_neighborhood")]
-    pub neighborhood: u8,
-    /// Wall edits, as in [`SearchRequest`].
-    #[serde(default)]
-    pub walls: Vec<[u32; 3]>,
-    /// Table edits, as in [`SearchRequest`].
-    #[serde(default)]
-    pub table_walls: Option<Vec<[u32; 3]>>,
-    /// A directed table, as in [`SearchRequest`].
-    #[serde(default)]
-    pub directed: bool,
 }
 
 /// The answer of `POST /api/heat`.
@@ -328,26 +406,13 @@ pub struct PlaceResponse {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HelpRequest {
-    /// A name from `GET /api/maps`.
-    pub map: String,
+    /// The map, landmarks, movement and edits, as in [`SearchRequest`].
+    #[serde(flatten)]
+    pub scene: Scene,
     /// The goal `[x, y]`.
     pub to: [u32; 2],
-    /// The landmarks, as in [`SearchRequest`].
-    pub landmarks: Vec<[u32; 2]>,
     /// The index in `landmarks` of the landmark to show.
     pub landmark: usize,
-    /// 4 or 8.
-    #[serde(default = "default_neighborhood")]
-    pub neighborhood: u8,
-    /// Wall edits, as in [`SearchRequest`].
-    #[serde(default)]
-    pub walls: Vec<[u32; 3]>,
-    /// Table edits, as in [`SearchRequest`].
-    #[serde(default)]
-    pub table_walls: Option<Vec<[u32; 3]>>,
-    /// A directed table, as in [`SearchRequest`].
-    #[serde(default)]
-    pub directed: bool,
 }
 
 /// The answer of `POST /api/landmark-help`.

@@ -658,3 +658,142 @@ async fn cold_answers_equal_warm_ones_with_one_run() {
         }
     }
 }
+
+/// `POST /api/search` with `body`.
+async fn search(state: &Arc<AppState>, body: &Value) -> (StatusCode, Value) {
+    post(state, "/api/search", body).await
+}
+
+/// [`search`]'s answer, which must be a 200.
+async fn search_ok(state: &Arc<AppState>, body: &Value) -> Value {
+    let (status, v) = search(state, body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+/// The shared fields of the three request types (`Scene`, flattened):
+/// an unknown field is still refused, and a shading asked for with the
+/// search (`shade`) equals the answer of its own route, in one request.
+#[tokio::test]
+async fn a_shading_with_the_search_equals_its_own_route() {
+    let (g, state) = rooms(64);
+    let (from, to) = (free(&g, false), free(&g, true));
+    let landmarks = [free(&g, false), [40, 8]];
+    let landmarks: Vec<[u32; 2]> = landmarks
+        .iter()
+        .map(|&[x, y]| {
+            (x..64)
+                .map(|x| [x, y])
+                .find(|&[x, y]| g.is_passable(x, y))
+                .unwrap()
+        })
+        .collect();
+    let scene = json!({"map": "rooms", "landmarks": landmarks, "to": to});
+    let with = |extra: Value| {
+        let mut v = scene.clone();
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    for (uri, needs) in [
+        ("/api/search", json!({"from": from})),
+        ("/api/heat", json!({"from": from})),
+        ("/api/landmark-help", json!({"landmark": 0})),
+    ] {
+        let mut body = with(needs);
+        body["nope"] = json!(1);
+        let (status, value) = post(&state, uri, &body).await;
+        assert!(status.is_client_error(), "{uri}: {value}");
+        assert!(
+            value["error"].as_str().unwrap().contains("nope"),
+            "{uri}: {value}"
+        );
+    }
+    let body = |shade: Value| {
+        with(json!({"from": from, "heuristic": "octile", "compare": "dh", "shade": shade}))
+    };
+    let (status, both) = search(&state, &body(json!({"kind": "heat", "b": true}))).await;
+    assert_eq!(status, StatusCode::OK, "{both}");
+    let (status, heat) = post(
+        &state,
+        "/api/heat",
+        &with(json!({"from": from, "heuristic": "dh"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{heat}");
+    assert_eq!(both["heat"]["ratio"], heat["ratio"]);
+    assert!(both["help"].is_null(), "{both}");
+    let (status, both) = search(&state, &body(json!({"kind": "help", "landmark": 1}))).await;
+    assert_eq!(status, StatusCode::OK, "{both}");
+    let (status, help) = post(&state, "/api/landmark-help", &with(json!({"landmark": 1}))).await;
+    assert_eq!(status, StatusCode::OK, "{help}");
+    assert_eq!(both["help"]["gain"], help["gain"]);
+    assert_eq!(both["help"]["helped"], help["helped"]);
+    // Which goals landmark 1 helps from the start: on a symmetric table,
+    // the gain of a goal t from s is the gain of the cell t towards the
+    // goal s, so the route asked with the start as its goal agrees.
+    let (status, goals) = search(&state, &body(json!({"kind": "goals", "landmark": 1}))).await;
+    assert_eq!(status, StatusCode::OK, "{goals}");
+    let (status, help) = post(
+        &state,
+        "/api/landmark-help",
+        &with(json!({"landmark": 1, "to": from})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{help}");
+    assert_eq!(goals["help"]["gain"], help["gain"]);
+    let (status, bad) = search(&state, &body(json!({"kind": "help", "landmark": 5}))).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+
+    // `owners`: for every free cell, the landmark with the largest bound
+    // towards the goal (the first on a tie), 254 where none beats octile,
+    // 255 on walls.
+    let mut with_owners = body(Value::Null);
+    with_owners["owners"] = json!(true);
+    let v = search_ok(&state, &with_owners).await;
+    let owners = STANDARD.decode(v["owners"].as_str().unwrap()).unwrap();
+    let at = |[x, y]: [u32; 2]| owners[(y * 64 + x) as usize];
+    assert_eq!(at(to), 254, "no landmark raises the estimate at the goal");
+    // Landmark 0 is the start: it bounds d(start, goal) exactly.
+    assert_eq!(at(from), 0);
+    for (i, tile) in g.tiles().iter().enumerate() {
+        assert_eq!(owners[i] == 255, !tile.is_passable(), "cell {i}");
+    }
+}
+
+/// A and B each with their own search: A* against JPS in one answer, each
+/// equal to the library's; B's search defaults to A's.
+#[tokio::test]
+async fn a_and_b_run_their_own_searches() {
+    use cairns::spec::SearchSpec;
+    let (g, state) = rooms(96);
+    let (from, to) = (free(&g, false), free(&g, true));
+    let v = search_ok(
+        &state,
+        &json!({"map": "rooms", "from": from, "to": to, "heuristic": "octile",
+            "compare": "octile", "compare_search": "jps"}),
+    )
+    .await;
+    let graph = GridGraph::new(g, Neighborhood::Octile);
+    let (s, t) = (
+        graph.node(from[0], from[1]).unwrap(),
+        graph.node(to[0], to[1]).unwrap(),
+    );
+    for (k, name) in [("a", "astar"), ("b", "jps")] {
+        let spec: SearchSpec = name.parse().unwrap();
+        let mut searcher = spec.searcher(&graph, &[]).unwrap();
+        let cost = searcher.search_cost(s, t).unwrap();
+        assert!((v[k]["cost"].as_f64().unwrap() - cost).abs() < 1e-9, "{k}");
+        assert_eq!(v[k]["expanded"], searcher.stats().expanded, "{k} {name}");
+    }
+    assert_ne!(v["a"]["expanded"], v["b"]["expanded"]);
+    // A refused combination names its reason, for B's search too.
+    let (status, v) = search(
+        &state,
+        &json!({"map": "rooms", "from": from, "to": to, "compare": "octile",
+            "compare_search": "bfs"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}

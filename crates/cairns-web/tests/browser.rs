@@ -31,14 +31,18 @@ fn start_server(state: AppState) -> SocketAddr {
 }
 
 fn chromium(url: &str, extra: &[&str], profile: &Path) -> std::process::Output {
-    chromium_for(url, 5000, extra, profile)
+    chromium_for(url, 5000, extra, profile, DEFAULT_WINDOW)
 }
+
+/// The window of the tests that do not ask for another.
+const DEFAULT_WINDOW: (u32, u32) = (1200, 900);
 
 fn chromium_for(
     url: &str,
     virtual_millis: u32,
     extra: &[&str],
     profile: &Path,
+    (width, height): (u32, u32),
 ) -> std::process::Output {
     assert!(
         Path::new(CHROMIUM).exists(),
@@ -54,8 +58,8 @@ fn chromium_for(
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--window-size=1200,900",
         ])
+        .arg(format!("--window-size={width},{height}"))
         .arg(format!("--virtual-time-budget={virtual_millis}"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
@@ -262,7 +266,7 @@ fn screenshot_dir() -> PathBuf {
 
 /// Loads `url` again and saves what the page shows at its end as
 /// `target/browser-screenshots/NAME.png`.
-fn screenshot(url: &str, name: &str) -> PathBuf {
+fn screenshot(url: &str, name: &str, window: (u32, u32)) -> PathBuf {
     let shot = screenshot_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
     let profile = temp_profile(&format!("shot-{name}"));
@@ -271,6 +275,7 @@ fn screenshot(url: &str, name: &str) -> PathBuf {
         30_000,
         &[&format!("--screenshot={}", shot.display())],
         &profile,
+        window,
     );
     assert!(
         out.status.success() && shot.exists(),
@@ -291,10 +296,15 @@ fn selftest_part(state: AppState, query: &str, name: &str, part: &str) -> serde_
 /// Runs the page's self-test `query` (after `?`) on `state`, returns its
 /// report and saves a screenshot of its end as `NAME.png`.
 fn selftest(state: AppState, query: &str, name: &str) -> serde_json::Value {
+    selftest_in(state, query, name, DEFAULT_WINDOW)
+}
+
+/// [`selftest`] in a window of `width` x `height`.
+fn selftest_in(state: AppState, query: &str, name: &str, window: (u32, u32)) -> serde_json::Value {
     let addr = start_server(state);
     let url = format!("http://{addr}/?{query}");
     let profile = temp_profile(&format!("self-{name}"));
-    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile);
+    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile, window);
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -304,7 +314,7 @@ fn selftest(state: AppState, query: &str, name: &str) -> serde_json::Value {
     let report: serde_json::Value = serde_json::from_str(text_of(&dom, "selftest"))
         .unwrap_or_else(|e| panic!("no self-test report ({e}) in {dom}"));
     eprintln!("{name}: {report}");
-    screenshot(&url, name);
+    screenshot(&url, name, window);
     let _ = std::fs::remove_dir_all(&profile);
     report
 }
@@ -364,6 +374,26 @@ fn playback_replays_every_expansion() {
     assert_eq!(play["done"], true, "{r}");
     assert_eq!(play["expanded"], serde_json::json!([a, b]), "{r}");
     assert_eq!(play["total"], serde_json::json!(a.max(b)), "{r}");
+    // Progress per search, each against its own total.
+    let info = play["info"].as_str().unwrap();
+    let (sa, sb) = (shown_count(a), shown_count(b));
+    assert!(
+        info.contains(&format!("A: {sa} of {sa} expanded")),
+        "{info}"
+    );
+    assert!(
+        info.contains(&format!("B: {sb} of {sb} expanded")),
+        "{info}"
+    );
+    // One step back: the search with the most expansions loses its last
+    // one; the scrub slider to 0 replays nothing.
+    let back = a.max(b) - 1;
+    assert_eq!(
+        r["back"]["expanded"],
+        serde_json::json!([a.min(back), b.min(back)]),
+        "{r}"
+    );
+    assert_eq!(r["scrubbed"]["expanded"], serde_json::json!([0, 0]), "{r}");
 }
 
 #[test]
@@ -560,15 +590,18 @@ impl Drop for Driver {
 /// The time from a pointer move to the page showing its answer, in real
 /// time through chromedriver, on generated rooms maps of 512 x 512 and
 /// 1024 x 1024 (A octile, B `dh` over the map's 8 suggested landmarks):
-/// a drag of the start and a drag of a landmark, about twelve moves each.
-/// The medians are printed for docs/page.md, not asserted (the machine's
-/// load decides them); every move must be answered without an error.
+/// a drag of the start and a drag of a landmark, about twelve moves each,
+/// and on 512 x 512 the same with a landmark shading on. The medians are
+/// printed for docs/page.md; only the shaded drags' are asserted (under
+/// issue 34's 60 ms, in a release build), with one request a move in any
+/// build; every move must be answered without an error.
 #[test]
 fn drag_answer_times_in_real_time() {
     use cairns::landmarks::place;
     use cairns::spec::{PLACEMENT_SEED, PlacementKind};
     let profile = temp_profile("webdriver");
     let driver = Driver::start(&profile);
+    let mut slow = Vec::new();
     for size in [512u32, 1024] {
         let grid = MapKind::Rooms { room_size: 15 }
             .generate(size, size, 1)
@@ -600,20 +633,28 @@ fn drag_answer_times_in_real_time() {
             "http://{addr}/?from={},{}&to={},{}&heuristic=octile&compare=dh&selftest=drag",
             from[0], from[1], to[0], to[1]
         );
-        for (kind, drag) in [
-            ("start", format!("&drag_to={},{}", start_to[0], start_to[1])),
-            (
-                "landmark",
-                format!(
-                    "&drag_from={lx},{ly}&drag_to={},{}",
-                    landmark_to[0], landmark_to[1]
-                ),
-            ),
-        ] {
+        let start_drag = format!("&drag_to={},{}", start_to[0], start_to[1]);
+        let landmark_drag = format!(
+            "&drag_from={lx},{ly}&drag_to={},{}",
+            landmark_to[0], landmark_to[1]
+        );
+        // With a shading on (512 x 512 only): the shading comes with the
+        // searches, one request per move.
+        let shaded = [
+            ("start-help", format!("{start_drag}&shade=help")),
+            ("landmark-help", format!("{landmark_drag}&shade=help")),
+            ("landmark-goals", format!("{landmark_drag}&shade=goals")),
+        ];
+        let plain = [("start", start_drag), ("landmark", landmark_drag)];
+        let runs = plain
+            .iter()
+            .chain(if size == 512 { &shaded[..] } else { &[] });
+        for (kind, drag) in runs {
+            let kind = *kind;
             let r = driver.selftest(&format!("{base}{drag}"), &format!("drag-{kind}-{size}"));
             assert_eq!(r["drag"]["error"], "", "{r}");
             // The marker dragged is where the drag ended.
-            let (moved, want) = if kind == "start" {
+            let (moved, want) = if kind.starts_with("start") {
                 (r["drag"]["from"].clone(), start_to)
             } else {
                 (r["drag"]["landmarks"][dragged].clone(), landmark_to)
@@ -621,16 +662,27 @@ fn drag_answer_times_in_real_time() {
             assert_eq!(moved, serde_json::json!(want), "{r}");
             let latency = &r["latency"];
             assert!(latency["n"].as_u64().unwrap() >= 5, "{r}");
+            let median = latency["median"].as_f64().unwrap();
             eprintln!(
-                "{size}x{size} {kind} drag: median {:.1} ms, max {:.1} ms over {} moves (real time)",
-                latency["median"].as_f64().unwrap(),
+                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move; medians of the server's time {:.1} ms, the page's drawing {:.1} ms (real time)",
                 latency["max"].as_f64().unwrap(),
-                latency["n"]
+                latency["n"],
+                r["requests"],
+                latency["server"].as_f64().unwrap(),
+                latency["drawing"].as_f64().unwrap()
             );
+            assert!(r["requests"].as_f64().unwrap() <= 1.0, "{r}");
+            // Issue 34's bound for a drag with a shading on, asserted in an
+            // optimised build (`cargo test --release`, as docs/page.md runs
+            // it): the debug build's server and JSON are several times slower.
+            if !cfg!(debug_assertions) && (kind.ends_with("help") || kind.ends_with("goals")) {
+                slow.extend((median >= 60.0).then(|| format!("{kind}: median {median:.1} ms")));
+            }
         }
     }
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);
+    assert!(slow.is_empty(), "shaded drags over 60 ms: {slow:?}");
 }
 
 /// The landmark cells of `grid` as `[x, y]`, in the URL's `x,y;x,y` form.
@@ -795,8 +847,12 @@ fn the_directed_toggle_builds_a_directed_table_with_the_same_answer() {
     assert_eq!(d["b"], want, "{d}");
 }
 
-/// The ramp's two ends, as the colour bar draws them (RGBA).
+/// The heat ramp's two ends, as the colour bar draws them (RGBA).
 const RAMP_ENDS: [[u8; 4]; 2] = [[68, 1, 84, 255], [253, 231, 37, 255]];
+
+/// The gain ramp's two ends: no gain is pale cream, far from the walls'
+/// dark grey (48, 48, 56), which viridis' dark end was close to.
+const GAIN_ENDS: [[u8; 4]; 2] = [[255, 250, 225, 255], [127, 0, 0, 255]];
 
 #[test]
 fn landmark_help_shading_has_a_colour_bar_up_to_the_largest_gain() {
@@ -833,7 +889,7 @@ fn landmark_help_shading_has_a_colour_bar_up_to_the_largest_gain() {
     assert_eq!(s["lo"], "0", "{s}");
     let hi: f64 = s["hi"].as_str().unwrap().parse().unwrap();
     assert!((hi - max).abs() < 0.006, "{hi} vs {max}: {s}");
-    assert_eq!(s["ends"], serde_json::json!(RAMP_ENDS), "{s}");
+    assert_eq!(s["ends"], serde_json::json!(GAIN_ENDS), "{s}");
 }
 
 #[test]
@@ -940,4 +996,210 @@ fn a_stale_table_shows_both_paths_and_the_difference() {
         .parse()
         .unwrap();
     assert!((extra - (stale_cost - shortest)).abs() < 0.006, "{note}");
+}
+
+/// den520d served from its file (its scenario file gives the page's
+/// default query, the longest), with 16 landmarks placed as `dh:16` places
+/// them (sampled, seed 1), in the URL's form.
+fn den520d() -> (AppState, String) {
+    use cairns::landmarks::place;
+    use cairns::spec::{PLACEMENT_SEED, PlacementKind};
+    let map = cairns_testdata::file("dao/den520d.map");
+    let grid = cairns::movingai::read_map(&map).unwrap();
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let nodes = place(
+        &graph,
+        16,
+        PlacementKind::default().with_seed(PLACEMENT_SEED),
+    );
+    let points: Vec<[u32; 2]> = nodes
+        .iter()
+        .map(|&n| {
+            let (x, y) = graph.coords(n);
+            [x, y]
+        })
+        .collect();
+    (
+        AppState::with_map_file(&map).unwrap(),
+        landmark_param(&points),
+    )
+}
+
+/// Whether the rectangle `[left, top, right, bottom]` lies inside a
+/// viewport of `inner` = `[width, height]`.
+fn inside(rect: &serde_json::Value, inner: &serde_json::Value) -> bool {
+    let r: [f64; 4] = serde_json::from_value(rect.clone()).unwrap();
+    let [w, h]: [f64; 2] = serde_json::from_value(inner.clone()).unwrap();
+    r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= w && r[3] <= h && r[2] > r[0] && r[3] > r[1]
+}
+
+/// Issue 34: with a good landmark heuristic B expands little more than the
+/// path, and the path drawn 2-3 cells wide hid every one of B's cells. On
+/// den520d's default query, A octile and B dh over 16 landmarks, at 1400 x
+/// 1000 and 800 x 600 and the fit zoom, B's colours (B only and both)
+/// cover at least as many screen pixels as half of B's cells would; the
+/// ratio and the legend are inside the viewport.
+#[test]
+fn b_stays_visible_and_the_strip_on_screen_on_den520d() {
+    let profile = temp_profile("webdriver-den520d");
+    let driver = Driver::start(&profile);
+    for (w, h) in [(1400, 1000), (800, 600)] {
+        let (state, landmarks) = den520d();
+        let addr = start_server(state);
+        // The viewport itself (a window's size includes its frame).
+        driver.in_session(
+            "/goog/cdp/execute",
+            Some(
+                &serde_json::json!({"cmd": "Emulation.setDeviceMetricsOverride",
+                "params": {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": false}}),
+            ),
+        );
+        let r = driver.selftest(
+            &format!(
+                "http://{addr}/?heuristic=octile&compare=dh&landmarks={landmarks}&selftest=pixels"
+            ),
+            &format!("den520d-{w}x{h}"),
+        );
+        let p = &r["pixels"];
+        assert_eq!(p["error"], "", "{p}");
+        assert_eq!(p["inner"], serde_json::json!([w, h]), "{p}");
+        let zoom = p["zoom"].as_f64().unwrap();
+        assert!((zoom - p["fit"].as_f64().unwrap()).abs() < 1e-9, "{p}");
+        let b_cells = p["expanded"][1].as_f64().unwrap();
+        let counts = &p["counts"];
+        let b_pixels = counts["b"].as_f64().unwrap() + counts["both"].as_f64().unwrap();
+        let half = 0.5 * b_cells * zoom * zoom;
+        eprintln!(
+            "{w}x{h}: zoom {zoom:.2}, B expanded {b_cells}, B's colours {b_pixels} px, half of B's cells {half:.0} px"
+        );
+        assert!(b_cells > 0.0 && b_pixels >= half, "{w}x{h}: {p}");
+        assert!(inside(&p["ratio"], &p["inner"]), "ratio: {p}");
+        assert!(inside(&p["legend"], &p["inner"]), "legend: {p}");
+        assert!(
+            p["ratio_text"]
+                .as_str()
+                .unwrap()
+                .starts_with("B (dh) expands"),
+            "{p}"
+        );
+    }
+    drop(driver);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// A refused combination (theta with dh for B; BFS on 8-connected moves
+/// for A) clears the picture, and the reason is written beside the menu
+/// that caused it, on screen.
+#[test]
+fn a_refused_combination_clears_the_picture_and_says_why_beside_it() {
+    for (side, search) in [("b", "theta"), ("a", "bfs")] {
+        let r = &selftest_part_err(
+            AppState::with_default_map(),
+            &format!(
+                "from=10,10&to=200,180&heuristic=octile&compare=dh\
+                 &selftest=refuse&side={side}&to_search={search}"
+            ),
+            &format!("refuse-{search}"),
+            "refuse",
+        );
+        let colour = |k: &str, c: &str| r[k][c].as_u64().unwrap();
+        assert!(colour("before", "a") + colour("before", "both") > 0, "{r}");
+        for c in ["a", "b", "both", "path"] {
+            assert_eq!(colour("after", c), 0, "{c} still drawn: {r}");
+        }
+        assert_eq!(r["shown_result"], false, "{r}");
+        assert!(!r["error"].as_str().unwrap().is_empty(), "{r}");
+        assert_eq!(r["beside"], true, "{r}");
+        assert!(r["refusal"].as_str().unwrap().contains("refused"), "{r}");
+        assert!(inside(&r["refusal_rect"], &r["inner"]), "{r}");
+        assert!(
+            r["ratio"].as_str().unwrap().starts_with("No picture"),
+            "{r}"
+        );
+    }
+}
+
+/// [`selftest`]'s report `part`, whatever its error.
+fn selftest_part_err(state: AppState, query: &str, name: &str, part: &str) -> serde_json::Value {
+    selftest(state, query, name)[part].clone()
+}
+
+/// Hovering a cell names the landmark whose bound towards the goal is the
+/// largest there (as the library's table computes it) and rings it.
+#[test]
+fn hovering_a_cell_names_the_landmark_that_gives_its_estimate() {
+    use cairns::landmarks::{Directedness, LandmarkTable};
+    let grid = demo_grid();
+    let landmarks = [(30, 30), (220, 40), (120, 200)].map(|(x, y)| free_at(&grid, x, y));
+    let at = free_at(&grid, 100, 100);
+    let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+    let nodes = landmarks.map(|[x, y]| graph.node(x, y).unwrap());
+    let table = LandmarkTable::build(&graph, &nodes, Directedness::Symmetric);
+    let (n, goal) = (
+        graph.node(at[0], at[1]).unwrap(),
+        graph.node(200, 180).unwrap(),
+    );
+    let bound = |l: usize| (table.to_landmark(n, l) - table.to_landmark(goal, l)).abs();
+    let best = (0..3)
+        .fold(None, |best: Option<usize>, l| match best {
+            Some(b) if bound(b) >= bound(l) => Some(b),
+            _ => Some(l),
+        })
+        .unwrap();
+    let h = &selftest_part(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=dh&landmarks={}\
+             &selftest=hover&at={},{}",
+            landmark_param(&landmarks),
+            at[0],
+            at[1]
+        ),
+        "hover",
+        "hover",
+    );
+    let text = h["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("landmark {} gives the largest estimate", best + 1)),
+        "{best}: {h}"
+    );
+    assert_eq!(h["owner"], best, "{h}");
+    assert!(
+        h["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("B's estimates on the cells it expanded come from landmark"),
+        "{h}"
+    );
+}
+
+/// A 3 x 3 brush paints a band three cells wide; undo removes the stroke's
+/// edits and the answer is the map's again; "clear edits" removes them all.
+#[test]
+fn brush_undo_and_clear_edits() {
+    let (x0, y) = (60, 100);
+    let grid = demo_grid();
+    let (cost, a, _) = library(&grid, (10, 10), (200, 180));
+    let u = &selftest_part_err(
+        AppState::with_default_map(),
+        &format!(
+            "from=10,10&to=200,180&heuristic=octile&compare=zero\
+             &selftest=undo&brush=3&paint={x0},{y},{},{y}",
+            x0 + 10
+        ),
+        "undo",
+        "undo",
+    );
+    // The free cells of the 13 x 3 band the stroke covers.
+    let band = (y - 1..=y + 1)
+        .flat_map(|y| (x0 - 1..=x0 + 11).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y))
+        .count();
+    assert_eq!(u["first"]["edits"], band, "{u}");
+    assert_eq!(u["undone"]["edits"], 0, "{u}");
+    assert_eq!(u["undone"]["a"], shown_count(a), "{u}");
+    assert_eq!(u["undone"]["length"], shown_length(cost), "{u}");
+    assert_eq!(u["again"]["edits"], band, "{u}");
+    assert_eq!(u["cleared"]["edits"], 0, "{u}");
+    assert_eq!(u["cleared"]["a"], shown_count(a), "{u}");
 }

@@ -40,6 +40,17 @@ fn free_cell(grid: &Grid, from_end: bool) -> (u32, u32) {
 /// free cell of `grid` to its last.
 fn render_first_to_last(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> Output {
     let (start, goal) = (free_cell(grid, false), free_cell(grid, true));
+    render_between(map, start, goal, out, extra)
+}
+
+/// Runs `cairns render MAP --from START --to GOAL -o OUT EXTRA...`.
+fn render_between(
+    map: &Path,
+    start: (u32, u32),
+    goal: (u32, u32),
+    out: &Path,
+    extra: &[&str],
+) -> Output {
     let (from, to) = (
         format!("{},{}", start.0, start.1),
         format!("{},{}", goal.0, goal.1),
@@ -309,6 +320,100 @@ fn render_uses_a_saved_landmark_table_like_scen() {
         assert_eq!(o.status.code(), Some(2), "{extra:?}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(message), "{extra:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 34: with a good landmark heuristic B expands little more than
+/// the path, and a path drawn over two or three cells hid every one of
+/// them. On den520d's longest scenario (the page's default query), A octile
+/// and B `dh:16`: the pixels of B's colours (B only, both) are at least as
+/// many as half of B's cells would cover at the picture's scale.
+#[test]
+fn render_keeps_b_visible_beside_the_path_on_den520d() {
+    use cairns::grid::{GridGraph, Neighborhood};
+    let map = cairns_testdata::file("dao/den520d.map");
+    let grid = cairns::movingai::read_map(&map).unwrap();
+    let graph = GridGraph::new(grid, Neighborhood::Octile);
+    let scen = cairns_testdata::file("dao/den520d.map.scen");
+    let (s, t, _) = cairns_web::longest_scenario(&graph, &scen).unwrap();
+    let dir = temp_dir("den520d");
+    let out = dir.join("den520d.png");
+    let output = render_between(
+        &map,
+        graph.coords(s),
+        graph.coords(t),
+        &out,
+        &["--compare", "dh:16"],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let b_expanded: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("b dh:16"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of B in {text}"));
+    // 256 x 257 cells, scaled up to at least 512 pixels: 2 px per cell.
+    assert!(text.contains("2 px per cell"), "{text}");
+    let (_, _, px) = decode(&out);
+    let counts = colour_counts(&px);
+    let b_pixels = counts.get(&ONLY_B).unwrap_or(&0) + counts.get(&BOTH).unwrap_or(&0);
+    eprintln!(
+        "den520d: B expanded {b_expanded} cells; B's colours cover {b_pixels} px (half of B's cells: {})",
+        b_expanded * 4 / 2
+    );
+    assert!(
+        b_pixels >= b_expanded * 4 / 2,
+        "{b_pixels} px for {b_expanded} cells"
+    );
+    assert!(counts.get(&PATH).is_some_and(|&n| n > 0), "the path");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--scale`, `--crop` and `--title`: the picture is the crop's cells at
+/// the scale, with a title line above the map.
+#[test]
+fn render_scale_crop_and_title_frame_the_picture() {
+    let dir = temp_dir("frame");
+    let out = dir.join("framed.png");
+    let (map, grid) = map_file(&dir);
+    let output = render_first_to_last(
+        &map,
+        &grid,
+        &out,
+        &[
+            "--scale",
+            "5",
+            "--crop",
+            "31,23,0,0",
+            "--title",
+            "rooms, corner",
+        ],
+    );
+    assert!(output.status.success(), "{output:?}");
+    let (width, height, px) = decode(&out);
+    // 32 x 24 cells at 5 px, a margin of 8 on each side; the legend may be
+    // wider. The title adds a line above.
+    assert!(width >= 32 * 5 + 16, "{width}");
+    // The map's top-left cell starts below the title line (2x font, 14 px
+    // + 8 + 4), 8 px in: it is not the paper colour.
+    let at = |x: u32, y: u32| {
+        let i = (y * width + x) as usize * 3;
+        [px[i], px[i + 1], px[i + 2]]
+    };
+    assert_ne!(
+        at(8 + 2, 8 + 26 + 2),
+        [245, 245, 240],
+        "a map cell under the title"
+    );
+    assert!(height > 24 * 5 + 16 + 26, "{height}");
+    // Outside the map: refused.
+    let output = render_first_to_last(&map, &grid, &out, &["--crop", "0,0,64,10"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    for bad in ["1,2,3", "a,b,c,d"] {
+        let output = render_first_to_last(&map, &grid, &out, &["--crop", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}: {output:?}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
