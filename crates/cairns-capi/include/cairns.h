@@ -74,6 +74,32 @@ typedef int32_t cairns_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Movement rules, the `movement` argument of the map constructors.
+enum cairns_movement
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : int32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // 4-connected: north, east, south, west, each costing 1 (times the
+  // mean cost of the two cells under terrain costs).
+  CAIRNS_MOVE_FOUR = 4,
+  // Octile: 8 moves, a diagonal costing sqrt(2) and allowed only when
+  // both cells beside it are passable (no corner cutting): the Moving AI
+  // rule.
+  CAIRNS_MOVE_OCTILE = 8,
+  // Octile with corner cutting (a diagonal past one wall): not in the
+  // library; the constructors answer
+  // `CAIRNS_ERR_UNSUPPORTED`.
+  CAIRNS_MOVE_OCTILE_CUT = 9,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum cairns_movement cairns_movement;
+#else
+typedef int32_t cairns_movement;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // Where a budgeted search ended.
 typedef struct {
   // The goal reached (`CAIRNS_OK`) or the best node so far

@@ -222,7 +222,7 @@ pub unsafe extern "C" fn cairns_engine_spec(
         bytes.push(0);
         // SAFETY: the caller's contract.
         let buf = unsafe { handle::buffer(buf.cast::<u8>(), capacity, "buf")? };
-        handle::fill(buf, &bytes, "the spec")?;
+        handle::fill(buf, &bytes, "the spec with its NUL", ("bytes", 1))?;
         Ok(cairns_status::CAIRNS_OK)
     })
 }
@@ -284,7 +284,7 @@ pub unsafe extern "C" fn cairns_engine_save_table(
         unsafe { handle::put(len, bytes.len(), "len")? };
         // SAFETY: the caller's contract.
         let buf = unsafe { handle::buffer(buf, capacity, "buf")? };
-        handle::fill(buf, &bytes, "the table")?;
+        handle::fill(buf, &bytes, "the table", ("bytes", 1))?;
         Ok(cairns_status::CAIRNS_OK)
     })
 }

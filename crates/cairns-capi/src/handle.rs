@@ -185,9 +185,14 @@ pub(crate) unsafe fn buffer<'a, T>(
 }
 
 /// Copies `values` into `out` when it holds them all; otherwise
-/// `CAIRNS_ERR_BUFFER_TOO_SMALL`
-/// naming `what`. The caller has written the length needed back already.
-pub(crate) fn fill<T: Copy>(out: &mut [T], values: &[T], what: &str) -> Result<()> {
+/// `CAIRNS_ERR_BUFFER_TOO_SMALL` naming `what` and the sizes in `unit`s of
+/// `per` values. The caller has written the length needed back already.
+pub(crate) fn fill<T: Copy>(
+    out: &mut [T],
+    values: &[T],
+    what: &str,
+    (unit, per): (&str, usize),
+) -> Result<()> {
     match out.get_mut(..values.len()) {
         Some(head) => {
             head.copy_from_slice(values);
@@ -196,9 +201,9 @@ pub(crate) fn fill<T: Copy>(out: &mut [T], values: &[T], what: &str) -> Result<(
         None => Err(Failure::new(
             cairns_status::CAIRNS_ERR_BUFFER_TOO_SMALL,
             format!(
-                "{what} needs room for {} values, the buffer holds {}",
-                values.len(),
-                out.len()
+                "{what} needs {} {unit}, the buffer holds {}",
+                values.len() / per,
+                out.len() / per
             ),
         )),
     }

@@ -168,7 +168,7 @@ impl Searcher {
         })?;
         // SAFETY: the caller's contract.
         let out = unsafe { handle::buffer(xy, values, "xy")? };
-        handle::fill(out, &self.path, "the path (2 values a point)")
+        handle::fill(out, &self.path, "the path", ("points", 2))
     }
 }
 
