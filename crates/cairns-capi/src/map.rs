@@ -82,6 +82,27 @@ fn check_cells(len: usize, width: u32, height: u32, what: &str) -> Result<()> {
     }
 }
 
+/// The movement rule and the `len` values at `cells`, one per cell of a
+/// `width` x `height` grid: what the array constructors check first.
+///
+/// # Safety
+///
+/// `cells` is valid for reads of `len` values.
+unsafe fn array<'a, T>(
+    cells: *const T,
+    len: usize,
+    (width, height): (u32, u32),
+    movement: i32,
+    out: *mut *mut cairns_map,
+    what: &str,
+) -> Result<(Neighborhood, &'a [T])> {
+    handle::need(out, "out")?;
+    let rule = neighborhood(movement)?;
+    check_cells(len, width, height, what)?;
+    // SAFETY: the caller's contract.
+    Ok((rule, unsafe { handle::slice(cells, len, what)? }))
+}
+
 /// Tiles from one wall flag per cell.
 fn tiles(width: u32, height: u32, walls: impl Iterator<Item = bool>) -> Result<Grid> {
     let tiles = walls
@@ -130,11 +151,8 @@ pub unsafe extern "C" fn cairns_map_from_walls(
     out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
-        handle::need(out, "out")?;
-        let rule = neighborhood(movement)?;
-        check_cells(len, width, height, "cells")?;
         // SAFETY: the caller's contract.
-        let cells = unsafe { handle::slice(cells, len, "cells")? };
+        let (rule, cells) = unsafe { array(cells, len, (width, height), movement, out, "cells")? };
         let grid = tiles(width, height, cells.iter().map(|&c| c != 0))?;
         // SAFETY: `out` checked non-NULL above; valid by contract.
         unsafe { give(out, GridGraph::new(grid, rule), "the map".to_owned()) }
@@ -163,11 +181,8 @@ pub unsafe extern "C" fn cairns_map_from_costs(
     out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
-        handle::need(out, "out")?;
-        let rule = neighborhood(movement)?;
-        check_cells(len, width, height, "costs")?;
         // SAFETY: the caller's contract.
-        let costs = unsafe { handle::slice(costs, len, "costs")? };
+        let (rule, costs) = unsafe { array(costs, len, (width, height), movement, out, "costs")? };
         let costs: Vec<f64> = costs.iter().map(|&c| f64::from(c)).collect();
         let grid = tiles(width, height, costs.iter().map(|&c| c == f64::INFINITY))?;
         let graph = GridGraph::with_cell_costs(grid, rule, costs)

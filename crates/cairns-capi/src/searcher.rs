@@ -56,7 +56,7 @@ pub struct cairns_stats {
 
 /// Where a budgeted search ended.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct cairns_progress {
     /// The goal reached (`CAIRNS_OK`) or the best node so far
     /// (`CAIRNS_PAUSED`); -1 when there is no path.
@@ -135,6 +135,47 @@ impl Searcher {
     unsafe fn nodes(&self, what: &str, xy: *const i32, count: usize) -> Result<Vec<NodeId>> {
         // SAFETY: the caller's contract.
         unsafe { map::endpoints(self.inner.graph(), &self.shared.name, what, xy, count) }
+    }
+
+    /// The sources and goals of a query of many (`x, y` pairs), checked.
+    ///
+    /// # Safety
+    ///
+    /// `sources` is valid for reads of `2 * source_count` values, `goals`
+    /// of `2 * goal_count`.
+    unsafe fn ends(
+        &self,
+        (sources, source_count): (*const i32, usize),
+        (goals, goal_count): (*const i32, usize),
+    ) -> Result<(Vec<NodeId>, Vec<NodeId>)> {
+        // SAFETY: the caller's contract.
+        unsafe {
+            Ok((
+                self.nodes("sources", sources, source_count)?,
+                self.nodes("goals", goals, goal_count)?,
+            ))
+        }
+    }
+
+    /// Answers a query that found `reached` (its goal and cost): keeps its
+    /// path, writes the cost and the path into the caller's buffers.
+    ///
+    /// # Safety
+    ///
+    /// As [`write_path`](Self::write_path); `cost` valid for a write.
+    unsafe fn answer(
+        &mut self,
+        reached: Option<(NodeId, f64)>,
+        (xy, capacity, len): (*mut i32, usize, *mut usize),
+        cost: *mut f64,
+    ) -> Result<cairns_status> {
+        self.ended(reached.map(|(goal, _)| goal));
+        // SAFETY: the caller's contract.
+        unsafe {
+            handle::put(cost, reached.map_or(f64::INFINITY, |(_, c)| c), "cost")?;
+            self.write_path(xy, capacity, len)?;
+        }
+        Ok(found(reached.is_some()))
     }
 
     /// Notes where the last query ended and keeps its path.
@@ -249,14 +290,9 @@ pub unsafe extern "C" fn cairns_search_path(
         let s = unsafe { handle::get_mut(searcher, "searcher")? };
         s.refresh();
         let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
-        let found_cost = s.inner.search_cost(start, goal);
-        s.ended(found_cost.map(|_| goal));
-        // SAFETY: checked non-NULL above; the caller's contract.
-        unsafe {
-            handle::put(cost, found_cost.unwrap_or(f64::INFINITY), "cost")?;
-            s.write_path(xy, capacity, len)?;
-        }
-        Ok(found(found_cost.is_some()))
+        let reached = s.inner.search_cost(start, goal).map(|c| (goal, c));
+        // SAFETY: the caller's contract.
+        unsafe { s.answer(reached, (xy, capacity, len), cost) }
     })
 }
 
@@ -318,20 +354,10 @@ pub unsafe extern "C" fn cairns_search_nearest(
         let s = unsafe { handle::get_mut(searcher, "searcher")? };
         s.refresh();
         // SAFETY: the caller's contract.
-        let (sources, goals) = unsafe {
-            (
-                s.nodes("sources", sources, source_count)?,
-                s.nodes("goals", goals, goal_count)?,
-            )
-        };
+        let (sources, goals) = unsafe { s.ends((sources, source_count), (goals, goal_count))? };
         let reached = s.inner.search_nearest(&sources, &goals);
-        s.ended(reached.map(|r| r.goal));
-        // SAFETY: checked non-NULL above; the caller's contract.
-        unsafe {
-            handle::put(cost, reached.map_or(f64::INFINITY, |r| r.cost), "cost")?;
-            s.write_path(xy, capacity, len)?;
-        }
-        Ok(found(reached.is_some()))
+        // SAFETY: the caller's contract.
+        unsafe { s.answer(reached.map(|r| (r.goal, r.cost)), (xy, capacity, len), cost) }
     })
 }
 
@@ -374,12 +400,7 @@ pub unsafe extern "C" fn cairns_search_budgeted(
         let s = unsafe { handle::get_mut(searcher, "searcher")? };
         s.refresh();
         // SAFETY: the caller's contract.
-        let (sources, goals) = unsafe {
-            (
-                s.nodes("sources", sources, source_count)?,
-                s.nodes("goals", goals, goal_count)?,
-            )
-        };
+        let (sources, goals) = unsafe { s.ends((sources, source_count), (goals, goal_count))? };
         let budget = Budget {
             expansions: if max_expansions == 0 {
                 u64::MAX

@@ -3,8 +3,7 @@
 
 #![expect(
     clippy::many_single_char_names,
-    clippy::too_many_lines,
-    reason = "the tests read as C does: short handle names, one story per test"
+    reason = "the tests read as C does: short handle names"
 )]
 
 use std::ffi::{CStr, c_char};
@@ -72,6 +71,32 @@ fn cost(s: *mut cairns_searcher, from: (i32, i32), to: (i32, i32)) -> (cairns_st
     // SAFETY: a live searcher used by this thread only, an out-pointer.
     let status = unsafe { cairns_search_cost(s, from.0, from.1, to.0, to.1, &raw mut c) };
     (status, c)
+}
+
+/// One budgeted search from `from` to `to`.
+fn budgeted(
+    s: *mut cairns_searcher,
+    from: [i32; 2],
+    to: [i32; 2],
+    max_expansions: u64,
+    max_cost: f64,
+) -> (cairns_status, cairns_progress) {
+    let mut progress = cairns_progress::default();
+    // SAFETY: a live searcher used by this thread only, one point each, an
+    // out-pointer.
+    let status = unsafe {
+        cairns_search_budgeted(
+            s,
+            from.as_ptr(),
+            1,
+            to.as_ptr(),
+            1,
+            max_expansions,
+            max_cost,
+            &raw mut progress,
+        )
+    };
+    (status, progress)
 }
 
 /// The library's own answer on the same map and spec.
@@ -273,26 +298,10 @@ fn bad_input_gets_an_error_code_and_a_message() {
         last_error(),
         "goal (4, 0) is on a blocked tile '@' in the map"
     );
-    let mut progress = cairns_progress {
-        x: 0,
-        y: 0,
-        cost: 0.0,
-        h: 0.0,
-    };
-    // SAFETY: a live searcher, one point each, an out-pointer; NaN refused.
-    let status = unsafe {
-        cairns_search_budgeted(
-            s,
-            [0, 0].as_ptr(),
-            1,
-            [8, 0].as_ptr(),
-            1,
-            0,
-            f64::NAN,
-            &raw mut progress,
-        )
-    };
-    assert_eq!(status, CAIRNS_ERR_ARGUMENT);
+    assert_eq!(
+        budgeted(s, [0, 0], [8, 0], 0, f64::NAN).0,
+        CAIRNS_ERR_ARGUMENT
+    );
     // SAFETY: live handles, freed once; then a freed pointer would be UB
     // to pass, so only NULL is tried.
     unsafe {
@@ -472,40 +481,10 @@ fn fields_nearest_budgets_and_components() {
     };
     assert_eq!((status, c, len), (CAIRNS_OK, 8.0, 9));
     assert_eq!((xy[0], xy[1], xy[16], xy[17]), (0, 4, 8, 4));
-    let mut progress = cairns_progress {
-        x: 0,
-        y: 0,
-        cost: 0.0,
-        h: 0.0,
-    };
-    // SAFETY: one source, one goal, an out-pointer.
-    let status = unsafe {
-        cairns_search_budgeted(
-            s,
-            [0, 0].as_ptr(),
-            1,
-            [8, 0].as_ptr(),
-            1,
-            5,
-            f64::INFINITY,
-            &raw mut progress,
-        )
-    };
+    let (status, progress) = budgeted(s, [0, 0], [8, 0], 5, f64::INFINITY);
     assert_eq!(status, CAIRNS_PAUSED);
     assert!(progress.cost + progress.h <= 16.0);
-    // SAFETY: as above, no limit.
-    let status = unsafe {
-        cairns_search_budgeted(
-            s,
-            [0, 0].as_ptr(),
-            1,
-            [8, 0].as_ptr(),
-            1,
-            0,
-            f64::INFINITY,
-            &raw mut progress,
-        )
-    };
+    let (status, progress) = budgeted(s, [0, 0], [8, 0], 0, f64::INFINITY);
     assert_eq!(
         (status, progress.x, progress.y, progress.cost),
         (CAIRNS_OK, 8, 0, 16.0)
