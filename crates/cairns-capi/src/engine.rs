@@ -1,0 +1,494 @@
+//! `cairns_engine`: a search spec prepared on a copy of a map (the
+//! library's owning [`cairns::spec::Engine`]), shared by every thread,
+//! with wall edits that keep its tables correct.
+
+use std::ffi::{CStr, c_char};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Instant;
+
+use cairns::graph::NodeId;
+use cairns::grid::Tile;
+use cairns::landmarks::IncrementalTable;
+use cairns::saved::grid_hash;
+use cairns::search::{DistanceField, SearchCache};
+use cairns::spec::{Engine as Owning, Given, SearchSpec, Table};
+
+use crate::error::{Failure, Result, cairns_status, guard, guard_value};
+use crate::handle::{self, Handle, Kind};
+use crate::map::{self, cairns_map};
+
+/// A search spec prepared on a copy of a map, with the tables it needs
+/// (landmarks, the jump table). Any number of threads may use one engine
+/// at once, each through a `cairns_searcher` of its own; wall edits
+/// (`cairns_engine_set_walls`) reach every searcher at its next query.
+#[expect(non_camel_case_types, reason = "the C names are the API")]
+pub type cairns_engine = Handle<Engine>;
+
+/// What an engine handle holds: a share of what its searchers share.
+#[derive(Debug)]
+pub struct Engine {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl Kind for Engine {
+    const TAG: u64 = u64::from_le_bytes(*b"cairnsEN");
+    const NAME: &'static str = "cairns_engine";
+}
+
+/// The current engine, replaced whole by each edit, and what edits keep.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    current: RwLock<Current>,
+    /// The version of `current`, read by searchers before each query
+    /// (one atomic load) to take up an edit.
+    version: AtomicU64,
+    /// The landmark table that follows the edits (made at the first edit
+    /// of an engine with a landmark table); its lock orders the edits.
+    repair: Mutex<Option<IncrementalTable>>,
+    /// What messages call the map.
+    pub name: String,
+}
+
+/// An engine and its version.
+#[derive(Clone, Debug)]
+pub(crate) struct Current {
+    pub engine: Owning,
+    pub version: u64,
+}
+
+impl Shared {
+    /// The current engine and its version.
+    pub fn current(&self) -> Current {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Whether `version` is still the current one.
+    #[inline]
+    pub fn is_current(&self, version: u64) -> bool {
+        self.version.load(Ordering::Acquire) == version
+    }
+}
+
+/// A spec that does not parse or fit as
+/// `CAIRNS_ERR_SPEC`, or a table that
+/// does not fit as `CAIRNS_ERR_TABLE`.
+fn spec_failure(e: &cairns::spec::SpecError) -> Failure {
+    let status = if matches!(e.kind(), cairns::spec::SpecErrorKind::Table(_)) {
+        cairns_status::CAIRNS_ERR_TABLE
+    } else {
+        cairns_status::CAIRNS_ERR_SPEC
+    };
+    Failure::of(status, e)
+}
+
+/// An engine on a copy of `map` prepared for the NUL-terminated `spec`
+/// (any spec of the `cairns` command: `"astar"`, `"jps"`, `"jps+"`,
+/// `"astar/dh:16"`, `"jps/dh:8/pairing-heap"`...), building every table
+/// the spec needs. A spec that does not parse or does not fit the map is
+/// `CAIRNS_ERR_SPEC`, with the reason.
+///
+/// # Safety
+///
+/// `map` is NULL or a live handle; `spec` a NUL-terminated string; `out`
+/// valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_new(
+    map: *const cairns_map,
+    spec: *const c_char,
+    out: *mut *mut cairns_engine,
+) -> cairns_status {
+    // SAFETY: the caller's contract; no tables.
+    unsafe { cairns_engine_new_with_tables(map, spec, std::ptr::null(), std::ptr::null(), 0, out) }
+}
+
+/// Like `cairns_engine_new`, taking `count` saved tables instead of
+/// building them: `tables[i]` points to `lens[i]` bytes of a table as
+/// `cairns_engine_save_table` (or the `cairns table build` command) wrote
+/// it, for this map and movement. A table that is malformed, cut, or for
+/// another map or search is `CAIRNS_ERR_TABLE`
+/// naming it (`tables[1]: cannot load the table: ...`).
+///
+/// # Safety
+///
+/// As `cairns_engine_new`; `tables` and `lens` are valid for reads of
+/// `count` values (NULL when `count` is 0), and each `tables[i]` for
+/// `lens[i]` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_new_with_tables(
+    map: *const cairns_map,
+    spec: *const c_char,
+    tables: *const *const u8,
+    lens: *const usize,
+    count: usize,
+    out: *mut *mut cairns_engine,
+) -> cairns_status {
+    guard(|| {
+        handle::need(out, "out")?;
+        // SAFETY: the caller's contract.
+        let map = unsafe { handle::get(map, "map")? };
+        if spec.is_null() {
+            return Err(Failure::null("spec"));
+        }
+        // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+        let spec = unsafe { CStr::from_ptr(spec) };
+        let spec: SearchSpec = spec
+            .to_str()
+            .map_err(|_| Failure::new(cairns_status::CAIRNS_ERR_SPEC, "the spec is not UTF-8"))?
+            .parse()
+            .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))?;
+        // SAFETY: the caller's contract.
+        let (tables, lens) = unsafe {
+            (
+                handle::slice(tables, count, "tables")?,
+                handle::slice(lens, count, "lens")?,
+            )
+        };
+        let graph = &map.graph;
+        let hash = grid_hash(graph.grid(), graph.neighborhood());
+        let mut given = Vec::with_capacity(count);
+        for (i, (&bytes, &len)) in tables.iter().zip(lens).enumerate() {
+            let what = format!("tables[{i}]");
+            // SAFETY: the caller's contract: `len` readable bytes.
+            let bytes = unsafe { handle::slice(bytes, len, &what)? };
+            let t0 = Instant::now();
+            let table = Table::load_for(bytes, graph, hash).map_err(|e| {
+                let f = Failure::of(cairns_status::CAIRNS_ERR_TABLE, &e);
+                Failure::new(
+                    cairns_status::CAIRNS_ERR_TABLE,
+                    format!("{what}: cannot load the table: {}", f.message),
+                )
+            })?;
+            given.push(Given {
+                table,
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        }
+        let engine =
+            Owning::with_tables(graph.clone(), &spec, given).map_err(|e| spec_failure(&e))?;
+        let shared = Shared {
+            current: RwLock::new(Current { engine, version: 0 }),
+            version: AtomicU64::new(0),
+            repair: Mutex::new(None),
+            name: map.name.clone(),
+        };
+        let engine = handle::into_raw(Engine {
+            shared: Arc::new(shared),
+        });
+        // SAFETY: `out` checked non-NULL above; valid by contract.
+        unsafe { handle::put(out, engine, "out")? };
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// Frees an engine (NULL does nothing). Its searchers keep what they
+/// search and stay usable until they are freed.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live engine handle, not used after this call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_free(engine: *mut cairns_engine) -> cairns_status {
+    // SAFETY: the caller's contract.
+    guard(|| unsafe { handle::free(engine, "engine") }.map(|()| cairns_status::CAIRNS_OK))
+}
+
+/// The engine's spec as resolved (defaults filled in:
+/// `"astar/octile/quaternary-heap"`), written NUL-terminated into `buf`
+/// of `capacity` bytes; `*len` receives its length without the NUL (the
+/// buffer needs `*len + 1`).
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `buf` valid for `capacity` bytes
+/// (NULL when 0); `len` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_spec(
+    engine: *const cairns_engine,
+    buf: *mut c_char,
+    capacity: usize,
+    len: *mut usize,
+) -> cairns_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let text = engine.shared.current().engine.spec().to_string();
+        // SAFETY: the caller's contract.
+        unsafe { handle::put(len, text.len(), "len")? };
+        let mut bytes = text.into_bytes();
+        bytes.push(0);
+        // SAFETY: the caller's contract.
+        let buf = unsafe { handle::buffer(buf.cast::<u8>(), capacity, "buf")? };
+        handle::fill(buf, &bytes, "the spec with its NUL", ("bytes", 1))?;
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// How many tables the engine holds (landmarks, the jump table); 0 for a
+/// NULL or wrong handle.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_table_count(engine: *const cairns_engine) -> usize {
+    guard_value(0, || {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        Ok(engine.shared.current().engine.tables().len())
+    })
+}
+
+/// Table `index` of the engine in its saved form (the format of the
+/// `cairns table build` command's files), into `buf` of `capacity` bytes;
+/// `*len` receives the size needed. Call with a `capacity` of 0 to learn
+/// the size. Give the bytes back to `cairns_engine_new_with_tables` with
+/// the same map to skip building the table.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `buf` valid for `capacity` bytes
+/// (NULL when 0); `len` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_save_table(
+    engine: *const cairns_engine,
+    index: usize,
+    buf: *mut u8,
+    capacity: usize,
+    len: *mut usize,
+) -> cairns_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        handle::need(len, "len")?;
+        let current = engine.shared.current().engine;
+        let tables = current.tables();
+        let table = tables.get(index).ok_or_else(|| {
+            Failure::new(
+                cairns_status::CAIRNS_ERR_ARGUMENT,
+                format!(
+                    "table {index} does not exist: the engine holds {}",
+                    tables.len()
+                ),
+            )
+        })?;
+        let graph = current.graph();
+        let mut bytes = Vec::new();
+        table
+            .save(&mut bytes, grid_hash(graph.grid(), graph.neighborhood()))
+            .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_TABLE, &e))?;
+        // SAFETY: checked non-NULL above; the caller's contract.
+        unsafe { handle::put(len, bytes.len(), "len")? };
+        // SAFETY: the caller's contract.
+        let buf = unsafe { handle::buffer(buf, capacity, "buf")? };
+        handle::fill(buf, &bytes, "the table", ("bytes", 1))?;
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// The connected component of cell `(x, y)` in `*label`: two cells are
+/// joined by a path exactly when their labels are equal. Searches use the
+/// same labels to answer "no path" at once, without a search, and edits
+/// keep them up to date.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `label` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_component(
+    engine: *const cairns_engine,
+    x: i32,
+    y: i32,
+    label: *mut u32,
+) -> cairns_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let current = engine.shared.current().engine;
+        let graph = current.graph();
+        let node = map::endpoint(graph, &engine.shared.name, "the cell", x, y)?;
+        let found = graph.components().label(node).ok_or_else(|| {
+            Failure::new(
+                cairns_status::CAIRNS_ERR_ENDPOINT,
+                format!("the cell ({x}, {y}) belongs to no component"),
+            )
+        })?;
+        // SAFETY: the caller's contract.
+        unsafe { handle::put(label, found, "label")? };
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// Sets `count` cells at once: cell `(xy[2i], xy[2i + 1])` becomes a wall
+/// when `walls[i]` is nonzero and open ground (cost 1) otherwise. The
+/// engine's tables stay exact: a landmark table is repaired
+/// (`cairns::landmarks::IncrementalTable`, the cells whose distances
+/// change; identical to a rebuild with the same landmarks), a jump table
+/// is rebuilt. Searchers take up the new map at their next query; a query
+/// running meanwhile finishes on the map it started on. Give many edits in
+/// one call: each call repairs once. Nothing changes when a point is off
+/// the map (`CAIRNS_ERR_ENDPOINT`).
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `xy` valid for reads of `2 * count`
+/// values and `walls` of `count`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_set_walls(
+    engine: *const cairns_engine,
+    xy: *const i32,
+    walls: *const u8,
+    count: usize,
+) -> cairns_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let shared = &engine.shared;
+        // SAFETY: the caller's contract.
+        let walls = unsafe { handle::slice(walls, count, "walls")? };
+        // Edits one at a time: the repair state follows one sequence.
+        let mut repair = shared.repair.lock().unwrap_or_else(|poisoned| {
+            // A panic in an earlier repair left the table half done:
+            // start it again from the current map.
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        });
+        let old = shared.current();
+        let mut graph = old.engine.graph().clone();
+        let cells: Vec<(u32, u32, Tile)> = {
+            // Every point is checked before anything changes; a wall may be
+            // opened, so passability is not asked.
+            let len = count.checked_mul(2).ok_or_else(|| {
+                Failure::new(cairns_status::CAIRNS_ERR_ARGUMENT, "xy: too many points")
+            })?;
+            // SAFETY: the caller's contract.
+            let xy = unsafe { handle::slice(xy, len, "xy")? };
+            xy.chunks_exact(2)
+                .zip(walls)
+                .enumerate()
+                .map(|(i, (p, &wall))| {
+                    let (x, y) = (p[0], p[1]);
+                    let cell = u32::try_from(x).ok().zip(u32::try_from(y).ok());
+                    match cell.filter(|&(x, y)| graph.grid().contains(x, y)) {
+                        Some((x, y)) => {
+                            let tile = if wall == 0 {
+                                Tile::Ground
+                            } else {
+                                Tile::OutOfBounds
+                            };
+                            Ok((x, y, tile))
+                        }
+                        None => Err(Failure::new(
+                            cairns_status::CAIRNS_ERR_ENDPOINT,
+                            format!(
+                                "xy[{i}] ({x}, {y}) is outside {} ({}x{})",
+                                shared.name,
+                                graph.width(),
+                                graph.height()
+                            ),
+                        )),
+                    }
+                })
+                .collect::<Result<_>>()?
+        };
+        let landmarks = old.engine.tables().iter().find_map(Table::landmarks);
+        let mut given = Vec::new();
+        if let Some(table) = landmarks {
+            let t0 = Instant::now();
+            let incremental =
+                repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()));
+            for &(x, y, tile) in &cells {
+                incremental.set_tile(&mut graph, x, y, tile);
+            }
+            incremental.repair(&graph);
+            given.push(Given {
+                table: Table::from(incremental.table().clone()),
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        } else {
+            for &(x, y, tile) in &cells {
+                graph.set_tile(x, y, tile);
+            }
+        }
+        let spec = old.engine.spec();
+        let engine = Owning::with_tables(graph, &spec, given).map_err(|e| spec_failure(&e))?;
+        let version = old.version + 1;
+        *shared
+            .current
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Current { engine, version };
+        shared.version.store(version, Ordering::Release);
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// The distance field and flow field to the nearest of `count` goals
+/// (`x, y` pairs at `goals`), over the engine's current map: `distance[c]`
+/// is the cost from cell `c` (`y * width + x`) to its nearest goal
+/// (`INFINITY` where none can be reached), `next[c]` the cell of the next
+/// step on a shortest path there (-1 at a goal and where none can be
+/// reached). Both arrays hold `cells` values, which must be `width *
+/// height`; either may be NULL when not wanted. One Dijkstra search from
+/// the goals (`cairns::search::DistanceField`).
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `goals` valid for reads of `2 *
+/// count` values; `distance` and `next` NULL or valid for writes of
+/// `cells` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_field(
+    engine: *const cairns_engine,
+    goals: *const i32,
+    count: usize,
+    distance: *mut f64,
+    next: *mut i32,
+    cells: usize,
+) -> cairns_status {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let current = engine.shared.current().engine;
+        let graph = current.graph();
+        let bound = graph.grid().len();
+        if cells != bound {
+            return Err(Failure::new(
+                cairns_status::CAIRNS_ERR_ARGUMENT,
+                format!(
+                    "cells is {cells}, but the map has {}x{} = {bound} cells",
+                    graph.width(),
+                    graph.height()
+                ),
+            ));
+        }
+        // SAFETY: the caller's contract.
+        let goals = unsafe { map::endpoints(graph, &engine.shared.name, "goals", goals, count)? };
+        // SAFETY: the caller's contract (NULL: not wanted).
+        let (distance, next) = unsafe {
+            (
+                (!distance.is_null())
+                    .then(|| handle::buffer(distance, cells, "distance"))
+                    .transpose()?,
+                (!next.is_null())
+                    .then(|| handle::buffer(next, cells, "next"))
+                    .transpose()?,
+            )
+        };
+        let field = DistanceField::build(graph, &goals, &mut SearchCache::new());
+        if let Some(distance) = distance {
+            for (i, d) in distance.iter_mut().enumerate() {
+                *d = field.distance(NodeId(i as u32)).unwrap_or(f64::INFINITY);
+            }
+        }
+        if let Some(next) = next {
+            for (i, n) in next.iter_mut().enumerate() {
+                *n = field.next(NodeId(i as u32)).map_or(-1, |n| n.0 as i32);
+            }
+        }
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
