@@ -455,9 +455,10 @@ cairns_status cairns_search_nearest(cairns_searcher *searcher,
 // `CAIRNS_NO_PATH`, or
 // `CAIRNS_PAUSED` with the best node so far
 // in `*progress` (head for it meanwhile; `cairns_searcher_last_path` gives
-// the path there). Each call searches from the start: the library's
-// runtime searchers do not keep a paused query between calls, so a paused
-// search does not resume. Only `astar` and `dijkstra` take a budget;
+// the path there). The next call on this searcher with the same sources
+// and goals goes on from where a paused one stopped (a game's next
+// frame); a query of another kind in between, or an edit of the map,
+// starts it over, with the same answer. Only `astar` and `dijkstra` take a budget;
 // other specs are `CAIRNS_ERR_UNSUPPORTED`.
 //
 // # Safety

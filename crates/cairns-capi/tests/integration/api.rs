@@ -496,6 +496,26 @@ fn fields_nearest_budgets_and_components() {
         CAIRNS_OK
     );
     assert!(stats.expanded > 5);
+    // Frame by frame: each call with the same ends takes up the query the
+    // last one paused, to the same end with the same expansions in all.
+    let mut frames = 0;
+    let last = loop {
+        frames += 1;
+        assert!(frames < 100, "a paused search was not taken up");
+        let (status, progress) = budgeted(s, [0, 0], [8, 0], 2, f64::INFINITY);
+        if status != CAIRNS_PAUSED {
+            break (status, progress.cost);
+        }
+    };
+    assert_eq!(last, (CAIRNS_OK, 16.0));
+    let mut resumed = cairns_stats::default();
+    // SAFETY: a live searcher, an out-pointer.
+    assert_eq!(
+        unsafe { cairns_searcher_stats(s, &raw mut resumed) },
+        CAIRNS_OK
+    );
+    assert_eq!(resumed.expanded, stats.expanded);
+    assert!(frames > 1);
     // Walling in the corner (0, 0) (its diagonal (1, 1) is a wall) makes
     // two components: "no path" without a search.
     let (mut a, mut b) = (0, 0);
