@@ -103,13 +103,20 @@ int main(int argc, char **argv) try {
     w = cairns_map_width(map.get());
     h = cairns_map_height(map.get());
 
-    // Corner cutting is not in the library: a clear error, not a wrong answer.
+    // Corner cutting: a diagonal past one wall's corner. On a 2x2 map with
+    // one wall, the diagonal between the two cells beside it is allowed.
     {
-        std::vector<uint8_t> open(4, 0);
+        std::vector<uint8_t> walls = {0, 1, 0, 0};
         cairns_map *cut = nullptr;
-        expect(cairns_map_from_walls(open.data(), 4, 2, 2, CAIRNS_MOVE_OCTILE_CUT, &cut) ==
-                   CAIRNS_ERR_UNSUPPORTED && cut == nullptr,
-               "corner cutting is refused as unsupported");
+        check(cairns_map_from_walls(walls.data(), walls.size(), 2, 2, CAIRNS_MOVE_OCTILE_CUT, &cut),
+              "corner-cutting map");
+        Map cut_map(cut);
+        Engine cut_engine = make_engine(cut_map.get(), "astar");
+        Searcher s = make_searcher(cut_engine.get());
+        double cost = 0;
+        std::vector<Point> points = path(s.get(), {0, 0}, {1, 1}, cost);
+        expect(points.size() == 2 && cost > 1.414 && cost < 1.415,
+               "corner cutting: one diagonal past the wall's corner");
     }
 
     Engine engine = make_engine(map.get(), "jps+/dh:4");

@@ -42,9 +42,10 @@ pub enum cairns_movement {
     /// both cells beside it are passable (no corner cutting): the Moving AI
     /// rule.
     CAIRNS_MOVE_OCTILE = 8,
-    /// Octile with corner cutting (a diagonal past one wall): not in the
-    /// library; the constructors answer
-    /// `CAIRNS_ERR_UNSUPPORTED`.
+    /// Octile with corner cutting: a diagonal needs one of the two cells
+    /// beside it passable (past one wall's corner, never between two);
+    /// the jump point searches, canonical ordering and Theta* refuse it
+    /// (`CAIRNS_ERR_SPEC`).
     CAIRNS_MOVE_OCTILE_CUT = 9,
 }
 
@@ -53,15 +54,13 @@ fn neighborhood(movement: i32) -> Result<Neighborhood> {
     match movement {
         m if m == cairns_movement::CAIRNS_MOVE_FOUR as i32 => Ok(Neighborhood::Four),
         m if m == cairns_movement::CAIRNS_MOVE_OCTILE as i32 => Ok(Neighborhood::Octile),
-        m if m == cairns_movement::CAIRNS_MOVE_OCTILE_CUT as i32 => Err(Failure::new(
-            cairns_status::CAIRNS_ERR_UNSUPPORTED,
-            "octile movement with corner cutting is not implemented: cairns moves \
-             diagonally only past two passable cells (CAIRNS_MOVE_OCTILE), the Moving AI rule",
-        )),
+        m if m == cairns_movement::CAIRNS_MOVE_OCTILE_CUT as i32 => {
+            Ok(Neighborhood::OctileCornerCutting)
+        }
         other => Err(Failure::new(
             cairns_status::CAIRNS_ERR_ARGUMENT,
             format!(
-                "unknown movement {other} (expected CAIRNS_MOVE_FOUR = 4 or CAIRNS_MOVE_OCTILE = 8)"
+                "unknown movement {other} (expected CAIRNS_MOVE_FOUR = 4, CAIRNS_MOVE_OCTILE = 8 or CAIRNS_MOVE_OCTILE_CUT = 9)"
             ),
         )),
     }

@@ -317,6 +317,7 @@ pub fn parse_neighborhood(s: &str) -> Result<Neighborhood, String> {
     match s {
         "4" => Ok(Neighborhood::Four),
         "8" => Ok(Neighborhood::Octile),
-        _ => Err(format!("neighborhood must be 4 or 8, got {s:?}")),
+        "8-cut" => Ok(Neighborhood::OctileCornerCutting),
+        _ => Err(format!("neighborhood must be 4, 8 or 8-cut, got {s:?}")),
     }
 }

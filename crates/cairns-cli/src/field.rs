@@ -27,7 +27,8 @@ pub struct Args {
     /// distance to the nearest).
     #[arg(long = "to", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub goals: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
+    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
+    /// 8-cut (octile with corner cutting: past one wall's corner).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
     /// Print the field on stdout: `flow` (an arrow per cell towards its

@@ -31,7 +31,8 @@ pub struct BuildArgs {
     /// The seed of the placement.
     #[arg(long, default_value_t = PLACEMENT_SEED)]
     pub seed: u64,
-    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting). A
+    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
+    /// 8-cut (octile with corner cutting: past one wall's corner). A
     /// table only loads for the movement it was built for.
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,

@@ -30,7 +30,8 @@ pub struct Args {
     /// in one search, the other searches with one per pair.
     #[arg(long, visible_alias = "goal", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub to: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
+    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
+    /// 8-cut (octile with corner cutting: past one wall's corner).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
     /// The search: algorithm, heuristic, OPEN set.

@@ -94,7 +94,8 @@ pub struct Args {
     /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
     #[arg(long, value_name = "FILE")]
     pub landmarks: Option<PathBuf>,
-    /// Movement: 4 (straight moves) or 8 (octile, no corner cutting).
+    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
+    /// 8-cut (octile with corner cutting: past one wall's corner).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
     pub neighborhood: Neighborhood,
     /// Terrain costs (cells made passable by them are drawn as free).

@@ -4,11 +4,11 @@
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood, Tile};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-/// The movement rule named `movement`: `"octile"` (or `8`) or `"4"` (or
-/// `4`, `"four"`).
+/// The movement rule named `movement`: `"octile"` (or `8`), `"4"` (or
+/// `4`, `"four"`) or `"octile-cut"` (octile with corner cutting).
 pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
     let name: String = if let Ok(n) = movement.extract::<i64>() {
         n.to_string()
@@ -16,18 +16,15 @@ pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
         s
     } else {
         return Err(PyTypeError::new_err(
-            "movement must be \"octile\", \"4\", 8 or 4",
+            "movement must be \"octile\", \"4\", \"octile-cut\", 8 or 4",
         ));
     };
     match name.as_str() {
         "octile" | "8" => Ok(Neighborhood::Octile),
         "4" | "four" => Ok(Neighborhood::Four),
-        "octile-cut" | "corner-cutting" => Err(PyNotImplementedError::new_err(
-            "octile movement with corner cutting is not implemented: cairns moves \
-             diagonally only past two passable cells (\"octile\"), the Moving AI rule",
-        )),
+        "octile-cut" | "corner-cutting" => Ok(Neighborhood::OctileCornerCutting),
         other => Err(PyValueError::new_err(format!(
-            "unknown movement {other:?} (expected \"octile\" or \"4\")"
+            "unknown movement {other:?} (expected \"octile\", \"4\" or \"octile-cut\")"
         ))),
     }
 }
@@ -37,6 +34,7 @@ pub fn movement_name(n: Neighborhood) -> &'static str {
     match n {
         Neighborhood::Octile => "octile",
         Neighborhood::Four => "4",
+        Neighborhood::OctileCornerCutting => "octile-cut",
     }
 }
 

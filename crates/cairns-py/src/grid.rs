@@ -68,7 +68,8 @@ impl Grid {
     /// A grid from a 2-D array indexed `[y, x]`: booleans (`True` is a
     /// wall) or numbers, each cell's terrain cost (`inf` is a wall; a move
     /// costs its length times the mean cost of its two cells). `movement`
-    /// is `"octile"` (8 moves, no corner cutting) or `"4"`.
+    /// is `"octile"` (8 moves, no corner cutting), `"4"` or `"octile-cut"`
+    /// (8 moves with corner cutting: a diagonal past one wall's corner).
     #[new]
     #[pyo3(signature = (cells, movement = None))]
     fn new(cells: &Bound<'_, PyAny>, movement: Option<&Bound<'_, PyAny>>) -> PyResult<Grid> {
@@ -162,7 +163,7 @@ impl Grid {
         (self.graph.height() as usize, self.graph.width() as usize)
     }
 
-    /// `"octile"` or `"4"`.
+    /// `"octile"`, `"4"` or `"octile-cut"`.
     #[getter]
     fn movement(&self) -> &'static str {
         movement_name(self.graph.neighborhood())

@@ -54,7 +54,8 @@ def cost_grids(draw, max_side=10):
 def oracle(costs: np.ndarray, movement: str) -> nx.Graph:
     """The grid as a networkx graph: cells (x, y), a move costing its length
     times the mean of its two cells' costs (1 everywhere for a wall grid),
-    diagonals only past two passable cells (no corner cutting)."""
+    diagonals only past two passable cells (no corner cutting), or past
+    one at least under "octile-cut"."""
     h, w = costs.shape
     free = np.isfinite(costs)
     g = nx.Graph()
@@ -63,7 +64,7 @@ def oracle(costs: np.ndarray, movement: str) -> nx.Graph:
             if free[y, x]:
                 g.add_node((x, y))
     steps = [(1, 0), (0, 1)]
-    if movement == "octile":
+    if movement in ("octile", "octile-cut"):
         steps += [(1, 1), (1, -1)]
     for y in range(h):
         for x in range(w):
@@ -73,11 +74,17 @@ def oracle(costs: np.ndarray, movement: str) -> nx.Graph:
                 nx_, ny = x + dx, y + dy
                 if not (0 <= nx_ < w and 0 <= ny < h) or not free[ny, nx_]:
                     continue
-                if dx and dy and not (free[y, nx_] and free[ny, x]):
-                    continue  # no corner cutting
+                if dx and dy and not diagonal_allowed(free[y, nx_], free[ny, x], movement):
+                    continue
                 length = math.sqrt(2) if dx and dy else 1.0
                 g.add_edge((x, y), (nx_, ny), weight=length * (costs[y, x] + costs[ny, nx_]) / 2)
     return g
+
+
+def diagonal_allowed(side_a: bool, side_b: bool, movement: str) -> bool:
+    """Whether a diagonal move passing cells whose passability is `side_a`
+    and `side_b` is legal: both under "octile", one under "octile-cut"."""
+    return (side_a or side_b) if movement == "octile-cut" else (side_a and side_b)
 
 
 def free_cells(walls: np.ndarray):
@@ -86,7 +93,7 @@ def free_cells(walls: np.ndarray):
     return list(zip(xs.tolist(), ys.tolist()))
 
 
-def path_cost(path: np.ndarray, costs: np.ndarray) -> float:
+def path_cost(path: np.ndarray, costs: np.ndarray, movement: str = "octile") -> float:
     """The cost of a path of (x, y) rows under the move rule, checking that
     every step is one legal move."""
     total = 0.0
@@ -95,7 +102,8 @@ def path_cost(path: np.ndarray, costs: np.ndarray) -> float:
         assert max(abs(dx), abs(dy)) == 1, f"step {(x0, y0)} -> {(x1, y1)} is not one move"
         assert np.isfinite(costs[y1, x1]), f"step onto a wall at {(x1, y1)}"
         if dx and dy:
-            assert np.isfinite(costs[y0, x1]) and np.isfinite(costs[y1, x0]), "corner cut"
+            sides = np.isfinite(costs[y0, x1]), np.isfinite(costs[y1, x0])
+            assert diagonal_allowed(*sides, movement), f"corner cut at {(x0, y0)} -> {(x1, y1)}"
         length = math.sqrt(2) if dx and dy else 1.0
         total += length * (costs[y0, x0] + costs[y1, x1]) / 2
     return total

@@ -33,7 +33,7 @@ def check_against_networkx(costs, movement, specs, pairs):
                 continue
             assert cost == pytest.approx(want, rel=REL), (spec, s, g)
             assert path[0].tolist() == list(s) and path[-1].tolist() == list(g)
-            assert path_cost(path, costs) == pytest.approx(want, rel=REL), (spec, s, g)
+            assert path_cost(path, costs, movement) == pytest.approx(want, rel=REL), (spec, s, g)
         starts = np.array([s for s, _ in pairs])
         goals = np.array([g for _, g in pairs])
         batch = engine.costs(starts, goals)
@@ -135,6 +135,23 @@ def test_grid_round_trips_through_numpy():
         cp.Engine(terrain, "jps")
 
 
-def test_corner_cutting_is_refused_with_the_reason():
-    with pytest.raises(NotImplementedError, match="corner cutting"):
-        cp.Grid(np.zeros((2, 2), bool), "octile-cut")
+CUT_SPECS = ["astar", "dijkstra", "astar/euclidean", "astar/dh:2", "focal@1"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_corner_cutting_costs_match_networkx(walls, data):
+    pairs = sample_pairs(free_cells(walls), data)
+    check_against_networkx(np.where(walls, np.inf, 1.0), "octile-cut", CUT_SPECS, pairs)
+
+
+def test_corner_cutting_passes_one_wall_and_jps_refuses_it():
+    walls = np.array([[False, True], [False, False]])
+    grid = cp.Grid(walls, "octile-cut")
+    assert grid.movement == "octile-cut"
+    path, cost = cp.Engine(grid, "astar").path((0, 0), (1, 1))
+    assert path.tolist() == [[0, 0], [1, 1]] and cost == pytest.approx(math.sqrt(2), rel=REL)
+    # Without corner cutting the same move goes round the wall's corner.
+    assert cp.Engine(cp.Grid(walls), "astar").cost((0, 0), (1, 1)) == 2.0
+    with pytest.raises(ValueError, match="without corner cutting"):
+        cp.Engine(grid, "jps")

@@ -416,7 +416,17 @@ pub fn grid_hash(grid: &Grid, neighborhood: Neighborhood) -> u64 {
     for &t in grid.tiles() {
         h = fnv1a(h, &[t.to_char() as u8]);
     }
-    fnv1a(h, &[neighborhood.directions() as u8])
+    fnv1a(h, &[movement_code(neighborhood)])
+}
+
+/// The byte a movement rule adds to a [`grid_hash`]: its number of
+/// directions for the two rules of the first formats (so their hashes are
+/// unchanged), 9 for octile with corner cutting.
+fn movement_code(neighborhood: Neighborhood) -> u8 {
+    match neighborhood {
+        Neighborhood::OctileCornerCutting => 9,
+        n => n.directions() as u8,
+    }
 }
 
 /// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has
@@ -446,8 +456,13 @@ const fn inverse(a: u64) -> u64 {
 /// differ but not which hash has which. For hashes that are not grid
 /// hashes a false match has the odds of a 64-bit collision.
 fn other_movement(expected: u64, found: u64) -> bool {
-    let swap = u64::from(Neighborhood::Four.directions() ^ Neighborhood::Octile.directions());
-    (expected.wrapping_mul(FNV_PRIME_INVERSE) ^ swap).wrapping_mul(FNV_PRIME) == found
+    let before = expected.wrapping_mul(FNV_PRIME_INVERSE);
+    let codes = Neighborhood::ALL.map(movement_code);
+    codes.iter().any(|&e| {
+        codes
+            .iter()
+            .any(|&f| e != f && (before ^ u64::from(e ^ f)).wrapping_mul(FNV_PRIME) == found)
+    })
 }
 
 /// Reads a saved table of `kind` from `r`: checks the magic bytes, then

@@ -15,8 +15,8 @@ use cairns::spec::{Engine, SearchSpec};
 use cairns_capi::cairns_movement::{CAIRNS_MOVE_FOUR, CAIRNS_MOVE_OCTILE, CAIRNS_MOVE_OCTILE_CUT};
 use cairns_capi::cairns_status::{
     self, CAIRNS_ERR_ARGUMENT, CAIRNS_ERR_BUFFER_TOO_SMALL, CAIRNS_ERR_ENDPOINT, CAIRNS_ERR_HANDLE,
-    CAIRNS_ERR_NULL, CAIRNS_ERR_PARSE, CAIRNS_ERR_SPEC, CAIRNS_ERR_TABLE, CAIRNS_ERR_UNSUPPORTED,
-    CAIRNS_NO_PATH, CAIRNS_OK, CAIRNS_PAUSED,
+    CAIRNS_ERR_NULL, CAIRNS_ERR_PARSE, CAIRNS_ERR_SPEC, CAIRNS_ERR_TABLE, CAIRNS_NO_PATH,
+    CAIRNS_OK, CAIRNS_PAUSED,
 };
 use cairns_capi::*;
 
@@ -97,6 +97,29 @@ fn budgeted(
         )
     };
     (status, progress)
+}
+
+/// Frame by frame: each budgeted call with the same ends takes up the query
+/// the last one paused, to the same end with `expanded` expansions in all.
+fn assert_budget_resumes(s: *mut cairns_searcher, expanded: u64) {
+    let mut frames = 0;
+    let last = loop {
+        frames += 1;
+        assert!(frames < 100, "a paused search was not taken up");
+        let (status, progress) = budgeted(s, [0, 0], [8, 0], 2, f64::INFINITY);
+        if status != CAIRNS_PAUSED {
+            break (status, progress.cost);
+        }
+    };
+    assert_eq!(last, (CAIRNS_OK, 16.0));
+    let mut resumed = cairns_stats::default();
+    // SAFETY: a live searcher, an out-pointer.
+    assert_eq!(
+        unsafe { cairns_searcher_stats(s, &raw mut resumed) },
+        CAIRNS_OK
+    );
+    assert_eq!(resumed.expanded, expanded);
+    assert!(frames > 1);
 }
 
 /// The library's own answer on the same map and spec.
@@ -220,11 +243,20 @@ fn bad_input_gets_an_error_code_and_a_message() {
     );
     assert_eq!((status, map), (CAIRNS_ERR_PARSE, null_mut()));
     assert_eq!(last_error(), "line 5: unknown tile 'Q' at (1, 0)");
-    assert_eq!(
-        parse(MAP, CAIRNS_MOVE_OCTILE_CUT as i32).0,
-        CAIRNS_ERR_UNSUPPORTED
+    // Corner cutting parses; jps refuses it with the reason.
+    let (status, cut) = parse(MAP, CAIRNS_MOVE_OCTILE_CUT as i32);
+    assert_eq!(status, CAIRNS_OK);
+    let mut refused = null_mut();
+    // SAFETY: a live map, a spec string, an out-pointer.
+    let status = unsafe { cairns_engine_new(cut, c"jps".as_ptr(), &raw mut refused) };
+    assert_eq!((status, refused), (CAIRNS_ERR_SPEC, null_mut()));
+    assert!(
+        last_error().contains("without corner cutting"),
+        "{}",
+        last_error()
     );
-    assert!(last_error().contains("corner cutting is not implemented"));
+    // SAFETY: the map is live and freed once.
+    unsafe { cairns_map_free(cut) };
     assert_eq!(parse(MAP, 7).0, CAIRNS_ERR_ARGUMENT);
     let walls = [0u8; 6];
     let mut out = null_mut();
@@ -496,26 +528,7 @@ fn fields_nearest_budgets_and_components() {
         CAIRNS_OK
     );
     assert!(stats.expanded > 5);
-    // Frame by frame: each call with the same ends takes up the query the
-    // last one paused, to the same end with the same expansions in all.
-    let mut frames = 0;
-    let last = loop {
-        frames += 1;
-        assert!(frames < 100, "a paused search was not taken up");
-        let (status, progress) = budgeted(s, [0, 0], [8, 0], 2, f64::INFINITY);
-        if status != CAIRNS_PAUSED {
-            break (status, progress.cost);
-        }
-    };
-    assert_eq!(last, (CAIRNS_OK, 16.0));
-    let mut resumed = cairns_stats::default();
-    // SAFETY: a live searcher, an out-pointer.
-    assert_eq!(
-        unsafe { cairns_searcher_stats(s, &raw mut resumed) },
-        CAIRNS_OK
-    );
-    assert_eq!(resumed.expanded, stats.expanded);
-    assert!(frames > 1);
+    assert_budget_resumes(s, stats.expanded);
     // Walling in the corner (0, 0) (its diagonal (1, 1) is a wall) makes
     // two components: "no path" without a search.
     let (mut a, mut b) = (0, 0);

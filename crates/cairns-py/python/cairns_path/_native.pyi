@@ -10,7 +10,7 @@ __all__ = ["Engine", "Grid", "__version__", "parse_map", "read_map", "read_scen"
 
 __version__: str
 
-_Movement = Union[Literal["octile", "4", "four", "8"], int]
+_Movement = Union[Literal["octile", "4", "four", "8", "octile-cut", "corner-cutting"], int]
 _Point = Tuple[int, int]
 _Points = Union[npt.ArrayLike, Sequence[_Point]]
 _StrPath = Union[str, "os.PathLike[str]"]
@@ -29,7 +29,7 @@ class Grid:
     @property
     def shape(self) -> Tuple[int, int]: ...
     @property
-    def movement(self) -> Literal["octile", "4"]: ...
+    def movement(self) -> Literal["octile", "4", "octile-cut"]: ...
     @property
     def has_terrain(self) -> bool: ...
     @property

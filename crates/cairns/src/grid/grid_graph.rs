@@ -16,14 +16,44 @@ pub enum Neighborhood {
     /// rule that the Moving AI benchmarks' optimal lengths use.
     #[default]
     Octile,
+    /// The same eight moves and costs with corner cutting: a diagonal move
+    /// needs one of the two cells orthogonally adjacent to it on the way
+    /// to be passable, so it may clip a wall's corner but never squeeze
+    /// between two walls (Godot's `DIAGONAL_MODE_AT_LEAST_ONE_WALKABLE`,
+    /// PathFinding.js's `IfAtMostOneObstacle`). Reachability is the same
+    /// as under the other two rules; the searches built on the no-corner
+    /// rule (jump point searches, canonical ordering, Theta*) refuse it.
+    OctileCornerCutting,
 }
 
 impl Neighborhood {
+    /// Every movement rule.
+    pub const ALL: [Neighborhood; 3] = [
+        Neighborhood::Four,
+        Neighborhood::Octile,
+        Neighborhood::OctileCornerCutting,
+    ];
+
     /// The number of directions: 4 or 8.
     pub fn directions(self) -> u32 {
         match self {
             Neighborhood::Four => 4,
-            Neighborhood::Octile => 8,
+            Neighborhood::Octile | Neighborhood::OctileCornerCutting => 8,
+        }
+    }
+
+    /// Whether diagonal moves are made at all (8 directions).
+    pub fn diagonal(self) -> bool {
+        self.directions() == 8
+    }
+
+    /// The rule in words (`octile`, `4-connected`, `octile with corner
+    /// cutting`), as errors print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Neighborhood::Four => "4-connected",
+            Neighborhood::Octile => "octile",
+            Neighborhood::OctileCornerCutting => "octile with corner cutting",
         }
     }
 }
@@ -306,12 +336,18 @@ impl GridGraph {
                 mask |= 1 << d;
             }
         }
-        if self.neighborhood == Neighborhood::Octile {
-            for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
-                let d = 4 + i;
-                if mask & (1 << a) != 0 && mask & (1 << b) != 0 && open(d) {
-                    mask |= 1 << d;
-                }
+        // Without corner cutting both sides of a diagonal must be open,
+        // with it one.
+        let straight = mask;
+        let sides_open = |a: usize, b: usize| match self.neighborhood {
+            Neighborhood::Four => false,
+            Neighborhood::Octile => straight & (1 << a) != 0 && straight & (1 << b) != 0,
+            Neighborhood::OctileCornerCutting => straight & (1 << a | 1 << b) != 0,
+        };
+        for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
+            let d = 4 + i;
+            if sides_open(a, b) && open(d) {
+                mask |= 1 << d;
             }
         }
         mask
@@ -639,7 +675,9 @@ impl Graph for GridGraph {
         match (&self.terrain, self.neighborhood) {
             (Some(_), _) => None,
             (None, Neighborhood::Four) => Some((1.0, 1.0)),
-            (None, Neighborhood::Octile) => Some((1.0, DIAGONAL)),
+            (None, Neighborhood::Octile | Neighborhood::OctileCornerCutting) => {
+                Some((1.0, DIAGONAL))
+            }
         }
     }
 
@@ -799,6 +837,36 @@ mod tests {
         assert_eq!(succ(&four, 1, 0), [(0, 0, 1.0), (2, 0, 1.0)]);
     }
 
+    /// With corner cutting a diagonal may pass one wall's corner, never
+    /// between two walls; a set tile updates the diagonals beside it.
+    #[test]
+    fn corner_cutting_passes_one_wall_not_two() {
+        let grid = Grid::from_ascii(
+            "
+            ...
+            .@.
+            ..@
+            ",
+        )
+        .unwrap();
+        let g = GridGraph::new(grid, Neighborhood::OctileCornerCutting);
+        // Past the wall's corner to (1, 0)'s neighbours and on.
+        assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0), (1, 0, 1.0)]);
+        assert_eq!(
+            succ(&g, 0, 1),
+            [(0, 0, 1.0), (0, 2, 1.0), (1, 0, DIAGONAL), (1, 2, DIAGONAL)]
+        );
+        // From (2, 1) the diagonal to (1, 2) passes between the two walls.
+        assert_eq!(succ(&g, 2, 1), [(1, 0, DIAGONAL), (2, 0, 1.0)]);
+        let mut g = open_map(3, 3, Neighborhood::OctileCornerCutting);
+        assert!(g.set_tile(1, 0, Tile::Tree));
+        assert_eq!(succ(&g, 0, 0), [(0, 1, 1.0), (1, 1, DIAGONAL)]);
+        assert!(g.set_tile(0, 1, Tile::Tree));
+        assert_eq!(succ(&g, 0, 0), []);
+        assert_eq!(g.cost_bounds(), Some((1.0, DIAGONAL)));
+        assert!(!g.unit_costs());
+    }
+
     #[test]
     fn edges_of_the_map_have_no_wraparound() {
         let g = open_map(4, 2, Neighborhood::Octile);
@@ -827,7 +895,7 @@ mod tests {
             ",
         )
         .unwrap();
-        for nb in [Neighborhood::Four, Neighborhood::Octile] {
+        for nb in Neighborhood::ALL {
             let g = GridGraph::new(grid.clone(), nb);
             for u in 0..g.node_bound() as u32 {
                 for (v, c) in g.successors(NodeId(u)) {

@@ -289,7 +289,7 @@ impl HeuristicSpec {
     /// The default heuristic of a movement rule: the tightest distance.
     pub fn default_for(neighborhood: Neighborhood) -> HeuristicSpec {
         match neighborhood {
-            Neighborhood::Octile => HeuristicSpec::Octile,
+            Neighborhood::Octile | Neighborhood::OctileCornerCutting => HeuristicSpec::Octile,
             Neighborhood::Four => HeuristicSpec::Manhattan,
         }
     }
@@ -302,7 +302,7 @@ impl HeuristicSpec {
     /// Whether the heuristic never overestimates under `neighborhood`.
     /// Every heuristic here is also consistent wherever it is admissible.
     pub fn admissible_for(self, neighborhood: Neighborhood) -> bool {
-        !(self == HeuristicSpec::Manhattan && neighborhood == Neighborhood::Octile)
+        !(self == HeuristicSpec::Manhattan && neighborhood.diagonal())
     }
 
     /// The names, for messages.

@@ -51,7 +51,7 @@ impl SearchSpec {
         if !heuristic.admissible_for(neighborhood) {
             return Err(SpecErrorKind::Inadmissible {
                 heuristic: heuristic.to_string(),
-                movement: movement_name(neighborhood),
+                movement: neighborhood.name(),
                 instead: HeuristicSpec::default_for(neighborhood).to_string(),
             }
             .into());
@@ -92,7 +92,7 @@ impl SearchSpec {
             Algorithm::Theta => {
                 if neighborhood != Neighborhood::Octile {
                     return Err(unsupported(
-                        "needs octile movement (8 directions)".to_string(),
+                        "needs octile movement without corner cutting".to_string(),
                     ));
                 }
                 if !matches!(heuristic, HeuristicSpec::Euclidean | HeuristicSpec::Zero) {
@@ -109,7 +109,7 @@ impl SearchSpec {
             Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus => {
                 if neighborhood != Neighborhood::Octile {
                     return Err(unsupported(
-                        "needs octile movement (8 directions)".to_string(),
+                        "needs octile movement without corner cutting".to_string(),
                     ));
                 }
                 if !matches!(
@@ -253,12 +253,5 @@ impl SearchSpec {
         }
         kinds.extend_from_slice(self.algorithm.tables());
         kinds
-    }
-}
-
-pub(super) fn movement_name(neighborhood: Neighborhood) -> &'static str {
-    match neighborhood {
-        Neighborhood::Octile => "octile",
-        Neighborhood::Four => "4-connected",
     }
 }

@@ -53,23 +53,24 @@ pub(crate) fn check_nodes<G: Graph>(
 /// A random grid of up to 12x12 cells with about `density` walls, a
 /// movement rule, and two cells that may be walls.
 pub(crate) fn grid_case() -> impl Strategy<Value = (GridGraph, NodeId, NodeId)> {
-    (1u32..=12, 1u32..=12, 0.0f64..0.6, any::<bool>())
-        .prop_flat_map(|(w, h, density, four)| {
+    (
+        1u32..=12,
+        1u32..=12,
+        0.0f64..0.6,
+        0..Neighborhood::ALL.len(),
+    )
+        .prop_flat_map(|(w, h, density, rule)| {
             let cells = (w * h) as usize;
             (
-                Just((w, h, four)),
+                Just((w, h, rule)),
                 prop::collection::vec(prop::bool::weighted(density), cells),
                 0..w * h,
                 0..w * h,
             )
         })
-        .prop_map(|((w, h, four), walls, s, t)| {
+        .prop_map(|((w, h, rule), walls, s, t)| {
             let grid = Grid::from_walls(w, h, walls).unwrap();
-            let neighborhood = if four {
-                Neighborhood::Four
-            } else {
-                Neighborhood::Octile
-            };
+            let neighborhood = Neighborhood::ALL[rule];
             (GridGraph::new(grid, neighborhood), NodeId(s), NodeId(t))
         })
 }
