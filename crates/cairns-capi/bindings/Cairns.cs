@@ -34,7 +34,7 @@ namespace Cairns
     {
         Four = 4,
         Octile = 8,       // no corner cutting: the Moving AI rule
-        OctileCut = 9,    // not in the library: Status.ErrUnsupported
+        OctileCut = 9,    // corner cutting: a diagonal past one wall, never between two
     }
 
     [StructLayout(LayoutKind.Sequential)]

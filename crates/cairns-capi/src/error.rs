@@ -38,8 +38,8 @@ pub enum cairns_status {
     CAIRNS_ERR_SPEC = -6,
     /// A point off the map or on a wall.
     CAIRNS_ERR_ENDPOINT = -7,
-    /// Something the library does not do: octile movement with corner
-    /// cutting, a budget for a search that takes none.
+    /// Something the library does not do: a budget for a search that
+    /// takes none.
     CAIRNS_ERR_UNSUPPORTED = -8,
     /// A saved table that is malformed, or for another map or search.
     CAIRNS_ERR_TABLE = -9,

@@ -9,7 +9,7 @@ use axum::extract::{RawQuery, State};
 use axum::http::{Method, StatusCode, Uri};
 use cairns::graph::{NodeId, Reversed};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
-use cairns::landmarks::place;
+use cairns::landmarks::{LandmarkTable, place};
 use cairns::open::OpenKind;
 use cairns::saved::TableKind;
 use cairns::search::{Dijkstra, SearchCache};
@@ -18,7 +18,7 @@ use cairns::spec::{
 };
 use tokio::sync::Semaphore;
 
-use crate::landmarks;
+use crate::gains::{help_of, owners_of};
 use crate::limits;
 use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
 use crate::state::{
@@ -26,7 +26,7 @@ use crate::state::{
 };
 use crate::wire::{
     ApiError, Explored, HeatRequest, HeatResponse, HelpResponse, MapInfo, Maps, Scene,
-    SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad,
+    SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad, base64,
 };
 
 /// The most landmarks a request may place.
@@ -191,6 +191,16 @@ pub(crate) struct Prepared {
     /// The table, whether it is stale, and the milliseconds spent building
     /// it for this request.
     pub(crate) table: Option<(Arc<Table>, bool, Option<f64>)>,
+}
+
+impl Prepared {
+    /// The landmark table prepared, or an error.
+    pub(crate) fn landmark_table(&self) -> Result<&LandmarkTable, ApiError> {
+        self.table
+            .as_ref()
+            .and_then(|t| t.0.landmarks())
+            .ok_or_else(|| bad("no landmark table"))
+    }
 }
 
 pub(crate) fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
@@ -545,7 +555,7 @@ pub(crate) fn search_blocking(
     let (a, b) = run_both(state, &mut prep, scene, uses_table, &specs, query)?;
     let (heat, help) = shade(state, &prep, req.shade, (ha, hb), n, (start, goal))?;
     let owners = (req.owners && n > 0)
-        .then(|| landmarks::owners_of(&prep, goal))
+        .then(|| owners_of(&prep.graph, prep.landmark_table()?, goal))
         .transpose()?;
     let stale = prep.table.as_ref().is_some_and(|t| t.1);
     let shortest = if stale {
@@ -599,11 +609,25 @@ fn shade(
         }
         Some(Shade::Help { landmark }) => (
             None,
-            Some(landmarks::help_of(prep, landmarks, landmark, goal, false)?),
+            Some(help_of(
+                &prep.graph,
+                prep.landmark_table()?,
+                landmarks,
+                landmark,
+                goal,
+                false,
+            )?),
         ),
         Some(Shade::Goals { landmark }) => (
             None,
-            Some(landmarks::help_of(prep, landmarks, landmark, start, true)?),
+            Some(help_of(
+                &prep.graph,
+                prep.landmark_table()?,
+                landmarks,
+                landmark,
+                start,
+                true,
+            )?),
         ),
     })
 }
@@ -755,12 +779,6 @@ fn heat_of(
         over,
         millis: t0.elapsed().as_secs_f64() * 1e3,
     })
-}
-
-/// Standard base64 with padding.
-pub(crate) fn base64(bytes: &[u8]) -> String {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 #[cfg(test)]

@@ -8,14 +8,11 @@ use std::time::Instant;
 use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
-use cairns::graph::NodeId;
-use cairns::grid::GridGraph;
-use cairns::landmarks::{LandmarkTable, place};
-use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind};
+use cairns::landmarks::place;
+use cairns::spec::{PLACEMENT_SEED, PlacementKind};
 
-use crate::api::{
-    MAX_LANDMARKS, Prepared, base64, blocking, cell, graph, neighborhood, parse, prepare, xy,
-};
+use crate::api::{MAX_LANDMARKS, blocking, cell, graph, neighborhood, parse, prepare, xy};
+use crate::gains::{check_landmark, help_of};
 use crate::state::AppState;
 use crate::wire::{ApiError, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse, bad};
 
@@ -55,54 +52,6 @@ pub(crate) async fn place_landmarks(
     .await
 }
 
-/// How much landmark `l` raises the estimate of `d(n, goal)` above `base`
-/// (the octile distance): its triangle bound minus the base, at least 0;
-/// `None` where the bound says nothing (an infinite or missing distance).
-///
-/// Symmetric: `|d(L, goal) - d(L, n)|`. Directed: the larger of
-/// `d(n, L) - d(goal, L)` and `d(L, goal) - d(L, n)`.
-pub(crate) fn gain(
-    table: &LandmarkTable,
-    l: usize,
-    n: NodeId,
-    goal: NodeId,
-    base: f64,
-) -> Option<f64> {
-    let to = |v| table.to_landmark(v, l);
-    let from = |v| table.from_landmark(l, v);
-    let bound = (to(n) - to(goal)).max(from(goal) - from(n));
-    let bound = if bound.is_nan() || !to(n).is_finite() || !to(goal).is_finite() {
-        return None;
-    } else {
-        bound
-    };
-    Some((bound - table.margin() - base).max(0.0))
-}
-
-/// The gains of every cell as bytes, the largest gain and how many cells
-/// gain (see [`HelpResponse`]); `gain_at` gives a passable cell's gain.
-fn gains(
-    graph: &GridGraph,
-    gain_at: impl Fn(NodeId) -> Option<f64>,
-) -> (Vec<u8>, f64, usize, usize) {
-    let values: Vec<Option<f64>> = (0..graph.grid().len() as u32)
-        .map(NodeId)
-        .map(|n| graph.is_passable(n).then(|| gain_at(n)).flatten())
-        .collect();
-    let max = values.iter().flatten().copied().fold(0.0, f64::max);
-    let helped = values.iter().flatten().filter(|&&g| g > 0.0).count();
-    let cells = values.iter().flatten().count();
-    let bytes = values
-        .iter()
-        .map(|v| match v {
-            None => 255,
-            Some(_) if max <= 0.0 => 0,
-            Some(g) => (g / max * 254.0).round().clamp(0.0, 254.0) as u8,
-        })
-        .collect();
-    (bytes, max, helped, cells)
-}
-
 /// Answers `POST /api/landmark-help`: for the goal and one landmark `L`,
 /// each cell's gain over the octile distance (see [`gain`]), read from the
 /// same table the searches use.
@@ -116,158 +65,15 @@ pub(crate) async fn help(
     blocking(state.guards().work(), move || {
         let prep = prepare(&state, &req.scene, true)?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
-        help_of(&prep, count, req.landmark, goal, false).map(Json)
+        help_of(
+            &prep.graph,
+            prep.landmark_table()?,
+            count,
+            req.landmark,
+            goal,
+            false,
+        )
+        .map(Json)
     })
     .await
-}
-
-fn check_landmark(landmark: usize, count: usize) -> Result<(), ApiError> {
-    if landmark >= count {
-        return Err(bad(format!(
-            "landmark {landmark} does not exist: the request places {count}"
-        )));
-    }
-    Ok(())
-}
-
-/// The table `prep` holds, or an error.
-fn table_of(prep: &Prepared) -> Result<&LandmarkTable, ApiError> {
-    prep.table
-        .as_ref()
-        .and_then(|t| t.0.landmarks())
-        .ok_or_else(|| bad("no landmark table"))
-}
-
-/// The gains of landmark `l` of `count` on the prepared graph (its table
-/// prepared): towards the goal `fixed` for every cell, or, with `goals`,
-/// from the start `fixed` to every cell taken as the goal (which goals
-/// the landmark helps).
-pub(crate) fn help_of(
-    prep: &Prepared,
-    count: usize,
-    l: usize,
-    fixed: NodeId,
-    goals: bool,
-) -> Result<HelpResponse, ApiError> {
-    let t0 = Instant::now();
-    check_landmark(l, count)?;
-    let table = table_of(prep)?;
-    // The octile distance is symmetric: from every cell to `fixed`.
-    let base = HeuristicSpec::Octile
-        .estimates(&prep.graph, None, None, fixed)
-        .map_err(|e| bad(e.to_string()))?;
-    let (bytes, max, helped, cells) = if goals {
-        gains(&prep.graph, |t| gain(table, l, fixed, t, base[t.index()]))
-    } else {
-        gains(&prep.graph, |n| gain(table, l, n, fixed, base[n.index()]))
-    };
-    Ok(HelpResponse {
-        width: prep.graph.width(),
-        height: prep.graph.height(),
-        gain: base64(&bytes),
-        max,
-        helped,
-        cells,
-        millis: t0.elapsed().as_secs_f64() * 1e3,
-    })
-}
-
-/// For every cell, the landmark whose bound towards `goal` is the largest
-/// (see [`SearchResponse::owners`](crate::SearchResponse::owners)), as
-/// base64.
-pub(crate) fn owners_of(prep: &Prepared, goal: NodeId) -> Result<String, ApiError> {
-    let table = table_of(prep)?;
-    let base = HeuristicSpec::Octile
-        .estimates(&prep.graph, None, None, goal)
-        .map_err(|e| bad(e.to_string()))?;
-    let bytes: Vec<u8> = (0..prep.graph.grid().len() as u32)
-        .map(NodeId)
-        .map(|n| {
-            if !prep.graph.is_passable(n) {
-                return 255;
-            }
-            let mut best: Option<(usize, f64)> = None;
-            for l in 0..table.landmarks().len() {
-                if let Some(g) = gain(table, l, n, goal, base[n.index()])
-                    && best.is_none_or(|(_, b)| g > b)
-                {
-                    best = Some((l, g));
-                }
-            }
-            match best {
-                None => 255,
-                Some((_, g)) if g <= 0.0 => 254,
-                Some((l, _)) => l.min(253) as u8,
-            }
-        })
-        .collect();
-    Ok(base64(&bytes))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use cairns::grid::{Grid, Neighborhood};
-    use cairns::heuristic::{Heuristic, Octile};
-    use cairns::landmarks::{DifferentialHeuristic, Directedness};
-
-    /// The gain plus the octile distance is the landmark's own bound, so
-    /// with one landmark it is what the differential heuristic estimates,
-    /// for both kinds of table.
-    #[test]
-    fn gain_plus_octile_is_the_one_landmark_heuristic() {
-        let grid = Grid::from_ascii(
-            "
-            ..........
-            .@@@@@@@@.
-            .........@
-            @@@@@@@@.@
-            ..........",
-        )
-        .unwrap();
-        let graph = GridGraph::new(grid, Neighborhood::Octile);
-        let goal = graph.node(0, 2).unwrap();
-        let landmark = graph.node(0, 4).unwrap();
-        let octile = Octile::new(&graph);
-        let mut some_gain = false;
-        for directedness in [Directedness::Symmetric, Directedness::Directed] {
-            let table = LandmarkTable::build(&graph, &[landmark], directedness);
-            let dh = DifferentialHeuristic::new(&table, Octile::new(&graph));
-            let target = dh.goal(goal);
-            let base_goal = octile.goal(goal);
-            for i in 0..graph.grid().len() as u32 {
-                let n = NodeId(i);
-                if !graph.is_passable(n) {
-                    continue;
-                }
-                let base = octile.estimate(n, &base_goal);
-                let g = gain(&table, 0, n, goal, base).unwrap();
-                assert!(g >= 0.0);
-                some_gain |= g > 0.0;
-                let h = dh.estimate(n, &target);
-                assert!((base + g - h).abs() < 1e-6, "{n}: {base} + {g} != {h}");
-            }
-        }
-        assert!(some_gain, "the wall makes the landmark help somewhere");
-    }
-
-    #[test]
-    fn gains_scale_to_the_largest_and_mark_walls() {
-        let grid = Grid::from_ascii("....\n.@@.\n....").unwrap();
-        let graph = GridGraph::new(grid, Neighborhood::Octile);
-        let table = LandmarkTable::build(&graph, &[NodeId(0)], Directedness::Symmetric);
-        let goal = graph.node(3, 2).unwrap();
-        let base = vec![0.0; graph.grid().len()];
-        let (bytes, max, helped, cells) =
-            gains(&graph, |n| gain(&table, 0, n, goal, base[n.index()]));
-        assert_eq!(bytes[5], 255, "a wall has no gain");
-        assert_eq!(cells, 10);
-        // With a zero base the gain is |d(L, goal) - d(L, n)|: largest at
-        // the landmark itself (d(L, goal) away) and 0 at the goal.
-        assert_eq!(bytes[0], 254);
-        assert_eq!(bytes[goal.index()], 0);
-        assert!((max - table.to_landmark(goal, 0)).abs() < 1e-4);
-        // Only the goal is as far from L as the goal is.
-        assert_eq!(helped, cells - 1, "every cell but the goal gains");
-    }
 }

@@ -435,3 +435,9 @@ pub struct HelpResponse {
     /// Time on the server.
     pub millis: f64,
 }
+
+/// Standard base64 with padding: how the wire carries bitmaps.
+pub(crate) fn base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
