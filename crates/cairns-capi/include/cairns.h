@@ -55,8 +55,8 @@ enum cairns_status
   CAIRNS_ERR_SPEC = -6,
   // A point off the map or on a wall.
   CAIRNS_ERR_ENDPOINT = -7,
-  // Something the library does not do: octile movement with corner
-  // cutting, a budget for a search that takes none.
+  // Something the library does not do: a budget for a search that
+  // takes none.
   CAIRNS_ERR_UNSUPPORTED = -8,
   // A saved table that is malformed, or for another map or search.
   CAIRNS_ERR_TABLE = -9,
@@ -87,9 +87,10 @@ enum cairns_movement
   // both cells beside it are passable (no corner cutting): the Moving AI
   // rule.
   CAIRNS_MOVE_OCTILE = 8,
-  // Octile with corner cutting (a diagonal past one wall): not in the
-  // library; the constructors answer
-  // `CAIRNS_ERR_UNSUPPORTED`.
+  // Octile with corner cutting: a diagonal needs one of the two cells
+  // beside it passable (past one wall's corner, never between two);
+  // the jump point searches, canonical ordering and Theta* refuse it
+  // (`CAIRNS_ERR_SPEC`).
   CAIRNS_MOVE_OCTILE_CUT = 9,
 };
 #ifndef __cplusplus
