@@ -35,6 +35,7 @@ mod jps_plus;
 mod pulled;
 mod query;
 mod searcher;
+mod subgoals;
 mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};
@@ -50,6 +51,7 @@ pub use jps_plus::{JumpPointSearchPlus, JumpTable};
 pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub use searcher::{Cached, Searcher};
+pub use subgoals::{SubgoalGraph, SubgoalSearch};
 pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};

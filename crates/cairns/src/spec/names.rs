@@ -101,6 +101,10 @@ pub enum Algorithm {
     /// over a table built (or given) before the first query
     /// ([`Algorithm::tables`]), octile only.
     JpsPlus,
+    /// `sub`: [`SubgoalSearch`](crate::search::SubgoalSearch) over a
+    /// subgoal graph built (or given) before the first query
+    /// ([`Algorithm::tables`]), octile only.
+    Subgoals,
     /// `dijkstra`: [`Dijkstra`](crate::search::Dijkstra), no heuristic.
     Dijkstra,
     /// `bfs`: breadth-first search ([`Bfs`](crate::search::Bfs)), unit costs (4-connected) only.
@@ -115,11 +119,12 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::AStar,
         Algorithm::Canonical,
         Algorithm::Jps,
         Algorithm::JpsPlus,
+        Algorithm::Subgoals,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
         Algorithm::Theta,
@@ -133,6 +138,7 @@ impl Algorithm {
             Algorithm::Canonical => "canonical",
             Algorithm::Jps => "jps",
             Algorithm::JpsPlus => "jps+",
+            Algorithm::Subgoals => "sub",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
             Algorithm::Theta => "theta",

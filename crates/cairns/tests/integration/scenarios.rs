@@ -80,6 +80,7 @@ fn published_lengths(set: &str, max_per_file: usize) {
             "canonical/octile",
             "jps/octile",
             "jps+/octile",
+            "sub/octile",
         ] {
             runs += check(spec, &inst, Reference::Published, &mut mismatches);
         }
@@ -185,7 +186,7 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
             short(file)
         );
         inst.keep_at_most(MAX_DIJKSTRA);
-        for spec in ["astar/octile", "jps+/octile"] {
+        for spec in ["astar/octile", "jps+/octile", "sub/octile"] {
             check(spec, &inst, Reference::Dijkstra, &mut mismatches);
         }
     }
