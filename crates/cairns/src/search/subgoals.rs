@@ -439,7 +439,7 @@ pub struct SubgoalSearch<'g, H = Octile> {
     table: Cow<'g, SubgoalGraph>,
     heuristic: H,
     /// The goal's subgoals of the last query, kept for the next so that a
-    /// query allocates nothing ([`Goal`] takes it and gives it back).
+    /// query allocates nothing ([`Sweeps`] takes it and gives it back).
     near_goal: Cell<Vec<NodeId>>,
 }
 
@@ -514,7 +514,7 @@ fn diagonal_first(graph: &GridGraph, from: NodeId, to: NodeId) -> Option<f64> {
 
 /// One query's successors: the start's sweep, the subgoals' edges, and the
 /// goal from its subgoals.
-pub(crate) struct Goal<'s, 'g, H> {
+pub(crate) struct Sweeps<'s, 'g, H> {
     search: &'s SubgoalSearch<'g, H>,
     goal: NodeId,
     at: (u32, u32),
@@ -523,13 +523,13 @@ pub(crate) struct Goal<'s, 'g, H> {
     near: Vec<NodeId>,
 }
 
-impl<H> Drop for Goal<'_, '_, H> {
+impl<H> Drop for Sweeps<'_, '_, H> {
     fn drop(&mut self) {
         self.search.near_goal.set(std::mem::take(&mut self.near));
     }
 }
 
-impl<H> Expand for Goal<'_, '_, H> {
+impl<H> Expand for Sweeps<'_, '_, H> {
     #[inline]
     fn node_bound(&self) -> usize {
         self.search.graph.node_bound()
@@ -568,7 +568,7 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
     type Graph = GridGraph;
     type Heuristic = H;
     type Expander<'a>
-        = Goal<'a, 'g, H>
+        = Sweeps<'a, 'g, H>
     where
         Self: 'a;
 
@@ -580,7 +580,7 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
         &self.heuristic
     }
 
-    fn expander(&self, goal: NodeId) -> Goal<'_, 'g, H> {
+    fn expander(&self, goal: NodeId) -> Sweeps<'_, 'g, H> {
         let mut near = self.near_goal.take();
         near.clear();
         if goal.index() < self.graph.node_bound()
@@ -591,7 +591,7 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
             near.sort_unstable();
             near.dedup();
         }
-        Goal {
+        Sweeps {
             search: self,
             goal,
             at: self.graph.coords(goal),
