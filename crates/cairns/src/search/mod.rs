@@ -36,6 +36,8 @@ mod pulled;
 mod query;
 mod searcher;
 mod subgoals;
+#[cfg(test)]
+mod testing;
 mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};

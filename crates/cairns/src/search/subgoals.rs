@@ -135,10 +135,14 @@ fn is_corner(graph: &GridGraph, node: NodeId) -> bool {
     })
 }
 
-/// The subgoal bits of `graph`, a word per 64 cells, found in parallel.
-fn corner_bits(graph: &GridGraph) -> Vec<u64> {
+/// The subgoal bits of `graph`, a word per 64 cells, found in parallel:
+/// none unless it uses octile movement without terrain.
+fn subgoal_bits(graph: &GridGraph) -> Vec<u64> {
     let cells = graph.node_bound();
     let mut bits = vec![0u64; cells.div_ceil(64)];
+    if graph.neighborhood() != Neighborhood::Octile || graph.has_terrain() {
+        return bits;
+    }
     bits.par_iter_mut().enumerate().for_each(|(w, word)| {
         for b in 0..64 {
             let c = w * 64 + b;
@@ -163,14 +167,8 @@ impl SubgoalGraph {
     /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
     /// them the graph has no subgoals).
     pub fn build(graph: &GridGraph) -> SubgoalGraph {
-        let octile = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
-        let bits = if octile {
-            corner_bits(graph)
-        } else {
-            vec![0; graph.node_bound().div_ceil(64)]
-        };
-        let mut table = SubgoalGraph::with_subgoals(graph, bits);
-        if !octile {
+        let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
+        if table.cells.is_empty() {
             return table;
         }
         // Each subgoal's sweep, then every edge in both directions.
@@ -648,60 +646,15 @@ mod tests {
 
     use super::*;
     use crate::grid::testing::dense_map;
-    use crate::grid::{Grid, Tile};
-    use crate::search::{Dijkstra, Search, SearchCache};
+    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::{Search, SearchCache};
 
     /// Checks subgoal search against Dijkstra from `start` to every cell of
-    /// `graph`: the same costs, and paths that are real grid paths of that
-    /// cost.
+    /// `graph`.
     fn check_all_from(graph: &GridGraph, start: NodeId) -> Result<(), String> {
-        let mut reference = SearchCache::new();
-        let mut cache = SearchCache::new();
-        Dijkstra::new(graph).all(start, &mut reference);
         let table = SubgoalGraph::build(graph);
         let search = SubgoalSearch::new(graph, &table).unwrap();
-        for n in 0..graph.node_bound() as u32 {
-            let want = reference.g(NodeId(n));
-            let got = search.search(start, NodeId(n), &mut cache);
-            match (want, &got) {
-                (Some(x), Some(p)) => {
-                    if (x - p.cost).abs() > 1e-9 {
-                        return Err(format!("to {n}: {x} vs {}", p.cost));
-                    }
-                    if p.nodes.first() != Some(&start) || p.nodes.last() != Some(&NodeId(n)) {
-                        return Err(format!("to {n}: endpoints of {:?}", p.nodes));
-                    }
-                    let mut cost = 0.0;
-                    for e in p.nodes.windows(2) {
-                        let Some((_, c)) = graph.successors(e[0]).find(|m| m.0 == e[1]) else {
-                            return Err(format!("to {n}: {:?} -> {:?} is not a move", e[0], e[1]));
-                        };
-                        cost += c;
-                    }
-                    if (cost - x).abs() > 1e-9 {
-                        return Err(format!("to {n}: path costs {cost}, not {x}"));
-                    }
-                }
-                (None, None) => {}
-                _ => return Err(format!("to {n}: {want:?} vs {:?}", got.map(|p| p.cost))),
-            }
-        }
-        Ok(())
-    }
-
-    /// A grid of `w x h` cells, blocked where `walls` says.
-    fn grid(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) -> GridGraph {
-        let tiles = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| {
-                if walls(x, y) {
-                    Tile::Tree
-                } else {
-                    Tile::Ground
-                }
-            })
-            .collect();
-        GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile)
+        matches_dijkstra_from(graph, &search, start)
     }
 
     proptest! {

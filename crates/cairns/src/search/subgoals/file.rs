@@ -6,9 +6,9 @@
 
 use std::io::{self, Read, Write};
 
-use super::{SubgoalGraph, corner_bits};
-use crate::graph::{Graph, NodeId};
-use crate::grid::{GridGraph, Neighborhood};
+use super::{SubgoalGraph, subgoal_bits};
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
     read_table, read_u32, read_words, write_header,
@@ -153,13 +153,7 @@ fn read_graph<R: Read>(
     check_sum(r)?;
 
     // The subgoals must be the map's, in order; the edges must end at one.
-    let octile = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
-    let bits = if octile {
-        corner_bits(graph)
-    } else {
-        vec![0; graph.node_bound().div_ceil(64)]
-    };
-    let mut table = SubgoalGraph::with_subgoals(graph, bits);
+    let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
     let bad = |index: usize, node: u32| -> FileError {
         FileErrorKind::BadSubgoal {
             index: index as u64,
@@ -195,7 +189,7 @@ fn read_graph<R: Read>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use crate::grid::{Grid, Neighborhood};
     use crate::saved::testing::{kind, reseal, small_map, written};
 
     fn table() -> (GridGraph, SubgoalGraph, u64) {
