@@ -318,7 +318,7 @@ mod tests {
         let err = "dfs".parse::<SearchSpec>().unwrap_err();
         assert!(
             err.to_string()
-                .contains("astar, canonical, jps, jps+, dijkstra, bfs"),
+                .contains("astar, canonical, jps, jps+, sub, dijkstra, bfs"),
             "{err}"
         );
         let long = "x".repeat(10_000);
