@@ -22,7 +22,8 @@ use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table,
 pub struct SearchArgs {
     /// Search algorithm: astar (the default), canonical (A* with canonical
     /// ordering), jps (jump point search), jps+ (jump point search over a
-    /// jump table built before the first query), dijkstra, bfs, theta
+    /// jump table built before the first query), sub (subgoal graphs, built
+    /// before the first query), dijkstra, bfs, theta
     /// (Theta*: any-angle paths, Euclidean lengths) or focal (focal search:
     /// costs at most --weight W times optimal).
     #[arg(long = "search", value_name = "NAME")]
