@@ -30,11 +30,12 @@ use crate::heuristic::{Heuristic, Octile};
 ///
 /// A subgoal is a passable cell with a blocked diagonal neighbour whose two
 /// cells beside both (sharing a side with each) are passable: the cells
-/// where a shortest path may have to turn. Every shortest path can be cut
-/// at subgoals into pieces that each move diagonally first and then
-/// straight (jump point search's canonical ordering turns only at such
-/// cells), so searching the subgoal graph, with the start and the goal
-/// linked to the subgoals they reach that way, finds the grid's distances.
+/// where a shortest path may have to turn. Between any two cells some
+/// shortest path can be cut at subgoals into pieces that each move
+/// diagonally first and then straight (the path jump point search's
+/// canonical ordering keeps turns off a straight run only at such cells),
+/// so searching the subgoal graph, with the start and the goal linked to
+/// the subgoals they reach that way, finds the grid's distances.
 ///
 /// # Edges
 ///
@@ -46,9 +47,12 @@ use crate::heuristic::{Heuristic, Octile};
 /// walls nor subgoals, 64 cells a word ([`BitGrid`]), and each side's
 /// run is not followed past where the run of the diagonal's previous cell
 /// stopped: a subgoal beyond is reached at the same cost through the
-/// subgoal that stopped that run (the pruning of Uras, Koenig and
-/// Hernández's sweep). An edge found from either end is kept in both
-/// directions.
+/// subgoal that stopped that run, and a run stopped by a wall is stopped
+/// one cell sooner on the next diagonal cell by the subgoal at the wall's
+/// corner (the pruning of Uras, Koenig and Hernández's sweep). An edge
+/// found from either end is kept in both directions: a query links the
+/// goal by the goal's own sweep, and its subgoals reach the goal by the
+/// reverse of those paths.
 ///
 /// # Complexity
 ///
