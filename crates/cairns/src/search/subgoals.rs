@@ -47,8 +47,8 @@ use crate::heuristic::{Heuristic, Octile};
 /// walls nor subgoals, 64 cells a word ([`BitGrid`]), and each side's
 /// run is not followed past where the run of the diagonal's previous cell
 /// stopped: a subgoal beyond is reached at the same cost through the
-/// subgoal that stopped that run, and a run stopped by a wall is stopped
-/// one cell sooner on the next diagonal cell by the subgoal at the wall's
+/// subgoal that stopped that run, and after a run stopped by a wall, the
+/// next diagonal cell's run stops sooner, at the subgoal by that wall's
 /// corner (the pruning of Uras, Koenig and Hernández's sweep). An edge
 /// found from either end is kept in both directions: a query links the
 /// goal by the goal's own sweep, and its subgoals reach the goal by the
