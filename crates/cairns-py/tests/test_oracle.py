@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import cairns_path as cp
 from conftest import REL, cost_grids, engines, free_cells, oracle, path_cost, wall_grids
 
-OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "astar/dh:2", "jps/dh:2/pairing-heap"]
+OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "sub", "astar/dh:2", "jps/dh:2/pairing-heap"]
 FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2"]
 TERRAIN_SPECS = ["astar", "dijkstra", "astar/dh:2"]
 
@@ -60,7 +60,7 @@ def some_cells(walls, data):
 def test_octile_costs_match_networkx(walls, data):
     costs = np.where(walls, np.inf, 1.0)
     pairs = sample_pairs(free_cells(walls), data)
-    # jps, jps+ and canonical need a grid without terrain: a wall grid given
+    # jps, jps+, sub and canonical need a grid without terrain: a wall grid given
     # as costs of 1 and inf is one.
     check_against_networkx(costs, "octile", OCTILE_SPECS, pairs)
 

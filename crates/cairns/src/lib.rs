@@ -44,7 +44,9 @@
 //!   map [`generate`](grid::generate)or.
 //! - [`search`]: [`AStar`](search::AStar), [`Dijkstra`](search::Dijkstra),
 //!   [`Bfs`](search::Bfs), [`JumpPointSearch`](search::JumpPointSearch)
-//!   for octile grids, the reusable [`SearchCache`](search::SearchCache)
+//!   for octile grids (and, over tables built before the first query,
+//!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
+//!   [`SubgoalSearch`](search::SubgoalSearch)), the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
 //!
 //! - [`spec`]: one name for a whole search (`jps+/dh:16/pairing-heap`),
@@ -65,6 +67,7 @@
 //! | `canonical` | [`search::AStar`] over [`grid::Canonical`] (canonical ordering) |
 //! | `jps` | [`search::JumpPointSearch`] |
 //! | `jps+` | [`search::JumpPointSearchPlus`] over a [`search::JumpTable`] |
+//! | `sub` | [`search::SubgoalSearch`] over a [`search::SubgoalGraph`] (subgoal graphs) |
 //! | `dijkstra` | [`search::Dijkstra`] |
 //! | `bfs` | [`search::Bfs`] |
 //! | `theta` | [`search::ThetaStar`] (any-angle) |
@@ -92,6 +95,7 @@
 //! | `landmarks` | `dh:K` | [`spec::Table::Landmarks`] |
 //! | `compressed-landmarks` | `dh:K:keepM` | [`spec::Table::CompressedLandmarks`] |
 //! | `jumps` | `jps+` | [`spec::Table::Jumps`] |
+//! | `subgoals` | `sub` | [`spec::Table::Subgoals`] |
 //!
 //! # Choosing a search on grids
 //!

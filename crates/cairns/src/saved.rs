@@ -50,6 +50,8 @@ pub enum TableKind {
     CompressedLandmarks,
     /// A JPS+ [`JumpTable`](crate::search::JumpTable), `CAIRNSJP`.
     Jumps,
+    /// A [`SubgoalGraph`](crate::search::SubgoalGraph), `CAIRNSSG`.
+    Subgoals,
 }
 
 /// What a [`TableKind`] is: one row per kind.
@@ -74,10 +76,11 @@ pub struct TableInfo {
 
 impl TableKind {
     /// Every kind.
-    pub const ALL: [TableKind; 3] = [
+    pub const ALL: [TableKind; 4] = [
         TableKind::Landmarks,
         TableKind::CompressedLandmarks,
         TableKind::Jumps,
+        TableKind::Subgoals,
     ];
 
     /// The kind's row: name, noun, magic and command.
@@ -106,6 +109,14 @@ impl TableKind {
                 command: "cairns table build MAP --search jps+",
                 old_option: Some("jump-table"),
                 old_command: Some("jump-table"),
+            },
+            TableKind::Subgoals => TableInfo {
+                name: "subgoals",
+                noun: "subgoal graph",
+                magic: *b"CAIRNSSG",
+                command: "cairns table build MAP --search sub",
+                old_option: None,
+                old_command: None,
             },
         }
     }
@@ -374,6 +385,16 @@ pub enum FileErrorKind {
         direction: u8,
         /// The entry.
         value: i32,
+    },
+    /// A subgoal graph names a cell that is not one of the map's subgoals
+    /// (or not in order, or leaves one out), or an edge to such a cell.
+    #[error("entry {index} names cell {node}, which is not the map's subgoal there")]
+    BadSubgoal {
+        /// Position among the subgoals, then the edges after them.
+        index: u64,
+        /// The cell id found (or, for a subgoal the file leaves out, the
+        /// one expected).
+        node: u32,
     },
     /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
     #[error("i/o error while reading the file")]

@@ -95,8 +95,13 @@ pub struct BitGrid {
 impl BitGrid {
     /// The bit grid of `grid`'s passable cells.
     pub fn new(grid: &Grid) -> BitGrid {
-        let (w, h) = (grid.width(), grid.height());
-        let open = |x: u32, y: u32| grid.is_passable(x, y);
+        BitGrid::from_fn(grid.width(), grid.height(), |x, y| grid.is_passable(x, y))
+    }
+
+    /// The bit grid of a `w x h` grid whose cell `(x, y)` is set when
+    /// `open(x, y)` (subgoal graphs scan the passable cells that are not
+    /// subgoals).
+    pub(crate) fn from_fn(w: u32, h: u32, open: impl Fn(u32, u32) -> bool) -> BitGrid {
         BitGrid {
             width: w,
             height: h,
@@ -106,7 +111,7 @@ impl BitGrid {
                 // East: row y, column x.
                 Rows::new(h, w, |r, c| open(c, r)),
                 // South: row x, column y.
-                Rows::new(w, h, |r, c| grid.is_passable(r, c)),
+                Rows::new(w, h, &open),
                 // West: row y, column w - 1 - x.
                 Rows::new(h, w, |r, c| open(w - 1 - c, r)),
             ],
@@ -181,6 +186,33 @@ impl BitGrid {
         }
     }
 
+    /// The number of set cells in a row after `(x, y)` in straight
+    /// direction `d` (0..4), counting at most `cap`. `(x, y)` must be on
+    /// the grid.
+    #[inline]
+    pub(crate) fn run(&self, d: usize, x: u32, y: u32, cap: u32) -> u32 {
+        let rows = &self.frames[d];
+        let (row, at) = self.place(d, x, y);
+        let mut bit = at + 1;
+        let mut seen = 0u32;
+        while seen < cap {
+            // A window of 64 set cells ends before the blocked word after
+            // the last column, so `bit` stays at most `PAD + cols`.
+            let k = (!rows.window(row, bit)).trailing_zeros();
+            if k < 64 {
+                return (seen + k).min(cap);
+            }
+            seen = seen.saturating_add(64);
+            bit += 64;
+        }
+        cap
+    }
+
+    /// Bytes of the four orientations' words.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.frames.iter().map(|f| f.words.len() * 8).sum()
+    }
+
     /// Whether the `len` cells after `(x, y)` in straight direction `d` are
     /// all passable. `(x, y)` must be on the grid.
     #[inline]
@@ -230,6 +262,18 @@ mod tests {
         }
     }
 
+    /// The passable cells in a row after `(x, y)` in direction `d`, one
+    /// by one: what [`BitGrid::run`] counts by words.
+    fn run_by_cells(grid: &Grid, d: usize, x: u32, y: u32) -> u32 {
+        let (dx, dy): (i64, i64) = [(0, -1), (1, 0), (0, 1), (-1, 0)][d];
+        let open = |x: i64, y: i64| x >= 0 && y >= 0 && grid.is_passable(x as u32, y as u32);
+        let mut k = 0;
+        while open(i64::from(x) + dx * (k + 1), i64::from(y) + dy * (k + 1)) {
+            k += 1;
+        }
+        k as u32
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
         /// Word scans agree with the cell-by-cell rule from every cell in
@@ -257,6 +301,9 @@ mod tests {
                             jump_by_cells(&grid, d, x, y),
                             "({}, {}) direction {}", x, y, d
                         );
+                        let run = run_by_cells(&grid, d, x, y);
+                        proptest::prop_assert_eq!(bits.run(d, x, y, u32::MAX), run);
+                        proptest::prop_assert_eq!(bits.run(d, x, y, 3), run.min(3));
                     }
                 }
             }

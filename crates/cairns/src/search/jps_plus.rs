@@ -527,60 +527,15 @@ impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Grid, Tile};
-    use crate::search::Dijkstra;
-    use crate::search::{Search, SearchCache};
+    use crate::grid::Grid;
+    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::{Dijkstra, Search, SearchCache};
 
-    /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`:
-    /// the same costs, and paths that are real grid paths of that cost.
+    /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`.
     fn check_all_from(graph: &GridGraph, start: NodeId) -> Result<(), String> {
-        let mut reference = SearchCache::new();
-        let mut cache = SearchCache::new();
-        Dijkstra::new(graph).all(start, &mut reference);
         let table = JumpTable::build(graph);
         let jps = JumpPointSearchPlus::new(graph, &table).unwrap();
-        for n in 0..graph.node_bound() as u32 {
-            let want = reference.g(NodeId(n));
-            let got = jps.search(start, NodeId(n), &mut cache);
-            match (want, &got) {
-                (Some(x), Some(p)) => {
-                    if (x - p.cost).abs() > 1e-9 {
-                        return Err(format!("to {n}: {x} vs {}", p.cost));
-                    }
-                    if p.nodes.first() != Some(&start) || p.nodes.last() != Some(&NodeId(n)) {
-                        return Err(format!("to {n}: endpoints of {:?}", p.nodes));
-                    }
-                    let mut cost = 0.0;
-                    for e in p.nodes.windows(2) {
-                        let Some((_, c)) = graph.successors(e[0]).find(|m| m.0 == e[1]) else {
-                            return Err(format!("{:?} -> {:?} is not a move", e[0], e[1]));
-                        };
-                        cost += c;
-                    }
-                    if (cost - x).abs() > 1e-9 {
-                        return Err(format!("to {n}: path costs {cost}, not {x}"));
-                    }
-                }
-                (None, None) => {}
-                _ => return Err(format!("to {n}: {want:?} vs {:?}", got.map(|p| p.cost))),
-            }
-        }
-        Ok(())
-    }
-
-    /// A grid of `w x h` cells, blocked where `walls` says.
-    fn grid(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) -> GridGraph {
-        let tiles = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| {
-                if walls(x, y) {
-                    Tile::Tree
-                } else {
-                    Tile::Ground
-                }
-            })
-            .collect();
-        GridGraph::new(Grid::from_tiles(w, h, tiles).unwrap(), Neighborhood::Octile)
+        matches_dijkstra_from(graph, &jps, start)
     }
 
     proptest::proptest! {

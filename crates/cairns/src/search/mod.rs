@@ -35,6 +35,9 @@ mod jps_plus;
 mod pulled;
 mod query;
 mod searcher;
+mod subgoals;
+#[cfg(test)]
+mod testing;
 mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};
@@ -51,6 +54,7 @@ pub use pulled::StringPulled;
 pub use query::{Budget, MIN_OVER_GOALS, Progress, Query, Reached};
 pub(crate) use searcher::Forward;
 pub use searcher::{Cached, Searcher};
+pub use subgoals::{SubgoalGraph, SubgoalSearch};
 pub use theta::ThetaStar;
 
 use crate::graph::{Graph, NodeId};

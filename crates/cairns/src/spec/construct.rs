@@ -18,7 +18,7 @@ use crate::open::OpenKind;
 use crate::search::Searcher;
 use crate::search::{
     AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
-    SearchCache, StringPulled, ThetaStar,
+    SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
 };
 use crate::with_open_set;
 
@@ -189,6 +189,7 @@ pub(super) fn build_searcher<'a>(
 ) -> BoxedSearcher<'a> {
     let table = tables.iter().find_map(Table::landmarks);
     let jumps = tables.iter().find_map(Table::jumps);
+    let subgoals = tables.iter().find_map(Table::subgoals);
     let compressed = match tables.iter().find_map(Table::compressed) {
         Some(c) => Some(Cow::Borrowed(c)),
         None => compressed.map(Cow::Owned),
@@ -247,6 +248,21 @@ pub(super) fn build_searcher<'a>(
                 match JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight)) {
                     Some(jps) => boxed::<_, Q>(jps),
                     // `resolve` refused jump points without octile movement,
+                    // `prepare_with` and `searcher` a table of another size.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+        Algorithm::Subgoals => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let subgoals: Cow<'a, SubgoalGraph> = match subgoals {
+                    Some(t) => Cow::Borrowed(t),
+                    None => Cow::Owned(SubgoalGraph::build(graph)),
+                };
+                match SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight)) {
+                    Some(search) => boxed::<_, Q>(search),
+                    // `resolve` refused subgoals without octile movement,
                     // `prepare_with` and `searcher` a table of another size.
                     None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
                 }

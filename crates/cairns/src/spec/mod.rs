@@ -102,7 +102,7 @@ mod tests {
     use crate::landmarks::research::{CompressedTable, Compression};
     use crate::open::OpenKind;
     use crate::saved::TableKind;
-    use crate::search::{JumpTable, Searcher};
+    use crate::search::{JumpTable, Searcher, SubgoalGraph};
 
     fn heuristics() -> Vec<HeuristicSpec> {
         let mut all = HeuristicSpec::DISTANCES.to_vec();
@@ -318,7 +318,7 @@ mod tests {
         let err = "dfs".parse::<SearchSpec>().unwrap_err();
         assert!(
             err.to_string()
-                .contains("astar, canonical, jps, jps+, dijkstra, bfs"),
+                .contains("astar, canonical, jps, jps+, sub, dijkstra, bfs"),
             "{err}"
         );
         let long = "x".repeat(10_000);
@@ -523,6 +523,7 @@ mod tests {
             .unwrap();
         let mut tables = prepared.tables().to_vec();
         tables.push(JumpTable::build(&graph).into());
+        tables.push(SubgoalGraph::build(&graph).into());
         let kinds: Vec<TableKind> = tables.iter().map(Table::kind).collect();
         assert_eq!(kinds, TableKind::ALL);
         for table in &tables {

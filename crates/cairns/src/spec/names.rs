@@ -101,6 +101,10 @@ pub enum Algorithm {
     /// over a table built (or given) before the first query
     /// ([`Algorithm::tables`]), octile only.
     JpsPlus,
+    /// `sub`: [`SubgoalSearch`](crate::search::SubgoalSearch) over a
+    /// subgoal graph built (or given) before the first query
+    /// ([`Algorithm::tables`]), octile only.
+    Subgoals,
     /// `dijkstra`: [`Dijkstra`](crate::search::Dijkstra), no heuristic.
     Dijkstra,
     /// `bfs`: breadth-first search ([`Bfs`](crate::search::Bfs)), unit costs (4-connected) only.
@@ -115,11 +119,12 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::AStar,
         Algorithm::Canonical,
         Algorithm::Jps,
         Algorithm::JpsPlus,
+        Algorithm::Subgoals,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
         Algorithm::Theta,
@@ -133,6 +138,7 @@ impl Algorithm {
             Algorithm::Canonical => "canonical",
             Algorithm::Jps => "jps",
             Algorithm::JpsPlus => "jps+",
+            Algorithm::Subgoals => "sub",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
             Algorithm::Theta => "theta",
@@ -153,6 +159,9 @@ impl Algorithm {
             Algorithm::Bfs => "breadth-first search: unit costs (4-connected)",
             Algorithm::Theta => "Theta*: any-angle paths, Euclidean lengths (octile)",
             Algorithm::Focal => "focal search: costs at most --weight W times the optimal ones",
+            Algorithm::Subgoals => {
+                "subgoal graphs: a graph of the obstacles' corners built before the first query (octile)"
+            }
         }
     }
 

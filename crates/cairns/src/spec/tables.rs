@@ -18,7 +18,7 @@ use crate::grid::GridGraph;
 use crate::landmarks::research::{CompressedTable, Compression};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::saved::{FileError, FileErrorKind, TableKind, read_array};
-use crate::search::JumpTable;
+use crate::search::{JumpTable, SubgoalGraph};
 
 /// One table built before the first query: a variant per
 /// [`TableKind`], each behind an [`Arc`] so that preparations, engines
@@ -50,6 +50,8 @@ pub enum Table {
     CompressedLandmarks(Arc<CompressedTable>),
     /// A jump table, for `jps+`.
     Jumps(Arc<JumpTable>),
+    /// A subgoal graph, for `sub`.
+    Subgoals(Arc<SubgoalGraph>),
 }
 
 impl Table {
@@ -59,6 +61,7 @@ impl Table {
             Table::Landmarks(_) => TableKind::Landmarks,
             Table::CompressedLandmarks(_) => TableKind::CompressedLandmarks,
             Table::Jumps(_) => TableKind::Jumps,
+            Table::Subgoals(_) => TableKind::Subgoals,
         }
     }
 
@@ -68,6 +71,7 @@ impl Table {
             Table::Landmarks(t) => t.memory_bytes(),
             Table::CompressedLandmarks(t) => t.memory_bytes(),
             Table::Jumps(t) => t.memory_bytes(),
+            Table::Subgoals(t) => t.memory_bytes(),
         }
     }
 
@@ -82,6 +86,7 @@ impl Table {
             Table::Landmarks(t) => t.save(w, map_hash),
             Table::CompressedLandmarks(t) => t.save(w, map_hash),
             Table::Jumps(t) => t.save(w, map_hash),
+            Table::Subgoals(t) => t.save(w, map_hash),
         }
     }
 
@@ -110,6 +115,9 @@ impl Table {
                 CompressedTable::load_for(whole, graph, expected_map_hash)?.into()
             }
             Some(TableKind::Jumps) => JumpTable::load_for(whole, graph, expected_map_hash)?.into(),
+            Some(TableKind::Subgoals) => {
+                SubgoalGraph::load_for(whole, graph, expected_map_hash)?.into()
+            }
             None => return Err(FileErrorKind::BadMagic.into()),
         })
     }
@@ -138,21 +146,21 @@ impl Table {
         }
     }
 
+    /// The subgoal graph, if this is one.
+    pub fn subgoals(&self) -> Option<&SubgoalGraph> {
+        match self {
+            Table::Subgoals(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// Refuses a table built for a graph of another size than `graph`.
     pub(super) fn check_fits(&self, graph: &GridGraph) -> Result<(), SpecError> {
         let nodes = match self {
             Table::Landmarks(t) => t.node_count(),
             Table::CompressedLandmarks(t) => t.node_count(),
-            Table::Jumps(t) if t.fits(graph) => return Ok(()),
-            Table::Jumps(t) => {
-                return Err(table_error(format!(
-                    "the jump table is for a {}x{} grid, the map is {}x{}",
-                    t.width(),
-                    t.height(),
-                    graph.width(),
-                    graph.height()
-                )));
-            }
+            Table::Jumps(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
+            Table::Subgoals(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
         };
         if nodes == graph.node_bound() {
             return Ok(());
@@ -174,7 +182,7 @@ impl Table {
             Table::CompressedLandmarks(t) => {
                 Ok(spec.with_heuristic(spec.heuristic_of_compressed(t)?))
             }
-            Table::Jumps(_) => {
+            Table::Jumps(_) | Table::Subgoals(_) => {
                 let kind = self.kind();
                 if spec.algorithm.tables().contains(&kind) {
                     return Ok(spec);
@@ -229,6 +237,7 @@ impl Table {
                 }
             }
             TableKind::Jumps => JumpTable::build(graph).into(),
+            TableKind::Subgoals => SubgoalGraph::build(graph).into(),
         })
     }
 }
@@ -241,6 +250,7 @@ impl Algorithm {
     pub fn tables(self) -> &'static [TableKind] {
         match self {
             Algorithm::JpsPlus => &[TableKind::Jumps],
+            Algorithm::Subgoals => &[TableKind::Subgoals],
             _ => &[],
         }
     }
@@ -270,6 +280,12 @@ impl From<CompressedTable> for Table {
 impl From<JumpTable> for Table {
     fn from(t: JumpTable) -> Table {
         Table::Jumps(Arc::new(t))
+    }
+}
+
+impl From<SubgoalGraph> for Table {
+    fn from(t: SubgoalGraph) -> Table {
+        Table::Subgoals(Arc::new(t))
     }
 }
 
@@ -320,6 +336,23 @@ impl std::fmt::Display for TableReport {
             self.bytes
         )
     }
+}
+
+/// Refuses a table of `kind` built for a grid of another size than
+/// `graph`'s.
+fn grid_fits(
+    kind: TableKind,
+    (width, height): (u32, u32),
+    graph: &GridGraph,
+) -> Result<(), SpecError> {
+    if (width, height) == (graph.width(), graph.height()) {
+        return Ok(());
+    }
+    Err(table_error(format!(
+        "the {kind} is for a {width}x{height} grid, the map is {}x{}",
+        graph.width(),
+        graph.height()
+    )))
 }
 
 fn table_error(message: String) -> SpecError {
@@ -500,6 +533,12 @@ mod tests {
     /// A kind's own loader, on bytes, with the map hash expected.
     type Loader = fn(&[u8], u64) -> Result<(), FileError>;
 
+    /// The subgoal graph's loader, which reads a file for a map: the small
+    /// map.
+    fn load_subgoals(b: &[u8], hash: u64) -> Result<(), FileError> {
+        SubgoalGraph::load_for(b, &small_map().0, hash).map(drop)
+    }
+
     /// One saved table of each kind on the small map (and a directed
     /// landmark table, on a graph of its own), each with its bytes and its
     /// kind's own loader.
@@ -510,6 +549,7 @@ mod tests {
             CompressedTable::new(&full, 2, Compression::Nearest).into(),
             full.into(),
             JumpTable::build(&graph).into(),
+            SubgoalGraph::build(&graph).into(),
         ];
         let mut out: Vec<(TableKind, Vec<u8>, Loader)> = tables
             .iter()
@@ -520,6 +560,7 @@ mod tests {
                     TableKind::Landmarks => |b, h| LandmarkTable::load(b, h).map(drop),
                     TableKind::CompressedLandmarks => |b, h| CompressedTable::load(b, h).map(drop),
                     TableKind::Jumps => |b, h| JumpTable::load(b, h).map(drop),
+                    TableKind::Subgoals => load_subgoals,
                 };
                 (t.kind(), bytes, load)
             })
@@ -561,6 +602,7 @@ mod tests {
                 TableKind::Landmarks => LandmarkTable::load(Broken, 0).map(drop),
                 TableKind::CompressedLandmarks => CompressedTable::load(Broken, 0).map(drop),
                 TableKind::Jumps => JumpTable::load(Broken, 0).map(drop),
+                TableKind::Subgoals => SubgoalGraph::load_for(Broken, &graph, 0).map(drop),
             }
             .unwrap_err();
             assert_eq!(err.kind(), &FileErrorKind::Io, "{kind}");

@@ -88,7 +88,7 @@ fn accepted(
     admissible
         && match algorithm {
             Algorithm::AStar => true,
-            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus => {
+            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Subgoals => {
                 octile
                     && matches!(
                         heuristic,

@@ -56,7 +56,7 @@ fn assert_none(what: &str, mismatches: &[String]) {
 }
 
 /// Octile A* with the default OPEN set, on the plain grid and with canonical
-/// ordering, and jump point search (online and JPS+), on every file of `set`, at most
+/// ordering, jump point search (online and JPS+) and subgoal graphs, on every file of `set`, at most
 /// `max_per_file` lines of each (evenly spread; smaller files in full).
 ///
 /// The caps keep each set's test at a few seconds in a test build (the
@@ -80,6 +80,7 @@ fn published_lengths(set: &str, max_per_file: usize) {
             "canonical/octile",
             "jps/octile",
             "jps+/octile",
+            "sub/octile",
         ] {
             runs += check(spec, &inst, Reference::Published, &mut mismatches);
         }
@@ -87,7 +88,7 @@ fn published_lengths(set: &str, max_per_file: usize) {
     assert!(runs > 0);
     assert_none(
         &format!(
-            "{set}: octile A* (plain, canonical) and jump point search (jps, jps+), {runs} searches"
+            "{set}: octile A* (plain, canonical), jump point search (jps, jps+) and subgoal graphs (sub), {runs} searches"
         ),
         &mismatches,
     );
@@ -185,7 +186,7 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
             short(file)
         );
         inst.keep_at_most(MAX_DIJKSTRA);
-        for spec in ["astar/octile", "jps+/octile"] {
+        for spec in ["astar/octile", "jps+/octile", "sub/octile"] {
             check(spec, &inst, Reference::Dijkstra, &mut mismatches);
         }
     }

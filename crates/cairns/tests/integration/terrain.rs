@@ -85,6 +85,7 @@ fn check_refusals(g: &GridGraph) -> Result<(), TestCaseError> {
     for algorithm in [
         Algorithm::Jps,
         Algorithm::JpsPlus,
+        Algorithm::Subgoals,
         Algorithm::Canonical,
         Algorithm::Bfs,
     ] {

@@ -1,0 +1,785 @@
+//! Subgoal graphs: a search over the corners of the obstacles, linked
+//! where a shortest path runs straight between them.
+//!
+//! The table ([`SubgoalGraph`]) keeps the map's subgoals and the edges
+//! between them; the search ([`SubgoalSearch`]) connects a query's start
+//! and goal to it, searches the small graph on the one best-first loop and
+//! refines each edge into grid moves. Saving and loading the table is in
+//! [`file`].
+
+mod file;
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::fmt;
+
+use rayon::prelude::*;
+
+use super::jps::legs_between;
+use super::{Expand, TowardGoal};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
+use crate::heuristic::{Heuristic, Octile};
+
+/// The subgoal graph of an octile grid (Uras, Koenig and Hernández 2013):
+/// its *subgoals*, the passable cells at the corners of obstacles, and an
+/// edge between two subgoals wherever the path that moves diagonally first
+/// and then straight runs free between them with no subgoal on the way.
+/// Each edge costs the octile distance of its ends, which is then their
+/// distance on the grid.
+///
+/// A subgoal is a passable cell with a blocked diagonal neighbour whose two
+/// cells beside both (sharing a side with each) are passable: the cells
+/// where a shortest path may have to turn. Between any two cells some
+/// shortest path can be cut at subgoals into pieces that each move
+/// diagonally first and then straight (the path jump point search's
+/// canonical ordering keeps turns off a straight run only at such cells),
+/// so searching the subgoal graph, with the start and the goal linked to
+/// the subgoals they reach that way, finds the grid's distances.
+///
+/// # Edges
+///
+/// The edges of a subgoal are found by a sweep ([`SubgoalSearch`] sweeps
+/// from a query's start and goal the same way): straight in each of the
+/// four directions to the first subgoal or wall, and along each diagonal,
+/// from each cell of which it runs straight along the diagonal's two
+/// sides. The runs are *clearance* scans over the cells that are neither
+/// walls nor subgoals, 64 cells a word ([`BitGrid`]), and each side's
+/// run is not followed past where the run of the diagonal's previous cell
+/// stopped: a subgoal beyond is reached at the same cost through the
+/// subgoal that stopped that run, and after a run stopped by a wall, the
+/// next diagonal cell's run stops sooner, at the subgoal by that wall's
+/// corner (the pruning of Uras, Koenig and Hernández's sweep). An edge
+/// found from either end is kept in both directions: a query links the
+/// goal by the goal's own sweep, and its subgoals reach the goal by the
+/// reverse of those paths.
+///
+/// # Complexity
+///
+/// [`build`](SubgoalGraph::build) finds the subgoals in `O(cells)` and
+/// sweeps from each of them in parallel (rayon), each sweep taking the
+/// area it scans over 64. Memory ([`memory_bytes`](SubgoalGraph::memory_bytes)):
+/// about 5.5 bits per cell (which cells are subgoals, and the clearance
+/// scans' bit grid), 12 bytes per subgoal and 4 per edge.
+///
+/// The graph describes the map it was built from; after
+/// [`GridGraph::set_tile`] it must be built again.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::search::SubgoalGraph;
+///
+/// let graph = GridGraph::new(Grid::from_ascii("
+///     .....
+///     ..@..
+///     .....
+/// ").unwrap(), Neighborhood::Octile);
+/// let subgoals = SubgoalGraph::build(&graph);
+/// // The four cells diagonal to the wall.
+/// let corners: Vec<_> = subgoals.subgoals().iter().map(|&n| graph.coords(n)).collect();
+/// assert_eq!(corners, [(1, 0), (3, 0), (1, 2), (3, 2)]);
+/// // (1, 0) reaches (3, 0) straight east and (1, 2) straight south; (3, 2)
+/// // only past another subgoal.
+/// assert_eq!(subgoals.edges(graph.node(1, 0).unwrap()).len(), 2);
+/// ```
+#[derive(Clone)]
+pub struct SubgoalGraph {
+    width: u32,
+    height: u32,
+    /// A bit per cell, in id order: whether it is a subgoal.
+    bits: Vec<u64>,
+    /// For each word of `bits`, the number of subgoals before it: a
+    /// subgoal's index is its rank.
+    ranks: Vec<u32>,
+    /// The subgoals in id order.
+    cells: Vec<NodeId>,
+    /// The edges of subgoal `i` are `targets[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<usize>,
+    /// Edge ends, by subgoal, each list in id order.
+    targets: Vec<NodeId>,
+    /// The passable cells that are not subgoals: where a sweep's runs go
+    /// on.
+    clear: BitGrid,
+}
+
+impl fmt::Debug for SubgoalGraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubgoalGraph")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("subgoals", &self.cells.len())
+            .field("edges", &self.targets.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two graphs are equal when they have the same size, subgoals and edges
+/// (the rest follows from those and the map).
+impl PartialEq for SubgoalGraph {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height) == (other.width, other.height)
+            && self.cells == other.cells
+            && self.offsets == other.offsets
+            && self.targets == other.targets
+    }
+}
+
+impl Eq for SubgoalGraph {}
+
+/// Whether `node` of `graph` is a subgoal: passable, with a diagonal move
+/// that is not legal although both straight moves beside it are (so the
+/// diagonal cell is blocked and its two sides are open).
+fn is_corner(graph: &GridGraph, node: NodeId) -> bool {
+    let moves = graph.moves(node);
+    DIAGONAL_SIDES.iter().enumerate().any(|(i, &(a, b))| {
+        let sides = (1 << a) | (1 << b);
+        moves & sides == sides && moves & (1 << (4 + i)) == 0
+    })
+}
+
+/// The subgoal bits of `graph`, a word per 64 cells, found in parallel:
+/// none unless it uses octile movement without terrain.
+fn subgoal_bits(graph: &GridGraph) -> Vec<u64> {
+    let cells = graph.node_bound();
+    let mut bits = vec![0u64; cells.div_ceil(64)];
+    if graph.neighborhood() != Neighborhood::Octile || graph.has_terrain() {
+        return bits;
+    }
+    bits.par_iter_mut().enumerate().for_each(|(w, word)| {
+        for b in 0..64 {
+            let c = w * 64 + b;
+            if c < cells && is_corner(graph, NodeId(c as u32)) {
+                *word |= 1 << b;
+            }
+        }
+    });
+    bits
+}
+
+/// The octile distance from `(ax, ay)` to `(bx, by)`, as the sum of the
+/// moves' costs (exact: see [`DIAGONAL`]).
+#[inline]
+fn octile((ax, ay): (u32, u32), (bx, by): (u32, u32)) -> f64 {
+    let (dx, dy) = (ax.abs_diff(bx), ay.abs_diff(by));
+    f64::from(dx.min(dy)) * DIAGONAL + f64::from(dx.max(dy) - dx.min(dy))
+}
+
+impl SubgoalGraph {
+    /// Builds the subgoal graph of `graph`, in parallel. Meant for octile
+    /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
+    /// them the graph has no subgoals).
+    pub fn build(graph: &GridGraph) -> SubgoalGraph {
+        let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
+        if table.cells.is_empty() {
+            return table;
+        }
+        // Each subgoal's sweep, then every edge in both directions.
+        let mut lists: Vec<Vec<NodeId>> = table
+            .cells
+            .par_iter()
+            .map(|&c| {
+                let mut found = Vec::new();
+                table.sweep(graph, c, |n, _| found.push(n));
+                found
+            })
+            .collect();
+        let reverse: Vec<(usize, NodeId)> = lists
+            .iter()
+            .enumerate()
+            .flat_map(|(i, list)| {
+                let from = table.cells[i];
+                list.iter().map(move |&to| (to, from))
+            })
+            .filter_map(|(to, from)| table.index(to).map(|j| (j, from)))
+            .collect();
+        for (j, from) in reverse {
+            lists[j].push(from);
+        }
+        lists.par_iter_mut().for_each(|list| {
+            list.sort_unstable();
+            list.dedup();
+        });
+        table.set_edges(&lists);
+        table
+    }
+
+    /// The table of `graph` with the subgoals of `bits` (a bit per cell)
+    /// and no edges yet.
+    fn with_subgoals(graph: &GridGraph, bits: Vec<u64>) -> SubgoalGraph {
+        let mut ranks = Vec::with_capacity(bits.len());
+        let mut cells = Vec::new();
+        for (w, &word) in bits.iter().enumerate() {
+            ranks.push(cells.len() as u32);
+            let mut rest = word;
+            while rest != 0 {
+                cells.push(NodeId((w * 64) as u32 + rest.trailing_zeros()));
+                rest &= rest - 1;
+            }
+        }
+        let (width, height) = (graph.width(), graph.height());
+        let clear = BitGrid::from_fn(width, height, |x, y| {
+            let c = y as usize * width as usize + x as usize;
+            graph.is_passable(NodeId(c as u32)) && bits[c / 64] & (1 << (c % 64)) == 0
+        });
+        SubgoalGraph {
+            width,
+            height,
+            offsets: vec![0; cells.len() + 1],
+            bits,
+            ranks,
+            cells,
+            targets: Vec::new(),
+            clear,
+        }
+    }
+
+    /// Sets the edges, one list per subgoal.
+    fn set_edges(&mut self, lists: &[Vec<NodeId>]) {
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.targets.clear();
+        self.targets.reserve(lists.iter().map(Vec::len).sum());
+        for list in lists {
+            self.targets.extend_from_slice(list);
+            self.offsets.push(self.targets.len());
+        }
+    }
+
+    /// Whether `node` is a subgoal (`false` off the grid).
+    #[inline]
+    pub fn is_subgoal(&self, node: NodeId) -> bool {
+        let i = node.index();
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// The index of subgoal `node` among the subgoals, `None` for a cell
+    /// that is not one.
+    #[inline]
+    fn index(&self, node: NodeId) -> Option<usize> {
+        let i = node.index();
+        let word = *self.bits.get(i / 64)?;
+        let below = word & ((1u64 << (i % 64)) - 1);
+        (word & (1 << (i % 64)) != 0)
+            .then(|| self.ranks[i / 64] as usize + below.count_ones() as usize)
+    }
+
+    /// The subgoals, in id order.
+    pub fn subgoals(&self) -> &[NodeId] {
+        &self.cells
+    }
+
+    /// The subgoals linked to `node` by an edge, in id order (none for a
+    /// cell that is not a subgoal).
+    pub fn edges(&self, node: NodeId) -> &[NodeId] {
+        match self.index(node) {
+            Some(i) => &self.targets[self.offsets[i]..self.offsets[i + 1]],
+            None => &[],
+        }
+    }
+
+    /// The number of edges, each direction counted.
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Width of the grid the graph was built for.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height of the grid the graph was built for.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Bytes of the graph in memory: subgoal bits and ranks, subgoals,
+    /// edges, and the bit grid its sweeps scan.
+    pub fn memory_bytes(&self) -> usize {
+        self.bits.len() * 8
+            + self.ranks.len() * 4
+            + self.cells.len() * 4
+            + self.offsets.len() * std::mem::size_of::<usize>()
+            + self.targets.len() * 4
+            + self.clear.memory_bytes()
+    }
+
+    /// Whether the graph has the size of `graph`.
+    pub fn fits(&self, graph: &GridGraph) -> bool {
+        self.width == graph.width() && self.height == graph.height()
+    }
+
+    /// The subgoal `k` straight moves in direction `d` from `(x, y)`, if
+    /// that cell is on the grid and a subgoal.
+    #[inline]
+    fn subgoal_at(&self, (x, y): (u32, u32), d: usize, k: u32) -> Option<NodeId> {
+        let (dx, dy) = DIRECTIONS[d];
+        let nx = i64::from(x) + i64::from(dx) * i64::from(k);
+        let ny = i64::from(y) + i64::from(dy) * i64::from(k);
+        if nx < 0 || ny < 0 || nx >= i64::from(self.width) || ny >= i64::from(self.height) {
+            return None;
+        }
+        let node = NodeId((ny * i64::from(self.width) + nx) as u32);
+        self.is_subgoal(node).then_some(node)
+    }
+
+    /// The sweep from `from` (a passable cell of `graph`): calls
+    /// `found(subgoal, cost)` for each subgoal that the path moving
+    /// diagonally first, then straight, reaches with no subgoal before it,
+    /// but those the pruning of [`SubgoalGraph`]'s "Edges" skips. A
+    /// subgoal may be found twice.
+    fn sweep(&self, graph: &GridGraph, from: NodeId, mut found: impl FnMut(NodeId, f64)) {
+        let here = graph.coords(from);
+        // Where each straight run from `from` stops: the offset of the
+        // first wall or subgoal.
+        let mut stops = [0u32; 4];
+        for (d, stop) in stops.iter_mut().enumerate() {
+            let run = self.clear.run(d, here.0, here.1, u32::MAX);
+            *stop = run + 1;
+            if let Some(s) = self.subgoal_at(here, d, run + 1) {
+                found(s, f64::from(run + 1));
+            }
+        }
+        for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
+            let d = 4 + i;
+            let (dx, dy) = DIRECTIONS[d];
+            // How far each side's runs may go: not past where the run of
+            // the previous cell of the diagonal stopped.
+            let mut limits = [stops[a], stops[b]];
+            let (mut cell, mut at, mut steps) = (from, here, 0u32);
+            while graph.moves(cell) & (1 << d) != 0 {
+                cell = graph.step(cell, d);
+                at = (at.0.wrapping_add_signed(dx), at.1.wrapping_add_signed(dy));
+                steps += 1;
+                let diagonal = f64::from(steps) * DIAGONAL;
+                if self.is_subgoal(cell) {
+                    found(cell, diagonal);
+                    break;
+                }
+                for (limit, side) in limits.iter_mut().zip([a, b]) {
+                    let run = self.clear.run(side, at.0, at.1, *limit);
+                    if run < *limit {
+                        *limit = run + 1;
+                        if let Some(s) = self.subgoal_at(at, side, run + 1) {
+                            found(s, diagonal + f64::from(run + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl From<SubgoalGraph> for Cow<'_, SubgoalGraph> {
+    fn from(table: SubgoalGraph) -> Self {
+        Cow::Owned(table)
+    }
+}
+
+impl<'a> From<&'a SubgoalGraph> for Cow<'a, SubgoalGraph> {
+    fn from(table: &'a SubgoalGraph) -> Self {
+        Cow::Borrowed(table)
+    }
+}
+
+/// Subgoal graph search (Uras, Koenig and Hernández 2013): A* over a
+/// [`SubgoalGraph`] with the query's start and goal linked to it, through
+/// the same best-first loop as [`AStar`](super::AStar), with the octile
+/// heuristic or any consistent one
+/// ([`with_heuristic`](SubgoalSearch::with_heuristic)). The costs are the
+/// grid's (optimal), and the paths list every cell.
+///
+/// A query sweeps from its goal (as [`SubgoalGraph`] sweeps from each
+/// subgoal) for the subgoals that reach it; the start is expanded by its
+/// own sweep, a subgoal by its edges, and one of the goal's subgoals also
+/// reaches the goal. When the path from the start to the goal that moves
+/// diagonally first is free, that is the answer, found at once. Edges of
+/// octile cost keep an octile (or landmark) heuristic consistent, so no
+/// node is expanded twice.
+///
+/// # Contract
+///
+/// The graph uses [`Neighborhood::Octile`] without terrain costs, and the
+/// table was built for it (the constructors check the movement and the
+/// size; a table of another map of the same size gives wrong paths, which
+/// is why saved tables carry the map's hash).
+///
+/// # Complexity
+///
+/// Worst case `O(S log S)` for `S` subgoals, plus the two sweeps of the
+/// start and the goal. Memory: the table and the reusable
+/// [`SearchCache`](super::SearchCache), and the goal's subgoals.
+///
+/// # Example
+///
+/// ```
+/// use cairns::grid::{DIAGONAL, Grid, GridGraph, Neighborhood};
+/// use cairns::search::{Search, SearchCache, SubgoalGraph, SubgoalSearch};
+///
+/// let grid = Grid::from_ascii("
+///     ..........
+///     ....@.....
+///     ....@.....
+///     ....@.....
+///     ..........
+/// ").unwrap();
+/// let graph = GridGraph::new(grid, Neighborhood::Octile);
+/// let table = SubgoalGraph::build(&graph);
+/// let search = SubgoalSearch::new(&graph, &table).unwrap();
+/// let mut cache = SearchCache::new();
+/// let (start, goal) = (graph.node(0, 2).unwrap(), graph.node(9, 2).unwrap());
+/// let path = search.search(start, goal, &mut cache).unwrap();
+/// assert_eq!(path.cost, 5.0 + 4.0 * DIAGONAL);
+/// // The path lists every cell, not only the subgoals.
+/// assert_eq!(path.nodes.len(), 10);
+/// ```
+pub struct SubgoalSearch<'g, H = Octile> {
+    graph: &'g GridGraph,
+    table: Cow<'g, SubgoalGraph>,
+    heuristic: H,
+    /// The goal's subgoals of the last query, kept for the next so that a
+    /// query allocates nothing ([`Sweeps`] takes it and gives it back).
+    near_goal: Cell<Vec<NodeId>>,
+}
+
+impl<H: fmt::Debug> fmt::Debug for SubgoalSearch<'_, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubgoalSearch")
+            .field("table", &self.table)
+            .field("heuristic", &self.heuristic)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g> SubgoalSearch<'g> {
+    /// Subgoal graph search on `graph` with `table` (borrowed or owned) and
+    /// the octile heuristic, or `None` unless the graph uses octile
+    /// movement without terrain costs and the table has its size.
+    pub fn new(graph: &'g GridGraph, table: impl Into<Cow<'g, SubgoalGraph>>) -> Option<Self> {
+        Self::with_heuristic(graph, table, Octile::new(graph))
+    }
+}
+
+impl<'g, H: Heuristic> SubgoalSearch<'g, H> {
+    /// Subgoal graph search on `graph` with `table` guided by `heuristic`,
+    /// or `None` unless the graph uses octile movement without terrain
+    /// costs ([`GridGraph::has_terrain`]) and the table has its size. Any
+    /// admissible and consistent heuristic of the grid keeps the costs
+    /// optimal: each edge costs the grid distance of its ends.
+    pub fn with_heuristic(
+        graph: &'g GridGraph,
+        table: impl Into<Cow<'g, SubgoalGraph>>,
+        heuristic: H,
+    ) -> Option<Self> {
+        let table = table.into();
+        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
+            .then(|| SubgoalSearch {
+                graph,
+                table,
+                heuristic,
+                near_goal: Cell::new(Vec::new()),
+            })
+    }
+
+    /// The heuristic.
+    pub fn heuristic(&self) -> &H {
+        &self.heuristic
+    }
+
+    /// The subgoal graph.
+    pub fn table(&self) -> &SubgoalGraph {
+        &self.table
+    }
+}
+
+/// The cost of the path from `from` to `to` that moves diagonally first,
+/// then straight, when it is free.
+fn diagonal_first(graph: &GridGraph, from: NodeId, to: NodeId) -> Option<f64> {
+    let legs = legs_between(graph.coords(from), graph.coords(to));
+    let mut cell = from;
+    for (d, len) in [
+        (legs.diagonal, legs.diagonal_len),
+        (legs.straight, legs.straight_len),
+    ] {
+        for _ in 0..len {
+            if graph.moves(cell) & (1 << d) == 0 {
+                return None;
+            }
+            cell = graph.step(cell, d);
+        }
+    }
+    Some(f64::from(legs.diagonal_len) * DIAGONAL + f64::from(legs.straight_len))
+}
+
+/// One query's successors: the start's sweep, the subgoals' edges, and the
+/// goal from its subgoals.
+pub(crate) struct Sweeps<'s, 'g, H> {
+    search: &'s SubgoalSearch<'g, H>,
+    goal: NodeId,
+    at: (u32, u32),
+    /// The subgoals the goal's sweep found, in id order; empty when the
+    /// goal is a subgoal (its edges are in the table).
+    near: Vec<NodeId>,
+}
+
+impl<H> Drop for Sweeps<'_, '_, H> {
+    fn drop(&mut self) {
+        self.search.near_goal.set(std::mem::take(&mut self.near));
+    }
+}
+
+impl<H> Expand for Sweeps<'_, '_, H> {
+    #[inline]
+    fn node_bound(&self) -> usize {
+        self.search.graph.node_bound()
+    }
+
+    #[inline]
+    fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        let graph = self.search.graph;
+        let table = &*self.search.table;
+        if parent == NodeId::NONE
+            && let Some(cost) = diagonal_first(graph, u, self.goal)
+        {
+            // No path through the start is shorter.
+            visit(self.goal, cost);
+            return;
+        }
+        match table.index(u) {
+            Some(i) => {
+                let here = graph.coords(u);
+                for &v in &table.targets[table.offsets[i]..table.offsets[i + 1]] {
+                    visit(v, octile(here, graph.coords(v)));
+                }
+                if self.near.binary_search(&u).is_ok() {
+                    visit(self.goal, octile(here, self.at));
+                }
+            }
+            // Only the start is expanded without being a subgoal.
+            None => table.sweep(graph, u, &mut visit),
+        }
+    }
+}
+
+/// The cache links subgoals (and the start and goal);
+/// [`fill_path`](TowardGoal::fill_path) gives the cells between them.
+impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
+    type Graph = GridGraph;
+    type Heuristic = H;
+    type Expander<'a>
+        = Sweeps<'a, 'g, H>
+    where
+        Self: 'a;
+
+    fn searched(&self) -> &GridGraph {
+        self.graph
+    }
+
+    fn guide(&self) -> &H {
+        &self.heuristic
+    }
+
+    fn expander(&self, goal: NodeId) -> Sweeps<'_, 'g, H> {
+        let mut near = self.near_goal.take();
+        near.clear();
+        if goal.index() < self.graph.node_bound()
+            && self.graph.is_passable(goal)
+            && !self.table.is_subgoal(goal)
+        {
+            self.table.sweep(self.graph, goal, |n, _| near.push(n));
+            near.sort_unstable();
+            near.dedup();
+        }
+        Sweeps {
+            search: self,
+            goal,
+            at: self.graph.coords(goal),
+            near,
+        }
+    }
+
+    fn fill_path(&self, path: &mut Vec<NodeId>) {
+        refine(self.graph, path);
+    }
+}
+
+/// Turns the linked nodes in `out` (start first) into every cell of the
+/// path, in place from the back. Each link is a free path that moves
+/// diagonally first and then straight, or the reverse of one (an edge
+/// found from its other end): the first is taken when free, else the
+/// second.
+fn refine(graph: &GridGraph, out: &mut Vec<NodeId>) {
+    let links = out.len();
+    let mut cells = 0;
+    for i in 1..links {
+        let legs = legs_between(graph.coords(out[i - 1]), graph.coords(out[i]));
+        cells += (legs.diagonal_len + legs.straight_len) as usize;
+    }
+    let total = cells + 1;
+    out.resize(total.max(links), NodeId::NONE);
+    let mut write = total;
+    for i in (1..links).rev() {
+        let (from, to) = (out[i - 1], out[i]);
+        let legs = legs_between(graph.coords(from), graph.coords(to));
+        let straight = (legs.straight, legs.straight_len);
+        let diagonal = (legs.diagonal, legs.diagonal_len);
+        // Written from `to` back: the last leg first.
+        let order = if diagonal_first(graph, from, to).is_some() {
+            [straight, diagonal]
+        } else {
+            [diagonal, straight]
+        };
+        let mut n = to;
+        for (d, len) in order {
+            for _ in 0..len {
+                write -= 1;
+                out[write] = n;
+                n = graph.step_back(n, d);
+            }
+        }
+    }
+    out.truncate(total);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::grid::testing::dense_map;
+    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::{Search, SearchCache};
+
+    /// Checks subgoal search against Dijkstra from `start` to every cell of
+    /// `graph`.
+    fn check_all_from(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        let table = SubgoalGraph::build(graph);
+        let search = SubgoalSearch::new(graph, &table).unwrap();
+        matches_dijkstra_from(graph, &search, start)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Random maps dense with walls (the shared strategy).
+        #[test]
+        fn dense_maps_match_dijkstra((graph, start) in dense_map()) {
+            prop_assert_eq!(check_all_from(&graph, start), Ok(()));
+        }
+
+        /// Random obstacles, dense or sparse, on grids up to 40 cells a
+        /// side: long runs, many subgoals and pruned sweeps.
+        #[test]
+        fn random_obstacles_match_dijkstra(
+            w in 1u32..40,
+            h in 1u32..40,
+            density in 0u64..450,
+            seed in any::<u64>(),
+            start in 0usize..1600,
+        ) {
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            let graph = grid(w, h, |_, _| rng.below(1000) < density);
+            let s = NodeId((start % (w * h) as usize) as u32);
+            prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        }
+
+        /// Rooms joined by doors, one-cell corridors and long walls: the
+        /// shapes where the sweeps' pruning has to reach around corners.
+        #[test]
+        fn rooms_and_corridors_match_dijkstra(
+            room in 2u32..7,
+            w in 3u32..30,
+            h in 3u32..30,
+            doors in prop::collection::vec(any::<bool>(), 64),
+            start in 0usize..900,
+        ) {
+            let graph = grid(w, h, |x, y| {
+                let wall_x = x % room == 0;
+                let wall_y = y % room == 0;
+                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
+                match (wall_x, wall_y) {
+                    (true, true) => true,
+                    (true, false) => !(door && y % room == room / 2),
+                    (false, true) => door || x % room != room / 2,
+                    (false, false) => false,
+                }
+            });
+            let s = NodeId((start % (w * h) as usize) as u32);
+            prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        }
+    }
+
+    #[test]
+    fn single_cells_rows_and_open_maps() {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (9, 9)] {
+            let graph = grid(w, h, |_, _| false);
+            assert!(SubgoalGraph::build(&graph).subgoals().is_empty());
+            for s in 0..w * h {
+                assert_eq!(
+                    check_all_from(&graph, NodeId(s)),
+                    Ok(()),
+                    "{w}x{h} from {s}"
+                );
+            }
+        }
+    }
+
+    /// Every edge joins two subgoals whose diagonal-first path, one way or
+    /// the other, is free, and is kept in both directions.
+    #[test]
+    fn edges_are_free_and_both_ways() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let graph = grid(60, 50, |_, _| rng.below(100) < 20);
+        let table = SubgoalGraph::build(&graph);
+        assert!(table.subgoals().len() > 100);
+        for &u in table.subgoals() {
+            assert!(is_corner(&graph, u));
+            for &v in table.edges(u) {
+                assert!(table.is_subgoal(v));
+                assert!(table.edges(v).contains(&u), "{u} -> {v} one way");
+                assert!(
+                    diagonal_first(&graph, u, v).is_some()
+                        || diagonal_first(&graph, v, u).is_some(),
+                    "{u} -> {v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_goal_next_to_a_wall_and_a_subgoal_goal() {
+        let graph = grid(12, 9, |x, y| (x == 5 && y < 7) || (x == 8 && y > 2));
+        for s in 0..graph.node_bound() as u32 {
+            assert_eq!(check_all_from(&graph, NodeId(s)), Ok(()), "from {s}");
+        }
+    }
+
+    #[test]
+    fn tables_of_another_size_and_four_connected_grids_are_refused() {
+        let a = grid(4, 3, |_, _| false);
+        let b = grid(3, 4, |_, _| false);
+        let t = SubgoalGraph::build(&a);
+        assert!(SubgoalSearch::new(&b, &t).is_none());
+        let four = crate::grid::testing::open_map(4, 3, Neighborhood::Four);
+        assert!(SubgoalSearch::new(&four, &t).is_none());
+        assert!(SubgoalGraph::build(&four).subgoals().is_empty());
+        assert!(SubgoalSearch::new(&a, t).is_some());
+    }
+
+    /// A query allocates nothing once the goal's list has room: the list
+    /// goes back to the search after each query.
+    #[test]
+    fn the_goal_list_is_reused() {
+        let graph = grid(20, 20, |x, y| (x % 4 == 2) && (y % 5 != 0));
+        let table = SubgoalGraph::build(&graph);
+        let search = SubgoalSearch::new(&graph, &table).unwrap();
+        let mut cache = SearchCache::new();
+        let goal = graph.node(19, 19).unwrap();
+        assert!(search.search_cost(NodeId(0), goal, &mut cache).is_some());
+        let kept = search.near_goal.take();
+        assert!(kept.capacity() > 0);
+        search.near_goal.set(kept);
+    }
+}

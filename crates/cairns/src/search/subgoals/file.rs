@@ -1,0 +1,285 @@
+//! Saving subgoal graphs to disk and loading them back, in the saved-table
+//! format every table kind shares ([`crate::saved`]): a magic, a version,
+//! the map's hash, checked sizes and a trailing checksum.
+//!
+//! The format is described at [`SubgoalGraph::save`].
+
+use std::io::{self, Read, Write};
+
+use super::{SubgoalGraph, subgoal_bits};
+use crate::graph::NodeId;
+use crate::grid::GridGraph;
+use crate::saved::{
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
+    read_table, read_u32, read_words, write_header,
+};
+
+/// The kind of a subgoal graph's file.
+const KIND: TableKind = TableKind::Subgoals;
+
+impl SubgoalGraph {
+    /// The version of the file format that [`save`](Self::save) writes and
+    /// [`load_for`](Self::load_for) reads.
+    pub const FILE_VERSION: u32 = 1;
+
+    /// Writes the graph in the format below, tagged with `map_hash` (for a
+    /// grid, [`grid_hash`](crate::saved::grid_hash) of the grid under
+    /// octile movement). Writes in blocks of 64 KiB; `O(subgoals + edges)`
+    /// time.
+    ///
+    /// # Format, version 1
+    ///
+    /// Every integer is little-endian.
+    ///
+    /// | bytes | content |
+    /// |---|---|
+    /// | 8 | magic `CAIRNSSG` |
+    /// | 4 | format version, `u32` (1) |
+    /// | 8 | hash of the map the graph was built for, `u64`, chosen by the caller |
+    /// | 4 | width `w`, `u32` |
+    /// | 4 | height `h`, `u32` |
+    /// | 4 | number of subgoals `n`, `u32` |
+    /// | `4 n` | the subgoals' cell ids (`y w + x`), `u32`, increasing |
+    /// | `4 n` | each subgoal's number of edges, `u32` |
+    /// | `4 m` | the edges' ends (cell ids), `u32`, subgoal by subgoal, `m` the sum of the numbers before |
+    /// | 8 | FNV-1a 64-bit hash of every byte before it |
+    ///
+    /// The bit grid the sweeps scan is not saved: loading derives it from
+    /// the map. Bytes after the checksum are not read.
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
+        let mut out = HashingWriter::new(&mut w);
+        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
+        out.put(&self.width.to_le_bytes())?;
+        out.put(&self.height.to_le_bytes())?;
+        out.put(&(self.cells.len() as u32).to_le_bytes())?;
+        for c in &self.cells {
+            out.put(&c.0.to_le_bytes())?;
+        }
+        for pair in self.offsets.windows(2) {
+            out.put(&((pair[1] - pair[0]) as u32).to_le_bytes())?;
+        }
+        for t in &self.targets {
+            out.put(&t.0.to_le_bytes())?;
+        }
+        out.finish()
+    }
+
+    /// Reads a graph written by [`save`](Self::save) (which describes the
+    /// format) for `graph`, checking that it was saved with
+    /// `expected_map_hash` and has the graph's size.
+    ///
+    /// Any input is safe: every field is checked, the sizes before
+    /// anything is allocated for them, memory grows only as data arrives,
+    /// the checksum is verified, and so is every cell the file names: the
+    /// subgoals must be exactly those of `graph` and every edge must end at
+    /// one, so a search never reads outside the graph. Wrap a file in a
+    /// [`BufReader`](std::io::BufReader) for speed.
+    ///
+    /// # Errors
+    ///
+    /// A [`FileError`] whose [`kind`](FileError::kind) names the first
+    /// problem found, in file order: bad magic, unsupported version, map
+    /// hash mismatch, size mismatch or bad size, truncation, checksum
+    /// mismatch, then a cell that is not one of the map's subgoals
+    /// ([`BadSubgoal`](FileErrorKind::BadSubgoal)).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood};
+    /// use cairns::saved::{FileErrorKind, grid_hash};
+    /// use cairns::search::SubgoalGraph;
+    ///
+    /// let grid = Grid::from_ascii("
+    ///     ....
+    ///     .@@.
+    ///     ....
+    /// ").unwrap();
+    /// let hash = grid_hash(&grid, Neighborhood::Octile);
+    /// let graph = GridGraph::new(grid, Neighborhood::Octile);
+    /// let table = SubgoalGraph::build(&graph);
+    ///
+    /// let mut bytes = Vec::new();
+    /// table.save(&mut bytes, hash).unwrap();
+    /// assert_eq!(SubgoalGraph::load_for(&bytes[..], &graph, hash).unwrap(), table);
+    ///
+    /// let err = SubgoalGraph::load_for(&bytes[..], &graph, hash ^ 1).unwrap_err();
+    /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
+    /// ```
+    pub fn load_for(
+        r: impl Read,
+        graph: &GridGraph,
+        expected_map_hash: u64,
+    ) -> Result<SubgoalGraph, FileError> {
+        read_table(r, KIND, |r| read_graph(r, graph, expected_map_hash))
+    }
+}
+
+/// [`SubgoalGraph::load_for`] after the magic bytes.
+fn read_graph<R: Read>(
+    mut r: Hashing<R>,
+    graph: &GridGraph,
+    expected_map_hash: u64,
+) -> Result<SubgoalGraph, FileError> {
+    let version = SubgoalGraph::FILE_VERSION;
+    read_header(&mut r, KIND, (version, version), expected_map_hash)?;
+    let width = read_u32(&mut r)?;
+    let height = read_u32(&mut r)?;
+    if (width, height) != (graph.width(), graph.height()) {
+        return Err(FileErrorKind::SizeMismatch {
+            width: graph.width(),
+            height: graph.height(),
+            found_width: width,
+            found_height: height,
+        }
+        .into());
+    }
+    let count = read_u32(&mut r)?;
+    if u64::from(count) > u64::from(width) * u64::from(height) {
+        return Err(FileErrorKind::BadSize { width, height }.into());
+    }
+    let count = count as usize;
+    let cells = read_words(&mut r, count, u32::from_le_bytes)?;
+    let degrees = read_words(&mut r, count, u32::from_le_bytes)?;
+    let edges: u64 = degrees.iter().map(|&d| u64::from(d)).sum();
+    // Each edge is 4 bytes of input: more than the address space holds
+    // cannot arrive, so the count fits.
+    let edges = usize::try_from(edges).map_err(|_| FileErrorKind::Truncated)?;
+    let targets = read_words(&mut r, edges, u32::from_le_bytes)?;
+    check_sum(r)?;
+
+    // The subgoals must be the map's, in order; the edges must end at one.
+    let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
+    let bad = |index: usize, node: u32| -> FileError {
+        FileErrorKind::BadSubgoal {
+            index: index as u64,
+            node,
+        }
+        .into()
+    };
+    for (i, &c) in cells.iter().enumerate() {
+        if table.cells.get(i) != Some(&NodeId(c)) {
+            return Err(bad(i, c));
+        }
+    }
+    if table.cells.len() != cells.len() {
+        let missing = table.cells[cells.len()].0;
+        return Err(bad(cells.len(), missing));
+    }
+    for (i, &t) in targets.iter().enumerate() {
+        if !table.is_subgoal(NodeId(t)) {
+            return Err(bad(count + i, t));
+        }
+    }
+    table.offsets.clear();
+    table.offsets.push(0);
+    let mut end = 0;
+    for &d in &degrees {
+        end += d as usize;
+        table.offsets.push(end);
+    }
+    table.targets = targets.into_iter().map(NodeId).collect();
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, Neighborhood};
+    use crate::saved::testing::{kind, reseal, small_map, written};
+
+    fn table() -> (GridGraph, SubgoalGraph, u64) {
+        let (g, hash) = small_map();
+        let t = SubgoalGraph::build(&g);
+        (g, t, hash)
+    }
+
+    #[test]
+    fn round_trips() {
+        let (g, t, hash) = table();
+        assert!(!t.subgoals().is_empty() && t.edge_count() > 0);
+        let b = written(|w| t.save(w, hash));
+        let n = t.subgoals().len();
+        assert_eq!(b.len(), 32 + 8 * n + 4 * t.edge_count() + 8);
+        assert_eq!(&b[..8], b"CAIRNSSG");
+        assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), t);
+        // A larger map crosses the write blocks.
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let tiles = (0..300 * 80)
+            .map(|_| {
+                if rng.below(10) < 2 {
+                    crate::grid::Tile::Tree
+                } else {
+                    crate::grid::Tile::Ground
+                }
+            })
+            .collect();
+        let big = GridGraph::new(
+            Grid::from_tiles(300, 80, tiles).unwrap(),
+            Neighborhood::Octile,
+        );
+        let t = SubgoalGraph::build(&big);
+        let b = written(|w| t.save(w, 5));
+        assert!(b.len() > 1 << 16);
+        assert_eq!(SubgoalGraph::load_for(&b[..], &big, 5).unwrap(), t);
+    }
+
+    #[test]
+    fn another_size_and_a_huge_count_are_refused() {
+        let (_, t, hash) = table();
+        let good = written(|w| t.save(w, hash));
+        let other = crate::grid::testing::open_map(3, 6, Neighborhood::Octile);
+        assert_eq!(
+            kind(SubgoalGraph::load_for(&good[..], &other, hash)),
+            FileErrorKind::SizeMismatch {
+                width: 3,
+                height: 6,
+                found_width: 6,
+                found_height: 3
+            }
+        );
+        let (g, _) = small_map();
+        let mut b = good[..28].to_vec();
+        b.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            kind(SubgoalGraph::load_for(&b[..], &g, hash)),
+            FileErrorKind::BadSize {
+                width: 6,
+                height: 3
+            }
+        );
+    }
+
+    /// A checksum protects against accidents, not against a file written
+    /// to mislead: a subgoal that is not the map's, or an edge to a cell
+    /// that is no subgoal, would let a search walk through walls, so each
+    /// is checked.
+    #[test]
+    fn cells_that_are_not_the_maps_subgoals_are_refused() {
+        let (g, t, hash) = table();
+        let mut b = written(|w| t.save(w, hash));
+        // The first subgoal moved to cell 3, a wall.
+        b[32..36].copy_from_slice(&3u32.to_le_bytes());
+        reseal(&mut b);
+        assert_eq!(
+            kind(SubgoalGraph::load_for(&b[..], &g, hash)),
+            FileErrorKind::BadSubgoal { index: 0, node: 3 }
+        );
+        let n = t.subgoals().len();
+        let mut b = written(|w| t.save(w, hash));
+        let edge = 32 + 8 * n;
+        b[edge..edge + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        reseal(&mut b);
+        assert_eq!(
+            kind(SubgoalGraph::load_for(&b[..], &g, hash)),
+            FileErrorKind::BadSubgoal {
+                index: n as u64,
+                node: u32::MAX
+            }
+        );
+    }
+}

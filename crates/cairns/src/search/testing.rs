@@ -1,0 +1,64 @@
+//! What the tests of the preprocessed grid searches (JPS+, subgoal graphs)
+//! share: a grid drawn by a closure, and the check of one search against
+//! Dijkstra from a start to every cell.
+
+use super::{Dijkstra, Search, SearchCache};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{Grid, GridGraph, Neighborhood, Tile};
+
+/// An octile grid of `w x h` cells, blocked where `walls` says.
+pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) -> GridGraph {
+    let tiles = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            if walls(x, y) {
+                Tile::Tree
+            } else {
+                Tile::Ground
+            }
+        })
+        .collect();
+    GridGraph::new(
+        Grid::from_tiles(w, h, tiles).expect("a valid size"),
+        Neighborhood::Octile,
+    )
+}
+
+/// Checks `search` against Dijkstra from `start` to every cell of `graph`:
+/// the same costs, and paths that are real grid paths of that cost.
+pub(crate) fn matches_dijkstra_from(
+    graph: &GridGraph,
+    search: &impl Search,
+    start: NodeId,
+) -> Result<(), String> {
+    let mut reference = SearchCache::new();
+    let mut cache = SearchCache::new();
+    Dijkstra::new(graph).all(start, &mut reference);
+    for n in 0..graph.node_bound() as u32 {
+        let want = reference.g(NodeId(n));
+        let got = search.search(start, NodeId(n), &mut cache);
+        match (want, &got) {
+            (Some(x), Some(p)) => {
+                if (x - p.cost).abs() > 1e-9 {
+                    return Err(format!("to {n}: {x} vs {}", p.cost));
+                }
+                if p.nodes.first() != Some(&start) || p.nodes.last() != Some(&NodeId(n)) {
+                    return Err(format!("to {n}: endpoints of {:?}", p.nodes));
+                }
+                let mut cost = 0.0;
+                for e in p.nodes.windows(2) {
+                    let Some((_, c)) = graph.successors(e[0]).find(|m| m.0 == e[1]) else {
+                        return Err(format!("to {n}: {:?} -> {:?} is not a move", e[0], e[1]));
+                    };
+                    cost += c;
+                }
+                if (cost - x).abs() > 1e-9 {
+                    return Err(format!("to {n}: path costs {cost}, not {x}"));
+                }
+            }
+            (None, None) => {}
+            _ => return Err(format!("to {n}: {want:?} vs {:?}", got.map(|p| p.cost))),
+        }
+    }
+    Ok(())
+}
