@@ -358,7 +358,7 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
             guard
         });
         let old = shared.current();
-        let mut graph = old.engine.graph().clone();
+        let graph = old.engine.graph();
         let cells: Vec<(u32, u32, Tile)> = {
             // Every point is checked before anything changes; a wall may be
             // opened, so passability is not asked.
@@ -395,27 +395,10 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
                 })
                 .collect::<Result<_>>()?
         };
-        let landmarks = old.engine.tables().iter().find_map(Table::landmarks);
-        let mut given = Vec::new();
-        if let Some(table) = landmarks {
-            let t0 = Instant::now();
-            let incremental =
-                repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()));
-            for &(x, y, tile) in &cells {
-                incremental.set_tile(&mut graph, x, y, tile);
-            }
-            incremental.repair(&graph);
-            given.push(Given {
-                table: Table::from(incremental.table().clone()),
-                seconds: t0.elapsed().as_secs_f64(),
-            });
-        } else {
-            for &(x, y, tile) in &cells {
-                graph.set_tile(x, y, tile);
-            }
-        }
-        let spec = old.engine.spec();
-        let engine = Owning::with_tables(graph, &spec, given).map_err(|e| spec_failure(&e))?;
+        let engine = old
+            .engine
+            .edited(&cells, &mut repair)
+            .map_err(|e| spec_failure(&e))?;
         let version = old.version + 1;
         *shared
             .current

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use cairns::graph::NodeId;
-use cairns::grid::GridGraph;
+use cairns::grid::{GridGraph, Tile};
+use cairns::landmarks::IncrementalTable;
 use cairns::saved::grid_hash;
 use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
 use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec, Table};
@@ -53,6 +54,9 @@ pub struct Engine {
     /// Searchers of finished queries, whose memory the next query reuses
     /// (a grid-sized cache is not allocated per query).
     idle: Mutex<Vec<EngineSearcher>>,
+    /// The landmark table that follows this engine's edits
+    /// ([`Owning::edited`]), handed on to the engine an edit returns.
+    repair: Mutex<Option<IncrementalTable>>,
 }
 
 /// How many idle searchers an engine keeps.
@@ -262,6 +266,7 @@ impl Engine {
             grid: grid.unbind(),
             given: spec.to_owned(),
             idle: Mutex::new(Vec::new()),
+            repair: Mutex::new(None),
         })
     }
 
@@ -463,6 +468,73 @@ impl Engine {
             Ok(())
         })?;
         Ok(d)
+    }
+
+    /// A new engine on this engine's grid with cells changed: `points`
+    /// (`(N, 2)` `(x, y)`) become walls where `walls[i]` is true and open
+    /// ground where it is false. Its tables stay exact: a landmark table
+    /// is repaired where distances change (the same as a rebuild with the
+    /// same landmarks, far sooner), other tables are built again. This
+    /// engine and its grid are unchanged; the new engine's `grid` is the
+    /// edited one. Raises `ValueError` for a point off the grid or lengths
+    /// that differ.
+    fn with_walls(
+        &self,
+        py: Python<'_>,
+        points: &Bound<'_, PyAny>,
+        walls: Vec<bool>,
+    ) -> PyResult<Engine> {
+        let graph = self.owning.graph();
+        let points = convert::points(points, "points")?;
+        if points.len() != walls.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} points but {} walls",
+                points.len(),
+                walls.len()
+            )));
+        }
+        let cells = points
+            .iter()
+            .zip(walls)
+            .enumerate()
+            .map(|(i, (&(x, y), wall))| {
+                let cell = u32::try_from(x).ok().zip(u32::try_from(y).ok());
+                match cell.filter(|&(x, y)| graph.grid().contains(x, y)) {
+                    Some((x, y)) => Ok((
+                        x,
+                        y,
+                        if wall {
+                            Tile::OutOfBounds
+                        } else {
+                            Tile::Ground
+                        },
+                    )),
+                    None => Err(PyValueError::new_err(format!(
+                        "points[{i}] ({x}, {y}) is outside {} ({}x{})",
+                        self.name(),
+                        graph.width(),
+                        graph.height()
+                    ))),
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        // The repair state goes with the new engine; this one makes a new
+        // state at its next edit (a poisoned lock only lost the state).
+        let mut repair = self.repair.lock().map_or(None, |mut state| state.take());
+        let edited = py
+            .detach(|| self.owning.edited(&cells, &mut repair))
+            .map_err(|e| to_py(&e))?;
+        let grid = Py::new(
+            py,
+            Grid::from_graph(edited.graph().clone(), self.name().to_owned()),
+        )?;
+        Ok(Engine {
+            owning: edited,
+            grid,
+            given: self.given.clone(),
+            idle: Mutex::new(Vec::new()),
+            repair: Mutex::new(repair),
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -107,6 +107,38 @@ def test_budgeted_queries_resume_frame_by_frame(den):
     assert again["status"] == "paused" and again["stats"]["expanded"] == 200
 
 
+def test_with_walls_keeps_the_landmark_table_exact(den):
+    grid, scen = den
+    engine = cp.Engine(grid, "astar/dh:8")
+    longest = tuple(scen["start"][-1]), tuple(scen["goal"][-1])
+    path, cost = engine.path(*longest)
+    # Wall in the middle third of the longest query's path.
+    middle = path[len(path) // 3 : 2 * len(path) // 3]
+    walled = engine.with_walls(middle, [True] * len(middle))
+    assert walled.grid.walls()[middle[:, 1], middle[:, 0]].all()
+    assert not engine.grid.walls()[middle[:, 1], middle[:, 0]].any(), "the old grid changed"
+    blocked = {tuple(p) for p in middle.tolist()}
+    keep = [
+        i
+        for i in range(0, len(scen["start"]), 7)
+        if tuple(scen["start"][i].tolist()) not in blocked and tuple(scen["goal"][i].tolist()) not in blocked
+    ]
+    starts, goals = scen["start"][keep], scen["goal"][keep]
+    # The repaired table against Dijkstra on the edited grid.
+    want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
+    got = walled.costs(starts, goals)
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
+    assert walled.cost(*longest) > cost
+    # Opening the cells again gives back the first costs.
+    reopened = walled.with_walls(middle, [False] * len(middle))
+    assert np.allclose(reopened.costs(starts, goals), engine.costs(starts, goals), rtol=1e-9)
+    with pytest.raises(ValueError, match=r"points\[0\] \(10000, 0\) is outside"):
+        engine.with_walls([(10_000, 0)], [True])
+    with pytest.raises(ValueError, match="1 points but 2 walls"):
+        engine.with_walls([(1, 1)], [True, False])
+
+
 SMALL = cp.Grid(np.random.default_rng(3).random((12, 16)) < 0.2)
 SAVED = {spec: cp.Engine(SMALL, spec).table_bytes() for spec in ("jps+", "astar/dh:3")}
 

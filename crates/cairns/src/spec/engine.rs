@@ -3,13 +3,15 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::construct::{BoxedSearcher, build_searcher};
 use super::error::SpecError;
 use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
-use crate::grid::GridGraph;
+use crate::grid::{GridGraph, Tile};
+use crate::landmarks::IncrementalTable;
 use crate::search::{Forward, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
@@ -111,6 +113,60 @@ impl Engine {
             graph: &self.inner.graph,
             plan: self.inner.plan.clone(),
         }
+    }
+
+    /// An engine with this one's spec on its map with `cells` changed
+    /// (each `(x, y, tile)`; a cell off the map is left out), the tables
+    /// kept exact: a landmark table repaired, not rebuilt, through
+    /// `repair` (the [`IncrementalTable`] that follows this engine's
+    /// edits: `None` makes one from its table, and the next edit of the
+    /// engine returned takes the same one), the other tables built again.
+    /// This engine is unchanged; searchers take up the edit by being
+    /// handed out by the new engine. The C API and the Python package edit
+    /// through it.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::search::Searcher;
+    /// use cairns::spec::{Engine, SearchSpec};
+    ///
+    /// let graph = GridGraph::new(Grid::from_ascii("....\n....").unwrap(), Neighborhood::Octile);
+    /// let engine = Engine::new(graph, &"astar/dh:2".parse::<SearchSpec>().unwrap()).unwrap();
+    /// let mut repair = None;
+    /// let walled = engine.edited(&[(1, 0, Tile::OutOfBounds), (1, 1, Tile::OutOfBounds)], &mut repair).unwrap();
+    /// let (a, b) = (walled.graph().node(0, 0).unwrap(), walled.graph().node(3, 0).unwrap());
+    /// assert_eq!(walled.searcher().search_cost(a, b), None);
+    /// assert!(engine.searcher().search_cost(a, b).is_some()); // the old map
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::with_tables`].
+    pub fn edited(
+        &self,
+        cells: &[(u32, u32, Tile)],
+        repair: &mut Option<IncrementalTable>,
+    ) -> Result<Engine, SpecError> {
+        let mut graph = self.graph().clone();
+        let mut given = Vec::new();
+        if let Some(table) = self.tables().iter().find_map(Table::landmarks) {
+            let t0 = Instant::now();
+            let incremental =
+                repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()));
+            for &(x, y, tile) in cells {
+                incremental.set_tile(&mut graph, x, y, tile);
+            }
+            incremental.repair(&graph);
+            given.push(Given {
+                table: Table::from(incremental.table().clone()),
+                seconds: t0.elapsed().as_secs_f64(),
+            });
+        } else {
+            for &(x, y, tile) in cells {
+                graph.set_tile(x, y, tile);
+            }
+        }
+        Engine::with_tables(graph, &self.spec(), given)
     }
 
     /// A new searcher with a cache of its own, owning a share of the
