@@ -4,7 +4,7 @@ movement rules agree. Not part of CI.
 
     pip install pathfinding pyastar2d tcod scikit-image networkx   # the peers
     target/py-venv/bin/python crates/cairns-py/bench/peers.py \
-        [--data ../shared/data/movingai] [--map street/Berlin_0_512] [--queries 20]
+        [--data ../shared/data/movingai] [--map street/Berlin_0_512] [--queries 20] [--batch 2000]
 
 Queries: --queries scenarios spread evenly over the file (all lengths).
 Two movement rules, each against the cairns engine of that rule:
@@ -20,6 +20,10 @@ Two movement rules, each against the cairns engine of that rule:
   rule than cairns', whose costs are not the Moving AI lengths.
 
 Times are mean microseconds per query, one query per call, setup outside.
+Then a batch: the same queries repeated to --batch, answered by one call
+of cairns' `Engine.costs` (1 and 2 threads, the GIL released), its costs
+checked against the one-call answers; the peers have no batch call, so a
+batch of theirs is the loop timed above, and each is compared with it.
 """
 
 import argparse
@@ -47,7 +51,11 @@ def timed(fn, pairs):
     return out, statistics.mean(times)
 
 
+ROWS = []  # (name, rule, mean seconds per query) of every report line
+
+
 def report(name, rule, times, ours, theirs, base, reference="the reference"):
+    ROWS.append((name, rule, times))
     if theirs is None:
         checked = reference
     else:
@@ -61,6 +69,7 @@ def main():
     ap.add_argument("--data", default=str(HERE.parents[3].parent / "shared" / "data" / "movingai"))
     ap.add_argument("--map", default="street/Berlin_0_512")
     ap.add_argument("--queries", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=2000)
     args = ap.parse_args()
     base = Path(args.data) / args.map
     grid = cp.read_map(f"{base}.map")
@@ -153,6 +162,33 @@ def main():
 
     theirs, t = timed(sk, pairs)
     report("skimage route_through_array", "4", t, ours4, theirs, t4)
+
+    # A batch of the same queries, one call.
+    reps = max(1, args.batch // len(pairs))
+    starts = np.array([s for s, _ in pairs] * reps)
+    goals = np.array([g for _, g in pairs] * reps)
+    print(f"\nbatch of {len(starts)} queries in one call; the peers' batch is their loop above")
+    batch_times = {}
+    for rule, name, engine, ours, single in (
+        ("octile", "jps", jps, ours8, t8),
+        ("4", "astar", four, ours4, t4),
+    ):
+        for threads in (1, 2):
+            t0 = time.perf_counter()
+            got = engine.costs(starts, goals, threads=threads)
+            per = (time.perf_counter() - t0) / len(starts)
+            assert np.allclose(got, np.tile(ours, reps), rtol=1e-12), "the batch's costs differ"
+            batch_times[(rule, threads)] = per
+            print(
+                f"cairns_path Engine({name}).costs threads={threads}  {rule:<8} {per * 1e6:12.1f} "
+                f"us a query, {single / per:5.2f}x its one-call time"
+            )
+    for name, rule, t in ROWS:
+        if name.startswith("cairns_path"):
+            continue
+        against = "octile" if rule.startswith("8") else rule
+        ratios = " / ".join(f"{t / batch_times[(against, k)]:.1f}x" for k in (1, 2))
+        print(f"{name:<34} {rule:<8} {t * 1e6:12.1f} us a query: {ratios} cairns' batch (1 / 2 threads)")
 
 
 if __name__ == "__main__":
