@@ -372,16 +372,8 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
                 .enumerate()
                 .map(|(i, (p, &wall))| {
                     let (x, y) = (p[0], p[1]);
-                    let cell = u32::try_from(x).ok().zip(u32::try_from(y).ok());
-                    match cell.filter(|&(x, y)| graph.grid().contains(x, y)) {
-                        Some((x, y)) => {
-                            let tile = if wall == 0 {
-                                Tile::Ground
-                            } else {
-                                Tile::OutOfBounds
-                            };
-                            Ok((x, y, tile))
-                        }
+                    match graph.grid().cell(x.into(), y.into()) {
+                        Some((x, y)) => Ok((x, y, Tile::wall_if(wall != 0))),
                         None => Err(Failure::new(
                             cairns_status::CAIRNS_ERR_ENDPOINT,
                             format!(

@@ -5,7 +5,7 @@ use std::ffi::{CStr, c_char};
 use std::path::PathBuf;
 
 use cairns::graph::NodeId;
-use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+use cairns::grid::{Grid, GridGraph, Neighborhood};
 
 use crate::error::{Failure, Result, cairns_status, guard, guard_value};
 use crate::handle::{self, Handle, Kind};
@@ -104,10 +104,7 @@ unsafe fn array<'a, T>(
 
 /// Tiles from one wall flag per cell.
 fn tiles(width: u32, height: u32, walls: impl Iterator<Item = bool>) -> Result<Grid> {
-    let tiles = walls
-        .map(|w| if w { Tile::OutOfBounds } else { Tile::Ground })
-        .collect();
-    Grid::from_tiles(width, height, tiles)
+    Grid::from_walls(width, height, walls)
         .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))
 }
 

@@ -497,25 +497,14 @@ impl Engine {
             .iter()
             .zip(walls)
             .enumerate()
-            .map(|(i, (&(x, y), wall))| {
-                let cell = u32::try_from(x).ok().zip(u32::try_from(y).ok());
-                match cell.filter(|&(x, y)| graph.grid().contains(x, y)) {
-                    Some((x, y)) => Ok((
-                        x,
-                        y,
-                        if wall {
-                            Tile::OutOfBounds
-                        } else {
-                            Tile::Ground
-                        },
-                    )),
-                    None => Err(PyValueError::new_err(format!(
-                        "points[{i}] ({x}, {y}) is outside {} ({}x{})",
-                        self.name(),
-                        graph.width(),
-                        graph.height()
-                    ))),
-                }
+            .map(|(i, (&(x, y), wall))| match graph.grid().cell(x, y) {
+                Some((x, y)) => Ok((x, y, Tile::wall_if(wall))),
+                None => Err(PyValueError::new_err(format!(
+                    "points[{i}] ({x}, {y}) is outside {} ({}x{})",
+                    self.name(),
+                    graph.width(),
+                    graph.height()
+                ))),
             })
             .collect::<PyResult<Vec<_>>>()?;
         // The repair state goes with the new engine; this one makes a new

@@ -104,6 +104,16 @@ pub enum Tile {
 }
 
 impl Tile {
+    /// A wall (`@`, out of bounds) for `true`, open ground (`.`) for
+    /// `false`: what a wall mask or an edit of one cell means.
+    pub fn wall_if(wall: bool) -> Tile {
+        if wall {
+            Tile::OutOfBounds
+        } else {
+            Tile::Ground
+        }
+    }
+
     /// Every tile, in the order of their characters `. G @ O T S W`.
     pub const ALL: [Tile; 7] = [
         Tile::Ground,
@@ -280,16 +290,7 @@ impl Grid {
         height: u32,
         walls: impl IntoIterator<Item = bool>,
     ) -> Result<Grid, GridSizeError> {
-        let tiles = walls
-            .into_iter()
-            .map(|wall| {
-                if wall {
-                    Tile::OutOfBounds
-                } else {
-                    Tile::Ground
-                }
-            })
-            .collect();
+        let tiles = walls.into_iter().map(Tile::wall_if).collect();
         Grid::from_tiles(width, height, tiles)
     }
 
@@ -357,6 +358,22 @@ impl Grid {
     /// Whether `(x, y)` lies on the grid.
     pub fn contains(&self, x: u32, y: u32) -> bool {
         x < self.width && y < self.height
+    }
+
+    /// `(x, y)`, given as signed numbers (from a binding), as a cell of the
+    /// grid, or `None` when it lies off the grid.
+    ///
+    /// ```
+    /// use cairns::grid::Grid;
+    ///
+    /// let grid = Grid::from_walls(3, 2, [false; 6]).unwrap();
+    /// assert_eq!(grid.cell(2, 1), Some((2, 1)));
+    /// assert_eq!(grid.cell(-1, 0), None);
+    /// assert_eq!(grid.cell(3, 0), None);
+    /// ```
+    pub fn cell(&self, x: i64, y: i64) -> Option<(u32, u32)> {
+        let cell = u32::try_from(x).ok().zip(u32::try_from(y).ok());
+        cell.filter(|&(x, y)| self.contains(x, y))
     }
 
     /// The tile at `(x, y)`, or `None` outside the grid.
