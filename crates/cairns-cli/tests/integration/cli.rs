@@ -6,8 +6,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::{
-    TempDir, assert_exit, assert_refused, assert_stderr_has, assert_stdout_has, cairns, data, json,
-    run, stderr, stdout,
+    TempDir, assert_exit, assert_refused, assert_stderr_has, assert_stdout_has, cairns, cairns_ok,
+    data, json, json_of, run, run_json, stderr, stdout,
 };
 
 /// A 9x5 map on which the shortest path from (0, 0) to (8, 0) goes down,
@@ -52,11 +52,8 @@ fn help_and_version() {
 
 #[test]
 fn path_prints_cost_steps_expansions_and_the_map() {
-    let dir = TempDir::new("cli");
-    let map = dir.file("m.map", MAP);
-    let o = cairns(&["path", &map, "--from", "0,0", "--to", "8,0"]);
-    assert_exit(&o, 0);
-    let out = stdout(&o);
+    let (_dir, map) = TempDir::with("cli", "m.map", MAP);
+    let out = cairns_ok(&["path", &map, "--from", "0,0", "--to", "8,0"]);
     assert!(out.contains("cost       16.000000"), "{out}");
     assert!(out.contains("steps      16"), "{out}");
     assert!(out.lines().any(|l| l.starts_with("expanded")), "{out}");
@@ -86,8 +83,11 @@ fn path_prints_cost_steps_expansions_and_the_map() {
 
 #[test]
 fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
-    let dir = TempDir::new("cli");
-    let map = dir.file("bad.map", "type octile\nheight 2\nwidth 3\nmap\n...\n.Q.\n");
+    let (dir, map) = TempDir::with(
+        "cli",
+        "bad.map",
+        "type octile\nheight 2\nwidth 3\nmap\n...\n.Q.\n",
+    );
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,0"]);
     assert_exit(&o, 2);
     assert_eq!(
@@ -105,8 +105,7 @@ fn path_exits_2_naming_file_and_line_for_a_malformed_map() {
 /// on a wall or off the map.
 #[test]
 fn path_exits_1_without_a_path_and_2_for_an_endpoint_on_a_wall_or_off_the_map() {
-    let dir = TempDir::new("cli");
-    let map = dir.file("split.map", SPLIT);
+    let (_dir, map) = TempDir::with("cli", "split.map", SPLIT);
     let o = cairns(&["path", &map, "--from", "0,0", "--to", "2,2"]);
     assert_exit(&o, 1);
     assert!(
@@ -125,9 +124,7 @@ fn path_exits_1_without_a_path_and_2_for_an_endpoint_on_a_wall_or_off_the_map() 
 #[test]
 fn scen_json_on_a_real_file() {
     let scen = data("dao/den520d.map.scen");
-    let o = cairns(&["scen", &scen, "--every", "20", "--json"]);
-    assert_exit(&o, 0);
-    let j = json(&o);
+    let j = json_of(&["scen", &scen, "--every", "20", "--json"]);
     for key in [
         "queries",
         "mismatches",
@@ -154,9 +151,7 @@ fn scen_with_canonical_ordering_and_jump_point_search() {
     let scen = data("dao/den520d.map.scen");
     let plain = json(&cairns(&["scen", &scen, "--every", "20", "--json"]));
     for flag in ["--canonical", "--jps"] {
-        let o = cairns(&["scen", &scen, "--every", "20", "--json", flag]);
-        assert_exit(&o, 0);
-        let j = json(&o);
+        let j = json_of(&["scen", &scen, "--every", "20", "--json", flag]);
         assert_eq!(j["queries"], 45, "{flag}");
         assert_eq!(j["mismatches"], 0, "{flag}");
     }
@@ -327,8 +322,8 @@ fn scen_against_dijkstra_reports_data_errors_on_wc3maps512() {
 
 #[test]
 fn scen_without_its_map_suggests_map_option() {
-    let dir = TempDir::new("cli");
-    let scen = dir.file(
+    let (dir, scen) = TempDir::with(
+        "cli",
         "lonely.map.scen",
         "version 1\n0\tx.map\t3\t3\t0\t0\t1\t1\t1.41421\n",
     );
@@ -354,8 +349,7 @@ fn scen_without_its_map_suggests_map_option() {
 
 #[test]
 fn closed_pipe_exits_quietly() {
-    let dir = TempDir::new("cli");
-    let map = dir.file("m.map", MAP);
+    let (_dir, map) = TempDir::with("cli", "m.map", MAP);
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairns"))
         .args(["path", &map, "--from", "0,0", "--to", "8,0"])
         .stdout(Stdio::piped())
@@ -387,12 +381,10 @@ fn scen_finds_its_map_by_file_name() {
 fn scen_on_threads_matches_the_serial_run() {
     let scen = data("dao/arena.map.scen");
     let run = |threads: &str, search: &str| {
-        let o = run(
+        run_json(
             "scen {} --search {} --threads {} --json",
             &[&scen, search, threads],
-        );
-        assert_exit(&o, 0);
-        json(&o)
+        )
     };
     for search in ["astar", "jps"] {
         let serial = run("1", search);

@@ -1,7 +1,7 @@
 //! `cairns path` with several sources and goals, and `cairns field`.
 
 use crate::assert_stdout_has;
-use crate::{TempDir, assert_exit, assert_refused, cairns, rooms_map, run, stdout};
+use crate::{TempDir, assert_exit, assert_refused, cairns, cairns_ok, rooms_map, run, stdout};
 
 /// The value of the `name` line of a command's output (`cost   12.5`).
 fn value(out: &str, name: &str) -> String {
@@ -97,11 +97,8 @@ const SPLIT: &str = "type octile\nheight 4\nwidth 6\nmap\n...@..\n.@.@..\n...@..
 /// its distances equal to the costs `cairns path` finds.
 #[test]
 fn field_prints_flow_and_distances_that_paths_confirm() {
-    let dir = TempDir::new("field");
-    let map = dir.file("split.map", SPLIT);
-    let o = cairns(&["field", &map, "--to", "0,0", "--print", "flow"]);
-    assert_exit(&o, 0);
-    let out = stdout(&o);
+    let (dir, map) = TempDir::with("field", "split.map", SPLIT);
+    let out = cairns_ok(&["field", &map, "--to", "0,0", "--print", "flow"]);
     assert_eq!(value(&out, "reached"), "11 cells");
     let rows: Vec<&str> = out.lines().skip(4).collect();
     assert_eq!(rows.len(), 4, "{out}");
@@ -111,9 +108,7 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
     // Straight up the left column, then diagonally towards the goal.
     assert_eq!(rows[3].chars().nth(1), Some('↖'), "{out}");
 
-    let o = cairns(&["field", &map, "--to", "0,0", "--print", "distance"]);
-    assert_exit(&o, 0);
-    let out = stdout(&o);
+    let out = cairns_ok(&["field", &map, "--to", "0,0", "--print", "distance"]);
     let rows: Vec<Vec<&str>> = out
         .lines()
         .skip(4)
@@ -144,8 +139,7 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
 
 #[test]
 fn field_exits_2_for_a_goal_on_a_wall() {
-    let dir = TempDir::new("field-wall");
-    let map = dir.file("split.map", SPLIT);
+    let (_dir, map) = TempDir::with("field-wall", "split.map", SPLIT);
     let o = cairns(&["field", &map, "--to", "3,0"]);
     assert_refused(&o, &["goal (3, 0) is on a blocked tile '@'", "split.map"]);
 }

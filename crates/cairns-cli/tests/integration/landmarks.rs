@@ -7,8 +7,8 @@ use cairns::open::OpenKind;
 
 use crate::{
     TempDir, assert_exit, assert_file_refused, assert_refused, assert_stderr_has,
-    assert_stdout_has, cairns, data, json, rooms_and_scen, rooms_map, run, scen_for, stderr,
-    stdout, two_maps,
+    assert_stdout_has, cairns, data, json, json_of, rooms_and_scen, rooms_map, run, run_json,
+    scen_for, stderr, stdout, two_maps,
 };
 
 fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
@@ -20,12 +20,10 @@ fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
 /// `scen SCEN --landmarks TABLE --against dijkstra --json`, which must
 /// succeed: its JSON summary.
 fn scen_with_table(scen: &str, table: &str) -> serde_json::Value {
-    let o = run(
+    run_json(
         "scen {} --landmarks {} --against dijkstra --json",
         &[scen, table],
-    );
-    assert_exit(&o, 0);
-    json(&o)
+    )
 }
 
 /// `--centroid-of SCEN` places the landmarks among the scenario's goals;
@@ -132,9 +130,7 @@ fn build_with_the_sampled_placement_then_scen_matches() {
 #[test]
 fn plain_heuristics_report_no_table() {
     let scen = data("dao/arena.map.scen");
-    let o = cairns(&["scen", &scen, "--every", "40", "--json"]);
-    assert_exit(&o, 0);
-    let j = json(&o);
+    let j = json_of(&["scen", &scen, "--every", "40", "--json"]);
     assert_eq!(j["table_bytes"], 0, "{j}");
     assert_eq!(j["preprocess_s"], 0.0, "{j}");
     assert_eq!(j["heuristic"], "octile", "{j}");
@@ -142,8 +138,8 @@ fn plain_heuristics_report_no_table() {
 
 #[test]
 fn landmarks_file_works_with_every_open_set() {
-    let dir = TempDir::new("open");
-    let map = dir.file(
+    let (dir, map) = TempDir::with(
+        "open",
         "t.map",
         "type octile\nheight 4\nwidth 6\nmap\n..@...\n..@...\n..@...\n......\n",
     );
@@ -173,12 +169,10 @@ fn landmarks_file_works_with_every_open_set() {
 /// The JSON summary of `cairns scen` on every `every`-th line of `scen`
 /// under `heuristic`, which must succeed.
 fn scen_json(scen: &str, every: &str, heuristic: &str) -> serde_json::Value {
-    let o = run(
+    run_json(
         "scen {} --every {} --heuristic {} --json",
         &[scen, every, heuristic],
-    );
-    assert_exit(&o, 0);
-    json(&o)
+    )
 }
 
 /// Asserts that the run `a` expanded fewer nodes per query on average than
@@ -293,12 +287,10 @@ fn a_saved_compressed_table_searches_like_keep_m_of_the_full_one() {
     );
 
     let run_with = |table: &str, h: &str| {
-        let o = run(
+        run_json(
             "scen {} --landmarks {} --heuristic {} --against dijkstra --json",
             &[&scen, table, h],
-        );
-        assert_exit(&o, 0);
-        json(&o)
+        )
     };
     let (from_file, from_full) = (run_with(&small, "dh"), run_with(&full, "dh:keep2"));
     for j in [&from_file, &from_full] {
@@ -342,8 +334,8 @@ fn a_saved_compressed_table_searches_like_keep_m_of_the_full_one() {
 
 #[test]
 fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
-    let dir = TempDir::new("path");
-    let map = dir.file(
+    let (dir, map) = TempDir::with(
+        "path",
         "m.map",
         "type octile\nheight 5\nwidth 9\nmap\n\
          ....@....\n\

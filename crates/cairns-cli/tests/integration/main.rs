@@ -21,6 +21,23 @@ pub(crate) fn cairns(args: &[&str]) -> Output {
         .expect("running cairns")
 }
 
+/// Runs `cairns` with `args`, which must exit 0: its standard output.
+#[track_caller]
+pub(crate) fn cairns_ok(args: &[&str]) -> String {
+    let o = cairns(args);
+    assert_exit(&o, 0);
+    stdout(&o)
+}
+
+/// Runs `cairns` with `args`, which must exit 0: its standard output read
+/// as JSON.
+#[track_caller]
+pub(crate) fn json_of(args: &[&str]) -> serde_json::Value {
+    let o = cairns(args);
+    assert_exit(&o, 0);
+    json(&o)
+}
+
 /// Runs `cairns` with the words of `line`, each `{}` replaced by the next
 /// of `values` (paths and values that may hold spaces), so that a command
 /// reads as it would be typed.
@@ -65,6 +82,14 @@ impl TempDir {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// A fresh directory holding one file, `name` with `contents`, and that
+    /// file's path.
+    pub(crate) fn with(test: &str, name: &str, contents: &str) -> (TempDir, String) {
+        let dir = TempDir::new(test);
+        let path = dir.file(name, contents);
+        (dir, path)
     }
 
     pub(crate) fn path(&self, name: &str) -> String {
@@ -152,6 +177,14 @@ pub(crate) fn two_maps(dir: &TempDir) -> (String, String) {
     let (map_a, _) = rooms_map(dir, "a.map", 3);
     let (_, grid_b) = rooms_map(dir, "b.map", 4);
     (map_a, scen_for(dir, "b.map", &grid_b))
+}
+
+/// [`run`], which must exit 0, and its standard output read as JSON.
+#[track_caller]
+pub(crate) fn run_json(line: &str, values: &[&str]) -> serde_json::Value {
+    let o = run(line, values);
+    assert_exit(&o, 0);
+    json(&o)
 }
 
 pub(crate) fn json(o: &Output) -> serde_json::Value {

@@ -43,6 +43,14 @@ fn render_first_to_last(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> 
     render_between(map, start, goal, out, extra)
 }
 
+/// [`render_first_to_last`], which must succeed.
+#[track_caller]
+fn render_ok(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> Output {
+    let output = render_first_to_last(map, grid, out, extra);
+    assert!(output.status.success(), "{output:?}");
+    output
+}
+
 /// Runs `cairns render MAP --from START --to GOAL -o OUT EXTRA...`.
 fn render_between(
     map: &Path,
@@ -106,13 +114,12 @@ fn render_shows_a_only_b_only_and_both_in_three_colours() {
     let out = dir.join("out.png");
     // Euclidean and Manhattan guide A* differently: each expands cells the
     // other does not.
-    let output = render_first_to_last(
+    let output = render_ok(
         &map,
         &grid,
         &out,
         &["--heuristic", "euclidean", "--compare", "manhattan"],
     );
-    assert!(output.status.success(), "{output:?}");
     let (_, _, px) = decode(&out);
     let counts = colour_counts(&px);
     for (name, c) in [("A only", ONLY_A), ("B only", ONLY_B), ("both", BOTH)] {
@@ -129,8 +136,7 @@ fn render_search_jps_draws_jump_points() {
     let dir = temp_dir("jps");
     let (map, grid) = map_file(&dir);
     let out = dir.join("out.png");
-    let output = render_first_to_last(&map, &grid, &out, &["--search", "jps"]);
-    assert!(output.status.success(), "{output:?}");
+    render_ok(&map, &grid, &out, &["--search", "jps"]);
     let (_, _, px) = decode(&out);
     let counts = colour_counts(&px);
     assert!(counts.get(&ONLY_A).is_some_and(|&n| n > 0), "jump points");
@@ -152,13 +158,12 @@ fn render_draws_start_goal_and_both_explored_areas() {
     let (map, grid) = map_file(&dir);
     let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
     let out = dir.join("out.png");
-    let output = render_first_to_last(
+    let output = render_ok(
         &map,
         &grid,
         &out,
         &["--heuristic", "zero", "--compare", "dh:4"],
     );
-    assert!(output.status.success(), "{output:?}");
     // The default placement is left out of the legend's name.
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("b dh:4 "), "{text}");
@@ -378,7 +383,7 @@ fn render_scale_crop_and_title_frame_the_picture() {
     let dir = temp_dir("frame");
     let out = dir.join("framed.png");
     let (map, grid) = map_file(&dir);
-    let output = render_first_to_last(
+    render_ok(
         &map,
         &grid,
         &out,
@@ -391,7 +396,6 @@ fn render_scale_crop_and_title_frame_the_picture() {
             "rooms, corner",
         ],
     );
-    assert!(output.status.success(), "{output:?}");
     let (width, height, px) = decode(&out);
     // 32 x 24 cells at 5 px, a margin of 8 on each side; the legend may be
     // wider. The title adds a line above.

@@ -29,8 +29,7 @@ fn cost(out: &std::process::Output) -> f64 {
 
 #[test]
 fn path_follows_the_terrain_costs() {
-    let dir = TempDir::new("terrain-path");
-    let map = dir.file("swamp.map", MAP);
+    let (_dir, map) = TempDir::with("terrain-path", "swamp.map", MAP);
     let query = ["path", &map, "--from", "0,0", "--to", "4,0"];
     // Uniform: straight across the top row.
     let plain = cairns(&query);
@@ -71,8 +70,7 @@ fn path_follows_the_terrain_costs() {
 
 #[test]
 fn searches_that_need_uniform_costs_are_refused() {
-    let dir = TempDir::new("terrain-refused");
-    let map = dir.file("swamp.map", MAP);
+    let (_dir, map) = TempDir::with("terrain-refused", "swamp.map", MAP);
     for search in ["jps", "jps+", "canonical"] {
         let out = run(
             "path {} --from 0,0 --to 4,0 --terrain S=3 --search {}",
@@ -94,8 +92,7 @@ fn searches_that_need_uniform_costs_are_refused() {
 
 #[test]
 fn bad_terrain_tables_are_refused() {
-    let dir = TempDir::new("terrain-bad");
-    let map = dir.file("swamp.map", MAP);
+    let (_dir, map) = TempDir::with("terrain-bad", "swamp.map", MAP);
     for (bad, want) in [
         ("S=3,é=2", "unknown tile 'é'"),
         ("S=3,QR=2", "unknown tile 'QR'"),
