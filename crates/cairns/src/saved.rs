@@ -29,6 +29,8 @@
 //! assert_eq!(err.to_string(), "landmark table: the file holds a jump table (`cairns table build MAP --search jps+`)");
 //! ```
 
+#![doc = include_str!("saved_formats.md")]
+
 use std::fmt;
 use std::io::{self, Read, Write};
 

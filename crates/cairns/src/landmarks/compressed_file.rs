@@ -22,31 +22,11 @@ impl CompressedTable {
     /// [`load`](Self::load) reads.
     pub const FILE_VERSION: u32 = 1;
 
-    /// Writes the table in the compressed landmark file format below,
+    /// Writes the table in its saved format,
     /// tagged with `map_hash` (for a grid,
     /// [`grid_hash`](super::grid_hash)). `O(m V)` time, in blocks of 64 KiB.
     ///
-    /// # Format, version 1
-    ///
-    /// Every integer is little-endian; distances are IEEE 754 `f32`.
-    ///
-    /// | bytes | content |
-    /// |---|---|
-    /// | 8 | magic `CAIRNSLC` |
-    /// | 4 | format version, `u32` (1) |
-    /// | 8 | hash of the map the table was built for, `u64` |
-    /// | 8 | node count `n`, `u64` |
-    /// | 4 | landmark count `k`, `u32` (1 to 64) |
-    /// | 4 | landmarks kept per node `m`, `u32` (1 to `k`) |
-    /// | `4 k` | landmark node ids, `u32` |
-    /// | `4 k k` | distances between landmarks, `d(L_i, L_j)` at `i * k + j` |
-    /// | `n m` | landmark index of each entry, `u8`, node-major (`v * m + j`) |
-    /// | `4 n m` | distance of each entry, `d(v, L)`, node-major |
-    /// | 8 | FNV-1a 64-bit hash of every byte before it |
-    ///
-    /// The rounding margin is not stored: the reader computes it from the
-    /// distances, as [`new`](Self::new) does. Bytes after the checksum are
-    /// not read.
+    /// The format, `CAIRNSLC`, is in [the saved-table formats](crate::saved#the-formats).
     ///
     /// # Errors
     ///

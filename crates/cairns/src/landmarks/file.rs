@@ -16,38 +16,12 @@ impl LandmarkTable {
     /// [`load`](Self::load) reads it and version 1.
     pub const FILE_VERSION: u32 = 2;
 
-    /// Writes the table in the landmark file format below, tagged with
+    /// Writes the table in its saved format, tagged with
     /// `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)). The distances are written
     /// node-major whatever the table's [`Layout`](super::Layout). Writes in
     /// blocks of 64 KiB; `O(k V)` time.
     ///
-    /// # Format, version 2
-    ///
-    /// Every integer is little-endian; distances are IEEE 754 `f64`.
-    ///
-    /// | bytes | content |
-    /// |---|---|
-    /// | 8 | magic `CAIRNSLM` |
-    /// | 4 | format version, `u32` (2) |
-    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller (see [`grid_hash`](crate::saved::grid_hash)) |
-    /// | 8 | node count `n`, `u64` |
-    /// | 4 | landmark count `k`, `u32` |
-    /// | 4 | directedness, `u32`: 0 symmetric, 1 directed |
-    /// | 4 | exactness, `u32`: 1 when the distances were exact ([`is_exact`](Self::is_exact)), else 0 |
-    /// | `4 k` | landmark node ids, `u32` |
-    /// | `8 n k` | distances to the landmarks `d(v, L)`, node-major (`v * k + l`) |
-    /// | `8 n k` | directed only: distances from the landmarks `d(L, v)`, node-major |
-    /// | 8 | FNV-1a 64-bit hash of every byte before it |
-    ///
-    /// Bytes after the checksum are not read. Version 1, written before
-    /// the tables kept exact distances, has no exactness field and `f32`
-    /// distances (`4 n k` bytes each); it still loads, with the rounding
-    /// margin (see [`LandmarkTable::is_exact`]). A table read with
-    /// [`load_for`](Self::load_for) is exact when the file says it was and
-    /// its graph's costs are on the lattice
-    /// ([`Graph::lattice_costs`](crate::graph::Graph::lattice_costs)), as
-    /// the table built on that graph would be; [`load`](Self::load),
-    /// without the graph, keeps the margin.
+    /// The format, `CAIRNSLM`, is in [the saved-table formats](crate::saved#the-formats).
     ///
     /// # Errors
     ///

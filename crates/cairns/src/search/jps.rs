@@ -160,20 +160,7 @@ impl<H> Expand for Jumps<'_, '_, H> {
 /// The cache links jump points; [`fill_path`](TowardGoal::fill_path)
 /// gives the cells between them.
 impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
-    type Graph = GridGraph;
-    type Heuristic = H;
-    type Expander<'a>
-        = Jumps<'a, 'g, H>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &GridGraph {
-        self.graph
-    }
-
-    fn guide(&self) -> &H {
-        &self.heuristic
-    }
+    on_grid!(Jumps<'a, 'g, H>);
 
     #[inline]
     fn expander(&self, goal: NodeId) -> Jumps<'_, 'g, H> {

@@ -492,20 +492,7 @@ impl Expand for TableJumps<'_> {
 /// gives the cells between them, as [`JumpPointSearch`](super::JumpPointSearch)
 /// fills in its own.
 impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
-    type Graph = GridGraph;
-    type Heuristic = H;
-    type Expander<'a>
-        = TableJumps<'a>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &GridGraph {
-        self.graph
-    }
-
-    fn guide(&self) -> &H {
-        &self.heuristic
-    }
+    on_grid!(TableJumps<'a>);
 
     #[inline]
     fn expander(&self, goal: NodeId) -> TableJumps<'_> {

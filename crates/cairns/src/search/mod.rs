@@ -22,6 +22,28 @@
 //! clearing the per-node arrays, each search takes a new *generation* number,
 //! and a node's record counts only if it is stamped with the current one.
 
+/// The part of a [`TowardGoal`] impl that every search on a grid writes
+/// alike: the graph searched is the struct's `graph: &GridGraph`, the
+/// heuristic its `heuristic`, and the expander the type given.
+macro_rules! on_grid {
+    ($expander:ty) => {
+        type Graph = crate::grid::GridGraph;
+        type Heuristic = H;
+        type Expander<'a>
+            = $expander
+        where
+            Self: 'a;
+
+        fn searched(&self) -> &crate::grid::GridGraph {
+            self.graph
+        }
+
+        fn guide(&self) -> &H {
+            &self.heuristic
+        }
+    };
+}
+
 mod astar;
 mod batch;
 mod bfs;

@@ -567,20 +567,7 @@ impl<H> Expand for Sweeps<'_, '_, H> {
 /// The cache links subgoals (and the start and goal);
 /// [`fill_path`](TowardGoal::fill_path) gives the cells between them.
 impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
-    type Graph = GridGraph;
-    type Heuristic = H;
-    type Expander<'a>
-        = Sweeps<'a, 'g, H>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &GridGraph {
-        self.graph
-    }
-
-    fn guide(&self) -> &H {
-        &self.heuristic
-    }
+    on_grid!(Sweeps<'a, 'g, H>);
 
     fn expander(&self, goal: NodeId) -> Sweeps<'_, 'g, H> {
         let mut near = self.near_goal.take();

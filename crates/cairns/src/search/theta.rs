@@ -111,20 +111,7 @@ impl Expand for Sight<'_> {
 /// Theta* always reopens: a node reached along a line of sight may get a
 /// cheaper parent after it was closed.
 impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
-    type Graph = GridGraph;
-    type Heuristic = H;
-    type Expander<'a>
-        = Sight<'g>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &GridGraph {
-        self.graph
-    }
-
-    fn guide(&self) -> &H {
-        &self.heuristic
-    }
+    on_grid!(Sight<'g>);
 
     #[inline]
     fn expander(&self, _goal: NodeId) -> Sight<'g> {

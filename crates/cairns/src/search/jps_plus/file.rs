@@ -21,28 +21,12 @@ impl JumpTable {
     /// [`load`](Self::load) reads.
     pub const FILE_VERSION: u32 = 2;
 
-    /// Writes the table in the jump table format below, tagged with
+    /// Writes the table in its saved format, tagged with
     /// `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)
     /// of the grid under octile movement). Writes in blocks of 64 KiB;
     /// `O(cells)` time.
     ///
-    /// # Format, version 2
-    ///
-    /// Every integer is little-endian. Version 1 stored `i32` entries (32
-    /// bytes per cell); it is refused with
-    /// [`UnsupportedVersion`](FileErrorKind::UnsupportedVersion).
-    ///
-    /// | bytes | content |
-    /// |---|---|
-    /// | 8 | magic `CAIRNSJP` |
-    /// | 4 | format version, `u32` (2) |
-    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller |
-    /// | 4 | width `w`, `u32` |
-    /// | 4 | height `h`, `u32` |
-    /// | `16 w h` | the entries, `i16`, cell-major: cell `y w + x`, then the direction in the bit order of [`GridGraph::moves`] |
-    /// | 8 | FNV-1a 64-bit hash of every byte before it |
-    ///
-    /// Bytes after the checksum are not read.
+    /// The format, `CAIRNSJP`, is in [the saved-table formats](crate::saved#the-formats).
     ///
     /// # Errors
     ///

@@ -22,30 +22,12 @@ impl SubgoalGraph {
     /// [`load_for`](Self::load_for) reads.
     pub const FILE_VERSION: u32 = 1;
 
-    /// Writes the graph in the format below, tagged with `map_hash` (for a
+    /// Writes the graph in its saved format, tagged with `map_hash` (for a
     /// grid, [`grid_hash`](crate::saved::grid_hash) of the grid under
     /// octile movement). Writes in blocks of 64 KiB; `O(subgoals + edges)`
     /// time.
     ///
-    /// # Format, version 1
-    ///
-    /// Every integer is little-endian.
-    ///
-    /// | bytes | content |
-    /// |---|---|
-    /// | 8 | magic `CAIRNSSG` |
-    /// | 4 | format version, `u32` (1) |
-    /// | 8 | hash of the map the graph was built for, `u64`, chosen by the caller |
-    /// | 4 | width `w`, `u32` |
-    /// | 4 | height `h`, `u32` |
-    /// | 4 | number of subgoals `n`, `u32` |
-    /// | `4 n` | the subgoals' cell ids (`y w + x`), `u32`, increasing |
-    /// | `4 n` | each subgoal's number of edges, `u32` |
-    /// | `4 m` | the edges' ends (cell ids), `u32`, subgoal by subgoal, `m` the sum of the numbers before |
-    /// | 8 | FNV-1a 64-bit hash of every byte before it |
-    ///
-    /// The bit grid the sweeps scan is not saved: loading derives it from
-    /// the map. Bytes after the checksum are not read.
+    /// The format, `CAIRNSSG`, is in [the saved-table formats](crate::saved#the-formats).
     ///
     /// # Errors
     ///
