@@ -111,6 +111,43 @@ pub unsafe extern "C" fn cairns_searcher_free(searcher: *mut cairns_searcher) ->
     guard(|| unsafe { handle::free(searcher, "searcher") }.map(|()| cairns_status::CAIRNS_OK))
 }
 
+/// The searcher behind `searcher`, brought up to date with its engine's
+/// last edit.
+///
+/// # Safety
+///
+/// `searcher` is NULL or a live handle used by no other thread meanwhile.
+unsafe fn current<'a>(searcher: *mut cairns_searcher) -> Result<&'a mut Searcher> {
+    // SAFETY: the caller's contract.
+    let s = unsafe { handle::get_mut(searcher, "searcher")? };
+    s.refresh();
+    Ok(s)
+}
+
+/// A query answered with a path: `cost` and `len` checked, `query` run on
+/// the [`current`] searcher, and where it ended written as
+/// [`Searcher::answer`] writes it.
+///
+/// # Safety
+///
+/// As [`current`], and `out` and `cost` as [`Searcher::answer`] needs them.
+unsafe fn path_query(
+    searcher: *mut cairns_searcher,
+    out: (*mut i32, usize, *mut usize),
+    cost: *mut f64,
+    query: impl FnOnce(&mut Searcher) -> Result<Option<(NodeId, f64)>>,
+) -> cairns_status {
+    guard(|| {
+        handle::need(cost, "cost")?;
+        handle::need(out.2, "len")?;
+        // SAFETY: the caller's contract.
+        let s = unsafe { current(searcher)? };
+        let reached = query(s)?;
+        // SAFETY: the caller's contract.
+        unsafe { s.answer(reached, out, cost) }
+    })
+}
+
 impl Searcher {
     /// Takes up the engine's last edit, if one came since the last query.
     #[inline]
@@ -245,8 +282,7 @@ pub unsafe extern "C" fn cairns_search_cost(
     guard(|| {
         handle::need(cost, "cost")?;
         // SAFETY: the caller's contract.
-        let s = unsafe { handle::get_mut(searcher, "searcher")? };
-        s.refresh();
+        let s = unsafe { current(searcher)? };
         let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
         let found_cost = s.inner.search_cost(start, goal);
         s.end = found_cost.map(|_| goal);
@@ -283,17 +319,13 @@ pub unsafe extern "C" fn cairns_search_path(
     len: *mut usize,
     cost: *mut f64,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(cost, "cost")?;
-        handle::need(len, "len")?;
-        // SAFETY: the caller's contract.
-        let s = unsafe { handle::get_mut(searcher, "searcher")? };
-        s.refresh();
-        let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
-        let reached = s.inner.search_cost(start, goal).map(|c| (goal, c));
-        // SAFETY: the caller's contract.
-        unsafe { s.answer(reached, (xy, capacity, len), cost) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        path_query(searcher, (xy, capacity, len), cost, |s| {
+            let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
+            Ok(s.inner.search_cost(start, goal).map(|c| (goal, c)))
+        })
+    }
 }
 
 /// The path of the searcher's last query (to its goal, or to its best node
@@ -347,18 +379,14 @@ pub unsafe extern "C" fn cairns_search_nearest(
     len: *mut usize,
     cost: *mut f64,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(cost, "cost")?;
-        handle::need(len, "len")?;
-        // SAFETY: the caller's contract.
-        let s = unsafe { handle::get_mut(searcher, "searcher")? };
-        s.refresh();
-        // SAFETY: the caller's contract.
-        let (sources, goals) = unsafe { s.ends((sources, source_count), (goals, goal_count))? };
-        let reached = s.inner.search_nearest(&sources, &goals);
-        // SAFETY: the caller's contract.
-        unsafe { s.answer(reached.map(|r| (r.goal, r.cost)), (xy, capacity, len), cost) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        path_query(searcher, (xy, capacity, len), cost, |s| {
+            let (sources, goals) = s.ends((sources, source_count), (goals, goal_count))?;
+            let reached = s.inner.search_nearest(&sources, &goals);
+            Ok(reached.map(|r| (r.goal, r.cost)))
+        })
+    }
 }
 
 /// One search from the sources to the nearest goal (`x, y` pairs) under a
@@ -398,8 +426,7 @@ pub unsafe extern "C" fn cairns_search_budgeted(
             ));
         }
         // SAFETY: the caller's contract.
-        let s = unsafe { handle::get_mut(searcher, "searcher")? };
-        s.refresh();
+        let s = unsafe { current(searcher)? };
         // SAFETY: the caller's contract.
         let (sources, goals) = unsafe { s.ends((sources, source_count), (goals, goal_count))? };
         let budget = Budget {
