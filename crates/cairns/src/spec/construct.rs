@@ -70,6 +70,27 @@ macro_rules! with_heuristic {
     };
 }
 
+/// The searcher of a search on the grid that takes the jump heuristics:
+/// `$make`, with `$h` bound to the heuristic, gives it or `None`, which
+/// only a combination that `resolve` refuses (no octile movement), or a
+/// table of another size that `prepare_with` and `searcher` refuse, can
+/// get; then plain A* answers.
+macro_rules! grid_searcher {
+    ($open:expr, $heuristic:expr, $graph:expr, $table:expr, |$h:ident| $make:expr) => {
+        with_open_set!($open, |Q| with_heuristic!(jump $heuristic, $graph, $table, |$h| {
+            match $make {
+                Some(search) => boxed::<_, Q>(search),
+                None => boxed::<_, Q>(AStar::new($graph, Octile::new($graph))),
+            }
+        }))
+    };
+}
+
+/// The table given, or one built now.
+fn given_or_built<T: Clone>(given: Option<&T>, build: impl FnOnce() -> T) -> Cow<'_, T> {
+    given.map_or_else(|| Cow::Owned(build()), Cow::Borrowed)
+}
+
 impl HeuristicSpec {
     /// The estimate from every node of `graph` to `goal`, indexed by node
     /// id (for pictures of a heuristic, such as the web page's heat map).
@@ -227,47 +248,17 @@ pub(super) fn build_searcher<'a>(
                 boxed::<_, Q>(AStar::new(Canonical(graph), Weighted::checked(h, weight)))
             })
         ),
-        Algorithm::Jps => with_open_set!(
-            open,
-            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                let jps = JumpPointSearch::with_heuristic(graph, Weighted::checked(h, weight));
-                match jps {
-                    Some(jps) => boxed::<_, Q>(jps),
-                    // `resolve` refused jump points without octile movement.
-                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
-                }
-            })
-        ),
-        Algorithm::JpsPlus => with_open_set!(
-            open,
-            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                let jumps: Cow<'a, JumpTable> = match jumps {
-                    Some(t) => Cow::Borrowed(t),
-                    None => Cow::Owned(JumpTable::build(graph)),
-                };
-                match JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight)) {
-                    Some(jps) => boxed::<_, Q>(jps),
-                    // `resolve` refused jump points without octile movement,
-                    // `prepare_with` and `searcher` a table of another size.
-                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
-                }
-            })
-        ),
-        Algorithm::Subgoals => with_open_set!(
-            open,
-            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                let subgoals: Cow<'a, SubgoalGraph> = match subgoals {
-                    Some(t) => Cow::Borrowed(t),
-                    None => Cow::Owned(SubgoalGraph::build(graph)),
-                };
-                match SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight)) {
-                    Some(search) => boxed::<_, Q>(search),
-                    // `resolve` refused subgoals without octile movement,
-                    // `prepare_with` and `searcher` a table of another size.
-                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
-                }
-            })
-        ),
+        Algorithm::Jps => grid_searcher!(open, heuristic, graph, table, |h| {
+            JumpPointSearch::with_heuristic(graph, Weighted::checked(h, weight))
+        }),
+        Algorithm::JpsPlus => grid_searcher!(open, heuristic, graph, table, |h| {
+            let jumps = given_or_built(jumps, || JumpTable::build(graph));
+            JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight))
+        }),
+        Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
+            let subgoals = given_or_built(subgoals, || SubgoalGraph::build(graph));
+            SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight))
+        }),
     };
     if spec.pull {
         searcher = Box::new(StringPulled::new(graph, searcher));

@@ -265,29 +265,23 @@ impl Algorithm {
     }
 }
 
-impl From<LandmarkTable> for Table {
-    fn from(t: LandmarkTable) -> Table {
-        Table::Landmarks(Arc::new(t))
-    }
+/// `From` each kind's table type into its [`Table`] variant.
+macro_rules! table_from {
+    ($($variant:ident($t:ty)),* $(,)?) => {$(
+        impl From<$t> for Table {
+            fn from(t: $t) -> Table {
+                Table::$variant(Arc::new(t))
+            }
+        }
+    )*};
 }
 
-impl From<CompressedTable> for Table {
-    fn from(t: CompressedTable) -> Table {
-        Table::CompressedLandmarks(Arc::new(t))
-    }
-}
-
-impl From<JumpTable> for Table {
-    fn from(t: JumpTable) -> Table {
-        Table::Jumps(Arc::new(t))
-    }
-}
-
-impl From<SubgoalGraph> for Table {
-    fn from(t: SubgoalGraph) -> Table {
-        Table::Subgoals(Arc::new(t))
-    }
-}
+table_from!(
+    Landmarks(LandmarkTable),
+    CompressedLandmarks(CompressedTable),
+    Jumps(JumpTable),
+    Subgoals(SubgoalGraph),
+);
 
 /// A table built or loaded before preparation (a saved file), with the
 /// seconds that took, for [`SearchSpec::prepare_with`].
