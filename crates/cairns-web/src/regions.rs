@@ -127,15 +127,11 @@ impl Observer for Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cairns::grid::{Grid, Neighborhood};
-
-    fn graph(ascii: &str) -> GridGraph {
-        GridGraph::new(Grid::from_ascii(ascii).unwrap(), Neighborhood::Octile)
-    }
+    use cairns::grid::Neighborhood;
 
     #[test]
     fn a_walled_pocket_is_not_reachable() {
-        let g = graph("..@.\n..@.\n@@@.\n....");
+        let g = GridGraph::from_ascii("..@.\n..@.\n@@@.\n....", Neighborhood::Octile).unwrap();
         let seen = reachable_from(&g, g.node(0, 0).unwrap());
         let reached: Vec<(u32, u32)> = (0..16)
             .filter(|&i| seen[i])
@@ -149,11 +145,14 @@ mod tests {
     #[test]
     fn far_apart_picks_the_ends_of_the_largest_area() {
         // A small pocket top-left, a long corridor along the bottom.
-        let g = graph("..@....\n@@@@@@.\n.......");
+        let g = GridGraph::from_ascii("..@....\n@@@@@@.\n.......", Neighborhood::Octile).unwrap();
         let (a, b) = far_apart(&g).unwrap();
         let mut ends = [g.coords(a), g.coords(b)];
         ends.sort_unstable();
         assert_eq!(ends, [(0, 2), (3, 0)]);
-        assert_eq!(far_apart(&graph("@@\n@@")), None);
+        assert_eq!(
+            far_apart(&GridGraph::from_ascii("@@\n@@", Neighborhood::Octile).unwrap()),
+            None
+        );
     }
 }

@@ -3,6 +3,7 @@
 use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, move_cost, valid_cost};
 use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
+use crate::parse::ParseError;
 
 /// Which moves a unit may make from a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -172,6 +173,23 @@ pub(crate) const STRAIGHT_SIDES: [[(usize, usize); 2]; 4] = [
 ];
 
 impl GridGraph {
+    /// The graph of the grid drawn in `text` ([`Grid::from_ascii`]) under
+    /// `neighborhood`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Grid::from_ascii`].
+    ///
+    /// ```
+    /// use cairns::grid::{GridGraph, Neighborhood};
+    ///
+    /// let graph = GridGraph::from_ascii("..@\n...", Neighborhood::Octile).unwrap();
+    /// assert_eq!((graph.width(), graph.height()), (3, 2));
+    /// ```
+    pub fn from_ascii(text: &str, neighborhood: Neighborhood) -> Result<GridGraph, ParseError> {
+        Ok(GridGraph::new(Grid::from_ascii(text)?, neighborhood))
+    }
+
     /// Builds the graph of `grid` under `neighborhood`, with its
     /// [`Components`]. Takes `O(cells)`.
     pub fn new(grid: Grid, neighborhood: Neighborhood) -> GridGraph {

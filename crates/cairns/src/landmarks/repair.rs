@@ -699,9 +699,9 @@ impl IncrementalTable {
         let mut tasks = Vec::new();
         for (l, column) in self.exact.chunks_exact_mut(n.max(1)).enumerate() {
             if !self.changes[l].is_empty() {
-                let (appeared, disappeared) = self.changes[l].moves(graph);
+                let moves = self.changes[l].moves(graph);
                 let landmark = Landmark::of(&self.table, &self.column_max, l);
-                tasks.push((landmark, column, appeared, disappeared));
+                tasks.push((landmark, column, moves));
             }
         }
         // Tasks are taken from the back: reversed, the landmarks go in order.
@@ -713,18 +713,10 @@ impl IncrementalTable {
             let (mut done, mut work) = (Vec::new(), 0);
             while work < enough {
                 let task = tasks.lock().unwrap_or_else(PoisonError::into_inner).pop();
-                let Some((landmark, column, appeared, disappeared)) = task else {
+                let Some((landmark, column, moves)) = task else {
                     break;
                 };
-                let mut job = Job::start(
-                    graph,
-                    landmark,
-                    column,
-                    scratch,
-                    appeared,
-                    &disappeared,
-                    keep,
-                );
+                let mut job = Job::start(graph, landmark, column, scratch, moves, keep);
                 job.run(graph, column, scratch, usize::MAX, &mut work);
                 done.push(job);
             }
@@ -784,20 +776,12 @@ impl IncrementalTable {
                     fresh += 1;
                     continue;
                 }
-                let (appeared, disappeared) = self.changes[l].moves(graph);
+                let moves = self.changes[l].moves(graph);
                 let landmark = Landmark::of(&self.table, &self.column_max, l);
                 let keep = self.one_edit();
                 let column = &self.exact[l * n..(l + 1) * n];
                 let scratch = &mut self.scratch[0];
-                self.job = Some(Job::start(
-                    graph,
-                    landmark,
-                    column,
-                    scratch,
-                    appeared,
-                    &disappeared,
-                    keep,
-                ));
+                self.job = Some(Job::start(graph, landmark, column, scratch, moves, keep));
             }
             let mut job = self.job.take().expect("a job was just set");
             let column = &mut self.exact[job.l * n..(job.l + 1) * n];
@@ -1099,13 +1083,12 @@ impl Job {
         Landmark { l, source, max }: Landmark,
         column: &[f64],
         scratch: &mut Scratch,
-        appeared: Vec<Move>,
-        disappeared: &[Move],
+        (appeared, disappeared): (Vec<Move>, Vec<Move>),
         keep: bool,
     ) -> Job {
         let stamp = scratch.next();
         let mut raise = CellQueue::new(graph, scratch.queues.pop());
-        for m in disappeared {
+        for m in &disappeared {
             let (u, v) = (m.from.index(), m.to.index());
             let dv = column[v];
             if dv.is_finite() && column[u] + m.cost == dv && scratch.queued[v] != stamp {

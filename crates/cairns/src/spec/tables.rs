@@ -607,9 +607,10 @@ mod tests {
         assert_eq!(err.kind(), &FileErrorKind::Io);
     }
 
-    /// The header every kind shares: a magic that names no table, the
-    /// magic of each other kind, and a version this library does not read
-    /// (with the command that builds the table again) are each named.
+    /// The header and trailer every kind shares: a magic that names no
+    /// table, the magic of each other kind, a changed byte under the
+    /// checksum, and a version this library does not read (with the
+    /// command that builds the table again) are each named.
     #[test]
     fn every_kind_names_bad_magic_another_kind_and_another_version() {
         let (graph, hash) = small_map();
@@ -627,6 +628,14 @@ mod tests {
                 assert_eq!(err.table(), Some(kind), "{err}");
                 assert!(err.to_string().contains(other.info().command), "{err}");
             }
+            // A changed byte of the body: the checksum says so.
+            let mut b = good.clone();
+            b[good.len() - 9] ^= 0x10;
+            let err = load(&b, hash).unwrap_err();
+            assert!(
+                matches!(err.kind(), FileErrorKind::ChecksumMismatch { .. }),
+                "{kind}: {err}"
+            );
             let mut b = good.clone();
             b[8] = 9;
             let err = load(&b, hash).unwrap_err();

@@ -72,6 +72,43 @@ fn sees(graph: &GridGraph, a: NodeId, b: NodeId) -> bool {
     true
 }
 
+/// The library's walk ([`GridGraph::line_of_sight`]) against [`sees`] on
+/// every pair of cells of a map with scattered walls.
+#[test]
+fn the_walk_agrees_with_brute_force_on_every_pair() {
+    let g = GridGraph::new(
+        Grid::from_ascii(
+            "
+            ..@.....@.
+            ....@.....
+            .@......@.
+            ......@...
+            ..@.......
+            .....@..@.
+            ",
+        )
+        .unwrap(),
+        Neighborhood::Octile,
+    );
+    let mut seen = [0usize; 2];
+    for a in 0..g.node_bound() as u32 {
+        for b in 0..g.node_bound() as u32 {
+            let (a, b) = (NodeId(a), NodeId(b));
+            let got = g.line_of_sight(a, b);
+            assert_eq!(
+                got,
+                sees(&g, a, b),
+                "{:?} -> {:?}",
+                g.coords(a),
+                g.coords(b)
+            );
+            seen[usize::from(got)] += 1;
+        }
+    }
+    // Both answers occur plenty: the test is not vacuous.
+    assert!(seen[0] > 500 && seen[1] > 500, "{seen:?}");
+}
+
 /// An any-angle path from `start` to `goal`: its ends, every segment in
 /// sight (independently checked), its length `cost`, at least the straight
 /// line and at most `octile` (the Dijkstra cost on the octile grid) times
