@@ -242,8 +242,7 @@ fn scen_per_query_table_matches_the_file_and_the_summary() {
 
 #[test]
 fn scen_per_query_to_stdout_marks_no_path() {
-    let dir = TempDir::new("cli");
-    dir.file("split.map", SPLIT);
+    let (dir, _) = TempDir::with("cli", "split.map", SPLIT);
     let scen = dir.file(
         "split.map.scen",
         "version 1\n0\tsplit.map\t3\t3\t0\t0\t0\t2\t2\n0\tsplit.map\t3\t3\t0\t0\t2\t0\t2\n",
@@ -270,8 +269,7 @@ fn scen_table_output() {
 
 #[test]
 fn scen_exits_1_on_a_wrong_length() {
-    let dir = TempDir::new("cli");
-    dir.file("m.map", MAP);
+    let (dir, _) = TempDir::with("cli", "m.map", MAP);
     let scen = dir.file(
         "m.map.scen",
         "version 1\n\

@@ -43,12 +43,46 @@ fn render_first_to_last(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> 
     render_between(map, start, goal, out, extra)
 }
 
-/// [`render_first_to_last`], which must succeed.
-#[track_caller]
-fn render_ok(map: &Path, grid: &Grid, out: &Path, extra: &[&str]) -> Output {
-    let output = render_first_to_last(map, grid, out, extra);
-    assert!(output.status.success(), "{output:?}");
-    output
+/// The rooms map of [`map_file`] in a fresh directory, removed when
+/// dropped, and the path of the picture there.
+struct Rooms {
+    dir: PathBuf,
+    map: PathBuf,
+    grid: Grid,
+    out: PathBuf,
+}
+
+impl Rooms {
+    fn new(name: &str) -> Rooms {
+        let dir = temp_dir(name);
+        let (map, grid) = map_file(&dir);
+        let out = dir.join("out.png");
+        Rooms {
+            dir,
+            map,
+            grid,
+            out,
+        }
+    }
+
+    /// [`render_first_to_last`] on this map, to `out`.
+    fn render(&self, extra: &[&str]) -> Output {
+        render_first_to_last(&self.map, &self.grid, &self.out, extra)
+    }
+
+    /// [`Rooms::render`], which must succeed.
+    #[track_caller]
+    fn render_ok(&self, extra: &[&str]) -> Output {
+        let output = self.render(extra);
+        assert!(output.status.success(), "{output:?}");
+        output
+    }
+}
+
+impl Drop for Rooms {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.dir).ok();
+    }
 }
 
 /// Runs `cairns render MAP --from START --to GOAL -o OUT EXTRA...`.
@@ -109,65 +143,42 @@ fn colour_counts(px: &[u8]) -> std::collections::HashMap<[u8; 3], usize> {
 /// was the worse heuristic. Each of the three regions has its own colour.
 #[test]
 fn render_shows_a_only_b_only_and_both_in_three_colours() {
-    let dir = temp_dir("regions");
-    let (map, grid) = map_file(&dir);
-    let out = dir.join("out.png");
+    let rooms = Rooms::new("regions");
     // Euclidean and Manhattan guide A* differently: each expands cells the
     // other does not.
-    let output = render_ok(
-        &map,
-        &grid,
-        &out,
-        &["--heuristic", "euclidean", "--compare", "manhattan"],
-    );
-    let (_, _, px) = decode(&out);
+    let output = rooms.render_ok(&["--heuristic", "euclidean", "--compare", "manhattan"]);
+    let (_, _, px) = decode(&rooms.out);
     let counts = colour_counts(&px);
     for (name, c) in [("A only", ONLY_A), ("B only", ONLY_B), ("both", BOTH)] {
         assert!(counts.get(&c).is_some_and(|&n| n > 0), "no {name} pixels");
     }
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("expanded"), "{text}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--search jps` draws the jump points as dots, and the legend says so.
 #[test]
 fn render_search_jps_draws_jump_points() {
-    let dir = temp_dir("jps");
-    let (map, grid) = map_file(&dir);
-    let out = dir.join("out.png");
-    render_ok(&map, &grid, &out, &["--search", "jps"]);
-    let (_, _, px) = decode(&out);
+    let rooms = Rooms::new("jps");
+    rooms.render_ok(&["--search", "jps"]);
+    let (_, _, px) = decode(&rooms.out);
     let counts = colour_counts(&px);
     assert!(counts.get(&ONLY_A).is_some_and(|&n| n > 0), "jump points");
     assert!(counts.get(&PATH).is_some_and(|&n| n > 0), "the path");
     // A bad combination is refused with the library's reason.
-    let output = render_first_to_last(
-        &map,
-        &grid,
-        &out,
-        &["--search", "jps", "--heuristic", "zero"],
-    );
+    let output = rooms.render(&["--search", "jps", "--heuristic", "zero"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn render_draws_start_goal_and_both_explored_areas() {
-    let dir = temp_dir("ok");
-    let (map, grid) = map_file(&dir);
-    let (start, goal) = (free_cell(&grid, false), free_cell(&grid, true));
-    let out = dir.join("out.png");
-    let output = render_ok(
-        &map,
-        &grid,
-        &out,
-        &["--heuristic", "zero", "--compare", "dh:4"],
-    );
+    let rooms = Rooms::new("ok");
+    let (start, goal) = (free_cell(&rooms.grid, false), free_cell(&rooms.grid, true));
+    let output = rooms.render_ok(&["--heuristic", "zero", "--compare", "dh:4"]);
     // The default placement is left out of the legend's name.
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("b dh:4 "), "{text}");
-    let (width, height, px) = decode(&out);
+    let (width, height, px) = decode(&rooms.out);
     // 64x48 cells at 8 px per cell (the longest side scaled up to 512),
     // plus the legend below (which may be wider than the map).
     assert!(width >= 512 && height > 384, "{width}x{height}");
@@ -193,7 +204,6 @@ fn render_draws_start_goal_and_both_explored_areas() {
     assert!(count(BOTH) > 0, "cells explored by both");
     assert!(count(LANDMARK) > 0, "landmarks");
     assert!(count(PATH) > 0, "the path");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -380,23 +390,16 @@ fn render_keeps_b_visible_beside_the_path_on_den520d() {
 /// the scale, with a title line above the map.
 #[test]
 fn render_scale_crop_and_title_frame_the_picture() {
-    let dir = temp_dir("frame");
-    let out = dir.join("framed.png");
-    let (map, grid) = map_file(&dir);
-    render_ok(
-        &map,
-        &grid,
-        &out,
-        &[
-            "--scale",
-            "5",
-            "--crop",
-            "31,23,0,0",
-            "--title",
-            "rooms, corner",
-        ],
-    );
-    let (width, height, px) = decode(&out);
+    let rooms = Rooms::new("frame");
+    rooms.render_ok(&[
+        "--scale",
+        "5",
+        "--crop",
+        "31,23,0,0",
+        "--title",
+        "rooms, corner",
+    ]);
+    let (width, height, px) = decode(&rooms.out);
     // 32 x 24 cells at 5 px, a margin of 8 on each side; the legend may be
     // wider. The title adds a line above.
     assert!(width >= 32 * 5 + 16, "{width}");
@@ -413,11 +416,10 @@ fn render_scale_crop_and_title_frame_the_picture() {
     );
     assert!(height > 24 * 5 + 16 + 26, "{height}");
     // Outside the map: refused.
-    let output = render_first_to_last(&map, &grid, &out, &["--crop", "0,0,64,10"]);
+    let output = rooms.render(&["--crop", "0,0,64,10"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     for bad in ["1,2,3", "a,b,c,d"] {
-        let output = render_first_to_last(&map, &grid, &out, &["--crop", bad]);
+        let output = rooms.render(&["--crop", bad]);
         assert_eq!(output.status.code(), Some(2), "{bad}: {output:?}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
