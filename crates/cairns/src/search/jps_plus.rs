@@ -7,6 +7,7 @@
 //! in [`file`].
 
 mod file;
+mod repair;
 
 use std::borrow::Cow;
 
@@ -52,7 +53,8 @@ use crate::heuristic::{Heuristic, Octile};
 /// and 32 while building.
 ///
 /// The table describes the graph it was built from; after
-/// [`GridGraph::set_tile`] it is stale and must be built again.
+/// [`GridGraph::set_tile`] it is stale until [`repair`](JumpTable::repair)
+/// (or a new build) brings it up to date.
 ///
 /// # Example
 ///
@@ -108,6 +110,15 @@ fn step_entry(next_is_jump: bool, next: i16) -> i16 {
     }
 }
 
+/// Whether the cell entered by the straight move `d` from a cell with
+/// `moves_cur` is a jump point: a side cell open there (`moves_next`) but
+/// blocked beside the cell before.
+#[inline]
+fn forced(moves_cur: u8, moves_next: u8, d: usize) -> bool {
+    let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
+    moves_next & !moves_cur & ((1 << a) | (1 << b)) != 0
+}
+
 impl JumpTable {
     /// The most moves an entry holds: `i16::MAX`. A longer run gets a jump
     /// point every `MAX_RUN` cells.
@@ -124,12 +135,7 @@ impl JumpTable {
         // its memory; interleaved into cell-major order at the end.
         let mut planes: Vec<Vec<i16>> = (0..8).map(|_| vec![0; cells]).collect();
 
-        // Whether `next`, entered from `cur` by the straight move `d`, is a
-        // jump point: a side cell open at `next` but blocked beside `cur`.
-        let forced = |cur: usize, next: usize, d: usize| {
-            let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
-            moves(next) & !moves(cur) & ((1 << a) | (1 << b)) != 0
-        };
+        let forced = |cur: usize, next: usize, d: usize| forced(moves(cur), moves(next), d);
 
         // Straight runs: east and west row by row in parallel, north and
         // south as two sweeps over the rows.

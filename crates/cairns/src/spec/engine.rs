@@ -120,7 +120,9 @@ impl Engine {
     /// kept exact: a landmark table repaired, not rebuilt, through
     /// `repair` (the [`IncrementalTable`] that follows this engine's
     /// edits: `None` makes one from its table, and the next edit of the
-    /// engine returned takes the same one), the other tables built again.
+    /// engine returned takes the same one), a jump table repaired near the
+    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)), the
+    /// other tables built again.
     /// This engine is unchanged; searchers take up the edit by being
     /// handed out by the new engine. The C API and the Python package edit
     /// through it.
@@ -149,22 +151,34 @@ impl Engine {
     ) -> Result<Engine, SpecError> {
         let mut graph = self.graph().clone();
         let mut given = Vec::new();
-        if let Some(table) = self.tables().iter().find_map(Table::landmarks) {
-            let t0 = Instant::now();
-            let incremental =
-                repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()));
-            for &(x, y, tile) in cells {
-                incremental.set_tile(&mut graph, x, y, tile);
-            }
+        let landmarks = self.tables().iter().find_map(Table::landmarks);
+        let t0 = Instant::now();
+        let mut incremental = landmarks.map(|table| {
+            repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()))
+        });
+        let mut edited = Vec::with_capacity(cells.len());
+        for &(x, y, tile) in cells {
+            match incremental.as_deref_mut() {
+                Some(incremental) => incremental.set_tile(&mut graph, x, y, tile),
+                None => graph.set_tile(x, y, tile),
+            };
+            edited.extend(graph.node(x, y));
+        }
+        if let Some(incremental) = incremental {
             incremental.repair(&graph);
             given.push(Given {
                 table: Table::from(incremental.table().clone()),
                 seconds: t0.elapsed().as_secs_f64(),
             });
-        } else {
-            for &(x, y, tile) in cells {
-                graph.set_tile(x, y, tile);
-            }
+        }
+        if let Some(jumps) = self.tables().iter().find_map(Table::jumps) {
+            let t0 = Instant::now();
+            let mut jumps = jumps.clone();
+            jumps.repair(&graph, &edited);
+            given.push(Given {
+                table: Table::from(jumps),
+                seconds: t0.elapsed().as_secs_f64(),
+            });
         }
         Engine::with_tables(graph, &self.spec(), given)
     }
