@@ -33,12 +33,11 @@
 use std::time::Instant;
 
 use cairns::graph::{Graph, NodeId};
-use cairns::grid::{GridGraph, Neighborhood, Tile};
+use cairns::grid::{GridGraph, Tile};
 use cairns::landmarks::{Directedness, IncrementalTable, LandmarkTable, Placement, place};
-use cairns::movingai::read_map;
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
-use cairns_bench::BenchArgs;
+use cairns_bench::{edit_args, octile_map};
 
 const K: usize = 16;
 const KINDS: [&str; 4] = ["close", "reopen", "open", "reclose"];
@@ -67,10 +66,7 @@ fn measure(
 }
 
 fn main() {
-    let args = BenchArgs::from_env(&["--edits", "--seed"]);
-    let edits: usize = args.get("--edits").unwrap_or(40);
-    let seed: u64 = args.get("--seed").unwrap_or(1);
-    let maps = args.sets_or(&[
+    let (maps, edits, seed) = edit_args(&[
         "maze/maze512-32-0.map",
         "maze/maze512-1-0.map",
         "room/16room_000.map",
@@ -80,8 +76,7 @@ fn main() {
     );
     println!("every repaired table checked equal to the rebuilt one");
     for map in maps {
-        let grid = read_map(&cairns_testdata::file(&map)).unwrap_or_else(|e| panic!("{e}"));
-        let mut graph = GridGraph::new(grid, Neighborhood::Octile);
+        let mut graph = octile_map(&map);
         let lms = place(&graph, K, Placement::Farthest { seed: 1 });
         let mut table = IncrementalTable::build(&graph, &lms);
         let mut rng = SplitMix64::new(seed);

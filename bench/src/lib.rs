@@ -103,6 +103,27 @@ pub struct BenchArgs {
     other: Vec<(String, String)>,
 }
 
+/// The map `relative` of the data directory (`maze/maze512-1-0.map`) as
+/// an octile graph.
+///
+/// # Panics
+///
+/// With the file's error when it does not load.
+pub fn octile_map(relative: &str) -> cairns::grid::GridGraph {
+    let grid = cairns::movingai::read_map(&cairns_testdata::file(relative))
+        .unwrap_or_else(|e| panic!("{e}"));
+    cairns::grid::GridGraph::new(grid, cairns::grid::Neighborhood::Octile)
+}
+
+/// The command line of a wall-edit benchmark: the maps named (or
+/// `default`), `--edits N` (40 unless given) and `--seed S` (1).
+pub fn edit_args(default: &[&str]) -> (Vec<String>, usize, u64) {
+    let args = BenchArgs::from_env(&["--edits", "--seed"]);
+    let edits = args.get("--edits").unwrap_or(40);
+    let seed = args.get("--seed").unwrap_or(1);
+    (args.sets_or(default), edits, seed)
+}
+
 /// A command line a benchmark cannot run with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(String);

@@ -521,7 +521,7 @@ impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
 mod tests {
     use super::*;
     use crate::grid::Grid;
-    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, random_walls, walled as grid};
     use crate::search::{Dijkstra, Search, SearchCache};
 
     /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`.
@@ -536,17 +536,8 @@ mod tests {
         /// Random obstacles, dense or sparse, on grids from one cell to
         /// 14x14 (so every run meets the border).
         #[test]
-        fn random_obstacles_match_dijkstra(
-            w in 1u32..15,
-            h in 1u32..15,
-            density in 0u64..500,
-            seed in proptest::prelude::any::<u64>(),
-            start in 0usize..225,
-        ) {
-            let mut rng = crate::rng::SplitMix64::new(seed);
-            let graph = grid(w, h, |_, _| rng.below(1000) < density);
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn random_obstacles_match_dijkstra((graph, start) in random_walls(15, 500)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
         /// Rooms joined by doors and corridors one cell wide: the runs

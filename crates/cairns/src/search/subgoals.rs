@@ -637,7 +637,7 @@ mod tests {
 
     use super::*;
     use crate::grid::testing::dense_map;
-    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, random_walls, walled as grid};
     use crate::search::{Search, SearchCache};
 
     /// Checks subgoal search against Dijkstra from `start` to every cell of
@@ -659,17 +659,8 @@ mod tests {
         /// Random obstacles, dense or sparse, on grids up to 40 cells a
         /// side: long runs, many subgoals and pruned sweeps.
         #[test]
-        fn random_obstacles_match_dijkstra(
-            w in 1u32..40,
-            h in 1u32..40,
-            density in 0u64..450,
-            seed in any::<u64>(),
-            start in 0usize..1600,
-        ) {
-            let mut rng = crate::rng::SplitMix64::new(seed);
-            let graph = grid(w, h, |_, _| rng.below(1000) < density);
-            let s = NodeId((start % (w * h) as usize) as u32);
-            prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn random_obstacles_match_dijkstra((graph, start) in random_walls(40, 450)) {
+            prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
         /// Rooms joined by doors, one-cell corridors and long walls: the

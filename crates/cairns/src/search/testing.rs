@@ -1,6 +1,8 @@
 //! What the tests of the preprocessed grid searches (JPS+, subgoal graphs)
-//! share: a grid drawn by a closure, and the check of one search against
-//! Dijkstra from a start to every cell.
+//! share: a grid drawn by a closure, random grids with a start, and the
+//! check of one search against Dijkstra from a start to every cell.
+
+use proptest::prelude::*;
 
 use super::{Dijkstra, Search, SearchCache};
 use crate::graph::{Graph, NodeId};
@@ -21,6 +23,18 @@ pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) ->
     GridGraph::new(
         Grid::from_tiles(w, h, tiles).expect("a valid size"),
         Neighborhood::Octile,
+    )
+}
+
+/// Octile grids of 1 to `side - 1` cells a side, each cell a wall with
+/// a probability up to `density` per mille, and a cell of each.
+pub(crate) fn random_walls(side: u32, density: u64) -> impl Strategy<Value = (GridGraph, NodeId)> {
+    (1..side, 1..side, 0..density, any::<u64>(), any::<u32>()).prop_map(
+        |(w, h, density, seed, start)| {
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            let graph = walled(w, h, |_, _| rng.below(1000) < density);
+            (graph, NodeId(start % (w * h)))
+        },
     )
 }
 

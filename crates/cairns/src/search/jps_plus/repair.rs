@@ -159,24 +159,17 @@ mod tests {
 
     use super::*;
     use crate::grid::Tile;
-    use crate::search::testing::walled;
+    use crate::search::testing::{random_walls, walled};
 
     proptest! {
         /// Any sequence of wall edits, repaired after each batch, leaves the
         /// table the build of the edited grid would give.
         #[test]
         fn repaired_tables_equal_built_ones(
-            w in 1u32..24,
-            h in 1u32..24,
-            density in 0u64..60,
-            seed in any::<u64>(),
+            (mut graph, _) in random_walls(24, 600),
             batches in prop::collection::vec(prop::collection::vec((any::<u32>(), any::<u32>()), 1..4), 1..6),
         ) {
-            let mut state = seed;
-            let mut graph = walled(w, h, |_, _| {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                (state >> 33) % 100 < density
-            });
+            let (w, h) = (graph.width(), graph.height());
             let mut table = JumpTable::build(&graph);
             for batch in batches {
                 let mut edited = Vec::new();

@@ -1,0 +1,87 @@
+//! One-cell wall edits on a JPS+ jump table: `JumpTable::repair` against
+//! `JumpTable::build`, every repaired table checked equal to the built one,
+//! and the whole edit through `Engine::edited` (the table copied, repaired
+//! and the engine made again) with its first query's cost checked against
+//! a fresh engine's.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench jump_repair -- [MAP...] [--edits N] [--seed S]
+//! ```
+//!
+//! MAP is a map of the data directory; the default is three 512x512 maps.
+//! `--edits` times (40) a random passable cell is closed and then opened
+//! again; each of the `2 N` edits is timed three ways. Reported per map:
+//! the median repair, build and engine-edit times, and the ratio of the
+//! build to the repair.
+
+use std::time::Instant;
+
+use cairns::graph::{Graph, NodeId};
+use cairns::grid::Tile;
+use cairns::movingai::runner::median;
+use cairns::rng::SplitMix64;
+use cairns::search::{JumpTable, Searcher};
+use cairns::spec::{Engine, SearchSpec};
+use cairns_bench::{edit_args, octile_map};
+
+fn main() {
+    let (maps, edits, seed) = edit_args(&[
+        "street/Berlin_0_512.map",
+        "maze/maze512-1-0.map",
+        "room/16room_000.map",
+    ]);
+    let spec: SearchSpec = "jps+".parse().expect("a spec");
+    println!("one-cell edits, {edits} cells closed and opened again per map, seed {seed}");
+    println!(
+        "every repaired table checked equal to a new build; every edited engine's first answer to a fresh engine's"
+    );
+    println!();
+    println!(
+        "| map | repair median ms | build median ms | build / repair | Engine::edited median ms |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    for map in maps {
+        let mut graph = octile_map(&map);
+        let mut table = JumpTable::build(&graph);
+        let mut engine = Engine::new(graph.clone(), &spec).expect("jps+ on an octile map");
+        let mut rng = SplitMix64::new(seed);
+        let (mut repair, mut build, mut edited) = (Vec::new(), Vec::new(), Vec::new());
+        let free: Vec<NodeId> = (0..graph.node_bound() as u32)
+            .map(NodeId)
+            .filter(|&n| graph.is_passable(n))
+            .collect();
+        for _ in 0..edits {
+            let cell = free[rng.index(free.len())];
+            let (x, y) = graph.coords(cell);
+            for tile in [Tile::Tree, Tile::Ground] {
+                graph.set_tile(x, y, tile);
+                let t0 = Instant::now();
+                table.repair(&graph, &[cell]);
+                repair.push(t0.elapsed().as_secs_f64() * 1e3);
+                let t0 = Instant::now();
+                let built = JumpTable::build(&graph);
+                build.push(t0.elapsed().as_secs_f64() * 1e3);
+                assert!(
+                    table == built,
+                    "{map}: the repair at ({x}, {y}) differs from a build"
+                );
+                let t0 = Instant::now();
+                engine = engine.edited(&[(x, y, tile)], &mut None).expect("an edit");
+                edited.push(t0.elapsed().as_secs_f64() * 1e3);
+                let (a, b) = (free[rng.index(free.len())], free[rng.index(free.len())]);
+                let fresh = Engine::new(graph.clone(), &spec).expect("jps+");
+                assert_eq!(
+                    engine.searcher().search_cost(a, b),
+                    fresh.searcher().search_cost(a, b),
+                    "{map}: a query after the edit at ({x}, {y})"
+                );
+            }
+        }
+        let (r, b) = (median(&repair), median(&build));
+        println!(
+            "| {map} | {r:.4} | {b:.2} | {:.0}x | {:.2} |",
+            b / r,
+            median(&edited)
+        );
+    }
+}
