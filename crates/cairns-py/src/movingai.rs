@@ -151,22 +151,8 @@ pub fn run_scen<'py>(
     d.set_item("map_path", instance.map_path.display().to_string())?;
     d.set_item("spec", resolved)?;
     d.set_item("queries", summary.queries)?;
-    d.set_item(
-        "mismatches",
-        summary
-            .mismatches
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>(),
-    )?;
-    d.set_item(
-        "data_errors",
-        instance
-            .data_errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>(),
-    )?;
+    d.set_item("mismatches", lines(&summary.mismatches))?;
+    d.set_item("data_errors", lines(&instance.data_errors))?;
     d.set_item(
         "line",
         PyArray1::from_vec(py, q.iter().map(|q| q.line as u64).collect()),
@@ -195,4 +181,9 @@ pub fn run_scen<'py>(
     d.set_item("seconds", PyArray1::from_vec(py, summary.times.clone()))?;
     d.set_item("total_s", summary.total_s)?;
     Ok(d)
+}
+
+/// Each of `items` as its message.
+fn lines<T: ToString>(items: &[T]) -> Vec<String> {
+    items.iter().map(ToString::to_string).collect()
 }

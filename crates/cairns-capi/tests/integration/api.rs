@@ -40,6 +40,14 @@ fn last_error() -> String {
         .into_owned()
 }
 
+/// Asserts that `status` is `want` and that the message of the error holds
+/// `text`.
+#[track_caller]
+fn assert_error(status: cairns_status, want: cairns_status, text: &str) {
+    assert_eq!(status, want, "{}", last_error());
+    assert!(last_error().contains(text), "{}", last_error());
+}
+
 fn parse(text: &str, movement: i32) -> (cairns_status, *mut cairns_map) {
     let mut map = null_mut();
     // SAFETY: `text` is readable for its length; `map` for a write.
@@ -207,12 +215,7 @@ fn a_path_goes_into_the_callers_buffer_or_says_how_long_it_is() {
             &raw mut c,
         )
     };
-    assert_eq!(status, CAIRNS_ERR_BUFFER_TOO_SMALL);
-    assert!(
-        last_error().contains("the buffer holds 2"),
-        "{}",
-        last_error()
-    );
+    assert_error(status, CAIRNS_ERR_BUFFER_TOO_SMALL, "the buffer holds 2");
     assert_eq!(c, 16.0);
     assert!(len > 2);
     let mut xy = vec![0i32; 2 * len];
@@ -288,8 +291,7 @@ fn bad_input_gets_an_error_code_and_a_message() {
             &raw mut out,
         )
     };
-    assert_eq!(status, CAIRNS_ERR_ARGUMENT, "{}", last_error());
-    assert!(last_error().contains("cell (1, 0)"), "{}", last_error());
+    assert_error(status, CAIRNS_ERR_ARGUMENT, "cell (1, 0)");
     // SAFETY: NULL everywhere, which every function refuses.
     unsafe {
         assert_eq!(
@@ -442,12 +444,8 @@ fn saved_tables_load_back_and_bad_ones_are_refused() {
             1,
             &raw mut refused,
         );
-        assert_eq!(status, CAIRNS_ERR_TABLE);
-        assert!(
-            last_error().starts_with("tables[0]: cannot load the table"),
-            "{}",
-            last_error()
-        );
+        assert_error(status, CAIRNS_ERR_TABLE, "tables[0]: cannot load the table");
+        assert!(last_error().starts_with("tables[0]"), "{}", last_error());
         for h in [a, b] {
             cairns_searcher_free(h);
         }
