@@ -109,7 +109,7 @@ impl MapChanges {
     /// `tile` (call it before [`GridGraph::set_tile`]), so that several
     /// records can follow one change. Returns `false` when the cell is off
     /// the grid.
-    pub(super) fn note(&mut self, graph: &GridGraph, x: u32, y: u32, tile: Tile) -> bool {
+    pub(crate) fn note(&mut self, graph: &GridGraph, x: u32, y: u32, tile: Tile) -> bool {
         let Some(node) = graph.node(x, y) else {
             return false;
         };

@@ -59,7 +59,7 @@ mod query;
 mod searcher;
 mod subgoals;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod theta;
 
 pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};

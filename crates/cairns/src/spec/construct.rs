@@ -13,7 +13,9 @@ use crate::graph::{Graph, NodeId};
 use crate::grid::{Canonical, GridGraph};
 use crate::heuristic::{Euclidean, Heuristic, Manhattan, Octile, Weighted, Zero};
 use crate::landmarks::research::{AdaptiveLandmarks, CompressedHeuristic, CompressedTable};
-use crate::landmarks::{DifferentialHeuristic, LandmarkTable, OwnedTable, OwnedTableAStar};
+use crate::landmarks::{
+    DifferentialHeuristic, LandmarkTable, MapChanges, OwnedTable, OwnedTableAStar, SafeDifferential,
+};
 use crate::open::OpenKind;
 use crate::search::Searcher;
 use crate::search::{
@@ -191,6 +193,36 @@ fn astar_searcher<'a>(
             boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
         })),
     }
+}
+
+/// The searcher of an A* spec with a landmark heuristic (`astar/dh`,
+/// `dh:K:bestN`) over a table that was exact before `changes`: its
+/// [`SafeDifferential`] form, admissible on the changed map, so the costs
+/// stay optimal while the table waits for its repair. `None` for any other
+/// spec.
+pub(super) fn safe_searcher<'a>(
+    spec: SearchSpec,
+    graph: &'a GridGraph,
+    tables: &'a [Table],
+    changes: &MapChanges,
+) -> Option<BoxedSearcher<'a>> {
+    let table = tables.iter().find_map(Table::landmarks)?;
+    let HeuristicSpec::Landmarks { mode, .. } = spec.heuristic_for(graph.neighborhood()) else {
+        return None;
+    };
+    let dh = DifferentialHeuristic::new(table, Octile::new(graph));
+    let dh = match mode {
+        LandmarkMode::Best(n) => dh.with_best(n),
+        LandmarkMode::All => dh,
+        _ => return None,
+    };
+    if spec.algorithm != Algorithm::AStar || spec.pull {
+        return None;
+    }
+    let safe = Weighted::checked(SafeDifferential::new(dh, changes, graph), spec.bound());
+    let mut searcher = with_open_set!(spec.open_kind(), |Q| boxed::<_, Q>(AStar::new(graph, safe)));
+    searcher.prepare(graph.node_bound());
+    Some(searcher)
 }
 
 /// The one place where a spec's names become types.

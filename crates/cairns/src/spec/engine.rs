@@ -5,13 +5,14 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::construct::{BoxedSearcher, build_searcher};
+use super::construct::{BoxedSearcher, build_searcher, safe_searcher};
 use super::error::SpecError;
 use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
+use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
-use crate::landmarks::IncrementalTable;
+use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
 use crate::search::{Forward, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
@@ -55,6 +56,9 @@ pub struct Engine {
 struct EngineData {
     graph: GridGraph,
     plan: Plan,
+    /// The changes of the map since its landmark table was exact, while
+    /// the table waits for its repair ([`Engine::edited_later`]).
+    stale: Option<MapChanges>,
 }
 
 impl Engine {
@@ -79,9 +83,20 @@ impl Engine {
         spec: &SearchSpec,
         given: impl IntoIterator<Item = Given>,
     ) -> Result<Engine, SpecError> {
+        Engine::made(graph, spec, given, None)
+    }
+
+    /// [`with_tables`](Engine::with_tables), with the changes since the
+    /// landmark table was exact when it is stale.
+    fn made(
+        graph: GridGraph,
+        spec: &SearchSpec,
+        given: impl IntoIterator<Item = Given>,
+        stale: Option<MapChanges>,
+    ) -> Result<Engine, SpecError> {
         let plan = spec.prepare_with(&graph, given)?.plan;
         Ok(Engine {
-            inner: Arc::new(EngineData { graph, plan }),
+            inner: Arc::new(EngineData { graph, plan, stale }),
         })
     }
 
@@ -171,15 +186,7 @@ impl Engine {
                 seconds: t0.elapsed().as_secs_f64(),
             });
         }
-        if let Some(jumps) = self.tables().iter().find_map(Table::jumps) {
-            let t0 = Instant::now();
-            let mut jumps = jumps.clone();
-            jumps.repair(&graph, &edited);
-            given.push(Given {
-                table: Table::from(jumps),
-                seconds: t0.elapsed().as_secs_f64(),
-            });
-        }
+        given.extend(self.jumps_repaired(&graph, &edited));
         Engine::with_tables(graph, &self.spec(), given)
     }
 
@@ -187,9 +194,142 @@ impl Engine {
     /// engine: one per thread.
     pub fn searcher(&self) -> EngineSearcher {
         EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
-            let graph = &data.graph;
-            build_searcher(data.plan.spec, graph, &data.plan.tables, None)
+            let (graph, tables) = (&data.graph, &data.plan.tables);
+            data.stale
+                .as_ref()
+                .and_then(|changes| safe_searcher(data.plan.spec, graph, tables, changes))
+                .unwrap_or_else(|| build_searcher(data.plan.spec, graph, tables, None))
         }))
+    }
+
+    /// Like [`edited`](Engine::edited), but the landmark table is not
+    /// repaired before the engine is returned: an A* spec with a landmark
+    /// heuristic (`astar/dh:16`, `dh:K:bestN`) searches the changed map at
+    /// once with the [`SafeDifferential`](crate::landmarks::SafeDifferential)
+    /// form of the table it had, admissible there, so every cost stays
+    /// optimal (the searches may expand more until the repair). The repair
+    /// goes on in steps of bounded work with
+    /// [`repair_step`](Engine::repair_step), one per frame in a game, the
+    /// next edits coming between them. Any other spec is edited as
+    /// [`edited`](Engine::edited) edits it.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::search::Searcher;
+    /// use cairns::spec::{Engine, SearchSpec};
+    ///
+    /// let graph = GridGraph::new(Grid::from_ascii("....\n.@..\n....").unwrap(), Neighborhood::Octile);
+    /// let engine = Engine::new(graph, &"astar/dh:2".parse::<SearchSpec>().unwrap()).unwrap();
+    /// let mut repair = None;
+    /// let mut now = engine.edited_later(&[(1, 1, Tile::Ground)], &mut repair).unwrap();
+    /// assert!(now.is_stale());
+    /// let (a, b) = (now.graph().node(0, 1).unwrap(), now.graph().node(3, 1).unwrap());
+    /// assert_eq!(now.searcher().search_cost(a, b), Some(3.0)); // through the opened cell
+    /// while now.is_stale() {
+    ///     let (progress, repaired) = now.repair_step(repair.as_mut().unwrap(), 100).unwrap();
+    ///     if let Some(repaired) = repaired {
+    ///         now = repaired;
+    ///     }
+    ///     assert_eq!(progress.done(), !now.is_stale());
+    /// }
+    /// assert_eq!(now.searcher().search_cost(a, b), Some(3.0));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::with_tables`].
+    pub fn edited_later(
+        &self,
+        cells: &[(u32, u32, Tile)],
+        repair: &mut Option<IncrementalTable>,
+    ) -> Result<Engine, SpecError> {
+        let tables = self.tables();
+        let Some(landmarks) = tables.iter().find_map(Table::landmarks) else {
+            return self.edited(cells, repair);
+        };
+        let (spec, probe) = (self.spec(), MapChanges::new());
+        if safe_searcher(spec, self.graph(), tables, &probe).is_none() {
+            return self.edited(cells, repair);
+        }
+        let mut graph = self.graph().clone();
+        let incremental =
+            repair.get_or_insert_with(|| IncrementalTable::build(&graph, landmarks.landmarks()));
+        let mut stale = self.inner.stale.clone().unwrap_or_default();
+        let mut edited = Vec::with_capacity(cells.len());
+        for &(x, y, tile) in cells {
+            stale.note(&graph, x, y, tile);
+            incremental.set_tile(&mut graph, x, y, tile);
+            edited.extend(graph.node(x, y));
+        }
+        // The landmark table as it was; the others kept exact.
+        let mut given: Vec<Given> = tables
+            .iter()
+            .filter(|t| t.landmarks().is_some())
+            .map(|t| Given {
+                table: t.clone(),
+                seconds: 0.0,
+            })
+            .collect();
+        given.extend(self.jumps_repaired(&graph, &edited));
+        Engine::made(graph, &spec, given, Some(stale))
+    }
+
+    /// Whether the landmark table waits for its repair
+    /// ([`edited_later`](Engine::edited_later)).
+    pub fn is_stale(&self) -> bool {
+        self.inner.stale.is_some()
+    }
+
+    /// One step of the repair that [`edited_later`](Engine::edited_later)
+    /// left, of about `budget` units of work
+    /// ([`IncrementalTable::repair_step`]) on `repair`, the table that
+    /// followed the edits: what it did, and the engine with the repaired
+    /// table once the repair is done (`None` before; this engine stays as
+    /// it is either way). An engine that is not stale is done at once.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::with_tables`].
+    pub fn repair_step(
+        &self,
+        repair: &mut IncrementalTable,
+        budget: usize,
+    ) -> Result<(RepairProgress, Option<Engine>), SpecError> {
+        if !self.is_stale() {
+            return Ok((RepairProgress::default(), None));
+        }
+        let t0 = Instant::now();
+        let progress = repair.repair_step(self.graph(), budget);
+        if !progress.done() {
+            return Ok((progress, None));
+        }
+        let mut given: Vec<Given> = self
+            .tables()
+            .iter()
+            .filter(|t| t.landmarks().is_none())
+            .map(|t| Given {
+                table: t.clone(),
+                seconds: 0.0,
+            })
+            .collect();
+        given.push(Given {
+            table: Table::from(repair.table().clone()),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        let engine = Engine::with_tables(self.graph().clone(), &self.spec(), given)?;
+        Ok((progress, Some(engine)))
+    }
+
+    /// A copy of this engine's jump table, if it has one, repaired on
+    /// `graph` after the cells `edited` changed.
+    fn jumps_repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Option<Given> {
+        let t0 = Instant::now();
+        let mut jumps = self.tables().iter().find_map(Table::jumps)?.clone();
+        jumps.repair(graph, edited);
+        Some(Given {
+            table: Table::from(jumps),
+            seconds: t0.elapsed().as_secs_f64(),
+        })
     }
 }
 
@@ -333,5 +473,95 @@ mod tests {
         assert!(searcher.path_into(b, &mut path));
         assert_eq!(path.first(), Some(&a));
         assert_eq!(searcher.graph().width(), 8);
+    }
+}
+
+#[cfg(test)]
+mod later {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::graph::Graph;
+    use crate::grid::Neighborhood;
+    use crate::landmarks::{Directedness, LandmarkTable};
+    use crate::search::testing::random_walls;
+    use crate::search::{Dijkstra, Search, SearchCache};
+
+    /// Every cost of `engine` is Dijkstra's on its map, from `start` to
+    /// each cell.
+    fn answers_as_dijkstra(engine: &Engine, start: NodeId) -> Result<(), TestCaseError> {
+        let graph = engine.graph();
+        let (mut searcher, mut cache) = (engine.searcher(), SearchCache::new());
+        for goal in (0..graph.node_bound() as u32).map(NodeId) {
+            let want = Dijkstra::new(graph).search_cost(start, goal, &mut cache);
+            let got = searcher.search_cost(start, goal);
+            if let (Some(g), Some(w)) = (got, want) {
+                prop_assert!((g - w).abs() < 1e-9, "{g} for {w} to {goal:?}");
+            } else {
+                prop_assert_eq!(got, want, "to {:?}", goal);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        /// Walls closed and opened with `edited_later`, between repair
+        /// steps of a few cells each: every answer is optimal on the map of
+        /// the moment, and once the repair is done the table is the one a
+        /// build on that map gives.
+        #[test]
+        fn edits_answered_at_once_stay_optimal_and_the_repair_ends_exact(
+            (graph, start) in random_walls(14, 350),
+            edits in prop::collection::vec((any::<u32>(), any::<u32>(), any::<bool>()), 1..6),
+            budget in 1usize..60,
+        ) {
+            let spec: SearchSpec = "astar/dh:3".parse().unwrap();
+            let engine = Engine::new(graph, &spec);
+            // A map too small for three landmarks is refused when built.
+            prop_assume!(engine.is_ok());
+            let mut engine = engine.unwrap();
+            let mut repair = None;
+            let (w, h) = (engine.graph().width(), engine.graph().height());
+            for (x, y, wall) in edits {
+                let cell = (x % w, y % h, Tile::wall_if(wall));
+                engine = engine.edited_later(&[cell], &mut repair).unwrap();
+                answers_as_dijkstra(&engine, start)?;
+                let (_, repaired) = engine.repair_step(repair.as_mut().unwrap(), budget).unwrap();
+                if let Some(repaired) = repaired {
+                    engine = repaired;
+                    answers_as_dijkstra(&engine, start)?;
+                }
+            }
+            while engine.is_stale() {
+                let (progress, repaired) =
+                    engine.repair_step(repair.as_mut().unwrap(), budget).unwrap();
+                prop_assert_eq!(progress.done(), repaired.is_some());
+                if let Some(repaired) = repaired {
+                    engine = repaired;
+                }
+            }
+            let table = engine.tables().iter().find_map(Table::landmarks).unwrap();
+            let built = LandmarkTable::build(engine.graph(), table.landmarks(), Directedness::Symmetric);
+            prop_assert!(*table == built, "the repaired table differs from a build");
+            answers_as_dijkstra(&engine, start)?;
+        }
+    }
+
+    /// A spec the safe heuristic does not serve is edited exactly at once.
+    #[test]
+    fn other_specs_are_repaired_at_once() {
+        let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
+        for name in ["jps+/dh:2", "jps+", "astar"] {
+            let engine = Engine::new(graph.clone(), &name.parse().unwrap()).unwrap();
+            let edited = engine
+                .edited_later(&[(4, 2, Tile::OutOfBounds)], &mut None)
+                .unwrap();
+            assert!(!edited.is_stale(), "{name}");
+            assert!(
+                !edited
+                    .graph()
+                    .is_passable(edited.graph().node(4, 2).unwrap())
+            );
+        }
     }
 }
