@@ -75,6 +75,8 @@ namespace Cairns
         [DllImport(Lib)] public static extern Status cairns_engine_save_table(IntPtr engine, UIntPtr index, byte[] buf, UIntPtr capacity, out UIntPtr len);
         [DllImport(Lib)] public static extern Status cairns_engine_component(IntPtr engine, int x, int y, out uint label);
         [DllImport(Lib)] public static extern Status cairns_engine_set_walls(IntPtr engine, int[] xy, byte[] walls, UIntPtr count);
+        [DllImport(Lib)] public static extern Status cairns_engine_set_walls_later(IntPtr engine, int[] xy, byte[] walls, UIntPtr count);
+        [DllImport(Lib)] public static extern Status cairns_engine_repair_step(IntPtr engine, UIntPtr budget, out int done);
         [DllImport(Lib)] public static extern Status cairns_engine_field(IntPtr engine, int[] goals, UIntPtr count, double[] distance, int[] next, UIntPtr cells);
 
         [DllImport(Lib)] public static extern Status cairns_searcher_new(IntPtr engine, out IntPtr searcher);

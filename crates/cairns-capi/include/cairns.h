@@ -239,10 +239,11 @@ cairns_status cairns_engine_component(const cairns_engine *engine,
 // engine's tables stay exact: a landmark table is repaired
 // (`cairns::landmarks::IncrementalTable`, the cells whose distances
 // change; identical to a rebuild with the same landmarks), a jump table
-// is rebuilt. Searchers take up the new map at their next query; a query
-// running meanwhile finishes on the map it started on. Give many edits in
-// one call: each call repairs once. Nothing changes when a point is off
-// the map (`CAIRNS_ERR_ENDPOINT`).
+// is repaired near the edits, other tables are rebuilt. Searchers take up
+// the new map at their next query; a query running meanwhile finishes on
+// the map it started on. Give many edits in one call: each call repairs
+// once. Nothing changes when a point is off the map
+// (`CAIRNS_ERR_ENDPOINT`).
 //
 // # Safety
 //
@@ -252,6 +253,35 @@ cairns_status cairns_engine_set_walls(const cairns_engine *engine,
                                       const int32_t *xy,
                                       const uint8_t *walls,
                                       size_t count);
+
+// Safe mode: sets cells as `cairns_engine_set_walls` does, but returns
+// before the landmark table is repaired. Until the repair is done, an
+// `astar` spec with a landmark heuristic (`"astar/dh:16"`) searches the
+// new map at once with an estimate that stays admissible on it (the
+// table as it was, bounded through the cells whose moves appeared), so
+// every cost stays optimal while searches may expand more; call
+// `cairns_engine_repair_step` once a frame to finish the repair. Any
+// other spec is repaired before this returns, as by
+// `cairns_engine_set_walls`.
+//
+// # Safety
+//
+// As `cairns_engine_set_walls`.
+cairns_status cairns_engine_set_walls_later(const cairns_engine *engine,
+                                            const int32_t *xy,
+                                            const uint8_t *walls,
+                                            size_t count);
+
+// One step of the repair that `cairns_engine_set_walls_later` left: about
+// `budget` units of work (a cell searched again), on the calling thread.
+// `*done` is 1 when the landmark table is exact again (searchers take up
+// the repaired table at their next query) and 0 while work is left; an
+// engine with nothing to repair is done at once.
+//
+// # Safety
+//
+// `engine` is NULL or a live handle; `done` valid for a write.
+cairns_status cairns_engine_repair_step(const cairns_engine *engine, size_t budget, int32_t *done);
 
 // The distance field and flow field to the nearest of `count` goals
 // (`x, y` pairs at `goals`), over the engine's current map: `distance[c]`

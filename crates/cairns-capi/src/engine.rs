@@ -58,6 +58,26 @@ pub(crate) struct Current {
 }
 
 impl Shared {
+    /// The repair state, locked: edits and repair steps one at a time, so
+    /// that it follows one sequence of edits.
+    fn edits(&self) -> std::sync::MutexGuard<'_, Option<IncrementalTable>> {
+        self.repair.lock().unwrap_or_else(|poisoned| {
+            // A panic in an earlier repair left the table half done:
+            // start it again from the current map.
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            guard
+        })
+    }
+
+    /// Makes `engine` the current one, after `old`; searchers take it up
+    /// at their next query.
+    fn replace(&self, old: &Current, engine: Owning) {
+        let version = old.version + 1;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Current { engine, version };
+        self.version.store(version, Ordering::Release);
+    }
+
     /// The current engine and its version.
     pub fn current(&self) -> Current {
         self.current
@@ -327,10 +347,11 @@ pub unsafe extern "C" fn cairns_engine_component(
 /// engine's tables stay exact: a landmark table is repaired
 /// (`cairns::landmarks::IncrementalTable`, the cells whose distances
 /// change; identical to a rebuild with the same landmarks), a jump table
-/// is rebuilt. Searchers take up the new map at their next query; a query
-/// running meanwhile finishes on the map it started on. Give many edits in
-/// one call: each call repairs once. Nothing changes when a point is off
-/// the map (`CAIRNS_ERR_ENDPOINT`).
+/// is repaired near the edits, other tables are rebuilt. Searchers take up
+/// the new map at their next query; a query running meanwhile finishes on
+/// the map it started on. Give many edits in one call: each call repairs
+/// once. Nothing changes when a point is off the map
+/// (`CAIRNS_ERR_ENDPOINT`).
 ///
 /// # Safety
 ///
@@ -343,20 +364,104 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
     walls: *const u8,
     count: usize,
 ) -> cairns_status {
+    // SAFETY: the caller's contract.
+    unsafe { set_walls(engine, xy, walls, count, false) }
+}
+
+/// Safe mode: sets cells as `cairns_engine_set_walls` does, but returns
+/// before the landmark table is repaired. Until the repair is done, an
+/// `astar` spec with a landmark heuristic (`"astar/dh:16"`) searches the
+/// new map at once with an estimate that stays admissible on it (the
+/// table as it was, bounded through the cells whose moves appeared), so
+/// every cost stays optimal while searches may expand more; call
+/// `cairns_engine_repair_step` once a frame to finish the repair. Any
+/// other spec is repaired before this returns, as by
+/// `cairns_engine_set_walls`.
+///
+/// # Safety
+///
+/// As `cairns_engine_set_walls`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_set_walls_later(
+    engine: *const cairns_engine,
+    xy: *const i32,
+    walls: *const u8,
+    count: usize,
+) -> cairns_status {
+    // SAFETY: the caller's contract.
+    unsafe { set_walls(engine, xy, walls, count, true) }
+}
+
+/// One step of the repair that `cairns_engine_set_walls_later` left: about
+/// `budget` units of work (a cell searched again), on the calling thread.
+/// `*done` is 1 when the landmark table is exact again (searchers take up
+/// the repaired table at their next query) and 0 while work is left; an
+/// engine with nothing to repair is done at once.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `done` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_repair_step(
+    engine: *const cairns_engine,
+    budget: usize,
+    done: *mut i32,
+) -> cairns_status {
+    guard(|| {
+        handle::need(done, "done")?;
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let shared = &engine.shared;
+        let mut repair = shared.edits();
+        let old = shared.current();
+        let finished = match repair.as_mut() {
+            Some(table) if old.engine.is_stale() => {
+                let (progress, repaired) = old
+                    .engine
+                    .repair_step(table, budget)
+                    .map_err(|e| spec_failure(&e))?;
+                if let Some(repaired) = repaired {
+                    shared.replace(&old, repaired);
+                }
+                progress.done()
+            }
+            // The repair state was lost to a panic: the table is built
+            // again, exact, from the current map.
+            None if old.engine.is_stale() => {
+                let exact = old
+                    .engine
+                    .edited(&[], &mut repair)
+                    .map_err(|e| spec_failure(&e))?;
+                shared.replace(&old, exact);
+                true
+            }
+            _ => true,
+        };
+        // SAFETY: checked non-NULL above; the caller's contract.
+        unsafe { handle::put(done, i32::from(finished), "done")? };
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// `cairns_engine_set_walls`, or with `later` its safe mode.
+///
+/// # Safety
+///
+/// As `cairns_engine_set_walls`.
+unsafe fn set_walls(
+    engine: *const cairns_engine,
+    xy: *const i32,
+    walls: *const u8,
+    count: usize,
+    later: bool,
+) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
         let shared = &engine.shared;
         // SAFETY: the caller's contract.
         let walls = unsafe { handle::slice(walls, count, "walls")? };
-        // Edits one at a time: the repair state follows one sequence.
-        let mut repair = shared.repair.lock().unwrap_or_else(|poisoned| {
-            // A panic in an earlier repair left the table half done:
-            // start it again from the current map.
-            let mut guard = poisoned.into_inner();
-            *guard = None;
-            guard
-        });
+        let mut repair = shared.edits();
         let old = shared.current();
         let graph = old.engine.graph();
         let cells: Vec<(u32, u32, Tile)> = {
@@ -387,16 +492,13 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
                 })
                 .collect::<Result<_>>()?
         };
-        let engine = old
-            .engine
-            .edited(&cells, &mut repair)
-            .map_err(|e| spec_failure(&e))?;
-        let version = old.version + 1;
-        *shared
-            .current
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = Current { engine, version };
-        shared.version.store(version, Ordering::Release);
+        let engine = if later {
+            old.engine.edited_later(&cells, &mut repair)
+        } else {
+            old.engine.edited(&cells, &mut repair)
+        }
+        .map_err(|e| spec_failure(&e))?;
+        shared.replace(&old, engine);
         Ok(cairns_status::CAIRNS_OK)
     })
 }

@@ -391,6 +391,65 @@ fn edits_keep_the_tables_exact() {
     unsafe { cairns_map_free(map) };
 }
 
+/// Safe mode: after `cairns_engine_set_walls_later` the landmark engine
+/// answers the edited map at once, optimally, and repair steps of a few
+/// cells each end with the table exact.
+#[test]
+fn edits_answered_later_stay_optimal_while_the_repair_steps() {
+    let (_, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
+    let e = engine(map, c"astar/dh:3");
+    let s = searcher(e);
+    let xy = [4, 0, 4, 1, 3, 3];
+    let walls = [0u8, 0, 1];
+    // SAFETY: 3 points and 3 flags.
+    let status = unsafe { cairns_engine_set_walls_later(e, xy.as_ptr(), walls.as_ptr(), 3) };
+    assert_eq!(status, CAIRNS_OK, "{}", last_error());
+    let mut g = graph();
+    g.set_tile(4, 0, Tile::Ground);
+    g.set_tile(4, 1, Tile::Ground);
+    g.set_tile(3, 3, Tile::OutOfBounds);
+    let queries = [((3, 0), (5, 0)), ((0, 4), (8, 0)), ((2, 3), (8, 4))];
+    let answers_as_dijkstra = || {
+        for (from, to) in queries {
+            let expected = library_cost(
+                &g,
+                "dijkstra",
+                (from.0 as u32, from.1 as u32),
+                (to.0 as u32, to.1 as u32),
+            );
+            assert_eq!(
+                Some(cost(s, from, to).1).filter(|c| c.is_finite()),
+                expected
+            );
+        }
+    };
+    answers_as_dijkstra();
+    let (mut done, mut steps) = (0, 0);
+    while done == 0 {
+        // SAFETY: a live engine and an out-pointer.
+        let status = unsafe { cairns_engine_repair_step(e, 3, &raw mut done) };
+        assert_eq!(status, CAIRNS_OK, "{}", last_error());
+        answers_as_dijkstra();
+        steps += 1;
+        assert!(steps < 1000, "the repair ends");
+    }
+    assert!(steps > 1, "a budget of 3 cells takes several steps");
+    // Done stays done; a NULL `done` is refused.
+    // SAFETY: a live engine, an out-pointer, then NULL.
+    unsafe {
+        assert_eq!(cairns_engine_repair_step(e, 3, &raw mut done), CAIRNS_OK);
+        assert_eq!(done, 1);
+        assert_error(
+            cairns_engine_repair_step(e, 3, null_mut()),
+            CAIRNS_ERR_NULL,
+            "done",
+        );
+        cairns_searcher_free(s);
+        cairns_engine_free(e);
+        cairns_map_free(map);
+    }
+}
+
 #[test]
 fn saved_tables_load_back_and_bad_ones_are_refused() {
     let (_, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
