@@ -552,7 +552,10 @@ pub(crate) fn search_blocking(
         traced: req.trace,
         warm: req.warm,
     };
-    let shading = |prep: &Prepared| shade(state, prep, req.shade, (ha, hb), n, (start, goal));
+    let shading = req
+        .shade
+        .is_some()
+        .then_some(|prep: &Prepared| shade(state, prep, req.shade, (ha, hb), n, (start, goal)));
     let (a, b, (heat, help)) =
         run_both(state, &mut prep, scene, uses_table, &specs, query, shading)?;
     let owners = (req.owners && n > 0)
@@ -635,20 +638,22 @@ fn shade(
 
 /// Runs search A and, if asked, search B of a request, filling in the
 /// table of `prep` (its graph stage done), and then `shading` (with the
-/// table ready), on up to three threads: when only B uses the landmark
-/// table, A runs while the table is built or updated (a landmark drag),
-/// then B; otherwise, for a cold request, A and B run side by side once
-/// the table is ready. On a cold request the shading runs beside the
+/// table ready) if asked, on up to three threads: when only B uses the
+/// landmark table, A runs while the table is built or updated (a landmark
+/// drag), then B; otherwise, for a cold request, A and B run side by side
+/// once the table is ready. On a cold request the shading runs beside the
 /// searches that follow the table; warm runs (on release) stay one at a
-/// time, so that no time includes another's use of the machine.
-fn run_both<T: Send>(
+/// time, so that no time includes another's use of the machine. The
+/// longer work stays on this thread (the table, the gains beside B): on a
+/// loaded machine a thread woken for it may wait for a core.
+fn run_both<T: Default + Send>(
     state: &AppState,
     prep: &mut Prepared,
     scene: &Scene,
     uses_table: bool,
     specs: &[(SearchSpec, &str)],
     query: Query,
-    shading: impl FnOnce(&Prepared) -> Result<T, ApiError> + Send,
+    shading: Option<impl FnOnce(&Prepared) -> Result<T, ApiError> + Send>,
 ) -> Result<(SearchOutcome, Option<SearchOutcome>, T), ApiError> {
     let (spec_a, label_a) = specs[0];
     let run_a = |prep: &Prepared| run_search(state, prep, spec_a, label_a, query);
@@ -659,25 +664,28 @@ fn run_both<T: Send>(
             .transpose()
     };
     let cold = !query.warm;
+    let shaded = cold && shading.is_some();
+    let shading = |prep: &Prepared| shading.map_or_else(|| Ok(T::default()), |f| f(prep));
     let a_uses_table = spec_a.heuristic.is_some_and(HeuristicSpec::is_landmarks);
     if uses_table && !a_uses_table {
         let (a, table) = {
             let prep: &Prepared = prep;
-            beside(
+            let (table, a) = beside(
                 true,
-                || run_a(prep),
                 || prepare_table(state, scene, uses_table, &prep.graph),
-            )?
+                || run_a(prep),
+            )?;
+            (a, table)
         };
         prep.table = table?;
         let prep: &Prepared = prep;
-        let (b, shade) = beside(cold, || run_b(prep), || shading(prep))?;
+        let (shade, b) = beside(shaded, || shading(prep), || run_b(prep))?;
         return Ok((a?, b?, shade?));
     }
     prep.table = prepare_table(state, scene, uses_table, &prep.graph)?;
     let prep: &Prepared = prep;
     let (searches, shade) = beside(
-        cold,
+        shaded,
         || beside(cold && specs.len() > 1, || run_a(prep), || run_b(prep)),
         || shading(prep),
     )?;
