@@ -459,22 +459,34 @@ impl LandmarkTable {
             })
             .collect();
         let batch = rayon::current_num_threads().max(1);
+        let landmarks = self.landmarks.clone();
+        let column = |cache: &mut SearchCache, buf: &mut [f64], (l, forward): (usize, bool)| {
+            if forward {
+                distances_from(graph, landmarks[l], cache, buf);
+            } else {
+                distances_from(&Reversed(graph), landmarks[l], cache, buf);
+            }
+        };
         for chunk in jobs.chunks(batch) {
-            let columns: Vec<Vec<f64>> = chunk
-                .par_iter()
-                .map_init(
-                    || (SearchCache::new(), vec![0f64; n]),
-                    |(cache, buf), &(l, forward)| {
-                        let landmark = self.landmarks[l];
-                        if forward {
-                            distances_from(graph, landmark, cache, buf);
-                        } else {
-                            distances_from(&Reversed(graph), landmark, cache, buf);
-                        }
-                        buf.clone()
-                    },
-                )
-                .collect();
+            let columns: Vec<Vec<f64>> = if let &[job] = chunk {
+                // One column (a landmark moved): on this thread, rather
+                // than handed to the pool and waited for (on a loaded
+                // machine the pool's thread may wait for a core).
+                let mut buf = vec![0f64; n];
+                column(&mut SearchCache::new(), &mut buf, job);
+                vec![buf]
+            } else {
+                chunk
+                    .par_iter()
+                    .map_init(
+                        || (SearchCache::new(), vec![0f64; n]),
+                        |(cache, buf), &job| {
+                            column(cache, buf, job);
+                            buf.clone()
+                        },
+                    )
+                    .collect()
+            };
             for (&(l, forward), column) in chunk.iter().zip(&columns) {
                 recomputed_max = column
                     .iter()
