@@ -7,14 +7,15 @@
 //! valgrind --tool=callgrind target/release/examples/drag_work landmark 512 0
 //! ```
 //!
-//! `drag_work KIND SIZE MOVES [warm]` sends the map request and then `MOVES`
-//! search requests of a drag of `KIND` (`start`, `landmark` or `jps+`, a
-//! start drag searched with JPS+) across a generated `SIZE` x `SIZE` rooms
-//! map, A octile against B `dh` over the map's 8 suggested landmarks, each
-//! search run once as the page asks during a drag (`warm`: warm-up and
-//! timed runs, as on release). The
-//! difference between two move counts is the drag's own work. Every answer
-//! is checked to be a 200 with a path.
+//! `drag_work KIND SIZE MOVES [warm] [SHADE]` sends the map request and
+//! then `MOVES` search requests of a drag of `KIND` (`start`, `landmark` or
+//! `jps+`, a start drag searched with JPS+) across a generated `SIZE` x
+//! `SIZE` rooms map, A octile against B `dh` over the map's 8 suggested
+//! landmarks, each search run once as the page asks during a drag (`warm`:
+//! warm-up and timed runs, as on release), with the shading `SHADE` of
+//! landmark 1 (the one a landmark drag moves) if given (`help` or `goals`).
+//! The difference between two move counts is the drag's own work. Every
+//! answer is checked to be a 200 with a path.
 
 use std::sync::Arc;
 
@@ -52,6 +53,10 @@ fn main() {
     // As the page asks while dragging (one cold run per search), unless
     // the fourth argument is `warm`.
     let warm = args.get(4).is_some_and(|a| a == "warm");
+    let shade = args[4.min(args.len())..]
+        .iter()
+        .find(|a| *a != "warm")
+        .map(|kind| json!({"kind": kind, "landmark": 0}));
     let grid = MapKind::Rooms { room_size: 15 }
         .generate(size, size, 1)
         .unwrap();
@@ -75,7 +80,7 @@ fn main() {
             let body = |from: &Value, landmarks: &[[u32; 2]]| {
                 json!({"map": "rooms", "from": from, "to": to, "search": search,
                     "heuristic": "octile", "compare": "dh", "landmarks": landmarks,
-                    "warm": warm})
+                    "warm": warm, "shade": shade})
             };
             // The first search builds the table: not part of a drag.
             call(&state, "POST", "/api/search", &body(&from, &landmarks)).await;

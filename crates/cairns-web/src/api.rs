@@ -552,8 +552,12 @@ pub(crate) fn search_blocking(
         traced: req.trace,
         warm: req.warm,
     };
-    let (a, b) = run_both(state, &mut prep, scene, uses_table, &specs, query)?;
-    let (heat, help) = shade(state, &prep, req.shade, (ha, hb), n, (start, goal))?;
+    let shading = req
+        .shade
+        .is_some()
+        .then_some(|prep: &Prepared| shade(state, prep, req.shade, (ha, hb), n, (start, goal)));
+    let (a, b, (heat, help)) =
+        run_both(state, &mut prep, scene, uses_table, &specs, query, shading)?;
     let owners = (req.owners && n > 0)
         .then(|| owners_of(&prep.graph, prep.landmark_table()?, goal))
         .transpose()?;
@@ -633,59 +637,81 @@ fn shade(
 }
 
 /// Runs search A and, if asked, search B of a request, filling in the
-/// table of `prep` (its graph stage done), on two threads: when only B uses
-/// the landmark table, A runs while the table is built or updated (a
-/// landmark drag), then B runs with it; otherwise, for a cold request, A
-/// and B run side by side once the table is ready.
-fn run_both(
+/// table of `prep` (its graph stage done), and then `shading` (with the
+/// table ready) if asked, on up to three threads: when only B uses the
+/// landmark table, A runs while the table is built or updated (a landmark
+/// drag), then B; otherwise, for a cold request, A and B run side by side
+/// once the table is ready. On a cold request the shading runs beside the
+/// searches that follow the table; warm runs (on release) stay one at a
+/// time, so that no time includes another's use of the machine. The
+/// longer work stays on this thread (the table, the gains beside B): on a
+/// loaded machine a thread woken for it may wait for a core.
+fn run_both<T: Default + Send>(
     state: &AppState,
     prep: &mut Prepared,
     scene: &Scene,
     uses_table: bool,
     specs: &[(SearchSpec, &str)],
     query: Query,
-) -> Result<(SearchOutcome, Option<SearchOutcome>), ApiError> {
+    shading: Option<impl FnOnce(&Prepared) -> Result<T, ApiError> + Send>,
+) -> Result<(SearchOutcome, Option<SearchOutcome>, T), ApiError> {
     let (spec_a, label_a) = specs[0];
+    let run_a = |prep: &Prepared| run_search(state, prep, spec_a, label_a, query);
     let run_b = |prep: &Prepared| {
         specs
             .get(1)
             .map(|&(spec, label)| run_search(state, prep, spec, label, query))
             .transpose()
     };
+    let cold = !query.warm;
+    let shaded = cold && shading.is_some();
+    let shading = |prep: &Prepared| shading.map_or_else(|| Ok(T::default()), |f| f(prep));
     let a_uses_table = spec_a.heuristic.is_some_and(HeuristicSpec::is_landmarks);
     if uses_table && !a_uses_table {
-        let (a, table) = std::thread::scope(|scope| {
+        let (a, table) = {
             let prep: &Prepared = prep;
-            let a = scope.spawn(|| run_search(state, prep, spec_a, label_a, query));
-            let table = prepare_table(state, scene, uses_table, &prep.graph);
-            (a.join(), table)
-        });
+            let (table, a) = beside(
+                true,
+                || prepare_table(state, scene, uses_table, &prep.graph),
+                || run_a(prep),
+            )?;
+            (a, table)
+        };
         prep.table = table?;
-        let a =
-            a.map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))??;
-        Ok((a, run_b(prep)?))
-    } else {
-        prep.table = prepare_table(state, scene, uses_table, &prep.graph)?;
         let prep: &Prepared = prep;
-        if query.warm || specs.len() < 2 {
-            // Timed runs one at a time, so that neither search's times
-            // include the other's use of the machine.
-            return Ok((
-                run_search(state, prep, spec_a, label_a, query)?,
-                run_b(prep)?,
-            ));
-        }
-        // Cold (a start or goal drag, which moves both): A and B on two
-        // threads.
-        let (a, b) = std::thread::scope(|scope| {
-            let a = scope.spawn(|| run_search(state, prep, spec_a, label_a, query));
-            let b = run_b(prep);
-            (a.join(), b)
-        });
-        let a =
-            a.map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))??;
-        Ok((a, b?))
+        let (shade, b) = beside(shaded, || shading(prep), || run_b(prep))?;
+        return Ok((a?, b?, shade?));
     }
+    prep.table = prepare_table(state, scene, uses_table, &prep.graph)?;
+    let prep: &Prepared = prep;
+    let (searches, shade) = beside(
+        shaded,
+        || beside(cold && specs.len() > 1, || run_a(prep), || run_b(prep)),
+        || shading(prep),
+    )?;
+    let (a, b) = searches?;
+    Ok((a?, b?, shade?))
+}
+
+/// `first()` and `second()`: one after the other, or with `together` at
+/// once, `second` on a thread of its own.
+fn beside<A: Send, B: Send>(
+    together: bool,
+    first: impl FnOnce() -> A + Send,
+    second: impl FnOnce() -> B + Send,
+) -> Result<(A, B), ApiError> {
+    if !together {
+        let a = first();
+        return Ok((a, second()));
+    }
+    std::thread::scope(|scope| {
+        let b = scope.spawn(second);
+        let a = first();
+        let b = b
+            .join()
+            .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))?;
+        Ok((a, b))
+    })
 }
 
 /// The shortest path from `start` to `goal` on `graph`, by A* with the

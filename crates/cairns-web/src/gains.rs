@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use cairns::graph::NodeId;
 use cairns::grid::GridGraph;
+use cairns::heuristic::{Heuristic, Octile};
 use cairns::landmarks::LandmarkTable;
 use cairns::spec::HeuristicSpec;
 
@@ -24,36 +25,66 @@ pub(crate) fn gain(
     goal: NodeId,
     base: f64,
 ) -> Option<f64> {
-    let to = |v| table.to_landmark(v, l);
-    let from = |v| table.from_landmark(l, v);
-    let bound = (to(n) - to(goal)).max(from(goal) - from(n));
-    let bound = if bound.is_nan() || !to(n).is_finite() || !to(goal).is_finite() {
-        return None;
-    } else {
-        bound
+    let end = |v| Ends {
+        to: table.to_landmark(v, l),
+        from: table.from_landmark(l, v),
     };
-    Some((bound - table.margin() - base).max(0.0))
+    end(n).gain(end(goal), table.margin(), base)
+}
+
+/// A cell's distances to and from one landmark: one end of its bound.
+#[derive(Clone, Copy)]
+struct Ends {
+    /// `d(cell, L)`.
+    to: f64,
+    /// `d(L, cell)`.
+    from: f64,
+}
+
+impl Ends {
+    /// The gain of the bound from this cell to `goal` (see [`gain`]), the
+    /// table's `margin` taken off.
+    #[inline]
+    fn gain(self, goal: Ends, margin: f64, base: f64) -> Option<f64> {
+        let bound = (self.to - goal.to).max(goal.from - self.from);
+        if bound.is_nan() || !self.to.is_finite() || !goal.to.is_finite() {
+            return None;
+        }
+        Some((bound - margin - base).max(0.0))
+    }
 }
 
 /// The gains of every cell as bytes, the largest gain and how many cells
 /// gain (see [`HelpResponse`]); `gain_at` gives a passable cell's gain.
+///
+/// Two passes over one `f64` per cell (`NaN` for none): a drag under the
+/// shading pays this on every move.
 fn gains(
     graph: &GridGraph,
-    gain_at: impl Fn(NodeId) -> Option<f64>,
+    mut gain_at: impl FnMut(NodeId) -> Option<f64>,
 ) -> (Vec<u8>, f64, usize, usize) {
-    let values: Vec<Option<f64>> = (0..graph.grid().len() as u32)
+    let mut max = 0.0f64;
+    let (mut helped, mut cells) = (0, 0);
+    let values: Vec<f64> = (0..graph.grid().len() as u32)
         .map(NodeId)
-        .map(|n| graph.is_passable(n).then(|| gain_at(n)).flatten())
+        .map(
+            |n| match graph.is_passable(n).then(|| gain_at(n)).flatten() {
+                Some(g) => {
+                    max = max.max(g);
+                    helped += usize::from(g > 0.0);
+                    cells += 1;
+                    g
+                }
+                None => f64::NAN,
+            },
+        )
         .collect();
-    let max = values.iter().flatten().copied().fold(0.0, f64::max);
-    let helped = values.iter().flatten().filter(|&&g| g > 0.0).count();
-    let cells = values.iter().flatten().count();
     let bytes = values
         .iter()
-        .map(|v| match v {
-            None => 255,
-            Some(_) if max <= 0.0 => 0,
-            Some(g) => (g / max * 254.0).round().clamp(0.0, 254.0) as u8,
+        .map(|&g| match g {
+            g if g.is_nan() => 255,
+            _ if max <= 0.0 => 0,
+            g => (g / max * 254.0).round().clamp(0.0, 254.0) as u8,
         })
         .collect();
     (bytes, max, helped, cells)
@@ -83,14 +114,22 @@ pub(crate) fn help_of(
     let t0 = Instant::now();
     check_landmark(l, count)?;
     // The octile distance is symmetric: from every cell to `fixed`.
-    let base = HeuristicSpec::Octile
-        .estimates(graph, None, None, fixed)
-        .map_err(|e| bad(e.to_string()))?;
-    let (bytes, max, helped, cells) = if goals {
-        gains(graph, |t| gain(table, l, fixed, t, base[t.index()]))
-    } else {
-        gains(graph, |n| gain(table, l, n, fixed, base[n.index()]))
+    let octile = Octile::new(graph);
+    let target = octile.goal(fixed);
+    let margin = table.margin();
+    let end = |v| Ends {
+        to: table.to_landmark(v, l),
+        from: table.from_landmark(l, v),
     };
+    let at = end(fixed);
+    let (bytes, max, helped, cells) = gains(graph, |v| {
+        let base = octile.estimate(v, &target);
+        if goals {
+            at.gain(end(v), margin, base)
+        } else {
+            end(v).gain(at, margin, base)
+        }
+    });
     Ok(HelpResponse {
         width: graph.width(),
         height: graph.height(),
@@ -141,7 +180,6 @@ pub(crate) fn owners_of(
 mod tests {
     use super::*;
     use cairns::grid::{Grid, Neighborhood};
-    use cairns::heuristic::{Heuristic, Octile};
     use cairns::landmarks::{DifferentialHeuristic, Directedness};
 
     /// The gain plus the octile distance is the landmark's own bound, so

@@ -29,6 +29,9 @@ const st = {
 };
 
 function decodeBase64(s) {
+  // Native where the browser has it (Chromium 140, Firefox 133): a drag
+  // under a shading decodes a byte per cell on every answer.
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(s);
   const bin = atob(s);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -194,7 +197,9 @@ async function update() {
         const key = shadeKey(req);
         const kept = key !== null && key === st.shadeKey && (st.heat || st.help);
         if (kept) req.shade = null;
+        const tf = performance.now();
         const r = await api("/api/search", req);
+        st.fetchMillis = performance.now() - tf;
         st.result = r; st.searches = searches;
         if (!kept) { st.heat = r.heat || null; st.help = r.help || null; st.shadeKey = key; }
         st.owners = r.owners ? decodeBase64(r.owners) : null;
@@ -208,7 +213,8 @@ async function update() {
       }
       const t1 = performance.now();
       show();
-      st.showMillis = performance.now() - t1;
+      st.shownAt = performance.now();
+      st.showMillis = st.shownAt - t1;
       $("latency").textContent = (performance.now() - t0).toFixed(1);
     } while (st.pending);
   } finally {
@@ -304,18 +310,14 @@ function show() {
     ? "heat: mean h/d " + st.heat.mean.toFixed(3) + ", overestimates " + st.heat.over
     : st.help ? helpInfo() : "";
   $("owners-note").textContent = ownersNote();
-  // The shading is decoded and coloured once per answer that brings one
-  // (a drag that keeps it redraws from the colours already made).
+  // The shading is decoded once per answer that brings one (a drag that
+  // keeps it redraws from the bytes already decoded).
   const source = st.heat || st.help;
   if (!st.shade || st.shade.source !== source || st.shade.kind !== $("shade").value) {
     st.shade = shading();
     if (st.shade) {
       st.shade.source = source;
       st.shade.kind = $("shade").value;
-      const { bytes, lut } = st.shade;
-      const colors = new Uint32Array(bytes.length);
-      for (let i = 0; i < bytes.length; i++) colors[i] = lut[bytes[i]];
-      st.shade.colors = colors;
     }
   }
   showStale(r);
@@ -418,10 +420,14 @@ function drawColorBar() {
   $("shade-key").hidden = !sh;
   if (!sh) return;
   const bar = $("colorbar"), bc = bar.getContext("2d");
-  for (let x = 0; x < bar.width; x++) {
-    const [r, g, b] = ramp(sh.ramp, x / (bar.width - 1));
-    bc.fillStyle = "rgb(" + r + "," + g + "," + b + ")";
-    bc.fillRect(x, 0, 1, bar.height);
+  // Drawn again only for another ramp (not on every answer of a drag).
+  if (st.barRamp !== sh.ramp) {
+    st.barRamp = sh.ramp;
+    for (let x = 0; x < bar.width; x++) {
+      const [r, g, b] = ramp(sh.ramp, x / (bar.width - 1));
+      bc.fillStyle = "rgb(" + r + "," + g + "," + b + ")";
+      bc.fillRect(x, 0, 1, bar.height);
+    }
   }
   $("shade-title").textContent = sh.title + ":";
   $("shade-title").title = "explored cells keep their region's colour on their edge";
@@ -479,64 +485,78 @@ function expandedBy(s, i) {
   return !!bit(s ? bits.b : bits.a, i);
 }
 
-// Whether cell i, explored, has a 4-neighbour that is not (`seen(j)`:
-// explored by either search), or lies on the map's border.
-function edge(i, w, h, seen) {
-  const x = i % w, y = (i - x) / w;
-  if (x === 0 || y === 0 || x === w - 1 || y === h - 1) return true;
-  return !seen(i - 1) || !seen(i + 1) || !seen(i - w) || !seen(i + w);
+// Which search reached each cell, one byte per cell (REGION_A, REGION_B:
+// expanded by A, B, drawn as an area; FRONTIER_A, FRONTIER_B: on OPEN in
+// playback; SEEN: expanded by either, jump points included), in a buffer
+// kept between draws.
+const REGION_A = 1, REGION_B = 2, FRONTIER_A = 4, FRONTIER_B = 8, SEEN = 16;
+function regions(n, play, dotA, dotB) {
+  const bits = st.bits || {};
+  const of = st.regionsOf;
+  if (!play && of && of.bits === bits && of.dotA === dotA && of.dotB === dotB) return st.regions;
+  st.regionsOf = play ? null : { bits, dotA, dotB };
+  if (!st.regions || st.regions.length !== n) st.regions = new Uint8Array(n);
+  const reg = st.regions;
+  reg.fill(0);
+  if (play) {
+    const [sa, sb] = play.state;
+    for (let i = 0; i < n; i++) {
+      const a = sa[i], b = sb ? sb[i] : 0;
+      reg[i] = (a === 2 ? (dotA ? 0 : REGION_A) | SEEN : a === 1 ? FRONTIER_A : 0)
+        | (b === 2 ? (dotB ? 0 : REGION_B) | SEEN : b === 1 ? FRONTIER_B : 0);
+    }
+    return reg;
+  }
+  const A = bits.a, B = bits.b;
+  if (!A) return reg;
+  // Eight cells a byte; most bytes of a large map are empty.
+  for (let k = 0; k < A.length; k++) {
+    const a = A[k], b = B ? B[k] : 0;
+    if (!(a | b)) continue;
+    for (let j = 0, i = k << 3; j < 8 && i < n; j++, i++) {
+      const ea = (a >> j) & 1, eb = (b >> j) & 1;
+      if (ea | eb) reg[i] = SEEN | (dotA ? 0 : ea * REGION_A) | (dotB ? 0 : eb * REGION_B);
+    }
+  }
+  return reg;
 }
 
 function draw() {
   if (!st.image) return;
-  const w = st.width, h = st.height;
+  const w = st.width, h = st.height, n = w * h;
   const px = new Uint32Array(st.image.data.buffer);
   const bits = st.bits || {};
   const play = st.play;
-  const shadeColors = st.shade && st.shade.colors;
   // JPS expands only jump points: drawn as dots, not as areas.
   const dots = [0, 1].map((s) => unit(searchName(s ? "b" : "a")) === "jump points");
-  // The loop below runs once per cell on every answer of a drag: plain
-  // array reads, no calls.
-  const [dotA, dotB] = dots;
-  const A = play ? null : bits.a, B = play ? null : bits.b, U = bits.unreachable;
-  const sa = play ? play.state[0] : null, sb = play ? play.state[1] : null;
+  const reg = regions(n, play, dots[0], dots[1]);
+  // The shading's byte per cell and its colours (0: none there).
+  const shade = st.shade && st.shade.bytes, lut = st.shade && st.shade.lut;
+  const U = bits.unreachable;
   const walls = st.walls, base = st.base;
-  // Under a shading: which cells either search expanded, one byte each,
-  // for the edge test.
-  let seenBy = null;
-  if (shadeColors) {
-    seenBy = new Uint8Array(w * h);
-    for (let i = 0; i < w * h; i++) {
-      seenBy[i] = play ? sa[i] === 2 || (sb ? sb[i] === 2 : false)
-        : ((A ? A[i >> 3] >> (i & 7) : 0) | (B ? B[i >> 3] >> (i & 7) : 0)) & 1;
-    }
-  }
-  const seen = (j) => seenBy[j];
-  for (let i = 0; i < w * h; i++) {
-    let c;
-    if (walls[i]) c = base[i] ? COLOR.wall : COLOR.edited;
-    else {
-      c = base[i] ? COLOR.erased : COLOR.free;
-      if (U && (U[i >> 3] >> (i & 7)) & 1) c = COLOR.unreachable;
-      const shaded = shadeColors ? shadeColors[i] : 0;
-      if (shaded) c = shaded;
-      let a, b;
-      if (play) {
-        a = !dotA && sa[i] === 2;
-        b = !dotB && sb !== null && sb !== undefined && sb[i] === 2;
-        if (!a && !b) {
-          if (sb && sb[i] === 1) c = COLOR.frontierB;
-          else if (sa[i] === 1) c = COLOR.frontierA;
-        }
-      } else {
-        a = !dotA && A && (A[i >> 3] >> (i & 7)) & 1;
-        b = !dotB && B && (B[i >> 3] >> (i & 7)) & 1;
-      }
+  const REGION = [0, COLOR.a, COLOR.b, COLOR.both];
+  // The loop below runs once per cell on every answer of a drag: typed
+  // arrays, small integers and no calls.
+  for (let i = 0; i < n; i++) {
+    if (walls[i]) { px[i] = base[i] ? COLOR.wall : COLOR.edited; continue; }
+    let c = base[i] ? COLOR.erased : COLOR.free;
+    if (U && (U[i >> 3] >> (i & 7)) & 1) c = COLOR.unreachable;
+    const shaded = shade ? lut[shade[i]] : 0;
+    if (shaded) c = shaded;
+    const r = reg[i];
+    if (r & 3) {
       // Under shading, an explored cell keeps its region's colour only on
-      // the region's edge: the shading shows through, the area stays seen.
-      if ((a || b) && (!shaded || edge(i, w, h, seen))) c = a && b ? COLOR.both : a ? COLOR.a : COLOR.b;
-    }
+      // the region's edge (a 4-neighbour not explored, or the map's
+      // border): the shading shows through, the area stays seen.
+      let edge = !shaded;
+      if (!edge) {
+        const x = i % w;
+        edge = x === 0 || x === w - 1 || i < w || i >= n - w
+          || !(reg[i - 1] & SEEN) || !(reg[i + 1] & SEEN) || !(reg[i - w] & SEEN) || !(reg[i + w] & SEEN);
+      }
+      if (edge) c = REGION[r & 3];
+    } else if (r & FRONTIER_B) c = COLOR.frontierB;
+    else if (r & FRONTIER_A) c = COLOR.frontierA;
     px[i] = c;
   }
   const oc = st.offscreen.getContext("2d");
@@ -1084,7 +1104,7 @@ async function selftest(mode) {
     length: $("path-length").textContent, error: $("error").textContent, ratio: $("ratio").textContent,
   });
   const viewState = () => ({ zoom: st.zoom, fit: st.fitZoom, ox: st.ox, oy: st.oy });
-  const latencies = [], server = [], drawing = [];
+  const latencies = [], server = [], drawing = [], fetches = [];
   // Pixels of each region colour on the canvas, and of the path's.
   const pixels = () => {
     const d = ctx.getImageData(0, 0, view.width, view.height).data;
@@ -1107,12 +1127,14 @@ async function selftest(mode) {
       await settle();
       const r0 = st.requests;
       for (const c of moves) {
-        const t0 = performance.now();
+        const t0 = performance.now(), sent = st.requests;
         fire("pointermove", c);
         await settle();
-        latencies.push(performance.now() - t0);
+        // Until the answer was drawn (not until this loop saw it: it polls).
+        latencies.push((st.requests > sent ? st.shownAt : performance.now()) - t0);
         if (st.result) server.push(st.result.total_millis);
         drawing.push(st.showMillis);
+        fetches.push(st.fetchMillis);
       }
       // Requests sent per move, the shading's included.
       report.requests = (st.requests - r0) / moves.length;
@@ -1280,6 +1302,8 @@ async function selftest(mode) {
     server: server[server.length >> 1] || 0,
     // The page's own time to show an answer (decoding and drawing), median.
     drawing: drawing.sort((x, y) => x - y)[drawing.length >> 1] || 0,
+    // From sending the request to having its answer parsed, median.
+    fetch: fetches.sort((x, y) => x - y)[fetches.length >> 1] || 0,
   };
   $("selftest").textContent = JSON.stringify(report);
 }

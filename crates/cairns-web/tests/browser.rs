@@ -663,12 +663,14 @@ fn drag_answer_times_in_real_time() {
             let latency = &r["latency"];
             assert!(latency["n"].as_u64().unwrap() >= 5, "{r}");
             let median = latency["median"].as_f64().unwrap();
+            eprintln!("LAT {kind} {size} {}", latency["prof"]);
             eprintln!(
-                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move; medians of the server's time {:.1} ms, the page's drawing {:.1} ms (real time)",
+                "{size}x{size} {kind} drag: median {median:.1} ms, max {:.1} ms over {} moves, {} requests a move; medians of the server's time {:.1} ms, the request to its parsed answer {:.1} ms, the page's drawing {:.1} ms (real time)",
                 latency["max"].as_f64().unwrap(),
                 latency["n"],
                 r["requests"],
                 latency["server"].as_f64().unwrap(),
+                latency["fetch"].as_f64().unwrap(),
                 latency["drawing"].as_f64().unwrap()
             );
             assert!(r["requests"].as_f64().unwrap() <= 1.0, "{r}");

@@ -441,8 +441,12 @@ impl LandmarkTable {
         let n = self.nodes;
         assert_eq!(graph.node_bound(), n, "the graph has another node count");
         let every = (0..self.landmarks.len()).all(|l| indices.contains(&l));
+        // A margin of 0 on an exact table says every distance is below
+        // `LATTICE_BELOW`; see the end.
+        let was_zero = self.exact && self.margin == 0.0;
         self.note_recomputed(graph.lattice_costs(), every);
         let directed = self.directedness == Directedness::Directed;
+        let mut recomputed_max = 0.0f64;
         // Jobs are (landmark index, forward?) pairs, computed a batch at a
         // time so that memory stays at one column per worker beyond the
         // table, then scattered into the table's layout.
@@ -455,23 +459,39 @@ impl LandmarkTable {
             })
             .collect();
         let batch = rayon::current_num_threads().max(1);
+        let landmarks = self.landmarks.clone();
+        let column = |cache: &mut SearchCache, buf: &mut [f64], (l, forward): (usize, bool)| {
+            if forward {
+                distances_from(graph, landmarks[l], cache, buf);
+            } else {
+                distances_from(&Reversed(graph), landmarks[l], cache, buf);
+            }
+        };
         for chunk in jobs.chunks(batch) {
-            let columns: Vec<Vec<f64>> = chunk
-                .par_iter()
-                .map_init(
-                    || (SearchCache::new(), vec![0f64; n]),
-                    |(cache, buf), &(l, forward)| {
-                        let landmark = self.landmarks[l];
-                        if forward {
-                            distances_from(graph, landmark, cache, buf);
-                        } else {
-                            distances_from(&Reversed(graph), landmark, cache, buf);
-                        }
-                        buf.clone()
-                    },
-                )
-                .collect();
+            let columns: Vec<Vec<f64>> = if let &[job] = chunk {
+                // One column (a landmark moved): on this thread, rather
+                // than handed to the pool and waited for (on a loaded
+                // machine the pool's thread may wait for a core).
+                let mut buf = vec![0f64; n];
+                column(&mut SearchCache::new(), &mut buf, job);
+                vec![buf]
+            } else {
+                chunk
+                    .par_iter()
+                    .map_init(
+                        || (SearchCache::new(), vec![0f64; n]),
+                        |(cache, buf), &job| {
+                            column(cache, buf, job);
+                            buf.clone()
+                        },
+                    )
+                    .collect()
+            };
             for (&(l, forward), column) in chunk.iter().zip(&columns) {
+                recomputed_max = column
+                    .iter()
+                    .filter(|d| d.is_finite())
+                    .fold(recomputed_max, |m, &d| m.max(d));
                 for (node, &d) in column.iter().enumerate() {
                     let s = self.slot(NodeId(node as u32), l);
                     if forward {
@@ -482,7 +502,16 @@ impl LandmarkTable {
                 }
             }
         }
-        self.margin = margin_of([self.to.as_slice(), self.from.as_slice()], self.exact);
+        // The columns left alone were below `LATTICE_BELOW` (the margin was
+        // 0), so a table still exact whose new columns are below it too
+        // keeps the margin 0: what the scan of the whole table (16 MB for
+        // 8 landmarks on 512 x 512, a landmark drag's every move) would
+        // find.
+        self.margin = if was_zero && self.exact && recomputed_max < LATTICE_BELOW {
+            0.0
+        } else {
+            margin_of([self.to.as_slice(), self.from.as_slice()], self.exact)
+        };
     }
 
     /// Takes the components of `graph` (after it changed, or for a table
