@@ -17,8 +17,8 @@ use crate::landmarks::{DifferentialHeuristic, LandmarkTable, OwnedTable, OwnedTa
 use crate::open::OpenKind;
 use crate::search::Searcher;
 use crate::search::{
-    AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
-    SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
+    AStar, Bfs, Cached, Dijkstra, Focal, GoalBounds, JumpPointSearch, JumpPointSearchPlus,
+    JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
 };
 use crate::with_open_set;
 
@@ -190,6 +190,7 @@ pub(super) fn build_searcher<'a>(
     let table = tables.iter().find_map(Table::landmarks);
     let jumps = tables.iter().find_map(Table::jumps);
     let subgoals = tables.iter().find_map(Table::subgoals);
+    let bounds = tables.iter().find_map(Table::bounds);
     let compressed = match tables.iter().find_map(Table::compressed) {
         Some(c) => Some(Cow::Borrowed(c)),
         None => compressed.map(Cow::Owned),
@@ -249,6 +250,21 @@ pub(super) fn build_searcher<'a>(
                     Some(jps) => boxed::<_, Q>(jps),
                     // `resolve` refused jump points without octile movement,
                     // `prepare_with` and `searcher` a table of another size.
+                    None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
+                }
+            })
+        ),
+        Algorithm::JpsBounds => with_open_set!(
+            open,
+            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
+                let bounds: Cow<'a, GoalBounds> = match bounds {
+                    Some(t) => Cow::Borrowed(t),
+                    None => Cow::Owned(GoalBounds::build_within(graph, GoalBounds::SPEC_BUDGET)),
+                };
+                let h = Weighted::checked(h, weight);
+                match JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, h) {
+                    Some(jps) => boxed::<_, Q>(jps),
+                    // As for jps+.
                     None => boxed::<_, Q>(AStar::new(graph, Octile::new(graph))),
                 }
             })

@@ -10,8 +10,8 @@ use super::{SubgoalGraph, subgoal_bits};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_table, read_u32, read_words, write_header,
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_grid_size,
+    read_header, read_table, read_u32, read_words, write_header,
 };
 
 /// The kind of a subgoal graph's file.
@@ -127,17 +127,7 @@ fn read_graph<R: Read>(
 ) -> Result<SubgoalGraph, FileError> {
     let version = SubgoalGraph::FILE_VERSION;
     read_header(&mut r, KIND, (version, version), expected_map_hash)?;
-    let width = read_u32(&mut r)?;
-    let height = read_u32(&mut r)?;
-    if (width, height) != (graph.width(), graph.height()) {
-        return Err(FileErrorKind::SizeMismatch {
-            width: graph.width(),
-            height: graph.height(),
-            found_width: width,
-            found_height: height,
-        }
-        .into());
-    }
+    let (width, height) = read_grid_size(&mut r, graph)?;
     let count = read_u32(&mut r)?;
     if u64::from(count) > u64::from(width) * u64::from(height) {
         return Err(FileErrorKind::BadSize { width, height }.into());
