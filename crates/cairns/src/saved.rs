@@ -580,6 +580,18 @@ pub(crate) fn write_header<W: Write>(
     out.put(&map_hash.to_le_bytes())
 }
 
+/// Writes the header of a grid-sized table ([`write_header`]) and the
+/// grid's width and height (`u32` each), which [`read_grid_size`] reads.
+pub(crate) fn write_grid_header<W: Write>(
+    out: &mut HashingWriter<W>,
+    (kind, version, map_hash): (TableKind, u32, u64),
+    (width, height): (u32, u32),
+) -> io::Result<()> {
+    write_header(out, kind, version, map_hash)?;
+    out.put(&width.to_le_bytes())?;
+    out.put(&height.to_le_bytes())
+}
+
 /// Reads the width and height of a grid-sized table (`u32` each) and
 /// checks them against `graph`'s.
 pub(crate) fn read_grid_size<R: Read>(

@@ -36,18 +36,22 @@ const NONE: u32 = u32::MAX;
 /// box of the cells whose shortest path from the jump point can start with
 /// that move.
 ///
-/// A cell reached on a shortest path by several first moves is in the box
-/// of each of them, so a box that leaves the goal out says that no
-/// shortest path to the goal starts with that move, and dropping the move
-/// keeps the search optimal. A jump point without boxes (one the build did
+/// A cell reached on a shortest canonical path by several first moves is
+/// in the box of each of them, so a box that leaves the goal out says that
+/// no shortest canonical path to the goal starts with that move, and
+/// dropping the move keeps the search optimal. A jump point without boxes (one the build did
 /// not reach within its budget, [`build_within`](GoalBounds::build_within))
 /// drops nothing: the table answers optimally at any budget, and prunes
 /// more the more of it is built.
 ///
 /// The boxes are built with one Dijkstra search per jump point over the
-/// grid, keeping for each cell the set of first moves that reach it on a
-/// shortest path (exactly: a cost is a count of straight and of diagonal
-/// moves, so that ties are ties), in parallel over the jump points (rayon).
+/// grid's canonical paths (those jump point search follows), keeping for
+/// each cell the set of first moves that reach it on a shortest one
+/// (exactly: a cost is a count of straight and of diagonal moves, so that
+/// ties are ties), in parallel over the jump points (rayon). Counting only
+/// canonical paths keeps the boxes tight: a cell a diagonal and a straight
+/// first move both reach at its cost is in the diagonal's box alone, since
+/// a canonical path takes its diagonal moves first.
 /// The jump table is the one [`JumpTable::build`] makes of the same graph
 /// (it is rebuilt, not saved, when the boxes are loaded).
 ///
@@ -100,9 +104,16 @@ pub struct GoalBounds {
 }
 
 impl GoalBounds {
-    /// The budget of the table a spec (`jps+bb`) builds
-    /// ([`build_within`](Self::build_within)).
-    pub const SPEC_BUDGET: Option<Duration> = Some(Duration::from_secs(8));
+    /// The budget of the table a spec (`jps+bb`) builds on `graph`
+    /// ([`build_within`](Self::build_within)): 8 seconds times the square
+    /// of the grid's cells over `512 * 512` (the build is one search over
+    /// the cells per jump point, so it grows with the square), from 0.5
+    /// to 8 seconds: 0.5 s on a 256x256 map, 8 s on a 512x512 one or
+    /// larger (issue 32's build targets).
+    pub fn spec_budget(graph: &GridGraph) -> Duration {
+        let share = cells(graph) as f64 / f64::from(512 * 512);
+        Duration::from_secs_f64((8.0 * share * share).clamp(0.5, 8.0))
+    }
 
     /// Builds the jump table and every jump point's boxes, in parallel.
     /// Meant for octile graphs ([`JumpPointSearchPlus::bounded`] refuses
@@ -242,18 +253,28 @@ fn jump_points(graph: &GridGraph, jumps: &JumpTable) -> Vec<NodeId> {
 
 /// The arrays of one Dijkstra search from a jump point, reused by the
 /// next (a generation stamp per cell instead of clearing them).
+///
+/// The search follows canonical paths only (from each cell, the moves
+/// [`GridGraph::canonical_moves_after`] keeps after the move that entered
+/// it), the paths jump point search follows: the jump points on the path
+/// a query finds are expanded after such moves, so the box of the move a
+/// shortest canonical path to the goal starts with holds the goal. Since a
+/// cell's canonical moves depend on the move that entered it, the first
+/// moves are kept per entering move.
 struct Sweep {
     /// The cost of each reached cell as (straight moves << 32) | diagonal
     /// moves: equal costs are equal words.
     cost: Vec<u64>,
-    /// The first moves (a bit each) that reach the cell at its cost.
-    first: Vec<u8>,
+    /// Byte `a`: the first moves (a bit each) of the canonical paths that
+    /// reach the cell at its cost entering it by move `a`.
+    first: Vec<u64>,
     /// `2 g` when reached in search `g`, `2 g + 1` when settled.
     stamp: Vec<u32>,
     generation: u32,
     /// The cells whose cost lies in `[k, k + 1)`, at `k mod 3`: a move costs
     /// 1 or [`DIAGONAL`], so it leads one or two buckets on, and the cells
-    /// of one bucket cannot improve each other.
+    /// of one bucket cannot improve each other (nor, settled, be reached
+    /// again at their cost).
     buckets: [Vec<u32>; 3],
 }
 
@@ -277,12 +298,14 @@ impl Sweep {
         }
     }
 
-    /// Reaches `n` at `cost` by the first moves `first`, keeping the first
-    /// moves of every way of reaching it at its least cost.
+    /// Reaches `n` at `cost` by move `d` on paths with the first moves
+    /// `first`, keeping those of every way of reaching it at its least
+    /// cost.
     #[inline]
-    fn reach(&mut self, n: usize, cost: u64, first: u8) {
+    fn reach(&mut self, n: usize, cost: u64, d: usize, first: u8) {
         let reached = 2 * self.generation;
         let stamp = self.stamp[n];
+        let first = u64::from(first) << (8 * d);
         if stamp == reached + 1 {
             return;
         }
@@ -310,43 +333,58 @@ impl Sweep {
         }
         self.generation += 1;
         let settled = 2 * self.generation + 1;
-        let cols = i64::from(graph.width());
-        let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+        let cols = graph.width();
+        let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * i64::from(cols) + i64::from(dx));
         let mut boxes = [EMPTY; 8];
         let s = source.index();
         self.stamp[s] = settled;
-        let moves = graph.moves(source);
-        for d in 0..8 {
-            if moves & (1 << d) != 0 {
-                let n = (s as i64 + offsets[d]) as usize;
-                self.reach(n, STEP[d / 4], 1 << d);
-            }
+        let mut moves = graph.moves(source);
+        while moves != 0 {
+            let d = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let n = (s as i64 + offsets[d]) as usize;
+            self.reach(n, STEP[d / 4], d, 1 << d);
         }
         let mut k = 1;
         while self.buckets.iter().any(|b| !b.is_empty()) {
             let mut bucket = std::mem::take(&mut self.buckets[k % 3]);
             for &v in &bucket {
-                let v = v as usize;
-                if self.stamp[v] == settled {
+                if self.stamp[v as usize] == settled {
                     continue;
                 }
-                self.stamp[v] = settled;
-                let (cost, first) = (self.cost[v], self.first[v]);
-                let (x, y) = (v as i64 % cols, v as i64 / cols);
-                let (x, y) = (x as u16, y as u16);
-                let mut bits = first;
+                self.stamp[v as usize] = settled;
+                let cell = NodeId(v);
+                let (cost, first) = (self.cost[cell.index()], self.first[cell.index()]);
+                let (x, y) = ((v % cols) as u16, (v / cols) as u16);
+                // Every first move, whatever the entering one.
+                let mut all = first | (first >> 32);
+                all |= all >> 16;
+                let mut bits = (all | (all >> 8)) as u8;
                 while bits != 0 {
                     let d = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let b = &mut boxes[d];
                     *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
                 }
-                let mut moves = graph.moves(NodeId(v as u32));
-                while moves != 0 {
-                    let d = moves.trailing_zeros() as usize;
-                    moves &= moves - 1;
-                    let n = (v as i64 + offsets[d]) as usize;
-                    self.reach(n, cost + STEP[d / 4], first);
+                // The first moves carried by each move out.
+                let mut out = [0u8; 8];
+                let mut entered = first;
+                while entered != 0 {
+                    let a = (entered.trailing_zeros() / 8) as usize;
+                    let mask = (first >> (8 * a)) as u8;
+                    entered &= !(0xff << (8 * a));
+                    let mut moves = graph.canonical_moves_after(cell, a);
+                    while moves != 0 {
+                        let d = moves.trailing_zeros() as usize;
+                        moves &= moves - 1;
+                        out[d] |= mask;
+                    }
+                }
+                for (d, &mask) in out.iter().enumerate() {
+                    if mask != 0 {
+                        let n = (i64::from(v) + offsets[d]) as usize;
+                        self.reach(n, cost + STEP[d / 4], d, mask);
+                    }
                 }
             }
             bucket.clear();
@@ -454,7 +492,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
     use crate::search::{Search, SearchCache};
 
     /// Checks JPS+ with goal bounding against Dijkstra from `start` to
@@ -477,45 +515,20 @@ mod tests {
         /// Random obstacles, dense or sparse, on grids from one cell to
         /// 14x14.
         #[test]
-        fn random_obstacles_match_dijkstra(
-            w in 1u32..15,
-            h in 1u32..15,
-            density in 0u64..500,
-            seed in proptest::prelude::any::<u64>(),
-            start in 0usize..225,
-        ) {
-            let mut rng = crate::rng::SplitMix64::new(seed);
-            let graph = grid(w, h, |_, _| rng.below(1000) < density);
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn random_obstacles_match_dijkstra((graph, start) in scattered(15, 500)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
         /// Rooms joined by doors: many ties between the ways round a wall,
         /// the case where a cell must be in the box of each first move.
         #[test]
-        fn rooms_match_dijkstra(
-            room in 2u32..6,
-            w in 3u32..20,
-            h in 3u32..20,
-            doors in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
-            start in 0usize..400,
-        ) {
-            let graph = grid(w, h, |x, y| {
-                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
-                match (x % room == 0, y % room == 0) {
-                    (true, true) => true,
-                    (true, false) => !(door && y % room == room / 2),
-                    (false, true) => door || x % room != room / 2,
-                    (false, false) => false,
-                }
-            });
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn rooms_match_dijkstra((graph, start) in rooms(6, 20)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
     }
 
-    /// A cell that two first moves reach at the same cost is in both
-    /// boxes: round a lone wall cell, the cell behind it.
+    /// A cell that two first moves reach at the same cost on canonical
+    /// paths is in both boxes: round a lone wall cell, the cell behind it.
     #[test]
     fn a_tie_is_in_the_box_of_each_first_move() {
         let graph = grid(5, 5, |x, y| (x, y) == (2, 2));
@@ -534,6 +547,21 @@ mod tests {
         // North leads only to the cell north: the others of that row are
         // a diagonal move away.
         assert_eq!(boxes[0], [2, 0, 2, 0]);
+    }
+
+    /// Only canonical paths count: on an open grid, a cell south-east of
+    /// the east row is reached as cheaply by east first, but the canonical
+    /// path takes the diagonal first, so the box of east is its row.
+    #[test]
+    fn boxes_count_canonical_paths_only() {
+        let graph = grid(5, 5, |_, _| false);
+        let boxes = Sweep::new(25).boxes_from(&graph, NodeId(0));
+        assert_eq!(boxes[1], [1, 0, 4, 0]);
+        assert_eq!(boxes[2], [0, 1, 0, 4]);
+        assert_eq!(boxes[5], [1, 1, 4, 4]);
+        for d in [0, 3, 4, 6, 7] {
+            assert_eq!(boxes[d], EMPTY, "{d}");
+        }
     }
 
     /// A budget of zero builds no boxes, and the search is then JPS+:

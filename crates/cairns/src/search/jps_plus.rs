@@ -598,7 +598,7 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
 mod tests {
     use super::*;
     use crate::grid::Grid;
-    use crate::search::testing::{matches_dijkstra_from, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
     use crate::search::{Dijkstra, Search, SearchCache};
 
     /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`.
@@ -613,42 +613,14 @@ mod tests {
         /// Random obstacles, dense or sparse, on grids from one cell to
         /// 14x14 (so every run meets the border).
         #[test]
-        fn random_obstacles_match_dijkstra(
-            w in 1u32..15,
-            h in 1u32..15,
-            density in 0u64..500,
-            seed in proptest::prelude::any::<u64>(),
-            start in 0usize..225,
-        ) {
-            let mut rng = crate::rng::SplitMix64::new(seed);
-            let graph = grid(w, h, |_, _| rng.below(1000) < density);
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn random_obstacles_match_dijkstra((graph, start) in scattered(15, 500)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
-        /// Rooms joined by doors and corridors one cell wide: the runs
-        /// that jump points are made of, and many forced turns.
+        /// Rooms joined by doors and corridors one cell wide.
         #[test]
-        fn rooms_and_corridors_match_dijkstra(
-            room in 2u32..6,
-            w in 3u32..20,
-            h in 3u32..20,
-            doors in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
-            start in 0usize..400,
-        ) {
-            let graph = grid(w, h, |x, y| {
-                let wall_x = x % room == 0;
-                let wall_y = y % room == 0;
-                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
-                match (wall_x, wall_y) {
-                    (true, true) => true,
-                    (true, false) => !(door && y % room == room / 2),
-                    (false, true) => door || x % room != room / 2,
-                    (false, false) => false,
-                }
-            });
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn rooms_and_corridors_match_dijkstra((graph, start) in rooms(6, 20)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
     }
 

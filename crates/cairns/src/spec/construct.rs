@@ -259,7 +259,7 @@ pub(super) fn build_searcher<'a>(
             |Q| with_heuristic!(jump heuristic, graph, table, |h| {
                 let bounds: Cow<'a, GoalBounds> = match bounds {
                     Some(t) => Cow::Borrowed(t),
-                    None => Cow::Owned(GoalBounds::build_within(graph, GoalBounds::SPEC_BUDGET)),
+                    None => Cow::Owned(GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph)))),
                 };
                 let h = Weighted::checked(h, weight);
                 match JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, h) {

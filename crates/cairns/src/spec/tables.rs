@@ -258,7 +258,9 @@ impl Table {
             }
             TableKind::Jumps => JumpTable::build(graph).into(),
             TableKind::Subgoals => SubgoalGraph::build(graph).into(),
-            TableKind::Bounds => GoalBounds::build_within(graph, GoalBounds::SPEC_BUDGET).into(),
+            TableKind::Bounds => {
+                GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph))).into()
+            }
         })
     }
 }

@@ -11,7 +11,7 @@ use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_grid_size,
-    read_header, read_table, read_u32, read_words, write_header,
+    read_header, read_table, read_u32, read_words, write_grid_header,
 };
 use crate::search::JumpTable;
 
@@ -51,9 +51,8 @@ impl GoalBounds {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
-        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
-        out.put(&self.jumps.width().to_le_bytes())?;
-        out.put(&self.jumps.height().to_le_bytes())?;
+        let header = (KIND, Self::FILE_VERSION, map_hash);
+        write_grid_header(&mut out, header, (self.jumps.width(), self.jumps.height()))?;
         let boxed: Vec<NodeId> = self
             .points
             .iter()
