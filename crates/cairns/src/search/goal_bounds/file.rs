@@ -15,7 +15,7 @@ use crate::saved::{
 };
 use crate::search::JumpTable;
 
-/// The kind of a goal-bounding table's file.
+/// What the file holds.
 const KIND: TableKind = TableKind::Bounds;
 
 impl GoalBounds {
@@ -23,32 +23,30 @@ impl GoalBounds {
     /// [`load_for`](Self::load_for) reads.
     pub const FILE_VERSION: u32 = 1;
 
-    /// Writes the boxes in the format below, tagged with `map_hash` (for a
-    /// grid, [`grid_hash`](crate::saved::grid_hash) of the grid under
-    /// octile movement). Writes in blocks of 64 KiB; `O(jump points)` time.
+    /// Saves the boxes, tagged with `map_hash` ([`grid_hash`] of the grid
+    /// under octile movement, for a grid), in `O(jump points)` time.
     ///
     /// # Format, version 1
     ///
-    /// Every integer is little-endian.
+    /// After the 28 bytes every grid-sized table starts with (the magic
+    /// `CAIRNSGB`, the version as a `u32`, the map hash as a `u64`, then
+    /// the width and the height as `u32`s), little-endian throughout:
     ///
     /// | bytes | content |
     /// |---|---|
-    /// | 8 | magic `CAIRNSGB` |
-    /// | 4 | format version, `u32` (1) |
-    /// | 8 | hash of the map the table was built for, `u64`, chosen by the caller |
-    /// | 4 | width `w`, `u32` |
-    /// | 4 | height `h`, `u32` |
-    /// | 4 | number of jump points with boxes `n`, `u32` |
-    /// | `4 n` | their cell ids (`y w + x`), `u32`, increasing |
-    /// | `64 n` | their boxes, jump point by jump point, eight each in the bit order of [`GridGraph::moves`], each `min x, min y, max x, max y` as `u16` |
-    /// | 8 | FNV-1a 64-bit hash of every byte before it |
+    /// | 4 | how many jump points have boxes, `n`, `u32` |
+    /// | `4 n` | their cells, `y w + x`, increasing, `u32` |
+    /// | `64 n` | their boxes, eight per jump point in the bit order of [`GridGraph::moves`], each `[min x, min y, max x, max y]` of `u16` |
+    /// | 8 | the FNV-1a 64-bit checksum of all before it |
     ///
-    /// The jump table is not saved: loading builds it from the map (it
-    /// takes milliseconds). Bytes after the checksum are not read.
+    /// Not saved: the jump table, which loading builds again from the map
+    /// in milliseconds. Whatever follows the checksum is ignored.
+    ///
+    /// [`grid_hash`]: crate::saved::grid_hash
     ///
     /// # Errors
     ///
-    /// Any error of `w`.
+    /// Those of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
         let header = (KIND, Self::FILE_VERSION, map_hash);
