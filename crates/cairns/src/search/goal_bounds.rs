@@ -206,8 +206,8 @@ impl GoalBounds {
         assert!(d < 8, "direction {d} is not one of 0..8");
         let slot = self.slots[node.index()];
         (slot != NONE).then(|| {
-            let [a, b, c, e] = self.boxes[8 * slot as usize + d];
-            (a, b, c, e)
+            let [min_x, min_y, max_x, max_y] = self.boxes[8 * slot as usize + d];
+            (min_x, min_y, max_x, max_y)
         })
     }
 
@@ -336,18 +336,18 @@ impl Sweep {
         let cols = graph.width();
         let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * i64::from(cols) + i64::from(dx));
         let mut boxes = [EMPTY; 8];
-        let s = source.index();
-        self.stamp[s] = settled;
+        let from = source.index();
+        self.stamp[from] = settled;
         let mut moves = graph.moves(source);
         while moves != 0 {
             let d = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            let n = (s as i64 + offsets[d]) as usize;
-            self.reach(n, STEP[d / 4], d, 1 << d);
+            let next = (from as i64 + offsets[d]) as usize;
+            self.reach(next, STEP[d / 4], d, 1 << d);
         }
-        let mut k = 1;
+        let mut at = 1;
         while self.buckets.iter().any(|b| !b.is_empty()) {
-            let mut bucket = std::mem::take(&mut self.buckets[k % 3]);
+            let mut bucket = std::mem::take(&mut self.buckets[at % 3]);
             for &v in &bucket {
                 if self.stamp[v as usize] == settled {
                     continue;
@@ -370,10 +370,10 @@ impl Sweep {
                 let mut out = [0u8; 8];
                 let mut entered = first;
                 while entered != 0 {
-                    let a = (entered.trailing_zeros() / 8) as usize;
-                    let mask = (first >> (8 * a)) as u8;
-                    entered &= !(0xff << (8 * a));
-                    let mut moves = graph.canonical_moves_after(cell, a);
+                    let by = (entered.trailing_zeros() / 8) as usize;
+                    let mask = (first >> (8 * by)) as u8;
+                    entered &= !(0xff << (8 * by));
+                    let mut moves = graph.canonical_moves_after(cell, by);
                     while moves != 0 {
                         let d = moves.trailing_zeros() as usize;
                         moves &= moves - 1;
@@ -382,14 +382,14 @@ impl Sweep {
                 }
                 for (d, &mask) in out.iter().enumerate() {
                     if mask != 0 {
-                        let n = (i64::from(v) + offsets[d]) as usize;
-                        self.reach(n, cost + STEP[d / 4], d, mask);
+                        let next = (i64::from(v) + offsets[d]) as usize;
+                        self.reach(next, cost + STEP[d / 4], d, mask);
                     }
                 }
             }
             bucket.clear();
-            self.buckets[k % 3] = bucket;
-            k += 1;
+            self.buckets[at % 3] = bucket;
+            at += 1;
         }
         boxes
     }
@@ -440,7 +440,7 @@ impl JumpData for GoalBounds {
 
     #[inline]
     fn filter(&self, (x, y): (u32, u32)) -> GoalFilter<'_> {
-        let fits = x <= u32::from(u16::MAX) && y <= u32::from(u16::MAX);
+        let fits = u16::try_from(x).is_ok() && u16::try_from(y).is_ok();
         GoalFilter {
             slots: &self.slots,
             boxes: &self.boxes,

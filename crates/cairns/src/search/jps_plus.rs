@@ -282,7 +282,7 @@ pub(crate) trait MoveFilter {
 
 /// Every move: plain JPS+.
 impl MoveFilter for () {
-    #[inline(always)]
+    #[inline]
     fn keep(&self, _: NodeId, moves: u8) -> u8 {
         moves
     }
