@@ -85,7 +85,16 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     BuildReport {
         map: &args.map,
         graph: &graph,
-        details: vec![format!("table       {}", table.kind().name())],
+        details: std::iter::once(format!("table       {}", table.kind().name()))
+            .chain(table.bounds().map(|b| {
+                // Those the budget left without boxes prune nothing.
+                format!(
+                    "boxes       {} of {} jump points",
+                    b.boxed(),
+                    b.jump_points()
+                )
+            }))
+            .collect(),
         build_s: report.seconds,
         bytes: report.bytes,
         output: &args.output,

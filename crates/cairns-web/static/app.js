@@ -240,7 +240,7 @@ function showError() {
 function fmt(n) { return n.toLocaleString("en-US"); }
 
 // What a search expands: JPS expands jump points, the others cells.
-function unit(search) { return search === "jps" || search === "jps+" ? "jump points" : "cells"; }
+function unit(search) { return search === "jps" || search === "jps+" || search === "jps+bb" ? "jump points" : "cells"; }
 
 // "B (dh) expands 2.6x fewer cells than A (octile)"; the search's name is
 // given when it is not A*, and a ratio only between the same units.

@@ -67,6 +67,7 @@
 //! | `canonical` | [`search::AStar`] over [`grid::Canonical`] (canonical ordering) |
 //! | `jps` | [`search::JumpPointSearch`] |
 //! | `jps+` | [`search::JumpPointSearchPlus`] over a [`search::JumpTable`] |
+//! | `jps+bb` | [`search::JumpPointSearchPlus`] over [`search::GoalBounds`] (JPS+ with goal bounding) |
 //! | `sub` | [`search::SubgoalSearch`] over a [`search::SubgoalGraph`] (subgoal graphs) |
 //! | `dijkstra` | [`search::Dijkstra`] |
 //! | `bfs` | [`search::Bfs`] |
@@ -96,6 +97,7 @@
 //! | `compressed-landmarks` | `dh:K:keepM` | [`spec::Table::CompressedLandmarks`] |
 //! | `jumps` | `jps+` | [`spec::Table::Jumps`] |
 //! | `subgoals` | `sub` | [`spec::Table::Subgoals`] |
+//! | `bounds` | `jps+bb` | [`spec::Table::Bounds`] |
 //!
 //! # Choosing a search on grids
 //!

@@ -54,6 +54,9 @@ pub enum TableKind {
     Jumps,
     /// A [`SubgoalGraph`](crate::search::SubgoalGraph), `CAIRNSSG`.
     Subgoals,
+    /// The boxes of [`GoalBounds`](crate::search::GoalBounds) (goal
+    /// bounding on JPS+), `CAIRNSGB`.
+    Bounds,
 }
 
 /// What a [`TableKind`] is: one row per kind.
@@ -78,11 +81,12 @@ pub struct TableInfo {
 
 impl TableKind {
     /// Every kind.
-    pub const ALL: [TableKind; 4] = [
+    pub const ALL: [TableKind; 5] = [
         TableKind::Landmarks,
         TableKind::CompressedLandmarks,
         TableKind::Jumps,
         TableKind::Subgoals,
+        TableKind::Bounds,
     ];
 
     /// The kind's row: name, noun, magic and command.
@@ -117,6 +121,14 @@ impl TableKind {
                 noun: "subgoal graph",
                 magic: *b"CAIRNSSG",
                 command: "cairns table build MAP --search sub",
+                old_option: None,
+                old_command: None,
+            },
+            TableKind::Bounds => TableInfo {
+                name: "bounds",
+                noun: "goal-bounding table",
+                magic: *b"CAIRNSGB",
+                command: "cairns table build MAP --search jps+bb",
                 old_option: None,
                 old_command: None,
             },
@@ -398,6 +410,15 @@ pub enum FileErrorKind {
         /// one expected).
         node: u32,
     },
+    /// A goal-bounding table gives boxes to a cell that is not one of the
+    /// map's jump points (or not in increasing order).
+    #[error("entry {index} names cell {node}, which is not a jump point of the map there")]
+    BadJumpPoint {
+        /// Position among the cells with boxes.
+        index: u64,
+        /// The cell id found.
+        node: u32,
+    },
     /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
     #[error("i/o error while reading the file")]
     Io,
@@ -559,6 +580,38 @@ pub(crate) fn write_header<W: Write>(
     out.put(&kind.magic())?;
     out.put(&version.to_le_bytes())?;
     out.put(&map_hash.to_le_bytes())
+}
+
+/// Writes the header of a grid-sized table ([`write_header`]) and the
+/// grid's width and height (`u32` each), which [`read_grid_size`] reads.
+pub(crate) fn write_grid_header<W: Write>(
+    out: &mut HashingWriter<W>,
+    (kind, version, map_hash): (TableKind, u32, u64),
+    (width, height): (u32, u32),
+) -> io::Result<()> {
+    write_header(out, kind, version, map_hash)?;
+    out.put(&width.to_le_bytes())?;
+    out.put(&height.to_le_bytes())
+}
+
+/// Reads the width and height of a grid-sized table (`u32` each) and
+/// checks them against `graph`'s.
+pub(crate) fn read_grid_size<R: Read>(
+    r: &mut Hashing<R>,
+    graph: &crate::grid::GridGraph,
+) -> Result<(u32, u32), FileError> {
+    let width = read_u32(r)?;
+    let height = read_u32(r)?;
+    if (width, height) != (graph.width(), graph.height()) {
+        return Err(FileErrorKind::SizeMismatch {
+            width: graph.width(),
+            height: graph.height(),
+            found_width: width,
+            found_height: height,
+        }
+        .into());
+    }
+    Ok((width, height))
 }
 
 /// Reads the trailing checksum and compares it with the hash of what was

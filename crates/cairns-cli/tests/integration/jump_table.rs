@@ -189,3 +189,38 @@ fn table_build_and_tables_of_several_kinds() {
     let o = run("scen {} --table {} --table {}", &[&scen, &jt, &old]);
     assert_refused(&o, &["a second jump table"]);
 }
+
+/// `cairns table build --search jps+bb` saves the goal-bounding table
+/// (saying how many jump points got boxes); `--table` with it alone
+/// implies `jps+bb`, whose costs match Dijkstra's; `jps+` refuses it.
+#[test]
+fn goal_bounding_table_build_and_load() {
+    let dir = TempDir::new("bounds-build");
+    let (map, scen) = rooms_and_scen(&dir);
+    let gb = dir.path("a.gb");
+    let o = cairns(&["table", "build", &map, "--search", "jps+bb", "-o", &gb]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table       bounds");
+    assert_stdout_has(&o, "boxes       ");
+    assert_eq!(&std::fs::read(&gb).unwrap()[..8], b"CAIRNSGB");
+
+    let o = run(
+        "scen {} --table {} --against dijkstra --json",
+        &[&scen, &gb],
+    );
+    assert_exit(&o, 0);
+    let j = json(&o);
+    assert_eq!(j["search"], "jps+bb", "{j}");
+    assert_eq!(j["tables"][0]["kind"], "bounds", "{j}");
+    assert_eq!(j["tables"][0]["given"], true, "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+    let o = run(
+        "scen {} --search jps+bb --against dijkstra --json",
+        &[&scen],
+    );
+    assert_exit(&o, 0);
+    assert_eq!(json(&o)["mismatches"], 0);
+
+    let o = run("scen {} --search jps+ --table {}", &[&scen, &gb]);
+    assert_refused(&o, &["goal-bounding table is for the jps+bb search"]);
+}

@@ -261,6 +261,51 @@ impl JumpTable {
     }
 }
 
+/// What [`JumpPointSearchPlus`] searches over: a jump table, and which of
+/// an expanded node's moves to follow toward a goal (every move the
+/// canonical ordering keeps, but for goal bounding's
+/// [`GoalBounds`](super::GoalBounds), which drops the moves no shortest
+/// path to the goal starts with).
+pub(crate) trait JumpData: Clone {
+    /// The moves kept toward one goal.
+    type Filter<'a>: MoveFilter
+    where
+        Self: 'a;
+
+    /// The jump table.
+    fn jumps(&self) -> &JumpTable;
+
+    /// The filter of a query toward the goal at `goal`.
+    fn filter(&self, goal: (u32, u32)) -> Self::Filter<'_>;
+}
+
+/// Which moves of an expanded node a query follows.
+pub(crate) trait MoveFilter {
+    /// The moves of `moves` (a mask in the bit order of
+    /// [`GridGraph::moves`]) that `u` follows.
+    fn keep(&self, u: NodeId, moves: u8) -> u8;
+}
+
+/// Every move: plain JPS+.
+impl MoveFilter for () {
+    #[inline]
+    fn keep(&self, _: NodeId, moves: u8) -> u8 {
+        moves
+    }
+}
+
+impl JumpData for JumpTable {
+    type Filter<'a> = ();
+
+    #[inline]
+    fn jumps(&self) -> &JumpTable {
+        self
+    }
+
+    #[inline]
+    fn filter(&self, _: (u32, u32)) {}
+}
+
 impl From<JumpTable> for Cow<'_, JumpTable> {
     fn from(table: JumpTable) -> Self {
         Cow::Owned(table)
@@ -328,10 +373,14 @@ impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
 /// // The path lists every cell, not only the jump points.
 /// assert_eq!(path.nodes.len(), 10);
 /// ```
+///
+/// The third parameter is what the search reads: a [`JumpTable`], or
+/// [`GoalBounds`](super::GoalBounds) (a jump table with goal bounding,
+/// `jps+bb`, built by [`bounded`](JumpPointSearchPlus::bounded)).
 #[derive(Clone, Debug)]
-pub struct JumpPointSearchPlus<'g, H = Octile> {
+pub struct JumpPointSearchPlus<'g, H = Octile, T: Clone + 'g = JumpTable> {
     graph: &'g GridGraph,
-    table: Cow<'g, JumpTable>,
+    table: Cow<'g, T>,
     heuristic: H,
 }
 
@@ -356,36 +405,54 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
         heuristic: H,
     ) -> Option<Self> {
         let table = table.into();
-        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
-            .then_some(JumpPointSearchPlus {
+        let fits = table.fits(graph);
+        Self::over(graph, table, fits, heuristic)
+    }
+}
+
+impl<'g, H: Heuristic, T: Clone> JumpPointSearchPlus<'g, H, T> {
+    /// The search over `table`, or `None` unless the graph uses octile
+    /// movement without terrain costs and the table `fits` (has its size).
+    pub(crate) fn over(
+        graph: &'g GridGraph,
+        table: Cow<'g, T>,
+        fits: bool,
+        heuristic: H,
+    ) -> Option<Self> {
+        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && fits).then_some(
+            JumpPointSearchPlus {
                 graph,
                 table,
                 heuristic,
-            })
+            },
+        )
     }
+}
 
+impl<H, T: Clone> JumpPointSearchPlus<'_, H, T> {
     /// The heuristic.
     pub fn heuristic(&self) -> &H {
         &self.heuristic
     }
 
-    /// The jump table.
-    pub fn table(&self) -> &JumpTable {
+    /// The table: the jump table, or the goal bounds.
+    pub fn table(&self) -> &T {
         &self.table
     }
 }
 
 /// The jump points of one query, read from the table, as the best-first
-/// loop's successors.
-pub(crate) struct TableJumps<'s> {
+/// loop's successors, following the moves `filter` keeps.
+pub(crate) struct TableJumps<'s, F = ()> {
     graph: &'s GridGraph,
     table: &'s JumpTable,
+    filter: F,
     goal: NodeId,
     goal_x: i64,
     goal_y: i64,
 }
 
-impl TableJumps<'_> {
+impl<F> TableJumps<'_, F> {
     /// The node `steps` moves from `node` in direction `d`.
     #[inline]
     fn step(&self, node: NodeId, d: usize, steps: u32) -> NodeId {
@@ -428,7 +495,7 @@ impl TableJumps<'_> {
     }
 }
 
-impl Expand for TableJumps<'_> {
+impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     #[inline]
     fn node_bound(&self) -> usize {
         self.graph.node_bound()
@@ -441,7 +508,8 @@ impl Expand for TableJumps<'_> {
     /// two straight sides become successors of `u`, each reached by the
     /// diagonal and then the straight run ([`fill_runs`] writes that path
     /// back). The goal, when the diagonal-first path to it is free, is the
-    /// only successor.
+    /// only successor. Of the other moves, those the filter drops are not
+    /// followed.
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let graph = self.graph;
@@ -455,6 +523,7 @@ impl Expand for TableJumps<'_> {
             visit(self.goal, cost);
             return;
         }
+        let moves = self.filter.keep(u, moves);
         let entries = self.table.entries(u);
         let mut straight = moves & 0x0f;
         while straight != 0 {
@@ -497,15 +566,16 @@ impl Expand for TableJumps<'_> {
 /// The cache links jump points; [`fill_path`](TowardGoal::fill_path)
 /// gives the cells between them, as [`JumpPointSearch`](super::JumpPointSearch)
 /// fills in its own.
-impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
-    on_grid!(TableJumps<'a>);
+impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
+    on_grid!(TableJumps<'a, T::Filter<'a>>);
 
     #[inline]
-    fn expander(&self, goal: NodeId) -> TableJumps<'_> {
+    fn expander(&self, goal: NodeId) -> Self::Expander<'_> {
         let (goal_x, goal_y) = self.graph.coords(goal);
         TableJumps {
             graph: self.graph,
-            table: &self.table,
+            table: self.table.jumps(),
+            filter: self.table.filter((goal_x, goal_y)),
             goal,
             goal_x: goal_x.into(),
             goal_y: goal_y.into(),
@@ -521,7 +591,7 @@ impl<H: Heuristic> TowardGoal for JumpPointSearchPlus<'_, H> {
 mod tests {
     use super::*;
     use crate::grid::Grid;
-    use crate::search::testing::{matches_dijkstra_from, random_walls, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
     use crate::search::{Dijkstra, Search, SearchCache};
 
     /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`.
@@ -536,33 +606,14 @@ mod tests {
         /// Random obstacles, dense or sparse, on grids from one cell to
         /// 14x14 (so every run meets the border).
         #[test]
-        fn random_obstacles_match_dijkstra((graph, start) in random_walls(15, 500)) {
+        fn random_obstacles_match_dijkstra((graph, start) in scattered(15, 500)) {
             proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
-        /// Rooms joined by doors and corridors one cell wide: the runs
-        /// that jump points are made of, and many forced turns.
+        /// Rooms joined by doors and corridors one cell wide.
         #[test]
-        fn rooms_and_corridors_match_dijkstra(
-            room in 2u32..6,
-            w in 3u32..20,
-            h in 3u32..20,
-            doors in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
-            start in 0usize..400,
-        ) {
-            let graph = grid(w, h, |x, y| {
-                let wall_x = x % room == 0;
-                let wall_y = y % room == 0;
-                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
-                match (wall_x, wall_y) {
-                    (true, true) => true,
-                    (true, false) => !(door && y % room == room / 2),
-                    (false, true) => door || x % room != room / 2,
-                    (false, false) => false,
-                }
-            });
-            let s = NodeId((start % (w * h) as usize) as u32);
-            proptest::prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn rooms_and_corridors_match_dijkstra((graph, start) in rooms(6, 20)) {
+            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
     }
 

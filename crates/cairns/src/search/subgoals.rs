@@ -637,7 +637,7 @@ mod tests {
 
     use super::*;
     use crate::grid::testing::dense_map;
-    use crate::search::testing::{matches_dijkstra_from, random_walls, walled as grid};
+    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
     use crate::search::{Search, SearchCache};
 
     /// Checks subgoal search against Dijkstra from `start` to every cell of
@@ -656,36 +656,18 @@ mod tests {
             prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
-        /// Random obstacles, dense or sparse, on grids up to 40 cells a
+        /// Random obstacles, dense or sparse, on grids up to 39 cells a
         /// side: long runs, many subgoals and pruned sweeps.
         #[test]
-        fn random_obstacles_match_dijkstra((graph, start) in random_walls(40, 450)) {
+        fn random_obstacles_match_dijkstra((graph, start) in scattered(40, 450)) {
             prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
 
         /// Rooms joined by doors, one-cell corridors and long walls: the
         /// shapes where the sweeps' pruning has to reach around corners.
         #[test]
-        fn rooms_and_corridors_match_dijkstra(
-            room in 2u32..7,
-            w in 3u32..30,
-            h in 3u32..30,
-            doors in prop::collection::vec(any::<bool>(), 64),
-            start in 0usize..900,
-        ) {
-            let graph = grid(w, h, |x, y| {
-                let wall_x = x % room == 0;
-                let wall_y = y % room == 0;
-                let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
-                match (wall_x, wall_y) {
-                    (true, true) => true,
-                    (true, false) => !(door && y % room == room / 2),
-                    (false, true) => door || x % room != room / 2,
-                    (false, false) => false,
-                }
-            });
-            let s = NodeId((start % (w * h) as usize) as u32);
-            prop_assert_eq!(check_all_from(&graph, s), Ok(()));
+        fn rooms_and_corridors_match_dijkstra((graph, start) in rooms(7, 30)) {
+            prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
     }
 

@@ -1,6 +1,7 @@
-//! What the tests of the preprocessed grid searches (JPS+, subgoal graphs)
-//! share: a grid drawn by a closure, random grids with a start, and the
-//! check of one search against Dijkstra from a start to every cell.
+//! What the tests of the preprocessed grid searches (JPS+, goal bounding,
+//! subgoal graphs) share: a grid drawn by a closure, the proptest
+//! strategies of random maps, and the check of one search against
+//! Dijkstra from a start to every cell.
 
 use proptest::prelude::*;
 
@@ -26,16 +27,47 @@ pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) ->
     )
 }
 
-/// Octile grids of 1 to `side - 1` cells a side, each cell a wall with
-/// a probability up to `density` per mille, and a cell of each.
-pub(crate) fn random_walls(side: u32, density: u64) -> impl Strategy<Value = (GridGraph, NodeId)> {
-    (1..side, 1..side, 0..density, any::<u64>(), any::<u32>()).prop_map(
-        |(w, h, density, seed, start)| {
+/// A start cell index below `cells` from any `start`.
+fn start_in(start: usize, cells: u32) -> NodeId {
+    NodeId((start % cells as usize) as u32)
+}
+
+/// Random obstacles, from none to `max_density` in a thousand, on grids of
+/// 1 to `side - 1` cells a side, with a start cell: the proptest strategy
+/// of the preprocessed searches' tests.
+pub(crate) fn scattered(side: u32, max_density: u64) -> impl Strategy<Value = (GridGraph, NodeId)> {
+    (
+        1..side,
+        1..side,
+        0..max_density,
+        any::<u64>(),
+        any::<usize>(),
+    )
+        .prop_map(|(w, h, density, seed, start)| {
             let mut rng = crate::rng::SplitMix64::new(seed);
             let graph = walled(w, h, |_, _| rng.below(1000) < density);
-            (graph, NodeId(start % (w * h)))
-        },
-    )
+            (graph, start_in(start, w * h))
+        })
+}
+
+/// Rooms of side 2 to `max_room - 1` joined by doors and corridors one
+/// cell wide (the runs jump points are made of, and many forced turns and
+/// ties round the walls), on grids of 3 to `side - 1` cells a side, with a
+/// start cell.
+pub(crate) fn rooms(max_room: u32, side: u32) -> impl Strategy<Value = (GridGraph, NodeId)> {
+    let doors = prop::collection::vec(any::<bool>(), 64);
+    (2..max_room, 3..side, 3..side, doors, any::<usize>()).prop_map(|(room, w, h, doors, start)| {
+        let graph = walled(w, h, |x, y| {
+            let door = doors[((x / room + 7 * (y / room)) % 64) as usize];
+            match (x % room == 0, y % room == 0) {
+                (true, true) => true,
+                (true, false) => !(door && y % room == room / 2),
+                (false, true) => door || x % room != room / 2,
+                (false, false) => false,
+            }
+        });
+        (graph, start_in(start, w * h))
+    })
 }
 
 /// Checks `search` against Dijkstra from `start` to every cell of `graph`:

@@ -19,8 +19,8 @@ use crate::landmarks::{
 use crate::open::OpenKind;
 use crate::search::Searcher;
 use crate::search::{
-    AStar, Bfs, Cached, Dijkstra, Focal, JumpPointSearch, JumpPointSearchPlus, JumpTable,
-    SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
+    AStar, Bfs, Cached, Dijkstra, Focal, GoalBounds, JumpPointSearch, JumpPointSearchPlus,
+    JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
 };
 use crate::with_open_set;
 
@@ -243,6 +243,7 @@ pub(super) fn build_searcher<'a>(
     let table = tables.iter().find_map(Table::landmarks);
     let jumps = tables.iter().find_map(Table::jumps);
     let subgoals = tables.iter().find_map(Table::subgoals);
+    let bounds = tables.iter().find_map(Table::bounds);
     let compressed = match tables.iter().find_map(Table::compressed) {
         Some(c) => Some(Cow::Borrowed(c)),
         None => compressed.map(Cow::Owned),
@@ -286,6 +287,12 @@ pub(super) fn build_searcher<'a>(
         Algorithm::JpsPlus => grid_searcher!(open, heuristic, graph, table, |h| {
             let jumps = given_or_built(jumps, || JumpTable::build(graph));
             JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight))
+        }),
+        Algorithm::JpsBounds => grid_searcher!(open, heuristic, graph, table, |h| {
+            let bounds = given_or_built(bounds, || {
+                GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph)))
+            });
+            JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, Weighted::checked(h, weight))
         }),
         Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
             let subgoals = given_or_built(subgoals, || SubgoalGraph::build(graph));

@@ -484,7 +484,7 @@ mod later {
     use crate::graph::Graph;
     use crate::grid::Neighborhood;
     use crate::landmarks::{Directedness, LandmarkTable};
-    use crate::search::testing::random_walls;
+    use crate::search::testing::scattered;
     use crate::search::{Dijkstra, Search, SearchCache};
 
     /// Every cost of `engine` is Dijkstra's on its map, from `start` to
@@ -511,7 +511,7 @@ mod later {
         /// build on that map gives.
         #[test]
         fn edits_answered_at_once_stay_optimal_and_the_repair_ends_exact(
-            (graph, start) in random_walls(14, 350),
+            (graph, start) in scattered(14, 350),
             edits in prop::collection::vec((any::<u32>(), any::<u32>(), any::<bool>()), 1..6),
             budget in 1usize..60,
         ) {

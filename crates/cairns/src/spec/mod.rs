@@ -318,7 +318,7 @@ mod tests {
         let err = "dfs".parse::<SearchSpec>().unwrap_err();
         assert!(
             err.to_string()
-                .contains("astar, canonical, jps, jps+, sub, dijkstra, bfs"),
+                .contains("astar, canonical, jps, jps+, jps+bb, sub, dijkstra, bfs"),
             "{err}"
         );
         let long = "x".repeat(10_000);
@@ -524,6 +524,7 @@ mod tests {
         let mut tables = prepared.tables().to_vec();
         tables.push(JumpTable::build(&graph).into());
         tables.push(SubgoalGraph::build(&graph).into());
+        tables.push(crate::search::GoalBounds::build(&graph).into());
         let kinds: Vec<TableKind> = tables.iter().map(Table::kind).collect();
         assert_eq!(kinds, TableKind::ALL);
         for table in &tables {

@@ -101,6 +101,11 @@ pub enum Algorithm {
     /// over a table built (or given) before the first query
     /// ([`Algorithm::tables`]), octile only.
     JpsPlus,
+    /// `jps+bb`: [`JumpPointSearchPlus`](crate::search::JumpPointSearchPlus)
+    /// with goal bounding over [`GoalBounds`](crate::search::GoalBounds)
+    /// built (or given) before the first query ([`Algorithm::tables`]),
+    /// octile only.
+    JpsBounds,
     /// `sub`: [`SubgoalSearch`](crate::search::SubgoalSearch) over a
     /// subgoal graph built (or given) before the first query
     /// ([`Algorithm::tables`]), octile only.
@@ -119,11 +124,12 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::AStar,
         Algorithm::Canonical,
         Algorithm::Jps,
         Algorithm::JpsPlus,
+        Algorithm::JpsBounds,
         Algorithm::Subgoals,
         Algorithm::Dijkstra,
         Algorithm::Bfs,
@@ -138,6 +144,7 @@ impl Algorithm {
             Algorithm::Canonical => "canonical",
             Algorithm::Jps => "jps",
             Algorithm::JpsPlus => "jps+",
+            Algorithm::JpsBounds => "jps+bb",
             Algorithm::Subgoals => "sub",
             Algorithm::Dijkstra => "dijkstra",
             Algorithm::Bfs => "bfs",
@@ -154,6 +161,9 @@ impl Algorithm {
             Algorithm::Jps => "jump point search (octile)",
             Algorithm::JpsPlus => {
                 "jump point search over jump distances built before the first query (octile)"
+            }
+            Algorithm::JpsBounds => {
+                "jps+ with goal bounding: boxes of where each move leads, built before the first query (octile)"
             }
             Algorithm::Dijkstra => "Dijkstra's algorithm: no heuristic",
             Algorithm::Bfs => "breadth-first search: unit costs (4-connected)",

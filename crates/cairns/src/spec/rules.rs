@@ -39,7 +39,7 @@ impl SearchSpec {
     /// # Errors
     ///
     /// [`SpecErrorKind::Unsupported`] when the algorithm cannot run the
-    /// combination (jump points (`jps`, `jps+`), subgoal graphs (`sub`) and canonical ordering need octile movement
+    /// combination (jump points (`jps`, `jps+`, `jps+bb`), subgoal graphs (`sub`) and canonical ordering need octile movement
     /// and take octile or `dh`; breadth-first search needs unit costs;
     /// Dijkstra and breadth-first search take no heuristic; breadth-first
     /// search takes no OPEN set), and [`SpecErrorKind::Inadmissible`] for a
@@ -106,7 +106,11 @@ impl SearchSpec {
                     )));
                 }
             }
-            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Subgoals => {
+            Algorithm::Canonical
+            | Algorithm::Jps
+            | Algorithm::JpsPlus
+            | Algorithm::JpsBounds
+            | Algorithm::Subgoals => {
                 if neighborhood != Neighborhood::Octile {
                     return Err(unsupported(
                         "needs octile movement without corner cutting".to_string(),
@@ -214,7 +218,7 @@ impl SearchSpec {
             Algorithm::Theta => {
                 "measures straight segments by their length, not by the terrain they cross (use astar)"
             }
-            Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Subgoals => {
+            Algorithm::Jps | Algorithm::JpsPlus | Algorithm::JpsBounds | Algorithm::Subgoals => {
                 "assumes uniform costs (1 straight, sqrt(2) diagonal) and cannot be optimal on a map with terrain costs (use astar or dijkstra)"
             }
             Algorithm::Canonical => {

@@ -18,7 +18,7 @@ use crate::grid::GridGraph;
 use crate::landmarks::research::{CompressedTable, Compression};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::saved::{FileError, FileErrorKind, TableKind, read_array};
-use crate::search::{JumpTable, SubgoalGraph};
+use crate::search::{GoalBounds, JumpTable, SubgoalGraph};
 
 /// One table built before the first query: a variant per
 /// [`TableKind`], each behind an [`Arc`] so that preparations, engines
@@ -52,6 +52,8 @@ pub enum Table {
     Jumps(Arc<JumpTable>),
     /// A subgoal graph, for `sub`.
     Subgoals(Arc<SubgoalGraph>),
+    /// A goal-bounding table (with its jump table), for `jps+bb`.
+    Bounds(Arc<GoalBounds>),
 }
 
 impl Table {
@@ -62,6 +64,7 @@ impl Table {
             Table::CompressedLandmarks(_) => TableKind::CompressedLandmarks,
             Table::Jumps(_) => TableKind::Jumps,
             Table::Subgoals(_) => TableKind::Subgoals,
+            Table::Bounds(_) => TableKind::Bounds,
         }
     }
 
@@ -72,6 +75,7 @@ impl Table {
             Table::CompressedLandmarks(t) => t.memory_bytes(),
             Table::Jumps(t) => t.memory_bytes(),
             Table::Subgoals(t) => t.memory_bytes(),
+            Table::Bounds(t) => t.memory_bytes(),
         }
     }
 
@@ -87,6 +91,7 @@ impl Table {
             Table::CompressedLandmarks(t) => t.save(w, map_hash),
             Table::Jumps(t) => t.save(w, map_hash),
             Table::Subgoals(t) => t.save(w, map_hash),
+            Table::Bounds(t) => t.save(w, map_hash),
         }
     }
 
@@ -117,6 +122,9 @@ impl Table {
             Some(TableKind::Jumps) => JumpTable::load_for(whole, graph, expected_map_hash)?.into(),
             Some(TableKind::Subgoals) => {
                 SubgoalGraph::load_for(whole, graph, expected_map_hash)?.into()
+            }
+            Some(TableKind::Bounds) => {
+                GoalBounds::load_for(whole, graph, expected_map_hash)?.into()
             }
             None => return Err(FileErrorKind::BadMagic.into()),
         })
@@ -154,6 +162,14 @@ impl Table {
         }
     }
 
+    /// The goal-bounding table, if this is one.
+    pub fn bounds(&self) -> Option<&GoalBounds> {
+        match self {
+            Table::Bounds(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// Refuses a table built for a graph of another size than `graph`.
     pub(super) fn check_fits(&self, graph: &GridGraph) -> Result<(), SpecError> {
         let nodes = match self {
@@ -161,6 +177,10 @@ impl Table {
             Table::CompressedLandmarks(t) => t.node_count(),
             Table::Jumps(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
             Table::Subgoals(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
+            Table::Bounds(t) => {
+                let t = t.jumps();
+                return grid_fits(self.kind(), (t.width(), t.height()), graph);
+            }
         };
         if nodes == graph.node_bound() {
             return Ok(());
@@ -182,7 +202,7 @@ impl Table {
             Table::CompressedLandmarks(t) => {
                 Ok(spec.with_heuristic(spec.heuristic_of_compressed(t)?))
             }
-            Table::Jumps(_) | Table::Subgoals(_) => {
+            Table::Jumps(_) | Table::Subgoals(_) | Table::Bounds(_) => {
                 let kind = self.kind();
                 if spec.algorithm.tables().contains(&kind) {
                     return Ok(spec);
@@ -238,6 +258,9 @@ impl Table {
             }
             TableKind::Jumps => JumpTable::build(graph).into(),
             TableKind::Subgoals => SubgoalGraph::build(graph).into(),
+            TableKind::Bounds => {
+                GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph))).into()
+            }
         })
     }
 }
@@ -251,6 +274,7 @@ impl Algorithm {
         match self {
             Algorithm::JpsPlus => &[TableKind::Jumps],
             Algorithm::Subgoals => &[TableKind::Subgoals],
+            Algorithm::JpsBounds => &[TableKind::Bounds],
             _ => &[],
         }
     }
@@ -282,6 +306,12 @@ table_from!(
     Jumps(JumpTable),
     Subgoals(SubgoalGraph),
 );
+
+impl From<GoalBounds> for Table {
+    fn from(t: GoalBounds) -> Table {
+        Table::Bounds(Arc::new(t))
+    }
+}
 
 /// A table built or loaded before preparation (a saved file), with the
 /// seconds that took, for [`SearchSpec::prepare_with`].
@@ -533,6 +563,12 @@ mod tests {
         SubgoalGraph::load_for(b, &small_map().0, hash).map(drop)
     }
 
+    /// The goal-bounding table's loader, which reads a file for a map: the
+    /// small map.
+    fn load_bounds(b: &[u8], hash: u64) -> Result<(), FileError> {
+        GoalBounds::load_for(b, &small_map().0, hash).map(drop)
+    }
+
     /// One saved table of each kind on the small map (and a directed
     /// landmark table, on a graph of its own), each with its bytes and its
     /// kind's own loader.
@@ -544,6 +580,7 @@ mod tests {
             full.into(),
             JumpTable::build(&graph).into(),
             SubgoalGraph::build(&graph).into(),
+            GoalBounds::build(&graph).into(),
         ];
         let mut out: Vec<(TableKind, Vec<u8>, Loader)> = tables
             .iter()
@@ -555,6 +592,7 @@ mod tests {
                     TableKind::CompressedLandmarks => |b, h| CompressedTable::load(b, h).map(drop),
                     TableKind::Jumps => |b, h| JumpTable::load(b, h).map(drop),
                     TableKind::Subgoals => load_subgoals,
+                    TableKind::Bounds => load_bounds,
                 };
                 (t.kind(), bytes, load)
             })
@@ -597,6 +635,7 @@ mod tests {
                 TableKind::CompressedLandmarks => CompressedTable::load(Broken, 0).map(drop),
                 TableKind::Jumps => JumpTable::load(Broken, 0).map(drop),
                 TableKind::Subgoals => SubgoalGraph::load_for(Broken, &graph, 0).map(drop),
+                TableKind::Bounds => GoalBounds::load_for(Broken, &graph, 0).map(drop),
             }
             .unwrap_err();
             assert_eq!(err.kind(), &FileErrorKind::Io, "{kind}");

@@ -88,7 +88,11 @@ fn accepted(
     admissible
         && match algorithm {
             Algorithm::AStar => true,
-            Algorithm::Canonical | Algorithm::Jps | Algorithm::JpsPlus | Algorithm::Subgoals => {
+            Algorithm::Canonical
+            | Algorithm::Jps
+            | Algorithm::JpsPlus
+            | Algorithm::JpsBounds
+            | Algorithm::Subgoals => {
                 octile
                     && matches!(
                         heuristic,

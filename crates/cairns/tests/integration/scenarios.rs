@@ -12,12 +12,14 @@
 //! `set/file.scen: SPEC: line N: ...`.
 
 use std::path::Path;
+use std::time::Duration;
 
 use cairns::graph::{Graph, NodeId};
 use cairns::movingai::ScenarioErrorKind;
 use cairns::movingai::runner::{self, Instance, Reference};
 use cairns::open::OpenKind;
-use cairns::spec::SearchSpec;
+use cairns::search::GoalBounds;
+use cairns::spec::{Given, SearchSpec, Table};
 
 use super::{scen_files, sets, short};
 
@@ -30,9 +32,39 @@ fn load(file: &Path) -> Instance {
 /// cost against `reference`, and describes every mismatch. Returns the
 /// number of searches run.
 fn check(spec: &str, inst: &Instance, reference: Reference, mismatches: &mut Vec<String>) -> usize {
+    check_with(spec, inst, reference, None, mismatches)
+}
+
+/// The time the goal-bounding table of `jps+bb` is given to build on each
+/// map here: enough for every jump point of the dao and da2 maps and a
+/// part of those of the 512x512 and larger ones, whose jump points without
+/// boxes prune nothing, so that a partial table's costs are checked too.
+const BOUNDS_BUDGET: Duration = Duration::from_millis(300);
+
+/// `jps+bb` over a goal-bounding table built within [`BOUNDS_BUDGET`].
+fn check_bounded(inst: &Instance, reference: Reference, mismatches: &mut Vec<String>) -> usize {
+    let bounds = GoalBounds::build_within(&inst.graph, Some(BOUNDS_BUDGET));
+    check_with(
+        "jps+bb/octile",
+        inst,
+        reference,
+        Some(bounds.into()),
+        mismatches,
+    )
+}
+
+/// [`check`] with a table `given` instead of the one the spec builds.
+fn check_with(
+    spec: &str,
+    inst: &Instance,
+    reference: Reference,
+    given: Option<Table>,
+    mismatches: &mut Vec<String>,
+) -> usize {
     let parsed: SearchSpec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let given = given.into_iter().map(Given::from);
     let prepared = parsed
-        .prepare(&inst.graph)
+        .prepare_with(&inst.graph, given)
         .unwrap_or_else(|e| panic!("{spec}: {e}"));
     let mut searcher = prepared.searcher();
     let summary = runner::run(inst, &mut *searcher, reference, &mut |_| {});
@@ -56,7 +88,8 @@ fn assert_none(what: &str, mismatches: &[String]) {
 }
 
 /// Octile A* with the default OPEN set, on the plain grid and with canonical
-/// ordering, jump point search (online and JPS+) and subgoal graphs, on every file of `set`, at most
+/// ordering, jump point search (online, JPS+ and JPS+ with goal bounding,
+/// [`check_bounded`]) and subgoal graphs, on every file of `set`, at most
 /// `max_per_file` lines of each (evenly spread; smaller files in full).
 ///
 /// The caps keep each set's test at a few seconds in a test build (the
@@ -84,11 +117,12 @@ fn published_lengths(set: &str, max_per_file: usize) {
         ] {
             runs += check(spec, &inst, Reference::Published, &mut mismatches);
         }
+        runs += check_bounded(&inst, Reference::Published, &mut mismatches);
     }
     assert!(runs > 0);
     assert_none(
         &format!(
-            "{set}: octile A* (plain, canonical), jump point search (jps, jps+) and subgoal graphs (sub), {runs} searches"
+            "{set}: octile A* (plain, canonical), jump point search (jps, jps+, jps+bb) and subgoal graphs (sub), {runs} searches"
         ),
         &mismatches,
     );
@@ -189,9 +223,10 @@ fn wc3maps512_against_dijkstra_and_blocked_endpoints() {
         for spec in ["astar/octile", "jps+/octile", "sub/octile"] {
             check(spec, &inst, Reference::Dijkstra, &mut mismatches);
         }
+        check_bounded(&inst, Reference::Dijkstra, &mut mismatches);
     }
     assert_none(
-        "wc3maps512: octile A* and JPS+ against Dijkstra",
+        "wc3maps512: octile A*, JPS+ (plain and goal-bounded) and subgoals against Dijkstra",
         &mismatches,
     );
 }

@@ -86,6 +86,7 @@ fn check_refusals(g: &GridGraph) -> Result<(), TestCaseError> {
         Algorithm::Jps,
         Algorithm::JpsPlus,
         Algorithm::Subgoals,
+        Algorithm::JpsBounds,
         Algorithm::Canonical,
         Algorithm::Bfs,
     ] {

@@ -10,7 +10,7 @@ use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_table, read_u32, read_words, write_header,
+    read_table, read_u32, read_words, write_grid_header,
 };
 
 /// The kind of a jump table's file.
@@ -33,9 +33,8 @@ impl JumpTable {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
-        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
-        out.put(&self.width.to_le_bytes())?;
-        out.put(&self.height.to_le_bytes())?;
+        let header = (KIND, Self::FILE_VERSION, map_hash);
+        write_grid_header(&mut out, header, (self.width, self.height))?;
         for chunk in self.jumps.chunks(4096) {
             for e in chunk {
                 out.put(&e.to_le_bytes())?;

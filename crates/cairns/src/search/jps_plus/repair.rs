@@ -159,14 +159,14 @@ mod tests {
 
     use super::*;
     use crate::grid::Tile;
-    use crate::search::testing::{random_walls, walled};
+    use crate::search::testing::{scattered, walled};
 
     proptest! {
         /// Any sequence of wall edits, repaired after each batch, leaves the
         /// table the build of the edited grid would give.
         #[test]
         fn repaired_tables_equal_built_ones(
-            (mut graph, _) in random_walls(24, 600),
+            (mut graph, _) in scattered(24, 600),
             batches in prop::collection::vec(prop::collection::vec((any::<u32>(), any::<u32>()), 1..4), 1..6),
         ) {
             let (w, h) = (graph.width(), graph.height());

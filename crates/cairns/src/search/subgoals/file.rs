@@ -10,8 +10,8 @@ use super::{SubgoalGraph, subgoal_bits};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_table, read_u32, read_words, write_header,
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_grid_size,
+    read_header, read_table, read_u32, read_words, write_grid_header,
 };
 
 /// The kind of a subgoal graph's file.
@@ -34,9 +34,8 @@ impl SubgoalGraph {
     /// Any error of `w`.
     pub fn save(&self, mut w: impl Write, map_hash: u64) -> io::Result<()> {
         let mut out = HashingWriter::new(&mut w);
-        write_header(&mut out, KIND, Self::FILE_VERSION, map_hash)?;
-        out.put(&self.width.to_le_bytes())?;
-        out.put(&self.height.to_le_bytes())?;
+        let header = (KIND, Self::FILE_VERSION, map_hash);
+        write_grid_header(&mut out, header, (self.width, self.height))?;
         out.put(&(self.cells.len() as u32).to_le_bytes())?;
         for c in &self.cells {
             out.put(&c.0.to_le_bytes())?;
@@ -109,17 +108,7 @@ fn read_graph<R: Read>(
 ) -> Result<SubgoalGraph, FileError> {
     let version = SubgoalGraph::FILE_VERSION;
     read_header(&mut r, KIND, (version, version), expected_map_hash)?;
-    let width = read_u32(&mut r)?;
-    let height = read_u32(&mut r)?;
-    if (width, height) != (graph.width(), graph.height()) {
-        return Err(FileErrorKind::SizeMismatch {
-            width: graph.width(),
-            height: graph.height(),
-            found_width: width,
-            found_height: height,
-        }
-        .into());
-    }
+    let (width, height) = read_grid_size(&mut r, graph)?;
     let count = read_u32(&mut r)?;
     if u64::from(count) > u64::from(width) * u64::from(height) {
         return Err(FileErrorKind::BadSize { width, height }.into());
