@@ -26,21 +26,7 @@ impl GoalBounds {
     /// Saves the boxes, tagged with `map_hash` ([`grid_hash`] of the grid
     /// under octile movement, for a grid), in `O(jump points)` time.
     ///
-    /// # Format, version 1
-    ///
-    /// After the 28 bytes every grid-sized table starts with (the magic
-    /// `CAIRNSGB`, the version as a `u32`, the map hash as a `u64`, then
-    /// the width and the height as `u32`s), little-endian throughout:
-    ///
-    /// | bytes | content |
-    /// |---|---|
-    /// | 4 | how many jump points have boxes, `n`, `u32` |
-    /// | `4 n` | their cells, `y w + x`, increasing, `u32` |
-    /// | `64 n` | their boxes, eight per jump point in the bit order of [`GridGraph::moves`], each `[min x, min y, max x, max y]` of `u16` |
-    /// | 8 | the FNV-1a 64-bit checksum of all before it |
-    ///
-    /// Not saved: the jump table, which loading builds again from the map
-    /// in milliseconds. Whatever follows the checksum is ignored.
+    /// The format, `CAIRNSGB`, is in [the saved-table formats](crate::saved#the-formats).
     ///
     /// [`grid_hash`]: crate::saved::grid_hash
     ///
