@@ -161,6 +161,19 @@ impl GoalBounds {
         table
     }
 
+    /// This table after the cells `edited` of `graph` changed: the jump
+    /// table repaired near the edits ([`JumpTable::repair`]) and no boxes,
+    /// since a box of the older map may leave out a cell whose shortest
+    /// path now starts its way. The search then prunes nothing and answers
+    /// as `jps+` does, until the table is built again.
+    #[must_use]
+    pub fn edited(&self, graph: &GridGraph, edited: &[NodeId]) -> GoalBounds {
+        let mut jumps = self.jumps.clone();
+        jumps.repair(graph, edited);
+        let points = jump_points(graph, &jumps);
+        GoalBounds::empty(graph, jumps, points)
+    }
+
     /// The table of `jumps` with no boxes yet.
     fn empty(graph: &GridGraph, jumps: JumpTable, points: Vec<NodeId>) -> GoalBounds {
         GoalBounds {
