@@ -206,23 +206,37 @@ pub(super) fn safe_searcher<'a>(
     tables: &'a [Table],
     changes: &MapChanges,
 ) -> Option<BoxedSearcher<'a>> {
-    let table = tables.iter().find_map(Table::landmarks)?;
-    let HeuristicSpec::Landmarks { mode, .. } = spec.heuristic_for(graph.neighborhood()) else {
-        return None;
-    };
-    let dh = DifferentialHeuristic::new(table, Octile::new(graph));
-    let dh = match mode {
-        LandmarkMode::Best(n) => dh.with_best(n),
-        LandmarkMode::All => dh,
-        _ => return None,
-    };
-    if spec.algorithm != Algorithm::AStar || spec.pull {
+    if !serves_safe_mode(spec, graph) {
         return None;
     }
+    let table = tables.iter().find_map(Table::landmarks)?;
+    let dh = DifferentialHeuristic::new(table, Octile::new(graph));
+    let dh = match spec.heuristic_for(graph.neighborhood()) {
+        HeuristicSpec::Landmarks {
+            mode: LandmarkMode::Best(n),
+            ..
+        } => dh.with_best(n),
+        _ => dh,
+    };
     let safe = Weighted::checked(SafeDifferential::new(dh, changes, graph), spec.bound());
     let mut searcher = with_open_set!(spec.open_kind(), |Q| boxed::<_, Q>(AStar::new(graph, safe)));
     searcher.prepare(graph.node_bound());
     Some(searcher)
+}
+
+/// Whether [`safe_searcher`] serves `spec` on `graph`: A* (not
+/// string-pulled) with a landmark heuristic over the full table (`dh`,
+/// `dh:K:bestN`; not a compressed or adaptive one).
+pub(super) fn serves_safe_mode(spec: SearchSpec, graph: &GridGraph) -> bool {
+    spec.algorithm == Algorithm::AStar
+        && !spec.pull
+        && matches!(
+            spec.heuristic_for(graph.neighborhood()),
+            HeuristicSpec::Landmarks {
+                mode: LandmarkMode::All | LandmarkMode::Best(_),
+                ..
+            }
+        )
 }
 
 /// The one place where a spec's names become types.

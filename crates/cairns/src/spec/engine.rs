@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::construct::{BoxedSearcher, build_searcher, safe_searcher};
+use super::construct::{BoxedSearcher, build_searcher, safe_searcher, serves_safe_mode};
 use super::error::SpecError;
 use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
@@ -247,8 +247,8 @@ impl Engine {
         let Some(landmarks) = tables.iter().find_map(Table::landmarks) else {
             return self.edited(cells, repair);
         };
-        let (spec, probe) = (self.spec(), MapChanges::new());
-        if safe_searcher(spec, self.graph(), tables, &probe).is_none() {
+        let spec = self.spec();
+        if !serves_safe_mode(spec, self.graph()) {
             return self.edited(cells, repair);
         }
         let mut graph = self.graph().clone();
