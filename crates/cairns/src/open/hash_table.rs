@@ -149,13 +149,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn equal_keys_pop_smallest_node_first() {
-        let pushed = [700, 3, 5_000_000, 42, 9];
-        let order = crate::open::tests::equal_keys_pop_order(HashTable::new(), &pushed);
-        assert_eq!(order, [3, 9, 42, 700, 5_000_000]);
-    }
-
-    #[test]
     fn hasher_spreads_consecutive_ids() {
         use std::hash::Hash;
         let hash = |n: u32| {

@@ -106,13 +106,6 @@ mod tests {
     use crate::open::conformance::prepared_with;
 
     #[test]
-    fn equal_keys_pop_earliest_member_first() {
-        // Popping 7 moves 5, the last member, into its place.
-        let order = crate::open::tests::equal_keys_pop_order(IndexedArray::new(), &[7, 3, 5]);
-        assert_eq!(order, [7, 5, 3]);
-    }
-
-    #[test]
     fn clear_forgets_membership_and_keeps_the_bound() {
         let mut a = prepared_with(IndexedArray::new(), 4, &[(0, 1.0, 0.0), (1, 2.0, 0.0)]);
         a.clear();

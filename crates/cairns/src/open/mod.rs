@@ -533,13 +533,35 @@ mod tests {
         [4, 2, 3, 1]
     }
 
-    /// The order in which `q` pops `nodes`, pushed in that order with one
-    /// key: what each structure documents for equal keys.
-    pub(super) fn equal_keys_pop_order<Q: OpenSet>(mut q: Q, nodes: &[u32]) -> Vec<u32> {
-        for &n in nodes {
-            q.push(NodeId(n), Key { f: 2.0, g: 1.0 });
+    /// The order among equal keys that each structure documenting one
+    /// promises, all in one table: the nodes pushed in this order with one
+    /// key pop in the order given.
+    #[test]
+    fn equal_keys_pop_in_each_structures_documented_order() {
+        let pushed = [70, 3, 500, 42, 9];
+        let by_node = [3, 9, 42, 70, 500];
+        let last_pushed_first = [9, 42, 500, 3, 70];
+        // Popping slot 0 moves the last entry into it.
+        let slot_0_refilled = [70, 9, 42, 500, 3];
+        let documented = [
+            (OpenKind::HashTable, by_node),
+            (OpenKind::SkipList, by_node),
+            (OpenKind::SplayTree, by_node),
+            (OpenKind::SortedArray, last_pushed_first),
+            (OpenKind::SortedList, last_pushed_first),
+            (OpenKind::IndexedArray, slot_0_refilled),
+            (OpenKind::UnsortedArray, slot_0_refilled),
+        ];
+        for (kind, want) in documented {
+            let order = crate::with_open_set!(kind, |Q| {
+                let mut q = Q::default();
+                for n in pushed {
+                    q.push(NodeId(n), Key { f: 2.0, g: 1.0 });
+                }
+                conformance::pop_order(&mut q)
+            });
+            assert_eq!(order, want, "{kind}");
         }
-        conformance::pop_order(&mut q)
     }
 
     /// The type name of the structure a kind dispatches to, after running

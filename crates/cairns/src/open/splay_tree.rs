@@ -280,18 +280,3 @@ impl OpenSet for SplayTree {
         self.len
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pops_in_key_order_then_node_order() {
-        let mut t = SplayTree::new();
-        t.push(NodeId(7), Key { f: 5.0, g: 4.0 });
-        crate::open::tests::push_tied(&mut t);
-        // 7 has the key of 3: after it, by node id.
-        let order = crate::open::conformance::pop_order(&mut t);
-        assert_eq!(order, [4, 2, 3, 7, 1]);
-    }
-}

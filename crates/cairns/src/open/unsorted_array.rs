@@ -97,15 +97,3 @@ impl OpenSet for UnsortedArray {
         self.entries.len()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn equal_keys_pop_from_the_lowest_slot() {
-        // 7 sits in slot 0; popping it moves 5 into slot 0.
-        let order = crate::open::tests::equal_keys_pop_order(UnsortedArray::new(), &[7, 3, 5]);
-        assert_eq!(order, [7, 5, 3]);
-    }
-}
