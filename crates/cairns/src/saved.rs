@@ -594,6 +594,55 @@ pub(crate) fn write_grid_header<W: Write>(
     out.put(&height.to_le_bytes())
 }
 
+/// Starts writing a grid-sized table to `w`: its header and the grid's
+/// size ([`write_grid_header`]); the kind's body follows, then
+/// [`HashingWriter::finish`].
+pub(crate) fn grid_table_writer<W: Write>(
+    w: W,
+    header: (TableKind, u32, u64),
+    size: (u32, u32),
+) -> io::Result<HashingWriter<W>> {
+    let mut out = HashingWriter::new(w);
+    write_grid_header(&mut out, header, size)?;
+    Ok(out)
+}
+
+/// Reads a grid-sized table of `kind` for `graph` written at `version`
+/// with [`grid_table_writer`]: the magic, the header (checked against
+/// `version` and `expected_map_hash`) and the grid's size (against
+/// `graph`'s), then the kind's body with `body`, given the size, then the
+/// checksum; then `check` checks what was read against the map. Any error
+/// names `kind`.
+pub(crate) fn read_grid_table<R: Read, D, T>(
+    r: R,
+    (kind, version, expected_map_hash): (TableKind, u32, u64),
+    graph: &crate::grid::GridGraph,
+    body: impl FnOnce(&mut Hashing<R>, (u32, u32)) -> Result<D, FileError>,
+    check: impl FnOnce(D) -> Result<T, FileError>,
+) -> Result<T, FileError> {
+    read_table(r, kind, |mut r| {
+        read_header(&mut r, kind, (version, version), expected_map_hash)?;
+        let size = read_grid_size(&mut r, graph)?;
+        let data = body(&mut r, size)?;
+        check_sum(r)?;
+        check(data)
+    })
+}
+
+/// Reads a list of cells as [`HashingWriter::put_cells`] writes it: a
+/// count, which no grid of `width` by `height` can exceed (checked before
+/// anything is allocated), then the cells.
+pub(crate) fn read_cells<R: Read>(
+    r: &mut Hashing<R>,
+    (width, height): (u32, u32),
+) -> Result<Vec<u32>, FileError> {
+    let count = read_u32(r)?;
+    if u64::from(count) > u64::from(width) * u64::from(height) {
+        return Err(FileErrorKind::BadSize { width, height }.into());
+    }
+    Ok(read_words(r, count as usize, u32::from_le_bytes)?)
+}
+
 /// Reads the width and height of a grid-sized table (`u32` each) and
 /// checks them against `graph`'s.
 pub(crate) fn read_grid_size<R: Read>(
@@ -733,6 +782,15 @@ impl<W: Write> HashingWriter<W> {
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= 1 << 16 {
             self.flush_block()?;
+        }
+        Ok(())
+    }
+
+    /// Adds a list of cells: their count (`u32`), then each cell's id.
+    pub(crate) fn put_cells(&mut self, cells: &[crate::graph::NodeId]) -> io::Result<()> {
+        self.put(&(cells.len() as u32).to_le_bytes())?;
+        for c in cells {
+            self.put(&c.0.to_le_bytes())?;
         }
         Ok(())
     }

@@ -48,8 +48,8 @@ struct Slot {
     key: Key,
     /// `NodeId::NONE` when the slot is free.
     node: NodeId,
-    left: u32,
-    right: u32,
+    /// The slots of the `LEFT` (smaller) and `RIGHT` (larger) children.
+    child: [u32; 2],
 }
 
 impl Holder for Slot {
@@ -68,6 +68,22 @@ impl Default for SplayTree {
             root: NIL,
             len: 0,
         }
+    }
+}
+
+/// The index in [`Slot::child`] of the smaller entries' side.
+const LEFT: usize = 0;
+/// The index of the larger entries' side.
+const RIGHT: usize = 1;
+
+/// The side of an entry on which a sought position lies, by the order of
+/// the position against the entry: none when it is the entry's own.
+#[inline]
+fn side(o: Ordering) -> Option<usize> {
+    match o {
+        Ordering::Less => Some(LEFT),
+        Ordering::Greater => Some(RIGHT),
+        Ordering::Equal => None,
     }
 }
 
@@ -101,72 +117,40 @@ impl SplayTree {
     /// Returns the new root: the entry found, or the last one on the search
     /// path.
     fn splay(&mut self, mut t: u32, target: impl Fn(&Self, u32) -> Ordering) -> u32 {
-        // The left tree collects entries smaller than the target, hung off
-        // its rightmost node; the right tree the larger ones.
-        let (mut left_root, mut left_tail) = (NIL, NIL);
-        let (mut right_root, mut right_tail) = (NIL, NIL);
-        loop {
-            match target(self, t) {
-                Ordering::Less => {
-                    let mut l = self.arena[t as usize].left;
-                    if l == NIL {
-                        break;
-                    }
-                    if target(self, l) == Ordering::Less {
-                        // Rotate right.
-                        self.arena[t as usize].left = self.arena[l as usize].right;
-                        self.arena[l as usize].right = t;
-                        t = l;
-                        l = self.arena[t as usize].left;
-                        if l == NIL {
-                            break;
-                        }
-                    }
-                    // Link right.
-                    if right_tail == NIL {
-                        right_root = t;
-                    } else {
-                        self.arena[right_tail as usize].left = t;
-                    }
-                    right_tail = t;
-                    t = l;
-                }
-                Ordering::Greater => {
-                    let mut r = self.arena[t as usize].right;
-                    if r == NIL {
-                        break;
-                    }
-                    if target(self, r) == Ordering::Greater {
-                        // Rotate left.
-                        self.arena[t as usize].right = self.arena[r as usize].left;
-                        self.arena[r as usize].left = t;
-                        t = r;
-                        r = self.arena[t as usize].right;
-                        if r == NIL {
-                            break;
-                        }
-                    }
-                    // Link left.
-                    if left_tail == NIL {
-                        left_root = t;
-                    } else {
-                        self.arena[left_tail as usize].right = t;
-                    }
-                    left_tail = t;
-                    t = r;
-                }
-                Ordering::Equal => break,
+        // The tree on each side collects the entries on that side of the
+        // target, hung off its tail's child toward the target.
+        let (mut roots, mut tails) = ([NIL; 2], [NIL; 2]);
+        while let Some(d) = side(target(self, t)) {
+            let o = 1 - d;
+            let mut c = self.arena[t as usize].child[d];
+            if c == NIL {
+                break;
             }
+            if side(target(self, c)) == Some(d) {
+                // Rotate away from the target's side.
+                self.arena[t as usize].child[d] = self.arena[c as usize].child[o];
+                self.arena[c as usize].child[o] = t;
+                t = c;
+                c = self.arena[t as usize].child[d];
+                if c == NIL {
+                    break;
+                }
+            }
+            // Link `t` into the tree on the other side.
+            if tails[o] == NIL {
+                roots[o] = t;
+            } else {
+                self.arena[tails[o] as usize].child[d] = t;
+            }
+            tails[o] = t;
+            t = c;
         }
         // Assemble.
-        let Slot { left, right, .. } = self.arena[t as usize];
-        if left_tail != NIL {
-            self.arena[left_tail as usize].right = left;
-            self.arena[t as usize].left = left_root;
-        }
-        if right_tail != NIL {
-            self.arena[right_tail as usize].left = right;
-            self.arena[t as usize].right = right_root;
+        for s in [LEFT, RIGHT] {
+            if tails[s] != NIL {
+                self.arena[tails[s] as usize].child[1 - s] = self.arena[t as usize].child[s];
+                self.arena[t as usize].child[s] = roots[s];
+            }
         }
         t
     }
@@ -178,23 +162,16 @@ impl SplayTree {
 
     /// Links slot `i`, whose key is set, into the tree.
     fn insert(&mut self, i: u32) {
-        {
-            let s = &mut self.arena[i as usize];
-            s.left = NIL;
-            s.right = NIL;
-        }
+        self.arena[i as usize].child = [NIL; 2];
         if self.root != NIL {
             let (key, node) = self.at(i);
             let t = self.splay_at(self.root, key, node);
-            if order((key, node), self.at(t)) == Ordering::Less {
-                self.arena[i as usize].left = self.arena[t as usize].left;
-                self.arena[i as usize].right = t;
-                self.arena[t as usize].left = NIL;
-            } else {
-                self.arena[i as usize].right = self.arena[t as usize].right;
-                self.arena[i as usize].left = t;
-                self.arena[t as usize].right = NIL;
-            }
+            // `i` takes the root's subtree on its side, and the root on
+            // the other.
+            let d = side(order((key, node), self.at(t))).unwrap_or(RIGHT);
+            self.arena[i as usize].child[d] = self.arena[t as usize].child[d];
+            self.arena[i as usize].child[1 - d] = t;
+            self.arena[t as usize].child[d] = NIL;
         }
         self.root = i;
     }
@@ -204,14 +181,14 @@ impl SplayTree {
         let (key, node) = self.at(i);
         let t = self.splay_at(self.root, key, node);
         debug_assert_eq!(t, i);
-        let Slot { left, right, .. } = self.arena[t as usize];
+        let [left, right] = self.arena[t as usize].child;
         self.root = if left == NIL {
             right
         } else {
             // Everything on the left is smaller: splaying for `i` brings
             // the largest to the top, with no right child.
             let m = self.splay_at(left, key, node);
-            self.arena[m as usize].right = right;
+            self.arena[m as usize].child[RIGHT] = right;
             m
         };
     }
@@ -227,8 +204,7 @@ impl OpenSet for SplayTree {
         let slot = Slot {
             key,
             node,
-            left: NIL,
-            right: NIL,
+            child: [NIL; 2],
         };
         let i = self.position.store(&mut self.arena, &mut self.free, slot);
         self.insert(i);
@@ -241,7 +217,9 @@ impl OpenSet for SplayTree {
         }
         let t = self.splay(self.root, |_, _| Ordering::Less);
         let Slot {
-            key, node, right, ..
+            key,
+            node,
+            child: [_, right],
         } = self.arena[t as usize];
         self.root = right;
         self.arena[t as usize].node = NodeId::NONE;

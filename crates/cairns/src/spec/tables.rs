@@ -685,6 +685,37 @@ mod tests {
         }
     }
 
+    /// The grid kinds read the grid's size after the header: a file for
+    /// a grid of another size is named as such, and so is a count of
+    /// cells (in the kinds that list cells) that no grid of the size
+    /// holds, before anything is allocated.
+    #[test]
+    fn grid_kinds_name_another_size_and_more_cells_than_the_grid() {
+        let (graph, hash) = small_map();
+        let other = crate::grid::testing::open_map(3, 6, crate::grid::Neighborhood::Octile);
+        let grid_kinds = [TableKind::Jumps, TableKind::Subgoals, TableKind::Bounds];
+        for (kind, good, _) in saved().into_iter().filter(|s| grid_kinds.contains(&s.0)) {
+            let err = Table::load_for(&good[..], &other, hash).unwrap_err();
+            let size = FileErrorKind::SizeMismatch {
+                width: 3,
+                height: 6,
+                found_width: 6,
+                found_height: 3,
+            };
+            assert_eq!((err.kind(), err.table()), (&size, Some(kind)));
+            if kind != TableKind::Jumps {
+                let mut b = good[..28].to_vec();
+                b.extend_from_slice(&u32::MAX.to_le_bytes());
+                let err = Table::load_for(&b[..], &graph, hash).unwrap_err();
+                let bad = FileErrorKind::BadSize {
+                    width: 6,
+                    height: 3,
+                };
+                assert_eq!(err.kind(), &bad, "{kind}");
+            }
+        }
+    }
+
     proptest! {
         /// Random bytes after a valid header, and every truncation and
         /// one-bit flip of a valid file of each kind, are refused without a
