@@ -818,6 +818,20 @@ mod tests {
         serde_json::from_value(body).unwrap()
     }
 
+    /// A 48x48 map of rooms of side 7 drawn from `seed`, its free cells in
+    /// row order, and a server state serving it as map `m`.
+    fn rooms(seed: u64) -> (cairns::grid::Grid, Vec<[u32; 2]>, AppState) {
+        let grid = cairns::grid::MapKind::Rooms { room_size: 7 }
+            .generate(48, 48, seed)
+            .unwrap();
+        let free = (0..48)
+            .flat_map(|y| (0..48).map(move |x| [x, y]))
+            .filter(|&[x, y]| grid.is_passable(x, y))
+            .collect();
+        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        (grid, free, state)
+    }
+
     #[test]
     fn base64_matches_rfc_4648_vectors() {
         for (input, want) in [
@@ -839,13 +853,7 @@ mod tests {
     /// that builds its own table.
     #[test]
     fn jps_plus_reuses_the_graphs_jump_table() {
-        use cairns::grid::MapKind;
-        let grid = MapKind::Rooms { room_size: 7 }.generate(48, 48, 2).unwrap();
-        let free: Vec<[u32; 2]> = (0..48)
-            .flat_map(|y| (0..48).map(move |x| [x, y]))
-            .filter(|&[x, y]| grid.is_passable(x, y))
-            .collect();
-        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        let (grid, free, state) = rooms(2);
         let to = *free.last().unwrap();
         let wall = free[free.len() / 2];
         for (k, &from) in free.iter().step_by(97).take(4).enumerate() {
@@ -891,13 +899,7 @@ mod tests {
     /// again.
     #[test]
     fn a_landmark_drag_keeps_search_a_and_reruns_b() {
-        use cairns::grid::MapKind;
-        let grid = MapKind::Rooms { room_size: 7 }.generate(48, 48, 3).unwrap();
-        let free: Vec<[u32; 2]> = (0..48)
-            .flat_map(|y| (0..48).map(move |x| [x, y]))
-            .filter(|&[x, y]| grid.is_passable(x, y))
-            .collect();
-        let state = AppState::with_grid("m", grid.clone()).unwrap();
+        let (grid, free, state) = rooms(3);
         let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
         let (from, to) = (free[0], *free.last().unwrap());
         let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));

@@ -505,7 +505,9 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
+    use crate::search::testing::{
+        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+    };
     use crate::search::{Search, SearchCache};
 
     /// Checks JPS+ with goal bounding against Dijkstra from `start` to
@@ -523,22 +525,14 @@ mod tests {
         matches_dijkstra_from(graph, &search, start)
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
-        /// Random obstacles, dense or sparse, on grids from one cell to
-        /// 14x14.
-        #[test]
-        fn random_obstacles_match_dijkstra((graph, start) in scattered(15, 500)) {
-            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
-
-        /// Rooms joined by doors: many ties between the ways round a wall,
-        /// the case where a cell must be in the box of each first move.
-        #[test]
-        fn rooms_match_dijkstra((graph, start) in rooms(6, 20)) {
-            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
-    }
+    // Rooms have many ties between the ways round a wall: the case where
+    // a cell must be in the box of each first move.
+    matches_dijkstra_on_random_grids!(
+        check_all_from,
+        cases = 200,
+        scattered(15, 500),
+        rooms(6, 20)
+    );
 
     /// A cell that two first moves reach at the same cost on canonical
     /// paths is in both boxes: round a lone wall cell, the cell behind it.

@@ -591,7 +591,9 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
 mod tests {
     use super::*;
     use crate::grid::Grid;
-    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
+    use crate::search::testing::{
+        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+    };
     use crate::search::{Dijkstra, Search, SearchCache};
 
     /// Checks JPS+ against Dijkstra from `start` to every cell of `graph`.
@@ -601,21 +603,12 @@ mod tests {
         matches_dijkstra_from(graph, &jps, start)
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-        /// Random obstacles, dense or sparse, on grids from one cell to
-        /// 14x14 (so every run meets the border).
-        #[test]
-        fn random_obstacles_match_dijkstra((graph, start) in scattered(15, 500)) {
-            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
-
-        /// Rooms joined by doors and corridors one cell wide.
-        #[test]
-        fn rooms_and_corridors_match_dijkstra((graph, start) in rooms(6, 20)) {
-            proptest::prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
-    }
+    matches_dijkstra_on_random_grids!(
+        check_all_from,
+        cases = 300,
+        scattered(15, 500),
+        rooms(6, 20)
+    );
 
     #[test]
     fn single_cells_rows_and_columns() {

@@ -637,7 +637,9 @@ mod tests {
 
     use super::*;
     use crate::grid::testing::dense_map;
-    use crate::search::testing::{matches_dijkstra_from, rooms, scattered, walled as grid};
+    use crate::search::testing::{
+        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+    };
     use crate::search::{Search, SearchCache};
 
     /// Checks subgoal search against Dijkstra from `start` to every cell of
@@ -655,21 +657,17 @@ mod tests {
         fn dense_maps_match_dijkstra((graph, start) in dense_map()) {
             prop_assert_eq!(check_all_from(&graph, start), Ok(()));
         }
-
-        /// Random obstacles, dense or sparse, on grids up to 39 cells a
-        /// side: long runs, many subgoals and pruned sweeps.
-        #[test]
-        fn random_obstacles_match_dijkstra((graph, start) in scattered(40, 450)) {
-            prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
-
-        /// Rooms joined by doors, one-cell corridors and long walls: the
-        /// shapes where the sweeps' pruning has to reach around corners.
-        #[test]
-        fn rooms_and_corridors_match_dijkstra((graph, start) in rooms(7, 30)) {
-            prop_assert_eq!(check_all_from(&graph, start), Ok(()));
-        }
     }
+
+    // Larger grids than the other searches': long runs, many subgoals,
+    // pruned sweeps, and long walls where the sweeps' pruning has to reach
+    // around corners.
+    matches_dijkstra_on_random_grids!(
+        check_all_from,
+        cases = 300,
+        scattered(40, 450),
+        rooms(7, 30)
+    );
 
     #[test]
     fn single_cells_rows_and_open_maps() {

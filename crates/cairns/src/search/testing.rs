@@ -108,3 +108,33 @@ pub(crate) fn matches_dijkstra_from(
     }
     Ok(())
 }
+
+/// The two property tests every preprocessed grid search has, for
+/// `check(&graph, start)`, a check of the search against Dijkstra from
+/// `start` ([`matches_dijkstra_from`]): on [`scattered`] obstacles and on
+/// [`rooms`], with their sizes, `cases` of each.
+macro_rules! matches_dijkstra_on_random_grids {
+    ($check:path, cases = $cases:expr, scattered $scattered:tt, rooms $rooms:tt) => {
+        proptest::proptest! {
+            #![proptest_config(proptest::prelude::ProptestConfig::with_cases($cases))]
+            /// Random obstacles, dense or sparse, on grids small enough
+            /// that every run meets the border.
+            #[test]
+            fn random_obstacles_match_dijkstra(
+                (graph, start) in $crate::search::testing::scattered $scattered
+            ) {
+                proptest::prop_assert_eq!($check(&graph, start), Ok(()));
+            }
+
+            /// Rooms joined by doors and corridors one cell wide: many
+            /// forced turns, and ties between the ways round a wall.
+            #[test]
+            fn rooms_and_corridors_match_dijkstra(
+                (graph, start) in $crate::search::testing::rooms $rooms
+            ) {
+                proptest::prop_assert_eq!($check(&graph, start), Ok(()));
+            }
+        }
+    };
+}
+pub(crate) use matches_dijkstra_on_random_grids;
