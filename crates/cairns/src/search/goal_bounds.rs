@@ -464,18 +464,6 @@ impl JumpData for GoalBounds {
     }
 }
 
-impl From<GoalBounds> for Cow<'_, GoalBounds> {
-    fn from(table: GoalBounds) -> Self {
-        Cow::Owned(table)
-    }
-}
-
-impl<'a> From<&'a GoalBounds> for Cow<'a, GoalBounds> {
-    fn from(table: &'a GoalBounds) -> Self {
-        Cow::Borrowed(table)
-    }
-}
-
 impl<'g> JumpPointSearchPlus<'g, Octile, GoalBounds> {
     /// JPS+ with goal bounding (`jps+bb`) on `graph` over `bounds`
     /// (borrowed or owned) with the octile heuristic, or `None` unless the
@@ -506,7 +494,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 mod tests {
     use super::*;
     use crate::search::testing::{
-        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -527,12 +515,7 @@ mod tests {
 
     // Rooms have many ties between the ways round a wall: the case where
     // a cell must be in the box of each first move.
-    matches_dijkstra_on_random_grids!(
-        check_all_from,
-        cases = 200,
-        scattered(15, 500),
-        rooms(6, 20)
-    );
+    proptest_against_dijkstra! { check_all_from, cases = 200, scattered(15, 500), rooms(6, 20) }
 
     /// A cell that two first moves reach at the same cost on canonical
     /// paths is in both boxes: round a lone wall cell, the cell behind it.

@@ -306,18 +306,6 @@ impl JumpData for JumpTable {
     fn filter(&self, _: (u32, u32)) {}
 }
 
-impl From<JumpTable> for Cow<'_, JumpTable> {
-    fn from(table: JumpTable) -> Self {
-        Cow::Owned(table)
-    }
-}
-
-impl<'a> From<&'a JumpTable> for Cow<'a, JumpTable> {
-    fn from(table: &'a JumpTable) -> Self {
-        Cow::Borrowed(table)
-    }
-}
-
 /// JPS+ (Harabor and Grastien 2012): jump point search whose jumps are read
 /// from a precomputed [`JumpTable`] instead of scanned. It finds the same
 /// costs as [`JumpPointSearch`](super::JumpPointSearch) and A* (optimal), through the same
@@ -592,7 +580,7 @@ mod tests {
     use super::*;
     use crate::grid::Grid;
     use crate::search::testing::{
-        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
     };
     use crate::search::{Dijkstra, Search, SearchCache};
 
@@ -603,12 +591,7 @@ mod tests {
         matches_dijkstra_from(graph, &jps, start)
     }
 
-    matches_dijkstra_on_random_grids!(
-        check_all_from,
-        cases = 300,
-        scattered(15, 500),
-        rooms(6, 20)
-    );
+    proptest_against_dijkstra! { check_all_from, cases = 300, scattered(15, 500), rooms(6, 20) }
 
     #[test]
     fn single_cells_rows_and_columns() {

@@ -22,6 +22,26 @@
 //! clearing the per-node arrays, each search takes a new *generation* number,
 //! and a node's record counts only if it is stamped with the current one.
 
+/// `From` the table, owned or borrowed, for `Cow` of a preprocessed
+/// search's table, so that its constructors take either.
+macro_rules! cow_from {
+    ($($table:ty),*) => {$(
+        impl From<$table> for std::borrow::Cow<'_, $table> {
+            fn from(table: $table) -> Self {
+                std::borrow::Cow::Owned(table)
+            }
+        }
+
+        impl<'a> From<&'a $table> for std::borrow::Cow<'a, $table> {
+            fn from(table: &'a $table) -> Self {
+                std::borrow::Cow::Borrowed(table)
+            }
+        }
+    )*};
+}
+
+cow_from!(JumpTable, SubgoalGraph, GoalBounds);
+
 /// The part of a [`TowardGoal`] impl that every search on a grid writes
 /// alike: the graph searched is the struct's `graph: &GridGraph`, the
 /// heuristic its `heuristic`, and the expander the type given.

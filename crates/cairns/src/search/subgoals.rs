@@ -373,18 +373,6 @@ impl SubgoalGraph {
     }
 }
 
-impl From<SubgoalGraph> for Cow<'_, SubgoalGraph> {
-    fn from(table: SubgoalGraph) -> Self {
-        Cow::Owned(table)
-    }
-}
-
-impl<'a> From<&'a SubgoalGraph> for Cow<'a, SubgoalGraph> {
-    fn from(table: &'a SubgoalGraph) -> Self {
-        Cow::Borrowed(table)
-    }
-}
-
 /// Subgoal graph search (Uras, Koenig and Hernández 2013): A* over a
 /// [`SubgoalGraph`] with the query's start and goal linked to it, through
 /// the same best-first loop as [`AStar`](super::AStar), with the octile
@@ -638,7 +626,7 @@ mod tests {
     use super::*;
     use crate::grid::testing::dense_map;
     use crate::search::testing::{
-        matches_dijkstra_from, matches_dijkstra_on_random_grids, walled as grid,
+        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -662,12 +650,7 @@ mod tests {
     // Larger grids than the other searches': long runs, many subgoals,
     // pruned sweeps, and long walls where the sweeps' pruning has to reach
     // around corners.
-    matches_dijkstra_on_random_grids!(
-        check_all_from,
-        cases = 300,
-        scattered(40, 450),
-        rooms(7, 30)
-    );
+    proptest_against_dijkstra! { check_all_from, cases = 300, scattered(40, 450), rooms(7, 30) }
 
     #[test]
     fn single_cells_rows_and_open_maps() {

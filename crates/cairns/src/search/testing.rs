@@ -113,7 +113,7 @@ pub(crate) fn matches_dijkstra_from(
 /// `check(&graph, start)`, a check of the search against Dijkstra from
 /// `start` ([`matches_dijkstra_from`]): on [`scattered`] obstacles and on
 /// [`rooms`], with their sizes, `cases` of each.
-macro_rules! matches_dijkstra_on_random_grids {
+macro_rules! proptest_against_dijkstra {
     ($check:path, cases = $cases:expr, scattered $scattered:tt, rooms $rooms:tt) => {
         proptest::proptest! {
             #![proptest_config(proptest::prelude::ProptestConfig::with_cases($cases))]
@@ -137,4 +137,4 @@ macro_rules! matches_dijkstra_on_random_grids {
         }
     };
 }
-pub(crate) use matches_dijkstra_on_random_grids;
+pub(crate) use proptest_against_dijkstra;
