@@ -10,6 +10,7 @@ mod field;
 mod generate;
 mod landmarks;
 mod path;
+mod pick;
 mod render;
 mod scen;
 mod serve;
@@ -59,6 +60,9 @@ enum Command {
         #[command(subcommand)]
         command: Build<table::BuildArgs>,
     },
+    /// Say which search to run on a map, given the seconds and bytes that
+    /// may be spent before its first query, and why.
+    Choose(pick::Args),
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
     /// Write a generated map (rooms, maze, random, open), with terrain
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
         Some(Command::Table {
             command: Build::Build(args),
         }) => table::build(&args),
+        Some(Command::Choose(args)) => pick::run(&args),
         Some(Command::OpenSets) => list_open_sets(),
         Some(Command::Generate(args)) => generate::run(&args),
     };

@@ -54,6 +54,8 @@
 //!   [`spec::Engine`], which owns its graph and tables and hands out
 //!   searchers to any thread.
 //! - [`saved`]: the one file format of every saved table, and its errors.
+//! - [`movingai`]: the Moving AI Lab `.map` and `.scen` formats, with errors
+//!   that name the line.
 //!
 //! # Everything by name
 //!
@@ -107,8 +109,12 @@
 //! prunes the successors A* generates (about 1.5x faster on the dao maps),
 //! and [`JumpPointSearch`](search::JumpPointSearch) jumps along straight
 //! and diagonal runs (about 6x faster than A* there; see `docs/performance.md`).
-//! - [`movingai`]: the Moving AI Lab `.map` and `.scen` formats, with errors
-//!   that name the line.
+//! [`JumpPointSearchPlus`](search::JumpPointSearchPlus) (`jps+`) reads
+//! the jumps from a table built in milliseconds, and goal bounding
+//! (`jps+bb`) prunes its moves with boxes built for seconds.
+//! [`spec::choose`] (`cairns choose`) picks among them for a map from the
+//! seconds and bytes that may be spent before the first query, and says
+//! why.
 //!
 //! # Choosing an OPEN set
 //!

@@ -1,5 +1,6 @@
 //! Integration tests of the `cairns` binary, one module per command.
 
+mod choose;
 mod cli;
 mod goals;
 mod jump_table;

@@ -138,14 +138,21 @@ impl GoalBounds {
         let points = jump_points(graph, &jumps);
         let fits = |n: u32| n <= 1 << 16;
         let built: Vec<Option<[Box4; 8]>> = if fits(graph.width()) && fits(graph.height()) {
-            // Chunks, so that each search reuses the arrays of the last.
+            // Chunks, so that each search reuses the arrays of the last;
+            // made only for a chunk that searches (past a budget, the
+            // chunks left would each clear a map's worth for nothing).
             points
                 .par_chunks(16)
                 .flat_map_iter(|chunk| {
-                    let mut sweep = Sweep::new(cells(graph));
+                    let mut sweep = None;
                     chunk
                         .iter()
-                        .map(|&p| go(p).then(|| sweep.boxes_from(graph, p)))
+                        .map(|&p| {
+                            go(p).then(|| {
+                                let sweep = sweep.get_or_insert_with(|| Sweep::new(cells(graph)));
+                                sweep.boxes_from(graph, p)
+                            })
+                        })
                         .collect::<Vec<_>>()
                 })
                 .collect()
@@ -230,6 +237,13 @@ impl GoalBounds {
             + self.slots.len() * size_of::<u32>()
             + self.points.len() * size_of::<NodeId>()
             + self.boxes.len() * size_of::<Box4>()
+    }
+
+    /// [`memory_bytes`](Self::memory_bytes) once every jump point has its
+    /// boxes: the most the table can hold.
+    pub fn full_bytes(&self) -> usize {
+        let unboxed = self.jump_points() - self.boxed();
+        self.memory_bytes() + unboxed * 8 * size_of::<Box4>()
     }
 
     /// Whether the table has the size of `graph`.

@@ -74,6 +74,7 @@
 //! its seconds and bytes; [`Table::load_for`] reads a saved table of any
 //! kind.
 
+mod choose;
 mod construct;
 mod engine;
 mod error;
@@ -82,6 +83,7 @@ mod prepare;
 mod rules;
 mod tables;
 
+pub use choose::{Allowance, Choice, choose};
 pub use construct::BoxedSearcher;
 pub use engine::{Engine, EngineSearcher};
 pub use error::{SpecError, SpecErrorKind};

@@ -1,0 +1,66 @@
+//! `cairns choose`: the search to run on a map, given what may be spent
+//! before its first query (the library's [`cairns::spec::choose`]).
+
+use std::path::PathBuf;
+
+use cairns::spec::{Allowance, choose};
+
+use crate::Outcome;
+use crate::choose::TerrainArgs;
+
+/// Options of `cairns choose`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The `.map` file.
+    pub map: PathBuf,
+    /// Seconds of building allowed before the first query.
+    #[arg(long, default_value_t = Allowance::default().seconds, value_name = "S")]
+    pub seconds: f64,
+    /// Bytes of tables allowed in memory (no limit by default).
+    #[arg(long, value_name = "BYTES")]
+    pub memory: Option<u64>,
+    /// Movement: 4 or 8 (octile, the default).
+    #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
+    pub neighborhood: cairns::grid::Neighborhood,
+    #[command(flatten)]
+    pub terrain: TerrainArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<Outcome> {
+    if !(args.seconds >= 0.0 && args.seconds.is_finite()) {
+        anyhow::bail!("--seconds must be a finite number of seconds, 0 or more");
+    }
+    let grid = args.terrain.read_map(&args.map)?;
+    let graph = args.terrain.graph(grid, args.neighborhood);
+    let allowance = Allowance {
+        seconds: args.seconds,
+        bytes: args.memory.unwrap_or(u64::MAX),
+    };
+    let choice = choose(&graph, allowance);
+    let search = choice.spec.algorithm.name();
+    if args.json {
+        let out = serde_json::json!({
+            "search": search,
+            "spec": choice.spec.to_string(),
+            "preprocess_s_at_most": choice.seconds,
+            "table_bytes_at_most": choice.bytes,
+            "why": choice.why,
+        });
+        println!("{out}");
+    } else {
+        println!("search: {search}");
+        println!("why: {}", choice.why);
+        println!(
+            "before the first query: up to {:.1} s and {} bytes",
+            choice.seconds, choice.bytes
+        );
+        println!(
+            "run: cairns path {} --search {search} --from X,Y --to X,Y",
+            args.map.display()
+        );
+    }
+    Ok(Outcome::Success)
+}

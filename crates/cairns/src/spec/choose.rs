@@ -1,0 +1,212 @@
+//! Choosing the search for a map from what may be spent before its first
+//! query: [`choose`] weighs the preprocessed tiers (none, the jump table,
+//! goal bounding) against an [`Allowance`] of seconds and bytes, and says
+//! what it picked and why.
+//!
+//! The rule follows the measurements in `docs/performance.md` (the
+//! sections on JPS+ and on goal bounding): `jps+` answers ahead of every
+//! online search cairns measures, on a table built in milliseconds; goal
+//! bounding, after up to [`GoalBounds::spec_budget`] of building, answers
+//! 1.5 to 1.7 times sooner than `jps+` on `den520d`, `32room_000` and
+//! `maze512-1-0`, and as soon on `Berlin_0_512` and `random512-10-0`, where
+//! fewer of its jump points get boxes within the budget. Subgoal graphs
+//! (`sub`) are not chosen: they are measured at best 10% faster than
+//! `jps+` (on the maze and random maps) and much slower elsewhere.
+
+use std::fmt;
+
+use super::{Algorithm, SearchSpec};
+use crate::grid::{GridGraph, Neighborhood};
+use crate::search::{GoalBounds, JumpTable};
+
+/// What may be spent before a map's first query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Allowance {
+    /// Seconds of building (on every core).
+    pub seconds: f64,
+    /// Bytes of tables kept in memory.
+    pub bytes: u64,
+}
+
+impl Default for Allowance {
+    /// Issue 32's budget for a 512x512 map: 8 seconds, and any memory.
+    fn default() -> Self {
+        Allowance {
+            seconds: 8.0,
+            bytes: u64::MAX,
+        }
+    }
+}
+
+/// The search [`choose`] picked for a map, what it costs before the first
+/// query, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The search to run.
+    pub spec: SearchSpec,
+    /// The most seconds its preparation takes: the build's budget for goal
+    /// bounding, 0 for the searches that build in milliseconds or not at
+    /// all.
+    pub seconds: f64,
+    /// The most bytes its tables hold.
+    pub bytes: u64,
+    /// Why this search and not the faster tiers.
+    pub why: String,
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (up to {:.1} s and {} bytes before the first query): {}",
+            self.spec, self.seconds, self.bytes, self.why
+        )
+    }
+}
+
+/// Picks the fastest search for `graph` whose preparation fits in
+/// `allowance`: goal bounding (`jps+bb`) when its build budget and its
+/// whole table fit, else JPS+ (`jps+`) when its jump table fits, else jump
+/// point search (`jps`), which needs nothing. On a map the jump point
+/// searches do not take (4-connected movement, corner cutting or terrain
+/// costs), A* with the map's default heuristic. Every choice is optimal.
+///
+/// Building the jump table to count the jump points takes a few
+/// milliseconds on a 512x512 map.
+///
+/// ```
+/// use cairns::grid::{Grid, GridGraph, Neighborhood};
+/// use cairns::spec::{Allowance, choose};
+///
+/// let graph = GridGraph::new(Grid::from_ascii("....\n.@..\n....").unwrap(), Neighborhood::Octile);
+/// let roomy = choose(&graph, Allowance::default());
+/// assert_eq!(roomy.spec.to_string(), "jps+bb");
+/// let tight = choose(&graph, Allowance { seconds: 0.0, bytes: 1 << 20 });
+/// assert_eq!(tight.spec.to_string(), "jps+");
+/// ```
+pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
+    let pick = |algorithm: Algorithm, seconds: f64, bytes: usize, why: String| Choice {
+        spec: SearchSpec::new(algorithm),
+        seconds,
+        bytes: bytes as u64,
+        why,
+    };
+    let jump_points = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
+    if !jump_points {
+        return pick(
+            Algorithm::AStar,
+            0.0,
+            0,
+            "the jump point searches and their tables need octile movement without corner \
+             cutting or terrain costs; A* needs no table"
+                .to_owned(),
+        );
+    }
+    let jumps = JumpTable::build(graph).memory_bytes();
+    if (jumps as u64) > allowance.bytes {
+        return pick(
+            Algorithm::Jps,
+            0.0,
+            0,
+            format!(
+                "the jump table of JPS+ ({jumps} bytes) is over the {} bytes allowed; jump \
+                 point search needs no table",
+                allowance.bytes
+            ),
+        );
+    }
+    let budget = GoalBounds::spec_budget(graph).as_secs_f64();
+    let bounds = GoalBounds::build_within(graph, Some(std::time::Duration::ZERO)).full_bytes();
+    let over: Vec<String> = [
+        (budget > allowance.seconds).then(|| format!("{:.1} s", allowance.seconds)),
+        (bounds as u64 > allowance.bytes).then(|| format!("{} bytes", allowance.bytes)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if over.is_empty() {
+        return pick(
+            Algorithm::JpsBounds,
+            budget,
+            bounds,
+            format!(
+                "goal bounding fits: its boxes build for up to {budget:.1} s into at most \
+                 {bounds} bytes; measured 1.5-1.7x faster than jps+ on the dao, room and maze \
+                 maps, and as fast on the street and random maps"
+            ),
+        );
+    }
+    pick(
+        Algorithm::JpsPlus,
+        0.0,
+        jumps,
+        format!(
+            "goal bounding would take up to {budget:.1} s and {bounds} bytes, over the {} \
+             allowed; JPS+'s jump table builds in milliseconds",
+            over.join(" and ")
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::testing::open_map;
+    use crate::search::testing::walled;
+
+    #[test]
+    fn each_tier_is_picked_when_it_fits_and_its_costs_are_the_tables() {
+        let graph = walled(40, 30, |x, y| x % 7 == 3 && y % 5 != 0);
+        let jumps = JumpTable::build(&graph).memory_bytes() as u64;
+        let full = GoalBounds::build(&graph);
+        assert_eq!(full.boxed(), full.jump_points());
+        let bounds = full.memory_bytes() as u64;
+
+        let roomy = choose(&graph, Allowance::default());
+        assert_eq!(roomy.spec.to_string(), "jps+bb");
+        assert_eq!(roomy.bytes, bounds, "{roomy}");
+        assert_eq!(roomy.seconds, 0.5);
+
+        let short = choose(
+            &graph,
+            Allowance {
+                seconds: 0.4,
+                bytes: u64::MAX,
+            },
+        );
+        assert_eq!(short.spec.to_string(), "jps+");
+        assert_eq!((short.seconds, short.bytes), (0.0, jumps));
+        assert!(short.why.contains("0.5 s"), "{short}");
+        let small = choose(
+            &graph,
+            Allowance {
+                seconds: 60.0,
+                bytes: bounds - 1,
+            },
+        );
+        assert_eq!(small.spec, short.spec);
+
+        let tiny = choose(
+            &graph,
+            Allowance {
+                seconds: 60.0,
+                bytes: jumps - 1,
+            },
+        );
+        assert_eq!(tiny.spec.to_string(), "jps");
+        assert_eq!((tiny.seconds, tiny.bytes), (0.0, 0));
+    }
+
+    #[test]
+    fn maps_the_jump_point_searches_refuse_get_astar() {
+        for nb in [Neighborhood::Four, Neighborhood::OctileCornerCutting] {
+            let choice = choose(&open_map(5, 4, nb), Allowance::default());
+            assert_eq!(
+                choice.spec.algorithm,
+                crate::spec::Algorithm::AStar,
+                "{nb:?}"
+            );
+            assert!(choice.why.contains("octile movement"), "{choice}");
+        }
+    }
+}
