@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Goal bounding on JPS+ (`--search jps+bb`) against `jps+`, on every 10th
-# query of the scenario files of the maps named, in rounds that alternate
-# which of the two runs first (wall time on a shared machine is noisy).
+# Goal bounding on JPS+ (`--search jps+bb`) against `jps+` (or the searches
+# in $SEARCHES, e.g. SEARCHES="jps jps+ jps+bb sub"), on every 10th query of
+# the scenario files of the maps named, in rounds that rotate which search
+# runs first (wall time on a shared machine is noisy).
 #   docs/data/bounds-bench.sh CAIRNS [ROUNDS] [MAP...]
 # CAIRNS: the cairns binary; MAP: set/name under ../shared/data/movingai
 # (den520d, 32room_000 and Berlin_0_512 by default).
@@ -11,8 +12,9 @@ cairns=$(realpath "$1"); rounds=${2:-3}; shift $(( $# < 2 ? $# : 2 ))
 data=$(cd "$(dirname "$0")/../../.." && pwd)/shared/data/movingai
 maps=${*:-dao/den520d room/32room_000 street/Berlin_0_512}
 for round in $(seq 1 "$rounds"); do
-  order="jps+ jps+bb"
-  [ $(( round % 2 )) -eq 0 ] && order="jps+bb jps+"
+  read -r -a all <<< "${SEARCHES:-jps+ jps+bb}"
+  k=$(( (round - 1) % ${#all[@]} ))
+  order="${all[*]:k} ${all[*]:0:k}"
   for m in $maps; do
     for search in $order; do
       "$cairns" scen "$data/$m.map.scen" --search "$search" --every 10 --json |

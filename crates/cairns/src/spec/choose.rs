@@ -7,11 +7,12 @@
 //! sections on JPS+ and on goal bounding): `jps+` answers ahead of every
 //! online search cairns measures, on a table built in milliseconds; goal
 //! bounding, after up to [`GoalBounds::spec_budget`] of building, answers
-//! 1.5 to 1.7 times sooner than `jps+` on `den520d`, `32room_000` and
-//! `maze512-1-0`, and as soon on `Berlin_0_512` and `random512-10-0`, where
-//! fewer of its jump points get boxes within the budget. Subgoal graphs
-//! (`sub`) are not chosen: they are measured at best 10% faster than
-//! `jps+` (on the maze and random maps) and much slower elsewhere.
+//! 1.5 to 1.7 times sooner than `jps+` on `den520d` and `32room_000`, and
+//! about as soon on `Berlin_0_512`, where a fifth of its jump points get
+//! boxes within the budget (a jump point without boxes prunes nothing). On
+//! the maze and random maps the runs so far were too noisy to rank the
+//! tiers. Subgoal graphs (`sub`) are not chosen: measured much slower than
+//! `jps+` on the dao and street maps, and not reliably faster elsewhere.
 
 use std::fmt;
 
@@ -131,8 +132,8 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
             bounds,
             format!(
                 "goal bounding fits: its boxes build for up to {budget:.1} s into at most \
-                 {bounds} bytes; measured 1.5-1.7x faster than jps+ on the dao, room and maze \
-                 maps, and as fast on the street and random maps"
+                 {bounds} bytes; measured 1.5-1.7x faster than jps+ on dao and room maps, and \
+                 a jump point without boxes prunes nothing"
             ),
         );
     }

@@ -431,6 +431,14 @@ mod tests {
     fn jps_plus_builds_its_jump_table_or_takes_a_given_one() {
         let graph = two_walls();
         let (start, goal) = (graph.node(0, 0).unwrap(), graph.node(8, 0).unwrap());
+        // Without tables: nothing spent, and not the -0.0 of an empty
+        // sum of floats (which JSON summaries would print).
+        let online = "jps"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .prepare(&graph)
+            .unwrap();
+        assert_eq!(online.preprocess_s().to_bits(), 0.0f64.to_bits());
         let spec: SearchSpec = "jps+".parse().unwrap();
         let prepared = spec.prepare(&graph).unwrap();
         assert_eq!(prepared.spec().to_string(), "jps+/octile/quaternary-heap");

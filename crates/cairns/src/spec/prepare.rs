@@ -254,7 +254,8 @@ impl<'g> Prepared<'g> {
 
     /// Seconds spent building (or loading) every table; 0 without tables.
     pub fn preprocess_s(&self) -> f64 {
-        self.plan.report.iter().map(|r| r.seconds).sum()
+        // Folded from 0.0: an empty `sum` of floats is -0.0.
+        self.plan.report.iter().fold(0.0, |s, r| s + r.seconds)
     }
 
     /// Bytes of every table's data; 0 without tables.
