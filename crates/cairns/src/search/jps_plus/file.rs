@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::JumpTable;
+use super::{Entries, JumpTable};
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
@@ -35,10 +35,8 @@ impl JumpTable {
         let mut out = HashingWriter::new(&mut w);
         let header = (KIND, Self::FILE_VERSION, map_hash);
         write_grid_header(&mut out, header, (self.width, self.height))?;
-        for chunk in self.jumps.chunks(4096) {
-            for e in chunk {
-                out.put(&e.to_le_bytes())?;
-            }
+        for e in self.jumps.iter() {
+            out.put(&e.to_le_bytes())?;
         }
         out.finish()
     }
@@ -159,7 +157,7 @@ fn read_jumps<R: Read>(
     Ok(JumpTable {
         width,
         height,
-        jumps,
+        jumps: Entries::from_fn(jumps.len(), |i| jumps[i]),
     })
 }
 
