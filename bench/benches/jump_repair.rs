@@ -54,13 +54,18 @@ fn main() {
         let mut rng = SplitMix64::new(seed);
         let (mut repair, mut build, mut edited) = (Vec::new(), Vec::new(), Vec::new());
         let (mut searchers, mut switches) = (Vec::new(), Vec::new());
-        // Two searchers that take up each edit: one replaced by a new
-        // searcher, one switched keeping its cache.
-        let (mut replaced, mut follower) = (engine.searcher(), engine.searcher());
         let free: Vec<NodeId> = (0..graph.node_bound() as u32)
             .map(NodeId)
             .filter(|&n| graph.is_passable(n))
             .collect();
+        // Two searchers that take up each edit: one replaced by a new
+        // searcher, one switched keeping its cache.
+        let (mut replaced, mut follower) = (engine.searcher(), engine.searcher());
+        let (first, last) = (free[0], free[free.len() - 1]);
+        assert_eq!(
+            replaced.search_cost(first, last),
+            follower.search_cost(first, last)
+        );
         for _ in 0..edits {
             let cell = free[rng.index(free.len())];
             let (x, y) = graph.coords(cell);
