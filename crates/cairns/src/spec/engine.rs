@@ -406,7 +406,8 @@ impl EngineSearcher {
     /// assert_eq!(searcher.search_cost(a, b), Some(4.0));
     /// let walled = engine.edited(&[(2, 0, Tile::OutOfBounds)], &mut None).unwrap();
     /// searcher.switch_to(&walled);
-    /// assert_eq!(searcher.search_cost(a, b), Some(2.0 + 2.0 * std::f64::consts::SQRT_2));
+    /// let around = searcher.search_cost(a, b).unwrap(); // two diagonals round the wall
+    /// assert!((around - 4.83).abs() < 0.01);
     /// ```
     pub fn switch_to(&mut self, engine: &Engine) {
         let memory = self.with_inner(|s| s.take_memory());
