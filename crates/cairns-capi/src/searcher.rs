@@ -154,7 +154,8 @@ impl Searcher {
     fn refresh(&mut self) {
         if !self.shared.is_current(self.version) {
             let current = self.shared.current();
-            self.inner = current.engine.searcher();
+            // The cache's memory goes with the searcher to the new map.
+            self.inner.switch_to(&current.engine);
             self.version = current.version;
         }
     }

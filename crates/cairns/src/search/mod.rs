@@ -496,6 +496,28 @@ const UNSEEN: NodeRecord = NodeRecord {
 /// never expanded, and never improved (nothing is below it).
 const DEAD_END: f64 = f64::NEG_INFINITY;
 
+/// The per-node memory of a [`SearchCache`] (its records and its queue's
+/// room), taken out of one cache ([`SearchCache::take_memory`]) to be
+/// given to another ([`SearchCache::give_memory`]), so that a cache for a
+/// new graph of the same size (an edited map) need not allocate and
+/// first-touch memory of its own: on a 512x512 map that is 7 MiB, about
+/// as long as a one-cell edit of the engine itself.
+#[derive(Default)]
+pub struct SearchMemory {
+    records: Vec<NodeRecord>,
+    queue: Vec<NodeId>,
+    /// The generation the records' stamps were written under.
+    generation: u32,
+}
+
+impl std::fmt::Debug for SearchMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchMemory")
+            .field("nodes", &self.records.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// The memory of a search, reused across queries: per-node records stamped
 /// with a generation number, the OPEN set `Q`, a queue for breadth-first
 /// search and the statistics of the last search.
@@ -567,6 +589,43 @@ impl<Q: OpenSet> SearchCache<Q> {
         // Breadth-first search queues each node at most once.
         if self.queue.capacity() < node_bound {
             self.queue.reserve(node_bound);
+        }
+    }
+
+    /// Takes out the per-node memory (records and queue) for another cache
+    /// to reuse ([`give_memory`](Self::give_memory)). This cache is left
+    /// as if new, but for its OPEN set's room: it grows again at its next
+    /// search.
+    pub fn take_memory(&mut self) -> SearchMemory {
+        self.open.clear();
+        self.stats = SearchStats::default();
+        self.paused = None;
+        SearchMemory {
+            records: std::mem::take(&mut self.records),
+            queue: std::mem::take(&mut self.queue),
+            generation: std::mem::take(&mut self.generation),
+        }
+    }
+
+    /// Takes `memory` from another cache ([`take_memory`](Self::take_memory))
+    /// if it has room for more nodes than this one's, dropping this one's:
+    /// the searches (and [`prepare`](Self::prepare)) then allocate nothing
+    /// up to that many nodes. Whatever the last search left in this cache
+    /// is forgotten; no node of the records given reads as reached (the
+    /// cache goes on from a generation after theirs).
+    pub fn give_memory(&mut self, memory: SearchMemory) {
+        if memory.records.len() > self.records.len() {
+            self.records = memory.records;
+            // Every stamp is at most `2 * generation + 1`, so none reads
+            // as reached or closed one generation later.
+            self.generation = memory.generation + 1;
+            self.open.clear();
+            self.stats = SearchStats::default();
+            self.paused = None;
+        }
+        if memory.queue.capacity() > self.queue.capacity() {
+            self.queue = memory.queue;
+            self.queue.clear();
         }
     }
 

@@ -1,6 +1,6 @@
 //! String pulling after any grid search, as a [`Searcher`].
 
-use super::{Observer, Reached, SearchStats, Searcher};
+use super::{Observer, Reached, SearchMemory, SearchStats, Searcher};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 
@@ -98,6 +98,18 @@ impl<S: Searcher> Searcher for StringPulled<'_, S> {
 
     fn prepare(&mut self, node_bound: usize) {
         self.inner.prepare(node_bound);
+    }
+
+    fn take_memory(&mut self) -> SearchMemory {
+        self.goal = None;
+        self.corners.clear();
+        self.inner.take_memory()
+    }
+
+    fn give_memory(&mut self, memory: SearchMemory) {
+        self.goal = None;
+        self.corners.clear();
+        self.inner.give_memory(memory);
     }
 
     /// The pulled corners for the last query's goal; for another node, the

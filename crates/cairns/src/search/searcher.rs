@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Budget, Observer, Progress, Reached, Search, SearchCache, SearchStats};
+use super::{Budget, Observer, Progress, Reached, Search, SearchCache, SearchMemory, SearchStats};
 use crate::graph::NodeId;
 use crate::open::OpenSet;
 
@@ -73,6 +73,21 @@ pub trait Searcher {
     /// Whether the costs are any-angle path lengths ([`Search::any_angle`]).
     fn any_angle(&self) -> bool {
         false
+    }
+
+    /// Takes out the per-node memory of this searcher's cache
+    /// ([`SearchCache::take_memory`]) for another searcher to reuse
+    /// ([`give_memory`](Searcher::give_memory)); this one stays usable and
+    /// grows again at its next query. Empty by default.
+    fn take_memory(&mut self) -> SearchMemory {
+        SearchMemory::default()
+    }
+
+    /// Reuses `memory`, taken from another searcher, for this one's cache
+    /// ([`SearchCache::give_memory`]), before [`prepare`](Searcher::prepare)
+    /// would allocate its own. Drops it by default.
+    fn give_memory(&mut self, memory: SearchMemory) {
+        drop(memory);
     }
 }
 
@@ -180,6 +195,14 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
         self.cache.prepare(node_bound);
     }
 
+    fn take_memory(&mut self) -> SearchMemory {
+        self.cache.take_memory()
+    }
+
+    fn give_memory(&mut self, memory: SearchMemory) {
+        self.cache.give_memory(memory);
+    }
+
     fn any_angle(&self) -> bool {
         self.search.any_angle()
     }
@@ -246,6 +269,14 @@ impl<T: Forward> Searcher for T {
 
     fn prepare(&mut self, node_bound: usize) {
         self.with_inner(|s| s.prepare(node_bound));
+    }
+
+    fn take_memory(&mut self) -> SearchMemory {
+        self.with_inner(|s| s.take_memory())
+    }
+
+    fn give_memory(&mut self, memory: SearchMemory) {
+        self.with_inner(|s| s.give_memory(memory));
     }
 
     fn any_angle(&self) -> bool {

@@ -17,11 +17,11 @@ use crate::landmarks::{
     DifferentialHeuristic, LandmarkTable, MapChanges, OwnedTable, OwnedTableAStar, SafeDifferential,
 };
 use crate::open::OpenKind;
-use crate::search::Searcher;
 use crate::search::{
     AStar, Bfs, Cached, Dijkstra, Focal, GoalBounds, JumpPointSearch, JumpPointSearchPlus,
     JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
 };
+use crate::search::{SearchMemory, Searcher};
 use crate::with_open_set;
 
 /// A searcher that a [`Prepared`](super::Prepared) spec or an
@@ -199,12 +199,14 @@ fn astar_searcher<'a>(
 /// `dh:K:bestN`) over a table that was exact before `changes`: its
 /// [`SafeDifferential`] form, admissible on the changed map, so the costs
 /// stay optimal while the table waits for its repair. `None` for any other
-/// spec.
+/// spec. Its cache takes `memory` ([`Searcher::give_memory`]), which is
+/// left as it was when the spec is not served.
 pub(super) fn safe_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
     tables: &'a [Table],
     changes: &MapChanges,
+    memory: &mut SearchMemory,
 ) -> Option<BoxedSearcher<'a>> {
     if !serves_safe_mode(spec, graph) {
         return None;
@@ -220,6 +222,7 @@ pub(super) fn safe_searcher<'a>(
     };
     let safe = Weighted::checked(SafeDifferential::new(dh, changes, graph), spec.bound());
     let mut searcher = with_open_set!(spec.open_kind(), |Q| boxed::<_, Q>(AStar::new(graph, safe)));
+    searcher.give_memory(std::mem::take(memory));
     searcher.prepare(graph.node_bound());
     Some(searcher)
 }
@@ -247,12 +250,14 @@ pub(super) fn serves_safe_mode(spec: SearchSpec, graph: &GridGraph) -> bool {
 /// copy of each combination. The searcher is string-pulled when the spec
 /// says so, and its memory sized and first-touched for the graph
 /// ([`Searcher::prepare`]), so that its first query is timed like the
-/// others.
+/// others: `memory` taken from another searcher when it has room enough
+/// ([`Searcher::give_memory`]; an empty one otherwise).
 pub(super) fn build_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
     tables: &'a [Table],
     compressed: Option<CompressedTable>,
+    memory: SearchMemory,
 ) -> BoxedSearcher<'a> {
     let table = tables.iter().find_map(Table::landmarks);
     let jumps = tables.iter().find_map(Table::jumps);
@@ -316,6 +321,7 @@ pub(super) fn build_searcher<'a>(
     if spec.pull {
         searcher = Box::new(StringPulled::new(graph, searcher));
     }
+    searcher.give_memory(memory);
     searcher.prepare(graph.node_bound());
     searcher
 }

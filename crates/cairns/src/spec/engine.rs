@@ -13,7 +13,7 @@ use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::search::{Forward, JumpTable, Searcher};
+use crate::search::{Forward, JumpTable, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -191,14 +191,22 @@ impl Engine {
     }
 
     /// A new searcher with a cache of its own, owning a share of the
-    /// engine: one per thread.
+    /// engine: one per thread. A searcher of an engine this one was edited
+    /// from takes up the edit with
+    /// [`EngineSearcher::switch_to`], keeping its cache.
     pub fn searcher(&self) -> EngineSearcher {
+        self.searcher_with(SearchMemory::default())
+    }
+
+    /// [`searcher`](Engine::searcher), its cache in `memory` when that has
+    /// room enough.
+    fn searcher_with(&self, mut memory: SearchMemory) -> EngineSearcher {
         EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
-            let (graph, tables) = (&data.graph, &data.plan.tables);
+            let (graph, tables, spec) = (&data.graph, &data.plan.tables, data.plan.spec);
             data.stale
                 .as_ref()
-                .and_then(|changes| safe_searcher(data.plan.spec, graph, tables, changes))
-                .unwrap_or_else(|| build_searcher(data.plan.spec, graph, tables, None))
+                .and_then(|changes| safe_searcher(spec, graph, tables, changes, &mut memory))
+                .unwrap_or_else(|| build_searcher(spec, graph, tables, None, memory))
         }))
     }
 
@@ -377,6 +385,33 @@ impl EngineSearcher {
     /// The engine's graph.
     pub fn graph(&self) -> &GridGraph {
         &self.0.borrow_owner().graph
+    }
+
+    /// Makes this searcher one of `engine`, as [`Engine::searcher`] would,
+    /// but keeping its cache's memory ([`Searcher::take_memory`]) instead of
+    /// allocating and first-touching another: how a searcher takes up an
+    /// edit ([`Engine::edited`]) before its next query. On a 512x512 map a
+    /// new cache costs about as much as the edit. What the last query left
+    /// (its path, its statistics, a paused budgeted search) is forgotten.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::search::Searcher;
+    /// use cairns::spec::{Engine, SearchSpec};
+    ///
+    /// let graph = GridGraph::new(Grid::from_ascii(".....\n.....").unwrap(), Neighborhood::Octile);
+    /// let engine = Engine::new(graph, &"jps+".parse::<SearchSpec>().unwrap()).unwrap();
+    /// let mut searcher = engine.searcher();
+    /// let (a, b) = (engine.graph().node(0, 0).unwrap(), engine.graph().node(4, 0).unwrap());
+    /// assert_eq!(searcher.search_cost(a, b), Some(4.0));
+    /// let walled = engine.edited(&[(2, 0, Tile::OutOfBounds)], &mut None).unwrap();
+    /// searcher.switch_to(&walled);
+    /// let around = searcher.search_cost(a, b).unwrap(); // two diagonals round the wall
+    /// assert!((around - 4.83).abs() < 0.01);
+    /// ```
+    pub fn switch_to(&mut self, engine: &Engine) {
+        let memory = self.with_inner(|s| s.take_memory());
+        *self = engine.searcher_with(memory);
     }
 }
 
@@ -558,6 +593,52 @@ mod later {
             let built = LandmarkTable::build(engine.graph(), table.landmarks(), Directedness::Symmetric);
             prop_assert!(*table == built, "the repaired table differs from a build");
             answers_as_dijkstra(&engine, start)?;
+        }
+    }
+
+    proptest! {
+        /// A searcher that follows an engine's edits with `switch_to`,
+        /// keeping its cache (left after a budgeted search paused, at
+        /// times), answers every query as a new searcher of the edited
+        /// engine does, with the same statistics: no record of a search on
+        /// the old map reads as one of the new.
+        #[test]
+        fn a_switched_searcher_answers_as_a_new_one(
+            (graph, start) in scattered(12, 350),
+            edits in prop::collection::vec((any::<u32>(), any::<u32>(), any::<bool>()), 1..6),
+            pause in any::<bool>(),
+        ) {
+            for name in ["jps+", "astar", "astar/dh:2", "jps+bb", "theta"] {
+                let spec: SearchSpec = name.parse().unwrap();
+                let Ok(mut engine) = Engine::new(graph.clone(), &spec) else {
+                    continue; // a map too small for the landmarks
+                };
+                let mut switched = engine.searcher();
+                let mut repair = None;
+                let (w, h) = (engine.graph().width(), engine.graph().height());
+                let bound = engine.graph().node_bound() as u32;
+                for &(x, y, wall) in &edits {
+                    let goal = NodeId((x ^ y) % bound);
+                    if pause {
+                        switched.search_budgeted(&[start], &[goal], crate::search::Budget::expansions(1));
+                    } else {
+                        switched.search_cost(start, goal);
+                    }
+                    let cell = (x % w, y % h, Tile::wall_if(wall));
+                    engine = if wall && x % 2 == 0 {
+                        engine.edited_later(&[cell], &mut repair).unwrap()
+                    } else {
+                        engine.edited(&[cell], &mut repair).unwrap()
+                    };
+                    switched.switch_to(&engine);
+                    let mut fresh = engine.searcher();
+                    for goal in (0..bound).map(NodeId) {
+                        let want = (fresh.search_cost(start, goal), fresh.stats());
+                        let got = (switched.search_cost(start, goal), switched.stats());
+                        prop_assert_eq!(got, want, "{} to {:?}", name, goal);
+                    }
+                }
+            }
         }
     }
 

@@ -12,6 +12,7 @@ use crate::grid::GridGraph;
 use crate::landmarks::LandmarkTable;
 use crate::landmarks::research::CompressedTable;
 use crate::saved::TableKind;
+use crate::search::SearchMemory;
 
 impl SearchSpec {
     /// Builds what the spec needs before its first query on `graph` (every
@@ -166,7 +167,13 @@ impl SearchSpec {
             Some(_) => None,
             None => compressed_for(heuristic, landmarks)?,
         };
-        Ok(build_searcher(spec, graph, tables, compressed))
+        Ok(build_searcher(
+            spec,
+            graph,
+            tables,
+            compressed,
+            SearchMemory::default(),
+        ))
     }
 }
 
@@ -265,6 +272,12 @@ impl<'g> Prepared<'g> {
 
     /// A new searcher with a cache of its own (one per thread).
     pub fn searcher(&self) -> BoxedSearcher<'_> {
-        build_searcher(self.plan.spec, self.graph, &self.plan.tables, None)
+        build_searcher(
+            self.plan.spec,
+            self.graph,
+            &self.plan.tables,
+            None,
+            SearchMemory::default(),
+        )
     }
 }

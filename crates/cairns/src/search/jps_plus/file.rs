@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::JumpTable;
+use super::{Entries, JumpTable};
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, read_header,
@@ -34,10 +34,8 @@ impl JumpTable {
     pub fn save(&self, w: impl Write, map_hash: u64) -> io::Result<()> {
         let header = (KIND, Self::FILE_VERSION, map_hash);
         let mut out = grid_table_writer(w, header, (self.width, self.height))?;
-        for chunk in self.jumps.chunks(4096) {
-            for e in chunk {
-                out.put(&e.to_le_bytes())?;
-            }
+        for e in self.jumps.iter() {
+            out.put(&e.to_le_bytes())?;
         }
         out.finish()
     }
@@ -158,7 +156,7 @@ fn read_jumps<R: Read>(
     Ok(JumpTable {
         width,
         height,
-        jumps,
+        jumps: Entries::from_fn(jumps.len(), |i| jumps[i]),
     })
 }
 
