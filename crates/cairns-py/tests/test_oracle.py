@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import cairns_path as cp
 from conftest import REL, cost_grids, engines, free_cells, oracle, path_cost, wall_grids
 
-OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "sub", "astar/dh:2", "jps/dh:2/pairing-heap"]
+OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "jps+bb", "sub", "astar/dh:2", "jps/dh:2/pairing-heap"]
 FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2"]
 TERRAIN_SPECS = ["astar", "dijkstra", "astar/dh:2"]
 
