@@ -51,7 +51,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// step from its neighbour's, in sweeps along the rows (east and west rows
 /// in parallel, the other six directions as parallel sweeps, with rayon).
 /// Memory: 16 bytes per cell ([`memory_bytes`](JumpTable::memory_bytes)),
-/// and 32 while building. A clone shares the entries, in chunks of 4,096
+/// and 32 while building. A clone shares the entries, in chunks of 256
 /// cells, until a [`repair`](JumpTable::repair) of either copy changes a
 /// chunk: cloning a table and repairing the clone after a wall edit copies
 /// a few chunks, not the table.
@@ -87,9 +87,9 @@ pub struct JumpTable {
     jumps: Entries,
 }
 
-/// The entries of a [`JumpTable`]: chunks of 4,096 cells (64 KiB), a cell's
+/// The entries of a [`JumpTable`]: chunks of 256 cells (4 KiB), a cell's
 /// eight entries always in one chunk.
-pub(crate) type Entries = SharedChunks<i16, 32768>;
+pub(crate) type Entries = SharedChunks<i16, 2048>;
 
 /// Fills `plane`, a grid of `cols` columns, row by row (from the top when
 /// `down`, else from the bottom), each cell `c` with `entry(plane, c)`,
