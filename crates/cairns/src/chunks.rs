@@ -144,8 +144,8 @@ mod tests {
             prop_assert_eq!(c.iter().collect::<Vec<_>>(), model_c.clone());
             prop_assert_eq!(b == c, model_b == model_c);
             prop_assert_eq!(b.len(), len);
-            for (i, &want) in model_b.iter().enumerate() {
-                prop_assert_eq!(b.get(i), want);
+            for i in 0..len {
+                prop_assert_eq!(b.get(i), model_b[i]);
             }
             let par = SharedChunks::<u8, 8>::par_from_fn(len, |i| model_b[i]);
             prop_assert!(par == b);
