@@ -147,7 +147,6 @@
 //! types for bad input; they do not panic on user data.
 #![deny(missing_docs)]
 
-mod chunks;
 pub mod graph;
 pub mod grid;
 pub mod heuristic;

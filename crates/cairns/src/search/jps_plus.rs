@@ -15,7 +15,6 @@ use rayon::prelude::*;
 
 use super::jps::{arrival, fill_runs, legs_between};
 use super::{Expand, TowardGoal};
-use crate::chunks::SharedChunks;
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile};
@@ -51,10 +50,7 @@ use crate::heuristic::{Heuristic, Octile};
 /// step from its neighbour's, in sweeps along the rows (east and west rows
 /// in parallel, the other six directions as parallel sweeps, with rayon).
 /// Memory: 16 bytes per cell ([`memory_bytes`](JumpTable::memory_bytes)),
-/// and 32 while building. A clone shares the entries, in chunks of 256
-/// cells, until a [`repair`](JumpTable::repair) of either copy changes a
-/// chunk: cloning a table and repairing the clone after a wall edit copies
-/// a few chunks, not the table.
+/// and 32 while building.
 ///
 /// The table describes the graph it was built from; after
 /// [`GridGraph::set_tile`] it is stale until [`repair`](JumpTable::repair)
@@ -81,15 +77,9 @@ use crate::heuristic::{Heuristic, Octile};
 pub struct JumpTable {
     width: u32,
     height: u32,
-    /// Cell-major: the eight entries of cell `n` at `8 n .. 8 n + 8`, in
-    /// chunks that the table's clones share until a repair writes to one
-    /// (an edited engine's table is its old one's, repaired).
-    jumps: Entries,
+    /// Cell-major: the eight entries of cell `n` at `8 n .. 8 n + 8`.
+    jumps: Vec<i16>,
 }
-
-/// The entries of a [`JumpTable`]: chunks of 256 cells (4 KiB), a cell's
-/// eight entries always in one chunk.
-pub(crate) type Entries = SharedChunks<i16, 2048>;
 
 /// Fills `plane`, a grid of `cols` columns, row by row (from the top when
 /// `down`, else from the bottom), each cell `c` with `entry(plane, c)`,
@@ -212,11 +202,22 @@ impl JumpTable {
             });
         });
 
+        let mut jumps = vec![0i16; 8 * cells];
         let planes = &planes;
+        jumps
+            .par_chunks_mut(8 * cols.max(1))
+            .enumerate()
+            .for_each(|(y, row)| {
+                for (x, cell) in row.chunks_exact_mut(8).enumerate() {
+                    for (d, e) in cell.iter_mut().enumerate() {
+                        *e = planes[d][y * cols + x];
+                    }
+                }
+            });
         JumpTable {
             width: graph.width(),
             height: graph.height(),
-            jumps: Entries::par_from_fn(8 * cells, |i| planes[i % 8][i / 8]),
+            jumps,
         }
     }
 
@@ -230,13 +231,13 @@ impl JumpTable {
     #[inline]
     pub fn distance(&self, node: NodeId, d: usize) -> i32 {
         assert!(d < 8, "direction {d} is not one of 0..8");
-        i32::from(self.jumps.get(8 * node.index() + d))
+        i32::from(self.jumps[8 * node.index() + d])
     }
 
     /// The eight entries of `node`.
     #[inline]
     fn entries(&self, node: NodeId) -> &[i16] {
-        self.jumps.run(8 * node.index(), 8)
+        &self.jumps[8 * node.index()..8 * node.index() + 8]
     }
 
     /// Width of the grid the table was built for.

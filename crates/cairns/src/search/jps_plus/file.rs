@@ -6,7 +6,7 @@
 
 use std::io::{self, Read, Write};
 
-use super::{Entries, JumpTable};
+use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, read_header,
@@ -34,7 +34,7 @@ impl JumpTable {
     pub fn save(&self, w: impl Write, map_hash: u64) -> io::Result<()> {
         let header = (KIND, Self::FILE_VERSION, map_hash);
         let mut out = grid_table_writer(w, header, (self.width, self.height))?;
-        for e in self.jumps.iter() {
+        for e in &self.jumps {
             out.put(&e.to_le_bytes())?;
         }
         out.finish()
@@ -156,7 +156,7 @@ fn read_jumps<R: Read>(
     Ok(JumpTable {
         width,
         height,
-        jumps: Entries::from_fn(jumps.len(), |i| jumps[i]),
+        jumps,
     })
 }
 

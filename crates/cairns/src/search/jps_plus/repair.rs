@@ -83,7 +83,7 @@ impl JumpTable {
             sides.dedup();
             let seeds = self.seeds(d, &moved, &sides);
             let jumps = |table: &JumpTable, _: usize, next: usize| {
-                table.jumps.get(8 * next + a) > 0 || table.jumps.get(8 * next + b) > 0
+                table.jumps[8 * next + a] > 0 || table.jumps[8 * next + b] > 0
             };
             self.rerun(graph, d, seeds, jumps, |_, _, _| {});
         }
@@ -137,15 +137,15 @@ impl JumpTable {
                     0
                 } else {
                     let next = ((y + dy) * cols + x + dx) as usize;
-                    step_entry(jumps(self, c, next), self.jumps.get(8 * next + d))
+                    step_entry(jumps(self, c, next), self.jumps[8 * next + d])
                 };
-                let before = self.jumps.get(8 * c + d);
+                let before = self.jumps[8 * c + d];
                 if entry == before {
                     // The cells behind read this one, unchanged: they are
                     // as they were, or seeds of their own.
                     break;
                 }
-                self.jumps.set(8 * c + d, entry);
+                self.jumps[8 * c + d] = entry;
                 changed(c, before, entry);
                 (x, y) = (x - dx, y - dy);
             }
