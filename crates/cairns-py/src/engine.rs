@@ -517,11 +517,22 @@ impl Engine {
             py,
             Grid::from_graph(edited.graph().clone(), self.name().to_owned()),
         )?;
+        // This engine's idle searchers move to the edited one keeping
+        // their memory (a grid-sized cache each): the usual caller drops
+        // this engine for the new one, and this one makes new searchers
+        // if it is used again.
+        let mut idle = self
+            .idle
+            .lock()
+            .map_or(Vec::new(), |mut v| std::mem::take(&mut *v));
+        for searcher in &mut idle {
+            searcher.switch_to(&edited);
+        }
         Ok(Engine {
             owning: edited,
             grid,
             given: self.given.clone(),
-            idle: Mutex::new(Vec::new()),
+            idle: Mutex::new(idle),
             repair: Mutex::new(repair),
         })
     }

@@ -130,6 +130,9 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
     assert np.array_equal(np.isinf(got), np.isinf(want))
     assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
     assert walled.cost(*longest) > cost
+    # The idle searchers moved to the edited engine; this one still answers
+    # on its own grid with new ones.
+    assert engine.cost(*longest) == pytest.approx(cost, rel=1e-12)
     # Opening the cells again gives back the first costs.
     reopened = walled.with_walls(middle, [False] * len(middle))
     assert np.allclose(reopened.costs(starts, goals), engine.costs(starts, goals), rtol=1e-9)
