@@ -582,28 +582,19 @@ pub(crate) fn write_header<W: Write>(
     out.put(&map_hash.to_le_bytes())
 }
 
-/// Writes the header of a grid-sized table ([`write_header`]) and the
-/// grid's width and height (`u32` each), which [`read_grid_size`] reads.
-pub(crate) fn write_grid_header<W: Write>(
-    out: &mut HashingWriter<W>,
-    (kind, version, map_hash): (TableKind, u32, u64),
-    (width, height): (u32, u32),
-) -> io::Result<()> {
-    write_header(out, kind, version, map_hash)?;
-    out.put(&width.to_le_bytes())?;
-    out.put(&height.to_le_bytes())
-}
-
-/// Starts writing a grid-sized table to `w`: its header and the grid's
-/// size ([`write_grid_header`]); the kind's body follows, then
+/// Starts writing a grid-sized table to `w`: its header
+/// ([`write_header`]) and the grid's width and height (`u32` each), which
+/// [`read_grid_size`] reads; the kind's body follows, then
 /// [`HashingWriter::finish`].
 pub(crate) fn grid_table_writer<W: Write>(
     w: W,
-    header: (TableKind, u32, u64),
-    size: (u32, u32),
+    (kind, version, map_hash): (TableKind, u32, u64),
+    (width, height): (u32, u32),
 ) -> io::Result<HashingWriter<W>> {
     let mut out = HashingWriter::new(w);
-    write_grid_header(&mut out, header, size)?;
+    write_header(&mut out, kind, version, map_hash)?;
+    out.put(&width.to_le_bytes())?;
+    out.put(&height.to_le_bytes())?;
     Ok(out)
 }
 
@@ -622,7 +613,7 @@ pub(crate) fn read_grid_table<R: Read, D, T>(
 ) -> Result<T, FileError> {
     read_table(r, kind, |mut r| {
         read_header(&mut r, kind, (version, version), expected_map_hash)?;
-        let size = read_grid_size(&mut r, graph)?;
+        let size = read_grid_size(&mut r, Some((graph.width(), graph.height())))?;
         let data = body(&mut r, size)?;
         check_sum(r)?;
         check(data)
@@ -644,17 +635,19 @@ pub(crate) fn read_cells<R: Read>(
 }
 
 /// Reads the width and height of a grid-sized table (`u32` each) and
-/// checks them against `graph`'s.
+/// checks them against `expected`, when given (the searched graph's).
 pub(crate) fn read_grid_size<R: Read>(
     r: &mut Hashing<R>,
-    graph: &crate::grid::GridGraph,
+    expected: Option<(u32, u32)>,
 ) -> Result<(u32, u32), FileError> {
     let width = read_u32(r)?;
     let height = read_u32(r)?;
-    if (width, height) != (graph.width(), graph.height()) {
+    if let Some((w, h)) = expected
+        && (w, h) != (width, height)
+    {
         return Err(FileErrorKind::SizeMismatch {
-            width: graph.width(),
-            height: graph.height(),
+            width: w,
+            height: h,
             found_width: width,
             found_height: height,
         }

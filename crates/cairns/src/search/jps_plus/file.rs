@@ -9,8 +9,8 @@ use std::io::{self, Read, Write};
 use super::JumpTable;
 use crate::grid::{DIRECTIONS, Grid, GridGraph};
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, read_header,
-    read_table, read_u32, read_words,
+    FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, read_grid_size,
+    read_header, read_table, read_words,
 };
 
 /// The kind of a jump table's file.
@@ -115,19 +115,7 @@ fn read_jumps<R: Read>(
 ) -> Result<JumpTable, FileError> {
     let version = JumpTable::FILE_VERSION;
     read_header(&mut r, KIND, (version, version), expected_map_hash)?;
-    let width = read_u32(&mut r)?;
-    let height = read_u32(&mut r)?;
-    if let Some((w, h)) = expected_size
-        && (w, h) != (width, height)
-    {
-        return Err(FileErrorKind::SizeMismatch {
-            width: w,
-            height: h,
-            found_width: width,
-            found_height: height,
-        }
-        .into());
-    }
+    let (width, height) = read_grid_size(&mut r, expected_size)?;
     let cells = u64::from(width) * u64::from(height);
     if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 16 {
         return Err(FileErrorKind::BadSize { width, height }.into());
