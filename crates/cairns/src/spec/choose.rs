@@ -18,7 +18,7 @@ use std::fmt;
 
 use super::{Algorithm, SearchSpec};
 use crate::grid::{GridGraph, Neighborhood};
-use crate::search::{GoalBounds, JumpTable};
+use crate::search::GoalBounds;
 
 /// What may be spent before a map's first query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,7 +72,7 @@ impl fmt::Display for Choice {
 /// searches do not take (4-connected movement, corner cutting or terrain
 /// costs), A* with the map's default heuristic. Every choice is optimal.
 ///
-/// Building the jump table to count the jump points takes a few
+/// It builds the jump table once, to count the jump points: a few
 /// milliseconds on a 512x512 map.
 ///
 /// ```
@@ -103,7 +103,10 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                 .to_owned(),
         );
     }
-    let jumps = JumpTable::build(graph).memory_bytes();
+    // Goal bounding's table with no boxes yet: its jump table and jump
+    // points, built in milliseconds, give both tiers' bytes.
+    let empty = GoalBounds::build_within(graph, Some(std::time::Duration::ZERO));
+    let jumps = empty.jumps().memory_bytes();
     if (jumps as u64) > allowance.bytes {
         return pick(
             Algorithm::Jps,
@@ -117,7 +120,7 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
         );
     }
     let budget = GoalBounds::spec_budget(graph).as_secs_f64();
-    let bounds = GoalBounds::build_within(graph, Some(std::time::Duration::ZERO)).full_bytes();
+    let bounds = empty.full_bytes();
     let over: Vec<String> = [
         (budget > allowance.seconds).then(|| format!("{:.1} s", allowance.seconds)),
         (bounds as u64 > allowance.bytes).then(|| format!("{} bytes", allowance.bytes)),
@@ -158,7 +161,7 @@ mod tests {
     #[test]
     fn each_tier_is_picked_when_it_fits_and_its_costs_are_the_tables() {
         let graph = walled(40, 30, |x, y| x % 7 == 3 && y % 5 != 0);
-        let jumps = JumpTable::build(&graph).memory_bytes() as u64;
+        let jumps = crate::search::JumpTable::build(&graph).memory_bytes() as u64;
         let full = GoalBounds::build(&graph);
         assert_eq!(full.boxed(), full.jump_points());
         let bounds = full.memory_bytes() as u64;
