@@ -71,29 +71,12 @@ pub fn read_scen(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
     let s = &file.scenarios;
     let d = PyDict::new(py);
     d.set_item("version", file.version.as_str())?;
-    d.set_item(
-        "line",
-        PyArray1::from_vec(py, s.iter().map(|s| s.line as u64).collect()),
-    )?;
-    d.set_item(
-        "bucket",
-        PyArray1::from_vec(py, s.iter().map(|s| s.bucket).collect()),
-    )?;
+    column(&d, "bucket", s.iter().map(|s| s.bucket).collect())?;
     d.set_item("map", s.iter().map(|s| s.map.clone()).collect::<Vec<_>>())?;
-    d.set_item(
-        "map_width",
-        PyArray1::from_vec(py, s.iter().map(|s| s.map_width).collect()),
-    )?;
-    d.set_item(
-        "map_height",
-        PyArray1::from_vec(py, s.iter().map(|s| s.map_height).collect()),
-    )?;
-    d.set_item("start", xy_array(py, s.iter().map(|s| s.start))?)?;
-    d.set_item("goal", xy_array(py, s.iter().map(|s| s.goal))?)?;
-    d.set_item(
-        "optimal",
-        PyArray1::from_vec(py, s.iter().map(|s| s.optimal).collect()),
-    )?;
+    column(&d, "map_width", s.iter().map(|s| s.map_width).collect())?;
+    column(&d, "map_height", s.iter().map(|s| s.map_height).collect())?;
+    let queries = s.iter().map(|s| (s.line, s.start, s.goal, s.optimal));
+    query_columns(&d, queries)?;
     Ok(d)
 }
 
@@ -153,32 +136,14 @@ pub fn run_scen<'py>(
     d.set_item("queries", summary.queries)?;
     d.set_item("mismatches", lines(&summary.mismatches))?;
     d.set_item("data_errors", lines(&instance.data_errors))?;
-    d.set_item(
-        "line",
-        PyArray1::from_vec(py, q.iter().map(|q| q.line as u64).collect()),
+    query_columns(
+        &d,
+        q.iter().map(|q| (q.line, q.start_xy, q.goal_xy, q.optimal)),
     )?;
-    d.set_item("start", xy_array(py, q.iter().map(|q| q.start_xy))?)?;
-    d.set_item("goal", xy_array(py, q.iter().map(|q| q.goal_xy))?)?;
-    d.set_item(
-        "optimal",
-        PyArray1::from_vec(py, q.iter().map(|q| q.optimal).collect()),
-    )?;
-    d.set_item(
-        "cost",
-        PyArray1::from_vec(
-            py,
-            summary
-                .costs
-                .iter()
-                .map(|c| c.unwrap_or(f64::INFINITY))
-                .collect(),
-        ),
-    )?;
-    d.set_item(
-        "expanded",
-        PyArray1::from_vec(py, summary.expansions.clone()),
-    )?;
-    d.set_item("seconds", PyArray1::from_vec(py, summary.times.clone()))?;
+    let costs = summary.costs.iter().map(|c| c.unwrap_or(f64::INFINITY));
+    column(&d, "cost", costs.collect())?;
+    column(&d, "expanded", summary.expansions.clone())?;
+    column(&d, "seconds", summary.times.clone())?;
     d.set_item("total_s", summary.total_s)?;
     Ok(d)
 }
@@ -186,4 +151,23 @@ pub fn run_scen<'py>(
 /// Each of `items` as its message.
 fn lines<T: ToString>(items: &[T]) -> Vec<String> {
     items.iter().map(ToString::to_string).collect()
+}
+
+/// Sets `name` in `d` to a numpy array of `values`.
+fn column<T: numpy::Element>(d: &Bound<'_, PyDict>, name: &str, values: Vec<T>) -> PyResult<()> {
+    d.set_item(name, PyArray1::from_vec(d.py(), values))
+}
+
+/// The columns every scenario table has, from each query's line, start,
+/// goal and published optimal length: `line`, `start` and `goal` (`(N, 2)`
+/// arrays of `(x, y)`) and `optimal`.
+fn query_columns(
+    d: &Bound<'_, PyDict>,
+    queries: impl ExactSizeIterator<Item = (usize, (u32, u32), (u32, u32), f64)> + Clone,
+) -> PyResult<()> {
+    let py = d.py();
+    column(d, "line", queries.clone().map(|q| q.0 as u64).collect())?;
+    d.set_item("start", xy_array(py, queries.clone().map(|q| q.1))?)?;
+    d.set_item("goal", xy_array(py, queries.clone().map(|q| q.2))?)?;
+    column(d, "optimal", queries.map(|q| q.3).collect())
 }

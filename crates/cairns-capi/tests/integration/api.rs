@@ -162,43 +162,18 @@ fn searches_answer_as_the_library_does() {
     ] {
         let e = engine(map, spec);
         let s = searcher(e);
-        for (from, to) in [((0, 0), (8, 0)), ((0, 4), (8, 0)), ((2, 2), (5, 2))] {
-            let expected = library_cost(
-                &g,
-                spec.to_str().unwrap(),
-                (from.0 as u32, from.1 as u32),
-                (to.0 as u32, to.1 as u32),
-            );
-            let (status, c) = cost(s, from, to);
-            assert_eq!(
-                status,
-                if expected.is_some() {
-                    CAIRNS_OK
-                } else {
-                    CAIRNS_NO_PATH
-                }
-            );
-            assert_eq!(
-                Some(c).filter(|c| c.is_finite()),
-                expected,
-                "{spec:?} {from:?} {to:?}"
-            );
-        }
+        let queries = [((0, 0), (8, 0)), ((0, 4), (8, 0)), ((2, 2), (5, 2))];
+        assert_answers_as(s, &g, spec.to_str().unwrap(), queries);
         // SAFETY: live handles, freed once.
-        unsafe {
-            assert_eq!(cairns_searcher_free(s), CAIRNS_OK);
-            assert_eq!(cairns_engine_free(e), CAIRNS_OK);
-        }
+        unsafe { free_all(&[s], &[e], &[]) };
     }
     // SAFETY: a live map, freed once.
-    unsafe { cairns_map_free(map) };
+    unsafe { free_all(&[], &[], &[map]) };
 }
 
 #[test]
 fn a_path_goes_into_the_callers_buffer_or_says_how_long_it_is() {
-    let (_, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
-    let e = engine(map, c"astar");
-    let s = searcher(e);
+    let (map, e, s) = open(c"astar");
     let (mut len, mut c) = (0usize, 0.0);
     let mut small = [0i32; 4];
     // SAFETY: a buffer of 2 points (4 values), out-pointers.
@@ -231,11 +206,7 @@ fn a_path_goes_into_the_callers_buffer_or_says_how_long_it_is() {
         assert!(grid.is_passable(w[1][0] as u32, w[1][1] as u32));
     }
     // SAFETY: live handles, freed once.
-    unsafe {
-        cairns_searcher_free(s);
-        cairns_engine_free(e);
-        cairns_map_free(map);
-    }
+    unsafe { free_all(&[s], &[e], &[map]) };
 }
 
 #[test]
@@ -339,10 +310,83 @@ fn bad_input_gets_an_error_code_and_a_message() {
     // SAFETY: live handles, freed once; then a freed pointer would be UB
     // to pass, so only NULL is tried.
     unsafe {
-        cairns_searcher_free(s);
-        cairns_engine_free(e);
-        cairns_map_free(map);
+        free_all(&[s], &[e], &[map]);
         assert_eq!(cairns_map_free(null_mut()), CAIRNS_OK);
+    }
+}
+
+/// [`MAP`] (octile), an engine on it with `spec`, and a searcher of that
+/// engine.
+fn open(spec: &CStr) -> (*mut cairns_map, *mut cairns_engine, *mut cairns_searcher) {
+    let (status, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
+    assert_eq!(status, CAIRNS_OK, "{}", last_error());
+    let e = engine(map, spec);
+    (map, e, searcher(e))
+}
+
+/// Frees `searchers`, then `engines`, then `maps`, checking that each
+/// free succeeds.
+///
+/// # Safety
+///
+/// Each handle is live and freed nowhere else.
+unsafe fn free_all(
+    searchers: &[*mut cairns_searcher],
+    engines: &[*mut cairns_engine],
+    maps: &[*mut cairns_map],
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        for &s in searchers {
+            assert_eq!(cairns_searcher_free(s), CAIRNS_OK);
+        }
+        for &e in engines {
+            assert_eq!(cairns_engine_free(e), CAIRNS_OK);
+        }
+        for &m in maps {
+            assert_eq!(cairns_map_free(m), CAIRNS_OK);
+        }
+    }
+}
+
+/// The edits of the edit tests, as `x, y` pairs and wall flags: open the
+/// walls at (4, 0) and (4, 1), close (3, 3).
+const EDIT_XY: [i32; 6] = [4, 0, 4, 1, 3, 3];
+const EDIT_WALLS: [u8; 3] = [0, 0, 1];
+
+/// The library's [`graph`] after those edits.
+fn edited_graph() -> GridGraph {
+    let mut g = graph();
+    g.set_tile(4, 0, Tile::Ground);
+    g.set_tile(4, 1, Tile::Ground);
+    g.set_tile(3, 3, Tile::OutOfBounds);
+    g
+}
+
+/// The queries across the edits.
+const EDITED_QUERIES: [((i32, i32), (i32, i32)); 3] =
+    [((3, 0), (5, 0)), ((0, 4), (8, 0)), ((2, 3), (8, 4))];
+
+/// Asserts that `s` answers `queries` as the library's `spec` does on `g`,
+/// with `CAIRNS_NO_PATH` where there is no path.
+fn assert_answers_as(
+    s: *mut cairns_searcher,
+    g: &GridGraph,
+    spec: &str,
+    queries: [((i32, i32), (i32, i32)); 3],
+) {
+    for (from, to) in queries {
+        let (fx, fy, tx, ty) = (from.0 as u32, from.1 as u32, to.0 as u32, to.1 as u32);
+        let expected = library_cost(g, spec, (fx, fy), (tx, ty));
+        let (status, c) = cost(s, from, to);
+        let found = if expected.is_some() {
+            CAIRNS_OK
+        } else {
+            CAIRNS_NO_PATH
+        };
+        assert_eq!(status, found, "{spec} from {from:?} to {to:?}");
+        let got = Some(c).filter(|c| c.is_finite());
+        assert_eq!(got, expected, "{spec} from {from:?} to {to:?}");
     }
 }
 
@@ -354,41 +398,20 @@ fn edits_keep_the_tables_exact() {
         let s = searcher(e);
         let before = library_cost(&graph(), spec.to_str().unwrap(), (3, 0), (5, 0));
         assert_eq!(Some(cost(s, (3, 0), (5, 0)).1), before);
-        // Open the wall at (4, 0) and (4, 1); close (3, 3).
-        let xy = [4, 0, 4, 1, 3, 3];
-        let walls = [0u8, 0, 1];
         // SAFETY: 3 points and 3 flags.
-        let status = unsafe { cairns_engine_set_walls(e, xy.as_ptr(), walls.as_ptr(), 3) };
+        let status =
+            unsafe { cairns_engine_set_walls(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
         assert_eq!(status, CAIRNS_OK, "{}", last_error());
-        let mut g = graph();
-        g.set_tile(4, 0, Tile::Ground);
-        g.set_tile(4, 1, Tile::Ground);
-        g.set_tile(3, 3, Tile::OutOfBounds);
-        for (from, to) in [((3, 0), (5, 0)), ((0, 4), (8, 0)), ((2, 3), (8, 4))] {
-            let expected = library_cost(
-                &g,
-                spec.to_str().unwrap(),
-                (from.0 as u32, from.1 as u32),
-                (to.0 as u32, to.1 as u32),
-            );
-            assert_eq!(
-                Some(cost(s, from, to).1).filter(|c| c.is_finite()),
-                expected,
-                "{spec:?}"
-            );
-        }
+        assert_answers_as(s, &edited_graph(), spec.to_str().unwrap(), EDITED_QUERIES);
         // An edit off the map changes nothing.
         // SAFETY: one point and one flag.
         let status = unsafe { cairns_engine_set_walls(e, [9, 0].as_ptr(), [1].as_ptr(), 1) };
         assert_eq!(status, CAIRNS_ERR_ENDPOINT);
         // SAFETY: live handles, freed once.
-        unsafe {
-            cairns_searcher_free(s);
-            cairns_engine_free(e);
-        }
+        unsafe { free_all(&[s], &[e], &[]) };
     }
     // SAFETY: a live map, freed once.
-    unsafe { cairns_map_free(map) };
+    unsafe { free_all(&[], &[], &[map]) };
 }
 
 /// Safe mode: after `cairns_engine_set_walls_later` the landmark engine
@@ -396,33 +419,13 @@ fn edits_keep_the_tables_exact() {
 /// cells each end with the table exact.
 #[test]
 fn edits_answered_later_stay_optimal_while_the_repair_steps() {
-    let (_, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
-    let e = engine(map, c"astar/dh:3");
-    let s = searcher(e);
-    let xy = [4, 0, 4, 1, 3, 3];
-    let walls = [0u8, 0, 1];
+    let (map, e, s) = open(c"astar/dh:3");
     // SAFETY: 3 points and 3 flags.
-    let status = unsafe { cairns_engine_set_walls_later(e, xy.as_ptr(), walls.as_ptr(), 3) };
+    let status =
+        unsafe { cairns_engine_set_walls_later(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
     assert_eq!(status, CAIRNS_OK, "{}", last_error());
-    let mut g = graph();
-    g.set_tile(4, 0, Tile::Ground);
-    g.set_tile(4, 1, Tile::Ground);
-    g.set_tile(3, 3, Tile::OutOfBounds);
-    let queries = [((3, 0), (5, 0)), ((0, 4), (8, 0)), ((2, 3), (8, 4))];
-    let answers_as_dijkstra = || {
-        for (from, to) in queries {
-            let expected = library_cost(
-                &g,
-                "dijkstra",
-                (from.0 as u32, from.1 as u32),
-                (to.0 as u32, to.1 as u32),
-            );
-            assert_eq!(
-                Some(cost(s, from, to).1).filter(|c| c.is_finite()),
-                expected
-            );
-        }
-    };
+    let g = edited_graph();
+    let answers_as_dijkstra = || assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
     answers_as_dijkstra();
     let (mut done, mut steps) = (0, 0);
     while done == 0 {
@@ -444,10 +447,35 @@ fn edits_answered_later_stay_optimal_while_the_repair_steps() {
             CAIRNS_ERR_NULL,
             "done",
         );
-        cairns_searcher_free(s);
-        cairns_engine_free(e);
-        cairns_map_free(map);
+        free_all(&[s], &[e], &[map]);
     }
+}
+
+/// `cairns_engine_new_with_tables` for `jps+` on `map` with the saved
+/// tables at `ptrs` of `lens` bytes: its status and the engine.
+///
+/// # Safety
+///
+/// `map` is live; each pointer is valid for reads of its length.
+unsafe fn with_tables(
+    map: *const cairns_map,
+    ptrs: &[*const u8],
+    lens: &[usize],
+) -> (cairns_status, *mut cairns_engine) {
+    assert_eq!(ptrs.len(), lens.len());
+    let mut out = null_mut();
+    // SAFETY: the caller's contract; `ptrs` and `lens` of one length.
+    let status = unsafe {
+        cairns_engine_new_with_tables(
+            map,
+            c"jps+".as_ptr(),
+            ptrs.as_ptr(),
+            lens.as_ptr(),
+            ptrs.len(),
+            &raw mut out,
+        )
+    };
+    (status, out)
 }
 
 #[test]
@@ -473,15 +501,7 @@ fn saved_tables_load_back_and_bad_ones_are_refused() {
         }
         let ptrs: Vec<*const u8> = saved.iter().map(Vec::as_ptr).collect();
         let lens: Vec<usize> = saved.iter().map(Vec::len).collect();
-        let mut loaded = null_mut();
-        let status = cairns_engine_new_with_tables(
-            map,
-            c"jps+".as_ptr(),
-            ptrs.as_ptr(),
-            lens.as_ptr(),
-            2,
-            &raw mut loaded,
-        );
+        let (status, loaded) = with_tables(map, &ptrs, &lens);
         assert_eq!(status, CAIRNS_OK, "{}", last_error());
         let mut spec = [0 as c_char; 64];
         let mut len = 0;
@@ -494,31 +514,16 @@ fn saved_tables_load_back_and_bad_ones_are_refused() {
         assert_eq!(cost(a, (0, 4), (8, 0)), cost(b, (0, 4), (8, 0)));
         // A cut table.
         let cut = [saved[0].len() / 2];
-        let mut refused = null_mut();
-        let status = cairns_engine_new_with_tables(
-            map,
-            c"jps+".as_ptr(),
-            ptrs.as_ptr(),
-            cut.as_ptr(),
-            1,
-            &raw mut refused,
-        );
+        let (status, _) = with_tables(map, &ptrs[..1], &cut);
         assert_error(status, CAIRNS_ERR_TABLE, "tables[0]: cannot load the table");
         assert!(last_error().starts_with("tables[0]"), "{}", last_error());
-        for h in [a, b] {
-            cairns_searcher_free(h);
-        }
-        cairns_engine_free(loaded);
-        cairns_engine_free(e);
-        cairns_map_free(map);
+        free_all(&[a, b], &[loaded, e], &[map]);
     }
 }
 
 #[test]
 fn fields_nearest_budgets_and_components() {
-    let (_, map) = parse(MAP, CAIRNS_MOVE_OCTILE as i32);
-    let e = engine(map, c"astar");
-    let s = searcher(e);
+    let (map, e, s) = open(c"astar");
     let g = graph();
     let cells = g.grid().len();
     let (mut distance, mut next) = (vec![0.0f64; cells], vec![0i32; cells]);
@@ -611,11 +616,7 @@ fn fields_nearest_budgets_and_components() {
         "no path across components costs no search"
     );
     // SAFETY: live handles, freed once.
-    unsafe {
-        cairns_searcher_free(s);
-        cairns_engine_free(e);
-        cairns_map_free(map);
-    }
+    unsafe { free_all(&[s], &[e], &[map]) };
 }
 
 #[test]

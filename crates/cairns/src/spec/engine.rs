@@ -270,14 +270,7 @@ impl Engine {
             edited.extend(graph.node(x, y));
         }
         // The landmark table as it was; the others kept exact.
-        let mut given: Vec<Given> = tables
-            .iter()
-            .filter(|t| t.landmarks().is_some())
-            .map(|t| Given {
-                table: t.clone(),
-                seconds: 0.0,
-            })
-            .collect();
+        let mut given = kept(tables, |t| t.landmarks().is_some());
         given.extend(self.jumps_repaired(&graph, &edited));
         Engine::made(graph, &spec, given, Some(stale))
     }
@@ -311,15 +304,7 @@ impl Engine {
         if !progress.done() {
             return Ok((progress, None));
         }
-        let mut given: Vec<Given> = self
-            .tables()
-            .iter()
-            .filter(|t| t.landmarks().is_none())
-            .map(|t| Given {
-                table: t.clone(),
-                seconds: 0.0,
-            })
-            .collect();
+        let mut given = kept(self.tables(), |t| t.landmarks().is_none());
         given.push(Given {
             table: Table::from(repair.table().clone()),
             seconds: t0.elapsed().as_secs_f64(),
@@ -353,6 +338,17 @@ impl Engine {
             })
             .collect()
     }
+}
+
+/// The `tables` that `keep` accepts, given again as they are (no seconds
+/// spent on them).
+fn kept(tables: &[Table], keep: impl Fn(&Table) -> bool) -> Vec<Given> {
+    tables
+        .iter()
+        .filter(|t| keep(t))
+        .cloned()
+        .map(Given::from)
+        .collect()
 }
 
 impl fmt::Debug for Engine {
