@@ -198,12 +198,10 @@ fn scen_per_query_table_matches_the_file_and_the_summary() {
     let dir = TempDir::new("cli");
     let table = dir.path("per-query.tsv");
     for search in ["astar", "jps"] {
-        let o = run(
+        let j = run_json(
             "scen {} --every 20 --json --search {} --per-query {}",
             &[&scen, search, &table],
         );
-        assert_exit(&o, 0);
-        let j = json(&o);
         let rows = per_query_rows(&std::fs::read_to_string(&table).unwrap());
         assert_eq!(
             rows.len() as u64,
