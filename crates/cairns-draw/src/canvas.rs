@@ -223,16 +223,19 @@ mod tests {
         assert_eq!(lit, band);
     }
 
+    /// How many of the pixels `lit` lie in each row of `rows`.
+    fn row_widths(lit: &[(u32, u32)], rows: std::ops::RangeInclusive<u32>) -> Vec<usize> {
+        rows.map(|y| lit.iter().filter(|p| p.1 == y).count())
+            .collect()
+    }
+
     #[test]
     fn circles_are_round_and_symmetric() {
         let mut c = Canvas::new(11, 11, PAPER);
         c.fill_circle(5, 5, 3, INK);
         let lit = painted(&c, INK);
         // Radius 3: rows of 3, 5, 7, 7, 7, 5, 3 pixels.
-        let rows: Vec<usize> = (2..=8)
-            .map(|y| lit.iter().filter(|p| p.1 == y).count())
-            .collect();
-        assert_eq!(rows, [3, 5, 7, 7, 7, 5, 3]);
+        assert_eq!(row_widths(&lit, 2..=8), [3, 5, 7, 7, 7, 5, 3]);
         assert!(
             lit.iter()
                 .all(|&(x, y)| (10 - x, 10 - y) == (x, y) || lit.contains(&(10 - x, 10 - y)))
@@ -247,10 +250,7 @@ mod tests {
         let mut c = Canvas::new(9, 9, PAPER);
         c.fill_triangle_up(4, 4, 2, INK);
         let lit = painted(&c, INK);
-        let rows: Vec<usize> = (2..=6)
-            .map(|y| lit.iter().filter(|p| p.1 == y).count())
-            .collect();
-        assert_eq!(rows, [1, 1, 3, 3, 5]);
+        assert_eq!(row_widths(&lit, 2..=6), [1, 1, 3, 3, 5]);
     }
 
     #[test]
