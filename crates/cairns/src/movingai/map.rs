@@ -395,14 +395,11 @@ mod tests {
             }
         );
         assert_eq!(e.line(), Some(5));
-        assert!(matches!(
-            kind("height 99999999999\nwidth 1\nmap\n"),
-            ParseErrorKind::SizeTooLarge { .. }
-        ));
-        assert!(matches!(
-            kind("height 0\nwidth 1\nmap\n"),
-            ParseErrorKind::ZeroSize { .. }
-        ));
+        let (width, height) = (1, 99_999_999_999);
+        let too_large = ParseErrorKind::SizeTooLarge { width, height };
+        assert_eq!(kind("height 99999999999\nwidth 1\nmap\n"), too_large);
+        let zero = ParseErrorKind::ZeroSize { width, height: 0 };
+        assert_eq!(kind("height 0\nwidth 1\nmap\n"), zero);
     }
 
     #[test]
@@ -450,21 +447,13 @@ mod tests {
 
     #[test]
     fn bad_headers() {
-        assert_eq!(
-            kind("height x1\nwidth 1\nmap\n."),
-            ParseErrorKind::BadNumber {
+        for text in ["x1", "-1", "+1"] {
+            let bad = ParseErrorKind::BadNumber {
                 field: "height",
-                text: "x1".into()
-            }
-        );
-        assert!(matches!(
-            kind("height -1\nwidth 1\nmap\n."),
-            ParseErrorKind::BadNumber { .. }
-        ));
-        assert!(matches!(
-            kind("height +1\nwidth 1\nmap\n."),
-            ParseErrorKind::BadNumber { .. }
-        ));
+                text: text.into(),
+            };
+            assert_eq!(kind(&format!("height {text}\nwidth 1\nmap\n.")), bad);
+        }
         assert_eq!(
             kind("height 1\nmap\n."),
             ParseErrorKind::MissingHeader { expected: "width" }
