@@ -508,7 +508,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 mod tests {
     use super::*;
     use crate::search::testing::{
-        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
+        matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -598,12 +598,8 @@ mod tests {
 
     #[test]
     fn tables_of_another_size_and_four_connected_grids_are_refused() {
-        let a = grid(4, 3, |_, _| false);
-        let b = grid(3, 4, |_, _| false);
-        let t = GoalBounds::build(&a);
-        assert!(JumpPointSearchPlus::bounded(&b, &t).is_none());
-        let four = crate::grid::testing::open_map(4, 3, crate::grid::Neighborhood::Four);
-        assert!(JumpPointSearchPlus::bounded(&four, &t).is_none());
-        assert!(JumpPointSearchPlus::bounded(&a, t).is_some());
+        refuses_other_grids(GoalBounds::build, |g, t| {
+            JumpPointSearchPlus::bounded(g, t).is_some()
+        });
     }
 }

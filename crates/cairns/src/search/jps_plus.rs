@@ -580,7 +580,8 @@ mod tests {
     use super::*;
     use crate::grid::Grid;
     use crate::search::testing::{
-        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
+        matches_dijkstra_from, open_grids_match_dijkstra, proptest_against_dijkstra,
+        refuses_other_grids, walled as grid,
     };
     use crate::search::{Dijkstra, Search, SearchCache};
 
@@ -595,16 +596,7 @@ mod tests {
 
     #[test]
     fn single_cells_rows_and_columns() {
-        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2)] {
-            let graph = grid(w, h, |_, _| false);
-            for s in 0..w * h {
-                assert_eq!(
-                    check_all_from(&graph, NodeId(s)),
-                    Ok(()),
-                    "{w}x{h} from {s}"
-                );
-            }
-        }
+        open_grids_match_dijkstra(check_all_from, &[(1, 1), (1, 7), (7, 1), (2, 2)]);
     }
 
     #[test]
@@ -688,12 +680,8 @@ mod tests {
 
     #[test]
     fn tables_of_another_size_and_four_connected_grids_are_refused() {
-        let a = grid(4, 3, |_, _| false);
-        let b = grid(3, 4, |_, _| false);
-        let t = JumpTable::build(&a);
-        assert!(JumpPointSearchPlus::new(&b, &t).is_none());
-        let four = crate::grid::testing::open_map(4, 3, Neighborhood::Four);
-        assert!(JumpPointSearchPlus::new(&four, &t).is_none());
-        assert!(JumpPointSearchPlus::new(&a, t).is_some());
+        refuses_other_grids(JumpTable::build, |g, t| {
+            JumpPointSearchPlus::new(g, t).is_some()
+        });
     }
 }

@@ -626,7 +626,8 @@ mod tests {
     use super::*;
     use crate::grid::testing::dense_map;
     use crate::search::testing::{
-        matches_dijkstra_from, proptest_against_dijkstra, walled as grid,
+        matches_dijkstra_from, open_grids_match_dijkstra, proptest_against_dijkstra,
+        refuses_other_grids, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -654,16 +655,11 @@ mod tests {
 
     #[test]
     fn single_cells_rows_and_open_maps() {
-        for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (9, 9)] {
+        let sizes = [(1, 1), (1, 7), (7, 1), (2, 2), (9, 9)];
+        open_grids_match_dijkstra(check_all_from, &sizes);
+        for (w, h) in sizes {
             let graph = grid(w, h, |_, _| false);
             assert!(SubgoalGraph::build(&graph).subgoals().is_empty());
-            for s in 0..w * h {
-                assert_eq!(
-                    check_all_from(&graph, NodeId(s)),
-                    Ok(()),
-                    "{w}x{h} from {s}"
-                );
-            }
         }
     }
 
@@ -699,14 +695,11 @@ mod tests {
 
     #[test]
     fn tables_of_another_size_and_four_connected_grids_are_refused() {
-        let a = grid(4, 3, |_, _| false);
-        let b = grid(3, 4, |_, _| false);
-        let t = SubgoalGraph::build(&a);
-        assert!(SubgoalSearch::new(&b, &t).is_none());
+        refuses_other_grids(SubgoalGraph::build, |g, t| {
+            SubgoalSearch::new(g, t).is_some()
+        });
         let four = crate::grid::testing::open_map(4, 3, Neighborhood::Four);
-        assert!(SubgoalSearch::new(&four, &t).is_none());
         assert!(SubgoalGraph::build(&four).subgoals().is_empty());
-        assert!(SubgoalSearch::new(&a, t).is_some());
     }
 
     /// A query allocates nothing once the goal's list has room: the list

@@ -1,7 +1,8 @@
 //! What the tests of the preprocessed grid searches (JPS+, goal bounding,
 //! subgoal graphs) share: a grid drawn by a closure, the proptest
-//! strategies of random maps, and the check of one search against
-//! Dijkstra from a start to every cell.
+//! strategies of random maps, the check of one search against Dijkstra
+//! from a start to every cell, and the refusal of a table on a grid it was
+//! not built for.
 
 use proptest::prelude::*;
 
@@ -107,6 +108,40 @@ pub(crate) fn matches_dijkstra_from(
         }
     }
     Ok(())
+}
+
+/// Runs `check` ([`matches_dijkstra_from`] of one search) from every cell
+/// of open grids of each of `sizes`: single cells, one row, one column.
+pub(crate) fn open_grids_match_dijkstra(
+    check: impl Fn(&GridGraph, NodeId) -> Result<(), String>,
+    sizes: &[(u32, u32)],
+) {
+    for &(w, h) in sizes {
+        let graph = walled(w, h, |_, _| false);
+        for s in 0..w * h {
+            assert_eq!(check(&graph, NodeId(s)), Ok(()), "{w}x{h} from {s}");
+        }
+    }
+}
+
+/// Checks that a search over a table that `build` makes for one grid
+/// refuses a grid of another size and a 4-connected grid, and takes the
+/// grid it was built for (the table given by value: owned, where the
+/// searches' other tests borrow it). `accepts(graph, table)` says whether
+/// the search's constructor returns `Some`.
+pub(crate) fn refuses_other_grids<T: Clone>(
+    build: impl Fn(&GridGraph) -> T,
+    accepts: impl Fn(&GridGraph, T) -> bool,
+) {
+    let a = walled(4, 3, |_, _| false);
+    let table = build(&a);
+    assert!(
+        !accepts(&walled(3, 4, |_, _| false), table.clone()),
+        "another size"
+    );
+    let four = crate::grid::testing::open_map(4, 3, Neighborhood::Four);
+    assert!(!accepts(&four, table.clone()), "4-connected");
+    assert!(accepts(&a, table), "its own grid");
 }
 
 /// The two property tests every preprocessed grid search has, for
