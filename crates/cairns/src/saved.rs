@@ -824,6 +824,19 @@ pub(crate) mod testing {
         (GridGraph::new(grid, Neighborhood::Octile), hash)
     }
 
+    /// [`small_map`] with the table `build` makes of it, and its hash.
+    pub(crate) fn small_map_table<T>(build: impl FnOnce(&GridGraph) -> T) -> (GridGraph, T, u64) {
+        let (graph, hash) = small_map();
+        let table = build(&graph);
+        (graph, table, hash)
+    }
+
+    /// A 300x80 octile map with walls here and there: its tables take
+    /// more than one 64 KiB write block.
+    pub(crate) fn large_map() -> GridGraph {
+        crate::search::testing::walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0)
+    }
+
     /// Replaces the checksum after an edit, so that the check after it is
     /// the one that fires.
     pub(crate) fn reseal(b: &mut [u8]) {

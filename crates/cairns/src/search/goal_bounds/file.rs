@@ -152,12 +152,10 @@ fn check_bounds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saved::testing::{kind, reseal, small_map, written};
+    use crate::saved::testing::{kind, large_map, reseal, small_map_table, written};
 
     fn table() -> (GridGraph, GoalBounds, u64) {
-        let (g, hash) = small_map();
-        let t = GoalBounds::build(&g);
-        (g, t, hash)
+        small_map_table(GoalBounds::build)
     }
 
     #[test]
@@ -173,7 +171,7 @@ mod tests {
         let b = written(|w| half.save(w, hash));
         assert_eq!(GoalBounds::load_for(&b[..], &g, hash).unwrap(), half);
         // A larger map crosses the write blocks.
-        let big = crate::search::testing::walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0);
+        let big = large_map();
         let t = GoalBounds::build(&big);
         let b = written(|w| t.save(w, 5));
         assert!(b.len() > 1 << 16);

@@ -167,13 +167,10 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::{Grid, Neighborhood};
-    use crate::saved::testing::{kind, reseal, small_map, written};
+    use crate::saved::testing::{kind, large_map, reseal, small_map_table, written};
 
     fn table() -> (GridGraph, SubgoalGraph, u64) {
-        let (g, hash) = small_map();
-        let t = SubgoalGraph::build(&g);
-        (g, t, hash)
+        small_map_table(SubgoalGraph::build)
     }
 
     #[test]
@@ -186,20 +183,7 @@ mod tests {
         assert_eq!(&b[..8], b"CAIRNSSG");
         assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), t);
         // A larger map crosses the write blocks.
-        let mut rng = crate::rng::SplitMix64::new(3);
-        let tiles = (0..300 * 80)
-            .map(|_| {
-                if rng.below(10) < 2 {
-                    crate::grid::Tile::Tree
-                } else {
-                    crate::grid::Tile::Ground
-                }
-            })
-            .collect();
-        let big = GridGraph::new(
-            Grid::from_tiles(300, 80, tiles).unwrap(),
-            Neighborhood::Octile,
-        );
+        let big = large_map();
         let t = SubgoalGraph::build(&big);
         let b = written(|w| t.save(w, 5));
         assert!(b.len() > 1 << 16);
