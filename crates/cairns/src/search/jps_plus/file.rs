@@ -152,12 +152,10 @@ fn read_jumps<R: Read>(
 mod tests {
     use super::*;
     use crate::grid::Neighborhood;
-    use crate::saved::testing::{kind, reseal, small_map, written};
+    use crate::saved::testing::{kind, reseal, small_map_table, written};
 
     fn table() -> (GridGraph, JumpTable, u64) {
-        let (g, hash) = small_map();
-        let t = JumpTable::build(&g);
-        (g, t, hash)
+        small_map_table(JumpTable::build)
     }
 
     fn bytes(t: &JumpTable, hash: u64) -> Vec<u8> {
