@@ -115,9 +115,9 @@ pub(crate) async fn map(
         .find_map(|kv| kv.strip_prefix("name="))
         .ok_or_else(|| bad("missing ?name="))?;
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
-    blocking(state.guards().work(), move || {
+    at_work(state, move |state| {
         let grid = state.grid(&name)?;
-        let graph = graph(&state, &name, Neighborhood::Octile, &[])?;
+        let graph = graph(state, &name, Neighborhood::Octile, &[])?;
         let suggested = state.suggested(&name, || {
             place(
                 &*graph,
@@ -142,7 +142,7 @@ pub(crate) async fn map(
                 source: "far apart".to_string(),
             }
         });
-        Ok(Json(MapInfo {
+        Ok(MapInfo {
             width: grid.width(),
             height: grid.height(),
             rows: grid.to_ascii().lines().map(str::to_string).collect(),
@@ -151,7 +151,7 @@ pub(crate) async fn map(
             to: ends.to,
             endpoints: ends.source.clone(),
             name,
-        }))
+        })
     })
     .await
 }
@@ -176,6 +176,15 @@ pub(crate) async fn blocking<T: Send + 'static>(
     })
     .await
     .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"))?
+}
+
+/// Runs `work` on the state, on a blocking thread in a turn of the work
+/// guard ([`blocking`]), and answers with its JSON.
+pub(crate) async fn at_work<T: Send + 'static>(
+    state: Arc<AppState>,
+    work: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+) -> Result<Json<T>, ApiError> {
+    blocking(state.guards().work(), move || work(&state).map(Json)).await
 }
 
 pub(crate) fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
@@ -485,10 +494,7 @@ pub(crate) async fn search(
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(state.guards().work(), move || {
-        search_blocking(&state, &req).map(Json)
-    })
-    .await
+    at_work(state, move |state| search_blocking(state, &req)).await
 }
 
 /// The work of `POST /api/search`, also usable without a server.
@@ -611,28 +617,15 @@ fn shade(
             let h = if b { hb.unwrap_or(ha) } else { ha };
             (Some(heat_of(state, prep, h, Some(start), goal)?), None)
         }
-        Some(Shade::Help { landmark }) => (
-            None,
-            Some(help_of(
-                &prep.graph,
-                prep.landmark_table()?,
-                landmarks,
-                landmark,
-                goal,
-                false,
-            )?),
-        ),
-        Some(Shade::Goals { landmark }) => (
-            None,
-            Some(help_of(
-                &prep.graph,
-                prep.landmark_table()?,
-                landmarks,
-                landmark,
-                start,
-                true,
-            )?),
-        ),
+        Some(shade @ (Shade::Help { landmark } | Shade::Goals { landmark })) => {
+            // Help toward the goal, or the goals a landmark helps from the
+            // start.
+            let goals = matches!(shade, Shade::Goals { .. });
+            let at = if goals { start } else { goal };
+            let table = prep.landmark_table()?;
+            let help = help_of(&prep.graph, table, landmarks, landmark, at, goals)?;
+            (None, Some(help))
+        }
     })
 }
 
@@ -766,15 +759,15 @@ pub(crate) async fn heat(
     body: Result<Json<HeatRequest>, JsonRejection>,
 ) -> Result<Json<HeatResponse>, ApiError> {
     let Json(req) = body?;
-    blocking(state.guards().work(), move || {
+    at_work(state, move |state| {
         let h = heuristic(&req.heuristic, req.scene.landmarks.len())?;
-        let prep = prepare(&state, &req.scene, h.is_landmarks())?;
+        let prep = prepare(state, &req.scene, h.is_landmarks())?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
         let start = req
             .from
             .map(|from| cell(prep.graph.grid(), "start", from))
             .transpose()?;
-        heat_of(&state, &prep, h, start, goal).map(Json)
+        heat_of(state, &prep, h, start, goal)
     })
     .await
 }

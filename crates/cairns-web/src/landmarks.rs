@@ -11,7 +11,7 @@ use axum::extract::rejection::JsonRejection;
 use cairns::landmarks::place;
 use cairns::spec::{PLACEMENT_SEED, PlacementKind};
 
-use crate::api::{MAX_LANDMARKS, blocking, cell, graph, neighborhood, parse, prepare, xy};
+use crate::api::{MAX_LANDMARKS, at_work, cell, graph, neighborhood, parse, prepare, xy};
 use crate::gains::{check_landmark, help_of};
 use crate::state::AppState;
 use crate::wire::{ApiError, HelpRequest, HelpResponse, PlaceRequest, PlaceResponse, bad};
@@ -30,9 +30,9 @@ pub(crate) async fn place_landmarks(
     }
     let kind: PlacementKind = parse(&req.placement)?;
     let nb = neighborhood(req.neighborhood)?;
-    blocking(state.guards().work(), move || {
+    at_work(state, move |state| {
         let t0 = Instant::now();
-        let graph = graph(&state, &req.map, nb, &req.walls)?;
+        let graph = graph(state, &req.map, nb, &req.walls)?;
         // Placing runs searches over the whole map, in parallel, like a
         // table build: it takes one of the build turns.
         let _turn = state.guards().build()?;
@@ -44,10 +44,10 @@ pub(crate) async fn place_landmarks(
                 nodes.len()
             )));
         }
-        Ok(Json(PlaceResponse {
+        Ok(PlaceResponse {
             landmarks: nodes.iter().map(|&n| xy(graph.grid(), n)).collect(),
             millis: t0.elapsed().as_secs_f64() * 1e3,
-        }))
+        })
     })
     .await
 }
@@ -62,8 +62,8 @@ pub(crate) async fn help(
     let Json(req) = body?;
     let count = req.scene.landmarks.len();
     check_landmark(req.landmark, count)?;
-    blocking(state.guards().work(), move || {
-        let prep = prepare(&state, &req.scene, true)?;
+    at_work(state, move |state| {
+        let prep = prepare(state, &req.scene, true)?;
         let goal = cell(prep.graph.grid(), "goal", req.to)?;
         help_of(
             &prep.graph,
@@ -73,7 +73,6 @@ pub(crate) async fn help(
             goal,
             false,
         )
-        .map(Json)
     })
     .await
 }
