@@ -119,6 +119,23 @@ fn cost_strategy() -> impl Strategy<Value = f64> {
     ]
 }
 
+/// A grid of 1 to `side - 1` cells a side, its cells' costs, and a cell
+/// index below its size.
+fn cost_grid(side: u32) -> impl Strategy<Value = (u32, u32, Vec<f64>, u32)> {
+    (1..side, 1..side).prop_flat_map(|(w, h)| {
+        let costs = proptest::collection::vec(cost_strategy(), (w * h) as usize);
+        (Just(w), Just(h), costs, 0..w * h)
+    })
+}
+
+/// The checks of a map with terrain costs `cells`: its moves, its searches
+/// from `start` against Dijkstra, and the searches that refuse it.
+fn check_all(g: &GridGraph, cells: &[f64], start: NodeId) -> Result<(), TestCaseError> {
+    check_moves(g, cells)?;
+    check_searches(g, start)?;
+    check_refusals(g)
+}
+
 fn neighborhood() -> impl Strategy<Value = Neighborhood> {
     prop_oneof![Just(Neighborhood::Octile), Just(Neighborhood::Four)]
 }
@@ -129,18 +146,9 @@ proptest! {
     /// A per-cell cost array, costs below 1 included (so an unscaled
     /// octile heuristic would overestimate).
     #[test]
-    fn weighted_cells_match_dijkstra(
-        w in 1u32..12,
-        h in 1u32..12,
-        costs in proptest::collection::vec(cost_strategy(), 144),
-        start in 0usize..144,
-        nb in neighborhood(),
-    ) {
-        let n = (w * h) as usize;
-        let cells = costs[..n].to_vec();
+    fn weighted_cells_match_dijkstra((w, h, cells, start) in cost_grid(12), nb in neighborhood()) {
         let grid = Grid::filled(w, h, Tile::Ground).unwrap();
         let g = GridGraph::with_cell_costs(grid, nb, cells.clone()).unwrap();
-        check_moves(&g, &cells)?;
         for (node, cost) in cells.iter().enumerate() {
             prop_assert_eq!(g.is_passable(NodeId(node as u32)), cost.is_finite());
         }
@@ -149,8 +157,7 @@ proptest! {
         if min.is_finite() {
             prop_assert_eq!(g.min_cost(), min);
         }
-        check_searches(&g, NodeId((start % n) as u32))?;
-        check_refusals(&g)?;
+        check_all(&g, &cells, NodeId(start))?;
     }
 
     /// Moving AI letters with a cost table, walls included.
@@ -174,30 +181,23 @@ proptest! {
             .with(Tile::Tree, trees).unwrap();
         let g = GridGraph::with_terrain(grid, nb, &costs);
         let cells: Vec<f64> = tiles.iter().map(|&t| costs.cost(t)).collect();
-        check_moves(&g, &cells)?;
-        check_searches(&g, NodeId((start % n) as u32))?;
-        check_refusals(&g)?;
+        check_all(&g, &cells, NodeId((start % n) as u32))?;
     }
 
     /// The octile heuristic built from a weighted graph is admissible and
     /// consistent: `h(u) <= d(u, goal)` and `h(u) <= cost(u, v) + h(v)`.
     #[test]
-    fn scaled_octile_is_admissible_and_consistent(
-        w in 1u32..10,
-        h in 1u32..10,
-        costs in proptest::collection::vec(cost_strategy(), 100),
-        goal in 0usize..100,
-    ) {
-        let n = (w * h) as usize;
+    fn scaled_octile_is_admissible_and_consistent((w, h, costs, goal) in cost_grid(10)) {
+        let n = w * h;
         let grid = Grid::filled(w, h, Tile::Ground).unwrap();
-        let g = GridGraph::with_cell_costs(grid, Neighborhood::Octile, costs[..n].to_vec()).unwrap();
-        let goal = NodeId((goal % n) as u32);
+        let g = GridGraph::with_cell_costs(grid, Neighborhood::Octile, costs).unwrap();
+        let goal = NodeId(goal);
         let octile = Octile::new(&g);
         let target = octile.goal(goal);
         let mut cache = SearchCache::new();
         // Moves are symmetric, so distances from the goal are distances to it.
         Dijkstra::new(&g).all(goal, &mut cache);
-        for u in 0..n as u32 {
+        for u in 0..n {
             let hu = octile.estimate(NodeId(u), &target);
             if let Some(d) = cache.g(NodeId(u)) {
                 prop_assert!(hu <= d + 1e-9, "h({u}) = {hu} > d = {d}");
