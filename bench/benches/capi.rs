@@ -24,10 +24,10 @@
 use std::ptr::null_mut;
 
 use cairns::grid::GridGraph;
-use cairns::movingai::runner::{Checker, Instance, Reference, median};
+use cairns::movingai::runner::{Checker, Instance, Reference};
 use cairns::search::Searcher;
-use cairns::spec::{Engine, EngineSearcher, SearchSpec};
-use cairns_bench::{BenchArgs, geometric_mean, load_set, time_checked};
+use cairns::spec::{Engine, EngineSearcher};
+use cairns_bench::{BenchArgs, alternated, geometric_mean, load_set};
 use cairns_capi::cairns_status::{CAIRNS_NO_PATH, CAIRNS_OK};
 use cairns_capi::{
     cairns_engine, cairns_engine_free, cairns_engine_new, cairns_map_free, cairns_map_from_walls,
@@ -123,13 +123,7 @@ fn main() {
     let sets = args.sets_or(&["dao"]);
     let every = args.every.unwrap_or(4);
     let only: Option<String> = args.get("--only");
-    let names: Vec<String> = args
-        .get_list("--specs")
-        .unwrap_or_else(|| vec!["astar".into(), "jps".into()]);
-    let specs: Vec<SearchSpec> = names
-        .iter()
-        .map(|n| n.parse().unwrap_or_else(|e| panic!("--specs {n}: {e}")))
-        .collect();
+    let (names, specs) = args.specs_or(&["astar", "jps"]);
     let header = format!(
         "{:<16} {:>7} {:<10} {:>10} {:>10} {:>10}",
         "map", "queries", "spec", "rust", "c api", "c api/rust"
@@ -159,35 +153,16 @@ fn main() {
                     Some(other) => panic!("--only {other}: expected rust or capi"),
                     None => {}
                 }
-                let (mut tr, mut tc) = (Vec::new(), Vec::new());
-                for (q, query) in inst.queries.iter().enumerate() {
-                    let (s, g) = (query.start, query.goal);
-                    let (cs, cg) = (graph.coords(s), graph.coords(g));
-                    // The first of the two alternates from query to query.
-                    for side in [q % 2, 1 - q % 2] {
-                        if side == 0 {
-                            tr.push(time_checked(&"rust", inst, query, &mut checker, || {
-                                rust.search_cost(s, g)
-                            }));
-                        } else {
-                            tc.push(time_checked(&"c api", inst, query, &mut checker, || {
-                                capi.cost(cs, cg)
-                            }));
-                        }
-                    }
-                }
-                let per_query: Vec<f64> = tc.iter().zip(&tr).map(|(c, r)| c / r).collect();
-                let ratio = median(&per_query);
-                ratios[k].push(ratio);
-                println!(
-                    "{:<16} {:>7} {:<10} {:>10.2} {:>10.2} {:>10.3}",
-                    inst.name,
-                    inst.queries.len(),
-                    names[k],
-                    median(&tr) * 1e6,
-                    median(&tc) * 1e6,
-                    ratio
+                let paired = alternated(
+                    inst,
+                    &mut checker,
+                    [
+                        ("rust", &mut |q| rust.search_cost(q.start, q.goal)),
+                        ("c api", &mut |q| capi.cost(q.start_xy, q.goal_xy)),
+                    ],
                 );
+                ratios[k].push(paired.ratio);
+                println!("{}", paired.row(inst, &names[k], 10));
             }
         }
         if only.is_none() {

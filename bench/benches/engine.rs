@@ -13,22 +13,16 @@
 //! the median over the queries of the per-query ratio (engine / borrowing);
 //! at the end, per spec, the geometric mean of those ratios over the maps.
 
-use cairns::movingai::runner::{Checker, Reference, median};
+use cairns::movingai::runner::{Checker, Reference};
 use cairns::search::Searcher;
-use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{BenchArgs, geometric_mean, load_set, time_checked};
+use cairns::spec::Engine;
+use cairns_bench::{BenchArgs, alternated, geometric_mean, load_set};
 
 fn main() {
     let args = BenchArgs::from_env(&["--every", "--sets", "--specs"]);
     let sets = args.sets_or(&["dao"]);
     let every = args.every.unwrap_or(4);
-    let names: Vec<String> = args
-        .get_list("--specs")
-        .unwrap_or_else(|| vec!["astar".into(), "jps".into(), "jps+".into()]);
-    let specs: Vec<SearchSpec> = names
-        .iter()
-        .map(|n| n.parse().unwrap_or_else(|e| panic!("--specs {n}: {e}")))
-        .collect();
+    let (names, specs) = args.specs_or(&["astar", "jps", "jps+"]);
     let header = format!(
         "{:<16} {:>7} {:<10} {:>10} {:>10} {:>14}",
         "map", "queries", "spec", "borrowing", "engine", "engine/borrow"
@@ -45,33 +39,16 @@ fn main() {
                 let mut borrowing = prepared.searcher();
                 let mut owning = engine.searcher();
                 let mut checker = Checker::new(graph, Reference::Published);
-                let (mut tb, mut te) = (Vec::new(), Vec::new());
-                for (q, query) in inst.queries.iter().enumerate() {
-                    let (s, g) = (query.start, query.goal);
-                    let mut searchers: [(&mut Vec<f64>, &str, &mut dyn Searcher); 2] = [
-                        (&mut tb, "borrowing", &mut *borrowing),
-                        (&mut te, "engine", &mut owning),
-                    ];
-                    // The first of the two alternates from query to query.
-                    searchers.rotate_left(q % 2);
-                    for (times, what, searcher) in searchers {
-                        times.push(time_checked(&what, inst, query, &mut checker, || {
-                            searcher.search_cost(s, g)
-                        }));
-                    }
-                }
-                let per_query: Vec<f64> = te.iter().zip(&tb).map(|(e, b)| e / b).collect();
-                let ratio = median(&per_query);
-                ratios[k].push(ratio);
-                println!(
-                    "{:<16} {:>7} {:<10} {:>10.2} {:>10.2} {:>14.3}",
-                    inst.name,
-                    inst.queries.len(),
-                    names[k],
-                    median(&tb) * 1e6,
-                    median(&te) * 1e6,
-                    ratio
+                let paired = alternated(
+                    inst,
+                    &mut checker,
+                    [
+                        ("borrowing", &mut |q| borrowing.search_cost(q.start, q.goal)),
+                        ("engine", &mut |q| owning.search_cost(q.start, q.goal)),
+                    ],
                 );
+                ratios[k].push(paired.ratio);
+                println!("{}", paired.row(inst, &names[k], 14));
             }
         }
         for (k, name) in names.iter().enumerate() {

@@ -13,7 +13,8 @@ use std::str::FromStr;
 use std::hint::black_box;
 use std::time::Instant;
 
-use cairns::movingai::runner::{Checker, Instance, Query};
+use cairns::movingai::runner::{Checker, Instance, Query, median};
+use cairns::spec::SearchSpec;
 
 /// Loads every map of a set of the data directory (`dao`, `maze`, ...)
 /// with every `every`-th scenario, sorted by name
@@ -62,6 +63,55 @@ pub fn time_checked(
         query.optimal
     );
     seconds
+}
+
+/// Times two sides on every query of `inst`, each cost checked with
+/// `checker` ([`time_checked`]), the side that goes first alternating from
+/// query to query.
+pub fn alternated(
+    inst: &Instance,
+    checker: &mut Checker<'_>,
+    mut sides: [(&str, &mut dyn FnMut(&Query) -> Option<f64>); 2],
+) -> Paired {
+    let mut times = [Vec::new(), Vec::new()];
+    for (q, query) in inst.queries.iter().enumerate() {
+        for side in [q % 2, 1 - q % 2] {
+            let (what, search) = &mut sides[side];
+            times[side].push(time_checked(what, inst, query, checker, || search(query)));
+        }
+    }
+    let per_query: Vec<f64> = times[1].iter().zip(&times[0]).map(|(b, a)| b / a).collect();
+    Paired {
+        ratio: median(&per_query),
+        times,
+    }
+}
+
+/// What [`alternated`] measured: the seconds per query of each side.
+#[derive(Debug)]
+pub struct Paired {
+    /// The seconds of each query, per side.
+    pub times: [Vec<f64>; 2],
+    /// The median over the queries of the per-query ratio of the second
+    /// side's time to the first's.
+    pub ratio: f64,
+}
+
+impl Paired {
+    /// One table row: the map, its query count and the spec, each side's
+    /// median microseconds per query, and the ratio (in a column `width`
+    /// wide).
+    pub fn row(&self, inst: &Instance, spec: &str, width: usize) -> String {
+        format!(
+            "{:<16} {:>7} {:<10} {:>10.2} {:>10.2} {:>width$.3}",
+            inst.name,
+            inst.queries.len(),
+            spec,
+            median(&self.times[0]) * 1e6,
+            median(&self.times[1]) * 1e6,
+            self.ratio
+        )
+    }
 }
 
 /// The geometric mean of positive values; 0 for none.
@@ -197,6 +247,18 @@ impl BenchArgs {
         } else {
             self.sets.clone()
         }
+    }
+
+    /// The specs of `--specs` (comma-separated), or `default`: their names
+    /// as given, and each parsed.
+    ///
+    /// Prints the error and exits with status 2 when one does not parse.
+    pub fn specs_or(&self, default: &[&str]) -> (Vec<String>, Vec<SearchSpec>) {
+        let names: Vec<String> = self
+            .get_list("--specs")
+            .unwrap_or_else(|| default.iter().map(|s| (*s).to_string()).collect());
+        let specs = parse_list("--specs", &names);
+        (names, specs)
     }
 
     /// The value of one of the benchmark's own flags (the last one given),
