@@ -136,16 +136,37 @@ pub trait Reversible: Graph {
     fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_>;
 }
 
+/// What a view of a graph answers as the graph it views does: the methods
+/// of [`Graph`] that size it (`node_bound`) and tell its costs
+/// (`unit_costs`, `cost_bounds`, `lattice_costs`). Written
+/// `forward_view!(self => self.0)` in the view's `impl Graph`.
+macro_rules! forward_view {
+    ($s:ident => $inner:expr) => {
+        #[inline]
+        fn node_bound(&$s) -> usize {
+            $inner.node_bound()
+        }
+
+        fn unit_costs(&$s) -> bool {
+            $inner.unit_costs()
+        }
+
+        fn cost_bounds(&$s) -> Option<(f64, f64)> {
+            $inner.cost_bounds()
+        }
+
+        fn lattice_costs(&$s) -> bool {
+            $inner.lattice_costs()
+        }
+    };
+}
+pub(crate) use forward_view;
+
 impl<G: Graph + ?Sized> Graph for &G {
     type Successors<'a>
         = G::Successors<'a>
     where
         Self: 'a;
-
-    #[inline]
-    fn node_bound(&self) -> usize {
-        (**self).node_bound()
-    }
 
     #[inline]
     fn successors(&self, node: NodeId) -> Self::Successors<'_> {
@@ -161,17 +182,7 @@ impl<G: Graph + ?Sized> Graph for &G {
         (**self).successors_from(node, parent)
     }
 
-    fn unit_costs(&self) -> bool {
-        (**self).unit_costs()
-    }
-
-    fn cost_bounds(&self) -> Option<(f64, f64)> {
-        (**self).cost_bounds()
-    }
-
-    fn lattice_costs(&self) -> bool {
-        (**self).lattice_costs()
-    }
+    forward_view!(self => (**self));
 
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
@@ -204,26 +215,11 @@ impl<G: Reversible> Graph for Reversed<G> {
         Self: 'a;
 
     #[inline]
-    fn node_bound(&self) -> usize {
-        self.0.node_bound()
-    }
-
-    #[inline]
     fn successors(&self, node: NodeId) -> Self::Successors<'_> {
         self.0.predecessors(node)
     }
 
-    fn unit_costs(&self) -> bool {
-        self.0.unit_costs()
-    }
-
-    fn cost_bounds(&self) -> Option<(f64, f64)> {
-        self.0.cost_bounds()
-    }
-
-    fn lattice_costs(&self) -> bool {
-        self.0.lattice_costs()
-    }
+    forward_view!(self => self.0);
 
     /// A path `from -> to` here is a path `to -> from` in the underlying
     /// graph.

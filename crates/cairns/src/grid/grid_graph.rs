@@ -732,11 +732,6 @@ impl Graph for Canonical<'_> {
         Self: 'a;
 
     #[inline]
-    fn node_bound(&self) -> usize {
-        self.0.node_bound()
-    }
-
-    #[inline]
     fn successors(&self, node: NodeId) -> GridSuccessors<'_> {
         self.0.successors(node)
     }
@@ -750,17 +745,7 @@ impl Graph for Canonical<'_> {
         }
     }
 
-    fn unit_costs(&self) -> bool {
-        self.0.unit_costs()
-    }
-
-    fn cost_bounds(&self) -> Option<(f64, f64)> {
-        self.0.cost_bounds()
-    }
-
-    fn lattice_costs(&self) -> bool {
-        self.0.lattice_costs()
-    }
+    crate::graph::forward_view!(self => self.0);
 
     #[inline]
     fn may_reach(&self, from: NodeId, to: NodeId) -> bool {
