@@ -87,29 +87,7 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
 }
 
 impl<G: Graph, H: Heuristic> TowardGoal for AStar<G, H> {
-    type Graph = G;
-    type Heuristic = H;
-    type Expander<'a>
-        = Edges<&'a G>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &G {
-        &self.graph
-    }
-
-    fn guide(&self) -> &H {
-        &self.heuristic
-    }
-
-    fn one_query(&self) -> bool {
-        true
-    }
-
-    #[inline]
-    fn expander(&self, _goal: NodeId) -> Edges<&G> {
-        Edges(&self.graph)
-    }
+    along_edges!(H, |self| &self.heuristic);
 }
 
 #[cfg(test)]

@@ -108,29 +108,7 @@ impl<G: Graph> Dijkstra<G> {
 
 /// Dijkstra is A* guided by [`Zero`].
 impl<G: Graph> TowardGoal for Dijkstra<G> {
-    type Graph = G;
-    type Heuristic = Zero;
-    type Expander<'a>
-        = Edges<&'a G>
-    where
-        Self: 'a;
-
-    fn searched(&self) -> &G {
-        &self.graph
-    }
-
-    fn guide(&self) -> &Zero {
-        &Zero
-    }
-
-    fn one_query(&self) -> bool {
-        true
-    }
-
-    #[inline]
-    fn expander(&self, _goal: NodeId) -> Edges<&G> {
-        Edges(&self.graph)
-    }
+    along_edges!(Zero, |self| &Zero);
 }
 
 #[cfg(test)]

@@ -64,6 +64,38 @@ macro_rules! on_grid {
     };
 }
 
+/// The [`TowardGoal`] impl of a search along its `graph`'s edges, A* and
+/// Dijkstra, guided by a `$heuristic` that `$guide` gives: one best-first
+/// search from all sources answers its nearest-goal and budgeted queries
+/// ([`TowardGoal::one_query`]).
+macro_rules! along_edges {
+    ($heuristic:ty, |$s:ident| $guide:expr) => {
+        type Graph = G;
+        type Heuristic = $heuristic;
+        type Expander<'a>
+            = Edges<&'a G>
+        where
+            Self: 'a;
+
+        fn searched(&self) -> &G {
+            &self.graph
+        }
+
+        fn guide(&$s) -> &$heuristic {
+            $guide
+        }
+
+        fn one_query(&self) -> bool {
+            true
+        }
+
+        #[inline]
+        fn expander(&self, _goal: NodeId) -> Edges<&G> {
+            Edges(&self.graph)
+        }
+    };
+}
+
 mod astar;
 mod batch;
 mod bfs;
