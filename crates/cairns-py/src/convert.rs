@@ -136,6 +136,18 @@ pub fn endpoints(
         .collect()
 }
 
+/// Checks that two arrays given together have one length:
+/// `ValueError` "`{a} {what_a} but {b} {what_b}`" when they do not.
+pub fn same_length(a: usize, what_a: &str, b: usize, what_b: &str) -> PyResult<()> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{a} {what_a} but {b} {what_b}"
+        )))
+    }
+}
+
 /// A path of nodes as an `(N, 2)` array of `(x, y)` rows.
 pub fn path_array<'py>(
     py: Python<'py>,

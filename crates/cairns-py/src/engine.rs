@@ -372,13 +372,7 @@ impl Engine {
         let graph = self.owning.graph();
         let starts = convert::points(starts, "starts")?;
         let goals = convert::points(goals, "goals")?;
-        if starts.len() != goals.len() {
-            return Err(PyValueError::new_err(format!(
-                "{} starts but {} goals",
-                starts.len(),
-                goals.len()
-            )));
-        }
+        convert::same_length(starts.len(), "starts", goals.len(), "goals")?;
         let starts = convert::endpoints(graph, self.name(), "starts", &starts)?;
         let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
         let queries: Vec<(NodeId, NodeId)> = starts.into_iter().zip(goals).collect();
@@ -486,13 +480,7 @@ impl Engine {
     ) -> PyResult<Engine> {
         let graph = self.owning.graph();
         let points = convert::points(points, "points")?;
-        if points.len() != walls.len() {
-            return Err(PyValueError::new_err(format!(
-                "{} points but {} walls",
-                points.len(),
-                walls.len()
-            )));
-        }
+        convert::same_length(points.len(), "points", walls.len(), "walls")?;
         let cells = points
             .iter()
             .zip(walls)
