@@ -1,7 +1,7 @@
 //! A pairing heap in an index-based arena.
 
 use super::order::{decode, encode};
-use super::slots::{self, Holder, Slots};
+use super::slots::{Arena, Holder};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -45,11 +45,7 @@ const NIL: u32 = u32::MAX;
 /// slower than the default heap.
 #[derive(Clone, Debug)]
 pub struct PairingHeap {
-    arena: Vec<Slot>,
-    /// Freed arena slots, reused last first.
-    free: Vec<u32>,
-    /// The arena slot of each node, trusted only when that slot holds it.
-    position: Slots,
+    arena: Arena<Slot>,
     root: u32,
     len: usize,
 }
@@ -80,9 +76,7 @@ impl Holder for Slot {
 impl Default for PairingHeap {
     fn default() -> Self {
         PairingHeap {
-            arena: Vec::new(),
-            free: Vec::new(),
-            position: Slots::default(),
+            arena: Arena::default(),
             root: NIL,
             len: 0,
         }
@@ -176,16 +170,14 @@ impl PairingHeap {
 
 impl OpenSet for PairingHeap {
     fn prepare(&mut self, node_bound: usize) {
-        self.position.prepare(node_bound);
         // Room for every node, so that no later search allocates (as the
         // default heap does).
-        slots::reserve_total(&mut self.arena, node_bound);
-        slots::reserve_total(&mut self.free, node_bound);
+        self.arena.reserve(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        if self.position.lacks_room(node, &self.arena) {
+        if self.arena.lacks_room(node) {
             self.prepare(node.index() + 1);
         }
         let slot = Slot {
@@ -195,7 +187,7 @@ impl OpenSet for PairingHeap {
             next: NIL,
             prev: NIL,
         };
-        let i = self.position.store(&mut self.arena, &mut self.free, slot);
+        let i = self.arena.store(slot);
         self.root = if self.root == NIL {
             i
         } else {
@@ -213,21 +205,19 @@ impl OpenSet for PairingHeap {
         let slot = self.at_mut(r);
         let (order, node, child) = (slot.order, slot.node, slot.child);
         slot.node = NodeId::NONE;
-        self.free.push(r);
+        self.arena.release(r);
         self.root = self.pair_up(child);
         self.len -= 1;
         Some((node, decode(order)))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.position
-            .find(node, &self.arena)
-            .map(|i| decode(self.arena[i].order))
+        self.arena.find(node).map(|i| decode(self.arena[i].order))
     }
 
     #[inline]
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(i) = self.position.find(node, &self.arena) else {
+        let Some(i) = self.arena.find(node) else {
             self.push(node, key);
             return;
         };
@@ -264,7 +254,6 @@ impl OpenSet for PairingHeap {
 
     fn clear(&mut self) {
         self.arena.clear();
-        self.free.clear();
         self.root = NIL;
         self.len = 0;
     }

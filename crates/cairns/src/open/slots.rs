@@ -106,27 +106,108 @@ impl Slots {
         );
         self.0.len() <= node.index()
     }
+}
 
-    /// Stores `cell`, which holds `node`, in an arena: in the slot that the
-    /// `free` list gives back if there is one, else in a new one; records
-    /// and returns the slot.
+/// The storage of the OPEN sets that link their entries by `u32` indices
+/// (pairing heap, splay tree, sorted list): the cells, the indices of
+/// freed cells (reused last first, so that the cells in use stay few and
+/// warm in the cache, and the arena stops growing once it holds the
+/// largest OPEN set), and where each node's cell is. Derefs to the cells.
+#[derive(Clone, Debug)]
+pub(super) struct Arena<E> {
+    cells: Vec<E>,
+    free: Vec<u32>,
+    position: Slots,
+}
+
+impl<E> Default for Arena<E> {
+    fn default() -> Self {
+        Arena {
+            cells: Vec::new(),
+            free: Vec::new(),
+            position: Slots::default(),
+        }
+    }
+}
+
+impl<E: Holder> Arena<E> {
+    /// Makes room for the positions of nodes `0..node_bound`.
     #[inline]
-    pub(super) fn store<E: Holder>(
-        &mut self,
-        arena: &mut Vec<E>,
-        free: &mut Vec<u32>,
-        cell: E,
-    ) -> u32 {
+    pub(super) fn prepare(&mut self, node_bound: usize) {
+        self.position.prepare(node_bound);
+    }
+
+    /// [`prepare`](Self::prepare), and room for a cell per node, so that
+    /// no later search allocates.
+    pub(super) fn reserve(&mut self, node_bound: usize) {
+        self.prepare(node_bound);
+        reserve_total(&mut self.cells, node_bound);
+        reserve_total(&mut self.free, node_bound);
+    }
+
+    /// The index of `node`'s cell, if it has one.
+    #[inline]
+    pub(super) fn find(&self, node: NodeId) -> Option<usize> {
+        self.position.find(node, &self.cells)
+    }
+
+    /// Before a push of `node`: [`Slots::lacks_room`].
+    #[inline]
+    pub(super) fn lacks_room(&self, node: NodeId) -> bool {
+        self.position.lacks_room(node, &self.cells)
+    }
+
+    /// Before a push of `node`: [`Slots::claim`].
+    #[inline]
+    pub(super) fn claim(&mut self, node: NodeId) {
+        self.position.claim(node, &self.cells);
+    }
+
+    /// Stores `cell` in the cell that the free list gives back if there is
+    /// one, else in a new one; records it as its node's and returns its
+    /// index.
+    #[inline]
+    pub(super) fn store(&mut self, cell: E) -> u32 {
         let node = cell.node();
-        let i = if let Some(i) = free.pop() {
-            arena[i as usize] = cell;
+        let i = if let Some(i) = self.free.pop() {
+            self.cells[i as usize] = cell;
             i
         } else {
-            arena.push(cell);
-            (arena.len() - 1) as u32
+            self.cells.push(cell);
+            (self.cells.len() - 1) as u32
         };
-        self.set(node, i);
+        self.position.set(node, i);
         i
+    }
+
+    /// Frees cell `i`, which the caller has marked as holding
+    /// [`NodeId::NONE`], for a later [`store`](Self::store).
+    #[inline]
+    pub(super) fn release(&mut self, i: u32) {
+        debug_assert_eq!(self.cells[i as usize].node(), NodeId::NONE);
+        self.free.push(i);
+    }
+
+    /// Drops every cell (the positions stay, untrusted).
+    pub(super) fn clear(&mut self) {
+        self.cells.clear();
+        self.free.clear();
+    }
+}
+
+impl<E> Deref for Arena<E> {
+    type Target = [E];
+
+    #[inline]
+    fn deref(&self) -> &[E] {
+        &self.cells
+    }
+}
+
+impl<E> DerefMut for Arena<E> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [E] {
+        &mut self.cells
     }
 }
 

@@ -1,6 +1,6 @@
 //! An OPEN set kept as a sorted doubly linked list.
 
-use super::slots::{Holder, Slots};
+use super::slots::{Arena, Holder};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -49,9 +49,7 @@ const NEXT: usize = 1;
 /// popped first: a new entry goes before the entries with its key.
 #[derive(Clone, Debug, Default)]
 pub struct SortedList {
-    cells: Vec<Cell>,
-    /// Arena slots of popped cells, reused by the next pushes.
-    free: Vec<u32>,
+    cells: Arena<Cell>,
     /// The head and the tail, the ends toward [`PREV`] and [`NEXT`];
     /// meaningful only when `len > 0`, so that the derived `Default` is an
     /// empty list.
@@ -59,9 +57,6 @@ pub struct SortedList {
     len: usize,
     /// The sum of `f` over the entries.
     f_sum: f64,
-    /// The arena slot of each node, trusted only when that cell holds the
-    /// node.
-    slot: Slots,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +83,7 @@ impl SortedList {
 
     #[inline]
     fn slot(&self, node: NodeId) -> Option<u32> {
-        self.slot.find(node, &self.cells).map(|i| i as u32)
+        self.cells.find(node).map(|i| i as u32)
     }
 
     /// Makes `to` the neighbour of cell `from` toward `d`; where `from` is
@@ -163,18 +158,18 @@ impl SortedList {
 
 impl OpenSet for SortedList {
     fn prepare(&mut self, node_bound: usize) {
-        self.slot.prepare(node_bound);
+        self.cells.prepare(node_bound);
     }
 
     #[inline]
     fn push(&mut self, node: NodeId, key: Key) {
-        self.slot.claim(node, &self.cells);
+        self.cells.claim(node);
         let cell = Cell {
             node,
             key,
             link: [NIL; 2],
         };
-        let i = self.slot.store(&mut self.cells, &mut self.free, cell);
+        let i = self.cells.store(cell);
         self.link(i, self.ends[NEXT]);
     }
 
@@ -188,7 +183,7 @@ impl OpenSet for SortedList {
         let cell = &mut self.cells[i as usize];
         let top = (cell.node, cell.key);
         cell.node = NodeId::NONE;
-        self.free.push(i);
+        self.cells.release(i);
         Some(top)
     }
 
@@ -218,7 +213,6 @@ impl OpenSet for SortedList {
 
     fn clear(&mut self) {
         self.cells.clear();
-        self.free.clear();
         self.len = 0;
         self.f_sum = 0.0;
     }

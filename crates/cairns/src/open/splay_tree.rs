@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::slots::{Holder, Slots};
+use super::slots::{Arena, Holder};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -36,9 +36,7 @@ const NIL: u32 = u32::MAX;
 /// keys, the smaller node id comes out first.
 #[derive(Clone, Debug)]
 pub struct SplayTree {
-    arena: Vec<Slot>,
-    free: Vec<u32>,
-    position: Slots,
+    arena: Arena<Slot>,
     root: u32,
     len: usize,
 }
@@ -62,9 +60,7 @@ impl Holder for Slot {
 impl Default for SplayTree {
     fn default() -> Self {
         SplayTree {
-            arena: Vec::new(),
-            free: Vec::new(),
-            position: Slots::default(),
+            arena: Arena::default(),
             root: NIL,
             len: 0,
         }
@@ -196,17 +192,17 @@ impl SplayTree {
 
 impl OpenSet for SplayTree {
     fn prepare(&mut self, node_bound: usize) {
-        self.position.prepare(node_bound);
+        self.arena.prepare(node_bound);
     }
 
     fn push(&mut self, node: NodeId, key: Key) {
-        self.position.claim(node, &self.arena);
+        self.arena.claim(node);
         let slot = Slot {
             key,
             node,
             child: [NIL; 2],
         };
-        let i = self.position.store(&mut self.arena, &mut self.free, slot);
+        let i = self.arena.store(slot);
         self.insert(i);
         self.len += 1;
     }
@@ -223,19 +219,17 @@ impl OpenSet for SplayTree {
         } = self.arena[t as usize];
         self.root = right;
         self.arena[t as usize].node = NodeId::NONE;
-        self.free.push(t);
+        self.arena.release(t);
         self.len -= 1;
         Some((node, key))
     }
 
     fn key(&self, node: NodeId) -> Option<Key> {
-        self.position
-            .find(node, &self.arena)
-            .map(|i| self.arena[i].key)
+        self.arena.find(node).map(|i| self.arena[i].key)
     }
 
     fn decrease_key(&mut self, node: NodeId, key: Key) {
-        let Some(i) = self.position.find(node, &self.arena) else {
+        let Some(i) = self.arena.find(node) else {
             self.push(node, key);
             return;
         };
@@ -248,7 +242,6 @@ impl OpenSet for SplayTree {
 
     fn clear(&mut self) {
         self.arena.clear();
-        self.free.clear();
         self.root = NIL;
         self.len = 0;
     }
