@@ -47,7 +47,6 @@ const NIL: u32 = u32::MAX;
 pub struct PairingHeap {
     arena: Arena<Slot>,
     root: u32,
-    len: usize,
 }
 
 /// An entry and its links: 32 bytes, two to a cache line.
@@ -78,7 +77,6 @@ impl Default for PairingHeap {
         PairingHeap {
             arena: Arena::default(),
             root: NIL,
-            len: 0,
         }
     }
 }
@@ -193,7 +191,6 @@ impl OpenSet for PairingHeap {
         } else {
             self.link(self.root, i)
         };
-        self.len += 1;
     }
 
     #[inline]
@@ -207,7 +204,6 @@ impl OpenSet for PairingHeap {
         slot.node = NodeId::NONE;
         self.arena.release(r);
         self.root = self.pair_up(child);
-        self.len -= 1;
         Some((node, decode(order)))
     }
 
@@ -255,12 +251,11 @@ impl OpenSet for PairingHeap {
     fn clear(&mut self) {
         self.arena.clear();
         self.root = NIL;
-        self.len = 0;
     }
 
     #[inline]
     fn len(&self) -> usize {
-        self.len
+        self.arena.live()
     }
 }
 

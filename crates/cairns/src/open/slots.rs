@@ -188,6 +188,12 @@ impl<E: Holder> Arena<E> {
         self.free.push(i);
     }
 
+    /// How many cells hold a node: those stored and not released.
+    #[inline]
+    pub(super) fn live(&self) -> usize {
+        self.cells.len() - self.free.len()
+    }
+
     /// Drops every cell (the positions stay, untrusted).
     pub(super) fn clear(&mut self) {
         self.cells.clear();

@@ -38,7 +38,6 @@ const NIL: u32 = u32::MAX;
 pub struct SplayTree {
     arena: Arena<Slot>,
     root: u32,
-    len: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +61,6 @@ impl Default for SplayTree {
         SplayTree {
             arena: Arena::default(),
             root: NIL,
-            len: 0,
         }
     }
 }
@@ -204,7 +202,6 @@ impl OpenSet for SplayTree {
         };
         let i = self.arena.store(slot);
         self.insert(i);
-        self.len += 1;
     }
 
     fn pop(&mut self) -> Option<(NodeId, Key)> {
@@ -220,7 +217,6 @@ impl OpenSet for SplayTree {
         self.root = right;
         self.arena[t as usize].node = NodeId::NONE;
         self.arena.release(t);
-        self.len -= 1;
         Some((node, key))
     }
 
@@ -243,11 +239,10 @@ impl OpenSet for SplayTree {
     fn clear(&mut self) {
         self.arena.clear();
         self.root = NIL;
-        self.len = 0;
     }
 
     #[inline]
     fn len(&self) -> usize {
-        self.len
+        self.arena.live()
     }
 }
