@@ -831,12 +831,6 @@ pub(crate) mod testing {
         (graph, table, hash)
     }
 
-    /// A 300x80 octile map with walls here and there: its tables take
-    /// more than one 64 KiB write block.
-    pub(crate) fn large_map() -> GridGraph {
-        crate::search::testing::walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0)
-    }
-
     /// Replaces the checksum after an edit, so that the check after it is
     /// the one that fires.
     pub(crate) fn reseal(b: &mut [u8]) {

@@ -28,6 +28,12 @@ pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) ->
     )
 }
 
+/// A 300x80 octile map with walls here and there: its saved tables take
+/// more than one 64 KiB write block.
+pub(crate) fn large_map() -> GridGraph {
+    walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0)
+}
+
 /// A start cell index below `cells` from any `start`.
 fn start_in(start: usize, cells: u32) -> NodeId {
     NodeId((start % cells as usize) as u32)

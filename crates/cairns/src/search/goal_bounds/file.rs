@@ -152,7 +152,8 @@ fn check_bounds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saved::testing::{kind, large_map, reseal, small_map_table, written};
+    use crate::saved::testing::{kind, reseal, small_map_table, written};
+    use crate::search::testing::large_map;
 
     fn table() -> (GridGraph, GoalBounds, u64) {
         small_map_table(GoalBounds::build)

@@ -167,7 +167,8 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::saved::testing::{kind, large_map, reseal, small_map_table, written};
+    use crate::saved::testing::{kind, reseal, small_map_table, written};
+    use crate::search::testing::large_map;
 
     fn table() -> (GridGraph, SubgoalGraph, u64) {
         small_map_table(SubgoalGraph::build)
