@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use super::{Algorithm, SearchSpec};
+use super::names::{Algorithm, SearchSpec};
 use crate::grid::{GridGraph, Neighborhood};
 use crate::search::GoalBounds;
 
