@@ -71,11 +71,7 @@ pub type Side<'a> = (&'a str, &'a mut dyn FnMut(&Query) -> Option<f64>);
 /// Times two sides on every query of `inst`, each cost checked with
 /// `checker` ([`time_checked`]), the side that goes first alternating from
 /// query to query.
-pub fn alternated(
-    inst: &Instance,
-    checker: &mut Checker<'_>,
-    mut sides: [Side<'_>; 2],
-) -> Paired {
+pub fn alternated(inst: &Instance, checker: &mut Checker<'_>, mut sides: [Side<'_>; 2]) -> Paired {
     let mut times = [Vec::new(), Vec::new()];
     for (q, query) in inst.queries.iter().enumerate() {
         for side in [q % 2, 1 - q % 2] {

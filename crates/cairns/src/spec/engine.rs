@@ -13,7 +13,7 @@ use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::search::{Forward, JumpTable, SearchMemory, Searcher};
+use crate::search::{Forward, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -136,7 +136,9 @@ impl Engine {
     /// `repair` (the [`IncrementalTable`] that follows this engine's
     /// edits: `None` makes one from its table, and the next edit of the
     /// engine returned takes the same one), a jump table repaired near the
-    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)), the
+    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)) and
+    /// a goal-bounding table's boxes dropped
+    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)), the
     /// other tables built again.
     /// This engine is unchanged; searchers take up the edit by being
     /// handed out by the new engine. The C API and the Python package edit
@@ -186,7 +188,7 @@ impl Engine {
                 seconds: t0.elapsed().as_secs_f64(),
             });
         }
-        given.extend(self.jumps_repaired(&graph, &edited));
+        given.extend(self.tables_repaired(&graph, &edited));
         Engine::with_tables(graph, &self.spec(), given)
     }
 
@@ -271,7 +273,7 @@ impl Engine {
         }
         // The landmark table as it was; the others kept exact.
         let mut given = kept(tables, |t| t.landmarks().is_some());
-        given.extend(self.jumps_repaired(&graph, &edited));
+        given.extend(self.tables_repaired(&graph, &edited));
         Engine::made(graph, &spec, given, Some(stale))
     }
 
@@ -313,24 +315,15 @@ impl Engine {
         Ok((progress, Some(engine)))
     }
 
-    /// This engine's jump table and goal-bounding table, if it has them,
-    /// brought to `graph` after the cells `edited` changed: a jump table
-    /// repaired, a goal-bounding table's jump table repaired and its boxes
-    /// dropped ([`GoalBounds::edited`](crate::search::GoalBounds::edited)).
-    fn jumps_repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Vec<Given> {
+    /// This engine's tables of the kinds repaired where cells change
+    /// ([`Table::repaired`]: jump and goal-bounding tables), brought to
+    /// `graph` after the cells `edited` changed.
+    fn tables_repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Vec<Given> {
         self.tables()
             .iter()
             .filter_map(|table| {
                 let t0 = Instant::now();
-                let table = match table {
-                    Table::Jumps(jumps) => {
-                        let mut jumps = JumpTable::clone(jumps);
-                        jumps.repair(graph, edited);
-                        Table::from(jumps)
-                    }
-                    Table::Bounds(bounds) => Table::from(bounds.edited(graph, edited)),
-                    _ => return None,
-                };
+                let table = table.repaired(graph, edited)?;
                 Some(Given {
                     table,
                     seconds: t0.elapsed().as_secs_f64(),

@@ -13,7 +13,7 @@ use super::error::{SpecError, SpecErrorKind};
 use super::names::{
     Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, PlacementKind, SearchSpec, check_keep,
 };
-use crate::graph::Graph;
+use crate::graph::{Graph, NodeId};
 use crate::grid::GridGraph;
 use crate::landmarks::research::{CompressedTable, Compression};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
@@ -65,6 +65,24 @@ impl Table {
             Table::Jumps(_) => TableKind::Jumps,
             Table::Subgoals(_) => TableKind::Subgoals,
             Table::Bounds(_) => TableKind::Bounds,
+        }
+    }
+
+    /// This table brought to `graph` after the cells `edited` changed, for
+    /// the kinds repaired where the cells changed: a jump table repaired
+    /// ([`JumpTable::repair`]), a goal-bounding table's jump table
+    /// repaired and its boxes dropped ([`GoalBounds::edited`]). `None` for
+    /// the kinds that are built again (subgoal graphs) or repaired by the
+    /// engine itself (landmark tables, [`IncrementalTable`](crate::landmarks::IncrementalTable)).
+    pub(super) fn repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Option<Table> {
+        match self {
+            Table::Jumps(jumps) => {
+                let mut jumps = JumpTable::clone(jumps);
+                jumps.repair(graph, edited);
+                Some(Table::from(jumps))
+            }
+            Table::Bounds(bounds) => Some(Table::from(bounds.edited(graph, edited))),
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Subgoals(_) => None,
         }
     }
 
