@@ -11,6 +11,10 @@
 //! [`PairingHeap`](super::PairingHeap) index theirs without bounds checks
 //! on their hot paths (through `Deref`), with their own `SAFETY` notes.
 //!
+//! The sets that link their entries by index (pairing heap, splay tree,
+//! sorted list) keep them in an [`Arena`]: the cells, the free list and
+//! this array together.
+//!
 //! [`Place`]: super::placed::Place
 
 use std::ops::{Deref, DerefMut};
