@@ -27,7 +27,7 @@ use cairns::grid::GridGraph;
 use cairns::movingai::runner::{Checker, Instance, Reference};
 use cairns::search::Searcher;
 use cairns::spec::{Engine, EngineSearcher};
-use cairns_bench::{BenchArgs, alternated, geometric_mean, load_set};
+use cairns_bench::{BenchArgs, RatioTable, alternated, load_set};
 use cairns_capi::cairns_status::{CAIRNS_NO_PATH, CAIRNS_OK};
 use cairns_capi::{
     cairns_engine, cairns_engine_free, cairns_engine_new, cairns_map_free, cairns_map_from_walls,
@@ -124,16 +124,13 @@ fn main() {
     let every = args.every.unwrap_or(4);
     let only: Option<String> = args.get("--only");
     let (names, specs) = args.specs_or(&["astar", "jps"]);
-    let header = format!(
-        "{:<16} {:>7} {:<10} {:>10} {:>10} {:>10}",
-        "map", "queries", "spec", "rust", "c api", "c api/rust"
-    );
+    let mut table = RatioTable::new(&names, ["rust", "c api"]);
     for set in &sets {
         let instances = load_set(set, every);
+        let header = table.start_set();
         if only.is_none() {
             println!("\n== {set}: every {every} scenario(s); median us per query ==\n{header}");
         }
-        let mut ratios = vec![Vec::new(); specs.len()];
         for inst in &instances {
             let graph = &inst.graph;
             for (k, spec) in specs.iter().enumerate() {
@@ -161,18 +158,11 @@ fn main() {
                         ("c api", &mut |q| capi.cost(q.start_xy, q.goal_xy)),
                     ],
                 );
-                ratios[k].push(paired.ratio);
-                println!("{}", paired.row(inst, &names[k], 10));
+                println!("{}", table.row(k, inst, &paired));
             }
         }
         if only.is_none() {
-            for (k, name) in names.iter().enumerate() {
-                println!(
-                    "{set}: {name}: geometric mean over {} maps of the median per-query ratio c api / rust = {:.3}",
-                    instances.len(),
-                    geometric_mean(&ratios[k])
-                );
-            }
+            println!("{}", table.summary(set).join("\n"));
         }
     }
 }

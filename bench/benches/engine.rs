@@ -16,21 +16,18 @@
 use cairns::movingai::runner::{Checker, Reference};
 use cairns::search::Searcher;
 use cairns::spec::Engine;
-use cairns_bench::{BenchArgs, alternated, geometric_mean, load_set};
+use cairns_bench::{BenchArgs, RatioTable, alternated, load_set};
 
 fn main() {
     let args = BenchArgs::from_env(&["--every", "--sets", "--specs"]);
     let sets = args.sets_or(&["dao"]);
     let every = args.every.unwrap_or(4);
     let (names, specs) = args.specs_or(&["astar", "jps", "jps+"]);
-    let header = format!(
-        "{:<16} {:>7} {:<10} {:>10} {:>10} {:>14}",
-        "map", "queries", "spec", "borrowing", "engine", "engine/borrow"
-    );
+    let mut table = RatioTable::new(&names, ["borrowing", "engine"]);
     for set in &sets {
         let instances = load_set(set, every);
+        let header = table.start_set();
         println!("\n== {set}: every {every} scenario(s); median us per query ==\n{header}");
-        let mut ratios = vec![Vec::new(); specs.len()];
         for inst in &instances {
             let graph = &inst.graph;
             for (k, spec) in specs.iter().enumerate() {
@@ -47,16 +44,9 @@ fn main() {
                         ("engine", &mut |q| owning.search_cost(q.start, q.goal)),
                     ],
                 );
-                ratios[k].push(paired.ratio);
-                println!("{}", paired.row(inst, &names[k], 14));
+                println!("{}", table.row(k, inst, &paired));
             }
         }
-        for (k, name) in names.iter().enumerate() {
-            println!(
-                "{set}: {name}: geometric mean over {} maps of the median per-query ratio engine / borrowing = {:.3}",
-                instances.len(),
-                geometric_mean(&ratios[k])
-            );
-        }
+        println!("{}", table.summary(set).join("\n"));
     }
 }

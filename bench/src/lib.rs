@@ -96,20 +96,75 @@ pub struct Paired {
     pub ratio: f64,
 }
 
-impl Paired {
-    /// One table row: the map, its query count and the spec, each side's
-    /// median microseconds per query, and the ratio (in a column `width`
-    /// wide).
-    pub fn row(&self, inst: &Instance, spec: &str, width: usize) -> String {
+/// The table the paired benches print, one per set: a row per map and
+/// spec ([`Paired`]), then per spec the geometric mean over the maps of
+/// the ratio of the second side to the first.
+#[derive(Debug)]
+pub struct RatioTable {
+    specs: Vec<String>,
+    sides: [&'static str; 2],
+    /// Each spec's ratios over the maps of the set so far.
+    ratios: Vec<Vec<f64>>,
+}
+
+impl RatioTable {
+    /// A table of `specs`, each timed on the two `sides`.
+    pub fn new(specs: &[String], sides: [&'static str; 2]) -> RatioTable {
+        RatioTable {
+            specs: specs.to_vec(),
+            sides,
+            ratios: vec![Vec::new(); specs.len()],
+        }
+    }
+
+    /// The column of the ratio: the second side over the first.
+    fn ratio_column(&self) -> String {
+        format!("{}/{}", self.sides[1], self.sides[0])
+    }
+
+    /// The header of a set's table, which starts the set (no ratios yet).
+    pub fn start_set(&mut self) -> String {
+        self.ratios.iter_mut().for_each(Vec::clear);
+        let ratio = self.ratio_column();
+        let width = ratio.len().max(10);
+        format!(
+            "{:<16} {:>7} {:<10} {:>10} {:>10} {ratio:>width$}",
+            "map", "queries", "spec", self.sides[0], self.sides[1]
+        )
+    }
+
+    /// The row of spec `k` on `inst`: its query count, each side's median
+    /// microseconds per query and the ratio, which the set's summary
+    /// counts.
+    pub fn row(&mut self, k: usize, inst: &Instance, paired: &Paired) -> String {
+        self.ratios[k].push(paired.ratio);
+        let width = self.ratio_column().len().max(10);
         format!(
             "{:<16} {:>7} {:<10} {:>10.2} {:>10.2} {:>width$.3}",
             inst.name,
             inst.queries.len(),
-            spec,
-            median(&self.times[0]) * 1e6,
-            median(&self.times[1]) * 1e6,
-            self.ratio
+            self.specs[k],
+            median(&paired.times[0]) * 1e6,
+            median(&paired.times[1]) * 1e6,
+            paired.ratio
         )
+    }
+
+    /// One line per spec: the geometric mean over the set's maps of its
+    /// ratios.
+    pub fn summary(&self, set: &str) -> Vec<String> {
+        let [a, b] = self.sides;
+        self.specs
+            .iter()
+            .zip(&self.ratios)
+            .map(|(spec, ratios)| {
+                format!(
+                    "{set}: {spec}: geometric mean over {} maps of the median per-query ratio {b} / {a} = {:.3}",
+                    ratios.len(),
+                    geometric_mean(ratios)
+                )
+            })
+            .collect()
     }
 }
 
