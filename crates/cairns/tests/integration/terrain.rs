@@ -119,13 +119,21 @@ fn cost_strategy() -> impl Strategy<Value = f64> {
     ]
 }
 
-/// A grid of 1 to `side - 1` cells a side, its cells' costs, and a cell
-/// index below its size.
-fn cost_grid(side: u32) -> impl Strategy<Value = (u32, u32, Vec<f64>, u32)> {
-    (1..side, 1..side).prop_flat_map(|(w, h)| {
-        let costs = proptest::collection::vec(cost_strategy(), (w * h) as usize);
-        (Just(w), Just(h), costs, 0..w * h)
+/// A grid of 1 to `side - 1` cells a side, a value of the strategy `cell`
+/// makes for each of its cells, and a cell index below its size.
+fn sized_grid<S: Strategy>(
+    side: u32,
+    cell: impl Fn() -> S,
+) -> impl Strategy<Value = (u32, u32, Vec<S::Value>, u32)> {
+    (1..side, 1..side).prop_flat_map(move |(w, h)| {
+        let cells = proptest::collection::vec(cell(), (w * h) as usize);
+        (Just(w), Just(h), cells, 0..w * h)
     })
+}
+
+/// [`sized_grid`] of cell costs.
+fn cost_grid(side: u32) -> impl Strategy<Value = (u32, u32, Vec<f64>, u32)> {
+    sized_grid(side, cost_strategy)
 }
 
 /// The checks of a map with terrain costs `cells`: its moves, its searches
@@ -163,17 +171,13 @@ proptest! {
     /// Moving AI letters with a cost table, walls included.
     #[test]
     fn tile_costs_match_dijkstra(
-        w in 1u32..12,
-        h in 1u32..12,
-        tiles in proptest::collection::vec(proptest::sample::select(vec!['.', 'S', 'W', 'T', '@']), 144),
+        (w, h, tiles, start) in sized_grid(12, || proptest::sample::select(vec!['.', 'S', 'W', 'T', '@'])),
         s in cost_strategy(),
         water in cost_strategy(),
         trees in cost_strategy(),
-        start in 0usize..144,
         nb in neighborhood(),
     ) {
-        let n = (w * h) as usize;
-        let tiles: Vec<Tile> = tiles[..n].iter().map(|&c| Tile::from_char(c).unwrap()).collect();
+        let tiles: Vec<Tile> = tiles.iter().map(|&c| Tile::from_char(c).unwrap()).collect();
         let grid = Grid::from_tiles(w, h, tiles.clone()).unwrap();
         let costs = TileCosts::default()
             .with(Tile::Swamp, s).unwrap()
@@ -181,7 +185,7 @@ proptest! {
             .with(Tile::Tree, trees).unwrap();
         let g = GridGraph::with_terrain(grid, nb, &costs);
         let cells: Vec<f64> = tiles.iter().map(|&t| costs.cost(t)).collect();
-        check_all(&g, &cells, NodeId((start % n) as u32))?;
+        check_all(&g, &cells, NodeId(start))?;
     }
 
     /// The octile heuristic built from a weighted graph is admissible and
