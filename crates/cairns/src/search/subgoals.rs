@@ -2,12 +2,14 @@
 //! where a shortest path runs straight between them.
 //!
 //! The table ([`SubgoalGraph`]) keeps the map's subgoals and the edges
-//! between them; the search ([`SubgoalSearch`]) connects a query's start
-//! and goal to it, searches the small graph on the one best-first loop and
-//! refines each edge into grid moves. Saving and loading the table is in
-//! [`file`].
+//! between them, ranked by a contraction hierarchy ([`hierarchy`]); the
+//! search ([`SubgoalSearch`]) connects a query's start and goal to it,
+//! searches the part of the hierarchy that climbs from the start and
+//! descends to the goal on the one best-first loop, and refines each edge
+//! into grid moves. Saving and loading the table is in [`file`].
 
 mod file;
+mod hierarchy;
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -20,6 +22,7 @@ use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
+use hierarchy::Hierarchy;
 
 /// The subgoal graph of an octile grid (Uras, Koenig and Hernández 2013):
 /// its *subgoals*, the passable cells at the corners of obstacles, and an
@@ -54,13 +57,33 @@ use crate::heuristic::{Heuristic, Octile};
 /// goal by the goal's own sweep, and its subgoals reach the goal by the
 /// reverse of those paths.
 ///
+/// # Hierarchy
+///
+/// Over the edges the build then contracts the subgoals one by one
+/// (a contraction hierarchy, as Uras and Koenig 2018 put one on subgoal
+/// graphs): each subgoal taken out gets a rank, and where a shortest path
+/// between two of its neighbours runs through it (no *witness* path
+/// around it is found), a shortcut edge joins them, remembering the
+/// subgoal it passes. The order takes first the subgoals whose removal
+/// adds the fewest edges; contraction stops at the first subgoal that
+/// would need more than 16 shortcuts or has more than 16 edges, and those
+/// left form the *core*. A maze contracts whole; an open or random map
+/// keeps a core. [`SubgoalSearch`] searches only edges that climb the
+/// ranks from the start, the core, and edges that descend the ranks to
+/// the goal.
+///
 /// # Complexity
 ///
 /// [`build`](SubgoalGraph::build) finds the subgoals in `O(cells)` and
 /// sweeps from each of them in parallel (rayon), each sweep taking the
-/// area it scans over 64. Memory ([`memory_bytes`](SubgoalGraph::memory_bytes)):
+/// area it scans over 64. The contraction then runs on one core, a few
+/// bounded Dijkstra searches (at most 400 subgoals settled each) per
+/// subgoal and evaluation (0.04 s on maze512-1-0, 11.5 s on
+/// random512-10-0). Memory ([`memory_bytes`](SubgoalGraph::memory_bytes)):
 /// about 5.5 bits per cell (which cells are subgoals, and the clearance
-/// scans' bit grid), 12 bytes per subgoal and 4 per edge.
+/// scans' bit grid), 12 bytes per subgoal and 4 per edge for the graph,
+/// and 12 bytes per subgoal and 16 per edge and direction (shortcuts
+/// included) for the hierarchy.
 ///
 /// The graph describes the map it was built from; after
 /// [`GridGraph::set_tile`] it must be built again.
@@ -102,6 +125,9 @@ pub struct SubgoalGraph {
     /// The passable cells that are not subgoals: where a sweep's runs go
     /// on.
     clear: BitGrid,
+    /// The subgoals ranked, and the shortcuts that let a query climb the
+    /// ranks from its start and descend them to its goal.
+    hierarchy: Hierarchy,
 }
 
 impl fmt::Debug for SubgoalGraph {
@@ -111,6 +137,8 @@ impl fmt::Debug for SubgoalGraph {
             .field("height", &self.height)
             .field("subgoals", &self.cells.len())
             .field("edges", &self.targets.len())
+            .field("core", &self.hierarchy.core())
+            .field("hierarchy_edges", &self.hierarchy.arc_count())
             .finish_non_exhaustive()
     }
 }
@@ -202,7 +230,32 @@ impl SubgoalGraph {
             list.dedup();
         });
         table.set_edges(&lists);
+        table.rank();
         table
+    }
+
+    /// Builds the hierarchy over the edges.
+    fn rank(&mut self) {
+        let lists = (0..self.cells.len())
+            .into_par_iter()
+            .map(|i| {
+                let here = self.coords(self.cells[i]);
+                self.targets[self.offsets[i]..self.offsets[i + 1]]
+                    .iter()
+                    .map(|&t| {
+                        let j = self.index(t).expect("edges end at subgoals") as u32;
+                        (j, octile(here, self.coords(t)))
+                    })
+                    .collect()
+            })
+            .collect();
+        self.hierarchy = Hierarchy::build(lists);
+    }
+
+    /// The coordinates of cell `node`.
+    #[inline]
+    fn coords(&self, node: NodeId) -> (u32, u32) {
+        (node.0 % self.width, node.0 / self.width)
     }
 
     /// The table of `graph` with the subgoals of `bits` (a bit per cell)
@@ -232,6 +285,7 @@ impl SubgoalGraph {
             cells,
             targets: Vec::new(),
             clear,
+            hierarchy: Hierarchy::default(),
         }
     }
 
@@ -305,6 +359,7 @@ impl SubgoalGraph {
             + self.offsets.len() * std::mem::size_of::<usize>()
             + self.targets.len() * 4
             + self.clear.memory_bytes()
+            + self.hierarchy.memory_bytes()
     }
 
     /// Whether the graph has the size of `graph`.
@@ -381,12 +436,19 @@ impl SubgoalGraph {
 /// grid's (optimal), and the paths list every cell.
 ///
 /// A query sweeps from its goal (as [`SubgoalGraph`] sweeps from each
-/// subgoal) for the subgoals that reach it; the start is expanded by its
-/// own sweep, a subgoal by its edges, and one of the goal's subgoals also
-/// reaches the goal. When the path from the start to the goal that moves
-/// diagonally first is free, that is the answer, found at once. Edges of
-/// octile cost keep an octile (or landmark) heuristic consistent, so no
-/// node is expanded twice.
+/// subgoal) for the subgoals that reach it, and marks those and every
+/// subgoal above them along climbing edges of the hierarchy. The start is
+/// expanded by its own sweep; a subgoal by its edges that climb (and,
+/// in the core, those to the rest of the core), and, when it is marked,
+/// by its edges that descend to marked subgoals; one of the goal's
+/// subgoals also reaches the goal. Some shortest path climbs from the
+/// start, crosses the core and descends to the goal (the hierarchy's
+/// shortcuts keep one), so the search finds the grid's distance. When the
+/// path from the start to the goal that moves diagonally first is free,
+/// that is the answer, found at once. An edge or shortcut is never
+/// shorter than the octile distance of its ends, so an octile (or
+/// landmark) heuristic stays consistent and no node is expanded twice.
+/// The path's shortcuts are unpacked into edges, and those into cells.
 ///
 /// # Contract
 ///
@@ -398,7 +460,8 @@ impl SubgoalGraph {
 /// # Complexity
 ///
 /// Worst case `O(S log S)` for `S` subgoals, plus the two sweeps of the
-/// start and the goal. Memory: the table and the reusable
+/// start and the goal; on maze512-1-0 a query expands 20 nodes on
+/// average (every 10th query of its scenario file). Memory: the table and the reusable
 /// [`SearchCache`](super::SearchCache), and the goal's subgoals.
 ///
 /// # Example
@@ -431,6 +494,43 @@ pub struct SubgoalSearch<'g, H = Octile> {
     /// The goal's subgoals of the last query, kept for the next so that a
     /// query allocates nothing ([`Sweeps`] takes it and gives it back).
     near_goal: Cell<Vec<NodeId>>,
+    /// The subgoals the last query's goal climbs to, kept the same way.
+    climbed: Cell<Marks>,
+}
+
+/// A set of subgoals (by index), emptied in `O(1)`: those whose stamp is
+/// the current one.
+#[derive(Default)]
+struct Marks {
+    stamp: u32,
+    at: Vec<u32>,
+    /// The marked subgoals still to climb from.
+    stack: Vec<u32>,
+}
+
+impl Marks {
+    /// Empties the set, sized for `n` subgoals.
+    fn reset(&mut self, n: usize) {
+        if self.at.len() != n || self.stamp == u32::MAX {
+            self.at.clear();
+            self.at.resize(n, 0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+    }
+
+    /// Marks `i`; whether it was not marked before.
+    #[inline]
+    fn mark(&mut self, i: u32) -> bool {
+        let new = self.at[i as usize] != self.stamp;
+        self.at[i as usize] = self.stamp;
+        new
+    }
+
+    #[inline]
+    fn has(&self, i: u32) -> bool {
+        self.at[i as usize] == self.stamp
+    }
 }
 
 impl<H: fmt::Debug> fmt::Debug for SubgoalSearch<'_, H> {
@@ -469,6 +569,7 @@ impl<'g, H: Heuristic> SubgoalSearch<'g, H> {
                 table,
                 heuristic,
                 near_goal: Cell::new(Vec::new()),
+                climbed: Cell::new(Marks::default()),
             })
     }
 
@@ -511,11 +612,15 @@ pub(crate) struct Sweeps<'s, 'g, H> {
     /// The subgoals the goal's sweep found, in id order; empty when the
     /// goal is a subgoal (its edges are in the table).
     near: Vec<NodeId>,
+    /// The subgoals the goal climbs to: those found by its sweep (or the
+    /// goal itself) and every subgoal above them along climbing edges.
+    climbed: Marks,
 }
 
 impl<H> Drop for Sweeps<'_, '_, H> {
     fn drop(&mut self) {
         self.search.near_goal.set(std::mem::take(&mut self.near));
+        self.search.climbed.set(std::mem::take(&mut self.climbed));
     }
 }
 
@@ -539,8 +644,16 @@ impl<H> Expand for Sweeps<'_, '_, H> {
         match table.index(u) {
             Some(i) => {
                 let here = graph.coords(u);
-                for &v in &table.targets[table.offsets[i]..table.offsets[i + 1]] {
-                    visit(v, octile(here, graph.coords(v)));
+                let ranks = &table.hierarchy;
+                for a in ranks.up(i) {
+                    visit(table.cells[a.to as usize], a.cost);
+                }
+                if self.climbed.has(i as u32) {
+                    for a in ranks.down(i) {
+                        if self.climbed.has(a.to) {
+                            visit(table.cells[a.to as usize], a.cost);
+                        }
+                    }
                 }
                 if self.near.binary_search(&u).is_ok() {
                     visit(self.goal, octile(here, self.at));
@@ -560,24 +673,70 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
     fn expander(&self, goal: NodeId) -> Sweeps<'_, 'g, H> {
         let mut near = self.near_goal.take();
         near.clear();
-        if goal.index() < self.graph.node_bound()
-            && self.graph.is_passable(goal)
-            && !self.table.is_subgoal(goal)
-        {
-            self.table.sweep(self.graph, goal, |n, _| near.push(n));
-            near.sort_unstable();
-            near.dedup();
+        let table = &*self.table;
+        let mut climbed = self.climbed.take();
+        climbed.reset(table.cells.len());
+        if goal.index() < self.graph.node_bound() && self.graph.is_passable(goal) {
+            if let Some(i) = table.index(goal) {
+                climbed.stack.push(i as u32);
+            } else {
+                table.sweep(self.graph, goal, |n, _| near.push(n));
+                near.sort_unstable();
+                near.dedup();
+                climbed.stack.extend(
+                    near.iter()
+                        .filter_map(|&n| table.index(n))
+                        .map(|i| i as u32),
+                );
+            }
+        }
+        // Every subgoal above the goal's along climbing edges (not along
+        // the core's edges, which the search follows anyway).
+        while let Some(i) = climbed.stack.pop() {
+            if climbed.mark(i) {
+                let rank = table.hierarchy.rank[i as usize];
+                for a in table.hierarchy.up(i as usize) {
+                    if table.hierarchy.rank[a.to as usize] > rank && !climbed.has(a.to) {
+                        climbed.stack.push(a.to);
+                    }
+                }
+            }
         }
         Sweeps {
             search: self,
             goal,
             at: self.graph.coords(goal),
             near,
+            climbed,
         }
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
+        self.table.unpack(path);
         refine(self.graph, path);
+    }
+}
+
+impl SubgoalGraph {
+    /// Turns each shortcut between two subgoals of `path` into the
+    /// subgoals it stands for, in place.
+    fn unpack(&self, path: &mut Vec<NodeId>) {
+        let linked = std::mem::take(path);
+        let mut between = Vec::new();
+        for (k, &n) in linked.iter().enumerate() {
+            let pair = k
+                .checked_sub(1)
+                .and_then(|p| self.index(linked[p]))
+                .zip(self.index(n));
+            match pair {
+                Some((i, j)) => {
+                    between.clear();
+                    self.hierarchy.unpack(i as u32, j as u32, &mut between);
+                    path.extend(between.iter().map(|&b| self.cells[b as usize]));
+                }
+                None => path.push(n),
+            }
+        }
     }
 }
 

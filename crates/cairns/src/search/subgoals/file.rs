@@ -161,6 +161,7 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         table.offsets.push(end);
     }
     table.targets = targets.into_iter().map(NodeId).collect();
+    table.rank();
     Ok(table)
 }
 
