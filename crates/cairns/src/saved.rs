@@ -410,6 +410,18 @@ pub enum FileErrorKind {
         /// one expected).
         node: u32,
     },
+    /// An edge of a subgoal graph's hierarchy does not fit it: it does not
+    /// climb the ranks, or is out of order, or is a shortcut whose middle
+    /// is not ranked below both ends or not linked to them, or is not an
+    /// edge of the graph (or the subgoal's rank is out of range).
+    #[error("edge {edge} of subgoal {subgoal} does not fit the hierarchy")]
+    BadShortcut {
+        /// The subgoal's index.
+        subgoal: u32,
+        /// Position among its climbing edges (past the last for a bad
+        /// rank).
+        edge: u64,
+    },
     /// A goal-bounding table gives boxes to a cell that is not one of the
     /// map's jump points (or not in increasing order).
     #[error("entry {index} names cell {node}, which is not a jump point of the map there")]

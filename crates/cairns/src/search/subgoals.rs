@@ -143,14 +143,16 @@ impl fmt::Debug for SubgoalGraph {
     }
 }
 
-/// Two graphs are equal when they have the same size, subgoals and edges
-/// (the rest follows from those and the map).
+/// Two graphs are equal when they have the same size, subgoals, edges and
+/// hierarchy (ranks, shortcuts and costs; the rest follows from those and
+/// the map).
 impl PartialEq for SubgoalGraph {
     fn eq(&self, other: &Self) -> bool {
         (self.width, self.height) == (other.width, other.height)
             && self.cells == other.cells
             && self.offsets == other.offsets
             && self.targets == other.targets
+            && self.hierarchy == other.hierarchy
     }
 }
 

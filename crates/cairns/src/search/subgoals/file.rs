@@ -6,7 +6,8 @@
 
 use std::io::{self, Write};
 
-use super::{SubgoalGraph, subgoal_bits};
+use super::hierarchy::Hierarchy;
+use super::{SubgoalGraph, octile, subgoal_bits};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
@@ -20,7 +21,7 @@ const KIND: TableKind = TableKind::Subgoals;
 impl SubgoalGraph {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load_for`](Self::load_for) reads.
-    pub const FILE_VERSION: u32 = 1;
+    pub const FILE_VERSION: u32 = 2;
 
     /// Writes the graph in its saved format, tagged with `map_hash` (for a
     /// grid, [`grid_hash`](crate::saved::grid_hash) of the grid under
@@ -41,6 +42,19 @@ impl SubgoalGraph {
         }
         for t in &self.targets {
             out.put(&t.0.to_le_bytes())?;
+        }
+        let ranks = &self.hierarchy;
+        for r in &ranks.rank {
+            out.put(&r.to_le_bytes())?;
+        }
+        for i in 0..self.cells.len() {
+            out.put(&(ranks.up(i).len() as u32).to_le_bytes())?;
+        }
+        for i in 0..self.cells.len() {
+            for (to, middle) in ranks.saved_arcs(i) {
+                out.put(&to.to_le_bytes())?;
+                out.put(&middle.to_le_bytes())?;
+            }
         }
         out.finish()
     }
@@ -104,6 +118,17 @@ struct Lists {
     cells: Vec<u32>,
     degrees: Vec<u32>,
     targets: Vec<u32>,
+    ranks: Vec<u32>,
+    /// The hierarchy's climbing edges, `(other end, middle)`, by subgoal.
+    climbing: Vec<Vec<(u32, u32)>>,
+}
+
+/// The sum of `degrees`, a count of items still to read: each is at least
+/// 4 bytes of input, and more than the address space holds cannot arrive,
+/// so a count that does not fit is a truncated file.
+fn total(degrees: &[u32]) -> Result<usize, FileError> {
+    let sum: u64 = degrees.iter().map(|&d| u64::from(d)).sum();
+    usize::try_from(sum).map_err(|_| FileErrorKind::Truncated.into())
 }
 
 /// [`SubgoalGraph::load_for`]'s body: the subgoals, their degrees and the
@@ -111,15 +136,31 @@ struct Lists {
 fn read_graph<R: io::Read>(r: &mut Hashing<R>, size: (u32, u32)) -> Result<Lists, FileError> {
     let cells = read_cells(r, size)?;
     let degrees = read_words(r, cells.len(), u32::from_le_bytes)?;
-    let edges: u64 = degrees.iter().map(|&d| u64::from(d)).sum();
-    // Each edge is 4 bytes of input: more than the address space holds
-    // cannot arrive, so the count fits.
-    let edges = usize::try_from(edges).map_err(|_| FileErrorKind::Truncated)?;
-    let targets = read_words(r, edges, u32::from_le_bytes)?;
+    let targets = read_words(r, total(&degrees)?, u32::from_le_bytes)?;
+    let ranks = read_words(r, cells.len(), u32::from_le_bytes)?;
+    let climbing_degrees = read_words(r, cells.len(), u32::from_le_bytes)?;
+    let pairs = read_words(r, total(&climbing_degrees)?, |b: [u8; 8]| {
+        let [a0, a1, a2, a3, m0, m1, m2, m3] = b;
+        (
+            u32::from_le_bytes([a0, a1, a2, a3]),
+            u32::from_le_bytes([m0, m1, m2, m3]),
+        )
+    })?;
+    let mut rest = &pairs[..];
+    let climbing = climbing_degrees
+        .iter()
+        .map(|&d| {
+            let (here, after) = rest.split_at(d as usize);
+            rest = after;
+            here.to_vec()
+        })
+        .collect();
     Ok(Lists {
         cells,
         degrees,
         targets,
+        ranks,
+        climbing,
     })
 }
 
@@ -130,6 +171,8 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         cells,
         degrees,
         targets,
+        ranks,
+        climbing,
     } = read;
     let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
     let bad = |index: usize, node: u32| -> FileError {
@@ -161,7 +204,18 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         table.offsets.push(end);
     }
     table.targets = targets.into_iter().map(NodeId).collect();
-    table.rank();
+    let base = |i: usize, j: u32| {
+        let to = *table.cells.get(j as usize)?;
+        table.edges(table.cells[i]).binary_search(&to).ok()?;
+        Some(octile(table.coords(table.cells[i]), table.coords(to)))
+    };
+    table.hierarchy =
+        Hierarchy::from_saved(ranks, &climbing, base).map_err(|(subgoal, edge)| {
+            FileError::from(FileErrorKind::BadShortcut {
+                subgoal: subgoal as u32,
+                edge,
+            })
+        })?;
     Ok(table)
 }
 
@@ -181,7 +235,12 @@ mod tests {
         assert!(!t.subgoals().is_empty() && t.edge_count() > 0);
         let b = written(|w| t.save(w, hash));
         let n = t.subgoals().len();
-        assert_eq!(b.len(), 32 + 8 * n + 4 * t.edge_count() + 8);
+        let climbing: usize = (0..n).map(|i| t.hierarchy.up(i).len()).sum();
+        assert!(climbing > 0);
+        assert_eq!(
+            b.len(),
+            32 + 8 * n + 4 * t.edge_count() + 8 * n + 8 * climbing + 8
+        );
         assert_eq!(&b[..8], b"CAIRNSSG");
         assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), t);
         // A larger map crosses the write blocks.
@@ -217,6 +276,61 @@ mod tests {
             FileErrorKind::BadSubgoal {
                 index: n as u64,
                 node: u32::MAX
+            }
+        );
+    }
+
+    /// The hierarchy steers which edges a query follows and how a path is
+    /// unpacked: a shortcut whose middle is not below its ends could
+    /// unpack without end, one with a made-up middle would cross walls, so
+    /// each is checked and its cost computed again.
+    #[test]
+    fn edges_that_do_not_fit_the_hierarchy_are_refused() {
+        let graph = large_map();
+        let (t, hash) = (SubgoalGraph::build(&graph), 5);
+        let count = t.subgoals().len();
+        let climbing_at = 32 + 8 * count + 4 * t.edge_count() + 8 * count;
+        // The subgoal and position of the first shortcut, and its offset.
+        let (mut at, mut found) = (climbing_at, None);
+        for i in 0..count {
+            for (k, (_, middle)) in t.hierarchy.saved_arcs(i).enumerate() {
+                if middle != super::super::hierarchy::NO_MIDDLE && found.is_none() {
+                    found = Some((i, k, at));
+                }
+                at += 8;
+            }
+        }
+        let (owner, k, offset) = found.expect("the large map has a shortcut");
+        let refused = |b: &[u8]| {
+            assert_eq!(
+                kind(SubgoalGraph::load_for(b, &graph, hash)),
+                FileErrorKind::BadShortcut {
+                    subgoal: owner as u32,
+                    edge: k as u64
+                }
+            );
+        };
+        let original = written(|w| t.save(w, hash));
+        // Its middle made the subgoal itself: not ranked below it.
+        let mut b = original.clone();
+        b[offset + 4..offset + 8].copy_from_slice(&(owner as u32).to_le_bytes());
+        reseal(&mut b);
+        refused(&b);
+        // Its middle dropped: an edge the graph does not have.
+        let mut b = original.clone();
+        b[offset + 4..offset + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+        reseal(&mut b);
+        refused(&b);
+        // A rank out of range names the subgoal, past its last edge.
+        let mut b = original;
+        let rank_at = 32 + 8 * count + 4 * t.edge_count();
+        b[rank_at..rank_at + 4].copy_from_slice(&(count as u32).to_le_bytes());
+        reseal(&mut b);
+        assert_eq!(
+            kind(SubgoalGraph::load_for(&b[..], &graph, hash)),
+            FileErrorKind::BadShortcut {
+                subgoal: 0,
+                edge: t.hierarchy.up(0).len() as u64
             }
         );
     }

@@ -295,23 +295,23 @@ impl Hierarchy {
             rank[v as usize] = next;
             next += 1;
         }
-        Hierarchy::from_lists(rank, graph)
-    }
-
-    /// The hierarchy of `rank` with every edge of `graph`: each subgoal's
-    /// climbing edges, and its descending ones (the reverse of the
-    /// climbing edges of those below it).
-    fn from_lists(rank: Vec<u32>, graph: Graph) -> Hierarchy {
+        // The core's edges climb both ways.
         let Graph {
             adjacent,
             mut climbing,
         } = graph;
-        // The core's edges climb both ways.
         for (v, core) in adjacent.into_iter().enumerate() {
             if rank[v] == u32::MAX {
                 climbing[v] = core;
             }
         }
+        Hierarchy::from_lists(rank, climbing)
+    }
+
+    /// The hierarchy of `rank` whose subgoals have the edges of
+    /// `climbing` to higher ranks (and, in the core, to the rest of the
+    /// core), and the reverse of those as their descending edges.
+    fn from_lists(rank: Vec<u32>, climbing: Vec<Vec<Arc>>) -> Hierarchy {
         let mut descending: Vec<Vec<Arc>> = vec![Vec::new(); rank.len()];
         for (v, list) in climbing.iter().enumerate() {
             if rank[v] != u32::MAX {
@@ -380,15 +380,91 @@ impl Hierarchy {
     }
 
     /// Appends to `out` the subgoals the edge from `i` to `j` stands for,
-    /// `j` last and `i` not at all.
+    /// `j` last and `i` not at all. Each middle is ranked below both ends
+    /// of its shortcut (the build makes it so and a loaded file is checked
+    /// for it), so this ends; it keeps its own stack, however deep.
     pub(super) fn unpack(&self, i: u32, j: u32, out: &mut Vec<u32>) {
-        match self.arc(i as usize, j) {
-            Some(a) if a.middle != NO_MIDDLE => {
-                let m = a.middle;
-                self.unpack(i, m, out);
-                self.unpack(m, j, out);
+        // Edges still to unpack, the next one on top.
+        let mut todo = vec![(i, j)];
+        while let Some((a, b)) = todo.pop() {
+            match self.arc(a as usize, b) {
+                Some(e) if e.middle != NO_MIDDLE => {
+                    todo.push((e.middle, b));
+                    todo.push((a, e.middle));
+                }
+                _ => out.push(b),
             }
-            _ => out.push(j),
         }
+    }
+
+    /// The climbing edges of subgoal `i` as saved: the other end and the
+    /// middle of each.
+    pub(super) fn saved_arcs(&self, i: usize) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.up(i).iter().map(|a| (a.to, a.middle))
+    }
+
+    /// The hierarchy of a saved file: each subgoal's `rank`, and its
+    /// climbing edges (`(other end, middle)`, by the other end), with
+    /// `base(i, j)` the cost of the subgoal graph's edge from `i` to `j`
+    /// (`None` if there is none). Every edge is checked to climb, every
+    /// shortcut's middle to be ranked below both ends and linked to each,
+    /// and every other edge to be the graph's; the costs are computed
+    /// again from those. `Err((subgoal, edge))` names the first edge that
+    /// fails (`edge` one past the subgoal's last for a bad rank).
+    pub(super) fn from_saved(
+        rank: Vec<u32>,
+        arcs: &[Vec<(u32, u32)>],
+        base: impl Fn(usize, u32) -> Option<f64>,
+    ) -> Result<Hierarchy, (u64, u64)> {
+        let count = rank.len();
+        if let Some(i) = rank
+            .iter()
+            .position(|&r| r != u32::MAX && r as usize >= count)
+        {
+            return Err((i as u64, arcs[i].len() as u64));
+        }
+        let mut climbing: Vec<Vec<Arc>> = vec![Vec::new(); count];
+        // By rank: a shortcut's halves climb from its middle, which is
+        // ranked below it, so their costs are known when it is read.
+        let mut order: Vec<u32> = (0..count as u32).collect();
+        order.sort_by_key(|&i| rank[i as usize]);
+        for &i in &order {
+            let i = i as usize;
+            let own = rank[i];
+            let mut list: Vec<Arc> = Vec::with_capacity(arcs[i].len());
+            for (k, &(to, middle)) in arcs[i].iter().enumerate() {
+                let bad = Err((i as u64, k as u64));
+                let Some(&rt) = rank.get(to as usize) else {
+                    return bad;
+                };
+                let sorted = list.last().is_none_or(|a| a.to < to);
+                let climbs = rt > own || (rt == u32::MAX && own == u32::MAX && to as usize != i);
+                if !sorted || !climbs {
+                    return bad;
+                }
+                let cost = if middle == NO_MIDDLE {
+                    base(i, to)
+                } else {
+                    let half = |end: u32| -> Option<f64> {
+                        let list: &[Arc] = climbing.get(middle as usize)?;
+                        let k = list.binary_search_by_key(&end, |a| a.to).ok()?;
+                        Some(list[k].cost)
+                    };
+                    let below = rank
+                        .get(middle as usize)
+                        .is_some_and(|&m| m < own && m < rt);
+                    match (below, half(i as u32), half(to)) {
+                        (true, Some(a), Some(b)) => Some(a + b),
+                        _ => None,
+                    }
+                };
+                let Some(cost) = cost else {
+                    return bad;
+                };
+                list.push(Arc { to, middle, cost });
+            }
+            climbing[i] = list;
+        }
+        Ok(Hierarchy::from_lists(rank, climbing))
     }
 }
