@@ -14,6 +14,7 @@ mod hierarchy;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -197,10 +198,38 @@ fn octile((ax, ay): (u32, u32), (bx, by): (u32, u32)) -> f64 {
 }
 
 impl SubgoalGraph {
+    /// The contraction budget of the graph a spec (`sub`) builds on
+    /// `graph` ([`build_within`](Self::build_within)): 8 seconds times the
+    /// grid's cells over `512 * 512`, from 0.5 to 8 seconds, the budget of
+    /// [`Allowance::default`](crate::spec::Allowance) (issue 32's build
+    /// target on 512x512 game, room and street maps). Measured with
+    /// `cairns table build --search sub` before this budget, every map of
+    /// `../shared` but the random ones builds whole in under 2 s (den520d
+    /// 0.06 s, the largest street and sc1 maps 1 to 1.9 s, the mazes under
+    /// 0.1 s); the random ones take 0.2 to 12.6 s, and two are cut by it
+    /// (random512-10-0 12.6 s, random512-15-0 8.4 s). Cut at 8 s,
+    /// random512-10-0's queries took 332 and 633 us in two rounds of
+    /// `docs/data/tier-bench.sh`; contracted whole, 233 us in an earlier
+    /// run.
+    pub fn spec_budget(graph: &GridGraph) -> Duration {
+        let share = graph.node_bound() as f64 / f64::from(512 * 512);
+        Duration::from_secs_f64((8.0 * share).clamp(0.5, 8.0))
+    }
+
     /// Builds the subgoal graph of `graph`, in parallel. Meant for octile
     /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
     /// them the graph has no subgoals).
     pub fn build(graph: &GridGraph) -> SubgoalGraph {
+        SubgoalGraph::build_within(graph, None)
+    }
+
+    /// Like [`build`](Self::build), but stops contracting once `budget`
+    /// (when given) has passed since the start: the subgoals not yet
+    /// contracted stay in the core, which every query searches, so the
+    /// costs stay optimal and the queries are only slower. Finding the
+    /// subgoals and their edges is not cut short.
+    pub fn build_within(graph: &GridGraph, budget: Option<Duration>) -> SubgoalGraph {
+        let deadline = budget.map(|b| Instant::now() + b);
         let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
         if table.cells.is_empty() {
             return table;
@@ -232,12 +261,12 @@ impl SubgoalGraph {
             list.dedup();
         });
         table.set_edges(&lists);
-        table.rank();
+        table.rank(deadline);
         table
     }
 
     /// Builds the hierarchy over the edges.
-    fn rank(&mut self) {
+    fn rank(&mut self, deadline: Option<Instant>) {
         let lists = (0..self.cells.len())
             .into_par_iter()
             .map(|i| {
@@ -251,7 +280,7 @@ impl SubgoalGraph {
                     .collect()
             })
             .collect();
-        self.hierarchy = Hierarchy::build(lists);
+        self.hierarchy = Hierarchy::build(lists, deadline);
     }
 
     /// The coordinates of cell `node`.

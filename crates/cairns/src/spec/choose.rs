@@ -1,7 +1,7 @@
 //! Choosing the search for a map from what may be spent before its first
 //! query: [`choose`] weighs the preprocessed tiers (none, the jump table,
-//! goal bounding) against an [`Allowance`] of seconds and bytes, and says
-//! what it picked and why.
+//! goal bounding, the subgoal graph's hierarchy) against an [`Allowance`]
+//! of seconds and bytes, and says what it picked and why.
 //!
 //! The rule follows the measurements in `docs/performance.md` (the
 //! sections on JPS+ and on goal bounding): `jps+` answers ahead of every
@@ -10,15 +10,29 @@
 //! 1.5 to 1.7 times sooner than `jps+` on `den520d` and `32room_000`, and
 //! about as soon on `Berlin_0_512`, where a fifth of its jump points get
 //! boxes within the budget (a jump point without boxes prunes nothing). On
-//! the maze and random maps the runs so far were too noisy to rank the
-//! tiers. Subgoal graphs (`sub`) are not chosen: measured much slower than
-//! `jps+` on the dao and street maps, and not reliably faster elsewhere.
+//! the maze and random maps goal bounding boxes few jump points within its
+//! budget, and the subgoal graph with its contraction hierarchy (`sub`)
+//! answers far sooner there (the section "Subgoal graphs with a
+//! contraction hierarchy"); on the dao and street maps `sub` keeps a large
+//! core and is slower than `jps+`, so it is chosen only on maps dense in
+//! jump points.
 
 use std::fmt;
 
 use super::names::{Algorithm, SearchSpec};
 use crate::grid::{GridGraph, Neighborhood};
-use crate::search::GoalBounds;
+use crate::search::{GoalBounds, SubgoalGraph};
+
+/// A map with at least one jump point in this many passable cells is
+/// dense: `maze512-1-0` has one in 3.6, `random512-10-0` one in 3.5,
+/// `Berlin_0_512` one in 40 and `32room_000` one in 296.
+const DENSE: usize = 10;
+
+/// What the subgoal graph measured against goal bounding on dense maps
+/// (`docs/performance.md`).
+const SUBGOALS_AHEAD: &str = "4.4 and 5.3 us a query on maze512-1-0 where goal bounding \
+     took 1,020 and 2,279, and 332 and 633 us on random512-10-0 where it took 586 and 1,041 (two \
+     rounds)";
 
 /// What may be spent before a map's first query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,14 +80,18 @@ impl fmt::Display for Choice {
 }
 
 /// Picks the fastest search for `graph` whose preparation fits in
-/// `allowance`: goal bounding (`jps+bb`) when its build budget and its
-/// whole table fit, else JPS+ (`jps+`) when its jump table fits, else jump
-/// point search (`jps`), which needs nothing. On a map the jump point
+/// `allowance`: on a map with at least one jump point in ten passable
+/// cells (mazes, random obstacles), the subgoal graph (`sub`) when its
+/// contraction budget ([`SubgoalGraph::spec_budget`]) and its table fit;
+/// else goal bounding (`jps+bb`) when its build budget and its whole table
+/// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
+/// search (`jps`), which needs nothing. On a map the jump point
 /// searches do not take (4-connected movement, corner cutting or terrain
 /// costs), A* with the map's default heuristic. Every choice is optimal.
 ///
 /// It builds the jump table once, to count the jump points: a few
-/// milliseconds on a 512x512 map.
+/// milliseconds on a 512x512 map. On a map dense in jump points it also
+/// builds the subgoal graph, within its budget, to count its bytes.
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -118,6 +136,31 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                 allowance.bytes
             ),
         );
+    }
+    // Dense in jump points (mazes, random obstacles): goal bounding boxes
+    // few of them within its budget, and the subgoal graph's hierarchy
+    // contracts well.
+    let passable = graph.grid().passable_count();
+    if empty.jump_points() * DENSE >= passable {
+        let budget = SubgoalGraph::spec_budget(graph);
+        if budget.as_secs_f64() <= allowance.seconds {
+            let bytes = SubgoalGraph::build_within(graph, Some(budget)).memory_bytes();
+            if bytes as u64 <= allowance.bytes {
+                return pick(
+                    Algorithm::Subgoals,
+                    budget.as_secs_f64(),
+                    bytes,
+                    format!(
+                        "{} jump points in {passable} passable cells, at least one in \
+                         {DENSE}: goal bounding would box few of them within its budget, and \
+                         the subgoal graph's hierarchy ({bytes} bytes, contracted for up to \
+                         {:.1} s) measured {SUBGOALS_AHEAD} on such maps",
+                        empty.jump_points(),
+                        budget.as_secs_f64()
+                    ),
+                );
+            }
+        }
     }
     let budget = GoalBounds::spec_budget(graph).as_secs_f64();
     let bounds = empty.full_bytes();
@@ -199,6 +242,35 @@ mod tests {
         );
         assert_eq!(tiny.spec.to_string(), "jps");
         assert_eq!((tiny.seconds, tiny.bytes), (0.0, 0));
+    }
+
+    /// A map of one-wide corridors has a jump point at every turn: the
+    /// subgoal graph is picked, with its bytes, unless its budget or its
+    /// bytes do not fit.
+    #[test]
+    fn maps_dense_in_jump_points_get_the_subgoal_graph() {
+        let graph = walled(41, 41, |x, y| {
+            (x % 2 == 1 && y % 2 == 1) || (x % 4 == 1 && y % 8 != 0) || (y % 4 == 3 && x % 6 == 5)
+        });
+        let choice = choose(&graph, Allowance::default());
+        assert_eq!(choice.spec.to_string(), "sub", "{choice}");
+        let budget = SubgoalGraph::spec_budget(&graph);
+        let bytes = SubgoalGraph::build_within(&graph, Some(budget)).memory_bytes();
+        assert_eq!((choice.seconds, choice.bytes), (0.5, bytes as u64));
+        assert!(choice.why.contains("jump points in"), "{choice}");
+        for allowance in [
+            Allowance {
+                seconds: 0.4,
+                bytes: u64::MAX,
+            },
+            Allowance {
+                seconds: 60.0,
+                bytes: bytes as u64 - 1,
+            },
+        ] {
+            let other = choose(&graph, allowance);
+            assert_ne!(other.spec.to_string(), "sub", "{other}");
+        }
     }
 
     #[test]

@@ -314,7 +314,9 @@ pub(super) fn build_searcher<'a>(
             JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, Weighted::checked(h, weight))
         }),
         Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
-            let subgoals = given_or_built(subgoals, || SubgoalGraph::build(graph));
+            let subgoals = given_or_built(subgoals, || {
+                SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph)))
+            });
             SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight))
         }),
     };

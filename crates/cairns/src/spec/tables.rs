@@ -275,7 +275,9 @@ impl Table {
                 }
             }
             TableKind::Jumps => JumpTable::build(graph).into(),
-            TableKind::Subgoals => SubgoalGraph::build(graph).into(),
+            TableKind::Subgoals => {
+                SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph))).into()
+            }
             TableKind::Bounds => {
                 GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph))).into()
             }

@@ -10,6 +10,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -247,7 +248,10 @@ impl Hierarchy {
     /// of `(other end, cost)`, both directions kept), in an order chosen
     /// by the edge difference with lazy updates, until the next subgoal
     /// would need more than [`MAX_SHORTCUTS`] shortcuts.
-    pub(super) fn build(adjacent: Vec<Vec<(u32, f64)>>) -> Hierarchy {
+    ///
+    /// Past `deadline` (when given) it contracts no more: the subgoals
+    /// left join the core, and queries stay optimal, only slower.
+    pub(super) fn build(adjacent: Vec<Vec<(u32, f64)>>, deadline: Option<Instant>) -> Hierarchy {
         let n = adjacent.len();
         let lists = adjacent
             .into_iter()
@@ -281,6 +285,9 @@ impl Hierarchy {
         let mut rank = vec![u32::MAX; n];
         let mut next = 0u32;
         while let Some(Reverse((_, v))) = heap.pop() {
+            if next.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let (p, added) = graph.priority(v, &gone_near, &mut scratch);
             if let Some(&Reverse((top, _))) = heap.peek()
                 && p > top
