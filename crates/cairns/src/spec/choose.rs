@@ -97,7 +97,15 @@ impl fmt::Display for Choice {
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
 /// use cairns::spec::{Allowance, choose};
 ///
-/// let graph = GridGraph::new(Grid::from_ascii("....\n.@..\n....").unwrap(), Neighborhood::Octile);
+/// // One wall in an open room: few jump points.
+/// let mut text = String::new();
+/// for y in 0..10 {
+///     for x in 0..20 {
+///         text.push(if (x, y) == (5, 5) { '@' } else { '.' });
+///     }
+///     text.push('\n');
+/// }
+/// let graph = GridGraph::new(Grid::from_ascii(&text).unwrap(), Neighborhood::Octile);
 /// let roomy = choose(&graph, Allowance::default());
 /// assert_eq!(roomy.spec.to_string(), "jps+bb");
 /// let tight = choose(&graph, Allowance { seconds: 0.0, bytes: 1 << 20 });
