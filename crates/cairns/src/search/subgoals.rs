@@ -261,32 +261,26 @@ impl SubgoalGraph {
             list.dedup();
         });
         table.set_edges(&lists);
-        table.rank(deadline);
+        table.rank(graph, deadline);
         table
     }
 
     /// Builds the hierarchy over the edges.
-    fn rank(&mut self, deadline: Option<Instant>) {
+    fn rank(&mut self, graph: &GridGraph, deadline: Option<Instant>) {
         let lists = (0..self.cells.len())
             .into_par_iter()
             .map(|i| {
-                let here = self.coords(self.cells[i]);
+                let here = graph.coords(self.cells[i]);
                 self.targets[self.offsets[i]..self.offsets[i + 1]]
                     .iter()
                     .map(|&t| {
                         let j = self.index(t).expect("edges end at subgoals") as u32;
-                        (j, octile(here, self.coords(t)))
+                        (j, octile(here, graph.coords(t)))
                     })
                     .collect()
             })
             .collect();
         self.hierarchy = Hierarchy::build(lists, deadline);
-    }
-
-    /// The coordinates of cell `node`.
-    #[inline]
-    fn coords(&self, node: NodeId) -> (u32, u32) {
-        (node.0 % self.width, node.0 / self.width)
     }
 
     /// The table of `graph` with the subgoals of `bits` (a bit per cell)
@@ -525,8 +519,10 @@ pub struct SubgoalSearch<'g, H = Octile> {
     /// The goal's subgoals of the last query, kept for the next so that a
     /// query allocates nothing ([`Sweeps`] takes it and gives it back).
     near_goal: Cell<Vec<NodeId>>,
-    /// The subgoals the last query's goal climbs to, kept the same way.
+    /// The subgoals the last query's goal climbs to, and the stack that
+    /// found them, kept the same way.
     climbed: Cell<Marks>,
+    climbing: Cell<Vec<u32>>,
 }
 
 /// A set of subgoals (by index), emptied in `O(1)`: those whose stamp is
@@ -535,8 +531,6 @@ pub struct SubgoalSearch<'g, H = Octile> {
 struct Marks {
     stamp: u32,
     at: Vec<u32>,
-    /// The marked subgoals still to climb from.
-    stack: Vec<u32>,
 }
 
 impl Marks {
@@ -601,6 +595,7 @@ impl<'g, H: Heuristic> SubgoalSearch<'g, H> {
                 heuristic,
                 near_goal: Cell::new(Vec::new()),
                 climbed: Cell::new(Marks::default()),
+                climbing: Cell::new(Vec::new()),
             })
     }
 
@@ -707,14 +702,16 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
         let table = &*self.table;
         let mut climbed = self.climbed.take();
         climbed.reset(table.cells.len());
+        // The marked subgoals still to climb from.
+        let mut stack = self.climbing.take();
         if goal.index() < self.graph.node_bound() && self.graph.is_passable(goal) {
             if let Some(i) = table.index(goal) {
-                climbed.stack.push(i as u32);
+                stack.push(i as u32);
             } else {
                 table.sweep(self.graph, goal, |n, _| near.push(n));
                 near.sort_unstable();
                 near.dedup();
-                climbed.stack.extend(
+                stack.extend(
                     near.iter()
                         .filter_map(|&n| table.index(n))
                         .map(|i| i as u32),
@@ -723,16 +720,17 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
         }
         // Every subgoal above the goal's along climbing edges (not along
         // the core's edges, which the search follows anyway).
-        while let Some(i) = climbed.stack.pop() {
+        while let Some(i) = stack.pop() {
             if climbed.mark(i) {
                 let rank = table.hierarchy.rank[i as usize];
                 for a in table.hierarchy.up(i as usize) {
                     if table.hierarchy.rank[a.to as usize] > rank && !climbed.has(a.to) {
-                        climbed.stack.push(a.to);
+                        stack.push(a.to);
                     }
                 }
             }
         }
+        self.climbing.set(stack);
         Sweeps {
             search: self,
             goal,

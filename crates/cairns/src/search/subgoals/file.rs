@@ -207,7 +207,7 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
     let base = |i: usize, j: u32| {
         let to = *table.cells.get(j as usize)?;
         table.edges(table.cells[i]).binary_search(&to).ok()?;
-        Some(octile(table.coords(table.cells[i]), table.coords(to)))
+        Some(octile(graph.coords(table.cells[i]), graph.coords(to)))
     };
     table.hierarchy =
         Hierarchy::from_saved(ranks, &climbing, base).map_err(|(subgoal, edge)| {

@@ -14,6 +14,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::Marks;
+
 /// No middle subgoal: an edge of the subgoal graph itself.
 pub(super) const NO_MIDDLE: u32 = u32::MAX;
 
@@ -71,12 +73,14 @@ fn key(cost: f64) -> u64 {
     cost.to_bits()
 }
 
+/// A shortcut to add: its two ends and its cost.
+type Shortcut = (u32, u32, f64);
+
 /// A witness search's scratch: distances (infinite where not reached),
 /// the nodes it reached, and its heap.
 struct Witness {
-    /// Per subgoal, the number of the search that wants it settled.
-    wanted: Vec<u32>,
-    round: u32,
+    /// The subgoals the current search wants settled.
+    wanted: Marks,
     dist: Vec<f64>,
     reached: Vec<u32>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -94,24 +98,28 @@ struct Graph {
 impl Graph {
     /// The order key of `v`: shortcuts added less edges removed, plus the
     /// neighbours already gone (which spreads the contraction evenly);
-    /// and the number of shortcuts, counted up to one past
-    /// [`MAX_SHORTCUTS`] (`usize::MAX` for a subgoal of more than
-    /// [`MAX_DEGREE`] edges, which stays in the core).
-    fn priority(&self, v: u32, gone_near: &[u32], scratch: &mut Witness) -> (i64, usize) {
+    /// and the shortcuts taking `v` out needs, `None` when they are more
+    /// than [`MAX_SHORTCUTS`] or `v` has more than [`MAX_DEGREE`] edges
+    /// (it then stays in the core).
+    fn priority(
+        &self,
+        v: u32,
+        gone_near: &[u32],
+        scratch: &mut Witness,
+    ) -> (i64, Option<Vec<Shortcut>>) {
         let degree = self.adjacent[v as usize].len();
         if degree > MAX_DEGREE {
-            return (i64::MAX / 2, usize::MAX);
+            return (i64::MAX / 2, None);
         }
-        let added = scratch.shortcuts(self, v, MAX_SHORTCUTS).len();
-        (
-            2 * added as i64 - degree as i64 + i64::from(gone_near[v as usize]),
-            added,
-        )
+        let added = scratch.shortcuts(self, v, MAX_SHORTCUTS);
+        let key = 2 * added.len() as i64 - degree as i64 + i64::from(gone_near[v as usize]);
+        (key, (added.len() <= MAX_SHORTCUTS).then_some(added))
     }
 
-    /// Takes `v` out, adding its shortcuts.
-    fn contract(&mut self, v: u32, gone_near: &mut [u32], scratch: &mut Witness) {
-        for (u, w, cost) in scratch.shortcuts(self, v, usize::MAX) {
+    /// Takes `v` out, adding `shortcuts`, those its
+    /// [`priority`](Self::priority) found on the graph as it is.
+    fn contract(&mut self, v: u32, shortcuts: Vec<Shortcut>, gone_near: &mut [u32]) {
+        for (u, w, cost) in shortcuts {
             for (a, b) in [(u, w), (w, u)] {
                 let list = &mut self.adjacent[a as usize];
                 match list.iter_mut().find(|e| e.to == b) {
@@ -140,8 +148,7 @@ impl Graph {
 impl Witness {
     fn new(n: usize) -> Witness {
         Witness {
-            wanted: vec![0; n],
-            round: 0,
+            wanted: Marks::default(),
             dist: vec![f64::INFINITY; n],
             reached: Vec::new(),
             heap: BinaryHeap::new(),
@@ -152,30 +159,25 @@ impl Witness {
     /// up to distance `bound` and at most [`SETTLE_LIMIT`] settled nodes;
     /// the distances are left in `dist` until [`clear`](Self::clear).
     fn search(&mut self, graph: &Graph, from: u32, skip: u32, bound: f64, targets: &[Arc]) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.wanted.fill(0);
-            self.round = 1;
-        }
+        self.wanted.reset(self.dist.len());
         for t in targets {
-            self.wanted[t.to as usize] = self.round;
+            self.wanted.mark(t.to);
         }
         let mut left = targets.len();
         self.dist[from as usize] = 0.0;
         self.reached.push(from);
         self.heap.push(Reverse((key(0.0), from)));
         let mut settled = 0;
-        let limit = SETTLE_LIMIT;
         while let Some(Reverse((k, u))) = self.heap.pop() {
             let d = self.dist[u as usize];
             if k != key(d) {
                 continue;
             }
-            if d > bound || settled == limit || left == 0 {
+            if d > bound || settled == SETTLE_LIMIT || left == 0 {
                 break;
             }
             settled += 1;
-            if self.wanted[u as usize] == self.round {
+            if self.wanted.has(u) {
                 left -= 1;
             }
             for a in &graph.adjacent[u as usize] {
@@ -206,7 +208,7 @@ impl Witness {
     /// The shortcuts that taking `v` out of `graph` needs: for each two
     /// neighbours whose shortest path may run through `v`, the pair and
     /// the cost through it. Stops early once there are more than `cap`.
-    fn shortcuts(&mut self, graph: &Graph, v: u32, cap: usize) -> Vec<(u32, u32, f64)> {
+    fn shortcuts(&mut self, graph: &Graph, v: u32, cap: usize) -> Vec<Shortcut> {
         let near = &graph.adjacent[v as usize];
         let mut out = Vec::new();
         for (
@@ -227,9 +229,9 @@ impl Witness {
             {
                 let through = cu + cw;
                 // A witness no longer than the path through `v` (to a
-                // rounding) keeps the distance.
-                // (A target left unsettled may have a longer distance
-                // than its true one: the shortcut is then added.)
+                // rounding) keeps the distance. A target left unsettled
+                // may have a longer distance than its true one: the
+                // shortcut is then added.
                 if self.dist[w as usize] > through * (1.0 + 1e-12) {
                     out.push((u, w, through));
                 }
@@ -247,7 +249,8 @@ impl Hierarchy {
     /// Contracts the graph whose edges are `adjacent` (each subgoal's list
     /// of `(other end, cost)`, both directions kept), in an order chosen
     /// by the edge difference with lazy updates, until the next subgoal
-    /// would need more than [`MAX_SHORTCUTS`] shortcuts.
+    /// would need more than [`MAX_SHORTCUTS`] shortcuts or has more than
+    /// [`MAX_DEGREE`] edges.
     ///
     /// Past `deadline` (when given) it contracts no more: the subgoals
     /// left join the core, and queries stay optimal, only slower.
@@ -288,17 +291,17 @@ impl Hierarchy {
             if next.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
-            let (p, added) = graph.priority(v, &gone_near, &mut scratch);
+            let (p, shortcuts) = graph.priority(v, &gone_near, &mut scratch);
             if let Some(&Reverse((top, _))) = heap.peek()
                 && p > top
             {
                 heap.push(Reverse((p, v)));
                 continue;
             }
-            if added > MAX_SHORTCUTS {
+            let Some(shortcuts) = shortcuts else {
                 break;
-            }
-            graph.contract(v, &mut gone_near, &mut scratch);
+            };
+            graph.contract(v, shortcuts, &mut gone_near);
             rank[v as usize] = next;
             next += 1;
         }
