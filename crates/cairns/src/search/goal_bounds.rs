@@ -115,6 +115,12 @@ impl GoalBounds {
         Duration::from_secs_f64((8.0 * share * share).clamp(0.5, 8.0))
     }
 
+    /// The table a spec (`jps+bb`) and `cairns table build` make: built
+    /// within [`spec_budget`](Self::spec_budget).
+    pub fn build_for_spec(graph: &GridGraph) -> GoalBounds {
+        GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph)))
+    }
+
     /// Builds the jump table and every jump point's boxes, in parallel.
     /// Meant for octile graphs ([`JumpPointSearchPlus::bounded`] refuses
     /// the others).

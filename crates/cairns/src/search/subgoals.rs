@@ -216,6 +216,12 @@ impl SubgoalGraph {
         Duration::from_secs_f64((8.0 * share).clamp(0.5, 8.0))
     }
 
+    /// The graph a spec (`sub`) and `cairns table build` make: built
+    /// within [`spec_budget`](Self::spec_budget).
+    pub fn build_for_spec(graph: &GridGraph) -> SubgoalGraph {
+        SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph)))
+    }
+
     /// Builds the subgoal graph of `graph`, in parallel. Meant for octile
     /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
     /// them the graph has no subgoals).

@@ -152,7 +152,7 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
     if empty.jump_points() * DENSE >= passable {
         let budget = SubgoalGraph::spec_budget(graph);
         if budget.as_secs_f64() <= allowance.seconds {
-            let bytes = SubgoalGraph::build_within(graph, Some(budget)).memory_bytes();
+            let bytes = SubgoalGraph::build_for_spec(graph).memory_bytes();
             if bytes as u64 <= allowance.bytes {
                 return pick(
                     Algorithm::Subgoals,
@@ -262,8 +262,7 @@ mod tests {
         });
         let choice = choose(&graph, Allowance::default());
         assert_eq!(choice.spec.to_string(), "sub", "{choice}");
-        let budget = SubgoalGraph::spec_budget(&graph);
-        let bytes = SubgoalGraph::build_within(&graph, Some(budget)).memory_bytes();
+        let bytes = SubgoalGraph::build_for_spec(&graph).memory_bytes();
         assert_eq!((choice.seconds, choice.bytes), (0.5, bytes as u64));
         assert!(choice.why.contains("jump points in"), "{choice}");
         for allowance in [

@@ -308,15 +308,11 @@ pub(super) fn build_searcher<'a>(
             JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight))
         }),
         Algorithm::JpsBounds => grid_searcher!(open, heuristic, graph, table, |h| {
-            let bounds = given_or_built(bounds, || {
-                GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph)))
-            });
+            let bounds = given_or_built(bounds, || GoalBounds::build_for_spec(graph));
             JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, Weighted::checked(h, weight))
         }),
         Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
-            let subgoals = given_or_built(subgoals, || {
-                SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph)))
-            });
+            let subgoals = given_or_built(subgoals, || SubgoalGraph::build_for_spec(graph));
             SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight))
         }),
     };

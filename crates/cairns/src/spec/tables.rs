@@ -275,12 +275,8 @@ impl Table {
                 }
             }
             TableKind::Jumps => JumpTable::build(graph).into(),
-            TableKind::Subgoals => {
-                SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph))).into()
-            }
-            TableKind::Bounds => {
-                GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph))).into()
-            }
+            TableKind::Subgoals => SubgoalGraph::build_for_spec(graph).into(),
+            TableKind::Bounds => GoalBounds::build_for_spec(graph).into(),
         })
     }
 }
