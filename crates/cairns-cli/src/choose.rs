@@ -77,7 +77,7 @@ impl SearchArgs {
     /// The spec the options name (defaults not yet filled in) with
     /// `tables` given: without a search named, a table that one search
     /// builds itself implies that search ([`Algorithm::using`]).
-    fn spec_for(&self, tables: &[Table]) -> SearchSpec {
+    pub(crate) fn spec_for(&self, tables: &[Table]) -> SearchSpec {
         let implied = || tables.iter().find_map(|t| Algorithm::using(t.kind()));
         let algorithm = if self.jps {
             Algorithm::Jps

@@ -4,10 +4,13 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
+use cairns::grid::{GridGraph, Neighborhood};
 use cairns::saved::{TableKind, grid_hash};
-use cairns::spec::Algorithm;
+use cairns::search::{GoalBounds, SubgoalGraph};
+use cairns::spec::{Algorithm, Given, Prepared, Table};
 
 use crate::Outcome;
 use crate::choose::{BuildReport, SearchArgs, TerrainArgs, save_table};
@@ -29,6 +32,39 @@ pub struct BuildArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub terrain: TerrainArgs,
+    /// The most seconds to spend building the table of `jps+bb` or `sub`,
+    /// instead of the budget their searches build within (8 s on a
+    /// 512x512 map, less on smaller ones). Past it, the jump points left
+    /// get no boxes and the subgoals left stay in the hierarchy's core:
+    /// queries stay optimal, only slower.
+    #[arg(long, value_name = "SECONDS")]
+    pub seconds: Option<f64>,
+}
+
+/// The search of `args` with its table built within `seconds` (`--seconds`):
+/// goal bounding's boxes or the subgoal graph's hierarchy, then checked
+/// against the graph as a given table is.
+fn prepare_within<'g>(
+    args: &BuildArgs,
+    graph: &'g GridGraph,
+    seconds: f64,
+) -> anyhow::Result<Prepared<'g>> {
+    let Ok(budget) = Duration::try_from_secs_f64(seconds) else {
+        bail!("--seconds takes a number of seconds, 0 or more, not {seconds}");
+    };
+    let spec = args.search.spec_for(&[]);
+    let build: fn(&GridGraph, Option<Duration>) -> Table = match spec.algorithm {
+        Algorithm::JpsBounds => |g, b| GoalBounds::build_within(g, b).into(),
+        Algorithm::Subgoals => |g, b| SubgoalGraph::build_within(g, b).into(),
+        other => bail!("--seconds bounds the build of jps+bb and sub, not {other}"),
+    };
+    if graph.neighborhood() != Neighborhood::Octile || graph.has_terrain() {
+        bail!("{spec} needs octile movement without terrain costs");
+    }
+    let t0 = Instant::now();
+    let table = build(graph, Some(budget));
+    let seconds = t0.elapsed().as_secs_f64();
+    Ok(spec.prepare_with(graph, [Given { table, seconds }])?)
 }
 
 /// The command line with each table kind's older build command
@@ -55,7 +91,10 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = args.terrain.read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = args.terrain.graph(grid, args.neighborhood);
-    let prepared = args.search.prepare(&graph)?;
+    let prepared = match args.seconds {
+        None => args.search.prepare(&graph)?,
+        Some(seconds) => prepare_within(args, &graph, seconds)?,
+    };
     let spec = prepared.spec();
     let (table, report) = match (prepared.tables(), prepared.report()) {
         ([table], [report]) => (table, report),

@@ -217,3 +217,87 @@ fn goal_bounding_table_build_and_load() {
     let o = run("scen {} --search jps+ --table {}", &[&scen, &gb]);
     assert_refused(&o, &["goal-bounding table is for the jps+bb search"]);
 }
+
+/// `cairns table build --seconds S` builds `jps+bb`'s and `sub`'s tables
+/// within S seconds instead of their searches' budgets: 0 leaves every
+/// jump point without boxes (the table still answers, as JPS+), and the
+/// flag is refused for a search it does not bound and for a bad number.
+#[test]
+fn table_build_takes_a_budget_in_seconds() {
+    let dir = TempDir::new("bounds-seconds");
+    let (map, scen) = rooms_and_scen(&dir);
+    let gb = dir.path("a.gb");
+    let o = cairns(&[
+        "table",
+        "build",
+        &map,
+        "--search",
+        "jps+bb",
+        "--seconds",
+        "0",
+        "-o",
+        &gb,
+    ]);
+    assert_exit(&o, 0);
+    let boxed = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("boxes       ").map(str::to_string))
+        .unwrap();
+    assert!(boxed.starts_with("0 of "), "{boxed}");
+    let j = run_json(
+        "scen {} --table {} --against dijkstra --json",
+        &[&scen, &gb],
+    );
+    assert_eq!(j["mismatches"], 0, "{j}");
+
+    let o = cairns(&[
+        "table",
+        "build",
+        &map,
+        "--search",
+        "jps+bb",
+        "--seconds",
+        "600",
+        "-o",
+        &gb,
+    ]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "boxes       ");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("boxes       0 of"));
+
+    let sg = dir.path("a.sg");
+    let o = cairns(&[
+        "table",
+        "build",
+        &map,
+        "--search",
+        "sub",
+        "--seconds",
+        "5",
+        "-o",
+        &sg,
+    ]);
+    assert_exit(&o, 0);
+    let j = run_json(
+        "scen {} --table {} --against dijkstra --json",
+        &[&scen, &sg],
+    );
+    assert_eq!(j["search"], "sub", "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+
+    for (search, seconds, says) in [
+        (
+            "jps+",
+            "1",
+            "--seconds bounds the build of jps+bb and sub, not jps+",
+        ),
+        ("jps+bb", "-1", "--seconds takes a number of seconds"),
+    ] {
+        let seconds = format!("--seconds={seconds}");
+        let o = cairns(&[
+            "table", "build", &map, "--search", search, &seconds, "-o", &gb,
+        ]);
+        assert_exit(&o, 2);
+        assert_stderr_has(&o, says);
+    }
+}

@@ -1,14 +1,21 @@
 //! Goal bounding on JPS+ (`jps+bb`): for each jump point and each of the
 //! eight moves, the bounding box of the cells whose shortest path from the
 //! jump point starts with that move (Rabin and Sturtevant 2016, "Combining
-//! Bounding Boxes and JPS to Prune Grid Pathfinding", boxes kept at jump
-//! points only). A query is JPS+ ([`JumpPointSearchPlus`]) that, at a jump
-//! point with boxes, does not follow a move whose box leaves the goal out.
-//! Saving and loading the boxes is in [`file`].
+//! Bounding Boxes and JPS to Prune Grid Pathfinding"), kept at jump points
+//! only, as in Hu, Harabor, Qin and Yin's JPS+BB+ (2021, "Regarding goal
+//! bounding and jump point search"). A query is JPS+
+//! ([`JumpPointSearchPlus`]) that, at a jump point with boxes, does not
+//! follow a move whose box leaves the goal out, both where it expands a
+//! node and at each diagonal jump point a diagonal run passes. Saving and
+//! loading the boxes is in [`file`].
 
+#[cfg(test)]
+mod cells;
 mod file;
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -16,7 +23,7 @@ use rayon::prelude::*;
 use super::JumpPointSearchPlus;
 use super::jps_plus::{JumpData, MoveFilter};
 use crate::graph::NodeId;
-use crate::grid::{DIAGONAL, DIRECTIONS, GridGraph};
+use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph};
 use crate::heuristic::{Heuristic, Octile};
 use crate::search::JumpTable;
 
@@ -25,33 +32,39 @@ use crate::search::JumpTable;
 type Box4 = [u16; 4];
 
 /// The box of a move that no shortest path starts with: it holds no cell.
+#[cfg(test)]
 const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
 
 /// The slot of a cell without boxes.
 const NONE: u32 = u32::MAX;
 
 /// A jump table with goal bounding: for each jump point of the table (a
-/// cell JPS+ can expand: one a straight run's entry leads to) and each of
-/// the eight moves (the bit order of [`GridGraph::moves`]), the bounding
-/// box of the cells whose shortest path from the jump point can start with
-/// that move.
+/// cell JPS+ expands, one a straight run's entry leads to, and each
+/// diagonal jump point on the diagonal runs those follow) and each of the
+/// eight moves (the bit order of [`GridGraph::moves`]), the bounding box of
+/// cells whose shortest path from the jump point starts with that move.
 ///
-/// A cell reached on a shortest canonical path by several first moves is
-/// in the box of each of them, so a box that leaves the goal out says that
-/// no shortest canonical path to the goal starts with that move, and
-/// dropping the move keeps the search optimal. A jump point without boxes (one the build did
-/// not reach within its budget, [`build_within`](GoalBounds::build_within))
-/// drops nothing: the table answers optimally at any budget, and prunes
-/// more the more of it is built.
+/// A query drops a move whose box leaves the goal out, and stays optimal:
+/// each cell goes in the box of one of its first moves (the shortest
+/// canonical paths' first moves that is canonical after every way a query
+/// can arrive at the jump point on a shortest path to the cell, chosen to
+/// grow the boxes least), or, when no one move is, in the box of each of
+/// them. A jump point without boxes (one the build did not reach within
+/// its budget, [`build_within`](GoalBounds::build_within)) drops nothing:
+/// the table answers optimally at any budget, and prunes more the more of
+/// it is built. The build reaches the jump points queries expand first,
+/// then the diagonal ones, each kind scattered over the map.
 ///
-/// The boxes are built with one Dijkstra search per jump point over the
-/// grid's canonical paths (those jump point search follows), keeping for
-/// each cell the set of first moves that reach it on a shortest one
-/// (exactly: a cost is a count of straight and of diagonal moves, so that
-/// ties are ties), in parallel over the jump points (rayon). Counting only
-/// canonical paths keeps the boxes tight: a cell a diagonal and a straight
-/// first move both reach at its cost is in the diagonal's box alone, since
-/// a canonical path takes its diagonal moves first.
+/// The boxes are built with one canonical Dijkstra search per jump point
+/// (Sturtevant and Rabin 2016): it follows only the canonical paths jump
+/// point search follows, goes through OPEN only at jump points, and walks
+/// the runs between them cell by cell, keeping for each cell the first
+/// moves of its shortest canonical paths (exactly: a cost is a count of
+/// straight and of diagonal moves, so that ties are ties). The searches
+/// run in parallel over the jump points (rayon). Counting only canonical
+/// paths keeps the boxes tight: a cell a diagonal and a straight first
+/// move both reach at its cost is reached by the diagonal's alone, since a
+/// canonical path takes its diagonal moves first.
 /// The jump table is the one [`JumpTable::build`] makes of the same graph
 /// (it is rebuilt, not saved, when the boxes are loaded).
 ///
@@ -62,9 +75,9 @@ const NONE: u32 = u32::MAX;
 ///
 /// # Complexity
 ///
-/// [`build`](GoalBounds::build): one Dijkstra search per jump point,
-/// `O(J V)` for `J` jump points and `V` cells (each search is linear: its
-/// buckets are one unit of cost wide, and no move costs less). Memory: the
+/// [`build`](GoalBounds::build): one search per jump point, `O(J (V + J
+/// log J))` for `J` jump points and `V` cells (a search walks each cell
+/// about once, and its OPEN holds jump points only). Memory: the
 /// jump table (16 bytes per cell), 4 bytes per cell for the index of its
 /// boxes and 64 bytes per jump point with boxes
 /// ([`memory_bytes`](GoalBounds::memory_bytes)).
@@ -141,22 +154,35 @@ impl GoalBounds {
     /// before each one's search) says yes.
     fn build_where(graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) -> GoalBounds {
         let jumps = JumpTable::build(graph);
-        let points = jump_points(graph, &jumps);
+        let arrivals = arrivals(&jumps);
+        let points = jump_points(graph, &jumps, &arrivals);
+        // The jump points a query expands first, then the diagonal ones
+        // it only passes; each kind scattered over the map, so that a
+        // budget that runs out leaves boxes all over it.
+        let mut order: Vec<usize> = (0..points.len()).collect();
+        order.sort_by_key(|&i| {
+            let cell = points[i];
+            // No straight arrival (bits 0 to 3): a diagonal jump point.
+            let passed = arrivals[cell.index()].trailing_zeros() >= 4;
+            (passed, cell.0.wrapping_mul(0x9e37_79b1), cell.0)
+        });
         let fits = |n: u32| n <= 1 << 16;
+        let map = Map::new(graph, &jumps);
         let built: Vec<Option<[Box4; 8]>> = if fits(graph.width()) && fits(graph.height()) {
             // Chunks, so that each search reuses the arrays of the last;
             // made only for a chunk that searches (past a budget, the
             // chunks left would each clear a map's worth for nothing).
-            points
+            order
                 .par_chunks(16)
                 .flat_map_iter(|chunk| {
                     let mut sweep = None;
                     chunk
                         .iter()
-                        .map(|&p| {
+                        .map(|&i| {
+                            let p = points[i];
                             go(p).then(|| {
                                 let sweep = sweep.get_or_insert_with(|| Sweep::new(cells(graph)));
-                                sweep.boxes_from(graph, p)
+                                sweep.boxes_from(&map, p, arrivals[p.index()])
                             })
                         })
                         .collect::<Vec<_>>()
@@ -165,8 +191,12 @@ impl GoalBounds {
         } else {
             vec![None; points.len()]
         };
+        let mut by_point = vec![None; points.len()];
+        for (&i, boxes) in order.iter().zip(built) {
+            by_point[i] = boxes;
+        }
         let mut table = GoalBounds::empty(graph, jumps, points);
-        for (i, boxes) in built.into_iter().enumerate() {
+        for (i, boxes) in by_point.into_iter().enumerate() {
             if let Some(boxes) = boxes {
                 table.set(i, &boxes);
             }
@@ -183,7 +213,7 @@ impl GoalBounds {
     pub fn edited(&self, graph: &GridGraph, edited: &[NodeId]) -> GoalBounds {
         let mut jumps = self.jumps.clone();
         jumps.repair(graph, edited);
-        let points = jump_points(graph, &jumps);
+        let points = jump_points(graph, &jumps, &arrivals(&jumps));
         GoalBounds::empty(graph, jumps, points)
     }
 
@@ -212,6 +242,16 @@ impl GoalBounds {
     /// How many jump points the table has.
     pub fn jump_points(&self) -> usize {
         self.points.len()
+    }
+
+    /// How many of the [`jump_points`](Self::jump_points) a query expands
+    /// (those a straight entry of the jump table leads to); the others are
+    /// diagonal jump points, where a diagonal run's moves are filtered.
+    pub fn expanded_jump_points(&self) -> usize {
+        arrivals(&self.jumps)
+            .iter()
+            .filter(|&&a| a & 0x0f != 0)
+            .count()
     }
 
     /// How many jump points have boxes (all of them, unless the build ran
@@ -263,18 +303,53 @@ fn cells(graph: &GridGraph) -> usize {
     graph.width() as usize * graph.height() as usize
 }
 
-/// The cells JPS+ can expand besides a query's start and goal: those a
-/// straight entry of `jumps` leads to (the diagonal runs' successors are
-/// reached by straight entries too), increasing.
-fn jump_points(graph: &GridGraph, jumps: &JumpTable) -> Vec<NodeId> {
-    let cols = i64::from(graph.width());
-    let mut is_point = vec![false; cells(graph)];
-    for c in 0..is_point.len() {
-        for (d, &(dx, dy)) in DIRECTIONS[..4].iter().enumerate() {
+/// For each cell of the grid of `jumps`, the moves by which a query can arrive at it
+/// as a jump point and filter its moves there: the straight moves whose
+/// entry of `jumps` leads to it (it is then expanded), and the diagonal
+/// ones whose entry leads to it (a diagonal run stops there).
+fn arrivals(jumps: &JumpTable) -> Vec<u8> {
+    let cols = i64::from(jumps.width());
+    let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+    let mut arrivals = vec![0u8; jumps.width() as usize * jumps.height() as usize];
+    for c in 0..arrivals.len() {
+        for (d, &offset) in offsets.iter().enumerate() {
             let entry = jumps.distance(NodeId(c as u32), d);
             if entry > 0 {
-                let to = c as i64 + i64::from(entry) * (i64::from(dy) * cols + i64::from(dx));
-                is_point[to as usize] = true;
+                arrivals[(c as i64 + i64::from(entry) * offset) as usize] |= 1 << d;
+            }
+        }
+    }
+    arrivals
+}
+
+/// The cells that get boxes, increasing: those a straight entry of
+/// `jumps` leads to (the jump points a query expands), and the diagonal
+/// jump points on the diagonal runs those follow (where a run's straight
+/// sides and its going on are filtered too). `arrivals` is
+/// [`arrivals`]'s.
+fn jump_points(graph: &GridGraph, jumps: &JumpTable, arrivals: &[u8]) -> Vec<NodeId> {
+    let cols = i64::from(graph.width());
+    let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+    let mut is_point: Vec<bool> = arrivals.iter().map(|&a| a & 0x0f != 0).collect();
+    for (c, &arrived) in arrivals.iter().enumerate() {
+        let mut diagonals = 0;
+        let mut bits = arrived & 0x0f;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            diagonals |= graph.canonical_moves_after(NodeId(c as u32), a) & 0xf0;
+        }
+        while diagonals != 0 {
+            let d = diagonals.trailing_zeros() as usize;
+            diagonals &= diagonals - 1;
+            let mut cell = c as i64;
+            loop {
+                let entry = jumps.distance(NodeId(cell as u32), d);
+                if entry <= 0 {
+                    break;
+                }
+                cell += i64::from(entry) * offsets[d];
+                is_point[cell as usize] = true;
             }
         }
     }
@@ -284,31 +359,192 @@ fn jump_points(graph: &GridGraph, jumps: &JumpTable) -> Vec<NodeId> {
         .collect()
 }
 
-/// The arrays of one Dijkstra search from a jump point, reused by the
-/// next (a generation stamp per cell instead of clearing them).
+/// Under which first move each cell goes in a jump point's boxes, by the
+/// set of first moves of its shortest canonical paths (the index): one
+/// move the query follows whichever way it arrives at the jump point on a
+/// shortest path to the cell, or 0 when there is none, and the cell then
+/// goes in the box of each.
+///
+/// A query that arrives at `source` by move `a` on a shortest path to a
+/// cell goes on by one of the cell's first moves that is canonical after
+/// `a`. An arrival counts unless none of the first moves is canonical
+/// after it, or one of them leads to a cell that the cell before `source`
+/// reaches in the 3x3 block round `source` more cheaply than through
+/// `source` (then no shortest path to the cell comes that way). A move
+/// canonical after every arrival that counts is one the query follows.
+fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
+    // The 3x3 block round the source, and the least cost between its
+    // cells moving inside it.
+    let (x, y) = graph.coords(source);
+    let at = |(dx, dy): (i32, i32)| ((dy + 1) * 3 + dx + 1) as usize;
+    let mut dist = [[f64::INFINITY; 9]; 9];
+    for (k, row) in dist.iter_mut().enumerate() {
+        row[k] = 0.0;
+        let (dx, dy) = (k as i32 % 3 - 1, k as i32 / 3 - 1);
+        let cell = x
+            .checked_add_signed(dx)
+            .zip(y.checked_add_signed(dy))
+            .and_then(|(cx, cy)| graph.node(cx, cy));
+        let Some(cell) = cell else { continue };
+        let moves = graph.moves(cell);
+        for (d, &(mx, my)) in DIRECTIONS.iter().enumerate() {
+            let (tx, ty) = (dx + mx, dy + my);
+            if moves & (1 << d) != 0 && tx.abs() <= 1 && ty.abs() <= 1 {
+                row[at((tx, ty))] = if d < 4 { 1.0 } else { DIAGONAL };
+            }
+        }
+    }
+    for m in 0..9 {
+        for i in 0..9 {
+            for j in 0..9 {
+                dist[i][j] = dist[i][j].min(dist[i][m] + dist[m][j]);
+            }
+        }
+    }
+    let cost = |d: usize| if d < 4 { 1.0 } else { DIAGONAL };
+    let mut table = [0u8; 256];
+    for (fm, choice) in table.iter_mut().enumerate().skip(1) {
+        let fm = fm as u8;
+        let mut kept = fm;
+        let mut bits = arrivals;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let canonical = graph.canonical_moves_after(source, a);
+            if fm & canonical == 0 {
+                continue;
+            }
+            let (ax, ay) = DIRECTIONS[a];
+            let before = at((-ax, -ay));
+            let shortcut = (0..8).any(|f| {
+                fm & (1 << f) != 0 && dist[before][at(DIRECTIONS[f])] < cost(a) + cost(f) - 1e-9
+            });
+            if !shortcut {
+                kept &= canonical;
+            }
+        }
+        *choice = kept;
+    }
+    table
+}
+
+/// The arrays of one canonical Dijkstra search from a jump point (Sturtevant
+/// and Rabin 2016), reused by the next (a generation stamp per cell
+/// instead of clearing them).
 ///
 /// The search follows canonical paths only (from each cell, the moves
 /// [`GridGraph::canonical_moves_after`] keeps after the move that entered
-/// it), the paths jump point search follows: the jump points on the path
-/// a query finds are expanded after such moves, so the box of the move a
-/// shortest canonical path to the goal starts with holds the goal. Since a
-/// cell's canonical moves depend on the move that entered it, the first
-/// moves are kept per entering move.
+/// it), the paths jump point search follows, and goes through OPEN only at
+/// jump points: from each it walks the straight runs of the jump table cell
+/// by cell to the next jump point or the wall, and the diagonal runs to the
+/// wall, walking both straight sides from each of their cells. A run stops
+/// at a cell that has a cheaper cost already (the rest of the run is then
+/// dearer than another way). Each cell keeps, per entering move, the first
+/// moves of the shortest canonical paths that reach it: exactly those of
+/// the cell-by-cell Dijkstra search, at a fraction of its work.
 struct Sweep {
-    /// The cost of each reached cell as (straight moves << 32) | diagonal
-    /// moves: equal costs are equal words.
-    cost: Vec<u64>,
+    /// Per cell, what the search knows of it (one cache line's share, so
+    /// that a run touches one place per cell).
+    cells: Vec<Cell>,
+    generation: u32,
+    /// The cells reached, in order.
+    reached: Vec<u32>,
+    /// The jump points to expand, by the bits of their cost's value.
+    open: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+/// What a search knows of one cell.
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    /// The cost as (straight moves << 32) | diagonal moves: equal costs
+    /// are equal words.
+    cost: u64,
     /// Byte `a`: the first moves (a bit each) of the canonical paths that
     /// reach the cell at its cost entering it by move `a`.
-    first: Vec<u64>,
-    /// `2 g` when reached in search `g`, `2 g + 1` when settled.
-    stamp: Vec<u32>,
-    generation: u32,
-    /// The cells whose cost lies in `[k, k + 1)`, at `k mod 3`: a move costs
-    /// 1 or [`DIAGONAL`], so it leads one or two buckets on, and the cells
-    /// of one bucket cannot improve each other (nor, settled, be reached
-    /// again at their cost).
-    buckets: [Vec<u32>; 3],
+    first: u64,
+    /// `2 g` when reached in search `g`, `2 g + 1` when expanded.
+    stamp: u32,
+    /// The entering moves whose runs stop at the cell (a jump point of
+    /// theirs), at its cost.
+    stops: u8,
+}
+
+/// What a [`Sweep`] searches: the graph, its jump table, and the offset of
+/// a move in each direction between cell indices.
+struct Map<'a> {
+    graph: &'a GridGraph,
+    jumps: &'a JumpTable,
+    offsets: [i64; 8],
+}
+
+impl<'a> Map<'a> {
+    fn new(graph: &'a GridGraph, jumps: &'a JumpTable) -> Map<'a> {
+        let cols = i64::from(graph.width());
+        let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+        Map {
+            graph,
+            jumps,
+            offsets,
+        }
+    }
+}
+
+/// What a run found at a cell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Reached first, or at a lower cost than before.
+    Better,
+    /// At the cost it had: the first moves join its own.
+    Tie,
+    /// At a higher cost: the run goes no further.
+    Worse,
+}
+
+/// Eight boxes while they grow, a coordinate per array (updating them in
+/// place beats loading and storing whole boxes, which the processor cannot
+/// forward from one cell's store to the next cell's load).
+struct Growing {
+    min_x: [u16; 8],
+    min_y: [u16; 8],
+    max_x: [u16; 8],
+    max_y: [u16; 8],
+}
+
+impl Growing {
+    fn new() -> Growing {
+        Growing {
+            min_x: [u16::MAX; 8],
+            min_y: [u16::MAX; 8],
+            max_x: [0; 8],
+            max_y: [0; 8],
+        }
+    }
+
+    /// Grows box `d` to hold `(x, y)`.
+    #[inline]
+    fn grow(&mut self, d: usize, x: u16, y: u16) {
+        self.min_x[d] = self.min_x[d].min(x);
+        self.min_y[d] = self.min_y[d].min(y);
+        self.max_x[d] = self.max_x[d].max(x);
+        self.max_y[d] = self.max_y[d].max(y);
+    }
+
+    /// How many cells box `d` gains by growing to hold `(x, y)`.
+    fn growth(&self, d: usize, x: u16, y: u16) -> u64 {
+        let area = |x0: u16, y0: u16, x1: u16, y1: u16| {
+            if x0 > x1 {
+                0
+            } else {
+                u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1)
+            }
+        };
+        let (x0, y0, x1, y1) = (self.min_x[d], self.min_y[d], self.max_x[d], self.max_y[d]);
+        area(x0.min(x), y0.min(y), x1.max(x), y1.max(y)) - area(x0, y0, x1, y1)
+    }
+
+    fn boxes(&self) -> [Box4; 8] {
+        std::array::from_fn(|d| [self.min_x[d], self.min_y[d], self.max_x[d], self.max_y[d]])
+    }
 }
 
 /// The cost word of one straight move and of one diagonal move.
@@ -323,11 +559,10 @@ fn value(cost: u64) -> f64 {
 impl Sweep {
     fn new(cells: usize) -> Sweep {
         Sweep {
-            cost: vec![0; cells],
-            first: vec![0; cells],
-            stamp: vec![0; cells],
+            cells: vec![Cell::default(); cells],
             generation: 0,
-            buckets: Default::default(),
+            reached: Vec::new(),
+            open: BinaryHeap::new(),
         }
     }
 
@@ -335,97 +570,181 @@ impl Sweep {
     /// `first`, keeping those of every way of reaching it at its least
     /// cost.
     #[inline]
-    fn reach(&mut self, n: usize, cost: u64, d: usize, first: u8) {
-        let reached = 2 * self.generation;
-        let stamp = self.stamp[n];
+    fn reach(&mut self, n: usize, cost: u64, d: usize, first: u8) -> Reach {
         let first = u64::from(first) << (8 * d);
-        if stamp == reached + 1 {
-            return;
-        }
-        if stamp == reached {
-            let old = self.cost[n];
-            if old == cost {
-                self.first[n] |= first;
-                return;
+        let reached = 2 * self.generation;
+        let cell = &mut self.cells[n];
+        if cell.stamp >= reached {
+            if cell.cost == cost {
+                cell.first |= first;
+                return Reach::Tie;
             }
-            if value(old) < value(cost) {
-                return;
+            if value(cell.cost) < value(cost) {
+                return Reach::Worse;
             }
+        } else {
+            cell.stamp = reached;
+            self.reached.push(n as u32);
         }
-        self.stamp[n] = reached;
-        self.cost[n] = cost;
-        self.first[n] = first;
-        self.buckets[value(cost) as usize % 3].push(n as u32);
+        *cell = Cell {
+            cost,
+            first,
+            stamp: reached,
+            stops: 0,
+        };
+        Reach::Better
     }
 
-    /// The eight boxes of `source`: one Dijkstra search over `graph`.
-    fn boxes_from(&mut self, graph: &GridGraph, source: NodeId) -> [Box4; 8] {
-        if self.generation >= u32::MAX / 2 - 1 {
-            self.stamp.fill(0);
-            self.generation = 0;
+    /// Walks the straight run from `from` (at `cost`) in direction `d` to
+    /// the next jump point, which goes on OPEN, or to the wall.
+    #[inline]
+    fn straight(&mut self, map: &Map, from: usize, d: usize, cost: u64, first: u8) {
+        let entry = map.jumps.distance(NodeId(from as u32), d);
+        let step = map.offsets[d];
+        let len = u64::from(entry.unsigned_abs());
+        let mut cell = from as i64;
+        for i in 1..=len {
+            cell += step;
+            let at = cost + i * STEP[0];
+            if self.reach(cell as usize, at, d, first) == Reach::Worse {
+                return;
+            }
+            if i == len && entry > 0 {
+                self.cells[cell as usize].stops |= 1 << d;
+                self.open.push(Reverse((value(at).to_bits(), cell as u32)));
+            }
         }
-        self.generation += 1;
-        let settled = 2 * self.generation + 1;
-        let cols = graph.width();
-        let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * i64::from(cols) + i64::from(dx));
-        let mut boxes = [EMPTY; 8];
-        let from = source.index();
-        self.stamp[from] = settled;
-        let mut moves = graph.moves(source);
-        while moves != 0 {
-            let d = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            let next = (from as i64 + offsets[d]) as usize;
-            self.reach(next, STEP[d / 4], d, 1 << d);
+    }
+
+    /// Walks the diagonal run from `from` (at `cost`) in direction `d` to
+    /// the wall, and from each of its cells both straight sides.
+    fn diagonal(&mut self, map: &Map, from: usize, d: usize, cost: u64, first: u8) {
+        let (a, b) = DIAGONAL_SIDES[d - 4];
+        let (mut cell, mut at) = (from, cost);
+        while map.graph.moves(NodeId(cell as u32)) & (1 << d) != 0 {
+            cell = (cell as i64 + map.offsets[d]) as usize;
+            at += STEP[1];
+            if self.reach(cell, at, d, first) == Reach::Worse {
+                return;
+            }
+            self.straight(map, cell, a, at, first);
+            self.straight(map, cell, b, at, first);
         }
-        let mut at = 1;
-        while self.buckets.iter().any(|b| !b.is_empty()) {
-            let mut bucket = std::mem::take(&mut self.buckets[at % 3]);
-            for &v in &bucket {
-                if self.stamp[v as usize] == settled {
-                    continue;
+    }
+
+    /// Follows the moves `out` gives (for each move, the first moves it
+    /// carries) from `cell` at `cost`.
+    fn follow(&mut self, map: &Map, cell: usize, cost: u64, out: [u8; 8]) {
+        for (d, &first) in out.iter().enumerate() {
+            if first != 0 {
+                if d < 4 {
+                    self.straight(map, cell, d, cost, first);
+                } else {
+                    self.diagonal(map, cell, d, cost, first);
                 }
-                self.stamp[v as usize] = settled;
-                let cell = NodeId(v);
-                let (cost, first) = (self.cost[cell.index()], self.first[cell.index()]);
-                let (x, y) = ((v % cols) as u16, (v / cols) as u16);
-                // Every first move, whatever the entering one.
-                let mut all = first | (first >> 32);
-                all |= all >> 16;
-                let mut bits = (all | (all >> 8)) as u8;
+            }
+        }
+    }
+
+    /// The eight boxes of `source`, which a query may reach by the moves
+    /// `arrivals` ([`choices`]): one canonical Dijkstra search over `map`.
+    fn boxes_from(&mut self, map: &Map, source: NodeId, arrivals: u8) -> [Box4; 8] {
+        self.search(map, source);
+        let choices = choices(map.graph, source, arrivals);
+        let cols = map.graph.width();
+        // Rows by multiplying by the inverse, not dividing: (v + 0.5) /
+        // cols is at least 0.5 / cols from a whole number, far more than
+        // the product's rounding error for v < 2^32 and cols <= 2^16.
+        let inverse = 1.0 / f64::from(cols);
+        let mut boxes = Growing::new();
+        for &v in &self.reached {
+            if v == source.0 {
+                continue;
+            }
+            let row = ((f64::from(v) + 0.5) * inverse) as u32;
+            let (x, y) = ((v - row * cols) as u16, row as u16);
+            let all = union(self.cells[v as usize].first);
+            let chosen = choices[usize::from(all)];
+            if chosen == 0 || chosen.is_power_of_two() {
+                let mut bits = if chosen == 0 { all } else { chosen };
                 while bits != 0 {
                     let d = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let b = &mut boxes[d];
-                    *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+                    boxes.grow(d, x, y);
                 }
-                // The first moves carried by each move out.
-                let mut out = [0u8; 8];
-                let mut entered = first;
-                while entered != 0 {
-                    let by = (entered.trailing_zeros() / 8) as usize;
-                    let mask = (first >> (8 * by)) as u8;
-                    entered &= !(0xff << (8 * by));
-                    let mut moves = graph.canonical_moves_after(cell, by);
-                    while moves != 0 {
-                        let d = moves.trailing_zeros() as usize;
-                        moves &= moves - 1;
-                        out[d] |= mask;
-                    }
+            } else {
+                let mut bits = chosen;
+                let mut best = (u64::MAX, 0);
+                while bits != 0 {
+                    let d = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    best = best.min((boxes.growth(d, x, y), d));
                 }
-                for (d, &mask) in out.iter().enumerate() {
-                    if mask != 0 {
-                        let next = (i64::from(v) + offsets[d]) as usize;
-                        self.reach(next, cost + STEP[d / 4], d, mask);
-                    }
+                boxes.grow(best.1, x, y);
+            }
+        }
+        boxes.boxes()
+    }
+
+    /// The search from `source`: afterwards the cells of `reached` have
+    /// their costs and first moves.
+    fn search(&mut self, map: &Map, source: NodeId) {
+        if self.generation >= u32::MAX / 2 - 1 {
+            self.cells.fill(Cell::default());
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.reached.clear();
+        self.open.clear();
+        let expanded = 2 * self.generation + 1;
+        let from = source.index();
+        self.reach(from, 0, 0, 0);
+        self.cells[from].stamp = expanded;
+        let mut out = [0u8; 8];
+        let moves = map.graph.moves(source);
+        for (d, first) in out.iter_mut().enumerate() {
+            *first = moves & (1 << d);
+        }
+        self.follow(map, from, 0, out);
+        while let Some(Reverse((key, v))) = self.open.pop() {
+            let n = v as usize;
+            let Cell {
+                cost,
+                first,
+                stamp,
+                stops,
+            } = self.cells[n];
+            if stamp == expanded || value(cost).to_bits() != key {
+                continue;
+            }
+            self.cells[n].stamp = expanded;
+            // The first moves carried by each move out, from the entering
+            // moves whose runs stop here (the others' runs went on).
+            let mut stops = stops;
+            let mut out = [0u8; 8];
+            while stops != 0 {
+                let by = stops.trailing_zeros() as usize;
+                stops &= stops - 1;
+                let mask = (first >> (8 * by)) as u8;
+                let mut moves = map.graph.canonical_moves_after(NodeId(v), by);
+                while moves != 0 {
+                    let d = moves.trailing_zeros() as usize;
+                    moves &= moves - 1;
+                    out[d] |= mask;
                 }
             }
-            bucket.clear();
-            self.buckets[at % 3] = bucket;
-            at += 1;
+            self.follow(map, n, cost, out);
         }
-        boxes
     }
+}
+
+/// The first moves of a cell whatever its entering move: the union of the
+/// bytes of its `first` word.
+#[inline]
+fn union(first: u64) -> u8 {
+    let mut all = first | (first >> 32);
+    all |= all >> 16;
+    (all | (all >> 8)) as u8
 }
 
 /// Which moves a query toward one goal follows at each jump point: those
@@ -537,26 +856,80 @@ mod tests {
     // a cell must be in the box of each first move.
     proptest_against_dijkstra! { check_all_from, cases = 200, scattered(15, 500), rooms(6, 20) }
 
+    /// The canonical Dijkstra search over runs finds for every cell the
+    /// first moves the search through every cell finds.
+    fn runs_find_the_first_moves_of_every_cell(
+        graph: &GridGraph,
+        start: NodeId,
+    ) -> Result<(), String> {
+        let jumps = JumpTable::build(graph);
+        let mut sweep = Sweep::new(cells(graph));
+        // Twice, so that the second search reuses the first's arrays.
+        for _ in 0..2 {
+            sweep.search(&Map::new(graph, &jumps), start);
+        }
+        let mut runs = vec![0u8; cells(graph)];
+        for &v in &sweep.reached {
+            runs[v as usize] = union(sweep.cells[v as usize].first);
+        }
+        let want = cells::first_moves(graph, start);
+        match (0..runs.len()).find(|&c| runs[c] != want[c]) {
+            Some(c) => Err(format!(
+                "cell {:?}: first moves {:08b} by runs, {:08b} cell by cell",
+                graph.coords(NodeId(c as u32)),
+                runs[c],
+                want[c]
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The runs' first moves against the cell-by-cell search's.
+    mod runs {
+        use super::*;
+
+        proptest_against_dijkstra! { runs_find_the_first_moves_of_every_cell, cases = 300, scattered(20, 400), rooms(6, 24) }
+    }
+
     /// A cell that two first moves reach at the same cost on canonical
-    /// paths is in both boxes: round a lone wall cell, the cell behind it.
+    /// paths goes in one box when no arrival needs the other: round a lone
+    /// wall cell, the cell behind it.
     #[test]
-    fn a_tie_is_in_the_box_of_each_first_move() {
+    fn a_tie_goes_in_one_box() {
         let graph = grid(5, 5, |x, y| (x, y) == (2, 2));
         let mut sweep = Sweep::new(25);
-        let boxes = sweep.boxes_from(&graph, graph.node(2, 1).unwrap());
-        let behind = (2, 3);
+        let jumps = JumpTable::build(&graph);
+        let boxes = sweep.boxes_from(&Map::new(&graph, &jumps), graph.node(2, 1).unwrap(), 0);
+        let holds =
+            |[x0, y0, x1, y1]: Box4, (x, y): (u16, u16)| x0 <= x && x <= x1 && y0 <= y && y <= y1;
         // West and east round the wall, at the same cost.
-        for d in [1, 3] {
-            let [x0, y0, x1, y1] = boxes[d];
-            assert!(
-                x0 <= behind.0 && behind.0 <= x1 && y0 <= behind.1 && behind.1 <= y1,
-                "{d}"
-            );
-        }
+        let behind = (2, 3);
+        assert!(holds(boxes[1], behind) != holds(boxes[3], behind));
         assert_eq!(boxes[6], EMPTY, "south-west cuts the wall's corner");
         // North leads only to the cell north: the others of that row are
         // a diagonal move away.
         assert_eq!(boxes[0], [2, 0, 2, 0]);
+    }
+
+    /// A cell's box is one of its first moves canonical after each way a
+    /// query can arrive on a shortest path to it.
+    #[test]
+    fn choices_follow_every_arrival_that_counts() {
+        let graph = grid(5, 5, |_, _| false);
+        let center = graph.node(2, 2).unwrap();
+        let (north, east, south, west, north_east) = (1u8, 2u8, 4u8, 8u8, 16u8);
+        // Arriving by east, only east goes on (no wall forces a turn).
+        let choices = choices(&graph, center, east);
+        assert_eq!(choices[usize::from(east | north_east)], east);
+        // No first move canonical after east: that arrival does not count.
+        assert_eq!(choices[usize::from(south)], south);
+        // Arriving by west, east goes back to the cell before.
+        let choices = super::choices(&graph, center, west);
+        assert_eq!(choices[usize::from(east)], east);
+        // Arriving by north, west is cheaper diagonally from the cell
+        // before, so that arrival does not count.
+        let choices = super::choices(&graph, center, north);
+        assert_eq!(choices[usize::from(west | north)], west | north);
     }
 
     /// Only canonical paths count: on an open grid, a cell south-east of
@@ -565,7 +938,8 @@ mod tests {
     #[test]
     fn boxes_count_canonical_paths_only() {
         let graph = grid(5, 5, |_, _| false);
-        let boxes = Sweep::new(25).boxes_from(&graph, NodeId(0));
+        let boxes =
+            Sweep::new(25).boxes_from(&Map::new(&graph, &JumpTable::build(&graph)), NodeId(0), 0);
         assert_eq!(boxes[1], [1, 0, 4, 0]);
         assert_eq!(boxes[2], [0, 1, 0, 4]);
         assert_eq!(boxes[5], [1, 1, 4, 4]);

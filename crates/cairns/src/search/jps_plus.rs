@@ -539,12 +539,16 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
                 steps += run;
                 let sides = self.table.entries(cell);
                 let run = f64::from(steps) * DIAGONAL;
+                let kept = self.filter.keep(cell, (1 << a) | (1 << b) | (1 << d));
                 for side in [a, b] {
                     let entry = sides[side];
-                    if entry > 0 {
+                    if entry > 0 && kept & (1 << side) != 0 {
                         let len = u32::from(entry.unsigned_abs());
                         visit(self.step(cell, side, len), run + f64::from(len));
                     }
+                }
+                if kept & (1 << d) == 0 {
+                    break;
                 }
             }
         }

@@ -149,7 +149,8 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
     // few of them within its budget, and the subgoal graph's hierarchy
     // contracts well.
     let passable = graph.grid().passable_count();
-    if empty.jump_points() * DENSE >= passable {
+    let expanded = empty.expanded_jump_points();
+    if expanded * DENSE >= passable {
         let budget = SubgoalGraph::spec_budget(graph);
         if budget.as_secs_f64() <= allowance.seconds {
             let bytes = SubgoalGraph::build_for_spec(graph).memory_bytes();
@@ -159,11 +160,10 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                     budget.as_secs_f64(),
                     bytes,
                     format!(
-                        "{} jump points in {passable} passable cells, at least one in \
+                        "{expanded} jump points in {passable} passable cells, at least one in \
                          {DENSE}: goal bounding would box few of them within its budget, and \
                          the subgoal graph's hierarchy ({bytes} bytes, contracted for up to \
                          {:.1} s) measured {SUBGOALS_AHEAD} on such maps",
-                        empty.jump_points(),
                         budget.as_secs_f64()
                     ),
                 );

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, GoalBounds, jump_points};
+use super::{Box4, GoalBounds, arrivals, jump_points};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
@@ -21,7 +21,7 @@ const KIND: TableKind = TableKind::Bounds;
 impl GoalBounds {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load_for`](Self::load_for) reads.
-    pub const FILE_VERSION: u32 = 1;
+    pub const FILE_VERSION: u32 = 2;
 
     /// Saves the boxes, tagged with `map_hash` ([`grid_hash`] of the grid
     /// under octile movement, for a grid), in `O(jump points)` time.
@@ -127,7 +127,7 @@ fn check_bounds(
     graph: &GridGraph,
 ) -> Result<GoalBounds, FileError> {
     let jumps = JumpTable::build(graph);
-    let points = jump_points(graph, &jumps);
+    let points = jump_points(graph, &jumps, &arrivals(&jumps));
     let mut table = GoalBounds::empty(graph, jumps, points);
     let mut next = 0;
     for (i, &c) in cells.iter().enumerate() {
