@@ -186,8 +186,9 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
             bounds,
             format!(
                 "goal bounding fits: its boxes build for up to {budget:.1} s into at most \
-                 {bounds} bytes; measured 1.5-1.7x faster than jps+ on dao and room maps, and \
-                 a jump point without boxes prunes nothing"
+                 {bounds} bytes; whole, it let JPS+ expand 2.7 to 9.2x fewer nodes on \
+                 den520d, orz900d, 32room_000 and Berlin_0_512, and a jump point without \
+                 boxes prunes nothing"
             ),
         );
     }
