@@ -220,64 +220,46 @@ fn goal_bounding_table_build_and_load() {
 
 /// `cairns table build --seconds S` builds `jps+bb`'s and `sub`'s tables
 /// within S seconds instead of their searches' budgets: 0 leaves every
-/// jump point without boxes (the table still answers, as JPS+), and the
-/// flag is refused for a search it does not bound and for a bad number.
+/// jump point without boxes (the table still answers, as JPS+), 600 boxes
+/// them all, and the flag is refused for a search it does not bound and
+/// for a bad number.
 #[test]
 fn table_build_takes_a_budget_in_seconds() {
     let dir = TempDir::new("bounds-seconds");
     let (map, scen) = rooms_and_scen(&dir);
+    let build = |search: &str, seconds: &str, out: &str| {
+        let seconds = format!("--seconds={seconds}");
+        cairns(&[
+            "table", "build", &map, "--search", search, &seconds, "-o", out,
+        ])
+    };
+    // "boxes       B of J jump points": (B, J).
+    let boxed = |o: &std::process::Output| {
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = out.lines().find_map(|l| l.strip_prefix("boxes       "));
+        let words: Vec<u64> = line
+            .unwrap()
+            .split(' ')
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        (words[0], words[1])
+    };
     let gb = dir.path("a.gb");
-    let o = cairns(&[
-        "table",
-        "build",
-        &map,
-        "--search",
-        "jps+bb",
-        "--seconds",
-        "0",
-        "-o",
-        &gb,
-    ]);
-    assert_exit(&o, 0);
-    let boxed = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("boxes       ").map(str::to_string))
-        .unwrap();
-    assert!(boxed.starts_with("0 of "), "{boxed}");
-    let j = run_json(
-        "scen {} --table {} --against dijkstra --json",
-        &[&scen, &gb],
-    );
-    assert_eq!(j["mismatches"], 0, "{j}");
-
-    let o = cairns(&[
-        "table",
-        "build",
-        &map,
-        "--search",
-        "jps+bb",
-        "--seconds",
-        "600",
-        "-o",
-        &gb,
-    ]);
-    assert_exit(&o, 0);
-    assert_stdout_has(&o, "boxes       ");
-    assert!(!String::from_utf8_lossy(&o.stdout).contains("boxes       0 of"));
+    for (seconds, all) in [("0", false), ("600", true)] {
+        let o = build("jps+bb", seconds, &gb);
+        assert_exit(&o, 0);
+        let (boxes, points) = boxed(&o);
+        assert!(points > 0);
+        assert_eq!(boxes, if all { points } else { 0 }, "--seconds {seconds}");
+        let j = run_json(
+            "scen {} --table {} --against dijkstra --json",
+            &[&scen, &gb],
+        );
+        assert_eq!(j["mismatches"], 0, "{j}");
+    }
 
     let sg = dir.path("a.sg");
-    let o = cairns(&[
-        "table",
-        "build",
-        &map,
-        "--search",
-        "sub",
-        "--seconds",
-        "5",
-        "-o",
-        &sg,
-    ]);
-    assert_exit(&o, 0);
+    assert_exit(&build("sub", "5", &sg), 0);
     let j = run_json(
         "scen {} --table {} --against dijkstra --json",
         &[&scen, &sg],
@@ -293,10 +275,7 @@ fn table_build_takes_a_budget_in_seconds() {
         ),
         ("jps+bb", "-1", "--seconds takes a number of seconds"),
     ] {
-        let seconds = format!("--seconds={seconds}");
-        let o = cairns(&[
-            "table", "build", &map, "--search", search, &seconds, "-o", &gb,
-        ]);
+        let o = build(search, seconds, &gb);
         assert_exit(&o, 2);
         assert_stderr_has(&o, says);
     }
