@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
-use cairns::grid::{GridGraph, Neighborhood};
+use cairns::grid::GridGraph;
 use cairns::saved::{TableKind, grid_hash};
 use cairns::search::{GoalBounds, SubgoalGraph};
 use cairns::spec::{Algorithm, Given, Prepared, Table};
@@ -58,9 +58,10 @@ fn prepare_within<'g>(
         Algorithm::Subgoals => |g, b| SubgoalGraph::build_within(g, b).into(),
         other => bail!("--seconds bounds the build of jps+bb and sub, not {other}"),
     };
-    if graph.neighborhood() != Neighborhood::Octile || graph.has_terrain() {
-        bail!("{spec} needs octile movement without terrain costs");
-    }
+    // The spec's own checks of the movement and the terrain, before the
+    // build (`prepare_with` runs them again on the table given).
+    let spec = spec.resolve_inadmissible(graph.neighborhood())?;
+    spec.check_terrain(graph)?;
     let t0 = Instant::now();
     let table = build(graph, Some(budget));
     let seconds = t0.elapsed().as_secs_f64();

@@ -303,13 +303,19 @@ fn cells(graph: &GridGraph) -> usize {
     graph.width() as usize * graph.height() as usize
 }
 
+/// The difference between the index of a cell and that of its neighbour
+/// in each direction, on a grid `cols` cells wide.
+fn offsets(cols: u32) -> [i64; 8] {
+    let cols = i64::from(cols);
+    DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx))
+}
+
 /// For each cell of the grid of `jumps`, the moves by which a query can arrive at it
 /// as a jump point and filter its moves there: the straight moves whose
 /// entry of `jumps` leads to it (it is then expanded), and the diagonal
 /// ones whose entry leads to it (a diagonal run stops there).
 fn arrivals(jumps: &JumpTable) -> Vec<u8> {
-    let cols = i64::from(jumps.width());
-    let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+    let offsets = offsets(jumps.width());
     let mut arrivals = vec![0u8; jumps.width() as usize * jumps.height() as usize];
     for c in 0..arrivals.len() {
         for (d, &offset) in offsets.iter().enumerate() {
@@ -328,8 +334,7 @@ fn arrivals(jumps: &JumpTable) -> Vec<u8> {
 /// sides and its going on are filtered too). `arrivals` is
 /// [`arrivals`]'s.
 fn jump_points(graph: &GridGraph, jumps: &JumpTable, arrivals: &[u8]) -> Vec<NodeId> {
-    let cols = i64::from(graph.width());
-    let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+    let offsets = offsets(graph.width());
     let mut is_point: Vec<bool> = arrivals.iter().map(|&a| a & 0x0f != 0).collect();
     for (c, &arrived) in arrivals.iter().enumerate() {
         let mut diagonals = 0;
@@ -377,6 +382,7 @@ fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
     // cells moving inside it.
     let (x, y) = graph.coords(source);
     let at = |(dx, dy): (i32, i32)| ((dy + 1) * 3 + dx + 1) as usize;
+    let cost = |d: usize| if d < 4 { 1.0 } else { DIAGONAL };
     let mut dist = [[f64::INFINITY; 9]; 9];
     for (k, row) in dist.iter_mut().enumerate() {
         row[k] = 0.0;
@@ -390,7 +396,7 @@ fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
         for (d, &(mx, my)) in DIRECTIONS.iter().enumerate() {
             let (tx, ty) = (dx + mx, dy + my);
             if moves & (1 << d) != 0 && tx.abs() <= 1 && ty.abs() <= 1 {
-                row[at((tx, ty))] = if d < 4 { 1.0 } else { DIAGONAL };
+                row[at((tx, ty))] = cost(d);
             }
         }
     }
@@ -401,7 +407,6 @@ fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
             }
         }
     }
-    let cost = |d: usize| if d < 4 { 1.0 } else { DIAGONAL };
     let mut table = [0u8; 256];
     for (fm, choice) in table.iter_mut().enumerate().skip(1) {
         let fm = fm as u8;
@@ -479,12 +484,10 @@ struct Map<'a> {
 
 impl<'a> Map<'a> {
     fn new(graph: &'a GridGraph, jumps: &'a JumpTable) -> Map<'a> {
-        let cols = i64::from(graph.width());
-        let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
         Map {
             graph,
             jumps,
-            offsets,
+            offsets: offsets(graph.width()),
         }
     }
 }
@@ -583,7 +586,6 @@ impl Sweep {
                 return Reach::Worse;
             }
         } else {
-            cell.stamp = reached;
             self.reached.push(n as u32);
         }
         *cell = Cell {

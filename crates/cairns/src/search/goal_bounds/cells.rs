@@ -5,15 +5,14 @@
 
 use super::{STEP, value};
 use crate::graph::NodeId;
-use crate::grid::{DIRECTIONS, GridGraph};
+use crate::grid::GridGraph;
 
 /// For each cell of `graph`, the first moves of the shortest canonical
 /// paths from `source` to it (0 for the source and the cells it does not
 /// reach).
 pub(super) fn first_moves(graph: &GridGraph, source: NodeId) -> Vec<u8> {
     let cells = graph.width() as usize * graph.height() as usize;
-    let cols = i64::from(graph.width());
-    let offsets = DIRECTIONS.map(|(dx, dy)| i64::from(dy) * cols + i64::from(dx));
+    let offsets = super::offsets(graph.width());
     // Per cell: cost word, first moves per entering move (byte), settled.
     let mut cost = vec![u64::MAX; cells];
     let mut first = vec![0u64; cells];
