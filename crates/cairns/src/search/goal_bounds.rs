@@ -154,8 +154,9 @@ impl GoalBounds {
     /// before each one's search) says yes.
     fn build_where(graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) -> GoalBounds {
         let jumps = JumpTable::build(graph);
-        let arrivals = arrivals(&jumps);
-        let points = jump_points(graph, &jumps, &arrivals);
+        let map = Map::new(graph, &jumps);
+        let arrivals = &map.arrivals;
+        let points = jump_points(graph, &jumps, arrivals);
         // The jump points a query expands first, then the diagonal ones
         // it only passes; each kind scattered over the map, so that a
         // budget that runs out leaves boxes all over it.
@@ -167,7 +168,6 @@ impl GoalBounds {
             (passed, cell.0.wrapping_mul(0x9e37_79b1), cell.0)
         });
         let fits = |n: u32| n <= 1 << 16;
-        let map = Map::new(graph, &jumps);
         let built: Vec<Option<[Box4; 8]>> = if fits(graph.width()) && fits(graph.height()) {
             // Chunks, so that each search reuses the arrays of the last;
             // made only for a chunk that searches (past a budget, the
@@ -434,8 +434,8 @@ fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
 }
 
 /// The arrays of one canonical Dijkstra search from a jump point (Sturtevant
-/// and Rabin 2016), reused by the next (a generation stamp per cell
-/// instead of clearing them).
+/// and Rabin 2016), reused by the next (the cells are cleared as the
+/// boxes are read from them, or before the next search).
 ///
 /// The search follows canonical paths only (from each cell, the moves
 /// [`GridGraph::canonical_moves_after`] keeps after the move that entered
@@ -448,18 +448,24 @@ fn choices(graph: &GridGraph, source: NodeId, arrivals: u8) -> [u8; 256] {
 /// moves of the shortest canonical paths that reach it: exactly those of
 /// the cell-by-cell Dijkstra search, at a fraction of its work.
 struct Sweep {
-    /// Per cell, what the search knows of it (one cache line's share, so
-    /// that a run touches one place per cell).
+    /// Per cell, what the search knows of it (16 bytes, a quarter of a
+    /// cache line, so that a run touches one place per cell): the build
+    /// is bound by these loads and stores.
     cells: Vec<Cell>,
-    generation: u32,
-    /// The cells reached, in order.
-    reached: Vec<u32>,
+    /// Whether a search has left cells reached (the others are
+    /// [`Cell::UNREACHED`]).
+    dirty: bool,
+    /// The cells that several moves' boxes could take, with those moves,
+    /// while the boxes are read.
+    open_choices: Vec<(u16, u16, u8)>,
     /// The jump points to expand, by the bits of their cost's value.
     open: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
-/// What a search knows of one cell.
-#[derive(Clone, Copy, Default)]
+/// What a search knows of one cell. Which runs stop at it (the straight
+/// entering moves whose bytes of `first` are set and that are
+/// [`arrivals`] of the cell) follows from `first`, so it takes no room.
+#[derive(Clone, Copy)]
 struct Cell {
     /// The cost as (straight moves << 32) | diagonal moves: equal costs
     /// are equal words.
@@ -467,19 +473,24 @@ struct Cell {
     /// Byte `a`: the first moves (a bit each) of the canonical paths that
     /// reach the cell at its cost entering it by move `a`.
     first: u64,
-    /// `2 g` when reached in search `g`, `2 g + 1` when expanded.
-    stamp: u32,
-    /// The entering moves whose runs stop at the cell (a jump point of
-    /// theirs), at its cost.
-    stops: u8,
 }
 
-/// What a [`Sweep`] searches: the graph, its jump table, and the offset of
-/// a move in each direction between cell indices.
+impl Cell {
+    /// A cell the search has not reached.
+    const UNREACHED: Cell = Cell {
+        cost: u64::MAX,
+        first: 0,
+    };
+}
+
+/// What a [`Sweep`] searches: the graph, its jump table, the offset of a
+/// move in each direction between cell indices, and each cell's
+/// [`arrivals`].
 struct Map<'a> {
     graph: &'a GridGraph,
     jumps: &'a JumpTable,
     offsets: [i64; 8],
+    arrivals: Vec<u8>,
 }
 
 impl<'a> Map<'a> {
@@ -488,48 +499,57 @@ impl<'a> Map<'a> {
             graph,
             jumps,
             offsets: offsets(graph.width()),
+            arrivals: arrivals(jumps),
         }
+    }
+
+    /// The straight entering moves whose runs stop at `cell` among those
+    /// whose bytes of `first` are set: a straight run stops at a jump point
+    /// of its direction, which is what the cell's arrival bit says.
+    #[inline]
+    fn stops(&self, cell: usize, first: u64) -> u8 {
+        let mut stops = self.arrivals[cell] & 0x0f;
+        let mut bits = stops;
+        while bits != 0 {
+            let a = bits.trailing_zeros();
+            bits &= bits - 1;
+            if (first >> (8 * a)) as u8 == 0 {
+                stops &= !(1 << a);
+            }
+        }
+        stops
     }
 }
 
-/// What a run found at a cell.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Reach {
-    /// Reached first, or at a lower cost than before.
-    Better,
-    /// At the cost it had: the first moves join its own.
-    Tie,
-    /// At a higher cost: the run goes no further.
-    Worse,
-}
-
-/// Eight boxes while they grow, a coordinate per array (updating them in
-/// place beats loading and storing whole boxes, which the processor cannot
-/// forward from one cell's store to the next cell's load).
+/// Eight boxes while they grow: lane `d` of `min` and `max` holds box
+/// `d`'s `x` bounds, lane `8 + d` its `y` bounds. A cell grows the boxes
+/// of a set of moves at once, every lane with the same instructions and no
+/// branch (the compiler makes them vector instructions), so that one
+/// cell's update need not wait on the last one's through memory.
 struct Growing {
-    min_x: [u16; 8],
-    min_y: [u16; 8],
-    max_x: [u16; 8],
-    max_y: [u16; 8],
+    min: [u16; 16],
+    max: [u16; 16],
 }
 
 impl Growing {
     fn new() -> Growing {
         Growing {
-            min_x: [u16::MAX; 8],
-            min_y: [u16::MAX; 8],
-            max_x: [0; 8],
-            max_y: [0; 8],
+            min: [u16::MAX; 16],
+            max: [0; 16],
         }
     }
 
-    /// Grows box `d` to hold `(x, y)`.
+    /// Grows the box of each move of `moves` to hold the cells `x0..=x1`
+    /// of row `y`.
     #[inline]
-    fn grow(&mut self, d: usize, x: u16, y: u16) {
-        self.min_x[d] = self.min_x[d].min(x);
-        self.min_y[d] = self.min_y[d].min(y);
-        self.max_x[d] = self.max_x[d].max(x);
-        self.max_y[d] = self.max_y[d].max(y);
+    fn grow(&mut self, moves: u8, (x0, x1): (u16, u16), y: u16) {
+        for lane in 0..16 {
+            let (low, high) = if lane < 8 { (x0, x1) } else { (y, y) };
+            // All ones in the lanes of the moves, else zero.
+            let on = 0u16.wrapping_sub((u16::from(moves) >> (lane % 8)) & 1);
+            self.min[lane] = self.min[lane].min(low | !on);
+            self.max[lane] = self.max[lane].max(high & on);
+        }
     }
 
     /// How many cells box `d` gains by growing to hold `(x, y)`.
@@ -541,12 +561,17 @@ impl Growing {
                 u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1)
             }
         };
-        let (x0, y0, x1, y1) = (self.min_x[d], self.min_y[d], self.max_x[d], self.max_y[d]);
+        let [x0, y0, x1, y1] = self.bounds(d);
         area(x0.min(x), y0.min(y), x1.max(x), y1.max(y)) - area(x0, y0, x1, y1)
     }
 
+    /// Box `d` as `[min_x, min_y, max_x, max_y]`.
+    fn bounds(&self, d: usize) -> Box4 {
+        [self.min[d], self.min[8 + d], self.max[d], self.max[8 + d]]
+    }
+
     fn boxes(&self) -> [Box4; 8] {
-        std::array::from_fn(|d| [self.min_x[d], self.min_y[d], self.max_x[d], self.max_y[d]])
+        std::array::from_fn(|d| self.bounds(d))
     }
 }
 
@@ -562,43 +587,36 @@ fn value(cost: u64) -> f64 {
 impl Sweep {
     fn new(cells: usize) -> Sweep {
         Sweep {
-            cells: vec![Cell::default(); cells],
-            generation: 0,
-            reached: Vec::new(),
+            cells: vec![Cell::UNREACHED; cells],
+            dirty: false,
+            open_choices: Vec::new(),
             open: BinaryHeap::new(),
         }
     }
 
     /// Reaches `n` at `cost` by move `d` on paths with the first moves
     /// `first`, keeping those of every way of reaching it at its least
-    /// cost.
+    /// cost. `None` when `n` has a lower cost already, else the first
+    /// moves it had at `cost` before (0 when `cost` is new).
     #[inline]
-    fn reach(&mut self, n: usize, cost: u64, d: usize, first: u8) -> Reach {
+    fn reach(&mut self, n: usize, cost: u64, d: usize, first: u8) -> Option<u64> {
         let first = u64::from(first) << (8 * d);
-        let reached = 2 * self.generation;
         let cell = &mut self.cells[n];
-        if cell.stamp >= reached {
-            if cell.cost == cost {
-                cell.first |= first;
-                return Reach::Tie;
-            }
-            if value(cell.cost) < value(cost) {
-                return Reach::Worse;
-            }
-        } else {
-            self.reached.push(n as u32);
+        if cell.cost == cost {
+            let before = cell.first;
+            cell.first |= first;
+            return Some(before);
         }
-        *cell = Cell {
-            cost,
-            first,
-            stamp: reached,
-            stops: 0,
-        };
-        Reach::Better
+        if cell.cost != u64::MAX && value(cell.cost) < value(cost) {
+            return None;
+        }
+        *cell = Cell { cost, first };
+        Some(0)
     }
 
     /// Walks the straight run from `from` (at `cost`) in direction `d` to
-    /// the next jump point, which goes on OPEN, or to the wall.
+    /// the next jump point, which goes on OPEN (once per cost: a tie with
+    /// a run that stopped there already finds it there), or to the wall.
     #[inline]
     fn straight(&mut self, map: &Map, from: usize, d: usize, cost: u64, first: u8) {
         let entry = map.jumps.distance(NodeId(from as u32), d);
@@ -608,11 +626,10 @@ impl Sweep {
         for i in 1..=len {
             cell += step;
             let at = cost + i * STEP[0];
-            if self.reach(cell as usize, at, d, first) == Reach::Worse {
+            let Some(before) = self.reach(cell as usize, at, d, first) else {
                 return;
-            }
-            if i == len && entry > 0 {
-                self.cells[cell as usize].stops |= 1 << d;
+            };
+            if i == len && entry > 0 && map.stops(cell as usize, before) == 0 {
                 self.open.push(Reverse((value(at).to_bits(), cell as u32)));
             }
         }
@@ -626,7 +643,7 @@ impl Sweep {
         while map.graph.moves(NodeId(cell as u32)) & (1 << d) != 0 {
             cell = (cell as i64 + map.offsets[d]) as usize;
             at += STEP[1];
-            if self.reach(cell, at, d, first) == Reach::Worse {
+            if self.reach(cell, at, d, first).is_none() {
                 return;
             }
             self.straight(map, cell, a, at, first);
@@ -653,55 +670,70 @@ impl Sweep {
     fn boxes_from(&mut self, map: &Map, source: NodeId, arrivals: u8) -> [Box4; 8] {
         self.search(map, source);
         let choices = choices(map.graph, source, arrivals);
-        let cols = map.graph.width();
-        // Rows by multiplying by the inverse, not dividing: (v + 0.5) /
-        // cols is at least 0.5 / cols from a whole number, far more than
-        // the product's rounding error for v < 2^32 and cols <= 2^16.
-        let inverse = 1.0 / f64::from(cols);
+        let cols = map.graph.width() as usize;
+        // The boxes a cell with each set of first moves grows: that of its
+        // chosen move, those of all when none is, none when it has a
+        // choice (made last).
+        let grows: [u8; 256] = std::array::from_fn(|all| match choices[all] {
+            0 => all as u8,
+            one if one.is_power_of_two() => one,
+            _ => 0,
+        });
         let mut boxes = Growing::new();
-        for &v in &self.reached {
-            if v == source.0 {
-                continue;
-            }
-            let row = ((f64::from(v) + 0.5) * inverse) as u32;
-            let (x, y) = ((v - row * cols) as u16, row as u16);
-            let all = union(self.cells[v as usize].first);
-            let chosen = choices[usize::from(all)];
-            if chosen == 0 || chosen.is_power_of_two() {
-                let mut bits = if chosen == 0 { all } else { chosen };
-                while bits != 0 {
-                    let d = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    boxes.grow(d, x, y);
+        self.open_choices.clear();
+        // Every cell in turn, row by row (a stream the processor fetches
+        // ahead, where the cells reached in the order of the search would
+        // be loads from all over the map), and each span of cells in a row
+        // that grows the same boxes at once. A cell not reached has no
+        // first moves, as does the source, and grows none.
+        for (y, row) in self.cells.chunks_exact_mut(cols).enumerate() {
+            let y = y as u16;
+            let (mut span, mut start) = (0u8, 0u16);
+            for (x, cell) in row.iter_mut().enumerate() {
+                let x = x as u16;
+                // Read, and cleared for the next search.
+                let all = union(std::mem::replace(cell, Cell::UNREACHED).first);
+                let moves = grows[usize::from(all)];
+                if moves == 0 && all != 0 {
+                    self.open_choices.push((x, y, choices[usize::from(all)]));
                 }
-            } else {
-                let mut bits = chosen;
-                let mut best = (u64::MAX, 0);
-                while bits != 0 {
-                    let d = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    best = best.min((boxes.growth(d, x, y), d));
+                if moves != span {
+                    if span != 0 {
+                        boxes.grow(span, (start, x - 1), y);
+                    }
+                    (span, start) = (moves, x);
                 }
-                boxes.grow(best.1, x, y);
             }
+            if span != 0 {
+                boxes.grow(span, (start, (cols - 1) as u16), y);
+            }
+        }
+        self.dirty = false;
+        // The cells with a choice last, each where its box grows least
+        // around those of the cells without one.
+        for &(x, y, chosen) in &self.open_choices {
+            let mut bits = chosen;
+            let mut best = (u64::MAX, 0);
+            while bits != 0 {
+                let d = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                best = best.min((boxes.growth(d, x, y), d));
+            }
+            boxes.grow(1 << best.1, (x, x), y);
         }
         boxes.boxes()
     }
 
-    /// The search from `source`: afterwards the cells of `reached` have
-    /// their costs and first moves.
+    /// The search from `source`: afterwards the cells it reaches have their
+    /// costs and first moves, the others cost `u64::MAX`.
     fn search(&mut self, map: &Map, source: NodeId) {
-        if self.generation >= u32::MAX / 2 - 1 {
-            self.cells.fill(Cell::default());
-            self.generation = 0;
+        if self.dirty {
+            self.cells.fill(Cell::UNREACHED);
         }
-        self.generation += 1;
-        self.reached.clear();
+        self.dirty = true;
         self.open.clear();
-        let expanded = 2 * self.generation + 1;
         let from = source.index();
         self.reach(from, 0, 0, 0);
-        self.cells[from].stamp = expanded;
         let mut out = [0u8; 8];
         let moves = map.graph.moves(source);
         for (d, first) in out.iter_mut().enumerate() {
@@ -710,19 +742,15 @@ impl Sweep {
         self.follow(map, from, 0, out);
         while let Some(Reverse((key, v))) = self.open.pop() {
             let n = v as usize;
-            let Cell {
-                cost,
-                first,
-                stamp,
-                stops,
-            } = self.cells[n];
-            if stamp == expanded || value(cost).to_bits() != key {
+            let Cell { cost, first } = self.cells[n];
+            // A cell goes on OPEN once per cost it has; an entry of an
+            // older, higher cost is left behind.
+            if value(cost).to_bits() != key {
                 continue;
             }
-            self.cells[n].stamp = expanded;
             // The first moves carried by each move out, from the entering
             // moves whose runs stop here (the others' runs went on).
-            let mut stops = stops;
+            let mut stops = map.stops(n, first);
             let mut out = [0u8; 8];
             while stops != 0 {
                 let by = stops.trailing_zeros() as usize;
@@ -871,8 +899,8 @@ mod tests {
             sweep.search(&Map::new(graph, &jumps), start);
         }
         let mut runs = vec![0u8; cells(graph)];
-        for &v in &sweep.reached {
-            runs[v as usize] = union(sweep.cells[v as usize].first);
+        for (run, cell) in runs.iter_mut().zip(&sweep.cells) {
+            *run = union(cell.first);
         }
         let want = cells::first_moves(graph, start);
         match (0..runs.len()).find(|&c| runs[c] != want[c]) {
