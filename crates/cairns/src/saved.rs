@@ -422,14 +422,15 @@ pub enum FileErrorKind {
         /// rank).
         edge: u64,
     },
-    /// A goal-bounding table gives boxes to a cell that is not one of the
-    /// map's jump points (or not in increasing order).
-    #[error("entry {index} names cell {node}, which is not a jump point of the map there")]
-    BadJumpPoint {
-        /// Position among the cells with boxes.
-        index: u64,
-        /// The cell id found.
-        node: u32,
+    /// A goal-bounding table counts another number of jump points than
+    /// the map has, or marks one past the map's last.
+    #[error("the file's jump points go up to {found}, but the map has {expected}")]
+    JumpPointCount {
+        /// The map's jump points.
+        expected: u64,
+        /// The file's count, or one more than the index of its mark past
+        /// the map's last.
+        found: u64,
     },
     /// Reading failed; the I/O error is the [`source`](std::error::Error::source).
     #[error("i/o error while reading the file")]

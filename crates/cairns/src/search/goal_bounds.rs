@@ -31,8 +31,8 @@ use crate::search::JumpTable;
 /// leads to on a shortest path, `[min_x, min_y, max_x, max_y]`.
 type Box4 = [u16; 4];
 
-/// The box of a move that no shortest path starts with: it holds no cell.
-#[cfg(test)]
+/// The box of a move that no shortest path starts with: it holds no cell
+/// (the form the build leaves such a box in, and loading gives it).
 const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
 
 /// The slot of a cell without boxes.
@@ -484,13 +484,15 @@ impl Cell {
 }
 
 /// What a [`Sweep`] searches: the graph, its jump table, the offset of a
-/// move in each direction between cell indices, and each cell's
-/// [`arrivals`].
+/// move in each direction between cell indices, each cell's [`arrivals`],
+/// and the runs of passable cells of each row, as `(y, first x, last x)`
+/// (the cells a search can reach, in the order of the grid).
 struct Map<'a> {
     graph: &'a GridGraph,
     jumps: &'a JumpTable,
     offsets: [i64; 8],
     arrivals: Vec<u8>,
+    passable: Vec<(u16, u16, u16)>,
 }
 
 impl<'a> Map<'a> {
@@ -500,6 +502,7 @@ impl<'a> Map<'a> {
             jumps,
             offsets: offsets(graph.width()),
             arrivals: arrivals(jumps),
+            passable: passable_runs(graph),
         }
     }
 
@@ -519,6 +522,32 @@ impl<'a> Map<'a> {
         }
         stops
     }
+}
+
+/// The runs of passable cells of each row of `graph`, as `(y, first x,
+/// last x)` in the order of the grid (none when a coordinate does not fit
+/// 16 bits: no boxes are built there).
+fn passable_runs(graph: &GridGraph) -> Vec<(u16, u16, u16)> {
+    let (w, h) = (graph.width(), graph.height());
+    if w > 1 << 16 || h > 1 << 16 {
+        return Vec::new();
+    }
+    let mut runs = Vec::new();
+    for y in 0..h {
+        let open = |x: u32| graph.is_passable(NodeId(y * w + x));
+        let mut x = 0;
+        while x < w {
+            if open(x) {
+                let first = x;
+                while x + 1 < w && open(x + 1) {
+                    x += 1;
+                }
+                runs.push((y as u16, first as u16, x as u16));
+            }
+            x += 1;
+        }
+    }
+    runs
 }
 
 /// Eight boxes while they grow: lane `d` of `min` and `max` holds box
@@ -681,16 +710,16 @@ impl Sweep {
         });
         let mut boxes = Growing::new();
         self.open_choices.clear();
-        // Every cell in turn, row by row (a stream the processor fetches
-        // ahead, where the cells reached in the order of the search would
-        // be loads from all over the map), and each span of cells in a row
-        // that grows the same boxes at once. A cell not reached has no
-        // first moves, as does the source, and grows none.
-        for (y, row) in self.cells.chunks_exact_mut(cols).enumerate() {
-            let y = y as u16;
-            let (mut span, mut start) = (0u8, 0u16);
-            for (x, cell) in row.iter_mut().enumerate() {
-                let x = x as u16;
+        // Every passable cell in turn, row by row (a stream the processor
+        // fetches ahead, where the cells reached in the order of the search
+        // would be loads from all over the map), and each span of cells in
+        // a row that grows the same boxes at once. A cell not reached has
+        // no first moves, as does the source, and grows none.
+        for &(y, x0, x1) in &map.passable {
+            let start = usize::from(y) * cols + usize::from(x0);
+            let row = &mut self.cells[start..=start + usize::from(x1 - x0)];
+            let (mut span, mut start) = (0u8, x0);
+            for (x, cell) in (x0..=x1).zip(row) {
                 // Read, and cleared for the next search.
                 let all = union(std::mem::replace(cell, Cell::UNREACHED).first);
                 let moves = grows[usize::from(all)];
@@ -705,7 +734,7 @@ impl Sweep {
                 }
             }
             if span != 0 {
-                boxes.grow(span, (start, (cols - 1) as u16), y);
+                boxes.grow(span, (start, x1), y);
             }
         }
         self.dirty = false;

@@ -6,12 +6,11 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, GoalBounds, arrivals, jump_points};
-use crate::graph::NodeId;
+use super::{Box4, EMPTY, GoalBounds, NONE, arrivals, jump_points};
 use crate::grid::GridGraph;
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_cells, read_grid_table,
-    read_words,
+    FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_array, read_grid_table,
+    read_u32, read_words,
 };
 use crate::search::JumpTable;
 
@@ -21,7 +20,7 @@ const KIND: TableKind = TableKind::Bounds;
 impl GoalBounds {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load_for`](Self::load_for) reads.
-    pub const FILE_VERSION: u32 = 2;
+    pub const FILE_VERSION: u32 = 3;
 
     /// Saves the boxes, tagged with `map_hash` ([`grid_hash`] of the grid
     /// under octile movement, for a grid), in `O(jump points)` time.
@@ -37,17 +36,19 @@ impl GoalBounds {
         let header = (KIND, Self::FILE_VERSION, map_hash);
         let size = (self.jumps.width(), self.jumps.height());
         let mut out = grid_table_writer(w, header, size)?;
-        let boxed: Vec<NodeId> = self
-            .points
-            .iter()
-            .copied()
-            .filter(|p| self.slots[p.index()] != super::NONE)
-            .collect();
-        out.put_cells(&boxed)?;
-        for p in &boxed {
-            let slot = self.slots[p.index()] as usize;
-            for b in &self.boxes[8 * slot..8 * slot + 8] {
-                for v in b {
+        out.put(&(self.points.len() as u32).to_le_bytes())?;
+        let slots: Vec<u32> = self.points.iter().map(|p| self.slots[p.index()]).collect();
+        let mut marks = vec![0u8; slots.len().div_ceil(8)];
+        for (i, _) in slots.iter().enumerate().filter(|&(_, &s)| s != NONE) {
+            marks[i / 8] |= 1 << (i % 8);
+        }
+        out.put(&marks)?;
+        for &slot in slots.iter().filter(|&&s| s != NONE) {
+            let boxes = &self.boxes[8 * slot as usize..][..8];
+            let held = (0..8).filter(|&d| !is_empty(boxes[d]));
+            out.put(&[held.clone().fold(0u8, |mask, d| mask | 1 << d)])?;
+            for d in held {
+                for v in boxes[d] {
                     out.put(&v.to_le_bytes())?;
                 }
             }
@@ -62,17 +63,18 @@ impl GoalBounds {
     ///
     /// Any input is safe: every field is checked, the sizes before
     /// anything is allocated for them, memory grows only as data arrives,
-    /// the checksum is verified, and so is every cell the file names: each
-    /// must be one of the map's jump points, in increasing order. A box
-    /// holds any coordinates (it is only compared with the goal's).
+    /// and the checksum is verified. The file must count as many jump
+    /// points as the map has, and mark none past the last. A box holds any
+    /// coordinates (it is only compared with the goal's).
     ///
     /// # Errors
     ///
     /// A [`FileError`] whose [`kind`](FileError::kind) names the first
     /// problem found, in file order: bad magic, unsupported version, map
-    /// hash mismatch, size mismatch, bad count, truncation, checksum
-    /// mismatch, then a cell that is not one of the map's jump points
-    /// ([`BadJumpPoint`](FileErrorKind::BadJumpPoint)).
+    /// hash mismatch, size mismatch, another count of jump points than the
+    /// map's or a mark past the last
+    /// ([`JumpPointCount`](FileErrorKind::JumpPointCount)), truncation,
+    /// checksum mismatch.
     ///
     /// # Example
     ///
@@ -103,48 +105,55 @@ impl GoalBounds {
         expected_map_hash: u64,
     ) -> Result<GoalBounds, FileError> {
         let header = (KIND, Self::FILE_VERSION, expected_map_hash);
-        read_grid_table(r, header, graph, read_bounds, |read| {
-            check_bounds(read, graph)
-        })
+        read_grid_table(r, header, graph, |r, _| read_bounds(r, graph), Ok)
     }
 }
 
-/// [`GoalBounds::load_for`]'s body: the boxed cells, then their boxes (8
-/// of 4 words each per cell).
-fn read_bounds<R: io::Read>(
-    r: &mut Hashing<R>,
-    size: (u32, u32),
-) -> Result<(Vec<u32>, Vec<u16>), FileError> {
-    let cells = read_cells(r, size)?;
-    let words = read_words(r, 32 * cells.len(), u16::from_le_bytes)?;
-    Ok((cells, words))
+/// Whether a box holds no cell.
+fn is_empty([min_x, min_y, max_x, max_y]: Box4) -> bool {
+    min_x > max_x || min_y > max_y
 }
 
-/// Checks what [`read_bounds`] read against `graph` and builds the table:
-/// each cell must be a jump point of the map, after the one before it.
-fn check_bounds(
-    (cells, words): (Vec<u32>, Vec<u16>),
+/// [`GoalBounds::load_for`]'s body, read into the table of `graph`'s jump
+/// points: their count (checked against the map's before anything is
+/// read for them), the marks of those with boxes, then each one's mask of
+/// boxes that hold cells and those boxes.
+fn read_bounds<R: io::Read>(
+    r: &mut Hashing<R>,
     graph: &GridGraph,
 ) -> Result<GoalBounds, FileError> {
     let jumps = JumpTable::build(graph);
     let points = jump_points(graph, &jumps, &arrivals(&jumps));
     let mut table = GoalBounds::empty(graph, jumps, points);
-    let mut next = 0;
-    for (i, &c) in cells.iter().enumerate() {
-        let at = table.points[next..].binary_search(&NodeId(c));
-        let Ok(at) = at else {
-            return Err(FileErrorKind::BadJumpPoint {
-                index: i as u64,
-                node: c,
+    let expected = table.points.len();
+    let count_error = |found: u64| FileErrorKind::JumpPointCount {
+        expected: expected as u64,
+        found,
+    };
+    let found = read_u32(r)?;
+    if found as usize != expected {
+        return Err(count_error(u64::from(found)).into());
+    }
+    let marks = read_words(r, expected.div_ceil(8), |[b]: [u8; 1]| b)?;
+    let marked = |i: usize| marks[i / 8] & (1 << (i % 8)) != 0;
+    if let Some(past) = (expected..8 * marks.len()).find(|&i| marked(i)) {
+        return Err(count_error(past as u64 + 1).into());
+    }
+    for i in (0..expected).filter(|&i| marked(i)) {
+        let [mask] = read_array(r)?;
+        let mut held = read_words(r, mask.count_ones() as usize, |b: [u8; 8]| {
+            std::array::from_fn(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]))
+        })?
+        .into_iter();
+        let boxes: [Box4; 8] = std::array::from_fn(|d| {
+            if mask & (1 << d) != 0 {
+                held.next()
+            } else {
+                None
             }
-            .into());
-        };
-        let boxes: Vec<Box4> = words[32 * i..32 * i + 32]
-            .chunks_exact(4)
-            .map(|b| [b[0], b[1], b[2], b[3]])
-            .collect();
-        table.set(next + at, &boxes);
-        next += at + 1;
+            .unwrap_or(EMPTY)
+        });
+        table.set(i, &boxes);
     }
     Ok(table)
 }
@@ -159,17 +168,36 @@ mod tests {
         small_map_table(GoalBounds::build)
     }
 
+    /// The bytes `save` writes for `t`: header, size and count (32), marks, then
+    /// a mask and the boxes that hold cells for each jump point with boxes.
+    fn expected_len(t: &GoalBounds) -> usize {
+        let held: usize = (0..t.jump_points())
+            .map(|i| t.points[i])
+            .filter_map(|p| t.bounds(p, 0).map(|_| p))
+            .map(|p| 1 + 8 * (0..8).filter(|&d| !is_empty(box_of(t, p, d))).count())
+            .sum();
+        32 + t.jump_points().div_ceil(8) + held + 8
+    }
+
+    fn box_of(t: &GoalBounds, p: crate::graph::NodeId, d: usize) -> Box4 {
+        let (min_x, min_y, max_x, max_y) = t.bounds(p, d).unwrap();
+        [min_x, min_y, max_x, max_y]
+    }
+
     #[test]
     fn round_trips_full_and_partial() {
         let (g, t, hash) = table();
         assert!(t.boxed() > 0);
         let b = written(|w| t.save(w, hash));
-        assert_eq!(b.len(), 32 + 68 * t.boxed() + 8);
+        assert_eq!(b.len(), expected_len(&t));
+        // Fewer bytes than eight boxes per jump point: some boxes are empty.
+        assert!(b.len() < 32 + 65 * t.boxed() + 8);
         assert_eq!(&b[..8], b"CAIRNSGB");
         assert_eq!(GoalBounds::load_for(&b[..], &g, hash).unwrap(), t);
         let half = GoalBounds::build_where(&g, |n| n.0 % 2 == 1);
         assert!(half.boxed() < t.boxed());
         let b = written(|w| half.save(w, hash));
+        assert_eq!(b.len(), expected_len(&half));
         assert_eq!(GoalBounds::load_for(&b[..], &g, hash).unwrap(), half);
         // A larger map crosses the write blocks.
         let big = large_map();
@@ -180,34 +208,35 @@ mod tests {
     }
 
     /// A checksum protects against accidents, not against a file written
-    /// to mislead: a cell off the grid would make a search index out of
-    /// bounds, and one that is not a jump point (or out of order) says the
-    /// file is not this map's table, so each is checked.
+    /// to mislead: a count of jump points other than the map's would read
+    /// the marks wrong, and a mark past the last would name no jump point,
+    /// so each is refused.
     #[test]
-    fn cells_that_are_not_the_maps_jump_points_are_refused() {
+    fn counts_and_marks_that_do_not_fit_the_map_are_refused() {
         let (g, t, hash) = table();
-        for (i, bad) in [(0, u32::MAX), (0, 3)] {
-            let mut b = written(|w| t.save(w, hash));
-            b[32 + 4 * i..36 + 4 * i].copy_from_slice(&bad.to_le_bytes());
-            reseal(&mut b);
-            assert_eq!(
-                kind(GoalBounds::load_for(&b[..], &g, hash)),
-                FileErrorKind::BadJumpPoint {
-                    index: i as u64,
-                    node: bad
-                }
-            );
-        }
-        // Two cells out of order.
-        assert!(t.boxed() >= 2);
+        let points = t.jump_points() as u64;
         let mut b = written(|w| t.save(w, hash));
-        let (first, second) = (b[32..36].to_vec(), b[36..40].to_vec());
-        b[32..36].copy_from_slice(&second);
-        b[36..40].copy_from_slice(&first);
+        b[28..32].copy_from_slice(&(points as u32 + 1).to_le_bytes());
         reseal(&mut b);
-        assert!(matches!(
+        assert_eq!(
             kind(GoalBounds::load_for(&b[..], &g, hash)),
-            FileErrorKind::BadJumpPoint { index: 1, .. }
-        ));
+            FileErrorKind::JumpPointCount {
+                expected: points,
+                found: points + 1
+            }
+        );
+        // The small map's jump points leave bits of the last mark byte.
+        assert_ne!(points % 8, 0);
+        let mut b = written(|w| t.save(w, hash));
+        let last = 32 + t.jump_points().div_ceil(8) - 1;
+        b[last] |= 0x80;
+        reseal(&mut b);
+        assert_eq!(
+            kind(GoalBounds::load_for(&b[..], &g, hash)),
+            FileErrorKind::JumpPointCount {
+                expected: points,
+                found: 8 * points.div_ceil(8)
+            }
+        );
     }
 }
