@@ -7,8 +7,8 @@
 //! sections on JPS+ and on goal bounding): `jps+` answers ahead of every
 //! online search cairns measures, on a table built in milliseconds; goal
 //! bounding, after up to [`GoalBounds::spec_budget`] of building, lets JPS+
-//! expand 2.2 to 8.4 times fewer nodes on `den520d`, `orz900d`,
-//! `32room_000` and `Berlin_0_512`, with 39 to 100% of its jump points
+//! expand 2.6 to 9.2 times fewer nodes on `den520d`, `orz900d`,
+//! `32room_000` and `Berlin_0_512`, with 65 to 100% of its jump points
 //! boxed within the budget (a jump point without boxes prunes nothing), and
 //! answers level with mkpath's goal bounding (section "Goal bounding as
 //! JPS+BB+, beside mkpath"). On
