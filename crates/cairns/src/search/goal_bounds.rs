@@ -35,8 +35,8 @@ type Box4 = [u16; 4];
 /// (the form the build leaves such a box in, and loading gives it).
 const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
 
-/// The slot of a cell without boxes.
-const NONE: u32 = u32::MAX;
+/// The box of a jump point without boxes: it holds every cell.
+const FULL: Box4 = [0, 0, u16::MAX, u16::MAX];
 
 /// A jump table with goal bounding: for each jump point of the table (a
 /// cell JPS+ expands, one a straight run's entry leads to, and each
@@ -109,11 +109,51 @@ pub struct GoalBounds {
     jumps: JumpTable,
     /// The jump points, increasing.
     points: Vec<NodeId>,
-    /// For each cell, the index of its eight boxes in `boxes` divided by
-    /// eight, or [`NONE`].
-    slots: Vec<u32>,
-    /// Eight boxes per jump point with boxes, in the order of `points`.
+    /// Which cells are jump points, and their ranks in `points`.
+    ranks: Ranks,
+    /// Whether each jump point has boxes, in the order of `points`.
+    has_boxes: Vec<bool>,
+    /// Eight boxes per jump point, in the order of `points`: those of a
+    /// jump point without boxes hold every cell (and prune nothing).
     boxes: Vec<Box4>,
+}
+
+/// Which cells are jump points, and the rank of each among them, in a bit
+/// per cell: per word of 64 cells, their bits and the number of jump points
+/// before the word. A quarter of a byte per cell, small enough to stay in
+/// the processor's cache while a query looks up each jump point's boxes
+/// (an index of a `u32` per cell took a load from memory of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ranks {
+    words: Vec<(u64, u32)>,
+}
+
+impl Ranks {
+    /// The ranks of `points` (increasing) on a grid of `cells` cells.
+    fn new(cells: usize, points: &[NodeId]) -> Ranks {
+        let mut words = vec![(0u64, 0u32); cells.div_ceil(64)];
+        for p in points {
+            words[p.index() / 64].0 |= 1 << (p.index() % 64);
+        }
+        let mut before = 0;
+        for (bits, rank) in &mut words {
+            *rank = before;
+            before += bits.count_ones();
+        }
+        Ranks { words }
+    }
+
+    /// The rank of `cell` among the jump points, if it is one.
+    #[inline]
+    fn of(&self, cell: NodeId) -> Option<usize> {
+        let (bits, before) = self.words[cell.index() / 64];
+        let bit = 1u64 << (cell.index() % 64);
+        (bits & bit != 0).then(|| before as usize + (bits & (bit - 1)).count_ones() as usize)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.words.len() * size_of::<(u64, u32)>()
+    }
 }
 
 impl GoalBounds {
@@ -221,17 +261,22 @@ impl GoalBounds {
     fn empty(graph: &GridGraph, jumps: JumpTable, points: Vec<NodeId>) -> GoalBounds {
         GoalBounds {
             jumps,
+            ranks: Ranks::new(cells(graph), &points),
+            has_boxes: vec![false; points.len()],
+            boxes: vec![FULL; 8 * points.len()],
             points,
-            slots: vec![NONE; cells(graph)],
-            boxes: Vec::new(),
         }
     }
 
     /// Gives the `i`-th jump point the boxes `boxes`.
-    fn set(&mut self, i: usize, boxes: &[Box4]) {
-        let cell = self.points[i].index();
-        self.slots[cell] = (self.boxes.len() / 8) as u32;
-        self.boxes.extend_from_slice(boxes);
+    fn set(&mut self, i: usize, boxes: &[Box4; 8]) {
+        self.boxes[8 * i..8 * i + 8].copy_from_slice(boxes);
+        self.has_boxes[i] = true;
+    }
+
+    /// The boxes of the `i`-th jump point, if it has them.
+    fn boxes_of(&self, i: usize) -> Option<&[Box4]> {
+        self.has_boxes[i].then(|| &self.boxes[8 * i..8 * i + 8])
     }
 
     /// The jump table.
@@ -257,7 +302,7 @@ impl GoalBounds {
     /// How many jump points have boxes (all of them, unless the build ran
     /// out of its budget).
     pub fn boxed(&self) -> usize {
-        self.boxes.len() / 8
+        self.has_boxes.iter().filter(|&&b| b).count()
     }
 
     /// The box of move `d` (0..8, the bit order of [`GridGraph::moves`])
@@ -270,26 +315,24 @@ impl GoalBounds {
     /// If `node` is off the table's grid or `d >= 8`.
     pub fn bounds(&self, node: NodeId, d: usize) -> Option<(u16, u16, u16, u16)> {
         assert!(d < 8, "direction {d} is not one of 0..8");
-        let slot = self.slots[node.index()];
-        (slot != NONE).then(|| {
-            let [min_x, min_y, max_x, max_y] = self.boxes[8 * slot as usize + d];
-            (min_x, min_y, max_x, max_y)
-        })
+        let boxes = self.ranks.of(node).and_then(|i| self.boxes_of(i))?;
+        let [min_x, min_y, max_x, max_y] = boxes[d];
+        Some((min_x, min_y, max_x, max_y))
     }
 
-    /// Bytes of the jump table, the index of the boxes and the boxes.
+    /// Bytes of the jump table, the index of the boxes and the boxes (room
+    /// for every jump point's, whether built or not).
     pub fn memory_bytes(&self) -> usize {
         self.jumps.memory_bytes()
-            + self.slots.len() * size_of::<u32>()
-            + self.points.len() * size_of::<NodeId>()
+            + self.ranks.memory_bytes()
+            + self.points.len() * (size_of::<NodeId>() + size_of::<bool>())
             + self.boxes.len() * size_of::<Box4>()
     }
 
     /// [`memory_bytes`](Self::memory_bytes) once every jump point has its
-    /// boxes: the most the table can hold.
+    /// boxes: the most the table can hold, which it holds from the start.
     pub fn full_bytes(&self) -> usize {
-        let unboxed = self.jump_points() - self.boxed();
-        self.memory_bytes() + unboxed * 8 * size_of::<Box4>()
+        self.memory_bytes()
     }
 
     /// Whether the table has the size of `graph`.
@@ -809,7 +852,7 @@ fn union(first: u64) -> u8 {
 /// Which moves a query toward one goal follows at each jump point: those
 /// whose box holds the goal, or all at a jump point without boxes.
 pub(crate) struct GoalFilter<'a> {
-    slots: &'a [u32],
+    ranks: &'a Ranks,
     boxes: &'a [Box4],
     x: u16,
     y: u16,
@@ -821,11 +864,11 @@ pub(crate) struct GoalFilter<'a> {
 impl MoveFilter for GoalFilter<'_> {
     #[inline]
     fn keep(&self, u: NodeId, moves: u8) -> u8 {
-        let slot = self.slots[u.index()];
-        if slot == NONE || !self.fits {
+        let rank = self.ranks.of(u);
+        let Some(point) = rank.filter(|_| self.fits) else {
             return moves;
-        }
-        let boxes = &self.boxes[8 * slot as usize..8 * slot as usize + 8];
+        };
+        let boxes = &self.boxes[8 * point..8 * point + 8];
         let (x, y) = (self.x, self.y);
         let mut kept = 0;
         let mut bits = moves;
@@ -853,7 +896,7 @@ impl JumpData for GoalBounds {
     fn filter(&self, (x, y): (u32, u32)) -> GoalFilter<'_> {
         let fits = u16::try_from(x).is_ok() && u16::try_from(y).is_ok();
         GoalFilter {
-            slots: &self.slots,
+            ranks: &self.ranks,
             boxes: &self.boxes,
             x: x as u16,
             y: y as u16,

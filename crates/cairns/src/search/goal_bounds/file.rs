@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, EMPTY, GoalBounds, NONE, arrivals, jump_points};
+use super::{Box4, EMPTY, GoalBounds, arrivals, jump_points};
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_array, read_grid_table,
@@ -37,14 +37,12 @@ impl GoalBounds {
         let size = (self.jumps.width(), self.jumps.height());
         let mut out = grid_table_writer(w, header, size)?;
         out.put(&(self.points.len() as u32).to_le_bytes())?;
-        let slots: Vec<u32> = self.points.iter().map(|p| self.slots[p.index()]).collect();
-        let mut marks = vec![0u8; slots.len().div_ceil(8)];
-        for (i, _) in slots.iter().enumerate().filter(|&(_, &s)| s != NONE) {
+        let mut marks = vec![0u8; self.points.len().div_ceil(8)];
+        for (i, _) in self.has_boxes.iter().enumerate().filter(|&(_, &b)| b) {
             marks[i / 8] |= 1 << (i % 8);
         }
         out.put(&marks)?;
-        for &slot in slots.iter().filter(|&&s| s != NONE) {
-            let boxes = &self.boxes[8 * slot as usize..][..8];
+        for boxes in (0..self.points.len()).filter_map(|i| self.boxes_of(i)) {
             let held = (0..8).filter(|&d| !is_empty(boxes[d]));
             out.put(&[held.clone().fold(0u8, |mask, d| mask | 1 << d)])?;
             for d in held {
