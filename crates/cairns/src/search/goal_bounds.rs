@@ -78,8 +78,9 @@ const FULL: Box4 = [0, 0, u16::MAX, u16::MAX];
 /// [`build`](GoalBounds::build): one search per jump point, `O(J (V + J
 /// log J))` for `J` jump points and `V` cells (a search walks each cell
 /// about once, and its OPEN holds jump points only). Memory: the
-/// jump table (16 bytes per cell), 4 bytes per cell for the index of its
-/// boxes and 64 bytes per jump point with boxes
+/// jump table (16 bytes per cell), a quarter of a byte per cell for the
+/// index of the boxes, and 69 bytes per jump point (its cell, whether it
+/// has boxes, and room for its eight boxes, built or not)
 /// ([`memory_bytes`](GoalBounds::memory_bytes)).
 ///
 /// # Example
@@ -231,12 +232,8 @@ impl GoalBounds {
         } else {
             vec![None; points.len()]
         };
-        let mut by_point = vec![None; points.len()];
-        for (&i, boxes) in order.iter().zip(built) {
-            by_point[i] = boxes;
-        }
         let mut table = GoalBounds::empty(graph, jumps, points);
-        for (i, boxes) in by_point.into_iter().enumerate() {
+        for (&i, boxes) in order.iter().zip(built) {
             if let Some(boxes) = boxes {
                 table.set(i, &boxes);
             }

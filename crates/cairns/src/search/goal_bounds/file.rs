@@ -143,13 +143,10 @@ fn read_bounds<R: io::Read>(
             std::array::from_fn(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]))
         })?
         .into_iter();
-        let boxes: [Box4; 8] = std::array::from_fn(|d| {
-            if mask & (1 << d) != 0 {
-                held.next()
-            } else {
-                None
-            }
-            .unwrap_or(EMPTY)
+        // `held` has a box for each bit of the mask.
+        let boxes: [Box4; 8] = std::array::from_fn(|d| match mask & (1 << d) {
+            0 => EMPTY,
+            _ => held.next().unwrap_or(EMPTY),
         });
         table.set(i, &boxes);
     }
