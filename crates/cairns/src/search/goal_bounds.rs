@@ -35,9 +35,6 @@ type Box4 = [u16; 4];
 /// (the form the build leaves such a box in, and loading gives it).
 const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
 
-/// The box of a jump point without boxes: it holds every cell.
-const FULL: Box4 = [0, 0, u16::MAX, u16::MAX];
-
 /// A jump table with goal bounding: for each jump point of the table (a
 /// cell JPS+ expands, one a straight run's entry leads to, and each
 /// diagonal jump point on the diagonal runs those follow) and each of the
@@ -53,7 +50,10 @@ const FULL: Box4 = [0, 0, u16::MAX, u16::MAX];
 /// its budget, [`build_within`](GoalBounds::build_within)) drops nothing:
 /// the table answers optimally at any budget, and prunes more the more of
 /// it is built. The build reaches the jump points queries expand first,
-/// then the diagonal ones, each kind scattered over the map.
+/// then the diagonal ones, each kind scattered over the map. A table
+/// goes on filling in later ([`fill_within`](GoalBounds::fill_within)),
+/// after a partial build or after wall edits dropped its boxes
+/// ([`edited`](GoalBounds::edited)), while its older state serves.
 ///
 /// The boxes are built with one canonical Dijkstra search per jump point
 /// (Sturtevant and Rabin 2016): it follows only the canonical paths jump
@@ -79,9 +79,8 @@ const FULL: Box4 = [0, 0, u16::MAX, u16::MAX];
 /// log J))` for `J` jump points and `V` cells (a search walks each cell
 /// about once, and its OPEN holds jump points only). Memory: the
 /// jump table (16 bytes per cell), a quarter of a byte per cell for the
-/// index of the boxes, and 69 bytes per jump point (its cell, whether it
-/// has boxes, and room for its eight boxes, built or not)
-/// ([`memory_bytes`](GoalBounds::memory_bytes)).
+/// index of the boxes, 4 bytes per jump point (its cell) and 64 per jump
+/// point with boxes ([`memory_bytes`](GoalBounds::memory_bytes)).
 ///
 /// # Example
 ///
@@ -110,18 +109,17 @@ pub struct GoalBounds {
     jumps: JumpTable,
     /// The jump points, increasing.
     points: Vec<NodeId>,
-    /// Which cells are jump points, and their ranks in `points`.
+    /// Which cells are jump points with boxes, and their ranks among them.
     ranks: Ranks,
-    /// Whether each jump point has boxes, in the order of `points`.
-    has_boxes: Vec<bool>,
-    /// Eight boxes per jump point, in the order of `points`: those of a
-    /// jump point without boxes hold every cell (and prune nothing).
+    /// Eight boxes per jump point with boxes, in the order of `points`. A
+    /// query at a jump point without boxes finds no bit in `ranks` and
+    /// reads no box.
     boxes: Vec<Box4>,
 }
 
-/// Which cells are jump points, and the rank of each among them, in a bit
-/// per cell: per word of 64 cells, their bits and the number of jump points
-/// before the word. A quarter of a byte per cell, small enough to stay in
+/// Which cells are jump points with boxes, and the rank of each among
+/// them, in a bit per cell: per word of 64 cells, their bits and the number
+/// of such jump points before the word. A quarter of a byte per cell, small enough to stay in
 /// the processor's cache while a query looks up each jump point's boxes
 /// (an index of a `u32` per cell took a load from memory of its own).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +142,7 @@ impl Ranks {
         Ranks { words }
     }
 
-    /// The rank of `cell` among the jump points, if it is one.
+    /// The rank of `cell` among the marked cells, if it is one.
     #[inline]
     fn of(&self, cell: NodeId) -> Option<usize> {
         let (bits, before) = self.words[cell.index() / 64];
@@ -195,13 +193,57 @@ impl GoalBounds {
     /// before each one's search) says yes.
     fn build_where(graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) -> GoalBounds {
         let jumps = JumpTable::build(graph);
-        let map = Map::new(graph, &jumps);
+        let points = jump_points(graph, &jumps, &arrivals(&jumps));
+        let mut table = GoalBounds::empty(graph, jumps, points);
+        table.fill_where(graph, go);
+        table
+    }
+
+    /// Builds the boxes of the jump points that have none, as
+    /// [`build_within`](Self::build_within) does, starting no jump point's
+    /// search after `budget` has passed: a table built within a budget, or
+    /// one whose boxes wall edits dropped ([`edited`](Self::edited)), fills
+    /// in, a budget at a time, on every core. `graph` is the map the table
+    /// is of (the one its jump table was built or repaired for).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::search::GoalBounds;
+    ///
+    /// let mut graph = GridGraph::new(Grid::from_ascii("......\n.@....\n......").unwrap(), Neighborhood::Octile);
+    /// let table = GoalBounds::build(&graph);
+    /// graph.set_tile(3, 1, Tile::OutOfBounds);
+    /// let mut edited = table.edited(&graph, &[graph.node(3, 1).unwrap()]);
+    /// assert_eq!(edited.boxed(), 0); // built on the older map: dropped
+    /// edited.fill_within(&graph, Duration::from_secs(60));
+    /// assert_eq!(edited, GoalBounds::build(&graph));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `graph` has another size than the table.
+    pub fn fill_within(&mut self, graph: &GridGraph, budget: Duration) {
+        assert!(
+            self.fits(graph),
+            "a goal-bounding table filled on a grid of another size"
+        );
+        let deadline = Instant::now() + budget;
+        self.fill_where(graph, |_| Instant::now() < deadline);
+    }
+
+    /// Builds the boxes of the jump points without boxes for which `go`
+    /// (asked just before each one's search) says yes.
+    fn fill_where(&mut self, graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) {
+        let map = Map::new(graph, &self.jumps);
         let arrivals = &map.arrivals;
-        let points = jump_points(graph, &jumps, arrivals);
+        let points = &self.points;
         // The jump points a query expands first, then the diagonal ones
         // it only passes; each kind scattered over the map, so that a
         // budget that runs out leaves boxes all over it.
-        let mut order: Vec<usize> = (0..points.len()).collect();
+        let mut order: Vec<usize> = (0..points.len())
+            .filter(|&i| self.boxes_at(points[i]).is_none())
+            .collect();
         order.sort_by_key(|&i| {
             let cell = points[i];
             // No straight arrival (bits 0 to 3): a diagonal jump point.
@@ -209,43 +251,45 @@ impl GoalBounds {
             (passed, cell.0.wrapping_mul(0x9e37_79b1), cell.0)
         });
         let fits = |n: u32| n <= 1 << 16;
-        let built: Vec<Option<[Box4; 8]>> = if fits(graph.width()) && fits(graph.height()) {
-            // Chunks, so that each search reuses the arrays of the last;
-            // made only for a chunk that searches (past a budget, the
-            // chunks left would each clear a map's worth for nothing).
-            order
-                .par_chunks(16)
-                .flat_map_iter(|chunk| {
-                    let mut sweep = None;
-                    chunk
-                        .iter()
-                        .map(|&i| {
-                            let p = points[i];
-                            go(p).then(|| {
-                                let sweep = sweep.get_or_insert_with(|| Sweep::new(cells(graph)));
-                                sweep.boxes_from(&map, p, arrivals[p.index()])
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        } else {
-            vec![None; points.len()]
-        };
-        let mut table = GoalBounds::empty(graph, jumps, points);
-        for (&i, boxes) in order.iter().zip(built) {
-            if let Some(boxes) = boxes {
-                table.set(i, &boxes);
-            }
+        if !(fits(graph.width()) && fits(graph.height())) {
+            return;
         }
-        table
+        // Chunks, so that each search reuses the arrays of the last; made
+        // only for a chunk that searches (past a budget, the chunks left
+        // would each clear a map's worth for nothing).
+        let built: Vec<Option<[Box4; 8]>> = order
+            .par_chunks(16)
+            .flat_map_iter(|chunk| {
+                let mut sweep = None;
+                chunk
+                    .iter()
+                    .map(|&i| {
+                        let p = points[i];
+                        go(p).then(|| {
+                            let sweep = sweep.get_or_insert_with(|| Sweep::new(cells(graph)));
+                            sweep.boxes_from(&map, p, arrivals[p.index()])
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if built.iter().all(Option::is_none) {
+            return;
+        }
+        let mut all: Vec<Option<[Box4; 8]>> =
+            points.iter().map(|&p| self.boxes_at(p).copied()).collect();
+        for (&i, boxes) in order.iter().zip(built) {
+            all[i] = all[i].or(boxes);
+        }
+        self.set_boxes(graph, &all);
     }
 
     /// This table after the cells `edited` of `graph` changed: the jump
     /// table repaired near the edits ([`JumpTable::repair`]) and no boxes,
     /// since a box of the older map may leave out a cell whose shortest
     /// path now starts its way. The search then prunes nothing and answers
-    /// as `jps+` does, until the table is built again.
+    /// as `jps+` does, until the table fills in again
+    /// ([`fill_within`](Self::fill_within)).
     #[must_use]
     pub fn edited(&self, graph: &GridGraph, edited: &[NodeId]) -> GoalBounds {
         let mut jumps = self.jumps.clone();
@@ -258,22 +302,26 @@ impl GoalBounds {
     fn empty(graph: &GridGraph, jumps: JumpTable, points: Vec<NodeId>) -> GoalBounds {
         GoalBounds {
             jumps,
-            ranks: Ranks::new(cells(graph), &points),
-            has_boxes: vec![false; points.len()],
-            boxes: vec![FULL; 8 * points.len()],
+            ranks: Ranks::new(cells(graph), &[]),
+            boxes: Vec::new(),
             points,
         }
     }
 
-    /// Gives the `i`-th jump point the boxes `boxes`.
-    fn set(&mut self, i: usize, boxes: &[Box4; 8]) {
-        self.boxes[8 * i..8 * i + 8].copy_from_slice(boxes);
-        self.has_boxes[i] = true;
+    /// Gives each jump point the boxes of its place in `all` (in the order
+    /// of the points), or none.
+    fn set_boxes(&mut self, graph: &GridGraph, all: &[Option<[Box4; 8]>]) {
+        let boxed: Vec<NodeId> = (self.points.iter().zip(all))
+            .filter_map(|(&p, b)| b.map(|_| p))
+            .collect();
+        self.ranks = Ranks::new(cells(graph), &boxed);
+        self.boxes = all.iter().flatten().flatten().copied().collect();
     }
 
-    /// The boxes of the `i`-th jump point, if it has them.
-    fn boxes_of(&self, i: usize) -> Option<&[Box4]> {
-        self.has_boxes[i].then(|| &self.boxes[8 * i..8 * i + 8])
+    /// The boxes of the jump point at `cell`, if it has them.
+    fn boxes_at(&self, cell: NodeId) -> Option<&[Box4; 8]> {
+        let i = self.ranks.of(cell)?;
+        self.boxes[8 * i..8 * i + 8].try_into().ok()
     }
 
     /// The jump table.
@@ -299,7 +347,7 @@ impl GoalBounds {
     /// How many jump points have boxes (all of them, unless the build ran
     /// out of its budget).
     pub fn boxed(&self) -> usize {
-        self.has_boxes.iter().filter(|&&b| b).count()
+        self.boxes.len() / 8
     }
 
     /// The box of move `d` (0..8, the bit order of [`GridGraph::moves`])
@@ -312,24 +360,24 @@ impl GoalBounds {
     /// If `node` is off the table's grid or `d >= 8`.
     pub fn bounds(&self, node: NodeId, d: usize) -> Option<(u16, u16, u16, u16)> {
         assert!(d < 8, "direction {d} is not one of 0..8");
-        let boxes = self.ranks.of(node).and_then(|i| self.boxes_of(i))?;
+        let boxes = self.boxes_at(node)?;
         let [min_x, min_y, max_x, max_y] = boxes[d];
         Some((min_x, min_y, max_x, max_y))
     }
 
-    /// Bytes of the jump table, the index of the boxes and the boxes (room
-    /// for every jump point's, whether built or not).
+    /// Bytes of the jump table, the jump points, the index of the boxes
+    /// and the boxes.
     pub fn memory_bytes(&self) -> usize {
         self.jumps.memory_bytes()
             + self.ranks.memory_bytes()
-            + self.points.len() * (size_of::<NodeId>() + size_of::<bool>())
+            + self.points.len() * size_of::<NodeId>()
             + self.boxes.len() * size_of::<Box4>()
     }
 
     /// [`memory_bytes`](Self::memory_bytes) once every jump point has its
-    /// boxes: the most the table can hold, which it holds from the start.
+    /// boxes: the most the table can hold.
     pub fn full_bytes(&self) -> usize {
-        self.memory_bytes()
+        self.memory_bytes() + (self.points.len() - self.boxed()) * 8 * size_of::<Box4>()
     }
 
     /// Whether the table has the size of `graph`.
@@ -853,16 +901,18 @@ pub(crate) struct GoalFilter<'a> {
     boxes: &'a [Box4],
     x: u16,
     y: u16,
-    /// Whether the goal's coordinates fit the boxes (else nothing is
-    /// dropped).
+    /// Whether the goal's coordinates fit the boxes and the table has
+    /// any (else nothing is dropped).
     fits: bool,
 }
 
 impl MoveFilter for GoalFilter<'_> {
     #[inline]
     fn keep(&self, u: NodeId, moves: u8) -> u8 {
-        let rank = self.ranks.of(u);
-        let Some(point) = rank.filter(|_| self.fits) else {
+        if !self.fits {
+            return moves;
+        }
+        let Some(point) = self.ranks.of(u) else {
             return moves;
         };
         let boxes = &self.boxes[8 * point..8 * point + 8];
@@ -891,7 +941,9 @@ impl JumpData for GoalBounds {
 
     #[inline]
     fn filter(&self, (x, y): (u32, u32)) -> GoalFilter<'_> {
-        let fits = u16::try_from(x).is_ok() && u16::try_from(y).is_ok();
+        // A table without boxes filters nothing: its queries cost what
+        // `jps+`'s do.
+        let fits = u16::try_from(x).is_ok() && u16::try_from(y).is_ok() && !self.boxes.is_empty();
         GoalFilter {
             ranks: &self.ranks,
             boxes: &self.boxes,
@@ -931,8 +983,10 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Tile;
     use crate::search::testing::{
-        matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids, walled as grid,
+        matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids, scattered,
+        walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -954,6 +1008,39 @@ mod tests {
     // Rooms have many ties between the ways round a wall: the case where
     // a cell must be in the box of each first move.
     proptest_against_dijkstra! { check_all_from, cases = 200, scattered(15, 500), rooms(6, 20) }
+
+    proptest::proptest! {
+        /// After any sequence of wall edits, a table edited (its boxes
+        /// dropped) and filled in a part at a time answers optimally with
+        /// each part, and ends equal to the build of the edited grid.
+        #[test]
+        fn edited_tables_fill_in_to_built_ones(
+            (mut graph, start) in scattered(16, 500),
+            batches in proptest::collection::vec(
+                proptest::collection::vec((0..16u32, 0..16u32), 1..4),
+                1..4,
+            ),
+        ) {
+            let mut table = GoalBounds::build(&graph);
+            for batch in batches {
+                let mut edited = Vec::new();
+                for (x, y) in batch {
+                    let (x, y) = (x % graph.width(), y % graph.height());
+                    let n = graph.node(x, y).unwrap();
+                    let tile = if graph.is_passable(n) { Tile::OutOfBounds } else { Tile::Ground };
+                    graph.set_tile(x, y, tile);
+                    edited.push(n);
+                }
+                table = table.edited(&graph, &edited);
+                proptest::prop_assert_eq!(table.boxed(), 0);
+                table.fill_where(&graph, |n| n.0 % 3 == 0);
+                let search = JumpPointSearchPlus::bounded(&graph, &table).unwrap();
+                proptest::prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
+                table.fill_within(&graph, Duration::from_secs(600));
+                proptest::prop_assert_eq!(&table, &GoalBounds::build(&graph));
+            }
+        }
+    }
 
     /// The canonical Dijkstra search over runs finds for every cell the
     /// first moves the search through every cell finds.

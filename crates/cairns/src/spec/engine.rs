@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::construct::{BoxedSearcher, build_searcher, safe_searcher, serves_safe_mode};
 use super::error::SpecError;
@@ -13,7 +13,7 @@ use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::search::{Forward, SearchMemory, Searcher};
+use crate::search::{Forward, GoalBounds, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -138,7 +138,8 @@ impl Engine {
     /// engine returned takes the same one), a jump table repaired near the
     /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)) and
     /// a goal-bounding table's boxes dropped
-    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)), the
+    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited); they
+    /// fill in again with [`filled_within`](Engine::filled_within)), the
     /// other tables built again.
     /// This engine is unchanged; searchers take up the edit by being
     /// handed out by the new engine. The C API and the Python package edit
@@ -313,6 +314,67 @@ impl Engine {
         });
         let engine = Engine::with_tables(self.graph().clone(), &self.spec(), given)?;
         Ok((progress, Some(engine)))
+    }
+
+    /// This engine with more of its goal-bounding table's boxes built
+    /// ([`GoalBounds::fill_within`]): the jump points without boxes, after
+    /// [`edited`](Engine::edited) dropped them or a spec's build ran out of
+    /// its budget, get theirs until `budget` has passed, on every core.
+    /// `None` when the engine has no goal-bounding table or every jump
+    /// point has its boxes. This engine is unchanged and serves meanwhile
+    /// (a jump point without boxes prunes nothing, so its answers stay
+    /// optimal); call this from a thread of its own, or in slices between
+    /// frames, and move searchers to each engine it returns
+    /// ([`EngineSearcher::switch_to`]). An engine edited again meanwhile
+    /// fills from its own map: fill the newest.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::spec::{Engine, SearchSpec};
+    ///
+    /// let graph = GridGraph::new(Grid::from_ascii("......\n.@....\n......").unwrap(), Neighborhood::Octile);
+    /// let engine = Engine::new(graph, &"jps+bb".parse::<SearchSpec>().unwrap()).unwrap();
+    /// let bounds = |e: &Engine| e.tables()[0].bounds().map(|b| (b.boxed(), b.jump_points())).unwrap();
+    /// let (boxed, points) = bounds(&engine);
+    /// assert_eq!(boxed, points);
+    /// assert!(engine.filled_within(Duration::from_secs(1)).unwrap().is_none());
+    ///
+    /// let edited = engine.edited(&[(3, 1, Tile::OutOfBounds)], &mut None).unwrap();
+    /// assert_eq!(bounds(&edited).0, 0); // boxes of the older map dropped
+    /// let filled = std::thread::spawn(move || edited.filled_within(Duration::from_secs(60)))
+    ///     .join()
+    ///     .unwrap()
+    ///     .unwrap()
+    ///     .unwrap();
+    /// let (boxed, points) = bounds(&filled);
+    /// assert_eq!(boxed, points);
+    /// // As a table built on the edited map.
+    /// let fresh = Engine::new(filled.graph().clone(), &filled.spec()).unwrap();
+    /// assert_eq!(filled.tables(), fresh.tables());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::with_tables`].
+    pub fn filled_within(&self, budget: Duration) -> Result<Option<Engine>, SpecError> {
+        let tables = self.tables();
+        let Some(bounds) = tables.iter().find_map(Table::bounds) else {
+            return Ok(None);
+        };
+        if bounds.boxed() == bounds.jump_points() {
+            return Ok(None);
+        }
+        let t0 = Instant::now();
+        let mut bounds = GoalBounds::clone(bounds);
+        bounds.fill_within(self.graph(), budget);
+        let mut given = kept(tables, |t| t.bounds().is_none());
+        given.push(Given {
+            table: Table::from(bounds),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        let stale = self.inner.stale.clone();
+        Engine::made(self.graph().clone(), &self.spec(), given, stale).map(Some)
     }
 
     /// This engine's tables of the kinds repaired where cells change

@@ -38,11 +38,13 @@ impl GoalBounds {
         let mut out = grid_table_writer(w, header, size)?;
         out.put(&(self.points.len() as u32).to_le_bytes())?;
         let mut marks = vec![0u8; self.points.len().div_ceil(8)];
-        for (i, _) in self.has_boxes.iter().enumerate().filter(|&(_, &b)| b) {
-            marks[i / 8] |= 1 << (i % 8);
+        for (i, &p) in self.points.iter().enumerate() {
+            if self.boxes_at(p).is_some() {
+                marks[i / 8] |= 1 << (i % 8);
+            }
         }
         out.put(&marks)?;
-        for boxes in (0..self.points.len()).filter_map(|i| self.boxes_of(i)) {
+        for boxes in self.points.iter().filter_map(|&p| self.boxes_at(p)) {
             let held = (0..8).filter(|&d| !is_empty(boxes[d]));
             out.put(&[held.clone().fold(0u8, |mask, d| mask | 1 << d)])?;
             for d in held {
@@ -124,6 +126,7 @@ fn read_bounds<R: io::Read>(
     let points = jump_points(graph, &jumps, &arrivals(&jumps));
     let mut table = GoalBounds::empty(graph, jumps, points);
     let expected = table.points.len();
+    let mut all = vec![None; expected];
     let count_error = |found: u64| FileErrorKind::JumpPointCount {
         expected: expected as u64,
         found,
@@ -148,8 +151,9 @@ fn read_bounds<R: io::Read>(
             0 => EMPTY,
             _ => held.next().unwrap_or(EMPTY),
         });
-        table.set(i, &boxes);
+        all[i] = Some(boxes);
     }
+    table.set_boxes(graph, &all);
     Ok(table)
 }
 
