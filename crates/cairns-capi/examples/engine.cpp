@@ -1,6 +1,7 @@
 // engine: the cairns C API from C++, as a game engine uses it: a map from
 // a byte array, one engine shared by worker threads (a searcher each),
-// paths into growing buffers, wall edits, a flow field, the nearest goal,
+// paths into growing buffers, wall edits (a goal-bounding table filled in
+// again on a thread of its own), a flow field, the nearest goal,
 // a budgeted search, and a table saved and loaded. Every answer is
 // checked; the program exits 1 when one is wrong, 2 on an error.
 //
@@ -240,9 +241,20 @@ int main(int argc, char **argv) try {
     // goes on in steps (a game's frames), every answer optimal meanwhile.
     Engine later = make_engine(map.get(), "astar/dh:4");
     Searcher s_later = make_searcher(later.get());
+    // Goal bounding: an edit drops the boxes (built on the older map); a
+    // thread of its own builds them again while the searcher answers.
+    Engine bounded = make_engine(map.get(), "jps+bb");
+    Searcher s_bounded = make_searcher(bounded.get());
     check(cairns_engine_set_walls(engine.get(), xy.data(), wall.data(), wall.size()), "edit");
     check(cairns_engine_set_walls(plain.get(), xy.data(), wall.data(), wall.size()), "edit");
     check(cairns_engine_set_walls_later(later.get(), xy.data(), wall.data(), wall.size()), "edit later");
+    check(cairns_engine_set_walls(bounded.get(), xy.data(), wall.data(), wall.size()), "edit bounded");
+    int filled = 0;
+    cairns_status fill_status = CAIRNS_OK;
+    std::thread filler([&] {
+        for (int round = 0; !filled && round < 1000 && fill_status == CAIRNS_OK; round++)
+            fill_status = cairns_engine_fill_boxes(bounded.get(), 0.05, &filled);
+    });
     Searcher fresh = make_searcher(plain.get());
     auto answers_as_astar = [&](cairns_searcher *searcher, const std::string &when) {
         for (size_t i = 0; i < queries.size(); i += 5) {
@@ -257,6 +269,11 @@ int main(int argc, char **argv) try {
     };
     answers_as_astar(s.get(), "after the edit");
     answers_as_astar(s_later.get(), "after the edit answered later");
+    answers_as_astar(s_bounded.get(), "after the edit, goal bounding filling in");
+    filler.join();
+    check(fill_status, "fill boxes");
+    expect(filled == 1, "every jump point has its boxes again");
+    answers_as_astar(s_bounded.get(), "after the edit, goal bounding filled in");
     int done = 0, frames = 0;
     while (!done && frames < 100000) {
         check(cairns_engine_repair_step(later.get(), 2000, &done), "repair step");

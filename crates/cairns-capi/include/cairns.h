@@ -283,6 +283,27 @@ cairns_status cairns_engine_set_walls_later(const cairns_engine *engine,
 // `engine` is NULL or a live handle; `done` valid for a write.
 cairns_status cairns_engine_repair_step(const cairns_engine *engine, size_t budget, int32_t *done);
 
+// Builds more of a goal-bounding engine's boxes (spec `"jps+bb"`): the
+// jump points without boxes, after `cairns_engine_set_walls` dropped
+// them (boxes of the older map are not trusted) or the build ran out of
+// its budget, get theirs until `seconds` have passed, on every core.
+// Meant for a thread of its own: searchers keep answering meanwhile,
+// optimally (a jump point without boxes prunes nothing), and take up the
+// boxes at their next query. Edits are not held up: an edit made while
+// this builds wins, and what was built for the older map is dropped.
+// `*done` is 1 when every jump point of the current engine has its boxes
+// (at once for an engine without a goal-bounding table) and 0 while
+// some are missing: call it again.
+//
+// # Errors
+//
+// `CAIRNS_ERR_ARGUMENT` for a negative or non-finite `seconds`.
+//
+// # Safety
+//
+// `engine` is NULL or a live handle; `done` valid for a write.
+cairns_status cairns_engine_fill_boxes(const cairns_engine *engine, double seconds, int32_t *done);
+
 // The distance field and flow field to the nearest of `count` goals
 // (`x, y` pairs at `goals`), over the engine's current map: `distance[c]`
 // is the cost from cell `c` (`y * width + x`) to its nearest goal

@@ -5,7 +5,7 @@
 use std::ffi::{CStr, c_char};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cairns::graph::NodeId;
 use cairns::grid::Tile;
@@ -439,6 +439,68 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
         };
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(done, i32::from(finished), "done")? };
+        Ok(cairns_status::CAIRNS_OK)
+    })
+}
+
+/// Builds more of a goal-bounding engine's boxes (spec `"jps+bb"`): the
+/// jump points without boxes, after `cairns_engine_set_walls` dropped
+/// them (boxes of the older map are not trusted) or the build ran out of
+/// its budget, get theirs until `seconds` have passed, on every core.
+/// Meant for a thread of its own: searchers keep answering meanwhile,
+/// optimally (a jump point without boxes prunes nothing), and take up the
+/// boxes at their next query. Edits are not held up: an edit made while
+/// this builds wins, and what was built for the older map is dropped.
+/// `*done` is 1 when every jump point of the current engine has its boxes
+/// (at once for an engine without a goal-bounding table) and 0 while
+/// some are missing: call it again.
+///
+/// # Errors
+///
+/// `CAIRNS_ERR_ARGUMENT` for a negative or non-finite `seconds`.
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `done` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_engine_fill_boxes(
+    engine: *const cairns_engine,
+    seconds: f64,
+    done: *mut i32,
+) -> cairns_status {
+    guard(|| {
+        handle::need(done, "done")?;
+        // SAFETY: the caller's contract.
+        let engine = unsafe { handle::get(engine, "engine")? };
+        let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {
+            Failure::new(
+                cairns_status::CAIRNS_ERR_ARGUMENT,
+                format!("seconds: {seconds} is not a finite number of at least 0"),
+            )
+        })?;
+        let shared = &engine.shared;
+        let old = shared.current();
+        let filled = old
+            .engine
+            .filled_within(budget)
+            .map_err(|e| spec_failure(&e))?;
+        if let Some(filled) = filled {
+            // Under the edits' lock, so that no edit lands between the
+            // check and the swap.
+            let _edits = shared.edits();
+            if shared.is_current(old.version) {
+                shared.replace(&old, filled);
+            }
+        }
+        let full = shared
+            .current()
+            .engine
+            .tables()
+            .iter()
+            .filter_map(Table::bounds)
+            .all(|b| b.boxed() == b.jump_points());
+        // SAFETY: checked non-NULL above; the caller's contract.
+        unsafe { handle::put(done, i32::from(full), "done")? };
         Ok(cairns_status::CAIRNS_OK)
     })
 }

@@ -39,10 +39,10 @@ mod map;
 mod searcher;
 
 pub use engine::{
-    cairns_engine, cairns_engine_component, cairns_engine_field, cairns_engine_free,
-    cairns_engine_new, cairns_engine_new_with_tables, cairns_engine_repair_step,
-    cairns_engine_save_table, cairns_engine_set_walls, cairns_engine_set_walls_later,
-    cairns_engine_spec, cairns_engine_table_count,
+    cairns_engine, cairns_engine_component, cairns_engine_field, cairns_engine_fill_boxes,
+    cairns_engine_free, cairns_engine_new, cairns_engine_new_with_tables,
+    cairns_engine_repair_step, cairns_engine_save_table, cairns_engine_set_walls,
+    cairns_engine_set_walls_later, cairns_engine_spec, cairns_engine_table_count,
 };
 pub use error::{cairns_last_error, cairns_status, cairns_status_name};
 pub use map::{

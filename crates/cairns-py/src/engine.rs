@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
@@ -185,6 +185,33 @@ impl Engine {
     }
 
     /// Keeps `searcher` for a later query.
+    /// The engine that follows this one (edited or filled): `owning` on
+    /// `grid`, with the landmark table's `repair` state. This engine's
+    /// idle searchers move to it keeping their memory (a grid-sized cache
+    /// each): the usual caller drops this engine for the new one, and this
+    /// one makes new searchers if it is used again.
+    fn succeeded_by(
+        &self,
+        owning: Owning,
+        grid: Py<Grid>,
+        repair: Option<IncrementalTable>,
+    ) -> Engine {
+        let mut idle = self
+            .idle
+            .lock()
+            .map_or(Vec::new(), |mut v| std::mem::take(&mut *v));
+        for searcher in &mut idle {
+            searcher.switch_to(&owning);
+        }
+        Engine {
+            owning,
+            grid,
+            given: self.given.clone(),
+            idle: Mutex::new(idle),
+            repair: Mutex::new(repair),
+        }
+    }
+
     fn give(&self, searcher: EngineSearcher) {
         if let Ok(mut idle) = self.idle.lock()
             && idle.len() < IDLE
@@ -468,7 +495,10 @@ impl Engine {
     /// (`(N, 2)` `(x, y)`) become walls where `walls[i]` is true and open
     /// ground where it is false. Its tables stay exact: a landmark table
     /// is repaired where distances change (the same as a rebuild with the
-    /// same landmarks, far sooner), other tables are built again. This
+    /// same landmarks, far sooner), a jump table is repaired near the
+    /// cells, a goal-bounding table keeps its repaired jump table and
+    /// drops its boxes (see `filled`), and a subgoal graph is built
+    /// again. This
     /// engine and its grid are unchanged; the new engine's `grid` is the
     /// edited one. Raises `ValueError` for a point off the grid or lengths
     /// that differ.
@@ -505,24 +535,33 @@ impl Engine {
             py,
             Grid::from_graph(edited.graph().clone(), self.name().to_owned()),
         )?;
-        // This engine's idle searchers move to the edited one keeping
-        // their memory (a grid-sized cache each): the usual caller drops
-        // this engine for the new one, and this one makes new searchers
-        // if it is used again.
-        let mut idle = self
-            .idle
-            .lock()
-            .map_or(Vec::new(), |mut v| std::mem::take(&mut *v));
-        for searcher in &mut idle {
-            searcher.switch_to(&edited);
-        }
-        Ok(Engine {
-            owning: edited,
-            grid,
-            given: self.given.clone(),
-            idle: Mutex::new(idle),
-            repair: Mutex::new(repair),
-        })
+        Ok(self.succeeded_by(edited, grid, repair))
+    }
+
+    /// A new engine with more of the goal-bounding table's boxes (spec
+    /// `jps+bb`): the jump points without boxes, after `with_walls`
+    /// dropped them (boxes of the older map are not trusted) or the
+    /// build ran out of its budget, get theirs until `seconds` have
+    /// passed, on every core. `None` when nothing is missing or the spec
+    /// has no goal-bounding table. The GIL is released meanwhile, so a
+    /// thread can fill while others search this engine, whose answers
+    /// stay optimal (a jump point without boxes prunes nothing). Raises
+    /// `ValueError` for a negative or non-finite `seconds`.
+    fn filled(&self, py: Python<'_>, seconds: f64) -> PyResult<Option<Engine>> {
+        let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {
+            PyValueError::new_err(format!(
+                "seconds must be a finite number, at least 0: got {seconds}"
+            ))
+        })?;
+        let Some(filled) = py
+            .detach(|| self.owning.filled_within(budget))
+            .map_err(|e| to_py(&e))?
+        else {
+            return Ok(None);
+        };
+        let repair = self.repair.lock().map_or(None, |mut state| state.take());
+        let grid = self.grid.clone_ref(py);
+        Ok(Some(self.succeeded_by(filled, grid, repair)))
     }
 
     fn __repr__(&self) -> String {

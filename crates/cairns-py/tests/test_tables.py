@@ -3,6 +3,7 @@ their tables, and budgeted queries."""
 
 import math
 import pickle
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -140,6 +141,37 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
         engine.with_walls([(10_000, 0)], [True])
     with pytest.raises(ValueError, match="1 points but 2 walls"):
         engine.with_walls([(1, 1)], [True, False])
+
+
+
+def test_goal_bounding_fills_in_after_walls_while_serving(den):
+    grid, scen = den
+    engine = cp.Engine(grid, "jps+bb")
+    longest = tuple(scen["start"][-1]), tuple(scen["goal"][-1])
+    path, cost = engine.path(*longest)
+    middle = path[len(path) // 3 : len(path) // 3 + 5]
+    walled = engine.with_walls(middle, [True] * len(middle))
+    blocked = {tuple(p) for p in middle.tolist()}
+    keep = [
+        i
+        for i in range(0, len(scen["start"]), 5)
+        if tuple(scen["start"][i].tolist()) not in blocked and tuple(scen["goal"][i].tolist()) not in blocked
+    ]
+    starts, goals = scen["start"][keep], scen["goal"][keep]
+    want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
+    # Filled on another thread while the edited engine (no boxes yet) answers.
+    with ThreadPoolExecutor(1) as pool:
+        filling = pool.submit(walled.filled, 60.0)
+        during = walled.costs(starts, goals)
+        filled = filling.result()
+    assert filled is not None and filled.grid is walled.grid
+    for got in (during, filled.costs(starts, goals)):
+        assert np.array_equal(np.isinf(got), np.isinf(want))
+        assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
+    assert filled.filled(1.0) is None, "every jump point has its boxes"
+    assert cp.Engine(grid, "jps+").filled(1.0) is None, "no goal-bounding table"
+    with pytest.raises(ValueError, match="seconds must be a finite number"):
+        walled.filled(-1.0)
 
 
 SMALL = cp.Grid(np.random.default_rng(3).random((12, 16)) < 0.2)

@@ -405,12 +405,21 @@ fn offsets(cols: u32) -> [i64; 8] {
 fn arrivals(jumps: &JumpTable) -> Vec<u8> {
     let offsets = offsets(jumps.width());
     let mut arrivals = vec![0u8; jumps.width() as usize * jumps.height() as usize];
+    // A run's entries count down to 1 at the cell before the cell they
+    // lead to (each is the next one's plus one, [`JumpTable::build`]), so
+    // the cells arrived at by move `d` are the neighbours along `d` of the
+    // cells whose entry `d` is 1: one pass over the entries, each write
+    // beside the cell read, instead of following every entry.
     for c in 0..arrivals.len() {
-        for (d, &offset) in offsets.iter().enumerate() {
-            let entry = jumps.distance(NodeId(c as u32), d);
-            if entry > 0 {
-                arrivals[(c as i64 + i64::from(entry) * offset) as usize] |= 1 << d;
-            }
+        let entries = jumps.entries(NodeId(c as u32));
+        let mut ones = 0u8;
+        for (d, &entry) in entries.iter().enumerate() {
+            ones |= u8::from(entry == 1) << d;
+        }
+        while ones != 0 {
+            let d = ones.trailing_zeros() as usize;
+            ones &= ones - 1;
+            arrivals[(c as i64 + offsets[d]) as usize] |= 1 << d;
         }
     }
     arrivals
@@ -1009,7 +1018,37 @@ mod tests {
     // a cell must be in the box of each first move.
     proptest_against_dijkstra! { check_all_from, cases = 200, scattered(15, 500), rooms(6, 20) }
 
+    /// The arrivals by following every positive entry to the cell it
+    /// leads to: what [`arrivals`] finds by looking at neighbours.
+    fn arrivals_followed(jumps: &JumpTable) -> Vec<u8> {
+        let offsets = offsets(jumps.width());
+        let mut arrivals = vec![0u8; jumps.width() as usize * jumps.height() as usize];
+        for c in 0..arrivals.len() {
+            for (d, &offset) in offsets.iter().enumerate() {
+                let entry = jumps.distance(NodeId(c as u32), d);
+                if entry > 0 {
+                    arrivals[(c as i64 + i64::from(entry) * offset) as usize] |= 1 << d;
+                }
+            }
+        }
+        arrivals
+    }
+
     proptest::proptest! {
+        /// A look at each cell's neighbours finds the arrivals that
+        /// following every entry finds, on a built or a repaired table.
+        #[test]
+        fn arrivals_are_where_entries_lead(
+            (mut graph, start) in scattered(20, 600),
+        ) {
+            let mut jumps = JumpTable::build(&graph);
+            proptest::prop_assert_eq!(arrivals(&jumps), arrivals_followed(&jumps));
+            let (x, y) = graph.coords(start);
+            graph.set_tile(x, y, if graph.is_passable(start) { Tile::OutOfBounds } else { Tile::Ground });
+            jumps.repair(&graph, &[start]);
+            proptest::prop_assert_eq!(arrivals(&jumps), arrivals_followed(&jumps));
+        }
+
         /// After any sequence of wall edits, a table edited (its boxes
         /// dropped) and filled in a part at a time answers optimally with
         /// each part, and ends equal to the build of the edited grid.

@@ -236,7 +236,7 @@ impl JumpTable {
 
     /// The eight entries of `node`.
     #[inline]
-    fn entries(&self, node: NodeId) -> &[i16] {
+    pub(crate) fn entries(&self, node: NodeId) -> &[i16] {
         &self.jumps[8 * node.index()..8 * node.index() + 8]
     }
 

@@ -307,10 +307,27 @@ pub(super) fn build_searcher<'a>(
             let jumps = given_or_built(jumps, || JumpTable::build(graph));
             JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight))
         }),
-        Algorithm::JpsBounds => grid_searcher!(open, heuristic, graph, table, |h| {
-            let bounds = given_or_built(bounds, || GoalBounds::build_for_spec(graph));
-            JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, Weighted::checked(h, weight))
-        }),
+        // A table without boxes (wall edits dropped them) prunes nothing:
+        // JPS+ over its jump table answers the same, at `jps+`'s cost.
+        Algorithm::JpsBounds => match bounds {
+            Some(bounds) if bounds.boxed() == 0 => {
+                grid_searcher!(open, heuristic, graph, table, |h| {
+                    JumpPointSearchPlus::with_heuristic(
+                        graph,
+                        bounds.jumps(),
+                        Weighted::checked(h, weight),
+                    )
+                })
+            }
+            _ => grid_searcher!(open, heuristic, graph, table, |h| {
+                let bounds = given_or_built(bounds, || GoalBounds::build_for_spec(graph));
+                JumpPointSearchPlus::bounded_with_heuristic(
+                    graph,
+                    bounds,
+                    Weighted::checked(h, weight),
+                )
+            }),
+        },
         Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
             let subgoals = given_or_built(subgoals, || SubgoalGraph::build_for_spec(graph));
             SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight))
