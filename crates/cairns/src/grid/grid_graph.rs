@@ -449,10 +449,22 @@ impl GridGraph {
     /// whose cell beside the previous cell is blocked.
     #[inline]
     pub(crate) fn canonical_moves_after(&self, node: NodeId, d: usize) -> u8 {
-        let all = self.masks[node.index()];
+        let behind = if d < 4 {
+            self.masks[self.step_back(node, d).index()]
+        } else {
+            0
+        };
+        GridGraph::canonical_after(self.masks[node.index()], behind, d)
+    }
+
+    /// [`canonical_moves_after`](Self::canonical_moves_after) from the
+    /// moves `all` of the node and, after a straight move, `behind` of the
+    /// node it came from (unread after a diagonal): for callers that know
+    /// the moves without the graph (a jump table's entries).
+    #[inline]
+    pub(crate) fn canonical_after(all: u8, behind: u8, d: usize) -> u8 {
         let allowed = if d < 4 {
             // Which of the two cells beside the previous cell are open.
-            let behind = self.masks[self.step_back(node, d).index()];
             let [(a, _), (b, _)] = STRAIGHT_SIDES[d];
             let open = usize::from((behind >> a) & 1) | (usize::from((behind >> b) & 1) << 1);
             STRAIGHT_ALLOWED[d][open]

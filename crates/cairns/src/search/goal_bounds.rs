@@ -16,6 +16,7 @@ mod file;
 use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -104,11 +105,13 @@ const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
 /// let path = search.search(start, goal, &mut cache).unwrap();
 /// assert_eq!(path.cost, 5.0 + 4.0 * DIAGONAL);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct GoalBounds {
     jumps: JumpTable,
-    /// The jump points, increasing.
-    points: Vec<NodeId>,
+    /// The jump points, increasing: found from the jump table when first
+    /// asked for, so that an edit ([`edited`](Self::edited)) costs only
+    /// the jump table's repair.
+    points: OnceLock<Vec<NodeId>>,
     /// Which cells are jump points with boxes, and their ranks among them.
     ranks: Ranks,
     /// Eight boxes per jump point with boxes, in the order of `points`. A
@@ -116,6 +119,16 @@ pub struct GoalBounds {
     /// reads no box.
     boxes: Vec<Box4>,
 }
+
+/// Two tables are equal when their jump tables and boxes are: the jump
+/// points follow from the jump table.
+impl PartialEq for GoalBounds {
+    fn eq(&self, other: &GoalBounds) -> bool {
+        self.jumps == other.jumps && self.ranks == other.ranks && self.boxes == other.boxes
+    }
+}
+
+impl Eq for GoalBounds {}
 
 /// Which cells are jump points with boxes, and the rank of each among
 /// them, in a bit per cell: per word of 64 cells, their bits and the number
@@ -192,9 +205,7 @@ impl GoalBounds {
     /// Builds the boxes of the jump points for which `go` (asked just
     /// before each one's search) says yes.
     fn build_where(graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) -> GoalBounds {
-        let jumps = JumpTable::build(graph);
-        let points = jump_points(graph, &jumps, &arrivals(&jumps));
-        let mut table = GoalBounds::empty(graph, jumps, points);
+        let mut table = GoalBounds::empty(graph, JumpTable::build(graph));
         table.fill_where(graph, go);
         table
     }
@@ -237,7 +248,9 @@ impl GoalBounds {
     fn fill_where(&mut self, graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) {
         let map = Map::new(graph, &self.jumps);
         let arrivals = &map.arrivals;
-        let points = &self.points;
+        let points = self
+            .points
+            .get_or_init(|| jump_points(&self.jumps, arrivals));
         // The jump points a query expands first, then the diagonal ones
         // it only passes; each kind scattered over the map, so that a
         // budget that runs out leaves boxes all over it.
@@ -294,24 +307,29 @@ impl GoalBounds {
     pub fn edited(&self, graph: &GridGraph, edited: &[NodeId]) -> GoalBounds {
         let mut jumps = self.jumps.clone();
         jumps.repair(graph, edited);
-        let points = jump_points(graph, &jumps, &arrivals(&jumps));
-        GoalBounds::empty(graph, jumps, points)
+        GoalBounds::empty(graph, jumps)
     }
 
     /// The table of `jumps` with no boxes yet.
-    fn empty(graph: &GridGraph, jumps: JumpTable, points: Vec<NodeId>) -> GoalBounds {
+    fn empty(graph: &GridGraph, jumps: JumpTable) -> GoalBounds {
         GoalBounds {
             jumps,
             ranks: Ranks::new(cells(graph), &[]),
             boxes: Vec::new(),
-            points,
+            points: OnceLock::new(),
         }
+    }
+
+    /// The jump points, increasing.
+    fn points(&self) -> &[NodeId] {
+        self.points
+            .get_or_init(|| jump_points(&self.jumps, &arrivals(&self.jumps)))
     }
 
     /// Gives each jump point the boxes of its place in `all` (in the order
     /// of the points), or none.
     fn set_boxes(&mut self, graph: &GridGraph, all: &[Option<[Box4; 8]>]) {
-        let boxed: Vec<NodeId> = (self.points.iter().zip(all))
+        let boxed: Vec<NodeId> = (self.points().iter().zip(all))
             .filter_map(|(&p, b)| b.map(|_| p))
             .collect();
         self.ranks = Ranks::new(cells(graph), &boxed);
@@ -331,7 +349,7 @@ impl GoalBounds {
 
     /// How many jump points the table has.
     pub fn jump_points(&self) -> usize {
-        self.points.len()
+        self.points().len()
     }
 
     /// How many of the [`jump_points`](Self::jump_points) a query expands
@@ -370,14 +388,17 @@ impl GoalBounds {
     pub fn memory_bytes(&self) -> usize {
         self.jumps.memory_bytes()
             + self.ranks.memory_bytes()
-            + self.points.len() * size_of::<NodeId>()
+            + self.points.get().map_or(0, Vec::len) * size_of::<NodeId>()
             + self.boxes.len() * size_of::<Box4>()
     }
 
     /// [`memory_bytes`](Self::memory_bytes) once every jump point has its
     /// boxes: the most the table can hold.
     pub fn full_bytes(&self) -> usize {
-        self.memory_bytes() + (self.points.len() - self.boxed()) * 8 * size_of::<Box4>()
+        let points = self.jump_points();
+        self.jumps.memory_bytes()
+            + self.ranks.memory_bytes()
+            + points * (size_of::<NodeId>() + 8 * size_of::<Box4>())
     }
 
     /// Whether the table has the size of `graph`.
@@ -430,8 +451,13 @@ fn arrivals(jumps: &JumpTable) -> Vec<u8> {
 /// jump points on the diagonal runs those follow (where a run's straight
 /// sides and its going on are filtered too). `arrivals` is
 /// [`arrivals`]'s.
-fn jump_points(graph: &GridGraph, jumps: &JumpTable, arrivals: &[u8]) -> Vec<NodeId> {
-    let offsets = offsets(graph.width());
+fn jump_points(jumps: &JumpTable, arrivals: &[u8]) -> Vec<NodeId> {
+    let offsets = offsets(jumps.width());
+    // A cell's moves, from its entries: 0 exactly where it has no move.
+    let moves = |c: i64| {
+        let entries = jumps.entries(NodeId(c as u32));
+        (0..8).fold(0u8, |m, d| m | u8::from(entries[d] != 0) << d)
+    };
     let mut is_point: Vec<bool> = arrivals.iter().map(|&a| a & 0x0f != 0).collect();
     for (c, &arrived) in arrivals.iter().enumerate() {
         let mut diagonals = 0;
@@ -439,7 +465,8 @@ fn jump_points(graph: &GridGraph, jumps: &JumpTable, arrivals: &[u8]) -> Vec<Nod
         while bits != 0 {
             let a = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            diagonals |= graph.canonical_moves_after(NodeId(c as u32), a) & 0xf0;
+            let behind = moves(c as i64 - offsets[a]);
+            diagonals |= GridGraph::canonical_after(moves(c as i64), behind, a) & 0xf0;
         }
         while diagonals != 0 {
             let d = diagonals.trailing_zeros() as usize;
@@ -992,6 +1019,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::Graph;
     use crate::grid::Tile;
     use crate::search::testing::{
         matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids, scattered,
@@ -1047,6 +1075,12 @@ mod tests {
             graph.set_tile(x, y, if graph.is_passable(start) { Tile::OutOfBounds } else { Tile::Ground });
             jumps.repair(&graph, &[start]);
             proptest::prop_assert_eq!(arrivals(&jumps), arrivals_followed(&jumps));
+            // The jump points read each cell's moves from its entries.
+            for c in 0..graph.node_bound() as u32 {
+                let entries = jumps.entries(NodeId(c));
+                let moves = (0..8).fold(0u8, |m, d| m | u8::from(entries[d] != 0) << d);
+                proptest::prop_assert_eq!(moves, graph.moves(NodeId(c)));
+            }
         }
 
         /// After any sequence of wall edits, a table edited (its boxes
@@ -1072,6 +1106,10 @@ mod tests {
                 }
                 table = table.edited(&graph, &edited);
                 proptest::prop_assert_eq!(table.boxed(), 0);
+                proptest::prop_assert_eq!(
+                    table.jump_points(),
+                    GoalBounds::build_within(&graph, Some(Duration::ZERO)).jump_points()
+                );
                 table.fill_where(&graph, |n| n.0 % 3 == 0);
                 let search = JumpPointSearchPlus::bounded(&graph, &table).unwrap();
                 proptest::prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, EMPTY, GoalBounds, arrivals, jump_points};
+use super::{Box4, EMPTY, GoalBounds};
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_array, read_grid_table,
@@ -36,15 +36,15 @@ impl GoalBounds {
         let header = (KIND, Self::FILE_VERSION, map_hash);
         let size = (self.jumps.width(), self.jumps.height());
         let mut out = grid_table_writer(w, header, size)?;
-        out.put(&(self.points.len() as u32).to_le_bytes())?;
-        let mut marks = vec![0u8; self.points.len().div_ceil(8)];
-        for (i, &p) in self.points.iter().enumerate() {
+        out.put(&(self.points().len() as u32).to_le_bytes())?;
+        let mut marks = vec![0u8; self.points().len().div_ceil(8)];
+        for (i, &p) in self.points().iter().enumerate() {
             if self.boxes_at(p).is_some() {
                 marks[i / 8] |= 1 << (i % 8);
             }
         }
         out.put(&marks)?;
-        for boxes in self.points.iter().filter_map(|&p| self.boxes_at(p)) {
+        for boxes in self.points().iter().filter_map(|&p| self.boxes_at(p)) {
             let held = (0..8).filter(|&d| !is_empty(boxes[d]));
             out.put(&[held.clone().fold(0u8, |mask, d| mask | 1 << d)])?;
             for d in held {
@@ -123,9 +123,8 @@ fn read_bounds<R: io::Read>(
     graph: &GridGraph,
 ) -> Result<GoalBounds, FileError> {
     let jumps = JumpTable::build(graph);
-    let points = jump_points(graph, &jumps, &arrivals(&jumps));
-    let mut table = GoalBounds::empty(graph, jumps, points);
-    let expected = table.points.len();
+    let mut table = GoalBounds::empty(graph, jumps);
+    let expected = table.jump_points();
     let mut all = vec![None; expected];
     let count_error = |found: u64| FileErrorKind::JumpPointCount {
         expected: expected as u64,
@@ -171,7 +170,7 @@ mod tests {
     /// a mask and the boxes that hold cells for each jump point with boxes.
     fn expected_len(t: &GoalBounds) -> usize {
         let held: usize = (0..t.jump_points())
-            .map(|i| t.points[i])
+            .map(|i| t.points()[i])
             .filter_map(|p| t.bounds(p, 0).map(|_| p))
             .map(|p| 1 + 8 * (0..8).filter(|&d| !is_empty(box_of(t, p, d))).count())
             .sum();
