@@ -92,33 +92,48 @@ impl JumpTable {
     /// The cells whose entry in direction `d` must be computed again: the
     /// cells in `moved`, the cells whose next cell is in `moved`, and the
     /// cells whose next cell is in `next_changed`; ordered so that a cell
-    /// comes after the cell it reads (the next one along `d`).
+    /// comes after the cells it reads (the next ones along `d`): by row,
+    /// from the side the runs go to, for a move that changes row, else
+    /// by column, from the side the runs go to.
     fn seeds(&self, d: usize, moved: &[usize], next_changed: &[usize]) -> Vec<usize> {
-        let (cols, rows) = (i64::from(self.width), i64::from(self.height));
-        let (dx, dy) = (i64::from(DIRECTIONS[d].0), i64::from(DIRECTIONS[d].1));
-        let mut seeds: Vec<usize> = moved.to_vec();
+        let (cols, rows) = (self.width as usize, self.height as usize);
+        let (dx, dy) = DIRECTIONS[d];
+        let order = |c: usize| -> u64 {
+            let (x, y) = (c % cols, c / cols);
+            let first = match (dx, dy) {
+                (_, 1) => rows - 1 - y,
+                (_, -1) => y,
+                (1, _) => cols - 1 - x,
+                _ => x,
+            };
+            // A cell index fits 32 bits (node ids are `u32`).
+            ((first as u64) << 32) | c as u64
+        };
+        let mut seeds: Vec<u64> = moved.iter().map(|&c| order(c)).collect();
         for &c in moved.iter().chain(next_changed) {
-            let (x, y) = (c as i64 % cols, c as i64 / cols);
-            let (px, py) = (x - dx, y - dy);
-            if (0..cols).contains(&px) && (0..rows).contains(&py) {
-                seeds.push((py * cols + px) as usize);
+            let (px, py) = (
+                (c % cols) as i64 - i64::from(dx),
+                (c / cols) as i64 - i64::from(dy),
+            );
+            if (0..cols as i64).contains(&px) && (0..rows as i64).contains(&py) {
+                seeds.push(order(py as usize * cols + px as usize));
             }
         }
-        // Along `d`, `dx x + dy y` grows by `dx² + dy²` a move: the larger
-        // first.
-        seeds.sort_unstable_by_key(|&c| {
-            let (x, y) = (c as i64 % cols, c as i64 / cols);
-            std::cmp::Reverse((dx * x + dy * y, c))
-        });
+        seeds.sort_unstable();
         seeds.dedup();
         seeds
+            .into_iter()
+            .map(|k| (k & u64::from(u32::MAX)) as usize)
+            .collect()
     }
 
-    /// Computes the entries of direction `d` again from each seed (in the
-    /// order given) backwards along the run, while they change;
-    /// `jumps(table, c, next)` says whether `next` is a jump point for a
-    /// move from `c`, and `changed(c, before, after)` hears of each entry
-    /// that changed.
+    /// Computes the entries of direction `d` again from the seeds (in the
+    /// order of [`seeds`](Self::seeds)) backwards along the runs, while
+    /// they change; `jumps(table, c, next)` says whether `next` is a jump
+    /// point for a move from `c`, and `changed(c, before, after)` hears of
+    /// each entry that changed. A move that changes row is repaired a row
+    /// at a time, so that the entries read lie side by side in memory
+    /// (following one run reads a cache line, and often a page, per step).
     fn rerun(
         &mut self,
         graph: &GridGraph,
@@ -127,28 +142,82 @@ impl JumpTable {
         jumps: impl Fn(&JumpTable, usize, usize) -> bool,
         mut changed: impl FnMut(usize, i16, i16),
     ) {
-        let (cols, rows) = (i64::from(self.width), i64::from(self.height));
-        let (dx, dy) = (i64::from(DIRECTIONS[d].0), i64::from(DIRECTIONS[d].1));
-        for seed in seeds {
-            let (mut x, mut y) = (seed as i64 % cols, seed as i64 / cols);
-            while (0..cols).contains(&x) && (0..rows).contains(&y) {
-                let c = (y * cols + x) as usize;
-                let entry = if graph.moves(NodeId(c as u32)) & (1 << d) == 0 {
-                    0
-                } else {
-                    let next = ((y + dy) * cols + x + dx) as usize;
-                    step_entry(jumps(self, c, next), self.jumps[8 * next + d])
-                };
-                let before = self.jumps[8 * c + d];
-                if entry == before {
-                    // The cells behind read this one, unchanged: they are
-                    // as they were, or seeds of their own.
-                    break;
-                }
-                self.jumps[8 * c + d] = entry;
-                changed(c, before, entry);
-                (x, y) = (x - dx, y - dy);
+        let cols = self.width as usize;
+        // Directions are -1, 0 or 1.
+        let (dx, dy) = (DIRECTIONS[d].0 as isize, DIRECTIONS[d].1 as isize);
+        let step = dy * cols as isize + dx;
+        // The entry of `c` (whose move `d` leads to `c + step` when it
+        // has it) again: whether it changed.
+        let mut redo = |table: &mut JumpTable, c: usize| -> bool {
+            let entry = if graph.moves(NodeId(c as u32)) & (1 << d) == 0 {
+                0
+            } else {
+                let next = c.wrapping_add_signed(step);
+                step_entry(jumps(table, c, next), table.jumps[8 * next + d])
+            };
+            let before = table.jumps[8 * c + d];
+            if entry == before {
+                return false;
             }
+            table.jumps[8 * c + d] = entry;
+            changed(c, before, entry);
+            true
+        };
+        if dy == 0 {
+            // Along a row: each seed's run backwards, cell by cell.
+            for seed in seeds {
+                let (mut x, y) = ((seed % cols) as isize, seed / cols);
+                while (0..cols as isize).contains(&x) && redo(self, y * cols + x as usize) {
+                    // The cells behind read this one, changed.
+                    x -= dx;
+                }
+            }
+            return;
+        }
+        // Row by row from the side the runs go to: the cells to redo in
+        // this row (a bit per column), and those the changes make dirty
+        // in the next row, each a cell behind a changed one.
+        let words = cols.div_ceil(64);
+        let (mut dirty, mut next) = (vec![0u64; words], vec![0u64; words]);
+        let mut seeds = seeds.into_iter().peekable();
+        let Some(&first) = seeds.peek() else {
+            return;
+        };
+        let mut y = first / cols;
+        loop {
+            while let Some(c) = seeds.next_if(|&c| c / cols == y) {
+                let x = c % cols;
+                dirty[x / 64] |= 1 << (x % 64);
+            }
+            let mut any = false;
+            for (w, word) in dirty.iter_mut().enumerate() {
+                let mut bits = std::mem::take(word);
+                while bits != 0 {
+                    let x = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let redone = redo(self, y * cols + x);
+                    // The cell behind reads this one, changed.
+                    if let Some(behind) = x.checked_add_signed(-dx).filter(|&b| redone && b < cols)
+                    {
+                        next[behind / 64] |= 1 << (behind % 64);
+                        any = true;
+                    }
+                }
+            }
+            std::mem::swap(&mut dirty, &mut next);
+            // The next row: behind this one, or the next seed's when no
+            // change goes on.
+            let behind = y
+                .checked_add_signed(-dy)
+                .filter(|&b| b < self.height as usize);
+            y = match (any, behind, seeds.peek()) {
+                (true, Some(b), _) => b,
+                (_, _, Some(&c)) => {
+                    dirty.fill(0);
+                    c / cols
+                }
+                _ => return,
+            };
         }
     }
 }
@@ -182,6 +251,30 @@ mod tests {
                 }
                 table.repair(&graph, &edited);
                 prop_assert_eq!(&table, &JumpTable::build(&graph));
+            }
+        }
+    }
+
+    /// Cells by the grid's edges, closed and opened one at a time: the
+    /// runs of cells whose next cell is off the grid.
+    #[test]
+    fn edits_by_the_edges() {
+        let mut graph = walled(12, 9, |x, y| (x + 2 * y) % 7 == 3);
+        let mut table = JumpTable::build(&graph);
+        let (w, h) = (graph.width(), graph.height());
+        let edges = (0..w).flat_map(|x| [(x, 0), (x, 1), (x, h - 2), (x, h - 1)]);
+        let sides = (0..h).flat_map(|y| [(0, y), (1, y), (w - 2, y), (w - 1, y)]);
+        for (x, y) in edges.chain(sides) {
+            let n = graph.node(x, y).unwrap();
+            for _ in 0..2 {
+                let tile = if graph.is_passable(n) {
+                    Tile::OutOfBounds
+                } else {
+                    Tile::Ground
+                };
+                graph.set_tile(x, y, tile);
+                table.repair(&graph, &[n]);
+                assert_eq!(table, JumpTable::build(&graph), "({x}, {y}) made {tile:?}");
             }
         }
     }
