@@ -9,10 +9,12 @@
 //! bounding, after up to [`GoalBounds::spec_budget`] of building, lets JPS+
 //! expand 2.6 to 9.2 times fewer nodes on `den520d`, `orz900d`,
 //! `32room_000` and `Berlin_0_512`, with 65 to 100% of its jump points
-//! boxed within the budget (a jump point without boxes prunes nothing); its
-//! queries took 4 to 31% longer than mkpath's goal bounding in the last
-//! same-run comparison (medians; section "Goal bounding's build in 16-byte
-//! cells, and smaller files"). On
+//! boxed within the budget (a jump point without boxes prunes nothing);
+//! over every query of the scenario files, with whole tables, its queries
+//! took 0.75 to 0.88 of the time of mkpath's goal bounding on three of
+//! those maps and 1.07 on `orz900d` in the last same-run comparison
+//! (section "Goal bounding after wall edits, and every query beside
+//! mkpath"). On
 //! the maze and random maps goal bounding boxes few jump points within its
 //! budget, and the subgoal graph with its contraction hierarchy (`sub`)
 //! answers far sooner there (the section "Subgoal graphs with a
