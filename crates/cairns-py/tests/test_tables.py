@@ -108,6 +108,23 @@ def test_budgeted_queries_resume_frame_by_frame(den):
     assert again["status"] == "paused" and again["stats"]["expanded"] == 200
 
 
+def open_queries(scen, walled, step):
+    """Every `step`-th query of `scen` whose ends are not among the `walled` points."""
+    blocked = {tuple(p) for p in walled.tolist()}
+    keep = [
+        i
+        for i in range(0, len(scen["start"]), step)
+        if tuple(scen["start"][i].tolist()) not in blocked and tuple(scen["goal"][i].tolist()) not in blocked
+    ]
+    return scen["start"][keep], scen["goal"][keep]
+
+
+def assert_costs(got, want):
+    """The same costs, `inf` where `want` has no path."""
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
+
+
 def test_with_walls_keeps_the_landmark_table_exact(den):
     grid, scen = den
     engine = cp.Engine(grid, "astar/dh:8")
@@ -118,18 +135,10 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
     walled = engine.with_walls(middle, [True] * len(middle))
     assert walled.grid.walls()[middle[:, 1], middle[:, 0]].all()
     assert not engine.grid.walls()[middle[:, 1], middle[:, 0]].any(), "the old grid changed"
-    blocked = {tuple(p) for p in middle.tolist()}
-    keep = [
-        i
-        for i in range(0, len(scen["start"]), 7)
-        if tuple(scen["start"][i].tolist()) not in blocked and tuple(scen["goal"][i].tolist()) not in blocked
-    ]
-    starts, goals = scen["start"][keep], scen["goal"][keep]
+    starts, goals = open_queries(scen, middle, 7)
     # The repaired table against Dijkstra on the edited grid.
     want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
-    got = walled.costs(starts, goals)
-    assert np.array_equal(np.isinf(got), np.isinf(want))
-    assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
+    assert_costs(walled.costs(starts, goals), want)
     assert walled.cost(*longest) > cost
     # The idle searchers moved to the edited engine; this one still answers
     # on its own grid with new ones.
@@ -143,7 +152,6 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
         engine.with_walls([(1, 1)], [True, False])
 
 
-
 def test_goal_bounding_fills_in_after_walls_while_serving(den):
     grid, scen = den
     engine = cp.Engine(grid, "jps+bb")
@@ -151,13 +159,7 @@ def test_goal_bounding_fills_in_after_walls_while_serving(den):
     path, cost = engine.path(*longest)
     middle = path[len(path) // 3 : len(path) // 3 + 5]
     walled = engine.with_walls(middle, [True] * len(middle))
-    blocked = {tuple(p) for p in middle.tolist()}
-    keep = [
-        i
-        for i in range(0, len(scen["start"]), 5)
-        if tuple(scen["start"][i].tolist()) not in blocked and tuple(scen["goal"][i].tolist()) not in blocked
-    ]
-    starts, goals = scen["start"][keep], scen["goal"][keep]
+    starts, goals = open_queries(scen, middle, 5)
     want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
     # Filled on another thread while the edited engine (no boxes yet) answers.
     with ThreadPoolExecutor(1) as pool:
@@ -166,8 +168,7 @@ def test_goal_bounding_fills_in_after_walls_while_serving(den):
         filled = filling.result()
     assert filled is not None and filled.grid is walled.grid
     for got in (during, filled.costs(starts, goals)):
-        assert np.array_equal(np.isinf(got), np.isinf(want))
-        assert np.allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-9)
+        assert_costs(got, want)
     assert filled.filled(1.0) is None, "every jump point has its boxes"
     assert cp.Engine(grid, "jps+").filled(1.0) is None, "no goal-bounding table"
     with pytest.raises(ValueError, match="seconds must be a finite number"):
