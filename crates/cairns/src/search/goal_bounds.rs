@@ -132,9 +132,10 @@ impl Eq for GoalBounds {}
 
 /// Which cells are jump points with boxes, and the rank of each among
 /// them, in a bit per cell: per word of 64 cells, their bits and the number
-/// of such jump points before the word. A quarter of a byte per cell, small enough to stay in
-/// the processor's cache while a query looks up each jump point's boxes
-/// (an index of a `u32` per cell took a load from memory of its own).
+/// of such jump points before the word. A quarter of a byte per cell,
+/// small enough to stay in the processor's cache while a query looks up
+/// each jump point's boxes (an index of a `u32` per cell took a load from
+/// memory of its own).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Ranks {
     words: Vec<(u64, u32)>,
@@ -246,6 +247,10 @@ impl GoalBounds {
     /// Builds the boxes of the jump points without boxes for which `go`
     /// (asked just before each one's search) says yes.
     fn fill_where(&mut self, graph: &GridGraph, go: impl Fn(NodeId) -> bool + Sync) {
+        let fits = |n: u32| n <= 1 << 16;
+        if !(fits(graph.width()) && fits(graph.height())) {
+            return;
+        }
         let map = Map::new(graph, &self.jumps);
         let arrivals = &map.arrivals;
         let points = self
@@ -263,10 +268,6 @@ impl GoalBounds {
             let passed = arrivals[cell.index()].trailing_zeros() >= 4;
             (passed, cell.0.wrapping_mul(0x9e37_79b1), cell.0)
         });
-        let fits = |n: u32| n <= 1 << 16;
-        if !(fits(graph.width()) && fits(graph.height())) {
-            return;
-        }
         // Chunks, so that each search reuses the arrays of the last; made
         // only for a chunk that searches (past a budget, the chunks left
         // would each clear a map's worth for nothing).
@@ -453,11 +454,7 @@ fn arrivals(jumps: &JumpTable) -> Vec<u8> {
 /// [`arrivals`]'s.
 fn jump_points(jumps: &JumpTable, arrivals: &[u8]) -> Vec<NodeId> {
     let offsets = offsets(jumps.width());
-    // A cell's moves, from its entries: 0 exactly where it has no move.
-    let moves = |c: i64| {
-        let entries = jumps.entries(NodeId(c as u32));
-        (0..8).fold(0u8, |m, d| m | u8::from(entries[d] != 0) << d)
-    };
+    let moves = |c: i64| jumps.moves(NodeId(c as u32));
     let mut is_point: Vec<bool> = arrivals.iter().map(|&a| a & 0x0f != 0).collect();
     for (c, &arrived) in arrivals.iter().enumerate() {
         let mut diagonals = 0;
@@ -1077,9 +1074,7 @@ mod tests {
             proptest::prop_assert_eq!(arrivals(&jumps), arrivals_followed(&jumps));
             // The jump points read each cell's moves from its entries.
             for c in 0..graph.node_bound() as u32 {
-                let entries = jumps.entries(NodeId(c));
-                let moves = (0..8).fold(0u8, |m, d| m | u8::from(entries[d] != 0) << d);
-                proptest::prop_assert_eq!(moves, graph.moves(NodeId(c)));
+                proptest::prop_assert_eq!(jumps.moves(NodeId(c)), graph.moves(NodeId(c)));
             }
         }
 

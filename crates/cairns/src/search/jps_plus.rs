@@ -234,6 +234,14 @@ impl JumpTable {
         i32::from(self.jumps[8 * node.index() + d])
     }
 
+    /// The moves of `node` (the bit order of [`GridGraph::moves`]), read
+    /// from its entries: an entry is 0 exactly where the cell has no move.
+    #[inline]
+    pub(crate) fn moves(&self, node: NodeId) -> u8 {
+        let entries = self.entries(node);
+        (0..8).fold(0u8, |m, d| m | u8::from(entries[d] != 0) << d)
+    }
+
     /// The eight entries of `node`.
     #[inline]
     pub(crate) fn entries(&self, node: NodeId) -> &[i16] {
