@@ -10,7 +10,7 @@
 //! ```
 //!
 //! MAP is a map of the data directory with its `.scen` beside it; the
-//! default is den520d and two 512x512 maps. Each of `--edits` (3) edits
+//! default is den520d and two 512x512 maps. Each of `--edits` (40) edits
 //! closes a random passable cell of the engine with every jump point's
 //! boxes. Queries: every 5th scenario whose ends stay open, each round's
 //! mean (one query after the other on one searcher), `jps+` and
@@ -25,27 +25,8 @@ use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{GoalBounds, Searcher};
-use cairns::spec::{Engine, EngineSearcher, SearchSpec};
-use cairns_bench::{edit_args, load_file};
-
-/// Mean microseconds per query of `searcher` over `queries`, checked
-/// against `want`.
-fn mean_us(
-    searcher: &mut EngineSearcher,
-    queries: &[(NodeId, NodeId)],
-    want: &[Option<f64>],
-) -> f64 {
-    let t0 = Instant::now();
-    for (&(a, b), want) in queries.iter().zip(want) {
-        let got = searcher.search_cost(a, b);
-        let same = match (got, want) {
-            (Some(x), Some(y)) => (x - y).abs() < 1e-9,
-            (x, y) => x == *y,
-        };
-        assert!(same, "({a:?}, {b:?}): {got:?} against jps+'s {want:?}");
-    }
-    t0.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
-}
+use cairns::spec::{Engine, SearchSpec};
+use cairns_bench::{edit_args, least_us, load_file, mean_us};
 
 /// The engine's goal-bounding table: boxed jump points and all of them.
 fn boxed(engine: &Engine) -> (usize, usize) {
@@ -55,17 +36,6 @@ fn boxed(engine: &Engine) -> (usize, usize) {
         .find_map(|t| t.bounds())
         .expect("jps+bb");
     (b.boxed(), b.jump_points())
-}
-
-/// The least of 3 rounds' [`mean_us`].
-fn least_us(
-    searcher: &mut EngineSearcher,
-    queries: &[(NodeId, NodeId)],
-    want: &[Option<f64>],
-) -> f64 {
-    (0..3)
-        .map(|_| mean_us(searcher, queries, want))
-        .fold(f64::MAX, f64::min)
 }
 
 /// One edit's figures: `Engine::edited` ms, then us per query of `jps+`,

@@ -228,6 +228,42 @@ pub fn edit_args(default: &[&str]) -> (Vec<String>, usize, u64) {
     (args.sets_or(default), edits, seed)
 }
 
+/// Mean microseconds per query of `searcher` over `queries` (one after
+/// the other), each cost checked against `want` (the other engine's
+/// answers on the same map, `jps+`'s in the wall-edit benchmarks).
+///
+/// # Panics
+///
+/// When a cost differs from the one wanted.
+pub fn mean_us(
+    searcher: &mut cairns::spec::EngineSearcher,
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
+    want: &[Option<f64>],
+) -> f64 {
+    use cairns::search::Searcher;
+    let t0 = Instant::now();
+    for (&(a, b), want) in queries.iter().zip(want) {
+        let got = searcher.search_cost(a, b);
+        let same = match (got, want) {
+            (Some(x), Some(y)) => (x - y).abs() < 1e-9,
+            (x, y) => x == *y,
+        };
+        assert!(same, "({a:?}, {b:?}): {got:?} against {want:?}");
+    }
+    t0.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
+}
+
+/// The least of 3 rounds' [`mean_us`].
+pub fn least_us(
+    searcher: &mut cairns::spec::EngineSearcher,
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
+    want: &[Option<f64>],
+) -> f64 {
+    (0..3)
+        .map(|_| mean_us(searcher, queries, want))
+        .fold(f64::MAX, f64::min)
+}
+
 /// A command line a benchmark cannot run with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(String);

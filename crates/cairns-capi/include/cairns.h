@@ -283,17 +283,20 @@ cairns_status cairns_engine_set_walls_later(const cairns_engine *engine,
 // `engine` is NULL or a live handle; `done` valid for a write.
 cairns_status cairns_engine_repair_step(const cairns_engine *engine, size_t budget, int32_t *done);
 
-// Builds more of a goal-bounding engine's boxes (spec `"jps+bb"`): the
+// Builds more of what an engine's tables lack. Spec `"jps+bb"`: the
 // jump points without boxes, after `cairns_engine_set_walls` dropped
 // them (boxes of the older map are not trusted) or the build ran out of
 // its budget, get theirs until `seconds` have passed, on every core.
-// Meant for a thread of its own: searchers keep answering meanwhile,
-// optimally (a jump point without boxes prunes nothing), and take up the
-// boxes at their next query. Edits are not held up: an edit made while
-// this builds wins, and what was built for the older map is dropped.
-// `*done` is 1 when every jump point of the current engine has its boxes
-// (at once for an engine without a goal-bounding table) and 0 while
-// some are missing: call it again.
+// Spec `"sub"`: the subgoal graph that `cairns_engine_set_walls` left
+// flat (its subgoals and edges repaired near the edit, its hierarchy
+// not) is ranked again, cut at `seconds` as the spec's build is at its
+// own budget. Meant for a thread of its own: searchers keep answering
+// meanwhile, optimally (a jump point without boxes prunes nothing, a
+// flat subgoal graph is searched whole), and take up the new tables at
+// their next query. Edits are not held up: an edit made while this
+// builds wins, and what was built for the older map is dropped. `*done`
+// is 1 when the current engine's tables lack nothing (at once for the
+// other specs) and 0 while they do: call it again.
 //
 // # Errors
 //

@@ -443,17 +443,20 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
     })
 }
 
-/// Builds more of a goal-bounding engine's boxes (spec `"jps+bb"`): the
+/// Builds more of what an engine's tables lack. Spec `"jps+bb"`: the
 /// jump points without boxes, after `cairns_engine_set_walls` dropped
 /// them (boxes of the older map are not trusted) or the build ran out of
 /// its budget, get theirs until `seconds` have passed, on every core.
-/// Meant for a thread of its own: searchers keep answering meanwhile,
-/// optimally (a jump point without boxes prunes nothing), and take up the
-/// boxes at their next query. Edits are not held up: an edit made while
-/// this builds wins, and what was built for the older map is dropped.
-/// `*done` is 1 when every jump point of the current engine has its boxes
-/// (at once for an engine without a goal-bounding table) and 0 while
-/// some are missing: call it again.
+/// Spec `"sub"`: the subgoal graph that `cairns_engine_set_walls` left
+/// flat (its subgoals and edges repaired near the edit, its hierarchy
+/// not) is ranked again, cut at `seconds` as the spec's build is at its
+/// own budget. Meant for a thread of its own: searchers keep answering
+/// meanwhile, optimally (a jump point without boxes prunes nothing, a
+/// flat subgoal graph is searched whole), and take up the new tables at
+/// their next query. Edits are not held up: an edit made while this
+/// builds wins, and what was built for the older map is dropped. `*done`
+/// is 1 when the current engine's tables lack nothing (at once for the
+/// other specs) and 0 while they do: call it again.
 ///
 /// # Errors
 ///
@@ -497,8 +500,7 @@ pub unsafe extern "C" fn cairns_engine_fill_boxes(
             .engine
             .tables()
             .iter()
-            .filter_map(Table::bounds)
-            .all(|b| b.boxed() == b.jump_points());
+            .all(Table::is_filled);
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(done, i32::from(full), "done")? };
         Ok(cairns_status::CAIRNS_OK)

@@ -152,16 +152,20 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
         engine.with_walls([(1, 1)], [True, False])
 
 
-def test_goal_bounding_fills_in_after_walls_while_serving(den):
+@pytest.mark.parametrize("spec", ["jps+bb", "sub"])
+def test_tables_fill_in_after_walls_while_serving(den, spec):
+    """Goal bounding's boxes dropped, or a subgoal graph left flat, by
+    `with_walls`: the edited engine answers at once, and `filled` builds
+    what it lacks on another thread meanwhile."""
     grid, scen = den
-    engine = cp.Engine(grid, "jps+bb")
+    engine = cp.Engine(grid, spec)
     longest = tuple(scen["start"][-1]), tuple(scen["goal"][-1])
     path, cost = engine.path(*longest)
     middle = path[len(path) // 3 : len(path) // 3 + 5]
     walled = engine.with_walls(middle, [True] * len(middle))
     starts, goals = open_queries(scen, middle, 5)
     want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
-    # Filled on another thread while the edited engine (no boxes yet) answers.
+    # Filled on another thread while the edited engine answers.
     with ThreadPoolExecutor(1) as pool:
         filling = pool.submit(walled.filled, 60.0)
         during = walled.costs(starts, goals)
@@ -169,8 +173,8 @@ def test_goal_bounding_fills_in_after_walls_while_serving(den):
     assert filled is not None and filled.grid is walled.grid
     for got in (during, filled.costs(starts, goals)):
         assert_costs(got, want)
-    assert filled.filled(1.0) is None, "every jump point has its boxes"
-    assert cp.Engine(grid, "jps+").filled(1.0) is None, "no goal-bounding table"
+    assert filled.filled(1.0) is None, "nothing left to fill"
+    assert cp.Engine(grid, "jps+").filled(1.0) is None, "no table to fill"
     with pytest.raises(ValueError, match="seconds must be a finite number"):
         walled.filled(-1.0)
 

@@ -507,6 +507,29 @@ fn goal_bounding_fills_its_boxes_in_after_an_edit() {
     }
 }
 
+/// A subgoal graph after an edit: the engine answers the edited map at
+/// once (its subgoals and edges repaired, its hierarchy flat), and
+/// `cairns_engine_fill_boxes` ranks it again and says it is done.
+#[test]
+fn subgoal_graphs_are_ranked_again_after_an_edit() {
+    let (map, e, s) = open(c"sub");
+    let mut done = 0;
+    // SAFETY: a live engine and an out-pointer.
+    let status = unsafe { cairns_engine_fill_boxes(e, 1.0, &raw mut done) };
+    assert_eq!((status, done), (CAIRNS_OK, 1), "built whole: nothing to do");
+    // SAFETY: 3 points and 3 flags.
+    let status = unsafe { cairns_engine_set_walls(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
+    assert_eq!(status, CAIRNS_OK, "{}", last_error());
+    let g = edited_graph();
+    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
+    // SAFETY: a live engine and an out-pointer.
+    let status = unsafe { cairns_engine_fill_boxes(e, 60.0, &raw mut done) };
+    assert_eq!((status, done), (CAIRNS_OK, 1), "{}", last_error());
+    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
+    // SAFETY: live handles, freed once.
+    unsafe { free_all(&[s], &[e], &[map]) };
+}
+
 /// `cairns_engine_new_with_tables` for `jps+` on `map` with the saved
 /// tables at `ptrs` of `lens` bytes: its status and the engine.
 ///

@@ -118,6 +118,20 @@ impl BitGrid {
         }
     }
 
+    /// Sets cell `(x, y)` (on the grid) open or not, in every orientation.
+    pub(crate) fn set(&mut self, x: u32, y: u32, open: bool) {
+        for d in 0..4 {
+            let (row, bit) = self.place(d, x, y);
+            let rows = &mut self.frames[d];
+            let word = &mut rows.words[row * rows.stride + bit / 64];
+            if open {
+                *word |= 1 << (bit % 64);
+            } else {
+                *word &= !(1 << (bit % 64));
+            }
+        }
+    }
+
     /// Width of the grid.
     pub fn width(&self) -> u32 {
         self.width
@@ -329,6 +343,32 @@ mod tests {
         assert!(!bits.clear(1, 0, 1, 130));
         assert!(!bits.clear(3, 199, 1, 69));
         assert!(bits.clear(3, 199, 1, 68));
+    }
+
+    #[test]
+    fn cells_set_one_by_one_scan_as_a_grid_built_so() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let (w, h) = (67, 130);
+        let mut grid = Grid::filled(w, h, Tile::Ground).unwrap();
+        let mut bits = BitGrid::new(&grid);
+        for _ in 0..2000 {
+            let (x, y) = (
+                rng.below(u64::from(w)) as u32,
+                rng.below(u64::from(h)) as u32,
+            );
+            let open = rng.below(3) == 0;
+            grid.set(x, y, if open { Tile::Ground } else { Tile::Tree });
+            bits.set(x, y, open);
+        }
+        let built = BitGrid::new(&grid);
+        for y in 0..h {
+            for x in 0..w {
+                assert_eq!(bits.is_passable(x, y), grid.is_passable(x, y));
+                for d in 0..4 {
+                    assert_eq!(bits.run(d, x, y, u32::MAX), built.run(d, x, y, u32::MAX));
+                }
+            }
+        }
     }
 
     #[test]

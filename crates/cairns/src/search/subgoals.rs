@@ -10,6 +10,7 @@
 
 mod file;
 mod hierarchy;
+mod repair;
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -129,6 +130,10 @@ pub struct SubgoalGraph {
     /// The subgoals ranked, and the shortcuts that let a query climb the
     /// ranks from its start and descend them to its goal.
     hierarchy: Hierarchy,
+    /// Whether the hierarchy was built over these edges. After an edit
+    /// the graph is flat until ranked again: the hierarchy is empty, and
+    /// a query follows the edges themselves, every subgoal in the core.
+    contracted: bool,
 }
 
 impl fmt::Debug for SubgoalGraph {
@@ -138,7 +143,14 @@ impl fmt::Debug for SubgoalGraph {
             .field("height", &self.height)
             .field("subgoals", &self.cells.len())
             .field("edges", &self.targets.len())
-            .field("core", &self.hierarchy.core())
+            .field(
+                "core",
+                &if self.contracted {
+                    self.hierarchy.core()
+                } else {
+                    self.cells.len()
+                },
+            )
             .field("hierarchy_edges", &self.hierarchy.arc_count())
             .finish_non_exhaustive()
     }
@@ -271,8 +283,38 @@ impl SubgoalGraph {
         table
     }
 
+    /// Whether the hierarchy was built over the graph's edges: `false`
+    /// after [`edited`](Self::edited), until
+    /// [`contract_within`](Self::contract_within).
+    pub fn is_contracted(&self) -> bool {
+        self.contracted
+    }
+
+    /// Builds the hierarchy over the edges again, as
+    /// [`build_within`](Self::build_within) does: contraction stops once
+    /// `budget` (when given) has passed, the rest staying in the core.
+    /// Meant for a graph [`edited`](Self::edited) (flat until then);
+    /// afterwards it equals a build of `graph` within the same budget.
+    ///
+    /// # Panics
+    ///
+    /// When `graph` has another size than the table.
+    pub fn contract_within(&mut self, graph: &GridGraph, budget: Option<Duration>) {
+        assert!(
+            self.fits(graph),
+            "a subgoal graph contracted on a grid of another size"
+        );
+        let deadline = budget.map(|b| Instant::now() + b);
+        self.rank(graph, deadline);
+    }
+
     /// Builds the hierarchy over the edges.
     fn rank(&mut self, graph: &GridGraph, deadline: Option<Instant>) {
+        self.contracted = true;
+        if self.cells.is_empty() {
+            self.hierarchy = Hierarchy::default();
+            return;
+        }
         let lists = (0..self.cells.len())
             .into_par_iter()
             .map(|i| {
@@ -289,9 +331,29 @@ impl SubgoalGraph {
         self.hierarchy = Hierarchy::build(lists, deadline);
     }
 
+    /// Leaves the graph flat: no hierarchy, every subgoal in the core
+    /// with all its edges (a query then follows the edges themselves).
+    fn flatten(&mut self) {
+        self.hierarchy = Hierarchy::default();
+        // Nothing to rank without subgoals: as a build leaves it.
+        self.contracted = self.cells.is_empty();
+    }
+
     /// The table of `graph` with the subgoals of `bits` (a bit per cell)
     /// and no edges yet.
     fn with_subgoals(graph: &GridGraph, bits: Vec<u64>) -> SubgoalGraph {
+        let width = graph.width();
+        let clear = BitGrid::from_fn(width, graph.height(), |x, y| {
+            let c = y as usize * width as usize + x as usize;
+            graph.is_passable(NodeId(c as u32)) && bits[c / 64] & (1 << (c % 64)) == 0
+        });
+        SubgoalGraph::from_parts(graph, bits, clear)
+    }
+
+    /// The table of `graph` with the subgoals of `bits` and the clear
+    /// cells of `clear` (the passable cells that are not subgoals), and no
+    /// edges yet.
+    fn from_parts(graph: &GridGraph, bits: Vec<u64>, clear: BitGrid) -> SubgoalGraph {
         let mut ranks = Vec::with_capacity(bits.len());
         let mut cells = Vec::new();
         for (w, &word) in bits.iter().enumerate() {
@@ -303,10 +365,6 @@ impl SubgoalGraph {
             }
         }
         let (width, height) = (graph.width(), graph.height());
-        let clear = BitGrid::from_fn(width, height, |x, y| {
-            let c = y as usize * width as usize + x as usize;
-            graph.is_passable(NodeId(c as u32)) && bits[c / 64] & (1 << (c % 64)) == 0
-        });
         SubgoalGraph {
             width,
             height,
@@ -317,6 +375,7 @@ impl SubgoalGraph {
             targets: Vec::new(),
             clear,
             hierarchy: Hierarchy::default(),
+            contracted: true,
         }
     }
 
@@ -674,6 +733,16 @@ impl<H> Expand for Sweeps<'_, '_, H> {
             return;
         }
         match table.index(u) {
+            Some(i) if !table.contracted => {
+                // Flat: every edge, at the octile distance of its ends.
+                let here = graph.coords(u);
+                for &t in &table.targets[table.offsets[i]..table.offsets[i + 1]] {
+                    visit(t, octile(here, graph.coords(t)));
+                }
+                if self.near.binary_search(&u).is_ok() {
+                    visit(self.goal, octile(here, self.at));
+                }
+            }
             Some(i) => {
                 let here = graph.coords(u);
                 let ranks = &table.hierarchy;
@@ -725,7 +794,11 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
             }
         }
         // Every subgoal above the goal's along climbing edges (not along
-        // the core's edges, which the search follows anyway).
+        // the core's edges, which the search follows anyway); a flat graph
+        // has no climbing edges.
+        if !table.contracted {
+            stack.clear();
+        }
         while let Some(i) = stack.pop() {
             if climbed.mark(i) {
                 let rank = table.hierarchy.rank[i as usize];
@@ -756,6 +829,10 @@ impl SubgoalGraph {
     /// Turns each shortcut between two subgoals of `path` into the
     /// subgoals it stands for, in place.
     fn unpack(&self, path: &mut Vec<NodeId>) {
+        if !self.contracted {
+            // No shortcuts in a flat graph.
+            return;
+        }
         let linked = std::mem::take(path);
         let mut between = Vec::new();
         for (k, &n) in linked.iter().enumerate() {

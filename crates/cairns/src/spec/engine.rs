@@ -13,7 +13,7 @@ use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::search::{Forward, GoalBounds, SearchMemory, Searcher};
+use crate::search::{Forward, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -136,11 +136,12 @@ impl Engine {
     /// `repair` (the [`IncrementalTable`] that follows this engine's
     /// edits: `None` makes one from its table, and the next edit of the
     /// engine returned takes the same one), a jump table repaired near the
-    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)) and
+    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)),
     /// a goal-bounding table's boxes dropped
-    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited); they
-    /// fill in again with [`filled_within`](Engine::filled_within)), the
-    /// other tables built again.
+    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)) and a
+    /// subgoal graph's subgoals and edges repaired near the edits, its
+    /// hierarchy flat ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited));
+    /// those two fill in again with [`filled_within`](Engine::filled_within).
     /// This engine is unchanged; searchers take up the edit by being
     /// handed out by the new engine. The C API and the Python package edit
     /// through it.
@@ -316,15 +317,20 @@ impl Engine {
         Ok((progress, Some(engine)))
     }
 
-    /// This engine with more of its goal-bounding table's boxes built
-    /// ([`GoalBounds::fill_within`]): the jump points without boxes, after
-    /// [`edited`](Engine::edited) dropped them or a spec's build ran out of
-    /// its budget, get theirs until `budget` has passed, on every core.
-    /// `None` when the engine has no goal-bounding table or every jump
-    /// point has its boxes. This engine is unchanged and serves meanwhile
-    /// (a jump point without boxes prunes nothing, so its answers stay
-    /// optimal); call this from a thread of its own, or in slices between
-    /// frames, and move searchers to each engine it returns
+    /// This engine with more of what its tables lack built
+    /// ([`Table::is_filled`]): a goal-bounding table's jump points without
+    /// boxes, after [`edited`](Engine::edited) dropped them or a spec's
+    /// build ran out of its budget, get theirs until `budget` has passed,
+    /// on every core ([`GoalBounds::fill_within`](crate::search::GoalBounds::fill_within));
+    /// a subgoal graph that an edit left flat is ranked again in one go,
+    /// cut at `budget` as a spec's build is at its own
+    /// ([`SubgoalGraph::contract_within`](crate::search::SubgoalGraph::contract_within);
+    /// [`SubgoalGraph::spec_budget`](crate::search::SubgoalGraph::spec_budget)
+    /// is the spec's). `None` when every table is filled. This engine is
+    /// unchanged and serves meanwhile (a jump point without boxes prunes
+    /// nothing, and a flat subgoal graph searches all of itself, so its
+    /// answers stay optimal); call this from a thread of its own, or in
+    /// slices between frames, and move searchers to each engine it returns
     /// ([`EngineSearcher::switch_to`]). An engine edited again meanwhile
     /// fills from its own map: fill the newest.
     ///
@@ -359,20 +365,19 @@ impl Engine {
     /// As [`Engine::with_tables`].
     pub fn filled_within(&self, budget: Duration) -> Result<Option<Engine>, SpecError> {
         let tables = self.tables();
-        let Some(bounds) = tables.iter().find_map(Table::bounds) else {
-            return Ok(None);
-        };
-        if bounds.boxed() == bounds.jump_points() {
+        if tables.iter().all(Table::is_filled) {
             return Ok(None);
         }
-        let t0 = Instant::now();
-        let mut bounds = GoalBounds::clone(bounds);
-        bounds.fill_within(self.graph(), budget);
-        let mut given = kept(tables, |t| t.bounds().is_none());
-        given.push(Given {
-            table: Table::from(bounds),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
+        let mut given = kept(tables, Table::is_filled);
+        for table in tables {
+            let t0 = Instant::now();
+            if let Some(table) = table.filled_within(self.graph(), budget) {
+                given.push(Given {
+                    table,
+                    seconds: t0.elapsed().as_secs_f64(),
+                });
+            }
+        }
         let stale = self.inner.stale.clone();
         Engine::made(self.graph().clone(), &self.spec(), given, stale).map(Some)
     }
@@ -696,9 +701,38 @@ mod later {
     /// A spec the safe heuristic does not serve is edited exactly at once:
     /// a jump table repaired, a goal-bounding table's boxes dropped.
     #[test]
+    fn subgoal_engines_fill_in_after_edits_to_built_ones() {
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let graph = crate::search::testing::walled(30, 20, |_, _| rng.below(100) < 15);
+        let spec: SearchSpec = "sub".parse().unwrap();
+        let mut engine = Engine::new(graph, &spec).unwrap();
+        assert!(engine.tables().iter().all(Table::is_filled));
+        assert!(
+            engine
+                .filled_within(Duration::from_secs(60))
+                .unwrap()
+                .is_none()
+        );
+        for (x, y, wall) in [(5, 5, true), (17, 9, false), (17, 10, true), (0, 19, true)] {
+            engine = engine
+                .edited(&[(x, y, Tile::wall_if(wall))], &mut None)
+                .unwrap();
+            assert!(!engine.tables()[0].is_filled(), "flat after ({x}, {y})");
+            answers_as_dijkstra(&engine, NodeId(0)).unwrap();
+            engine = engine
+                .filled_within(Duration::from_secs(60))
+                .unwrap()
+                .unwrap();
+            let fresh = Engine::new(engine.graph().clone(), &spec).unwrap();
+            assert_eq!(engine.tables(), fresh.tables());
+            answers_as_dijkstra(&engine, engine.graph().node(29, 19).unwrap()).unwrap();
+        }
+    }
+
+    #[test]
     fn other_specs_are_repaired_at_once() {
         let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
-        for name in ["jps+/dh:2", "jps+", "jps+bb", "astar"] {
+        for name in ["jps+/dh:2", "jps+", "jps+bb", "sub", "astar"] {
             let engine = Engine::new(graph.clone(), &name.parse().unwrap()).unwrap();
             let edited = engine
                 .edited_later(&[(4, 2, Tile::OutOfBounds)], &mut None)

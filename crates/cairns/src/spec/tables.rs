@@ -8,6 +8,7 @@
 
 use std::io::{self, Read, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::error::{SpecError, SpecErrorKind};
 use super::names::{
@@ -71,8 +72,9 @@ impl Table {
     /// This table brought to `graph` after the cells `edited` changed, for
     /// the kinds repaired where the cells changed: a jump table repaired
     /// ([`JumpTable::repair`]), a goal-bounding table's jump table
-    /// repaired and its boxes dropped ([`GoalBounds::edited`]). `None` for
-    /// the kinds that are built again (subgoal graphs) or repaired by the
+    /// repaired and its boxes dropped ([`GoalBounds::edited`]), a subgoal
+    /// graph's subgoals and edges repaired and its hierarchy made flat
+    /// ([`SubgoalGraph::edited`]). `None` for the kinds repaired by the
     /// engine itself (landmark tables, [`IncrementalTable`](crate::landmarks::IncrementalTable)).
     pub(super) fn repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Option<Table> {
         match self {
@@ -82,7 +84,46 @@ impl Table {
                 Some(Table::from(jumps))
             }
             Table::Bounds(bounds) => Some(Table::from(bounds.edited(graph, edited))),
-            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Subgoals(_) => None,
+            Table::Subgoals(subgoals) => Some(Table::from(subgoals.edited(graph, edited))),
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) => None,
+        }
+    }
+
+    /// Whether the table has all it can hold: every jump point of a
+    /// goal-bounding table with its boxes, a subgoal graph ranked over its
+    /// edges ([`SubgoalGraph::is_contracted`]); always for the other
+    /// kinds. A table that is not answers optimally, more slowly, until
+    /// [`filled_within`](Self::filled_within).
+    pub fn is_filled(&self) -> bool {
+        match self {
+            Table::Bounds(b) => b.boxed() == b.jump_points(),
+            Table::Subgoals(s) => s.is_contracted(),
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => true,
+        }
+    }
+
+    /// This table with more of what it lacks built on `graph` (its map)
+    /// within `budget`: a goal-bounding table's missing boxes
+    /// ([`GoalBounds::fill_within`]), a subgoal graph's hierarchy
+    /// ([`SubgoalGraph::contract_within`], cut at `budget` as a build
+    /// within it is, the subgoals left in the core). `None` when it
+    /// [`is_filled`](Self::is_filled).
+    pub(super) fn filled_within(&self, graph: &GridGraph, budget: Duration) -> Option<Table> {
+        if self.is_filled() {
+            return None;
+        }
+        match self {
+            Table::Bounds(bounds) => {
+                let mut bounds = GoalBounds::clone(bounds);
+                bounds.fill_within(graph, budget);
+                Some(Table::from(bounds))
+            }
+            Table::Subgoals(subgoals) => {
+                let mut subgoals = SubgoalGraph::clone(subgoals);
+                subgoals.contract_within(graph, Some(budget));
+                Some(Table::from(subgoals))
+            }
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => None,
         }
     }
 

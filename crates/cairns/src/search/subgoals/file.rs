@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::hierarchy::Hierarchy;
+use super::hierarchy::{Hierarchy, NO_MIDDLE};
 use super::{SubgoalGraph, octile, subgoal_bits};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
@@ -44,16 +44,34 @@ impl SubgoalGraph {
             out.put(&t.0.to_le_bytes())?;
         }
         let ranks = &self.hierarchy;
-        for r in &ranks.rank {
-            out.put(&r.to_le_bytes())?;
-        }
-        for i in 0..self.cells.len() {
-            out.put(&(ranks.up(i).len() as u32).to_le_bytes())?;
-        }
-        for i in 0..self.cells.len() {
-            for (to, middle) in ranks.saved_arcs(i) {
+        let n = self.cells.len();
+        if self.contracted {
+            for r in &ranks.rank {
+                out.put(&r.to_le_bytes())?;
+            }
+            for i in 0..n {
+                out.put(&(ranks.up(i).len() as u32).to_le_bytes())?;
+            }
+            for i in 0..n {
+                for (to, middle) in ranks.saved_arcs(i) {
+                    out.put(&to.to_le_bytes())?;
+                    out.put(&middle.to_le_bytes())?;
+                }
+            }
+        } else {
+            // Flat (edited, not ranked again): every subgoal in the core,
+            // its edges all climbing, none a shortcut.
+            for _ in 0..n {
+                out.put(&u32::MAX.to_le_bytes())?;
+            }
+            for pair in self.offsets.windows(2) {
+                out.put(&((pair[1] - pair[0]) as u32).to_le_bytes())?;
+            }
+            for t in &self.targets {
+                // Edges end at subgoals, so the index is always found.
+                let to = self.index(*t).map_or(u32::MAX, |i| i as u32);
                 out.put(&to.to_le_bytes())?;
-                out.put(&middle.to_le_bytes())?;
+                out.put(&NO_MIDDLE.to_le_bytes())?;
             }
         }
         out.finish()

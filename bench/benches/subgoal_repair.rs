@@ -1,0 +1,146 @@
+//! Subgoal graphs (`sub`) after one-cell wall edits: what the edit costs
+//! (`Engine::edited`: the subgoals and edges repaired near the cell, the
+//! hierarchy left flat) against building the graph again (what an edit
+//! cost before the repair), how the queries answer on the flat graph, how
+//! long ranking it again takes (`Engine::filled_within` with the spec's
+//! budget), and the queries after, beside `jps+` on the edited map in the
+//! same run.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench subgoal_repair -- [MAP...] [--edits N] [--seed S]
+//! ```
+//!
+//! MAP is a map of the data directory with its `.scen` beside it; the
+//! default is a maze, a random map, a street map and den520d. Each of
+//! `--edits` (40) edits closes a random passable cell of the engine built
+//! whole. Queries: every 5th scenario whose ends stay open, the least of
+//! 3 rounds' means (one query after the other on one searcher), `jps+`
+//! and `sub` in turn; every answer of `sub` is checked equal to `jps+`'s
+//! on the edited map, and every repaired graph's subgoals and edges equal
+//! to those of a build of the edited map.
+
+use std::time::Instant;
+
+use cairns::graph::{Graph, NodeId};
+use cairns::grid::{GridGraph, Tile};
+use cairns::movingai::runner::median;
+use cairns::rng::SplitMix64;
+use cairns::search::{Searcher, SubgoalGraph};
+use cairns::spec::{Engine, SearchSpec};
+use cairns_bench::{edit_args, least_us, load_file, mean_us};
+
+/// The engine's subgoal graph.
+fn subgoals(engine: &Engine) -> &SubgoalGraph {
+    engine
+        .tables()
+        .iter()
+        .find_map(|t| t.subgoals())
+        .expect("sub")
+}
+
+/// Whether `a` and `b` have the same subgoals and edges.
+fn same_edges(a: &SubgoalGraph, b: &SubgoalGraph) -> bool {
+    a.subgoals() == b.subgoals() && a.subgoals().iter().all(|&s| a.edges(s) == b.edges(s))
+}
+
+/// One edit's figures: `Engine::edited` ms, then us per query of `jps+`,
+/// of the flat graph and of the ranked one, and the seconds to rank.
+type Figures = [f64; 5];
+
+/// Closes `cell` of `whole`'s map (`graph`, closed here and opened again),
+/// and measures the edit, the queries and the ranking.
+fn one_edit(
+    whole: &Engine,
+    graph: &mut GridGraph,
+    cell: NodeId,
+    queries: &[(NodeId, NodeId)],
+) -> Figures {
+    let (x, y) = graph.coords(cell);
+    graph.set_tile(x, y, Tile::Tree);
+    let t0 = Instant::now();
+    let edited = whole
+        .edited(&[(x, y, Tile::Tree)], &mut None)
+        .expect("an edit");
+    let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let flat = subgoals(&edited);
+    assert!(
+        same_edges(flat, &SubgoalGraph::build(graph)),
+        "the graph repaired after the edit at ({x}, {y}) differs from a build"
+    );
+    let queries: Vec<(NodeId, NodeId)> = queries
+        .iter()
+        .copied()
+        .filter(|&(a, b)| a != cell && b != cell)
+        .collect();
+    let exact = Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
+    let mut plus = exact.searcher();
+    let want: Vec<Option<f64>> = queries
+        .iter()
+        .map(|&(a, b)| plus.search_cost(a, b))
+        .collect();
+    // jps+ and the flat graph, in turn.
+    let mut searcher = edited.searcher();
+    let (mut plus_us, mut flat_us) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        plus_us = plus_us.min(mean_us(&mut plus, &queries, &want));
+        flat_us = flat_us.min(mean_us(&mut searcher, &queries, &want));
+    }
+    let t0 = Instant::now();
+    let ranked = edited
+        .filled_within(SubgoalGraph::spec_budget(graph))
+        .expect("a ranking")
+        .expect("an edited graph to rank");
+    let rank_s = t0.elapsed().as_secs_f64();
+    let ranked_us = least_us(&mut ranked.searcher(), &queries, &want);
+    graph.set_tile(x, y, Tile::Ground);
+    [edit_ms, plus_us, flat_us, ranked_us, rank_s]
+}
+
+fn main() {
+    let (maps, edits, seed) = edit_args(&[
+        "maze/maze512-1-0.map",
+        "random/random512-10-0.map",
+        "street/Berlin_0_512.map",
+        "dao/den520d.map",
+    ]);
+    let sub: SearchSpec = "sub".parse().expect("a spec");
+    println!("one-cell edits on subgoal graphs, {edits} per map, seed {seed}");
+    println!(
+        "every sub answer checked equal to jps+'s on the edited map; each repaired graph's subgoals and edges equal to a build's"
+    );
+    println!();
+    println!(
+        "| map | subgoals | build s | Engine::edited median ms | jps+ us | flat us | rank again s | ranked us |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for map in maps {
+        let inst = load_file(&format!("{map}.scen"), 5);
+        let mut graph = inst.graph.clone();
+        let t0 = Instant::now();
+        let whole = Engine::new(graph.clone(), &sub).expect("sub on an octile map");
+        let build_s = t0.elapsed().as_secs_f64();
+        let count = subgoals(&whole).subgoals().len();
+        let queries: Vec<(NodeId, NodeId)> =
+            inst.queries.iter().map(|q| (q.start, q.goal)).collect();
+        let mut rng = SplitMix64::new(seed);
+        let free: Vec<NodeId> = (0..graph.node_bound() as u32)
+            .map(NodeId)
+            .filter(|&n| graph.is_passable(n))
+            .collect();
+        let figures: Vec<Figures> = (0..edits)
+            .map(|_| {
+                let cell = free[rng.index(free.len())];
+                one_edit(&whole, &mut graph, cell, &queries)
+            })
+            .collect();
+        let m = |i: usize| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>());
+        println!(
+            "| {map} | {count} | {build_s:.2} | {:.2} | {:.1} | {:.1} | {:.2} | {:.1} |",
+            m(0),
+            m(1),
+            m(2),
+            m(4),
+            m(3),
+        );
+    }
+}

@@ -1,0 +1,403 @@
+//! Bringing a subgoal graph up to date after wall edits, near the edits
+//! instead of over the whole grid.
+//!
+//! Whether a cell is a subgoal depends on its 3x3 block, so an edit turns
+//! cells into subgoals or out of them only within one cell of it. The
+//! edges that change are those a sweep ([`SubgoalGraph`]'s "Edges") finds
+//! differently, and a sweep only changes if it read a changed cell: one
+//! its runs pass or stop at, or, through the legality of a diagonal move,
+//! a cell beside one of those. So the subgoals to sweep again are found by
+//! walking the sweeps' paths backwards, on the older graph, from every
+//! cell within one of a changed one: back along a straight run, from each
+//! of its cells back along the diagonals that have its direction as a
+//! side, and back along each diagonal, to the first subgoal. That finds
+//! every subgoal whose sweep can have read the cell (and some whose
+//! pruned sweep did not), at the cost of the area those paths cover.
+//! Their neighbours, before and after, are swept again too: an edge is
+//! kept in both directions, so a neighbour's list changes where the swept
+//! subgoal's does.
+//!
+//! The hierarchy is built over the edges, and shortcuts anywhere may
+//! stand for an edge that changed, so it is not repaired: the graph comes
+//! back flat (every subgoal in the core, which every query searches),
+//! answering optimally at once, and
+//! [`contract_within`](SubgoalGraph::contract_within) ranks it again.
+
+use rayon::prelude::*;
+
+use super::{SubgoalGraph, is_corner};
+use crate::graph::{Graph, NodeId};
+use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
+
+impl SubgoalGraph {
+    /// This graph after the cells `edited` of `graph` changed (walls added
+    /// or removed, in any number and order, with
+    /// [`GridGraph::set_tile`]): the subgoals and edges repaired near the
+    /// edits, equal to those of [`SubgoalGraph::build`] on `graph`, and
+    /// the hierarchy flat (every subgoal in the core) until
+    /// [`contract_within`](Self::contract_within) ranks it again
+    /// ([`is_contracted`](Self::is_contracted) says which). Queries over
+    /// the flat graph are optimal, and slower than over a ranked one. A
+    /// cell off the grid is ignored.
+    ///
+    /// ```
+    /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
+    /// use cairns::search::SubgoalGraph;
+    ///
+    /// let mut graph = GridGraph::new(Grid::from_ascii("......\n.@....\n......").unwrap(), Neighborhood::Octile);
+    /// let table = SubgoalGraph::build(&graph);
+    /// graph.set_tile(4, 1, Tile::OutOfBounds);
+    /// let mut edited = table.edited(&graph, &[graph.node(4, 1).unwrap()]);
+    /// let built = SubgoalGraph::build(&graph);
+    /// assert_eq!(edited.subgoals(), built.subgoals());
+    /// assert!(!edited.is_contracted());
+    /// edited.contract_within(&graph, None);
+    /// assert_eq!(edited, built);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `graph` has another size than the table.
+    #[must_use]
+    pub fn edited(&self, graph: &GridGraph, edited: &[NodeId]) -> SubgoalGraph {
+        assert!(
+            self.fits(graph),
+            "a subgoal graph edited on a grid of another size"
+        );
+        if graph.neighborhood() != Neighborhood::Octile || graph.has_terrain() {
+            // No subgoals there (and none to repair).
+            return SubgoalGraph::build(graph);
+        }
+        let edited: Vec<usize> = edited
+            .iter()
+            .map(|e| e.index())
+            .filter(|&e| e < graph.node_bound())
+            .collect();
+        // The cells that turn into subgoals or out of them.
+        let flipped: Vec<usize> = self
+            .around(&edited)
+            .into_iter()
+            .filter(|&c| is_corner(graph, NodeId(c as u32)) != self.is_subgoal(NodeId(c as u32)))
+            .collect();
+        let mut changed = [&edited[..], &flipped].concat();
+        changed.sort_unstable();
+        changed.dedup();
+        let reached = self.reaching(&self.around(&changed));
+
+        // The new subgoal bits and clear cells.
+        let mut bits = self.bits.clone();
+        let mut clear = self.clear.clone();
+        for &c in &flipped {
+            bits[c / 64] ^= 1 << (c % 64);
+        }
+        let cols = self.width as usize;
+        for &c in &changed {
+            let subgoal = bits[c / 64] & (1 << (c % 64)) != 0;
+            let open = graph.is_passable(NodeId(c as u32)) && !subgoal;
+            clear.set((c % cols) as u32, (c / cols) as u32, open);
+        }
+        let mut table = SubgoalGraph::from_parts(graph, bits, clear);
+        table.relink(self, graph, reached, &flipped);
+        table.flatten();
+        table
+    }
+
+    /// Sets the edges of this graph (new subgoals and clear cells, no
+    /// edges yet) from those of `old`, the graph before the edit: the
+    /// subgoals `reached` (those whose sweeps may have changed) and the
+    /// cells `flipped` that turned into subgoals are swept again with
+    /// their neighbours, the other lists copied.
+    fn relink(
+        &mut self,
+        old: &SubgoalGraph,
+        graph: &GridGraph,
+        reached: Vec<NodeId>,
+        flipped: &[usize],
+    ) {
+        let table = &*self;
+        // The subgoals whose sweeps change, and those that are gone.
+        let mut affected: Vec<NodeId> = reached
+            .into_iter()
+            .chain(flipped.iter().map(|&c| NodeId(c as u32)))
+            .filter(|&s| table.is_subgoal(s))
+            .collect();
+        affected.sort_unstable();
+        affected.dedup();
+        let removed = flipped
+            .iter()
+            .map(|&c| NodeId(c as u32))
+            .filter(|&c| old.is_subgoal(c));
+        let forward = |&s: &NodeId| {
+            let mut found = Vec::new();
+            table.sweep(graph, s, |n, _| found.push(n));
+            found.sort_unstable();
+            found.dedup();
+            found
+        };
+        let swept_affected: Vec<Vec<NodeId>> = affected.par_iter().map(forward).collect();
+        // Their neighbours before and after, whose lists gain or lose them.
+        let mut ring: Vec<NodeId> = affected
+            .iter()
+            .copied()
+            .chain(removed)
+            .flat_map(|s| old.edges(s).iter().copied())
+            .chain(swept_affected.iter().flatten().copied())
+            .filter(|&n| table.is_subgoal(n) && affected.binary_search(&n).is_err())
+            .collect();
+        ring.sort_unstable();
+        ring.dedup();
+        let swept_ring: Vec<Vec<NodeId>> = ring.par_iter().map(forward).collect();
+
+        // The lists of the swept subgoals: what each sweep finds, what
+        // finds it, and for a neighbour its older edges to subgoals that
+        // neither changed nor went (those sweeps did not change).
+        let mut swept: Vec<(NodeId, Vec<NodeId>, bool)> = affected
+            .iter()
+            .zip(swept_affected)
+            .map(|(&s, f)| (s, f, true))
+            .chain(ring.iter().zip(swept_ring).map(|(&s, f)| (s, f, false)))
+            .collect();
+        swept.sort_unstable_by_key(|s| s.0);
+        let mut lists: Vec<Vec<NodeId>> = swept.iter().map(|s| s.1.clone()).collect();
+        for (s, found, _) in &swept {
+            for t in found {
+                if let Ok(k) = swept.binary_search_by_key(t, |s| s.0) {
+                    lists[k].push(*s);
+                }
+            }
+        }
+        for ((s, _, own), list) in swept.iter().zip(&mut lists) {
+            if !own {
+                list.extend(
+                    old.edges(*s)
+                        .iter()
+                        .copied()
+                        .filter(|&n| table.is_subgoal(n) && affected.binary_search(&n).is_err()),
+                );
+            }
+            list.sort_unstable();
+            list.dedup();
+        }
+        // Every list in the order of the subgoals: the others as they were.
+        let swept: Vec<NodeId> = swept.into_iter().map(|s| s.0).collect();
+        self.offsets.clear();
+        self.offsets.push(0);
+        self.targets.reserve(old.targets.len() + 64);
+        let mut next = swept.iter().zip(&lists).peekable();
+        for k in 0..self.cells.len() {
+            let c = self.cells[k];
+            match next.next_if(|(s, _)| **s == c) {
+                Some((_, list)) => self.targets.extend_from_slice(list),
+                None => self.targets.extend_from_slice(old.edges(c)),
+            }
+            self.offsets.push(self.targets.len());
+        }
+    }
+
+    /// The cells within one of `cells` (in the grid), increasing.
+    fn around(&self, cells: &[usize]) -> Vec<usize> {
+        let (w, h) = (i64::from(self.width), i64::from(self.height));
+        let mut near = Vec::with_capacity(9 * cells.len());
+        for &c in cells {
+            let (x, y) = (c as i64 % w, c as i64 / w);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (0..w).contains(&nx) && (0..h).contains(&ny) {
+                        near.push((ny * w + nx) as usize);
+                    }
+                }
+            }
+        }
+        near.sort_unstable();
+        near.dedup();
+        near
+    }
+
+    /// The subgoals of this graph whose sweeps may read a cell of `zone`:
+    /// the cell itself, and the first subgoal on each path walked back
+    /// from it as a sweep walks forward (see the module's doc).
+    fn reaching(&self, zone: &[usize]) -> Vec<NodeId> {
+        // Bit `d` of a cell: walked back along direction `d` from there.
+        let mut walked = vec![0u8; self.width as usize * self.height as usize];
+        let mut found = Vec::new();
+        for &z in zone {
+            if self.is_subgoal(NodeId(z as u32)) {
+                found.push(NodeId(z as u32));
+            }
+            for d in 0..8 {
+                self.walk_back(z, d, &mut walked, &mut found);
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Walks back from `from` along direction `d` (0..8) over cells that
+    /// are clear, to the first subgoal (pushed on `found`) or wall; back
+    /// along a straight direction, also back along the diagonals that have
+    /// it as a side from each cell passed. A cell already walked back along
+    /// `d` ends the walk: the rest was walked.
+    fn walk_back(&self, from: usize, d: usize, walked: &mut [u8], found: &mut Vec<NodeId>) {
+        let (cols, rows) = (i64::from(self.width), i64::from(self.height));
+        let (dx, dy) = DIRECTIONS[d];
+        let (mut x, mut y) = (from as i64 % cols, from as i64 / cols);
+        loop {
+            (x, y) = (x - i64::from(dx), y - i64::from(dy));
+            if !(0..cols).contains(&x) || !(0..rows).contains(&y) {
+                return;
+            }
+            let cell = (y * cols + x) as usize;
+            if walked[cell] & (1 << d) != 0 {
+                return;
+            }
+            walked[cell] |= 1 << d;
+            if self.is_subgoal(NodeId(cell as u32)) {
+                found.push(NodeId(cell as u32));
+                return;
+            }
+            if !self.clear.is_passable(x as u32, y as u32) {
+                return;
+            }
+            if d < 4 {
+                for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
+                    if a == d || b == d {
+                        self.walk_back(cell, 4 + i, walked, found);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::grid::Tile;
+    use crate::search::SubgoalSearch;
+    use crate::search::testing::{matches_dijkstra_from, scattered};
+
+    /// The subgoals, the edges and, once contracted, the whole graph of
+    /// `table` are those of a build on `graph`.
+    fn same_as_built(table: &SubgoalGraph, graph: &GridGraph) -> Result<(), TestCaseError> {
+        let built = SubgoalGraph::build(graph);
+        prop_assert_eq!(table.subgoals(), built.subgoals());
+        for &s in built.subgoals() {
+            prop_assert_eq!(
+                table.edges(s),
+                built.edges(s),
+                "edges of {:?}",
+                graph.coords(s)
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// After any sequence of wall edits, the edited graph has the
+        /// subgoals and edges of a build, answers as Dijkstra flat, and
+        /// once contracted is the build.
+        #[test]
+        fn edited_graphs_are_built_ones(
+            (mut graph, start) in scattered(24, 450),
+            batches in proptest::collection::vec(
+                proptest::collection::vec((0..24u32, 0..24u32), 1..4),
+                1..4,
+            ),
+        ) {
+            let mut table = SubgoalGraph::build(&graph);
+            for batch in batches {
+                let mut edited = Vec::new();
+                for (x, y) in batch {
+                    let (x, y) = (x % graph.width(), y % graph.height());
+                    let n = graph.node(x, y).unwrap();
+                    let tile = if graph.is_passable(n) { Tile::OutOfBounds } else { Tile::Ground };
+                    graph.set_tile(x, y, tile);
+                    edited.push(n);
+                }
+                table = table.edited(&graph, &edited);
+                prop_assert_eq!(table.is_contracted(), table.subgoals().is_empty());
+                same_as_built(&table, &graph)?;
+                let search = SubgoalSearch::new(&graph, &table).unwrap();
+                prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
+                // Saved flat, loaded with every subgoal in the core.
+                let mut bytes = Vec::new();
+                table.save(&mut bytes, 7).unwrap();
+                let loaded = SubgoalGraph::load_for(&bytes[..], &graph, 7).unwrap();
+                same_as_built(&loaded, &graph)?;
+                let search = SubgoalSearch::new(&graph, &loaded).unwrap();
+                prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
+                // Sometimes edited again before it is ranked.
+                if start.0 % 2 == 0 {
+                    table.contract_within(&graph, None);
+                    prop_assert_eq!(&table, &SubgoalGraph::build(&graph));
+                }
+            }
+        }
+    }
+
+    /// Every cell of sparse maps turned, one at a time: long runs and
+    /// diagonals, where an edit changes the sweeps of subgoals far away.
+    #[test]
+    fn every_single_cell_edit_on_sparse_maps() {
+        for (seed, density) in [(1, 2), (2, 4), (3, 8), (4, 15)] {
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            let mut graph = crate::search::testing::walled(31, 23, |_, _| rng.below(100) < density);
+            let table = SubgoalGraph::build(&graph);
+            for c in 0..graph.node_bound() as u32 {
+                let (x, y) = graph.coords(NodeId(c));
+                let was = if graph.is_passable(NodeId(c)) {
+                    Tile::Ground
+                } else {
+                    Tile::OutOfBounds
+                };
+                let now = if was == Tile::Ground {
+                    Tile::OutOfBounds
+                } else {
+                    Tile::Ground
+                };
+                graph.set_tile(x, y, now);
+                let edited = table.edited(&graph, &[NodeId(c)]);
+                let built = SubgoalGraph::build(&graph);
+                assert_eq!(
+                    edited.subgoals(),
+                    built.subgoals(),
+                    "seed {seed} ({x}, {y})"
+                );
+                for &s in built.subgoals() {
+                    assert_eq!(
+                        edited.edges(s),
+                        built.edges(s),
+                        "seed {seed} ({x}, {y}): edges of {:?}",
+                        graph.coords(s)
+                    );
+                }
+                graph.set_tile(x, y, was);
+            }
+        }
+    }
+
+    /// A wall that cuts a long straight edge far from either end, and one
+    /// taken away that joins two subgoals far apart.
+    #[test]
+    fn edits_far_from_the_ends_of_an_edge() {
+        let mut graph =
+            crate::search::testing::walled(40, 9, |x, y| (x == 2 || x == 37) && (y == 1 || y == 7));
+        let table = SubgoalGraph::build(&graph);
+        for (x, y) in [(20, 0), (20, 8), (1, 4), (38, 4)] {
+            for tile in [Tile::OutOfBounds, Tile::Ground] {
+                graph.set_tile(x, y, tile);
+                let edited = table.edited(&graph, &[graph.node(x, y).unwrap()]);
+                let built = SubgoalGraph::build(&graph);
+                assert_eq!(edited.subgoals(), built.subgoals(), "({x}, {y}) {tile:?}");
+                for &s in built.subgoals() {
+                    assert_eq!(edited.edges(s), built.edges(s), "({x}, {y}) {tile:?}");
+                }
+            }
+        }
+    }
+}
