@@ -83,7 +83,8 @@ use hierarchy::Hierarchy;
 /// subgoal and evaluation (0.04 s on maze512-1-0, 11.5 s on
 /// random512-10-0). Memory ([`memory_bytes`](SubgoalGraph::memory_bytes)):
 /// about 5.5 bits per cell (which cells are subgoals, and the clearance
-/// scans' bit grid), 12 bytes per subgoal and 4 per edge for the graph,
+/// scans' bit grid), 12 bytes per subgoal and 5 per edge for the graph
+/// (its end, and whether its own sweep found it, which edits read),
 /// and 12 bytes per subgoal and 16 per edge and direction (shortcuts
 /// included) for the hierarchy.
 ///
@@ -124,6 +125,11 @@ pub struct SubgoalGraph {
     offsets: Vec<usize>,
     /// Edge ends, by subgoal, each list in id order.
     targets: Vec<NodeId>,
+    /// For each entry of `targets`, whether the sweep of the list's own
+    /// subgoal found it (else only the other end's did): what an edit
+    /// needs to tell which edges outlive it without sweeping the
+    /// neighbours of the subgoals it changes.
+    found_here: Vec<bool>,
     /// The passable cells that are not subgoals: where a sweep's runs go
     /// on.
     clear: BitGrid,
@@ -253,15 +259,12 @@ impl SubgoalGraph {
             return table;
         }
         // Each subgoal's sweep, then every edge in both directions.
-        let mut lists: Vec<Vec<NodeId>> = table
+        let found: Vec<Vec<NodeId>> = table
             .cells
             .par_iter()
-            .map(|&c| {
-                let mut found = Vec::new();
-                table.sweep(graph, c, |n, _| found.push(n));
-                found
-            })
+            .map(|&c| table.forward(graph, c))
             .collect();
+        let mut lists = found.clone();
         let reverse: Vec<(usize, NodeId)> = lists
             .iter()
             .enumerate()
@@ -279,8 +282,41 @@ impl SubgoalGraph {
             list.dedup();
         });
         table.set_edges(&lists);
+        table.set_found(&found);
         table.rank(graph, deadline);
         table
+    }
+
+    /// The subgoals the sweep from `from` finds, in id order.
+    fn forward(&self, graph: &GridGraph, from: NodeId) -> Vec<NodeId> {
+        let mut found = Vec::new();
+        self.sweep(graph, from, |n, _| found.push(n));
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// Sets [`found_here`](Self::found_here) from each subgoal's sweep
+    /// (`found`, by subgoal, in id order).
+    fn set_found(&mut self, found: &[Vec<NodeId>]) {
+        self.found_here = (0..self.cells.len())
+            .flat_map(|i| {
+                let list = &self.targets[self.offsets[i]..self.offsets[i + 1]];
+                list.iter().map(move |t| found[i].binary_search(t).is_ok())
+            })
+            .collect();
+    }
+
+    /// The edges of subgoal `node` (none for a cell that is not one), and
+    /// for each whether `node`'s own sweep found it.
+    fn list(&self, node: NodeId) -> (&[NodeId], &[bool]) {
+        match self.index(node) {
+            Some(i) => {
+                let range = self.offsets[i]..self.offsets[i + 1];
+                (&self.targets[range.clone()], &self.found_here[range])
+            }
+            None => (&[], &[]),
+        }
     }
 
     /// Whether the hierarchy was built over the graph's edges: `false`
@@ -373,6 +409,7 @@ impl SubgoalGraph {
             ranks,
             cells,
             targets: Vec::new(),
+            found_here: Vec::new(),
             clear,
             hierarchy: Hierarchy::default(),
             contracted: true,
@@ -448,6 +485,7 @@ impl SubgoalGraph {
             + self.cells.len() * 4
             + self.offsets.len() * std::mem::size_of::<usize>()
             + self.targets.len() * 4
+            + self.found_here.len()
             + self.clear.memory_bytes()
             + self.hierarchy.memory_bytes()
     }

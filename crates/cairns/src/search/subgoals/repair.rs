@@ -105,8 +105,11 @@ impl SubgoalGraph {
     /// Sets the edges of this graph (new subgoals and clear cells, no
     /// edges yet) from those of `old`, the graph before the edit: the
     /// subgoals `reached` (those whose sweeps may have changed) and the
-    /// cells `flipped` that turned into subgoals are swept again with
-    /// their neighbours, the other lists copied.
+    /// cells `flipped` that turned into subgoals are swept again; the
+    /// lists of their neighbours, before and after, gain and lose them by
+    /// what those sweeps find and by which end found each older edge
+    /// (a neighbour's own sweep did not change); the other lists are
+    /// copied.
     fn relink(
         &mut self,
         old: &SubgoalGraph,
@@ -127,71 +130,123 @@ impl SubgoalGraph {
             .iter()
             .map(|&c| NodeId(c as u32))
             .filter(|&c| old.is_subgoal(c));
-        let forward = |&s: &NodeId| {
-            let mut found = Vec::new();
-            table.sweep(graph, s, |n, _| found.push(n));
-            found.sort_unstable();
-            found.dedup();
-            found
+        let found: Vec<Vec<NodeId>> = affected
+            .par_iter()
+            .map(|&s| table.forward(graph, s))
+            .collect();
+        // `(t, a)`: the sweep of `a` (swept again) found `t`.
+        let mut incoming: Vec<(NodeId, NodeId)> = affected
+            .iter()
+            .zip(&found)
+            .flat_map(|(&a, f)| f.iter().map(move |&t| (t, a)))
+            .collect();
+        incoming.sort_unstable();
+        let incoming_of = |u: NodeId| {
+            let from = incoming.partition_point(|p| p.0 < u);
+            let to = incoming.partition_point(|p| p.0 <= u);
+            incoming[from..to].iter().map(|p| p.1)
         };
-        let swept_affected: Vec<Vec<NodeId>> = affected.par_iter().map(forward).collect();
-        // Their neighbours before and after, whose lists gain or lose them.
-        let mut ring: Vec<NodeId> = affected
-            .iter()
-            .copied()
-            .chain(removed)
+        let cells = table.width as usize * table.height as usize;
+        let mut in_affected = vec![0u64; cells.div_ceil(64)];
+        for &a in &affected {
+            in_affected[a.index() / 64] |= 1 << (a.index() % 64);
+        }
+        let is_swept = |n: NodeId| in_affected[n.index() / 64] & (1 << (n.index() % 64)) != 0;
+        // Every list that changes: those swept again, and those linked to
+        // them or to a subgoal gone, before or after (a bit per cell, read
+        // in id order).
+        let mut touched = in_affected.clone();
+        let linked = (affected.iter().copied().chain(removed))
             .flat_map(|s| old.edges(s).iter().copied())
-            .chain(swept_affected.iter().flatten().copied())
-            .filter(|&n| table.is_subgoal(n) && affected.binary_search(&n).is_err())
-            .collect();
-        ring.sort_unstable();
-        ring.dedup();
-        let swept_ring: Vec<Vec<NodeId>> = ring.par_iter().map(forward).collect();
-
-        // The lists of the swept subgoals: what each sweep finds, what
-        // finds it, and for a neighbour its older edges to subgoals that
-        // neither changed nor went (those sweeps did not change).
-        let mut swept: Vec<(NodeId, Vec<NodeId>, bool)> = affected
-            .iter()
-            .zip(swept_affected)
-            .map(|(&s, f)| (s, f, true))
-            .chain(ring.iter().zip(swept_ring).map(|(&s, f)| (s, f, false)))
-            .collect();
-        swept.sort_unstable_by_key(|s| s.0);
-        let mut lists: Vec<Vec<NodeId>> = swept.iter().map(|s| s.1.clone()).collect();
-        for (s, found, _) in &swept {
-            for t in found {
-                if let Ok(k) = swept.binary_search_by_key(t, |s| s.0) {
-                    lists[k].push(*s);
+            .chain(incoming.iter().map(|p| p.0));
+        for n in linked {
+            touched[n.index() / 64] |= 1 << (n.index() % 64);
+        }
+        // The new lists, one after the other, each ending at its place in
+        // `ends`.
+        let mut lists: Vec<(NodeId, bool)> = Vec::new();
+        let mut ends: Vec<(NodeId, usize)> = Vec::new();
+        let mut k = 0;
+        for (w, &word) in touched.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                let u = NodeId((w * 64) as u32 + rest.trailing_zeros());
+                rest &= rest - 1;
+                if !table.is_subgoal(u) {
+                    continue;
                 }
+                let (edges, here) = old.list(u);
+                let incoming = incoming_of(u).map(|a| (a, false));
+                if is_swept(u) {
+                    let start = lists.len();
+                    lists.extend(incoming);
+                    lists.extend(found[k].iter().map(|&t| (t, true)));
+                    k += 1;
+                    // Older edges from subgoals not swept again whose own
+                    // sweeps found `u`: those sweeps did not change.
+                    lists.extend(edges.iter().filter_map(|&s| {
+                        let kept = !is_swept(s) && table.is_subgoal(s) && old.found_by(s, u);
+                        kept.then_some((s, false))
+                    }));
+                    lists[start..].sort_unstable();
+                    let mut list = lists.split_off(start);
+                    list.dedup_by(|later, first| {
+                        let same = later.0 == first.0;
+                        first.1 |= same && later.1;
+                        same
+                    });
+                    lists.append(&mut list);
+                } else {
+                    // `u`'s own sweep did not change: what it found stays,
+                    // and an edge to a subgoal swept again stays if that
+                    // sweep found `u` again (in `incoming`).
+                    let kept = edges.iter().zip(here).filter_map(|(&e, &mine)| {
+                        let kept = table.is_subgoal(e) && (mine || !is_swept(e));
+                        kept.then_some((e, mine))
+                    });
+                    merge(kept, incoming, &mut lists);
+                }
+                ends.push((u, lists.len()));
             }
         }
-        for ((s, _, own), list) in swept.iter().zip(&mut lists) {
-            if !own {
-                list.extend(
-                    old.edges(*s)
-                        .iter()
-                        .copied()
-                        .filter(|&n| table.is_subgoal(n) && affected.binary_search(&n).is_err()),
-                );
-            }
-            list.sort_unstable();
-            list.dedup();
-        }
-        // Every list in the order of the subgoals: the others as they were.
-        let swept: Vec<NodeId> = swept.into_iter().map(|s| s.0).collect();
+        self.set_lists(old, &lists, &ends);
+    }
+
+    /// Sets every list in the order of the subgoals: those of `ends`
+    /// (each subgoal with the end of its list in `lists`, the lists one
+    /// after the other) from `lists`, the others as they were in `old`.
+    fn set_lists(
+        &mut self,
+        old: &SubgoalGraph,
+        lists: &[(NodeId, bool)],
+        ends: &[(NodeId, usize)],
+    ) {
         self.offsets.clear();
         self.offsets.push(0);
         self.targets.reserve(old.targets.len() + 64);
-        let mut next = swept.iter().zip(&lists).peekable();
+        self.found_here.reserve(old.targets.len() + 64);
+        let mut next = ends.iter().peekable();
+        let mut start = 0;
         for k in 0..self.cells.len() {
             let c = self.cells[k];
-            match next.next_if(|(s, _)| **s == c) {
-                Some((_, list)) => self.targets.extend_from_slice(list),
-                None => self.targets.extend_from_slice(old.edges(c)),
+            if let Some(&(_, end)) = next.next_if(|(s, _)| *s == c) {
+                let list = &lists[start..end];
+                start = end;
+                self.targets.extend(list.iter().map(|e| e.0));
+                self.found_here.extend(list.iter().map(|e| e.1));
+            } else {
+                let (edges, here) = old.list(c);
+                self.targets.extend_from_slice(edges);
+                self.found_here.extend_from_slice(here);
             }
             self.offsets.push(self.targets.len());
         }
+    }
+
+    /// Whether the sweep of subgoal `from` found `to` (an edge of it).
+    fn found_by(&self, from: NodeId, to: NodeId) -> bool {
+        let (edges, here) = self.list(from);
+        edges.binary_search(&to).is_ok_and(|k| here[k])
     }
 
     /// The cells within one of `cells` (in the grid), increasing.
@@ -271,6 +326,37 @@ impl SubgoalGraph {
     }
 }
 
+/// Appends to `out` the entries of `a` and `b` (each increasing by
+/// node) in increasing order, a node in both once, found here if either
+/// says so.
+fn merge(
+    a: impl Iterator<Item = (NodeId, bool)>,
+    b: impl Iterator<Item = (NodeId, bool)>,
+    out: &mut Vec<(NodeId, bool)>,
+) {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) if x.0 == y.0 => {
+                a.next();
+                b.next();
+                (x.0, x.1 || y.1)
+            }
+            (Some(&x), Some(&y)) if x.0 < y.0 => a.next().unwrap_or(x),
+            (_, Some(_)) => match b.next() {
+                Some(y) => y,
+                None => break,
+            },
+            (Some(_), None) => match a.next() {
+                Some(x) => x,
+                None => break,
+            },
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -287,8 +373,8 @@ mod tests {
         prop_assert_eq!(table.subgoals(), built.subgoals());
         for &s in built.subgoals() {
             prop_assert_eq!(
-                table.edges(s),
-                built.edges(s),
+                table.list(s),
+                built.list(s),
                 "edges of {:?}",
                 graph.coords(s)
             );
@@ -370,8 +456,8 @@ mod tests {
                 );
                 for &s in built.subgoals() {
                     assert_eq!(
-                        edited.edges(s),
-                        built.edges(s),
+                        edited.list(s),
+                        built.list(s),
                         "seed {seed} ({x}, {y}): edges of {:?}",
                         graph.coords(s)
                     );
@@ -395,7 +481,7 @@ mod tests {
                 let built = SubgoalGraph::build(&graph);
                 assert_eq!(edited.subgoals(), built.subgoals(), "({x}, {y}) {tile:?}");
                 for &s in built.subgoals() {
-                    assert_eq!(edited.edges(s), built.edges(s), "({x}, {y}) {tile:?}");
+                    assert_eq!(edited.list(s), built.list(s), "({x}, {y}) {tile:?}");
                 }
             }
         }
