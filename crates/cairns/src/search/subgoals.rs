@@ -89,7 +89,10 @@ use hierarchy::Hierarchy;
 /// included) for the hierarchy.
 ///
 /// The graph describes the map it was built from; after
-/// [`GridGraph::set_tile`] it must be built again.
+/// [`GridGraph::set_tile`], [`edited`](SubgoalGraph::edited) repairs its
+/// subgoals and edges near the changed cells and leaves it flat (every
+/// subgoal in the core) until [`contract_within`](SubgoalGraph::contract_within)
+/// ranks it again.
 ///
 /// # Example
 ///

@@ -227,17 +227,22 @@ impl SubgoalGraph {
         self.found_here.reserve(old.targets.len() + 64);
         let mut next = ends.iter().peekable();
         let mut start = 0;
+        // The older subgoals in step with the new ones (both in id order).
+        let mut j = 0;
         for k in 0..self.cells.len() {
             let c = self.cells[k];
+            while old.cells.get(j).is_some_and(|&o| o < c) {
+                j += 1;
+            }
             if let Some(&(_, end)) = next.next_if(|(s, _)| *s == c) {
                 let list = &lists[start..end];
                 start = end;
                 self.targets.extend(list.iter().map(|e| e.0));
                 self.found_here.extend(list.iter().map(|e| e.1));
-            } else {
-                let (edges, here) = old.list(c);
-                self.targets.extend_from_slice(edges);
-                self.found_here.extend_from_slice(here);
+            } else if old.cells.get(j) == Some(&c) {
+                let range = old.offsets[j]..old.offsets[j + 1];
+                self.targets.extend_from_slice(&old.targets[range.clone()]);
+                self.found_here.extend_from_slice(&old.found_here[range]);
             }
             self.offsets.push(self.targets.len());
         }
