@@ -127,7 +127,8 @@ fn main() {
         let t0 = Instant::now();
         let whole = Engine::new(graph.clone(), &sub).expect("sub on an octile map");
         let build_s = t0.elapsed().as_secs_f64();
-        let plus_whole = Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
+        let plus_whole =
+            Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
         let count = subgoals(&whole).subgoals().len();
         let queries: Vec<(NodeId, NodeId)> =
             inst.queries.iter().map(|q| (q.start, q.goal)).collect();
