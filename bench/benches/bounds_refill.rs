@@ -24,9 +24,9 @@ use cairns::graph::{Graph, NodeId};
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
-use cairns::search::{GoalBounds, Searcher};
+use cairns::search::GoalBounds;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, least_us, load_file, mean_us};
+use cairns_bench::{edit_args, least_us, least_us_in_turn, load_file, open_queries};
 
 /// The engine's goal-bounding table: boxed jump points and all of them.
 fn boxed(engine: &Engine) -> (usize, usize) {
@@ -59,24 +59,11 @@ fn one_edit(
         .edited(&[(x, y, Tile::Tree)], &mut None)
         .expect("an edit");
     let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let queries: Vec<(NodeId, NodeId)> = queries
-        .iter()
-        .copied()
-        .filter(|&(a, b)| a != cell && b != cell)
-        .collect();
     let exact = Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
     let mut plus = exact.searcher();
-    let want: Vec<Option<f64>> = queries
-        .iter()
-        .map(|&(a, b)| plus.search_cost(a, b))
-        .collect();
+    let (queries, want) = open_queries(&mut plus, queries, cell);
     // jps+ and jps+bb without boxes, in turn.
-    let mut bounded = edited.searcher();
-    let (mut plus_us, mut none_us) = (f64::MAX, f64::MAX);
-    for _ in 0..3 {
-        plus_us = plus_us.min(mean_us(&mut plus, &queries, &want));
-        none_us = none_us.min(mean_us(&mut bounded, &queries, &want));
-    }
+    let (plus_us, none_us) = least_us_in_turn([&mut plus, &mut edited.searcher()], &queries, &want);
     // Fill in slices; the queries after the first slice (their rounds not
     // counted as fill time), and once whole.
     let t0 = Instant::now();

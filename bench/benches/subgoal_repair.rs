@@ -27,9 +27,9 @@ use cairns::graph::{Graph, NodeId};
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
-use cairns::search::{Searcher, SubgoalGraph};
+use cairns::search::SubgoalGraph;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, least_us, load_file, mean_us};
+use cairns_bench::{edit_args, least_us, least_us_in_turn, load_file, open_queries};
 
 /// The engine's subgoal graph.
 fn subgoals(engine: &Engine) -> &SubgoalGraph {
@@ -76,23 +76,10 @@ fn one_edit(
         same_edges(flat, &SubgoalGraph::build(graph)),
         "the graph repaired after the edit at ({x}, {y}) differs from a build"
     );
-    let queries: Vec<(NodeId, NodeId)> = queries
-        .iter()
-        .copied()
-        .filter(|&(a, b)| a != cell && b != cell)
-        .collect();
     let mut plus = plus_edited.searcher();
-    let want: Vec<Option<f64>> = queries
-        .iter()
-        .map(|&(a, b)| plus.search_cost(a, b))
-        .collect();
+    let (queries, want) = open_queries(&mut plus, queries, cell);
     // jps+ and the flat graph, in turn.
-    let mut searcher = edited.searcher();
-    let (mut plus_us, mut flat_us) = (f64::MAX, f64::MAX);
-    for _ in 0..3 {
-        plus_us = plus_us.min(mean_us(&mut plus, &queries, &want));
-        flat_us = flat_us.min(mean_us(&mut searcher, &queries, &want));
-    }
+    let (plus_us, flat_us) = least_us_in_turn([&mut plus, &mut edited.searcher()], &queries, &want);
     let t0 = Instant::now();
     let ranked = edited
         .filled_within(SubgoalGraph::spec_budget(graph))

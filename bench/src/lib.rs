@@ -264,6 +264,45 @@ pub fn least_us(
         .fold(f64::MAX, f64::min)
 }
 
+/// The queries of `queries` that neither start nor end at `cell` (a cell
+/// a wall-edit benchmark closes), and their costs on `reference`'s map:
+/// what [`mean_us`] checks against.
+pub fn open_queries(
+    reference: &mut cairns::spec::EngineSearcher,
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
+    cell: cairns::graph::NodeId,
+) -> (
+    Vec<(cairns::graph::NodeId, cairns::graph::NodeId)>,
+    Vec<Option<f64>>,
+) {
+    use cairns::search::Searcher;
+    let open: Vec<_> = queries
+        .iter()
+        .copied()
+        .filter(|&(a, b)| a != cell && b != cell)
+        .collect();
+    let want = open
+        .iter()
+        .map(|&(a, b)| reference.search_cost(a, b))
+        .collect();
+    (open, want)
+}
+
+/// The least of 3 rounds' [`mean_us`] of each of two searchers, their
+/// rounds in turn.
+pub fn least_us_in_turn(
+    [a, b]: [&mut cairns::spec::EngineSearcher; 2],
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
+    want: &[Option<f64>],
+) -> (f64, f64) {
+    let (mut a_us, mut b_us) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        a_us = a_us.min(mean_us(a, queries, want));
+        b_us = b_us.min(mean_us(b, queries, want));
+    }
+    (a_us, b_us)
+}
+
 /// A command line a benchmark cannot run with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(String);

@@ -1019,8 +1019,8 @@ mod tests {
     use crate::graph::Graph;
     use crate::grid::Tile;
     use crate::search::testing::{
-        matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids, scattered,
-        walled as grid,
+        flip_cells, matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids,
+        scattered, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -1091,14 +1091,7 @@ mod tests {
         ) {
             let mut table = GoalBounds::build(&graph);
             for batch in batches {
-                let mut edited = Vec::new();
-                for (x, y) in batch {
-                    let (x, y) = (x % graph.width(), y % graph.height());
-                    let n = graph.node(x, y).unwrap();
-                    let tile = if graph.is_passable(n) { Tile::OutOfBounds } else { Tile::Ground };
-                    graph.set_tile(x, y, tile);
-                    edited.push(n);
-                }
+                let edited = flip_cells(&mut graph, &batch);
                 table = table.edited(&graph, &edited);
                 proptest::prop_assert_eq!(table.boxed(), 0);
                 proptest::prop_assert_eq!(

@@ -30,6 +30,25 @@ pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) ->
 
 /// A 300x80 octile map with walls here and there: its saved tables take
 /// more than one 64 KiB write block.
+/// Turns each cell of `batch` (coordinates taken modulo the grid's size)
+/// from passable to wall or back, in order: the cells edited, for a
+/// table's `edited`/`repair`.
+pub(crate) fn flip_cells(graph: &mut GridGraph, batch: &[(u32, u32)]) -> Vec<NodeId> {
+    let mut edited = Vec::with_capacity(batch.len());
+    for &(x, y) in batch {
+        let (x, y) = (x % graph.width(), y % graph.height());
+        let Some(n) = graph.node(x, y) else { continue };
+        let tile = if graph.is_passable(n) {
+            Tile::OutOfBounds
+        } else {
+            Tile::Ground
+        };
+        graph.set_tile(x, y, tile);
+        edited.push(n);
+    }
+    edited
+}
+
 pub(crate) fn large_map() -> GridGraph {
     walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0)
 }

@@ -369,7 +369,7 @@ mod tests {
     use super::*;
     use crate::grid::Tile;
     use crate::search::SubgoalSearch;
-    use crate::search::testing::{matches_dijkstra_from, scattered};
+    use crate::search::testing::{flip_cells, matches_dijkstra_from, scattered};
 
     /// The subgoals, the edges and, once contracted, the whole graph of
     /// `table` are those of a build on `graph`.
@@ -402,14 +402,7 @@ mod tests {
         ) {
             let mut table = SubgoalGraph::build(&graph);
             for batch in batches {
-                let mut edited = Vec::new();
-                for (x, y) in batch {
-                    let (x, y) = (x % graph.width(), y % graph.height());
-                    let n = graph.node(x, y).unwrap();
-                    let tile = if graph.is_passable(n) { Tile::OutOfBounds } else { Tile::Ground };
-                    graph.set_tile(x, y, tile);
-                    edited.push(n);
-                }
+                let edited = flip_cells(&mut graph, &batch);
                 table = table.edited(&graph, &edited);
                 prop_assert_eq!(table.is_contracted(), table.subgoals().is_empty());
                 same_as_built(&table, &graph)?;
