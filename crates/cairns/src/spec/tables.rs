@@ -93,7 +93,7 @@ impl Table {
     /// goal-bounding table with its boxes, a subgoal graph ranked over its
     /// edges ([`SubgoalGraph::is_contracted`]); always for the other
     /// kinds. A table that is not answers optimally, more slowly, until
-    /// [`filled_within`](Self::filled_within).
+    /// [`Engine::filled_within`](super::Engine::filled_within).
     pub fn is_filled(&self) -> bool {
         match self {
             Table::Bounds(b) => b.boxed() == b.jump_points(),
