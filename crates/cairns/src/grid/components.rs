@@ -316,9 +316,10 @@ impl Components {
     /// (moves already updated): its component may split where the cell
     /// joined its straight neighbours. When the neighbours stay joined
     /// around the cell (through the ring of its eight neighbours) nothing
-    /// splits, in `O(1)`; otherwise each neighbour's region is flood-filled
-    /// with a new label until one is left: `O(size of the component)` in
-    /// the worst case.
+    /// splits, in `O(1)`. Otherwise a search grows from each neighbour, in
+    /// lock-step (see [`split`]), until all but one group of them have met
+    /// or run out: `O(size of the smaller parts)` per neighbour, not of the
+    /// whole component.
     pub(crate) fn closed(&mut self, graph: &GridGraph, node: NodeId) {
         let v = node.0;
         let sizes = &mut self.sizes;
@@ -333,22 +334,126 @@ impl Components {
             return;
         }
         let (x, y) = graph.coords(node);
-        let mut rest: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+        let starts: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
             .iter()
             .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
             .filter(|&w| label_at(&labels, w) == old)
             .collect();
-        let mut stack = Vec::new();
-        while rest.len() > 1 {
-            let label = fresh(sizes, 0);
-            let n = flood(&mut labels, rest[0], old, label, &mut stack, |u| {
-                straight(graph, u)
-            });
-            sizes[label as usize] = n;
-            sizes[old as usize] -= n;
-            rest.retain(|&w| label_at(&labels, w) == old);
+        if starts.len() > 1 {
+            split(&mut labels, sizes, old, &starts, |u| straight(graph, u));
         }
     }
+}
+
+/// The first of the labels that [`split`] gives its searches while they
+/// run: search `i` marks its cells `SEARCH - i`. Real labels are indices
+/// into the sizes, far below.
+const SEARCH: u32 = NONE - 1;
+
+/// Splits the component labelled `old` where it may have come apart
+/// (after one of its cells was removed): `starts` (2 to 4 cells labelled
+/// `old`) are the cells that joined there.
+///
+/// A search grows from each start, one cell each in turn, marking its
+/// cells with a label of its own. When a search reaches another's cell,
+/// the two are one part (their groups are joined). A group whose searches
+/// have all run out has found the whole of its part, which gets a fresh
+/// label. The searches stop as soon as at most one group is still
+/// growing: everything not yet found is that group's part, which keeps
+/// `old` (its cells found so far get it back). So the work is bounded by
+/// the number of starts times the cells of the parts that split off, not
+/// by the whole component's, and nothing is relabelled when the starts
+/// all meet.
+fn split<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
+    labels: &mut S,
+    sizes: &mut Vec<u32>,
+    old: u32,
+    starts: &[u32],
+    neighbours: impl Fn(u32) -> I,
+) {
+    debug_assert!((2..=4).contains(&starts.len()));
+    // Search `i`'s cells to visit, its cells found, and its group (a tiny
+    // union-find over the searches).
+    let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); starts.len()];
+    let mut found: Vec<Vec<u32>> = vec![Vec::new(); starts.len()];
+    let mut group: Vec<usize> = (0..starts.len()).collect();
+    for (i, &start) in starts.iter().enumerate() {
+        match labels.get(start as usize) {
+            Some(label) if label == old => {
+                labels.set(start as usize, SEARCH - i as u32);
+                stacks[i].push(start);
+                found[i].push(start);
+            }
+            // A start another search already holds joins it.
+            Some(label) => join(&mut group, i, (SEARCH - label) as usize),
+            None => {}
+        }
+    }
+    while growing(&stacks, &group) > 1 {
+        for (i, stack) in stacks.iter_mut().enumerate() {
+            let Some(cell) = stack.pop() else {
+                continue;
+            };
+            let mine = SEARCH - i as u32;
+            for next in neighbours(cell) {
+                if labels.relabel(next as usize, old, mine) {
+                    stack.push(next);
+                    found[i].push(next);
+                } else if let Some(theirs) = labels.get(next as usize).filter(|&l| l != mine) {
+                    debug_assert!(SEARCH - theirs < starts.len() as u32, "{theirs}");
+                    join(&mut group, i, (SEARCH - theirs) as usize);
+                }
+            }
+        }
+    }
+    // Each group that ran out is a part of its own; the one still growing
+    // (if any) keeps `old`.
+    for top in (0..starts.len()).filter(|&i| root(&group, i) == i) {
+        let members: Vec<usize> = (0..starts.len())
+            .filter(|&i| root(&group, i) == top)
+            .collect();
+        let done = members.iter().all(|&i| stacks[i].is_empty());
+        let label = if done { fresh(sizes, 0) } else { old };
+        let mut count = 0;
+        for &i in &members {
+            for &cell in &found[i] {
+                labels.set(cell as usize, label);
+            }
+            count += found[i].len() as u32;
+        }
+        if done {
+            sizes[label as usize] = count;
+            sizes[old as usize] -= count;
+        }
+    }
+}
+
+/// The group of search `i` in the union-find `group`.
+fn root(group: &[usize], mut i: usize) -> usize {
+    while group[i] != i {
+        i = group[i];
+    }
+    i
+}
+
+/// Joins the groups of searches `i` and `j`.
+fn join(group: &mut [usize], i: usize, j: usize) {
+    let (a, b) = (root(group, i), root(group, j));
+    group[a] = b;
+}
+
+/// How many groups of searches still have cells to visit.
+fn growing(stacks: &[Vec<u32>], group: &[usize]) -> usize {
+    let mut tops = [usize::MAX; 4];
+    let mut n = 0;
+    for (i, stack) in stacks.iter().enumerate() {
+        let top = root(group, i);
+        if !stack.is_empty() && !tops[..n].contains(&top) {
+            tops[n] = top;
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The label of node `w` in `labels`, [`NONE`] off the graph.
@@ -628,6 +733,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Closing a cell whose neighbours meet again the long way round
+    /// relabels nothing; closing the centre of a cross whose arms do not
+    /// meet splits it in four, the largest arm keeping its label and the
+    /// others getting their own.
+    #[test]
+    fn splits_relabel_only_the_parts_that_split_off() {
+        let grid = Grid::from_ascii(
+            "
+            ......
+            .@@@@.
+            .@@@@.
+            ......
+            ",
+        )
+        .unwrap();
+        let mut g = GridGraph::new(grid, Neighborhood::Octile);
+        let before = g.components().clone();
+        // (0, 1)'s neighbours (0, 0) and (0, 2) meet around the loop.
+        g.set_tile(0, 1, Tile::Tree);
+        let after = g.components();
+        assert_eq!(after.count(), 1);
+        for v in 0..g.node_bound() as u32 {
+            if v != g.node(0, 1).unwrap().0 {
+                assert_eq!(after.label(NodeId(v)), before.label(NodeId(v)), "{v}");
+            }
+        }
+
+        let cross = Grid::from_ascii(
+            "
+            @@@.@@@@
+            @@@.@@@@
+            .......@
+            @@@.@@@@
+            @@@.@@@@
+            @@@.@@@@
+            ",
+        )
+        .unwrap();
+        let mut g = GridGraph::new(cross, Neighborhood::Octile);
+        let label = g.components().label(g.node(3, 2).unwrap()).unwrap();
+        g.set_tile(3, 2, Tile::Tree);
+        let c = g.components();
+        assert_eq!(c.count(), 4);
+        assert!(same_partition(c, &Components::of_grid(&g)));
+        // Every arm's size is right; at most one keeps the label.
+        let arms = [(0, 2, 3), (3, 0, 2), (4, 2, 3), (3, 5, 3)];
+        let mut kept = 0;
+        for (x, y, n) in arms {
+            let l = c.label(g.node(x, y).unwrap()).unwrap();
+            assert_eq!(c.size(l), n, "arm at ({x}, {y})");
+            kept += usize::from(l == label);
+        }
+        assert!(kept <= 1);
+        assert_eq!(c.size(label), if kept == 1 { 3 } else { 0 });
     }
 
     #[test]
