@@ -393,21 +393,39 @@ impl SubgoalGraph {
     /// cells of `clear` (the passable cells that are not subgoals), and no
     /// edges yet.
     fn from_parts(graph: &GridGraph, bits: Vec<u64>, clear: BitGrid) -> SubgoalGraph {
-        let mut ranks = Vec::with_capacity(bits.len());
         let mut cells = Vec::new();
         for (w, &word) in bits.iter().enumerate() {
-            ranks.push(cells.len() as u32);
             let mut rest = word;
             while rest != 0 {
                 cells.push(NodeId((w * 64) as u32 + rest.trailing_zeros()));
                 rest &= rest - 1;
             }
         }
+        let mut table = SubgoalGraph::with_cells(graph, bits, clear, cells);
+        table.offsets = vec![0; table.cells.len() + 1];
+        table
+    }
+
+    /// [`from_parts`](Self::from_parts) given the subgoals' `cells` too
+    /// (those of `bits`, increasing), and no offsets either.
+    fn with_cells(
+        graph: &GridGraph,
+        bits: Vec<u64>,
+        clear: BitGrid,
+        cells: Vec<NodeId>,
+    ) -> SubgoalGraph {
+        let mut ranks = Vec::with_capacity(bits.len());
+        let mut count = 0;
+        for word in &bits {
+            ranks.push(count);
+            count += word.count_ones();
+        }
+        debug_assert_eq!(count as usize, cells.len());
         let (width, height) = (graph.width(), graph.height());
         SubgoalGraph {
             width,
             height,
-            offsets: vec![0; cells.len() + 1],
+            offsets: Vec::new(),
             bits,
             ranks,
             cells,

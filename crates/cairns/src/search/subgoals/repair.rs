@@ -13,9 +13,10 @@
 //! side, and back along each diagonal, to the first subgoal. That finds
 //! every subgoal whose sweep can have read the cell (and some whose
 //! pruned sweep did not), at the cost of the area those paths cover.
-//! Their neighbours, before and after, are swept again too: an edge is
-//! kept in both directions, so a neighbour's list changes where the swept
-//! subgoal's does.
+//! An edge is kept in both directions, so another subgoal's list changes
+//! where a sweep found it before and not now, or now and not before; it
+//! is edited without its own sweep (each edge records which end's sweep
+//! found it), and every other list is copied as it was.
 //!
 //! The hierarchy is built over the edges, and shortcuts anywhere may
 //! stand for an edge that changed, so it is not repaired: the graph comes
@@ -96,7 +97,23 @@ impl SubgoalGraph {
             let open = graph.is_passable(NodeId(c as u32)) && !subgoal;
             clear.set((c % cols) as u32, (c / cols) as u32, open);
         }
-        let mut table = SubgoalGraph::from_parts(graph, bits, clear);
+        // The subgoals: the older ones, less those flipped out, with those
+        // flipped in (both increasing).
+        let mut cells = Vec::with_capacity(self.cells.len() + flipped.len());
+        let mut copied = 0;
+        for &f in &flipped {
+            let f = NodeId(f as u32);
+            let at = self.cells.partition_point(|&c| c < f);
+            cells.extend_from_slice(&self.cells[copied..at]);
+            if self.cells.get(at) == Some(&f) {
+                copied = at + 1;
+            } else {
+                cells.push(f);
+                copied = at;
+            }
+        }
+        cells.extend_from_slice(&self.cells[copied..]);
+        let mut table = SubgoalGraph::with_cells(graph, bits, clear, cells);
         table.relink(self, graph, reached, &flipped);
         table.flatten();
         table
@@ -106,10 +123,11 @@ impl SubgoalGraph {
     /// edges yet) from those of `old`, the graph before the edit: the
     /// subgoals `reached` (those whose sweeps may have changed) and the
     /// cells `flipped` that turned into subgoals are swept again; the
-    /// lists of their neighbours, before and after, gain and lose them by
-    /// what those sweeps find and by which end found each older edge
-    /// (a neighbour's own sweep did not change); the other lists are
-    /// copied.
+    /// lists that one of those sweeps found before and not now, or now
+    /// and not before, or that held a subgoal gone, gain and lose them by
+    /// what the sweeps find and by which end found each older edge (their
+    /// own sweeps did not change); the other lists are copied, a run of
+    /// subgoals at a time.
     fn relink(
         &mut self,
         old: &SubgoalGraph,
@@ -134,68 +152,66 @@ impl SubgoalGraph {
             .par_iter()
             .map(|&s| table.forward(graph, s))
             .collect();
-        // `(t, a)`: the sweep of `a` (swept again) found `t`.
-        let mut incoming: Vec<(NodeId, NodeId)> = affected
-            .iter()
-            .zip(&found)
-            .flat_map(|(&a, f)| f.iter().map(move |&t| (t, a)))
-            .collect();
-        incoming.sort_unstable();
-        let incoming_of = |u: NodeId| {
-            let from = incoming.partition_point(|p| p.0 < u);
-            let to = incoming.partition_point(|p| p.0 <= u);
-            incoming[from..to].iter().map(|p| p.1)
-        };
         let cells = table.width as usize * table.height as usize;
         let mut in_affected = vec![0u64; cells.div_ceil(64)];
         for &a in &affected {
             in_affected[a.index() / 64] |= 1 << (a.index() % 64);
         }
         let is_swept = |n: NodeId| in_affected[n.index() / 64] & (1 << (n.index() % 64)) != 0;
-        // Every list that changes: those swept again, and those linked to
-        // them or to a subgoal gone, before or after (a bit per cell, read
-        // in id order).
+        // Every list that changes (a bit per cell, read in id order):
+        // those swept again; those a sweep found before and not now, or
+        // now and not before; and those linked to a subgoal gone. Any
+        // other list is as it was: its own sweep did not change, and
+        // neither did any sweep's finding it.
         let mut touched = in_affected.clone();
-        let linked = (affected.iter().copied().chain(removed))
-            .flat_map(|s| old.edges(s).iter().copied())
-            .chain(incoming.iter().map(|p| p.0));
-        for n in linked {
-            touched[n.index() / 64] |= 1 << (n.index() % 64);
+        let mut touch = |n: NodeId| touched[n.index() / 64] |= 1 << (n.index() % 64);
+        for (&a, now) in affected.iter().zip(&found) {
+            let (edges, here) = old.list(a);
+            let before = edges
+                .iter()
+                .zip(here)
+                .filter(|p| *p.1)
+                .map(|p| (*p.0, true));
+            let mut diff = Vec::new();
+            merge_diff(before, now.iter().map(|&t| (t, true)), &mut diff);
+            diff.into_iter().for_each(&mut touch);
         }
+        for r in removed {
+            old.edges(r).iter().copied().for_each(&mut touch);
+        }
+        let (from, sources) = sources_by_rank(&touched, &affected, &found);
         // The new lists, one after the other, each ending at its place in
         // `ends`.
         let mut lists: Vec<(NodeId, bool)> = Vec::new();
         let mut ends: Vec<(NodeId, usize)> = Vec::new();
-        let mut k = 0;
+        let mut scratch = Vec::new();
+        // The rank of `u` in `touched`, and of `u` among those swept.
+        let (mut i, mut k) = (0, 0);
         for (w, &word) in touched.iter().enumerate() {
             let mut rest = word;
             while rest != 0 {
                 let u = NodeId((w * 64) as u32 + rest.trailing_zeros());
                 rest &= rest - 1;
+                let incoming = sources[from[i]..from[i + 1]].iter().map(|&a| (a, false));
+                i += 1;
                 if !table.is_subgoal(u) {
                     continue;
                 }
                 let (edges, here) = old.list(u);
-                let incoming = incoming_of(u).map(|a| (a, false));
                 if is_swept(u) {
-                    let start = lists.len();
-                    lists.extend(incoming);
-                    lists.extend(found[k].iter().map(|&t| (t, true)));
+                    scratch.clear();
+                    merge(incoming, found[k].iter().map(|&t| (t, true)), &mut scratch);
                     k += 1;
                     // Older edges from subgoals not swept again whose own
-                    // sweeps found `u`: those sweeps did not change.
-                    lists.extend(edges.iter().filter_map(|&s| {
-                        let kept = !is_swept(s) && table.is_subgoal(s) && old.found_by(s, u);
+                    // sweeps found `u` (those sweeps did not change): all
+                    // that `u`'s sweep did not find, and those it found
+                    // that found it too.
+                    let kept = edges.iter().zip(here).filter_map(|(&s, &mine)| {
+                        let kept =
+                            !is_swept(s) && table.is_subgoal(s) && (!mine || old.found_by(s, u));
                         kept.then_some((s, false))
-                    }));
-                    lists[start..].sort_unstable();
-                    let mut list = lists.split_off(start);
-                    list.dedup_by(|later, first| {
-                        let same = later.0 == first.0;
-                        first.1 |= same && later.1;
-                        same
                     });
-                    lists.append(&mut list);
+                    merge(scratch.iter().copied(), kept, &mut lists);
                 } else {
                     // `u`'s own sweep did not change: what it found stays,
                     // and an edge to a subgoal swept again stays if that
@@ -222,29 +238,45 @@ impl SubgoalGraph {
         ends: &[(NodeId, usize)],
     ) {
         self.offsets.clear();
+        self.offsets.reserve(self.cells.len() + 1);
         self.offsets.push(0);
         self.targets.reserve(old.targets.len() + 64);
         self.found_here.reserve(old.targets.len() + 64);
-        let mut next = ends.iter().peekable();
-        let mut start = 0;
-        // The older subgoals in step with the new ones (both in id order).
-        let mut j = 0;
-        for k in 0..self.cells.len() {
-            let c = self.cells[k];
-            while old.cells.get(j).is_some_and(|&o| o < c) {
-                j += 1;
+        let (mut k, mut at) = (0, 0);
+        for i in 0..=ends.len() {
+            let next = match ends.get(i) {
+                Some(&(c, _)) => self.index(c).expect("a list set is a subgoal's"),
+                None => self.cells.len(),
+            };
+            // The lists before `next` are the older ones, copied a run of
+            // subgoals (in step in both graphs) at a time.
+            while k < next {
+                let j = old
+                    .index(self.cells[k])
+                    .expect("a list not set is an older subgoal's");
+                let mut run = 1;
+                while k + run < next && old.cells.get(j + run) == Some(&self.cells[k + run]) {
+                    run += 1;
+                }
+                let (from, to) = (old.offsets[j], old.offsets[j + run]);
+                let base = self.targets.len();
+                self.targets.extend_from_slice(&old.targets[from..to]);
+                self.found_here.extend_from_slice(&old.found_here[from..to]);
+                self.offsets.extend(
+                    old.offsets[j + 1..=j + run]
+                        .iter()
+                        .map(|&o| o - from + base),
+                );
+                k += run;
             }
-            if let Some(&(_, end)) = next.next_if(|(s, _)| *s == c) {
-                let list = &lists[start..end];
-                start = end;
+            if let Some(&(_, end)) = ends.get(i) {
+                let list = &lists[at..end];
+                at = end;
                 self.targets.extend(list.iter().map(|e| e.0));
                 self.found_here.extend(list.iter().map(|e| e.1));
-            } else if old.cells.get(j) == Some(&c) {
-                let range = old.offsets[j]..old.offsets[j + 1];
-                self.targets.extend_from_slice(&old.targets[range.clone()]);
-                self.found_here.extend_from_slice(&old.found_here[range]);
+                self.offsets.push(self.targets.len());
+                k += 1;
             }
-            self.offsets.push(self.targets.len());
         }
     }
 
@@ -327,6 +359,76 @@ impl SubgoalGraph {
                     }
                 }
             }
+        }
+    }
+}
+
+/// For the `i`-th cell of `touched` (a bit per cell, in id order), the
+/// subgoals of `affected` whose sweeps (`found`, in step) found it,
+/// increasing: `sources[from[i]..from[i + 1]]` of `(from, sources)`, by
+/// a counting sort on that rank.
+fn sources_by_rank(
+    touched: &[u64],
+    affected: &[NodeId],
+    found: &[Vec<NodeId>],
+) -> (Vec<usize>, Vec<NodeId>) {
+    let mut rank_before = Vec::with_capacity(touched.len());
+    let mut count = 0;
+    for word in touched {
+        rank_before.push(count);
+        count += word.count_ones() as usize;
+    }
+    let rank = |t: NodeId| {
+        let (w, b) = (t.index() / 64, t.index() % 64);
+        (touched[w] & (1 << b) != 0)
+            .then(|| rank_before[w] + (touched[w] & ((1u64 << b) - 1)).count_ones() as usize)
+    };
+    let mut from = vec![0usize; count + 1];
+    for i in found.iter().flatten().filter_map(|&t| rank(t)) {
+        from[i + 1] += 1;
+    }
+    for i in 1..from.len() {
+        from[i] += from[i - 1];
+    }
+    let mut sources = vec![NodeId(0); from[count]];
+    let mut fill = from.clone();
+    for (&a, f) in affected.iter().zip(found) {
+        for i in f.iter().filter_map(|&t| rank(t)) {
+            sources[fill[i]] = a;
+            fill[i] += 1;
+        }
+    }
+    (from, sources)
+}
+
+/// Appends to `out` the nodes in one of `a` and `b` (each increasing by
+/// node) but not both.
+fn merge_diff(
+    a: impl Iterator<Item = (NodeId, bool)>,
+    b: impl Iterator<Item = (NodeId, bool)>,
+    out: &mut Vec<NodeId>,
+) {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    loop {
+        let (x, y) = (a.peek().map(|p| p.0), b.peek().map(|p| p.0));
+        match (x, y) {
+            (Some(x), Some(y)) if x == y => {
+                a.next();
+                b.next();
+            }
+            (Some(x), Some(y)) if x < y => {
+                out.push(x);
+                a.next();
+            }
+            (_, Some(y)) => {
+                out.push(y);
+                b.next();
+            }
+            (Some(x), None) => {
+                out.push(x);
+                a.next();
+            }
+            (None, None) => break,
         }
     }
 }
