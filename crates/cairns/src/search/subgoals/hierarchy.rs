@@ -96,6 +96,43 @@ struct Graph {
 }
 
 impl Graph {
+    /// The graph of `adjacent` (each subgoal's `(other end, cost)`), none
+    /// taken out.
+    fn new(adjacent: Vec<Vec<(u32, f64)>>) -> Graph {
+        let n = adjacent.len();
+        let adjacent = adjacent
+            .into_iter()
+            .map(|l| {
+                l.into_iter()
+                    .map(|(to, cost)| Arc {
+                        to,
+                        middle: NO_MIDDLE,
+                        cost,
+                    })
+                    .collect()
+            })
+            .collect();
+        Graph {
+            adjacent,
+            climbing: vec![Vec::new(); n],
+        }
+    }
+
+    /// The hierarchy of `rank` once contraction ends: the core's edges
+    /// climb both ways.
+    fn into_hierarchy(self, rank: Vec<u32>) -> Hierarchy {
+        let Graph {
+            adjacent,
+            mut climbing,
+        } = self;
+        for (v, core) in adjacent.into_iter().enumerate() {
+            if rank[v] == u32::MAX {
+                climbing[v] = core;
+            }
+        }
+        Hierarchy::from_lists(rank, climbing)
+    }
+
     /// The order key of `v`: shortcuts added less edges removed, plus the
     /// neighbours already gone (which spreads the contraction evenly);
     /// and the shortcuts taking `v` out needs, `None` when they are more
@@ -256,22 +293,7 @@ impl Hierarchy {
     /// left join the core, and queries stay optimal, only slower.
     pub(super) fn build(adjacent: Vec<Vec<(u32, f64)>>, deadline: Option<Instant>) -> Hierarchy {
         let n = adjacent.len();
-        let lists = adjacent
-            .into_iter()
-            .map(|l| {
-                l.into_iter()
-                    .map(|(to, cost)| Arc {
-                        to,
-                        middle: NO_MIDDLE,
-                        cost,
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut graph = Graph {
-            adjacent: lists,
-            climbing: vec![Vec::new(); n],
-        };
+        let mut graph = Graph::new(adjacent);
         let mut gone_near = vec![0u32; n];
         // The first priorities in parallel, each thread with its own
         // scratch.
@@ -305,17 +327,52 @@ impl Hierarchy {
             rank[v as usize] = next;
             next += 1;
         }
-        // The core's edges climb both ways.
-        let Graph {
-            adjacent,
-            mut climbing,
-        } = graph;
-        for (v, core) in adjacent.into_iter().enumerate() {
-            if rank[v] == u32::MAX {
-                climbing[v] = core;
+        graph.into_hierarchy(rank)
+    }
+
+    /// Contracts the graph whose edges are `adjacent` (as
+    /// [`build`](Self::build) takes them) in the given `order` of its
+    /// subgoals, those left out staying in the core: no priorities to
+    /// compute, one set of witness searches per subgoal. Meant for a graph
+    /// a little different from one [`build`](Self::build) ranked, in its
+    /// order. A subgoal that needs more than [`MAX_SHORTCUTS`] shortcuts
+    /// or has more than [`MAX_DEGREE`] edges stays in the core (the core
+    /// is any set of subgoals left uncontracted); contraction stops past
+    /// `deadline`.
+    pub(super) fn build_in_order(
+        adjacent: Vec<Vec<(u32, f64)>>,
+        order: &[u32],
+        deadline: Option<Instant>,
+    ) -> Hierarchy {
+        let n = adjacent.len();
+        let mut graph = Graph::new(adjacent);
+        let mut gone_near = vec![0u32; n];
+        let mut scratch = Witness::new(n);
+        let mut rank = vec![u32::MAX; n];
+        let mut next = 0u32;
+        for (k, &v) in order.iter().enumerate() {
+            if k % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
             }
+            // One that needs too many stays in the core, and the rest go on.
+            let Some(shortcuts) = graph.priority(v, &gone_near, &mut scratch).1 else {
+                continue;
+            };
+            graph.contract(v, shortcuts, &mut gone_near);
+            rank[v as usize] = next;
+            next += 1;
         }
-        Hierarchy::from_lists(rank, climbing)
+        graph.into_hierarchy(rank)
+    }
+
+    /// The order in which the subgoals were contracted (the core left
+    /// out).
+    pub(super) fn order(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.rank.len() as u32)
+            .filter(|&v| self.rank[v as usize] != u32::MAX)
+            .collect();
+        order.sort_unstable_by_key(|&v| self.rank[v as usize]);
+        order
     }
 
     /// The hierarchy of `rank` whose subgoals have the edges of
@@ -427,6 +484,10 @@ impl Hierarchy {
         base: impl Fn(usize, u32) -> Option<f64>,
     ) -> Result<Hierarchy, (u64, u64)> {
         let count = rank.len();
+        if count == 0 {
+            // As a build leaves a graph without subgoals.
+            return Ok(Hierarchy::default());
+        }
         if let Some(i) = rank
             .iter()
             .position(|&r| r != u32::MAX && r as usize >= count)
