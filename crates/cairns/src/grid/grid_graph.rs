@@ -474,6 +474,29 @@ impl GridGraph {
         all & allowed
     }
 
+    /// The cells within one of `cells` (each cell's 3x3 block, inside the
+    /// grid), by index, increasing, each once; an index off the grid is
+    /// ignored. What a wall edit can change around it: the moves of its
+    /// neighbours, and which of them are corners.
+    pub(crate) fn around(&self, cells: impl IntoIterator<Item = usize>) -> Vec<usize> {
+        let (cols, rows) = (i64::from(self.width()), i64::from(self.height()));
+        let mut near = Vec::new();
+        for c in cells.into_iter().filter(|&c| c < self.node_bound()) {
+            let (x, y) = (c as i64 % cols, c as i64 / cols);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (0..cols).contains(&nx) && (0..rows).contains(&ny) {
+                        near.push((ny * cols + nx) as usize);
+                    }
+                }
+            }
+        }
+        near.sort_unstable();
+        near.dedup();
+        near
+    }
+
     /// The node one move in direction `d` from `node` (which must have that
     /// move).
     #[inline]

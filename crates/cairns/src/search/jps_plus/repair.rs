@@ -11,7 +11,7 @@
 //! change too.
 
 use super::{JumpTable, forced, step_entry};
-use crate::graph::{Graph, NodeId};
+use crate::graph::NodeId;
 use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph};
 
 impl JumpTable {
@@ -41,23 +41,9 @@ impl JumpTable {
             self.fits(graph),
             "a jump table repaired on a grid of another size"
         );
-        let (cols, rows) = (i64::from(self.width), i64::from(self.height));
         // The cells whose moves may have changed: each edited cell and its
         // eight neighbours.
-        let mut moved = Vec::with_capacity(9 * edited.len());
-        for &e in edited.iter().filter(|e| e.index() < graph.node_bound()) {
-            let (x, y) = graph.coords(e);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
-                    if (0..cols).contains(&nx) && (0..rows).contains(&ny) {
-                        moved.push((ny * cols + nx) as usize);
-                    }
-                }
-            }
-        }
-        moved.sort_unstable();
-        moved.dedup();
+        let moved = graph.around(edited.iter().map(|e| e.index()));
         // Straight directions first, noting the cells whose straight entry
         // became or stopped being a jump point.
         let mut turned = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];

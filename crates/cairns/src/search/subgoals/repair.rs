@@ -78,15 +78,15 @@ impl SubgoalGraph {
             .filter(|&e| e < graph.node_bound())
             .collect();
         // The cells that turn into subgoals or out of them.
-        let flipped: Vec<usize> = self
-            .around(&edited)
+        let flipped: Vec<usize> = graph
+            .around(edited.iter().copied())
             .into_iter()
             .filter(|&c| is_corner(graph, NodeId(c as u32)) != self.is_subgoal(NodeId(c as u32)))
             .collect();
         let mut changed = [&edited[..], &flipped].concat();
         changed.sort_unstable();
         changed.dedup();
-        let reached = self.reaching(&self.around(&changed));
+        let reached = self.reaching(&graph.around(changed.iter().copied()));
 
         // The new subgoal bits and clear cells.
         let mut bits = self.bits.clone();
@@ -293,26 +293,6 @@ impl SubgoalGraph {
     fn found_by(&self, from: NodeId, to: NodeId) -> bool {
         let (edges, here) = self.list(from);
         edges.binary_search(&to).is_ok_and(|k| here[k])
-    }
-
-    /// The cells within one of `cells` (in the grid), increasing.
-    fn around(&self, cells: &[usize]) -> Vec<usize> {
-        let (w, h) = (i64::from(self.width), i64::from(self.height));
-        let mut near = Vec::with_capacity(9 * cells.len());
-        for &c in cells {
-            let (x, y) = (c as i64 % w, c as i64 / w);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if (0..w).contains(&nx) && (0..h).contains(&ny) {
-                        near.push((ny * w + nx) as usize);
-                    }
-                }
-            }
-        }
-        near.sort_unstable();
-        near.dedup();
-        near
     }
 
     /// The subgoals of this graph whose sweeps may read a cell of `zone`:
