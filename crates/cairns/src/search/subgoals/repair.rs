@@ -478,6 +478,26 @@ mod tests {
         Ok(())
     }
 
+    /// `table` has the subgoals and edges of a build on `graph`, and
+    /// answers from `start` as Dijkstra.
+    fn answers_as_built(
+        table: &SubgoalGraph,
+        graph: &GridGraph,
+        start: NodeId,
+    ) -> Result<(), TestCaseError> {
+        same_as_built(table, graph)?;
+        let search = SubgoalSearch::new(graph, table).unwrap();
+        prop_assert_eq!(matches_dijkstra_from(graph, &search, start), Ok(()));
+        Ok(())
+    }
+
+    /// `table` saved, and loaded for `graph`.
+    fn saved_and_loaded(table: &SubgoalGraph, graph: &GridGraph) -> SubgoalGraph {
+        let mut bytes = Vec::new();
+        table.save(&mut bytes, 7).unwrap();
+        SubgoalGraph::load_for(&bytes[..], graph, 7).unwrap()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         /// After any sequence of wall edits, the edited graph has the
@@ -496,29 +516,17 @@ mod tests {
                 let edited = flip_cells(&mut graph, &batch);
                 table = table.edited(&graph, &edited);
                 prop_assert_eq!(table.is_contracted(), table.subgoals().is_empty());
-                same_as_built(&table, &graph)?;
-                let search = SubgoalSearch::new(&graph, &table).unwrap();
-                prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
+                answers_as_built(&table, &graph, start)?;
                 // Saved flat, loaded with every subgoal in the core.
-                let mut bytes = Vec::new();
-                table.save(&mut bytes, 7).unwrap();
-                let loaded = SubgoalGraph::load_for(&bytes[..], &graph, 7).unwrap();
-                same_as_built(&loaded, &graph)?;
-                let search = SubgoalSearch::new(&graph, &loaded).unwrap();
-                prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
-                // Sometimes edited again before it is ranked.
-                // Ranked again in the older order, it answers as
-                // Dijkstra, and saved and loaded it is the same graph.
+                answers_as_built(&saved_and_loaded(&table, &graph), &graph, start)?;
+                // Sometimes edited again before it is ranked; ranked again
+                // in the older order, it answers as Dijkstra, and saved
+                // and loaded it is the same graph.
                 if start.0 % 2 == 0 {
                     table.contract_within(&graph, None);
                     prop_assert!(table.is_contracted());
-                    same_as_built(&table, &graph)?;
-                    let search = SubgoalSearch::new(&graph, &table).unwrap();
-                    prop_assert_eq!(matches_dijkstra_from(&graph, &search, start), Ok(()));
-                    let mut bytes = Vec::new();
-                    table.save(&mut bytes, 7).unwrap();
-                    let loaded = SubgoalGraph::load_for(&bytes[..], &graph, 7).unwrap();
-                    prop_assert_eq!(&loaded, &table);
+                    answers_as_built(&table, &graph, start)?;
+                    prop_assert_eq!(&saved_and_loaded(&table, &graph), &table);
                 }
             }
         }
