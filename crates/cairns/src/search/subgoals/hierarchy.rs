@@ -354,6 +354,11 @@ impl Hierarchy {
             if k % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            // A subgoal listed twice (gone in one edit, back in the next)
+            // is contracted once.
+            if rank[v as usize] != u32::MAX {
+                continue;
+            }
             // One that needs too many stays in the core, and the rest go on.
             let Some(shortcuts) = graph.priority(v, &gone_near, &mut scratch).1 else {
                 continue;

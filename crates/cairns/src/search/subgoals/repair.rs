@@ -615,6 +615,23 @@ mod tests {
         same_as_built(&table, &graph).unwrap();
         let search = SubgoalSearch::new(&graph, &table).unwrap();
         assert_eq!(matches_dijkstra_from(&graph, &search, NodeId(0)), Ok(()));
+
+        // A wall added and taken away again before the ranking: the
+        // subgoals it unmade come back, both in the older order and new
+        // to the edits, and are ranked once.
+        let built = SubgoalGraph::build(&graph);
+        let mut table = built.clone();
+        for _ in 0..2 {
+            let cells = flip_cells(&mut graph, &[(12, 12)]);
+            table = table.edited(&graph, &cells);
+        }
+        assert!(table.fresh.iter().any(|c| built.order.contains(c)));
+        table.contract_within(&graph, None);
+        let mut order = table.order.to_vec();
+        order.sort_unstable();
+        assert!(order.windows(2).all(|w| w[0] != w[1]), "ranked once");
+        same_as_built(&table, &graph).unwrap();
+        assert_eq!(saved_and_loaded(&table, &graph), table);
     }
 
     /// A wall that cuts a long straight edge far from either end, and one
