@@ -270,11 +270,7 @@ impl SubgoalGraph {
             return table;
         }
         // Each subgoal's sweep, then every edge in both directions.
-        let found: Vec<Vec<NodeId>> = table
-            .cells
-            .par_iter()
-            .map(|&c| table.forward(graph, c))
-            .collect();
+        let found = table.forward(graph, &table.cells);
         let mut lists = found.clone();
         let reverse: Vec<(usize, NodeId)> = lists
             .iter()
@@ -298,13 +294,18 @@ impl SubgoalGraph {
         table
     }
 
-    /// The subgoals the sweep from `from` finds, in id order.
-    fn forward(&self, graph: &GridGraph, from: NodeId) -> Vec<NodeId> {
-        let mut found = Vec::new();
-        self.sweep(graph, from, |n, _| found.push(n));
-        found.sort_unstable();
-        found.dedup();
-        found
+    /// For each subgoal of `from`, the subgoals its sweep finds, in id
+    /// order; the sweeps run on every core.
+    fn forward(&self, graph: &GridGraph, from: &[NodeId]) -> Vec<Vec<NodeId>> {
+        from.par_iter()
+            .map(|&s| {
+                let mut found = Vec::new();
+                self.sweep(graph, s, |n, _| found.push(n));
+                found.sort_unstable();
+                found.dedup();
+                found
+            })
+            .collect()
     }
 
     /// Sets [`found_here`](Self::found_here) from each subgoal's sweep

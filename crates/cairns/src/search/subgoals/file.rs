@@ -6,8 +6,6 @@
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
-
 use super::hierarchy::{Hierarchy, NO_MIDDLE};
 use super::{SubgoalGraph, octile, subgoal_bits};
 use crate::graph::NodeId;
@@ -225,11 +223,7 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
     }
     table.targets = targets.into_iter().map(NodeId).collect();
     // Which end of each edge found it is not saved: the sweeps say.
-    let found: Vec<Vec<NodeId>> = table
-        .cells
-        .par_iter()
-        .map(|&c| table.forward(graph, c))
-        .collect();
+    let found = table.forward(graph, &table.cells);
     table.set_found(&found);
     let base = |i: usize, j: u32| {
         let to = *table.cells.get(j as usize)?;

@@ -26,8 +26,6 @@
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use super::{SubgoalGraph, is_corner};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
@@ -157,10 +155,7 @@ impl SubgoalGraph {
             .iter()
             .map(|&c| NodeId(c as u32))
             .filter(|&c| old.is_subgoal(c));
-        let found: Vec<Vec<NodeId>> = affected
-            .par_iter()
-            .map(|&s| table.forward(graph, s))
-            .collect();
+        let found = table.forward(graph, &affected);
         let cells = table.width as usize * table.height as usize;
         let mut in_affected = vec![0u64; cells.div_ceil(64)];
         for &a in &affected {
@@ -176,14 +171,8 @@ impl SubgoalGraph {
         let mut touch = |n: NodeId| touched[n.index() / 64] |= 1 << (n.index() % 64);
         for (&a, now) in affected.iter().zip(&found) {
             let (edges, here) = old.list(a);
-            let before = edges
-                .iter()
-                .zip(here)
-                .filter(|p| *p.1)
-                .map(|p| (*p.0, true));
-            let mut diff = Vec::new();
-            merge_diff(before, now.iter().map(|&t| (t, true)), &mut diff);
-            diff.into_iter().for_each(&mut touch);
+            let before = edges.iter().zip(here).filter(|p| *p.1).map(|p| *p.0);
+            merge_diff(before, now.iter().copied(), &mut touch);
         }
         for r in removed {
             old.edges(r).iter().copied().for_each(&mut touch);
@@ -390,31 +379,30 @@ fn sources_by_rank(
     (from, sources)
 }
 
-/// Appends to `out` the nodes in one of `a` and `b` (each increasing by
-/// node) but not both.
+/// Calls `out` on each node in one of `a` and `b` (each increasing) but
+/// not both, in increasing order.
 fn merge_diff(
-    a: impl Iterator<Item = (NodeId, bool)>,
-    b: impl Iterator<Item = (NodeId, bool)>,
-    out: &mut Vec<NodeId>,
+    a: impl Iterator<Item = NodeId>,
+    b: impl Iterator<Item = NodeId>,
+    out: &mut impl FnMut(NodeId),
 ) {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     loop {
-        let (x, y) = (a.peek().map(|p| p.0), b.peek().map(|p| p.0));
-        match (x, y) {
+        match (a.peek().copied(), b.peek().copied()) {
             (Some(x), Some(y)) if x == y => {
                 a.next();
                 b.next();
             }
             (Some(x), Some(y)) if x < y => {
-                out.push(x);
+                out(x);
                 a.next();
             }
             (_, Some(y)) => {
-                out.push(y);
+                out(y);
                 b.next();
             }
             (Some(x), None) => {
-                out.push(x);
+                out(x);
                 a.next();
             }
             (None, None) => break,
