@@ -448,11 +448,11 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
 /// them (boxes of the older map are not trusted) or the build ran out of
 /// its budget, get theirs until `seconds` have passed, on every core.
 /// Spec `"sub"`: the subgoal graph that `cairns_engine_set_walls` left
-/// flat (its subgoals and edges repaired near the edit, its hierarchy
-/// not) is ranked again, cut at `seconds` as the spec's build is at its
-/// own budget. Meant for a thread of its own: searchers keep answering
-/// meanwhile, optimally (a jump point without boxes prunes nothing, a
-/// flat subgoal graph is searched whole), and take up the new tables at
+/// of the older map is repaired near the edits and ranked again, cut at
+/// `seconds` as the spec's build is at its own budget. Meant for a thread
+/// of its own: searchers keep answering meanwhile, optimally (a jump
+/// point without boxes prunes nothing, a `"sub"` engine behind its map
+/// searches as `"jps+"` over the jump table it keeps), and take up the new tables at
 /// their next query. Edits are not held up: an edit made while this
 /// builds wins, and what was built for the older map is dropped. `*done`
 /// is 1 when the current engine's tables lack nothing (at once for the
@@ -495,12 +495,8 @@ pub unsafe extern "C" fn cairns_engine_fill_boxes(
                 shared.replace(&old, filled);
             }
         }
-        let full = shared
-            .current()
-            .engine
-            .tables()
-            .iter()
-            .all(Table::is_filled);
+        let current = shared.current().engine;
+        let full = !current.is_behind() && current.tables().iter().all(Table::is_filled);
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(done, i32::from(full), "done")? };
         Ok(cairns_status::CAIRNS_OK)

@@ -542,13 +542,14 @@ impl Engine {
     /// the jump points without boxes, after `with_walls` dropped them
     /// (boxes of the older map are not trusted) or the build ran out of
     /// its budget, get theirs until `seconds` have passed, on every core.
-    /// Spec `sub`: the subgoal graph that `with_walls` left flat (its
-    /// subgoals and edges repaired, the hierarchy not) is ranked again,
-    /// cut at `seconds` as the spec's build is at its own budget. `None`
-    /// when nothing is missing or the spec has neither table. The GIL is
-    /// released meanwhile, so a thread can fill while others search this
-    /// engine, whose answers stay optimal (a jump point without boxes
-    /// prunes nothing; a flat subgoal graph is searched whole). Raises
+    /// Spec `sub`: the subgoal graph that `with_walls` left of the older
+    /// map is repaired near the edits and ranked again, cut at `seconds`
+    /// as the spec's build is at its own budget. `None` when nothing is
+    /// missing or the spec has neither table. The GIL is released
+    /// meanwhile, so a thread can fill while others search this engine,
+    /// whose answers stay optimal (a jump point without boxes prunes
+    /// nothing; a `sub` engine behind its map searches as `jps+` over the
+    /// jump table it keeps). Raises
     /// `ValueError` for a negative or non-finite `seconds`.
     fn filled(&self, py: Python<'_>, seconds: f64) -> PyResult<Option<Engine>> {
         let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {

@@ -154,7 +154,7 @@ def test_with_walls_keeps_the_landmark_table_exact(den):
 
 @pytest.mark.parametrize("spec", ["jps+bb", "sub"])
 def test_tables_fill_in_after_walls_while_serving(den, spec):
-    """Goal bounding's boxes dropped, or a subgoal graph left flat, by
+    """Goal bounding's boxes dropped, or a subgoal graph left of the older map, by
     `with_walls`: the edited engine answers at once, and `filled` builds
     what it lacks on another thread meanwhile."""
     grid, scen = den

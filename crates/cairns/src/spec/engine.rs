@@ -2,18 +2,19 @@
 //! [`Arc`], handing out searchers with caches of their own to any thread.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::construct::{BoxedSearcher, build_searcher, safe_searcher, serves_safe_mode};
 use super::error::SpecError;
-use super::names::SearchSpec;
+use super::names::{Algorithm, SearchSpec};
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
 use crate::graph::NodeId;
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::search::{Forward, SearchMemory, Searcher};
+use crate::saved::TableKind;
+use crate::search::{Forward, JumpTable, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
@@ -59,6 +60,57 @@ struct EngineData {
     /// The changes of the map since its landmark table was exact, while
     /// the table waits for its repair ([`Engine::edited_later`]).
     stale: Option<MapChanges>,
+    /// For a subgoal graph (`sub`): what lets an edit skip its repair.
+    subgoal_edits: Option<SubgoalEdits>,
+}
+
+/// What a `sub` engine keeps so that a wall edit costs only a jump
+/// table's repair: the map's jump table, kept exact at every edit, over
+/// which queries run as `jps+` while the subgoal graph is of an older
+/// map; the cells changed since that map; and the tables with the graph
+/// repaired, made when first asked for ([`Engine::tables`]) or by
+/// [`Engine::filled_within`].
+struct SubgoalEdits {
+    /// The jump table, as the one table of a `jps+` searcher.
+    jumps: [Table; 1],
+    /// The cells changed since the subgoal graph's map, sorted; empty
+    /// when the graph is this map's.
+    behind: Vec<NodeId>,
+    /// The plan with the subgoal graph repaired to this map
+    /// ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited)).
+    repaired: OnceLock<Plan>,
+}
+
+impl SubgoalEdits {
+    /// The jump table.
+    fn jump_table(&self) -> &JumpTable {
+        match &self.jumps[0] {
+            Table::Jumps(jumps) => jumps,
+            _ => unreachable!("a sub engine keeps a jump table"),
+        }
+    }
+
+    /// For a `sub` spec's engine on `graph` (octile without terrain, as
+    /// the spec requires), with the jump table `jumps` when one is kept
+    /// (built otherwise) and the graph `behind` by those cells.
+    fn keep(
+        spec: SearchSpec,
+        graph: &GridGraph,
+        jumps: Option<Table>,
+        behind: Vec<NodeId>,
+    ) -> Option<SubgoalEdits> {
+        // With a landmark heuristic, `jps+` would need that table too:
+        // such specs repair the graph at each edit instead.
+        if spec.table_kinds(graph.neighborhood()) != [TableKind::Subgoals] {
+            return None;
+        }
+        let jumps = jumps.unwrap_or_else(|| Table::from(JumpTable::build(graph)));
+        Some(SubgoalEdits {
+            jumps: [jumps],
+            behind,
+            repaired: OnceLock::new(),
+        })
+    }
 }
 
 impl Engine {
@@ -83,21 +135,68 @@ impl Engine {
         spec: &SearchSpec,
         given: impl IntoIterator<Item = Given>,
     ) -> Result<Engine, SpecError> {
-        Engine::made(graph, spec, given, None)
+        Engine::made(graph, spec, given, None, None, Vec::new())
     }
 
     /// [`with_tables`](Engine::with_tables), with the changes since the
-    /// landmark table was exact when it is stale.
+    /// landmark table was exact when it is stale, and for `sub` the jump
+    /// table kept (`None`: built) and the cells its subgoal graph is
+    /// behind by.
     fn made(
         graph: GridGraph,
         spec: &SearchSpec,
         given: impl IntoIterator<Item = Given>,
         stale: Option<MapChanges>,
+        jumps: Option<Table>,
+        behind: Vec<NodeId>,
     ) -> Result<Engine, SpecError> {
         let plan = spec.prepare_with(&graph, given)?.plan;
+        let subgoal_edits = SubgoalEdits::keep(plan.spec, &graph, jumps, behind);
         Ok(Engine {
-            inner: Arc::new(EngineData { graph, plan, stale }),
+            inner: Arc::new(EngineData {
+                graph,
+                plan,
+                stale,
+                subgoal_edits,
+            }),
         })
+    }
+
+    /// The plan: for a `sub` engine whose subgoal graph is of an older
+    /// map, with the graph repaired (once, when first asked for).
+    fn plan(&self) -> &Plan {
+        let data = &*self.inner;
+        match &data.subgoal_edits {
+            Some(edits) if !edits.behind.is_empty() => edits.repaired.get_or_init(|| {
+                let mut plan = data.plan.clone();
+                for table in &mut plan.tables {
+                    if let Some(subgoals) = table.subgoals() {
+                        *table = Table::from(subgoals.edited(&data.graph, &edits.behind));
+                    }
+                }
+                plan
+            }),
+            _ => &data.plan,
+        }
+    }
+
+    /// The jump table a `sub` engine keeps.
+    fn kept_jumps(&self) -> Option<Table> {
+        let edits = self.inner.subgoal_edits.as_ref()?;
+        Some(edits.jumps[0].clone())
+    }
+
+    /// Whether this is a `sub` engine whose subgoal graph is of an older
+    /// map: [`edited`](Engine::edited) skipped its repair, and queries
+    /// run as `jps+` over the jump table the engine keeps, as fast as
+    /// `jps+`, until [`filled_within`](Engine::filled_within) repairs and
+    /// ranks it ([`tables`](Engine::tables) repairs it, without ranking,
+    /// when first asked for).
+    pub fn is_behind(&self) -> bool {
+        self.inner
+            .subgoal_edits
+            .as_ref()
+            .is_some_and(|e| !e.behind.is_empty())
     }
 
     /// The graph.
@@ -110,14 +209,17 @@ impl Engine {
         self.inner.plan.spec
     }
 
-    /// The tables.
+    /// The tables, each of this engine's map: a subgoal graph that an
+    /// edit left behind ([`is_behind`](Engine::is_behind)) is repaired
+    /// when first asked for, flat until
+    /// [`filled_within`](Engine::filled_within) ranks it.
     pub fn tables(&self) -> &[Table] {
-        &self.inner.plan.tables
+        &self.plan().tables
     }
 
     /// What preparation built or took, per table.
     pub fn report(&self) -> &[TableReport] {
-        &self.inner.plan.report
+        &self.plan().report
     }
 
     /// The engine as a borrowing [`Prepared`] (sharing the tables, not
@@ -126,7 +228,7 @@ impl Engine {
     pub fn prepared(&self) -> Prepared<'_> {
         Prepared {
             graph: &self.inner.graph,
-            plan: self.inner.plan.clone(),
+            plan: self.plan().clone(),
         }
     }
 
@@ -138,10 +240,15 @@ impl Engine {
     /// engine returned takes the same one), a jump table repaired near the
     /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)),
     /// a goal-bounding table's boxes dropped
-    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)) and a
-    /// subgoal graph's subgoals and edges repaired near the edits, its
-    /// hierarchy flat ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited));
-    /// those two fill in again with [`filled_within`](Engine::filled_within).
+    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)); a
+    /// `sub` engine (octile heuristic) repairs the jump table it keeps
+    /// beside its subgoal graph and answers as `jps+` over it, the graph
+    /// left of the older map ([`is_behind`](Engine::is_behind)), so that
+    /// the edit costs what `jps+`'s does. Both fill in again with
+    /// [`filled_within`](Engine::filled_within): the boxes built again,
+    /// the subgoal graph repaired near the edits
+    /// ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited)) and
+    /// ranked again.
     /// This engine is unchanged; searchers take up the edit by being
     /// handed out by the new engine. The C API and the Python package edit
     /// through it.
@@ -170,7 +277,7 @@ impl Engine {
     ) -> Result<Engine, SpecError> {
         let mut graph = self.graph().clone();
         let mut given = Vec::new();
-        let landmarks = self.tables().iter().find_map(Table::landmarks);
+        let landmarks = self.inner.plan.tables.iter().find_map(Table::landmarks);
         let t0 = Instant::now();
         let mut incremental = landmarks.map(|table| {
             repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()))
@@ -190,8 +297,25 @@ impl Engine {
                 seconds: t0.elapsed().as_secs_f64(),
             });
         }
-        given.extend(self.tables_repaired(&graph, &edited));
-        Engine::with_tables(graph, &self.spec(), given)
+        let Some(edits) = &self.inner.subgoal_edits else {
+            given.extend(self.tables_repaired(&graph, &edited));
+            return Engine::with_tables(graph, &self.spec(), given);
+        };
+        // `sub`: the jump table repaired, the subgoal graph kept as it
+        // was and the cells noted for its repair.
+        let t0 = Instant::now();
+        let mut jumps = JumpTable::clone(edits.jump_table());
+        jumps.repair(&graph, &edited);
+        let jumps = Given {
+            table: Table::from(jumps),
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        let mut behind = edits.behind.clone();
+        behind.extend(edited);
+        behind.sort_unstable();
+        behind.dedup();
+        given.extend(kept(&self.inner.plan.tables, |t| t.landmarks().is_none()));
+        Engine::made(graph, &self.spec(), given, None, Some(jumps.table), behind)
     }
 
     /// A new searcher with a cache of its own, owning a share of the
@@ -207,6 +331,14 @@ impl Engine {
     fn searcher_with(&self, mut memory: SearchMemory) -> EngineSearcher {
         EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
             let (graph, tables, spec) = (&data.graph, &data.plan.tables, data.plan.spec);
+            if let Some(edits) = data.subgoal_edits.as_ref().filter(|e| !e.behind.is_empty()) {
+                // The subgoal graph is of an older map: `jps+` answers.
+                let jps_plus = SearchSpec {
+                    algorithm: Algorithm::JpsPlus,
+                    ..spec
+                };
+                return build_searcher(jps_plus, graph, &edits.jumps, None, memory);
+            }
             data.stale
                 .as_ref()
                 .and_then(|changes| safe_searcher(spec, graph, tables, changes, &mut memory))
@@ -276,7 +408,7 @@ impl Engine {
         // The landmark table as it was; the others kept exact.
         let mut given = kept(tables, |t| t.landmarks().is_some());
         given.extend(self.tables_repaired(&graph, &edited));
-        Engine::made(graph, &spec, given, Some(stale))
+        Engine::made(graph, &spec, given, Some(stale), None, Vec::new())
     }
 
     /// Whether the landmark table waits for its repair
@@ -322,14 +454,15 @@ impl Engine {
     /// boxes, after [`edited`](Engine::edited) dropped them or a spec's
     /// build ran out of its budget, get theirs until `budget` has passed,
     /// on every core ([`GoalBounds::fill_within`](crate::search::GoalBounds::fill_within));
-    /// a subgoal graph that an edit left flat is ranked again in one go,
+    /// a subgoal graph that an edit left of the older map is repaired
+    /// near the edits and ranked again in one go,
     /// cut at `budget` as a spec's build is at its own
     /// ([`SubgoalGraph::contract_within`](crate::search::SubgoalGraph::contract_within);
     /// [`SubgoalGraph::spec_budget`](crate::search::SubgoalGraph::spec_budget)
     /// is the spec's). `None` when every table is filled. This engine is
     /// unchanged and serves meanwhile (a jump point without boxes prunes
-    /// nothing, and a flat subgoal graph searches all of itself, so its
-    /// answers stay optimal); call this from a thread of its own, or in
+    /// nothing, and a `sub` engine behind its map searches as `jps+`, so
+    /// its answers stay optimal); call this from a thread of its own, or in
     /// slices between frames, and move searchers to each engine it returns
     /// ([`EngineSearcher::switch_to`]). An engine edited again meanwhile
     /// fills from its own map: fill the newest.
@@ -365,7 +498,7 @@ impl Engine {
     /// As [`Engine::with_tables`].
     pub fn filled_within(&self, budget: Duration) -> Result<Option<Engine>, SpecError> {
         let tables = self.tables();
-        if tables.iter().all(Table::is_filled) {
+        if !self.is_behind() && tables.iter().all(Table::is_filled) {
             return Ok(None);
         }
         let mut given = kept(tables, Table::is_filled);
@@ -379,7 +512,17 @@ impl Engine {
             }
         }
         let stale = self.inner.stale.clone();
-        Engine::made(self.graph().clone(), &self.spec(), given, stale).map(Some)
+        // The tables are this map's: the subgoal graph behind no more.
+        let jumps = self.kept_jumps();
+        Engine::made(
+            self.graph().clone(),
+            &self.spec(),
+            given,
+            stale,
+            jumps,
+            Vec::new(),
+        )
+        .map(Some)
     }
 
     /// This engine's tables of the kinds repaired where cells change
@@ -590,7 +733,7 @@ mod later {
     use crate::grid::Neighborhood;
     use crate::landmarks::{Directedness, LandmarkTable};
     use crate::search::testing::scattered;
-    use crate::search::{Dijkstra, Search, SearchCache};
+    use crate::search::{Dijkstra, Search, SearchCache, SubgoalGraph};
 
     /// Every cost of `engine` is Dijkstra's on its map, from `start` to
     /// each cell.
@@ -653,6 +796,47 @@ mod later {
     }
 
     proptest! {
+        /// Walls closed and opened on a `sub` engine, filled in between
+        /// some of the edits: every answer is optimal on the map of the
+        /// moment, the jump table kept is a build's, and once filled the
+        /// subgoals and edges are a build's.
+        #[test]
+        fn subgoal_engines_behind_their_map_answer_optimally(
+            (graph, start) in scattered(14, 350),
+            edits in prop::collection::vec(
+                (any::<u32>(), any::<u32>(), any::<bool>(), any::<bool>()),
+                1..8,
+            ),
+        ) {
+            let spec: SearchSpec = "sub".parse().unwrap();
+            let mut engine = Engine::new(graph, &spec).unwrap();
+            let (w, h) = (engine.graph().width(), engine.graph().height());
+            for (x, y, wall, fill) in edits {
+                engine = engine.edited(&[(x % w, y % h, Tile::wall_if(wall))], &mut None).unwrap();
+                prop_assert!(engine.is_behind());
+                prop_assert!(kept_jumps(&engine) == JumpTable::build(engine.graph()));
+                answers_as_dijkstra(&engine, start)?;
+                if fill {
+                    engine = engine.filled_within(Duration::from_secs(60)).unwrap().unwrap();
+                    prop_assert!(!engine.is_behind());
+                    answers_as_dijkstra(&engine, start)?;
+                }
+            }
+            if let Some(filled) = engine.filled_within(Duration::from_secs(60)).unwrap() {
+                engine = filled;
+            }
+            prop_assert!(!engine.is_behind() && engine.tables().iter().all(Table::is_filled));
+            let built = SubgoalGraph::build(engine.graph());
+            let ours = engine.tables()[0].subgoals().unwrap();
+            prop_assert_eq!(ours.subgoals(), built.subgoals());
+            for &s in built.subgoals() {
+                prop_assert_eq!(ours.edges(s), built.edges(s));
+            }
+            answers_as_dijkstra(&engine, start)?;
+        }
+    }
+
+    proptest! {
         /// A searcher that follows an engine's edits with `switch_to`,
         /// keeping its cache (left after a budgeted search paused, at
         /// times), answers every query as a new searcher of the edited
@@ -700,6 +884,11 @@ mod later {
 
     /// A spec the safe heuristic does not serve is edited exactly at once:
     /// a jump table repaired, a goal-bounding table's boxes dropped.
+    /// The jump table a `sub` engine keeps.
+    fn kept_jumps(engine: &Engine) -> JumpTable {
+        JumpTable::clone(engine.inner.subgoal_edits.as_ref().unwrap().jump_table())
+    }
+
     #[test]
     fn subgoal_engines_fill_in_after_edits_to_built_ones() {
         let mut rng = crate::rng::SplitMix64::new(3);
@@ -717,8 +906,19 @@ mod later {
             engine = engine
                 .edited(&[(x, y, Tile::wall_if(wall))], &mut None)
                 .unwrap();
-            assert!(!engine.tables()[0].is_filled(), "flat after ({x}, {y})");
+            // Behind the map: `jps+` answers over the jump table kept.
+            assert!(engine.is_behind(), "behind after ({x}, {y})");
+            let jps_plus = Engine::new(engine.graph().clone(), &"jps+".parse().unwrap()).unwrap();
+            let (mut ours, mut theirs) = (engine.searcher(), jps_plus.searcher());
+            let start = engine.graph().node(29, 19).unwrap();
+            for goal in (0..engine.graph().node_bound() as u32).map(NodeId) {
+                let got = (ours.search_cost(start, goal), ours.stats());
+                assert_eq!(got, (theirs.search_cost(start, goal), theirs.stats()));
+            }
+            assert!(kept_jumps(&engine) == JumpTable::build(engine.graph()));
             answers_as_dijkstra(&engine, NodeId(0)).unwrap();
+            // Asked for, the tables are the map's: the graph repaired, flat.
+            assert!(!engine.tables()[0].is_filled(), "flat after ({x}, {y})");
             engine = engine
                 .filled_within(Duration::from_secs(60))
                 .unwrap()
