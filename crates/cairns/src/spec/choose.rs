@@ -158,7 +158,9 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
     if expanded * DENSE >= passable {
         let budget = SubgoalGraph::spec_budget(graph);
         if budget.as_secs_f64() <= allowance.seconds {
-            let bytes = SubgoalGraph::build_for_spec(graph).memory_bytes();
+            // An engine keeps the jump table too, which its edits repair
+            // and answer over until the graph is repaired.
+            let bytes = SubgoalGraph::build_for_spec(graph).memory_bytes() + jumps;
             if bytes as u64 <= allowance.bytes {
                 return pick(
                     Algorithm::Subgoals,
@@ -167,8 +169,9 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                     format!(
                         "{expanded} jump points in {passable} passable cells, at least one in \
                          {DENSE}: goal bounding would box few of them within its budget, and \
-                         the subgoal graph's hierarchy ({bytes} bytes, contracted for up to \
-                         {:.1} s) measured {SUBGOALS_AHEAD} on such maps",
+                         the subgoal graph's hierarchy ({bytes} bytes with the jump table \
+                         kept for edits, contracted for up to {:.1} s) measured \
+                         {SUBGOALS_AHEAD} on such maps",
                         budget.as_secs_f64()
                     ),
                 );
@@ -268,7 +271,9 @@ mod tests {
         });
         let choice = choose(&graph, Allowance::default());
         assert_eq!(choice.spec.to_string(), "sub", "{choice}");
-        let bytes = SubgoalGraph::build_for_spec(&graph).memory_bytes();
+        // The graph and the jump table the engine keeps for edits.
+        let bytes = SubgoalGraph::build_for_spec(&graph).memory_bytes()
+            + crate::search::JumpTable::build(&graph).memory_bytes();
         assert_eq!((choice.seconds, choice.bytes), (0.5, bytes as u64));
         assert!(choice.why.contains("jump points in"), "{choice}");
         for allowance in [
