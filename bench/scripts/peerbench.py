@@ -47,6 +47,50 @@ one-query runs of `jps2+` and `jps2` (minimum of 3 each). Neither prints the
 size of its jump table (warthog's `total memory` leaves it out): the bytes are
 the difference in peak memory (max RSS) between one-query runs with and
 without the table.
+
+`--tiers`: the searches that preprocess, side by side
+
+    python3 bench/scripts/peerbench.py --tiers       # 6 maps, every 10th query, 2 rounds
+    python3 bench/scripts/peerbench.py --tiers --maps dao/den520d --every 50 --rounds 1 \
+        --build-timeout 60 --mkpath-bin DIR --gppc2014-bin DIR --gppc2023-dir DIR
+
+runs cairns' preprocessed searches (`jps+`, `jps+bb` built within its
+default budget and built whole with `--seconds 600`, `sub`) beside the
+peers that preprocess: mkpath's `jps_plus_bb`, `tops`, `topping_plus` and
+`grid_cpd` examples (from a copy of their sources whose per-query printing
+is moved after the search timer, built here unless --mkpath-bin names
+binaries built so), the 2014 competition entries `subgoal`, `ch`, `src`
+and `bljps2` (../shared/peers/gppc-2014.sh builds them) and the 2023 entry
+2019-SGCH-JPD. Per map (--maps, `family/name`):
+
+1. The same scenario sample (--every N-th query that fits the map) goes to
+   every implementation, each in a directory of its own holding a copy of
+   the map (the peers write their data beside it or in the directory).
+2. Each implementation preprocesses once: wall-clock seconds of its build
+   process and the bytes of what it writes (cairns `table build -o FILE`;
+   mkpath `--generate MAP`; the competition harnesses' `-pre`). A build
+   still running after --build-timeout seconds is killed and reported as
+   not built; the implementation is skipped on that map, and counted so.
+   `cairns choose MAP` is asked which search it would run.
+3. --rounds rounds of the queries, the order of the implementations
+   rotated from round to round (and map to map), each run in its own
+   process under `/usr/bin/time -v` (peak memory). Mean us per query:
+   cairns' `mean_us`; mkpath's `Search` timer over the queries; the
+   harnesses' per-query times summed over the queries (these include
+   handing out the path). Every cost is checked against the published
+   length with the printing precision of its implementation (the 2014
+   harness prices a diagonal at 1.4142 and prints 6 decimals, and marks
+   paths `valid` or `invalid`: an invalid one is a mismatch too).
+4. Reports per map a table (preprocessing, stored bytes, cairns' table
+   bytes in memory, peak memory, mean us of each round and their median,
+   mismatches), per family the best cairns tier against the best peer
+   (ratio peer / cairns, above 1: cairns is faster) and the geometric
+   mean over families, and the competition's totals per implementation
+   over the maps it completed (query seconds, preprocessing seconds,
+   stored bytes, largest peak memory) with the number it did not. Prints
+   the block, or with --write-docs writes it between `<!-- tiers:begin -->`
+   and `<!-- tiers:end -->` in docs/performance.md; --csv writes one row
+   per run.
 """
 
 import argparse
@@ -57,6 +101,8 @@ import math
 import os
 import re
 import shlex
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -93,6 +139,36 @@ GROUPS = [
 ]
 IMPLS = [impl for _, impls in GROUPS for impl in impls]
 
+# --tiers: the searches that preprocess. `arg`: cairns (search, --seconds of
+# its table build, None for the search's own budget), mkpath the example,
+# the 2014 competition entries the binary; the 2023 entry is one binary.
+TIERS_BEGIN = "<!-- tiers:begin -->"
+TIERS_END = "<!-- tiers:end -->"
+TIER_MAPS = ["dao/den520d", "dao/orz900d", "room/32room_000", "street/Berlin_0_512",
+             "maze/maze512-1-0", "random/random512-10-0"]
+# The 2014 harness adds 1.4142 per diagonal step and prints 6 decimals.
+GPPC2014_PRINTING = ("gppc2014", 6)
+TIERS = [
+    ("cairns jps+", "cairns", ("jps+", None), ("dec", 9)),
+    ("cairns jps+bb", "cairns", ("jps+bb", None), ("dec", 9)),
+    ("cairns jps+bb whole", "cairns", ("jps+bb", 600), ("dec", 9)),
+    ("cairns sub", "cairns", ("sub", None), ("dec", 9)),
+    ("mkpath jps+bb", "mkpath", "jps_plus_bb", ("dec", 2)),
+    ("mkpath tops", "mkpath", "tops", ("dec", 2)),
+    ("mkpath topping+", "mkpath", "topping_plus", ("dec", 2)),
+    ("mkpath cpd", "mkpath", "grid_cpd", ("dec", 2)),
+    ("gppc14 subgoal", "gppc2014", "subgoal", GPPC2014_PRINTING),
+    ("gppc14 ch", "gppc2014", "ch", GPPC2014_PRINTING),
+    ("gppc14 src", "gppc2014", "src", GPPC2014_PRINTING),
+    ("gppc14 bljps2", "gppc2014", "bljps2", GPPC2014_PRINTING),
+    ("gppc23 sgch-jpd", "gppc2023", "run", ("dec", 9)),
+]
+# The file each mkpath example's `--generate MAP` writes beside MAP (and
+# reads back); examples that read the same file share one build.
+MKPATH_TABLES = {"jps_plus_bb": ".bb+", "tops": ".top+", "topping_plus": ".top+",
+                 "grid_cpd": ".mkp-cpd"}
+CHOOSE = "cairns choose"
+
 
 def fail(message):
     print(f"peerbench: {message}", file=sys.stderr)
@@ -110,11 +186,14 @@ def run_checked(cmd, **kwargs):
     return result
 
 
-def build_cairns():
-    """The release `cairns` binary and the `pathfinding_scen` bench binary."""
+def build_cairns(pathfinding=True):
+    """The release `cairns` binary and (unless not wanted: None) the
+    `pathfinding_scen` bench binary."""
     run_checked(["cargo", "build", "--release", "-q", "-p", "cairns-cli"], cwd=ROOT)
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     cairns = target / "release" / "cairns"
+    if not pathfinding:
+        return cairns, None
     out = run_checked(
         ["cargo", "bench", "-q", "-p", "cairns-bench", "--bench", "pathfinding_scen",
          "--no-run", "--message-format=json"],
@@ -155,6 +234,62 @@ def build_peers(src, out):
     if missing:
         fail(f"peers not built: {', '.join(missing)}")
     return paths
+
+
+def quiet_mkpath_example(text, name):
+    """mkpath's example `name` with its per-query printing taken out of its
+    search timer: each cost is formatted into a vector inside the timer (the
+    path kept alive with `black_box`) and printed after it. Fails when the
+    source is not shaped as expected."""
+    def one_line(pattern):
+        found = re.findall(pattern, text, flags=re.M)
+        if len(found) != 1:
+            fail(f"mkpath example {name}: {len(found)} lines match {pattern!r}, expected 1")
+        return found[0]
+
+    indent = one_line(r"^( *)let t2 = std::time::Instant::now\(\);$")
+    one_line(r"^ *let t3 = std::time::Instant::now\(\);$")
+    one_line(r'^ *println!\("\{cost:\.2\} \{path:\?\}"\);$')
+    text = text.replace("let t2 = std::time::Instant::now();",
+                        f"let mut out: Vec<String> = Vec::new();\n{indent}"
+                        "let t2 = std::time::Instant::now();")
+    text = text.replace('println!("{cost:.2} {path:?}");',
+                        'std::hint::black_box(&path); out.push(format!("{cost:.2}"));')
+    text = text.replace('println!("failed to find path");',
+                        'out.push("failed to find path".to_string());')
+    text = text.replace("let t3 = std::time::Instant::now();",
+                        "let t3 = std::time::Instant::now();\n"
+                        f'{indent}for line in &out {{ println!("{{line}}"); }}')
+    timed_part = text.split("let t2 = std::time::Instant::now();", 1)[1].split(
+        "let t3 = std::time::Instant::now();", 1)[0]
+    if "println!" in timed_part or "print!" in timed_part:
+        fail(f"mkpath example {name}: printing left inside the search timer")
+    return text
+
+
+def build_quiet_mkpath(src, out):
+    """mkpath's preprocessing examples, built (unless they are already) from a
+    copy of its sources in `out` with the per-query printing moved after the
+    search timer (`quiet_mkpath_example`): the directory of the binaries."""
+    bins = out / "target" / "release" / "examples"
+    if all((bins / e).is_file() for e in MKPATH_TABLES):
+        return bins
+    if not (src / "Cargo.toml").is_file():
+        fail(f"mkpath's sources not found at {src} (--peers-src)")
+    copy = out / "mkpath"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("target", ".git"))
+    for example in MKPATH_TABLES:
+        path = copy / "examples" / f"{example}.rs"
+        path.write_text(quiet_mkpath_example(path.read_text(), example))
+    run_checked(["cargo", "build", "--release", "--examples", "-q",
+                 "--manifest-path", copy / "Cargo.toml"],
+                env={**os.environ, "CARGO_TARGET_DIR": str(out / "target")})
+    missing = [e for e in MKPATH_TABLES if not (bins / e).is_file()]
+    if missing:
+        fail(f"mkpath examples not built: {', '.join(missing)}")
+    return bins
 
 
 # ---------------------------------------------------------------- data
@@ -233,19 +368,35 @@ def write_scen(path, map_path, queries):
 # ---------------------------------------------------------------- running
 
 
-def timed(cmd, scratch):
-    """Runs `cmd` under /usr/bin/time -v: (status, stdout, stderr, wall s,
-    max RSS in KiB)."""
+def timed(cmd, scratch, cwd=None, timeout=None):
+    """Runs `cmd` under /usr/bin/time -v, in `cwd`: (status, stdout, stderr,
+    wall s, max RSS in KiB). A run still going after `timeout` seconds is
+    killed with every process it started; its status is None."""
     tfile = scratch / "time.txt"
+    if tfile.exists():
+        tfile.unlink()
     t0 = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-v", "-o", str(tfile), *map(str, cmd)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A session of its own, so that a kill reaches the program under `time`.
+    p = subprocess.Popen(["/usr/bin/time", "-v", "-o", str(tfile), *map(str, cmd)], cwd=cwd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except BaseException as e:  # the timeout, or an interrupt: leave nothing running
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.communicate()
+        if not isinstance(e, subprocess.TimeoutExpired):
+            raise
+        return None, "", f"killed after {timeout} s", time.perf_counter() - t0, None
     wall = time.perf_counter() - t0
     rss = None
     if tfile.exists():
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", tfile.read_text())
         rss = int(m.group(1)) if m else None
-    return p.returncode, p.stdout, p.stderr, wall, rss
+    return p.returncode, out, err, wall, rss
 
 
 def parse_duration(text):
@@ -268,13 +419,17 @@ def parse_cost(text):
 def new_result():
     return {"costs": None, "nanos": None, "expanded": None, "search_s": None,
             "preprocess_s": None, "bytes": None, "rss_kb": None, "wall_s": None,
-            "error": None, "self_mismatches": None}
+            "error": None, "self_mismatches": None, "mean_us": None, "table_bytes": None,
+            "invalid": []}
 
 
-def run_cairns(ctx, job, search, scratch):
+def run_cairns(ctx, job, search, scratch, table_file=None):
+    """cairns' `scen` on the job's queries: `search`, or the search of the
+    table saved in `table_file`."""
     r = new_result()
     table = scratch / "per-query.tsv"
-    cmd = [ctx.cairns, "scen", job["scen"], "--map", job["map"], "--search", search,
+    how = ["--table", table_file] if table_file else ["--search", search]
+    cmd = [ctx.cairns, "scen", job["scen"], "--map", job["map"], *how,
            "--json", "--per-query", table, "--skip-data-errors"]
     if job["family"] in DIJKSTRA_FAMILIES:
         cmd += ["--against", "dijkstra"]
@@ -290,6 +445,7 @@ def run_cairns(ctx, job, search, scratch):
     r["nanos"] = [int(f[4]) for f in rows]
     r["search_s"] = sum(r["nanos"]) * 1e-9
     r["self_mismatches"] = summary["mismatches"]
+    r["mean_us"], r["table_bytes"] = summary["mean_us"], summary["table_bytes"]
     if search == "jps+":
         r["preprocess_s"] = summary["preprocess_s"]
         r["bytes"] = summary["table_bytes"]
@@ -347,17 +503,19 @@ def one_query_difference(with_table, without, scratch):
 
 
 def mkpath_run(binary, scen, scratch):
+    """One run of an mkpath example: ((costs, Search s, Load s), error, wall
+    s, max RSS KiB)."""
     status, out, err, wall, rss = timed([binary, scen], scratch)
     m = re.search(r"Load:\s*(\S+)\s+Search:\s*(\S+)", err)
     if status != 0 or not m:
         return None, f"exit {status}: {err.strip()[-300:]}", wall, rss
     costs = []
     for line in out.splitlines():
-        if line.startswith("failed to find path"):
+        if line.startswith("failed"):  # "failed to find path" (or "failed" in older copies)
             costs.append(None)
         elif line.strip():
             costs.append(parse_cost(line.split()[0]))
-    return (costs, parse_duration(m.group(2))), None, wall, rss
+    return (costs, parse_duration(m.group(2)), parse_duration(m.group(1))), None, wall, rss
 
 
 def run_mkpath(ctx, job, example, scratch):
@@ -366,7 +524,7 @@ def run_mkpath(ctx, job, example, scratch):
     parsed, r["error"], r["wall_s"], r["rss_kb"] = mkpath_run(binary, job["scen"], scratch)
     if parsed is None:
         return r
-    costs, search_s = parsed
+    costs, search_s, _ = parsed
     if len(costs) != len(job["queries"]):
         r["error"] = f"{len(costs)} of {len(job['queries'])} costs printed"
         return r
@@ -423,6 +581,10 @@ def printing_error(value, printing):
     how, n = printing
     if how == "dec":
         return 0.5 * 10.0 ** -n
+    if how == "gppc2014":
+        # n decimals of a length that adds 1.4142 per diagonal step: short
+        # of sqrt(2) by at most this fraction of the length.
+        return 0.5 * 10.0 ** -n + abs(value) * (math.sqrt(2) - 1.4142) / 1.4142
     if value == 0:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - (n - 1))
@@ -444,12 +606,39 @@ def cost_matches(found, q, printing):
 
 
 def check(result, job, impl):
+    """One line per query whose cost is not its reference, or whose path the
+    implementation's own harness marked invalid (`result["invalid"]`)."""
     mismatches = []
+    invalid = set(result.get("invalid") or ())
     for q, cost in zip(job["queries"], result["costs"]):
-        if not cost_matches(cost, q, impl[3]):
+        if not cost_matches(cost, q, impl[3]) or q["line"] in invalid:
+            marked = " (path marked invalid)" if q["line"] in invalid else ""
             mismatches.append(f"{job['family']}/{job['name']} line {q['line']}: {impl[0]} "
-                              f"found {cost}, reference {q['reference']}")
+                              f"found {cost}{marked}, reference {q['reference']}")
     return mismatches
+
+
+def set_references(ctx, job, scratch):
+    """Each query's reference cost: its published length, or, on the families
+    whose published lengths are wrong, cairns' Dijkstra on the same query."""
+    if job["family"] in DIJKSTRA_FAMILIES:
+        ref = run_cairns(ctx, job, "dijkstra", scratch)
+        if ref["error"]:
+            fail(f"{job['family']}/{job['name']}: the Dijkstra reference failed: {ref['error']}")
+        for q, c in zip(job["queries"], ref["costs"]):
+            q["reference"], q["ref_decimals"] = c, None
+    else:
+        for q in job["queries"]:
+            q["reference"], q["ref_decimals"] = q["optimal"], q["decimals"]
+
+
+def rotated(items, k):
+    """`items` rotated left by k: which runs first changes from one map (or
+    round) to the next."""
+    if not items:
+        return items
+    k %= len(items)
+    return items[k:] + items[:k]
 
 
 # ---------------------------------------------------------------- summaries
@@ -636,11 +825,13 @@ def report(ctx, jobs, maps_out, mismatches, data_errors, started):
     return "\n".join(lines)
 
 
-def write_block(doc, block):
+def write_block(doc, block, begin=BEGIN, end=END):
+    """`block` (which starts with `begin` and ends with `end`) in place of the
+    one between those markers in `doc`, or at its end."""
     text = doc.read_text() if doc.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
         text = head + block + tail
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
@@ -667,6 +858,410 @@ def write_csv(path, maps_out):
                     r["rss_kb"] or "", f"{r['wall_s']:.3f}" if r["wall_s"] else "",
                     m["mismatches"].get(impl[0], 0), r["error"] or "",
                 ])
+
+
+# ---------------------------------------------------------------- --tiers
+
+
+def tier_job(data, spec, every, scratch):
+    """The job of one map (`family/name`): every `every`-th of its scenarios
+    that fit the map, written to a scratch scenario file naming the map."""
+    fam, _, name = spec.partition("/")
+    map_path = (data / fam / f"{name}.map").resolve()
+    scen = data / fam / f"{name}.map.scen"
+    if not name or not map_path.is_file() or not scen.is_file():
+        fail(f"--maps: {spec}: no {map_path} with its .scen (family/name under {data})")
+    queries, errors = load_queries(scen, map_path)
+    queries = queries[::every]
+    if not queries:
+        fail(f"{spec}: no scenario fits the map")
+    job = {"family": fam, "name": name, "map": map_path, "queries": queries,
+           "data_errors": errors, "scen": scratch / f"{fam}-{name}.map.scen"}
+    write_scen(job["scen"], map_path, queries)
+    return job
+
+
+def tier_dir(work, job, impl):
+    """The directory `impl` preprocesses and runs in: (directory, copy of the
+    map, scenario file naming that copy). The peers write their data beside
+    the map or in the directory they run in, so each gets its own (mkpath's
+    examples one between them: each writes a file of its own extension)."""
+    kind, arg = impl[1], impl[2]
+    d = work / (kind if kind in ("cairns", "mkpath") else f"{kind}-{arg}")
+    map_copy, scen = d / job["map"].name, d / f"{job['name']}.map.scen"
+    if not d.exists():
+        d.mkdir(parents=True)
+        shutil.copyfile(job["map"], map_copy)
+        write_scen(scen, map_copy, job["queries"])
+    return d, map_copy, scen
+
+
+def files_in(d):
+    return {p for p in d.rglob("*") if p.is_file()}
+
+
+def tier_build(ctx, job, impl, work, scratch, timeout):
+    """Preprocesses `impl` on the job's map: the wall clock of its build
+    process, the bytes of the files it wrote, a note, and an error (a build
+    past `timeout` seconds is killed: not built)."""
+    _, kind, arg, _ = impl
+    d, map_copy, scen = tier_dir(work, job, impl)
+    written = None  # the files the build writes, when known before it runs
+    if kind == "cairns":
+        search, seconds = arg
+        file = d / f"{search}{f'-{seconds}s' if seconds else ''}.table"
+        cmd = [ctx.cairns, "table", "build", job["map"], "--search", search, "-o", file]
+        cmd += ["--seconds", seconds] if seconds else []
+        written = [file]
+    elif kind == "mkpath":
+        cmd = [ctx.mkpath / arg, "--generate", map_copy]
+        written = [Path(f"{map_copy}{MKPATH_TABLES[arg]}")]
+    elif kind == "gppc2014":
+        cmd = [ctx.gppc2014 / arg, "-pre", map_copy.name, scen.name]
+    else:  # the 2023 harness writes into index_data/, which must exist
+        (d / "index_data").mkdir(exist_ok=True)
+        cmd = [ctx.gppc2023, "-pre", map_copy.name]
+    before = files_in(d)
+    status, out, err, wall, rss = timed(cmd, scratch, cwd=d, timeout=timeout)
+    b = {"seconds": wall, "bytes": None, "rss_kb": rss, "note": "", "error": None, "file": None}
+    if status is None:
+        b["error"] = f"not built in {timeout:g} s"
+        return b
+    if status != 0:
+        b["error"] = f"build exit {status}: {err.strip()[-300:]}"
+        return b
+    if written is None:
+        new = files_in(d) - before
+        written = sorted(p for p in new if kind != "gppc2023" or "index_data" in p.parts)
+    if not written or not all(p.is_file() for p in written):
+        b["error"] = "the build wrote no file"
+        return b
+    b["bytes"] = sum(p.stat().st_size for p in written)
+    b["file"] = written[0]
+    boxes = re.search(r"^boxes\s+(.+)$", out, flags=re.M)
+    if boxes:
+        b["note"] = f"boxes {boxes.group(1)}"
+    return b
+
+
+def harness_cost(length, q):
+    """A competition harness's path length as a cost: an empty path between
+    two cells is no path."""
+    return None if length == 0 and q["start"] != q["goal"] else length
+
+
+def tier_run(ctx, job, impl, build, work, scratch):
+    """One run of the job's queries by `impl` over what its build wrote:
+    costs, mean us per query, peak memory."""
+    _, kind, arg, _ = impl
+    n = len(job["queries"])
+    if kind == "cairns":
+        return run_cairns(ctx, job, arg[0], scratch, table_file=build["file"])
+    d, map_copy, scen = tier_dir(work, job, impl)
+    r = new_result()
+    if kind == "mkpath":
+        parsed, r["error"], r["wall_s"], r["rss_kb"] = mkpath_run(ctx.mkpath / arg, scen, scratch)
+        if parsed is not None:
+            costs, search_s, r["load_s"] = parsed
+            if len(costs) != n:
+                r["error"] = f"{len(costs)} of {n} costs printed"
+            else:
+                r["costs"], r["mean_us"] = costs, search_s / n * 1e6
+        return r
+    if kind == "gppc2014":
+        # SCEN total-time S max-time-step S time-20-moves S total-len L subopt R valid|invalid
+        status, out, err, r["wall_s"], r["rss_kb"] = timed(
+            [ctx.gppc2014 / arg, "-run", map_copy.name, scen.name], scratch, cwd=d)
+        rows = [l.split() for l in out.splitlines() if "\ttotal-time\t" in l]
+        if status != 0 or len(rows) != n:
+            r["error"] = f"exit {status}, {len(rows)} of {n} rows: {err.strip()[-300:]}"
+            return r
+        seconds = [float(f[f.index("total-time") + 1]) for f in rows]
+        r["costs"] = [harness_cost(float(f[f.index("total-len") + 1]), q)
+                      for f, q in zip(rows, job["queries"])]
+        r["invalid"] = [q["line"] for f, q in zip(rows, job["queries"]) if f[-1] != "valid"]
+    else:
+        # result.csv: map,scen,experiment_id,path_size,path_length,ref_length,time_cost (ns),...
+        status, _, _, r["wall_s"], r["rss_kb"] = timed(
+            [ctx.gppc2023, "-run", map_copy.name, scen.name], scratch, cwd=d)
+        result = d / "result.csv"
+        rows = list(csv.DictReader(result.open())) if result.exists() else []
+        if result.exists():
+            result.unlink()
+        if status != 0 or len(rows) != n:
+            log = d / "run.stderr"
+            tail = log.read_text(errors="replace").strip()[-300:] if log.exists() else ""
+            r["error"] = f"exit {status}, {len(rows)} of {n} rows in result.csv: {tail}"
+            return r
+        seconds = [int(row["time_cost"]) * 1e-9 for row in rows]
+        r["costs"] = [harness_cost(float(row["path_length"]), q)
+                      for row, q in zip(rows, job["queries"])]
+    r["search_s"] = sum(seconds)
+    r["mean_us"] = r["search_s"] / n * 1e6
+    return r
+
+
+def tier_builds(ctx, job, work, scratch, unavailable, timeout):
+    """Every implementation's build on the job's map (or why there is none).
+    mkpath examples that read the same file share its one build."""
+    builds, shared = {}, {}
+    for impl in TIERS:
+        name = impl[0]
+        if name in unavailable:
+            builds[name] = {"error": unavailable[name]}
+            continue
+        key = MKPATH_TABLES[impl[2]] if impl[1] == "mkpath" else name
+        if key in shared:
+            first, b = shared[key]
+            builds[name] = {**b, "note": f"the {key} file of {first}"}
+            continue
+        print(f"  building {name}", file=sys.stderr)
+        b = tier_build(ctx, job, impl, work, scratch, timeout)
+        if b["error"]:
+            print(f"  {name}: {b['error']}", file=sys.stderr)
+        builds[name] = b
+        shared[key] = (name, b)
+    return builds
+
+
+def tier_choose(ctx, job):
+    """Which search `cairns choose` runs on the map, and the tier row that
+    measured it (None when no row did)."""
+    p = subprocess.run([ctx.cairns, "choose", job["map"], "--json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return f"failed: {p.stderr.strip()[-200:]}", None
+    picked = json.loads(p.stdout)
+    rows = [i[0] for i in TIERS if i[1] == "cairns" and i[2] == (picked["search"], None)]
+    return picked["spec"], rows[0] if rows else None
+
+
+def tiers_map(ctx, job, k, scratch, unavailable, args):
+    """Builds, rounds and checks of every implementation on one map."""
+    print(f"[{k + 1}] {job['family']}/{job['name']}: {len(job['queries'])} queries", file=sys.stderr)
+    set_references(ctx, job, scratch)
+    work = scratch / f"{job['family']}-{job['name']}"
+    out = {"job": job, "builds": tier_builds(ctx, job, work, scratch, unavailable,
+                                             args.build_timeout),
+           "runs": {i[0]: [] for i in TIERS}, "mismatches": {i[0]: set() for i in TIERS}}
+    out["choose"] = tier_choose(ctx, job)
+    built = [i for i in TIERS if not out["builds"][i[0]]["error"]]
+    for rnd in range(args.rounds):
+        for position, impl in enumerate(rotated(built, k + rnd)):
+            r = tier_run(ctx, job, impl, out["builds"][impl[0]], work, scratch)
+            r["round"], r["position"] = rnd + 1, position + 1
+            bad = check(r, job, impl) if r["costs"] is not None else []
+            r["mismatch_count"] = len(bad)
+            out["mismatches"][impl[0]].update(bad)
+            out["runs"][impl[0]].append(r)
+            if r["error"]:
+                print(f"  {impl[0]}: FAILED: {r['error']}", file=sys.stderr)
+    shutil.rmtree(work)
+    return out
+
+
+def tier_summary(m, name):
+    """One implementation on one map, or None when it did not complete (not
+    built, or a run failed)."""
+    b, runs = m["builds"].get(name), m["runs"].get(name)
+    if b is None or b["error"] or not runs or any(r["error"] or r["mean_us"] is None for r in runs):
+        return None
+    means = [r["mean_us"] for r in runs]
+    return {"pre": b["seconds"], "bytes": b["bytes"], "means": means,
+            "median": statistics.median(means), "rss": max(r["rss_kb"] or 0 for r in runs),
+            "mismatches": len(m["mismatches"][name]), "queries": len(m["job"]["queries"]),
+            "table_bytes": runs[0]["table_bytes"]}
+
+
+def tier_why_not(m, name):
+    b = m["builds"][name]
+    if b["error"]:
+        return b["error"]
+    return next((r["error"] for r in m["runs"][name] if r["error"]), "no run")
+
+
+def tiers_report(ctx, maps_out, mismatches, started, args):
+    jobs = [m["job"] for m in maps_out]
+    fams = list(dict.fromkeys(j["family"] for j in jobs))
+    names = [i[0] for i in TIERS]
+    lines = [TIERS_BEGIN, "", "## Preprocessed searches beside the peers that preprocess (generated)", "",
+             f"Generated by `bench/scripts/peerbench.py --tiers` on {started:%Y-%m-%d %H:%M} "
+             f"({ctx.machine}); do not edit by hand. Command:",
+             "", "```sh", ctx.command, "```", "",
+             f"{sum(len(j['queries']) for j in jobs):,} queries "
+             f"({f'every {args.every}th scenario' if args.every > 1 else 'every scenario'} that "
+             f"fits its map; {sum(j['data_errors'] for j in jobs)} do not) on {len(jobs)} map(s), "
+             f"{args.rounds} round(s), the order of the implementations rotated from round to round "
+             "and from map to map; "
+             f"each build once per map, killed after {args.build_timeout:g} s. Preprocessing: wall "
+             "clock of the build process. Stored bytes: what it wrote (cairns: the file of "
+             "`table build -o`; its `table bytes` are the table in memory). Peak memory: the "
+             "largest max RSS of the query runs. Mean us per query: cairns' `mean_us`, mkpath's "
+             "`Search` timer over the queries (its `Load`, reading the file and building its jump "
+             "table, is outside both), the competition harnesses' per-query times summed (they "
+             "include handing out the path; the 2014 harness prints them in whole microseconds). "
+             "Every cost is checked against the published length within the implementation's "
+             "printing (mkpath 2 decimals; the 2014 harness 6 decimals of a length that adds "
+             "1.4142 per diagonal, and a path it marks invalid counts as a mismatch).", ""]
+
+    for m in maps_out:
+        j = m["job"]
+        lines += [f"### {j['family']}/{j['name']}: {len(j['queries']):,} queries", "",
+                  "| implementation | preprocess s | stored bytes | table bytes in memory "
+                  "| peak memory MiB | mean us per round | median us | mismatches | notes |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for name in names:
+            s, b = tier_summary(m, name), m["builds"][name]
+            if s is None:
+                pre = secs(b.get("seconds")) if not b["error"] else "n/a"
+                byt = fmt(b.get("bytes")) if not b["error"] else "n/a"
+                lines.append(f"| {name} | {pre} | {byt} | n/a | n/a | n/a | n/a | n/a "
+                             f"| {tier_why_not(m, name)} |")
+                continue
+            lines.append(
+                f"| {name} | {secs(s['pre'])} | {fmt(s['bytes'])} | {fmt(s['table_bytes'])} "
+                f"| {fmt(s['rss'] / 1024, 1)} | {' / '.join(fmt(x) for x in s['means'])} "
+                f"| {fmt(s['median'])} | {s['mismatches']} | {b['note']} |")
+        spec, row = m["choose"]
+        lines += ["", f"`cairns choose` picks `{spec}`"
+                  + (f" (the row {row})." if row else " (no row above ran it)."), ""]
+
+    # Per family: the best (least median-of-rounds time over the family's
+    # maps) among the implementations that completed every one of them.
+    def fam_us(maps, name):
+        ss = [tier_summary(m, name) for m in maps]
+        if not ss or any(s is None for s in ss):
+            return None
+        return sum(s["median"] * s["queries"] for s in ss) / sum(s["queries"] for s in ss)
+
+    def best(maps, among):
+        timed_ = [(fam_us(maps, n), n) for n in among]
+        us, name = min(((us, n) for us, n in timed_ if us is not None), default=(None, None))
+        bad = sum(tier_summary(m, name)["mismatches"] for m in maps) if name else 0
+        return us, f"{name} ({bad} mismatches)" if bad else name
+
+    cairns_names = [i[0] for i in TIERS if i[1] == "cairns"]
+    peer_names = [n for n in names if n not in cairns_names]
+    lines += ["### Per family: the best cairns tier against the best peer", "",
+              "Best: the least mean us per query over the family's maps (each map's median "
+              "over the rounds), among the implementations that completed every map of the "
+              "family, mismatches or not (they are named). Ratio peer / cairns: above 1, "
+              "cairns is faster.", "",
+              "| family | maps | queries | best cairns | us | best peer | us | peer / cairns |",
+              "|---|---:|---:|---|---:|---|---:|---:|"]
+    ratios = []
+    for fam in fams:
+        maps = [m for m in maps_out if m["job"]["family"] == fam]
+        (c_us, c), (p_us, p) = best(maps, cairns_names), best(maps, peer_names)
+        ratio = p_us / c_us if c_us and p_us else None
+        ratios.append(ratio)
+        lines.append(f"| {fam} | {len(maps)} | {sum(len(m['job']['queries']) for m in maps):,} "
+                     f"| {c or 'none'} | {fmt(c_us)} | {p or 'none'} | {fmt(p_us)} | {fmt(ratio)} |")
+    lines += [f"| geometric mean over families | | | | | | | **{fmt(geomean(ratios))}** |", ""]
+
+    # The competition's totals, over the maps each implementation completed.
+    lines += ["### Totals as the Grid-Based Path Planning Competition reports them", "",
+              "Over the maps each implementation completed: query time = mean us per query "
+              "(median over the rounds) x queries, summed; `cairns choose` is, per map, the row "
+              "of the search it picks.", "",
+              "| implementation | maps completed | not completed | query time s (sum) "
+              "| preprocessing s (sum) | stored bytes (sum) | peak memory MiB (largest) "
+              "| mismatches |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in names + [CHOOSE]:
+        ss = [tier_summary(m, m["choose"][1] if name == CHOOSE else name) for m in maps_out]
+        done = [s for s in ss if s is not None]
+        lines.append(
+            f"| {name} | {len(done)} | {len(ss) - len(done)} "
+            f"| {secs(sum(s['median'] * s['queries'] for s in done) * 1e-6) if done else 'n/a'} "
+            f"| {secs(sum(s['pre'] for s in done)) if done else 'n/a'} "
+            f"| {fmt(sum(s['bytes'] for s in done)) if done else 'n/a'} "
+            f"| {fmt(max(s['rss'] for s in done) / 1024, 1) if done else 'n/a'} "
+            f"| {sum(s['mismatches'] for s in done)} |")
+    lines.append("")
+    if mismatches:
+        lines += ["First mismatches:", ""] + [f"- {x}" for x in mismatches[:10]] + [""]
+    lines.append(TIERS_END)
+    return "\n".join(lines)
+
+
+def write_tiers_csv(path, maps_out):
+    """One row per run, and one per implementation that did not run on a map."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["family", "map", "queries", "impl", "round", "position", "mean_us",
+                    "mismatches", "max_rss_kb", "wall_s", "load_s", "preprocess_s",
+                    "stored_bytes", "table_bytes", "build_note", "chosen", "error"])
+        for m in maps_out:
+            j = m["job"]
+            for name in [i[0] for i in TIERS]:
+                b = m["builds"][name]
+                head = [j["family"], j["name"], len(j["queries"]), name]
+                chosen = "yes" if m["choose"][1] == name else ""
+                for r in m["runs"][name] or [None]:
+                    if r is None:  # not built (or not available)
+                        w.writerow(head + [""] * 7 + [b.get("seconds", ""), "", "", "", chosen,
+                                                      b["error"]])
+                        continue
+                    w.writerow(head + [
+                        r["round"], r["position"], "" if r["mean_us"] is None else r["mean_us"],
+                        r["mismatch_count"], r["rss_kb"] or "",
+                        f"{r['wall_s']:.3f}" if r["wall_s"] else "", r.get("load_s", ""),
+                        b["seconds"], b["bytes"], r["table_bytes"] or "", b["note"],
+                        chosen, r["error"] or ""])
+
+
+def tiers_main(args, ctx):
+    skip = set(filter(None, (args.skip or "").split(",")))
+    unknown = skip - {i[0] for i in TIERS}
+    if unknown:
+        fail(f"--skip: no implementation named {', '.join(sorted(unknown))} "
+             f"(they are: {', '.join(i[0] for i in TIERS)})")
+    unavailable = {name: "skipped (--skip)" for name in skip}
+    ctx.cairns, _ = build_cairns(pathfinding=False)
+
+    def binary(name, path, how):
+        if name not in unavailable and not Path(path).is_file():
+            unavailable[name] = f"{path} not found ({how})"
+
+    if any(i[1] == "mkpath" and i[0] not in skip for i in TIERS):
+        ctx.mkpath = (args.mkpath_bin.resolve() if args.mkpath_bin
+                      else build_quiet_mkpath(args.peers_src.resolve() / "mkpath",
+                                              args.tiers_out.resolve()))
+    ctx.gppc2014 = args.gppc2014_bin.resolve()
+    ctx.gppc2023 = args.gppc2023_dir.resolve() / "run"
+    for name, kind, arg, _ in TIERS:
+        if kind == "mkpath":
+            binary(name, ctx.mkpath / arg, "--mkpath-bin")
+        elif kind == "gppc2014":
+            binary(name, ctx.gppc2014 / arg,
+                   "../shared/peers/gppc-2014.sh GIT_DIR OUT builds it; --gppc2014-bin OUT/bin")
+        elif kind == "gppc2023":
+            binary(name, ctx.gppc2023, "make it in the entry's directory; --gppc2023-dir")
+    for name in [i[0] for i in TIERS if i[0] in unavailable]:
+        print(f"peerbench: {name}: {unavailable[name]}", file=sys.stderr)
+
+    started = datetime.datetime.now()
+    scratch = Path(tempfile.mkdtemp(prefix="peerbench-tiers-"))
+    try:
+        jobs = [tier_job(args.data, spec, args.every, scratch) for spec in args.maps.split(",")]
+        maps_out = [tiers_map(ctx, job, k, scratch, unavailable, args) for k, job in enumerate(jobs)]
+    finally:
+        shutil.rmtree(scratch)
+    mismatches = sorted(x for m in maps_out for bad in m["mismatches"].values() for x in bad)
+    block = tiers_report(ctx, maps_out, mismatches, started, args)
+    if args.csv:
+        write_tiers_csv(args.csv, maps_out)
+    if args.write_docs:
+        write_block(args.doc, block, TIERS_BEGIN, TIERS_END)
+        print(f"wrote the block in {args.doc}", file=sys.stderr)
+    else:
+        print(block)
+    failed = sum(1 for m in maps_out for rs in m["runs"].values() for r in rs if r["error"])
+    not_built = sum(1 for m in maps_out for n, b in m["builds"].items()
+                    if b["error"] and n not in unavailable)
+    print(f"{len(mismatches)} mismatch(es), {failed} failed run(s), {not_built} build(s) "
+          f"not done, {len(unavailable)} implementation(s) not available", file=sys.stderr)
+    return 1 if mismatches or failed else 0
 
 
 def self_test():
@@ -698,6 +1293,35 @@ def self_test():
     assert abs(parse_duration("319.55µs") - 319.55e-6) < 1e-12
     assert parse_duration("2.5s") == 2.5
     assert [x for x in keep_at_most(list(range(10)), 4)] == [0, 3, 6, 9]
+    # The 2014 harness: 1.4142 per diagonal, 6 decimals; 700 diagonals
+    # lose 0.0095 (within lengths_match's 1e-5 relative, not within a
+    # computed reference's same_cost).
+    gppc = GPPC2014_PRINTING
+    assert cost_matches(989.94, q(700 * math.sqrt(2), 8), gppc)
+    assert cost_matches(989.94, q(700 * math.sqrt(2), None), gppc)
+    assert not cost_matches(989.94, q(700 * math.sqrt(2), None), full)
+    assert not cost_matches(989.93, q(700 * math.sqrt(2), None), gppc)
+    assert harness_cost(0.0, {"start": (1, 2), "goal": (3, 4)}) is None
+    assert harness_cost(0.0, {"start": (1, 2), "goal": (1, 2)}) == 0.0
+    assert rotated([1, 2, 3], 4) == [2, 3, 1] and rotated([], 3) == []
+    # mkpath's printing leaves its search timer.
+    example = "\n".join([
+        "        let t2 = std::time::Instant::now();",
+        "        for problem in &scen.instances {",
+        "            if let Some(path) = search(problem) {",
+        '                println!("{cost:.2} {path:?}");',
+        "            } else {",
+        '                println!("failed to find path");',
+        "            }",
+        "        }",
+        "        let t3 = std::time::Instant::now();",
+        '        eprintln!("Load: {:<10.2?} Search: {:.2?}", t2 - t1, t3 - t2);'])
+    quiet = quiet_mkpath_example(example, "test")
+    timed_part = quiet.split("let t2")[1].split("let t3")[0]
+    assert "println!" not in timed_part and 'out.push(format!("{cost:.2}"))' in timed_part
+    assert "let mut out: Vec<String> = Vec::new();\n        let t2" in quiet
+    assert quiet.endswith('for line in &out { println!("{line}"); }\n'
+                          '        eprintln!("Load: {:<10.2?} Search: {:.2?}", t2 - t1, t3 - t2);')
     print("self-test passed")
 
 
@@ -721,10 +1345,37 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="print the block instead of writing the doc")
     ap.add_argument("--csv", type=Path, help="also write one row per map and implementation")
     ap.add_argument("--self-test", action="store_true", help="check the cost-matching rules and exit")
+    tiers = ap.add_argument_group("--tiers: the searches that preprocess, beside the peers that do")
+    tiers.add_argument("--tiers", action="store_true",
+                       help="run cairns' jps+, jps+bb and sub beside mkpath's and the competition "
+                       "entries' preprocessed searches (this script's docstring says how)")
+    tiers.add_argument("--maps", default=",".join(TIER_MAPS),
+                       help="comma-separated family/name maps (default: %(default)s)")
+    tiers.add_argument("--every", type=int, default=10, help="every Nth scenario (default: 10)")
+    tiers.add_argument("--rounds", type=int, default=2, help="rounds of the queries (default: 2)")
+    tiers.add_argument("--build-timeout", type=float, default=600,
+                       help="seconds a build may take before it is killed (default: 600)")
+    tiers.add_argument("--skip", help="comma-separated implementations not to run (reported so)")
+    tiers.add_argument("--mkpath-bin", type=Path,
+                       help="mkpath's examples already built with their per-query printing after "
+                       "the search timer (default: build them in --tiers-out)")
+    tiers.add_argument("--tiers-out", type=Path,
+                       default=Path(tempfile.gettempdir()) / "cairns-peerbench-tiers",
+                       help="where mkpath's patched copy is built, outside the repository "
+                       "(default: %(default)s)")
+    tiers.add_argument("--gppc2014-bin", type=Path, default=ROOT.parent / "peers-build/gppc2014/bin",
+                       help="the 2014 entries built by ../shared/peers/gppc-2014.sh (default: %(default)s)")
+    tiers.add_argument("--gppc2023-dir", type=Path,
+                       default=ROOT.parent / "peers-build/gppc2023/2019-SGCH-JPD",
+                       help="the built 2023 entry 2019-SGCH-JPD (default: %(default)s)")
+    tiers.add_argument("--write-docs", action="store_true",
+                       help="write the block in --doc (default: print it)")
     args = ap.parse_args()
     if args.self_test:
         self_test()
         return 0
+    if args.every < 1 or args.rounds < 1:
+        fail("--every and --rounds must be at least 1")
 
     if args.quick:
         args.max_maps = args.max_maps or 2
@@ -742,6 +1393,8 @@ def main():
     ctx.command = "python3 bench/scripts/peerbench.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     started = datetime.datetime.now()
     ctx.machine = machine()
+    if args.tiers:
+        return tiers_main(args, ctx)
     ctx.cairns, ctx.pf = build_cairns()
     ctx.peers = build_peers(args.peers_src.resolve(), args.peers_out.resolve())
 
@@ -771,20 +1424,10 @@ def main():
     for k, job in enumerate(jobs):
         print(f"[{k + 1}/{len(jobs)}] {job['family']}/{job['name']}: {len(job['queries'])} queries",
               file=sys.stderr)
-        if job["family"] in DIJKSTRA_FAMILIES:
-            ref = run_cairns(ctx, job, "dijkstra", scratch)
-            if ref["error"]:
-                fail(f"{job['family']}/{job['name']}: the Dijkstra reference failed: {ref['error']}")
-            for q, c in zip(job["queries"], ref["costs"]):
-                q["reference"], q["ref_decimals"] = c, None
-        else:
-            for q in job["queries"]:
-                q["reference"], q["ref_decimals"] = q["optimal"], q["decimals"]
+        set_references(ctx, job, scratch)
         out = {"job": job, "ratios": {}, "mismatches": {}}
-        groups = GROUPS[k % len(GROUPS):] + GROUPS[:k % len(GROUPS)]
-        for title, impls in groups:
-            order = impls[k % len(impls):] + impls[:k % len(impls)]
-            for impl in order:
+        for title, impls in rotated(GROUPS, k):
+            for impl in rotated(impls, k):
                 r = run_impl(ctx, job, impl, scratch)
                 out[impl[0]] = r
                 if r["costs"] is not None:
