@@ -303,19 +303,15 @@ impl Engine {
         };
         // `sub`: the jump table repaired, the subgoal graph kept as it
         // was and the cells noted for its repair.
-        let t0 = Instant::now();
         let mut jumps = JumpTable::clone(edits.jump_table());
         jumps.repair(&graph, &edited);
-        let jumps = Given {
-            table: Table::from(jumps),
-            seconds: t0.elapsed().as_secs_f64(),
-        };
         let mut behind = edits.behind.clone();
         behind.extend(edited);
         behind.sort_unstable();
         behind.dedup();
         given.extend(kept(&self.inner.plan.tables, |t| t.landmarks().is_none()));
-        Engine::made(graph, &self.spec(), given, None, Some(jumps.table), behind)
+        let jumps = Some(Table::from(jumps));
+        Engine::made(graph, &self.spec(), given, None, jumps, behind)
     }
 
     /// A new searcher with a cache of its own, owning a share of the
