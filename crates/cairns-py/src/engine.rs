@@ -337,6 +337,15 @@ impl Engine {
         self.grid.clone_ref(py)
     }
 
+    /// Spec `sub`: whether `with_walls` left the subgoal graph of the
+    /// older map, the engine answering as `jps+` over the jump table it
+    /// keeps until `filled` repairs and ranks the graph. `False` for the
+    /// other specs.
+    #[getter]
+    fn behind(&self) -> bool {
+        self.owning.is_behind()
+    }
+
     /// One line per table the spec built: `"jumps built in 0.012 s, 2097152 bytes"`.
     #[getter]
     fn tables(&self) -> Vec<String> {

@@ -163,6 +163,8 @@ def test_tables_fill_in_after_walls_while_serving(den, spec):
     path, cost = engine.path(*longest)
     middle = path[len(path) // 3 : len(path) // 3 + 5]
     walled = engine.with_walls(middle, [True] * len(middle))
+    # A sub engine answers as jps+ until its graph is repaired.
+    assert (engine.behind, walled.behind) == (False, spec == "sub")
     starts, goals = open_queries(scen, middle, 5)
     want = cp.Engine(walled.grid, "dijkstra").costs(starts, goals)
     # Filled on another thread while the edited engine answers.
@@ -171,6 +173,7 @@ def test_tables_fill_in_after_walls_while_serving(den, spec):
         during = walled.costs(starts, goals)
         filled = filling.result()
     assert filled is not None and filled.grid is walled.grid
+    assert not filled.behind
     for got in (during, filled.costs(starts, goals)):
         assert_costs(got, want)
     assert filled.filled(1.0) is None, "nothing left to fill"
