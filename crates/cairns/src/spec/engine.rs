@@ -383,7 +383,9 @@ impl Engine {
         cells: &[(u32, u32, Tile)],
         repair: &mut Option<IncrementalTable>,
     ) -> Result<Engine, SpecError> {
-        let tables = self.tables();
+        // The tables as they are: a `sub` engine's graph is not repaired
+        // to be looked at.
+        let tables = &self.inner.plan.tables;
         let Some(landmarks) = tables.iter().find_map(Table::landmarks) else {
             return self.edited(cells, repair);
         };
@@ -933,6 +935,37 @@ mod later {
             }
             answers_as_dijkstra(&engine, engine.graph().node(29, 19).unwrap()).unwrap();
         }
+    }
+
+    /// Edits of a `sub` engine, with `edited` or `edited_later`, leave
+    /// its subgoal graph alone until its tables are asked for.
+    #[test]
+    fn edits_to_a_sub_engine_do_not_repair_its_graph() {
+        let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
+        let engine = Engine::new(graph, &"sub".parse().unwrap()).unwrap();
+        let repaired = |e: &Engine| {
+            e.inner
+                .subgoal_edits
+                .as_ref()
+                .unwrap()
+                .repaired
+                .get()
+                .is_some()
+        };
+        let once = engine
+            .edited(&[(4, 2, Tile::OutOfBounds)], &mut None)
+            .unwrap();
+        let twice = once
+            .edited_later(&[(5, 3, Tile::OutOfBounds)], &mut None)
+            .unwrap();
+        let edited = twice.edited(&[(4, 2, Tile::Ground)], &mut None).unwrap();
+        for e in [&once, &twice, &edited] {
+            assert!(e.is_behind() && !repaired(e));
+        }
+        answers_as_dijkstra(&edited, NodeId(0)).unwrap();
+        assert!(!repaired(&edited));
+        assert!(!edited.tables()[0].is_filled());
+        assert!(repaired(&edited), "repaired when asked for");
     }
 
     #[test]
