@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::jps::{arrival, fill_runs, legs_between};
+use super::jps::{arrival, fill_runs};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
@@ -326,11 +326,16 @@ impl JumpData for JumpTable {
 /// a diagonal run is followed from entry to entry to the wall, and the
 /// straight jump points of each diagonal jump point on the way become
 /// successors of the expanded node, so diagonal jump points never go
-/// through OPEN and it expands exactly the nodes
-/// [`JumpPointSearch`](super::JumpPointSearch) expands. The goal, which the
-/// table does not know, is the only successor of a node from which the
-/// diagonal-first path to it is free (checked by reading the table along
-/// that path): no path through that node is shorter.
+/// through OPEN and it expands the nodes
+/// [`JumpPointSearch`](super::JumpPointSearch) expands (but for the order
+/// of ties: a node that meets the goal may have pushed other successors
+/// first). The goal, which the
+/// table does not know, counts as a jump point where a run meets it: a
+/// straight run stops there, and a diagonal run that meets it, or crosses
+/// its row or column where the straight leg from there to it is free (the
+/// table is read along the leg only then), makes it a successor, and the
+/// expanded node's last: no path through that node is shorter. So the
+/// goal costs arithmetic on each run, not reads of the table.
 ///
 /// # Contract
 ///
@@ -476,18 +481,41 @@ impl<F> TableJumps<'_, F> {
         true
     }
 
-    /// The cost from `u` at `(ux, uy)` to the goal when the diagonal-first
-    /// path to it is free and starts with a move in `moves`: then the goal
-    /// is `u`'s only successor, since no path through `u` is shorter (the
-    /// rule of [`JumpPointSearch`](super::JumpPointSearch)).
+    /// Where the diagonal run from `u` at `(x, y)` in direction `d` meets
+    /// the goal's row or column (or the goal), counted in moves from `u`,
+    /// and how long the straight leg from there to the goal is, with its
+    /// direction (one of the diagonal's sides, [`DIAGONAL_SIDES`]); `None`
+    /// when the goal is not ahead of the run on both axes.
     #[inline]
-    fn goal_in_sight(&self, u: NodeId, (ux, uy): (u32, u32), moves: u8) -> Option<f64> {
-        let legs =
-            legs_between((ux, uy), (self.goal_x as u32, self.goal_y as u32)).starting_in(moves)?;
-        let mut cell = u;
-        (self.clear(&mut cell, legs.diagonal, legs.diagonal_len)
-            && self.clear(&mut cell, legs.straight, legs.straight_len))
-        .then(|| f64::from(legs.diagonal_len) * DIAGONAL + f64::from(legs.straight_len))
+    fn meeting(&self, (x, y): (i64, i64), d: usize) -> Option<(u32, usize, u32)> {
+        let (dx, dy) = DIRECTIONS[d];
+        let across = (self.goal_x - x) * i64::from(dx);
+        let down = (self.goal_y - y) * i64::from(dy);
+        let meet = across.min(down);
+        if meet < 1 {
+            return None;
+        }
+        let (vertical, horizontal) = DIAGONAL_SIDES[d - 4];
+        Some(if across > down {
+            (meet as u32, horizontal, (across - down) as u32)
+        } else {
+            (meet as u32, vertical, (down - across) as u32)
+        })
+    }
+
+    /// How far along the straight run from `(x, y)` in direction `d` the
+    /// goal is, if it is on that run within `reach` moves.
+    #[inline]
+    fn goal_ahead(&self, (x, y): (i64, i64), d: usize, reach: u32) -> Option<u32> {
+        let (dx, dy) = DIRECTIONS[d];
+        let along = if dx == 0 {
+            (self.goal_x == x).then(|| (self.goal_y - y) * i64::from(dy))
+        } else {
+            (self.goal_y == y).then(|| (self.goal_x - x) * i64::from(dx))
+        }?;
+        (1..=i64::from(reach))
+            .contains(&along)
+            .then_some(along as u32)
     }
 }
 
@@ -503,9 +531,15 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     /// and at each diagonal jump point on the way the jump points of its
     /// two straight sides become successors of `u`, each reached by the
     /// diagonal and then the straight run ([`fill_runs`] writes that path
-    /// back). The goal, when the diagonal-first path to it is free, is the
-    /// only successor. Of the other moves, those the filter drops are not
-    /// followed.
+    /// back). Of the moves, those the filter drops are not followed.
+    ///
+    /// The goal counts as a jump point, as in jump point search: a
+    /// straight run that meets it stops there, and a diagonal run that
+    /// meets it, or crosses its row or column where the straight leg from
+    /// there to it is free, makes it a successor of `u` (the leg turns off
+    /// the diagonal as the side runs do). That way to the goal is the
+    /// diagonal-first path, as short as any, so no later successor of `u`
+    /// is needed: the expansion ends there.
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let graph = self.graph;
@@ -515,19 +549,20 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
         } else {
             graph.canonical_moves_after(u, arrival(graph, parent, here))
         };
-        if let Some(cost) = self.goal_in_sight(u, here, moves) {
-            visit(self.goal, cost);
-            return;
-        }
         let moves = self.filter.keep(u, moves);
+        let at = (i64::from(here.0), i64::from(here.1));
         let entries = self.table.entries(u);
         let mut straight = moves & 0x0f;
         while straight != 0 {
             let d = straight.trailing_zeros() as usize;
             straight &= straight - 1;
             let entry = entries[d];
+            let run = u32::from(entry.unsigned_abs());
+            if let Some(len) = self.goal_ahead(at, d, run) {
+                visit(self.goal, f64::from(len));
+                return;
+            }
             if entry > 0 {
-                let run = u32::from(entry.unsigned_abs());
                 visit(self.step(u, d, run), f64::from(run));
             }
         }
@@ -536,23 +571,33 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
             let d = diagonal.trailing_zeros() as usize;
             diagonal &= diagonal - 1;
             let (a, b) = DIAGONAL_SIDES[d - 4];
+            // The run meets the goal's row or column once at most.
+            let mut meeting = self.meeting(at, d);
             let (mut cell, mut steps) = (u, 0u32);
             loop {
                 let entry = self.table.entries(cell)[d];
+                let run = u32::from(entry.unsigned_abs());
+                if let Some((meet, side, len)) = meeting.filter(|m| m.0 <= steps + run) {
+                    let mut corner = self.step(u, d, meet);
+                    if len == 0 || self.clear(&mut corner, side, len) {
+                        visit(self.goal, f64::from(meet) * DIAGONAL + f64::from(len));
+                        return;
+                    }
+                    meeting = None;
+                }
                 if entry <= 0 {
                     break;
                 }
-                let run = u32::from(entry.unsigned_abs());
                 cell = self.step(cell, d, run);
                 steps += run;
                 let sides = self.table.entries(cell);
-                let run = f64::from(steps) * DIAGONAL;
+                let cost = f64::from(steps) * DIAGONAL;
                 let kept = self.filter.keep(cell, (1 << a) | (1 << b) | (1 << d));
                 for side in [a, b] {
                     let entry = sides[side];
                     if entry > 0 && kept & (1 << side) != 0 {
                         let len = u32::from(entry.unsigned_abs());
-                        visit(self.step(cell, side, len), run + f64::from(len));
+                        visit(self.step(cell, side, len), cost + f64::from(len));
                     }
                 }
                 if kept & (1 << d) == 0 {
