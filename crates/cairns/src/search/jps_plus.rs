@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::jps::{arrival, fill_runs};
+use super::jps::{arrival, fill_runs, legs_between};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
@@ -480,43 +480,6 @@ impl<F> TableJumps<'_, F> {
         }
         true
     }
-
-    /// Where the diagonal run from `u` at `(x, y)` in direction `d` meets
-    /// the goal's row or column (or the goal), counted in moves from `u`,
-    /// and how long the straight leg from there to the goal is, with its
-    /// direction (one of the diagonal's sides, [`DIAGONAL_SIDES`]); `None`
-    /// when the goal is not ahead of the run on both axes.
-    #[inline]
-    fn meeting(&self, (x, y): (i64, i64), d: usize) -> Option<(u32, usize, u32)> {
-        let (dx, dy) = DIRECTIONS[d];
-        let across = (self.goal_x - x) * i64::from(dx);
-        let down = (self.goal_y - y) * i64::from(dy);
-        let meet = across.min(down);
-        if meet < 1 {
-            return None;
-        }
-        let (vertical, horizontal) = DIAGONAL_SIDES[d - 4];
-        Some(if across > down {
-            (meet as u32, horizontal, (across - down) as u32)
-        } else {
-            (meet as u32, vertical, (down - across) as u32)
-        })
-    }
-
-    /// How far along the straight run from `(x, y)` in direction `d` the
-    /// goal is, if it is on that run within `reach` moves.
-    #[inline]
-    fn goal_ahead(&self, (x, y): (i64, i64), d: usize, reach: u32) -> Option<u32> {
-        let (dx, dy) = DIRECTIONS[d];
-        let along = if dx == 0 {
-            (self.goal_x == x).then(|| (self.goal_y - y) * i64::from(dy))
-        } else {
-            (self.goal_y == y).then(|| (self.goal_x - x) * i64::from(dx))
-        }?;
-        (1..=i64::from(reach))
-            .contains(&along)
-            .then_some(along as u32)
-    }
 }
 
 impl<F: MoveFilter> Expand for TableJumps<'_, F> {
@@ -550,7 +513,10 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
             graph.canonical_moves_after(u, arrival(graph, parent, here))
         };
         let moves = self.filter.keep(u, moves);
-        let at = (i64::from(here.0), i64::from(here.1));
+        // The diagonal-first path to the goal: a run in its first leg's
+        // direction meets the goal, or the goal's row or column, after that
+        // leg.
+        let legs = legs_between(here, (self.goal_x as u32, self.goal_y as u32));
         let entries = self.table.entries(u);
         let mut straight = moves & 0x0f;
         while straight != 0 {
@@ -558,8 +524,8 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
             straight &= straight - 1;
             let entry = entries[d];
             let run = u32::from(entry.unsigned_abs());
-            if let Some(len) = self.goal_ahead(at, d, run) {
-                visit(self.goal, f64::from(len));
+            if legs.diagonal_len == 0 && legs.straight == d && legs.straight_len <= run {
+                visit(self.goal, f64::from(legs.straight_len));
                 return;
             }
             if entry > 0 {
@@ -572,18 +538,19 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
             diagonal &= diagonal - 1;
             let (a, b) = DIAGONAL_SIDES[d - 4];
             // The run meets the goal's row or column once at most.
-            let mut meeting = self.meeting(at, d);
+            let mut meeting = legs.diagonal == d;
             let (mut cell, mut steps) = (u, 0u32);
             loop {
                 let entry = self.table.entries(cell)[d];
                 let run = u32::from(entry.unsigned_abs());
-                if let Some((meet, side, len)) = meeting.filter(|m| m.0 <= steps + run) {
-                    let mut corner = self.step(u, d, meet);
-                    if len == 0 || self.clear(&mut corner, side, len) {
-                        visit(self.goal, f64::from(meet) * DIAGONAL + f64::from(len));
+                if meeting && legs.diagonal_len <= steps + run {
+                    let mut corner = self.step(u, d, legs.diagonal_len);
+                    if self.clear(&mut corner, legs.straight, legs.straight_len) {
+                        let cost = f64::from(legs.diagonal_len) * DIAGONAL;
+                        visit(self.goal, cost + f64::from(legs.straight_len));
                         return;
                     }
-                    meeting = None;
+                    meeting = false;
                 }
                 if entry <= 0 {
                     break;
