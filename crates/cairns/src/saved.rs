@@ -422,6 +422,16 @@ pub enum FileErrorKind {
         /// rank).
         edge: u64,
     },
+    /// The boxes of a subgoal graph's core do not fit its hierarchy: a
+    /// subgoal outside the core has boxes, or a subgoal's boxes are not
+    /// where the file's order puts them, or the file holds more or fewer
+    /// boxes than the edges they bound.
+    #[error("the boxes of subgoal {subgoal} do not fit the hierarchy's core")]
+    BadCoreBoxes {
+        /// The subgoal's index (the number of subgoals when the count of
+        /// boxes is wrong).
+        subgoal: u32,
+    },
     /// A goal-bounding table counts another number of jump points than
     /// the map has, or marks one past the map's last.
     #[error("the file's jump points go up to {found}, but the map has {expected}")]

@@ -8,6 +8,7 @@
 //! descends to the goal on the one best-first loop, and refines each edge
 //! into grid moves. Saving and loading the table is in [`file`].
 
+mod bounds;
 mod file;
 mod hierarchy;
 mod repair;
@@ -25,6 +26,7 @@ use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
 use crate::heuristic::{Heuristic, Octile};
+use bounds::{Box4, CoreBounds, EMPTY};
 use hierarchy::Hierarchy;
 
 /// The subgoal graph of an octile grid (Uras, Koenig and Hernández 2013):
@@ -75,19 +77,36 @@ use hierarchy::Hierarchy;
 /// ranks from the start, the core, and edges that descend the ranks to
 /// the goal.
 ///
+/// # Goal bounding of the core
+///
+/// Last, each core subgoal gets a box per edge to the rest of the core
+/// (Rabin and Sturtevant 2016's goal bounding, on the core): the least
+/// and greatest column and row of the core subgoals whose shortest path
+/// over the core starts with that edge, from one Dijkstra search over the
+/// core per core subgoal. A query leaves out a core edge whose box misses
+/// every core subgoal its goal climbs to, and stays optimal (see the
+/// `bounds` module). On random512-10-0 (a core of 12,600 subgoals and
+/// 215,418 core edges) this cut a query's expansions from 565 to 344 and
+/// its edges looked at from 9,747 to 1,388. Past the build's deadline the
+/// core subgoals not reached yet get no boxes and prune nothing.
+///
 /// # Complexity
 ///
 /// [`build`](SubgoalGraph::build) finds the subgoals in `O(cells)` and
 /// sweeps from each of them in parallel (rayon), each sweep taking the
 /// area it scans over 64. The contraction then runs on one core, a few
 /// bounded Dijkstra searches (at most 400 subgoals settled each) per
-/// subgoal and evaluation (0.04 s on maze512-1-0, 11.5 s on
-/// random512-10-0). Memory ([`memory_bytes`](SubgoalGraph::memory_bytes)):
-/// about 5.5 bits per cell (which cells are subgoals, and the clearance
-/// scans' bit grid), 12 bytes per subgoal and 5 per edge for the graph
-/// (its end, and whether its own sweep found it, which edits read),
-/// and 12 bytes per subgoal and 16 per edge and direction (shortcuts
-/// included) for the hierarchy.
+/// subgoal and evaluation (0.04 s on maze512-1-0, about 6 s on
+/// random512-10-0). The core's boxes take `O(C (E + C log C))` for `C`
+/// core subgoals and `E` core edges, in parallel: about 10 s on
+/// random512-10-0 on 2 cores, under 1.3 s with everything else on the
+/// dao, room, street and maze maps of the issue's table. Memory
+/// ([`memory_bytes`](SubgoalGraph::memory_bytes)): about 5.5 bits per
+/// cell (which cells are subgoals, and the clearance scans' bit grid), 12
+/// bytes per subgoal and 5 per edge for the graph (its end, and whether
+/// its own sweep found it, which edits read), 12 bytes per subgoal and 16
+/// per edge and direction (shortcuts included) for the hierarchy, and 4
+/// bytes per subgoal and 8 per core edge and direction for the boxes.
 ///
 /// The graph describes the map it was built from; after
 /// [`GridGraph::set_tile`], [`edited`](SubgoalGraph::edited) repairs its
@@ -140,6 +159,8 @@ pub struct SubgoalGraph {
     /// The subgoals ranked, and the shortcuts that let a query climb the
     /// ranks from its start and descend them to its goal.
     hierarchy: Hierarchy,
+    /// The boxes of the core's edges (empty while flat).
+    bounds: CoreBounds,
     /// Whether the hierarchy was built over these edges. After an edit
     /// the graph is flat until ranked again: the hierarchy is empty, and
     /// a query follows the edges themselves, every subgoal in the core.
@@ -169,6 +190,7 @@ impl fmt::Debug for SubgoalGraph {
                 },
             )
             .field("hierarchy_edges", &self.hierarchy.arc_count())
+            .field("core_boxed", &self.bounds.boxed())
             .finish_non_exhaustive()
     }
 }
@@ -183,6 +205,7 @@ impl PartialEq for SubgoalGraph {
             && self.offsets == other.offsets
             && self.targets == other.targets
             && self.hierarchy == other.hierarchy
+            && self.bounds == other.bounds
     }
 }
 
@@ -361,26 +384,16 @@ impl SubgoalGraph {
         self.rank(graph, deadline);
     }
 
-    /// Builds the hierarchy over the edges.
+    /// Builds the hierarchy over the edges, then the boxes of its core,
+    /// both stopping at `deadline`.
     fn rank(&mut self, graph: &GridGraph, deadline: Option<Instant>) {
         self.contracted = true;
         if self.cells.is_empty() {
             self.hierarchy = Hierarchy::default();
+            self.bounds = CoreBounds::default();
             return;
         }
-        let lists = (0..self.cells.len())
-            .into_par_iter()
-            .map(|i| {
-                let here = graph.coords(self.cells[i]);
-                self.targets[self.offsets[i]..self.offsets[i + 1]]
-                    .iter()
-                    .map(|&t| {
-                        let j = self.index(t).expect("edges end at subgoals") as u32;
-                        (j, octile(here, graph.coords(t)))
-                    })
-                    .collect()
-            })
-            .collect();
+        let lists = self.weighted_edges(graph);
         let fresh = std::mem::take(&mut self.fresh);
         let hierarchy = if self.order.is_empty() {
             Hierarchy::build(lists, deadline)
@@ -394,7 +407,63 @@ impl SubgoalGraph {
                 .collect();
             Hierarchy::build_in_order(lists, &order, deadline)
         };
+        self.set_ranked(graph, hierarchy, deadline);
+    }
+
+    /// For tests: ranks the graph again with only the first `count`
+    /// subgoals of its order contracted, the rest in the core (boxed
+    /// whole): maps as small as the property tests' contract whole.
+    #[cfg(test)]
+    pub(crate) fn with_core_after(mut self, graph: &GridGraph, count: usize) -> SubgoalGraph {
+        let order: Vec<u32> = self.hierarchy.order();
+        let hierarchy = Hierarchy::build_in_order(
+            self.weighted_edges(graph),
+            &order[..count.min(order.len())],
+            None,
+        );
+        self.set_ranked(graph, hierarchy, None);
+        self
+    }
+
+    /// Each subgoal's edges as `(other end's index, cost)`.
+    fn weighted_edges(&self, graph: &GridGraph) -> Vec<Vec<(u32, f64)>> {
+        (0..self.cells.len())
+            .into_par_iter()
+            .map(|i| {
+                let here = graph.coords(self.cells[i]);
+                self.targets[self.offsets[i]..self.offsets[i + 1]]
+                    .iter()
+                    .map(|&t| {
+                        let j = self.index(t).expect("edges end at subgoals") as u32;
+                        (j, octile(here, graph.coords(t)))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Sets the hierarchy a ranking built, then boxes its core until
+    /// `deadline`.
+    fn set_ranked(&mut self, graph: &GridGraph, hierarchy: Hierarchy, deadline: Option<Instant>) {
         self.set_hierarchy(hierarchy);
+        self.bounds = CoreBounds::default();
+        if let Some(at) = self.boxed_cells(graph) {
+            self.bounds = CoreBounds::build(&self.hierarchy, &at, deadline);
+        }
+    }
+
+    /// Each subgoal's cell as a box's coordinates, or `None` when the grid
+    /// is too large for them (it then gets no boxes).
+    fn boxed_cells(&self, graph: &GridGraph) -> Option<Vec<(u16, u16)>> {
+        (u16::try_from(self.width).is_ok() && u16::try_from(self.height).is_ok()).then(|| {
+            self.cells
+                .iter()
+                .map(|&c| {
+                    let (x, y) = graph.coords(c);
+                    (x as u16, y as u16)
+                })
+                .collect()
+        })
     }
 
     /// Sets the hierarchy, and the order it ranked the subgoals in.
@@ -411,6 +480,7 @@ impl SubgoalGraph {
     /// with all its edges (a query then follows the edges themselves).
     fn flatten(&mut self) {
         self.hierarchy = Hierarchy::default();
+        self.bounds = CoreBounds::default();
         // Nothing to rank without subgoals: as a build leaves it.
         self.contracted = self.cells.is_empty();
     }
@@ -470,6 +540,7 @@ impl SubgoalGraph {
             found_here: Vec::new(),
             clear,
             hierarchy: Hierarchy::default(),
+            bounds: CoreBounds::default(),
             contracted: true,
             order: Arc::from([]),
             fresh: Vec::new(),
@@ -548,6 +619,7 @@ impl SubgoalGraph {
             + self.found_here.len()
             + self.clear.memory_bytes()
             + self.hierarchy.memory_bytes()
+            + self.bounds.memory_bytes()
             + (self.order.len() + self.fresh.len()) * 4
     }
 
@@ -628,7 +700,9 @@ impl SubgoalGraph {
 /// subgoal) for the subgoals that reach it, and marks those and every
 /// subgoal above them along climbing edges of the hierarchy. The start is
 /// expanded by its own sweep; a subgoal by its edges that climb (and,
-/// in the core, those to the rest of the core), and, when it is marked,
+/// in the core, those to the rest of the core whose box meets the box of
+/// the core subgoals the goal climbs to; see [`SubgoalGraph`]'s "Goal
+/// bounding of the core"), and, when it is marked,
 /// by its edges that descend to marked subgoals; one of the goal's
 /// subgoals also reaches the goal. Some shortest path climbs from the
 /// start, crosses the core and descends to the goal (the hierarchy's
@@ -805,6 +879,9 @@ pub(crate) struct Sweeps<'s, 'g, H> {
     /// The subgoals the goal climbs to: those found by its sweep (or the
     /// goal itself) and every subgoal above them along climbing edges.
     climbed: Marks,
+    /// The box of the core subgoals among those: a core edge whose box
+    /// misses it is left out.
+    exits: Box4,
 }
 
 impl<H> Drop for Sweeps<'_, '_, H> {
@@ -845,8 +922,17 @@ impl<H> Expand for Sweeps<'_, '_, H> {
             Some(i) => {
                 let here = graph.coords(u);
                 let ranks = &table.hierarchy;
-                for a in ranks.up(i) {
-                    visit(table.cells[a.to as usize], a.cost);
+                let up = ranks.up(i);
+                if let Some(boxes) = table.bounds.of(i, up.len()) {
+                    for (a, b) in up.iter().zip(boxes) {
+                        if bounds::meet(*b, self.exits) {
+                            visit(table.cells[a.to as usize], a.cost);
+                        }
+                    }
+                } else {
+                    for a in up {
+                        visit(table.cells[a.to as usize], a.cost);
+                    }
                 }
                 if self.climbed.has(i as u32) {
                     for a in ranks.down(i) {
@@ -898,9 +984,15 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
         if !table.contracted {
             stack.clear();
         }
+        let mut exits = EMPTY;
         while let Some(i) = stack.pop() {
             if climbed.mark(i) {
                 let rank = table.hierarchy.rank[i as usize];
+                if rank == u32::MAX {
+                    let (x, y) = self.graph.coords(table.cells[i as usize]);
+                    // Boxes exist only on grids whose coordinates fit.
+                    bounds::grow(&mut exits, (x as u16, y as u16));
+                }
                 for a in table.hierarchy.up(i as usize) {
                     if table.hierarchy.rank[a.to as usize] > rank && !climbed.has(a.to) {
                         stack.push(a.to);
@@ -915,6 +1007,7 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
             at: self.graph.coords(goal),
             near,
             climbed,
+            exits,
         }
     }
 
@@ -1009,12 +1102,43 @@ mod tests {
         matches_dijkstra_from(graph, &search, start)
     }
 
+    /// Like [`check_all_from`], on a hierarchy that contracts only the
+    /// first `share` (of 4) of the build's order and boxes the rest, its
+    /// core: the maps here are small enough to contract whole.
+    fn check_core_from(graph: &GridGraph, start: NodeId, share: usize) -> Result<(), String> {
+        let table = SubgoalGraph::build(graph);
+        let count = table.subgoals().len() * share / 4;
+        let table = table.with_core_after(graph, count);
+        let search = SubgoalSearch::new(graph, &table).unwrap();
+        matches_dijkstra_from(graph, &search, start)
+    }
+
+    fn check_half_core_from(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        check_core_from(graph, start, 2)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         /// Random maps dense with walls (the shared strategy).
         #[test]
         fn dense_maps_match_dijkstra((graph, start) in dense_map()) {
             prop_assert_eq!(check_all_from(&graph, start), Ok(()));
+        }
+
+        /// The same with a boxed core of any size, from every subgoal (none
+        /// contracted) to none.
+        #[test]
+        fn boxed_cores_match_dijkstra((graph, start) in dense_map(), share in 0usize..4) {
+            prop_assert_eq!(check_core_from(&graph, start, share), Ok(()));
+        }
+    }
+
+    /// The larger grids again, half of each map's subgoals in a boxed core.
+    mod boxed_core {
+        use super::*;
+
+        proptest_against_dijkstra! {
+            check_half_core_from, cases = 200, scattered(40, 450), rooms(7, 30)
         }
     }
 

@@ -6,13 +6,14 @@
 
 use std::io::{self, Write};
 
+use super::bounds::{Box4, CoreBounds};
 use super::hierarchy::{Hierarchy, NO_MIDDLE};
 use super::{SubgoalGraph, octile, subgoal_bits};
 use crate::graph::NodeId;
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_cells, read_grid_table,
-    read_words,
+    read_u32, read_words,
 };
 
 /// The kind of a subgoal graph's file.
@@ -21,7 +22,7 @@ const KIND: TableKind = TableKind::Subgoals;
 impl SubgoalGraph {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load_for`](Self::load_for) reads.
-    pub const FILE_VERSION: u32 = 2;
+    pub const FILE_VERSION: u32 = 3;
 
     /// Writes the graph in its saved format, tagged with `map_hash` (for a
     /// grid, [`grid_hash`](crate::saved::grid_hash) of the grid under
@@ -58,6 +59,23 @@ impl SubgoalGraph {
                     out.put(&middle.to_le_bytes())?;
                 }
             }
+            let (first, boxes) = self.bounds.parts();
+            out.put(&(boxes.len() as u32).to_le_bytes())?;
+            if first.is_empty() {
+                // No core, or no boxes.
+                for _ in 0..n {
+                    out.put(&u32::MAX.to_le_bytes())?;
+                }
+            } else {
+                for f in first {
+                    out.put(&f.to_le_bytes())?;
+                }
+            }
+            for b in boxes {
+                for v in b {
+                    out.put(&v.to_le_bytes())?;
+                }
+            }
         } else {
             // Flat (edited, not ranked again): every subgoal in the core,
             // its edges all climbing, none a shortcut.
@@ -72,6 +90,11 @@ impl SubgoalGraph {
                 let to = self.index(*t).map_or(u32::MAX, |i| i as u32);
                 out.put(&to.to_le_bytes())?;
                 out.put(&NO_MIDDLE.to_le_bytes())?;
+            }
+            // No boxes.
+            out.put(&0u32.to_le_bytes())?;
+            for _ in 0..n {
+                out.put(&u32::MAX.to_le_bytes())?;
             }
         }
         out.finish()
@@ -139,6 +162,9 @@ struct Lists {
     ranks: Vec<u32>,
     /// The hierarchy's climbing edges, `(other end, middle)`, by subgoal.
     climbing: Vec<Vec<(u32, u32)>>,
+    /// Where each subgoal's core boxes start, and the boxes.
+    first_box: Vec<u32>,
+    boxes: Vec<Box4>,
 }
 
 /// The sum of `degrees`, a count of items still to read: each is at least
@@ -173,12 +199,25 @@ fn read_graph<R: io::Read>(r: &mut Hashing<R>, size: (u32, u32)) -> Result<Lists
             here.to_vec()
         })
         .collect();
+    let count = read_u32(r)?;
+    let first_box = read_words(r, cells.len(), u32::from_le_bytes)?;
+    let boxes = read_words(r, count as usize, |b: [u8; 8]| {
+        let [a0, a1, b0, b1, c0, c1, d0, d1] = b;
+        [
+            u16::from_le_bytes([a0, a1]),
+            u16::from_le_bytes([b0, b1]),
+            u16::from_le_bytes([c0, c1]),
+            u16::from_le_bytes([d0, d1]),
+        ]
+    })?;
     Ok(Lists {
         cells,
         degrees,
         targets,
         ranks,
         climbing,
+        first_box,
+        boxes,
     })
 }
 
@@ -191,6 +230,8 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         targets,
         ranks,
         climbing,
+        first_box,
+        boxes,
     } = read;
     let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
     let bad = |index: usize, node: u32| -> FileError {
@@ -237,6 +278,11 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         })
     })?;
     table.set_hierarchy(hierarchy);
+    let unboxed = first_box.iter().all(|&f| f == u32::MAX) && boxes.is_empty();
+    if !unboxed {
+        table.bounds = CoreBounds::from_parts(&table.hierarchy, first_box, boxes)
+            .map_err(|subgoal| FileError::from(FileErrorKind::BadCoreBoxes { subgoal }))?;
+    }
     Ok(table)
 }
 
@@ -260,10 +306,21 @@ mod tests {
         assert!(climbing > 0);
         assert_eq!(
             b.len(),
-            32 + 8 * n + 4 * t.edge_count() + 8 * n + 8 * climbing + 8
+            32 + 8 * n + 4 * t.edge_count() + 8 * n + 8 * climbing + 4 * n + 4 + 8
         );
         assert_eq!(&b[..8], b"CAIRNSSG");
         assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), t);
+        // With a core and its boxes.
+        let cored = t.with_core_after(&g, n / 2);
+        let boxes = cored.bounds.parts().1.len();
+        assert!(boxes > 0);
+        let b = written(|w| cored.save(w, hash));
+        let climbing: usize = (0..n).map(|i| cored.hierarchy.up(i).len()).sum();
+        assert_eq!(
+            b.len(),
+            32 + 8 * n + 4 * cored.edge_count() + 8 * n + 8 * climbing + 4 * n + 4 + 8 * boxes + 8
+        );
+        assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), cored);
         // A larger map crosses the write blocks.
         let big = large_map();
         let t = SubgoalGraph::build(&big);
@@ -354,5 +411,56 @@ mod tests {
                 edge: t.hierarchy.up(0).len() as u64
             }
         );
+    }
+
+    /// The boxes of the core prune the core's edges: boxes where the
+    /// file's order does not put them, or on a subgoal outside the core,
+    /// would drop edges the queries need, so their places are checked.
+    #[test]
+    fn boxes_that_do_not_fit_the_core_are_refused() {
+        let graph = large_map();
+        let n = SubgoalGraph::build(&graph).subgoals().len();
+        let t = SubgoalGraph::build(&graph).with_core_after(&graph, n / 2);
+        let hash = 5;
+        let climbing: usize = (0..n).map(|i| t.hierarchy.up(i).len()).sum();
+        let count_at = 32 + 8 * n + 4 * t.edge_count() + 8 * n + 8 * climbing;
+        let firsts = count_at + 4;
+        let (first, boxes) = t.bounds.parts();
+        let boxed: Vec<usize> = (0..n).filter(|&i| first[i] != u32::MAX).collect();
+        assert!(boxed.len() > 1 && boxed.len() < n);
+        let original = written(|w| t.save(w, hash));
+        let refused = |b: &mut Vec<u8>, subgoal: u32| {
+            reseal(b);
+            assert_eq!(
+                kind(SubgoalGraph::load_for(&b[..], &graph, hash)),
+                FileErrorKind::BadCoreBoxes { subgoal }
+            );
+        };
+        // Boxes on a subgoal outside the core.
+        let outside = (0..n).find(|&i| t.hierarchy.rank[i] != u32::MAX).unwrap();
+        let mut b = original.clone();
+        let at = firsts + 4 * outside;
+        b[at..at + 4].copy_from_slice(&0u32.to_le_bytes());
+        refused(&mut b, outside as u32);
+        // The second boxed subgoal's boxes where the first's start.
+        let mut b = original.clone();
+        let at = firsts + 4 * boxed[1];
+        b[at..at + 4].copy_from_slice(&0u32.to_le_bytes());
+        refused(&mut b, boxed[1] as u32);
+        // One box short: the count no longer fits.
+        let mut b = original.clone();
+        b[count_at..count_at + 4].copy_from_slice(&(boxes.len() as u32 - 1).to_le_bytes());
+        b.drain(firsts + 4 * n..firsts + 4 * n + 8);
+        refused(&mut b, n as u32);
+        // Every subgoal without boxes loads, as a table with none.
+        let mut b = original;
+        for i in 0..n {
+            b[firsts + 4 * i..firsts + 4 * i + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        }
+        b[count_at..count_at + 4].copy_from_slice(&0u32.to_le_bytes());
+        b.drain(firsts + 4 * n..firsts + 4 * n + 8 * boxes.len());
+        reseal(&mut b);
+        let loaded = SubgoalGraph::load_for(&b[..], &graph, hash).unwrap();
+        assert_eq!(loaded.bounds.boxed(), 0);
     }
 }
