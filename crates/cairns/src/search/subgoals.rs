@@ -992,6 +992,8 @@ impl<'g, H: Heuristic> TowardGoal for SubgoalSearch<'g, H> {
                     let (x, y) = self.graph.coords(table.cells[i as usize]);
                     // Boxes exist only on grids whose coordinates fit.
                     bounds::grow(&mut exits, (x as u16, y as u16));
+                    // Nothing ranks above the core.
+                    continue;
                 }
                 for a in table.hierarchy.up(i as usize) {
                     if table.hierarchy.rank[a.to as usize] > rank && !climbed.has(a.to) {
