@@ -134,6 +134,15 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
                     b.jump_points()
                 )
             }))
+            .chain(table.subgoals().map(|t| {
+                // Those the budget left without boxes prune nothing.
+                format!(
+                    "core        {} of {} subgoals, {} boxed",
+                    t.core(),
+                    t.subgoals().len(),
+                    t.core_boxed()
+                )
+            }))
             .collect(),
         build_s: report.seconds,
         bytes: report.bytes,

@@ -258,14 +258,37 @@ fn table_build_takes_a_budget_in_seconds() {
         assert_eq!(j["mismatches"], 0, "{j}");
     }
 
+    // "core        C of S subgoals, B boxed": (C, S, B).
+    let core = |o: &std::process::Output| {
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = out.lines().find_map(|l| l.strip_prefix("core        "));
+        let words: Vec<u64> = line
+            .unwrap()
+            .split([' ', ','])
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        (words[0], words[1], words[2])
+    };
     let sg = dir.path("a.sg");
-    assert_exit(&build("sub", "5", &sg), 0);
-    let j = run_json(
-        "scen {} --table {} --against dijkstra --json",
-        &[&scen, &sg],
-    );
-    assert_eq!(j["search"], "sub", "{j}");
-    assert_eq!(j["mismatches"], 0, "{j}");
+    for seconds in ["0", "5"] {
+        let o = build("sub", seconds, &sg);
+        assert_exit(&o, 0);
+        let (left, subgoals, boxed) = core(&o);
+        assert!(subgoals > 0);
+        if seconds == "0" {
+            // Nothing contracted, nothing boxed: the flat graph answers.
+            assert_eq!((left, boxed), (subgoals, 0));
+        } else {
+            // Within the budget, the core (if any) is boxed whole.
+            assert_eq!(boxed, left);
+        }
+        let j = run_json(
+            "scen {} --table {} --against dijkstra --json",
+            &[&scen, &sg],
+        );
+        assert_eq!(j["search"], "sub", "{j}");
+        assert_eq!(j["mismatches"], 0, "{j}");
+    }
 
     for (search, seconds, says) in [
         (

@@ -181,14 +181,7 @@ impl fmt::Debug for SubgoalGraph {
             .field("height", &self.height)
             .field("subgoals", &self.cells.len())
             .field("edges", &self.targets.len())
-            .field(
-                "core",
-                &if self.contracted {
-                    self.hierarchy.core()
-                } else {
-                    self.cells.len()
-                },
-            )
+            .field("core", &self.core())
             .field("hierarchy_edges", &self.hierarchy.arc_count())
             .field("core_boxed", &self.bounds.boxed())
             .finish_non_exhaustive()
@@ -352,6 +345,23 @@ impl SubgoalGraph {
             }
             None => (&[], &[]),
         }
+    }
+
+    /// The subgoals in the core of the hierarchy: those left uncontracted,
+    /// which every query may search (all of them while the graph is flat).
+    pub fn core(&self) -> usize {
+        if self.contracted {
+            self.hierarchy.core()
+        } else {
+            self.cells.len()
+        }
+    }
+
+    /// The core subgoals whose edges have their boxes (see "Goal bounding
+    /// of the core"): all of the core after a build that finished within
+    /// its budget, fewer after one cut short, none while the graph is flat.
+    pub fn core_boxed(&self) -> usize {
+        self.bounds.boxed()
     }
 
     /// Whether the hierarchy was built over the graph's edges: `false`
