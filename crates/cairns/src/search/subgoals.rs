@@ -243,19 +243,21 @@ fn octile((ax, ay): (u32, u32), (bx, by): (u32, u32)) -> f64 {
 }
 
 impl SubgoalGraph {
-    /// The contraction budget of the graph a spec (`sub`) builds on
-    /// `graph` ([`build_within`](Self::build_within)): 8 seconds times the
-    /// grid's cells over `512 * 512`, from 0.5 to 8 seconds, the budget of
+    /// The build budget of the graph a spec (`sub`) builds on `graph`
+    /// ([`build_within`](Self::build_within)): 8 seconds times the grid's
+    /// cells over `512 * 512`, from 0.5 to 8 seconds, the budget of
     /// [`Allowance::default`](crate::spec::Allowance) (issue 32's build
-    /// target on 512x512 game, room and street maps). Measured with
-    /// `cairns table build --search sub` before this budget, every map of
-    /// `../shared` but the random ones builds whole in under 2 s (den520d
-    /// 0.06 s, the largest street and sc1 maps 1 to 1.9 s, the mazes under
-    /// 0.1 s); the random ones take 0.2 to 12.6 s, and two are cut by it
-    /// (random512-10-0 12.6 s, random512-15-0 8.4 s). Cut at 8 s,
-    /// random512-10-0's queries took 332 and 633 us in two rounds of
-    /// `docs/data/tier-bench.sh`; contracted whole, 233 us in an earlier
-    /// run.
+    /// target on 512x512 game, room and street maps). It bounds the
+    /// contraction and then the core's boxes. Built whole
+    /// (`cairns table build --search sub --seconds 120`, on one core), every
+    /// map of `../shared` takes under 2.5 s but `random512-10-0` (19.3 s;
+    /// 12.6 s on 2 cores), `random512-15-0` (9.1 s), `random512-20-0`
+    /// (4.2 s), `Boston_0_512` (5.2 s), `TheFrozenSea` (17.8 s) and the
+    /// 1024x1024 street maps (10.5 to 43.2 s); where this budget cuts such
+    /// a build, part of the core stays without boxes. On `random512-10-0`,
+    /// cut at 8 s, queries took 151.6 us where the whole table's took 85.0
+    /// (docs/performance.md, "Goal bounding over the subgoal graph's
+    /// core").
     pub fn spec_budget(graph: &GridGraph) -> Duration {
         let share = graph.node_bound() as f64 / f64::from(512 * 512);
         Duration::from_secs_f64((8.0 * share).clamp(0.5, 8.0))

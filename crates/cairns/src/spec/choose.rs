@@ -170,7 +170,7 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                         "{expanded} jump points in {passable} passable cells, at least one in \
                          {DENSE}: goal bounding would box few of them within its budget, and \
                          the subgoal graph's hierarchy ({bytes} bytes with the jump table \
-                         kept for edits, contracted for up to {:.1} s) measured \
+                         kept for edits, contracted and its core boxed for up to {:.1} s) measured \
                          {SUBGOALS_AHEAD} on such maps",
                         budget.as_secs_f64()
                     ),
