@@ -98,7 +98,7 @@ use hierarchy::Hierarchy;
 /// bounded Dijkstra searches (at most 400 subgoals settled each) per
 /// subgoal and evaluation (0.04 s on maze512-1-0, about 6 s on
 /// random512-10-0). The core's boxes take `O(C (E + C log C))` for `C`
-/// core subgoals and `E` core edges, in parallel: about 10 s on
+/// core subgoals and `E` core edges, in parallel: about 6 s on
 /// random512-10-0 on 2 cores, under 1.3 s with everything else on the
 /// dao, room, street and maze maps of the table. Memory
 /// ([`memory_bytes`](SubgoalGraph::memory_bytes)): about 5.5 bits per

@@ -104,6 +104,10 @@ impl CoreBounds {
                 },
             )
             .collect();
+        if built.iter().all(Option::is_none) {
+            // As a file with no boxes loads.
+            return CoreBounds::default();
+        }
         let mut first = vec![NONE; n];
         let mut boxes = Vec::new();
         for (&i, b) in core.iter().zip(built) {

@@ -108,7 +108,11 @@ impl SubgoalGraph {
     /// anything is allocated for them, memory grows only as data arrives,
     /// the checksum is verified, and so is every cell the file names: the
     /// subgoals must be exactly those of `graph` and every edge must end at
-    /// one, so a search never reads outside the graph. Wrap a file in a
+    /// one, so a search never reads outside the graph. The core's boxes
+    /// must lie where the hierarchy puts them; their values are not
+    /// searched again (that is a build), so a file written to mislead
+    /// could make a query drop an edge it needs and answer with a longer
+    /// path or none, but never walk through a wall. Wrap a file in a
     /// [`BufReader`](std::io::BufReader) for speed.
     ///
     /// # Errors
@@ -117,7 +121,10 @@ impl SubgoalGraph {
     /// problem found, in file order: bad magic, unsupported version, map
     /// hash mismatch, size mismatch or bad size, truncation, checksum
     /// mismatch, then a cell that is not one of the map's subgoals
-    /// ([`BadSubgoal`](FileErrorKind::BadSubgoal)).
+    /// ([`BadSubgoal`](FileErrorKind::BadSubgoal)), an edge that does not
+    /// fit the hierarchy ([`BadShortcut`](FileErrorKind::BadShortcut)),
+    /// and boxes that do not fit its core
+    /// ([`BadCoreBoxes`](FileErrorKind::BadCoreBoxes)).
     ///
     /// # Example
     ///
@@ -321,6 +328,11 @@ mod tests {
             32 + 8 * n + 4 * cored.edge_count() + 8 * n + 8 * climbing + 4 * n + 4 + 8 * boxes + 8
         );
         assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), cored);
+        // Cut before any box: a core without boxes.
+        let cut = SubgoalGraph::build_within(&g, Some(std::time::Duration::ZERO));
+        assert_eq!((cut.core(), cut.core_boxed()), (n, 0));
+        let b = written(|w| cut.save(w, hash));
+        assert_eq!(SubgoalGraph::load_for(&b[..], &g, hash).unwrap(), cut);
         // A larger map crosses the write blocks.
         let big = large_map();
         let t = SubgoalGraph::build(&big);
