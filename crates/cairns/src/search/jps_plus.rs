@@ -449,8 +449,8 @@ pub(crate) struct TableJumps<'s, F = ()> {
     table: &'s JumpTable,
     filter: F,
     goal: NodeId,
-    goal_x: i64,
-    goal_y: i64,
+    /// The goal's `(x, y)`.
+    goal_at: (u32, u32),
 }
 
 impl<F> TableJumps<'_, F> {
@@ -516,7 +516,7 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
         // The diagonal-first path to the goal: a run in its first leg's
         // direction meets the goal, or the goal's row or column, after that
         // leg.
-        let legs = legs_between(here, (self.goal_x as u32, self.goal_y as u32));
+        let legs = legs_between(here, self.goal_at);
         let entries = self.table.entries(u);
         let mut straight = moves & 0x0f;
         while straight != 0 {
@@ -583,14 +583,13 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
 
     #[inline]
     fn expander(&self, goal: NodeId) -> Self::Expander<'_> {
-        let (goal_x, goal_y) = self.graph.coords(goal);
+        let goal_at = self.graph.coords(goal);
         TableJumps {
             graph: self.graph,
             table: self.table.jumps(),
-            filter: self.table.filter((goal_x, goal_y)),
+            filter: self.table.filter(goal_at),
             goal,
-            goal_x: goal_x.into(),
-            goal_y: goal_y.into(),
+            goal_at,
         }
     }
 
