@@ -30,11 +30,26 @@ use crate::search::JumpTable;
 
 /// One move's box: the least and greatest column and row of the cells it
 /// leads to on a shortest path, `[min_x, min_y, max_x, max_y]`.
-type Box4 = [u16; 4];
+/// (The boxes of a subgoal graph's core have the same form.)
+pub(crate) type Box4 = [u16; 4];
 
 /// The box of a move that no shortest path starts with: it holds no cell
 /// (the form the build leaves such a box in, and loading gives it).
-const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
+pub(crate) const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
+
+/// A box as the saved tables write it: its four values, little-endian.
+pub(crate) fn box_bytes(b: Box4) -> [u8; 8] {
+    let mut out = [0u8; 8];
+    for (k, v) in b.iter().enumerate() {
+        out[2 * k..2 * k + 2].copy_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+/// A box read back from [`box_bytes`].
+pub(crate) fn box_from_bytes(b: [u8; 8]) -> Box4 {
+    std::array::from_fn(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]))
+}
 
 /// A jump table with goal bounding: for each jump point of the table (a
 /// cell JPS+ expands, one a straight run's entry leads to, and each

@@ -1140,7 +1140,7 @@ mod tests {
         }
 
         /// The same with a boxed core of any size, from every subgoal (none
-        /// contracted) to none.
+        /// contracted) to a quarter of them.
         #[test]
         fn boxed_cores_match_dijkstra((graph, start) in dense_map(), share in 0usize..4) {
             prop_assert_eq!(check_core_from(&graph, start, share), Ok(()));

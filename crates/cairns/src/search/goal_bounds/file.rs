@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, EMPTY, GoalBounds};
+use super::{Box4, EMPTY, GoalBounds, box_bytes, box_from_bytes};
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_array, read_grid_table,
@@ -48,9 +48,7 @@ impl GoalBounds {
             let held = (0..8).filter(|&d| !is_empty(boxes[d]));
             out.put(&[held.clone().fold(0u8, |mask, d| mask | 1 << d)])?;
             for d in held {
-                for v in boxes[d] {
-                    out.put(&v.to_le_bytes())?;
-                }
+                out.put(&box_bytes(boxes[d]))?;
             }
         }
         out.finish()
@@ -141,10 +139,7 @@ fn read_bounds<R: io::Read>(
     }
     for i in (0..expected).filter(|&i| marked(i)) {
         let [mask] = read_array(r)?;
-        let mut held = read_words(r, mask.count_ones() as usize, |b: [u8; 8]| {
-            std::array::from_fn(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]))
-        })?
-        .into_iter();
+        let mut held = read_words(r, mask.count_ones() as usize, box_from_bytes)?.into_iter();
         // `held` has a box for each bit of the mask.
         let boxes: [Box4; 8] = std::array::from_fn(|d| match mask & (1 << d) {
             0 => EMPTY,

@@ -20,12 +20,9 @@ use rayon::prelude::*;
 use super::hierarchy::Hierarchy;
 use crate::graph::NodeId;
 use crate::open::{Key, OpenSet, QuaternaryHeap};
-
-/// A box of cells, `[min_x, min_y, max_x, max_y]`.
-pub(super) type Box4 = [u16; 4];
-
-/// The box that holds no cell.
-pub(super) const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
+/// A box of cells, `[min_x, min_y, max_x, max_y]`, as goal bounding on
+/// JPS+ keeps them.
+pub(super) use crate::search::goal_bounds::{Box4, EMPTY};
 
 /// No boxes for a subgoal.
 const NONE: u32 = u32::MAX;

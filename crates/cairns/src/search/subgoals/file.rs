@@ -15,6 +15,7 @@ use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_cells, read_grid_table,
     read_u32, read_words,
 };
+use crate::search::goal_bounds::{box_bytes, box_from_bytes};
 
 /// The kind of a subgoal graph's file.
 const KIND: TableKind = TableKind::Subgoals;
@@ -59,23 +60,6 @@ impl SubgoalGraph {
                     out.put(&middle.to_le_bytes())?;
                 }
             }
-            let (first, boxes) = self.bounds.parts();
-            out.put(&(boxes.len() as u32).to_le_bytes())?;
-            if first.is_empty() {
-                // No core, or no boxes.
-                for _ in 0..n {
-                    out.put(&u32::MAX.to_le_bytes())?;
-                }
-            } else {
-                for f in first {
-                    out.put(&f.to_le_bytes())?;
-                }
-            }
-            for b in boxes {
-                for v in b {
-                    out.put(&v.to_le_bytes())?;
-                }
-            }
         } else {
             // Flat (edited, not ranked again): every subgoal in the core,
             // its edges all climbing, none a shortcut.
@@ -91,11 +75,22 @@ impl SubgoalGraph {
                 out.put(&to.to_le_bytes())?;
                 out.put(&NO_MIDDLE.to_le_bytes())?;
             }
-            // No boxes.
-            out.put(&0u32.to_le_bytes())?;
+        }
+        // The core's boxes: none on a flat graph, nor where the budget
+        // left the core without them.
+        let (first, boxes) = self.bounds.parts();
+        out.put(&(boxes.len() as u32).to_le_bytes())?;
+        if first.is_empty() {
             for _ in 0..n {
                 out.put(&u32::MAX.to_le_bytes())?;
             }
+        } else {
+            for f in first {
+                out.put(&f.to_le_bytes())?;
+            }
+        }
+        for &b in boxes {
+            out.put(&box_bytes(b))?;
         }
         out.finish()
     }
@@ -208,15 +203,7 @@ fn read_graph<R: io::Read>(r: &mut Hashing<R>, size: (u32, u32)) -> Result<Lists
         .collect();
     let count = read_u32(r)?;
     let first_box = read_words(r, cells.len(), u32::from_le_bytes)?;
-    let boxes = read_words(r, count as usize, |b: [u8; 8]| {
-        let [a0, a1, b0, b1, c0, c1, d0, d1] = b;
-        [
-            u16::from_le_bytes([a0, a1]),
-            u16::from_le_bytes([b0, b1]),
-            u16::from_le_bytes([c0, c1]),
-            u16::from_le_bytes([d0, d1]),
-        ]
-    })?;
+    let boxes = read_words(r, count as usize, box_from_bytes)?;
     Ok(Lists {
         cells,
         degrees,
