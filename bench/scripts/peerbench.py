@@ -190,11 +190,11 @@ def run_checked(cmd, **kwargs):
 
 
 def build_cairns(pathfinding=True):
-    """The release `cairns` binary and (unless not wanted: None) the
-    `pathfinding_scen` bench binary."""
-    run_checked(["cargo", "build", "--release", "-q", "-p", "cairns-cli"], cwd=ROOT)
+    """The `cairns` binary of the fastest build (the `release-lto` profile)
+    and (unless not wanted: None) the `pathfinding_scen` bench binary."""
+    run_checked(["cargo", "build", "--profile", "release-lto", "-q", "-p", "cairns-cli"], cwd=ROOT)
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    cairns = target / "release" / "cairns"
+    cairns = target / "release-lto" / "cairns"
     if not pathfinding:
         return cairns, None
     out = run_checked(

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Median query time (us) of cairns jps, cairns jps+ and warthog jps+ on four maps.
 D=/work/shared/data/movingai
-C=${CAIRNS:-target/release/cairns}
+C=${CAIRNS:-target/release-lto/cairns}
 W=${WARTHOG_JPS:-/work/peers-bin/warthog/warthog-jps}
 for m in dao/den520d street/Berlin_0_512 room/32room_000 maze/maze512-1-0; do
   S=$D/$m.map.scen; M=$D/$m.map
