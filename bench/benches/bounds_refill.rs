@@ -55,9 +55,7 @@ fn one_edit(
     let (x, y) = graph.coords(cell);
     graph.set_tile(x, y, Tile::Tree);
     let t0 = Instant::now();
-    let edited = whole
-        .edited(&[(x, y, Tile::Tree)], &mut None)
-        .expect("an edit");
+    let edited = whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
     let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
     let exact = Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
     let mut plus = exact.searcher();

@@ -82,7 +82,7 @@ fn main() {
                     "{map}: the repair at ({x}, {y}) differs from a build"
                 );
                 let t0 = Instant::now();
-                let edited_engine = engine.edited(&[(x, y, tile)], &mut None).expect("an edit");
+                let edited_engine = engine.edited(&[(x, y, tile)]).expect("an edit");
                 edited.push(t0.elapsed().as_secs_f64() * 1e3);
                 let (a, b) = (free[rng.index(free.len())], free[rng.index(free.len())]);
                 let t0 = Instant::now();

@@ -65,15 +65,11 @@ fn one_edit(
     let (x, y) = graph.coords(cell);
     graph.set_tile(x, y, Tile::Tree);
     let t0 = Instant::now();
-    let edited = whole
-        .edited(&[(x, y, Tile::Tree)], &mut None)
-        .expect("an edit");
+    let edited = whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
     let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
     assert!(edited.is_behind());
     let t0 = Instant::now();
-    let plus_edited = plus_whole
-        .edited(&[(x, y, Tile::Tree)], &mut None)
-        .expect("an edit");
+    let plus_edited = plus_whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
     let plus_edit_ms = t0.elapsed().as_secs_f64() * 1e3;
     let mut plus = plus_edited.searcher();
     let (queries, want) = open_queries(&mut plus, queries, cell);

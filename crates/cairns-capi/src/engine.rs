@@ -3,16 +3,12 @@
 //! with wall edits that keep its tables correct.
 
 use std::ffi::{CStr, c_char};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cairns::graph::NodeId;
 use cairns::grid::Tile;
-use cairns::landmarks::IncrementalTable;
-use cairns::saved::grid_hash;
 use cairns::search::{DistanceField, SearchCache};
-use cairns::spec::{Engine as Owning, Given, SearchSpec, Table};
+use cairns::spec::{Engine as Owning, Given, Live, SearchSpec};
 
 use crate::error::{Failure, Result, cairns_status, guard, guard_value};
 use crate::handle::{self, Handle, Kind};
@@ -25,10 +21,14 @@ use crate::map::{self, cairns_map};
 #[expect(non_camel_case_types, reason = "the C names are the API")]
 pub type cairns_engine = Handle<Engine>;
 
-/// What an engine handle holds: a share of what its searchers share.
+/// What an engine handle holds: the library's engine of a changing map
+/// ([`Live`]), which its searchers follow, and the map's name for
+/// messages.
 #[derive(Debug)]
 pub struct Engine {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) live: Live,
+    /// What messages call the map.
+    pub(crate) name: String,
 }
 
 impl Kind for Engine {
@@ -36,60 +36,10 @@ impl Kind for Engine {
     const NAME: &'static str = "cairns_engine";
 }
 
-/// The current engine, replaced whole by each edit, and what edits keep.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    current: RwLock<Current>,
-    /// The version of `current`, read by searchers before each query
-    /// (one atomic load) to take up an edit.
-    version: AtomicU64,
-    /// The landmark table that follows the edits (made at the first edit
-    /// of an engine with a landmark table); its lock orders the edits.
-    repair: Mutex<Option<IncrementalTable>>,
-    /// What messages call the map.
-    pub name: String,
-}
-
-/// An engine and its version.
-#[derive(Clone, Debug)]
-pub(crate) struct Current {
-    pub engine: Owning,
-    pub version: u64,
-}
-
-impl Shared {
-    /// The repair state, locked: edits and repair steps one at a time, so
-    /// that it follows one sequence of edits.
-    fn edits(&self) -> std::sync::MutexGuard<'_, Option<IncrementalTable>> {
-        self.repair.lock().unwrap_or_else(|poisoned| {
-            // A panic in an earlier repair left the table half done:
-            // start it again from the current map.
-            let mut guard = poisoned.into_inner();
-            *guard = None;
-            guard
-        })
-    }
-
-    /// Makes `engine` the current one, after `old`; searchers take it up
-    /// at their next query.
-    fn replace(&self, old: &Current, engine: Owning) {
-        let version = old.version + 1;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Current { engine, version };
-        self.version.store(version, Ordering::Release);
-    }
-
-    /// The current engine and its version.
-    pub fn current(&self) -> Current {
-        self.current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
-
-    /// Whether `version` is still the current one.
-    #[inline]
-    pub fn is_current(&self, version: u64) -> bool {
-        self.version.load(Ordering::Acquire) == version
+impl Engine {
+    /// The current engine.
+    pub(crate) fn current(&self) -> Owning {
+        self.live.current()
     }
 }
 
@@ -168,35 +118,24 @@ pub unsafe extern "C" fn cairns_engine_new_with_tables(
             )
         };
         let graph = &map.graph;
-        let hash = grid_hash(graph.grid(), graph.neighborhood());
         let mut given = Vec::with_capacity(count);
         for (i, (&bytes, &len)) in tables.iter().zip(lens).enumerate() {
             let what = format!("tables[{i}]");
             // SAFETY: the caller's contract: `len` readable bytes.
             let bytes = unsafe { handle::slice(bytes, len, &what)? };
-            let t0 = Instant::now();
-            let table = Table::load_for(bytes, graph, hash).map_err(|e| {
+            given.push(Given::read(bytes, graph).map_err(|e| {
                 let f = Failure::of(cairns_status::CAIRNS_ERR_TABLE, &e);
                 Failure::new(
                     cairns_status::CAIRNS_ERR_TABLE,
                     format!("{what}: cannot load the table: {}", f.message),
                 )
-            })?;
-            given.push(Given {
-                table,
-                seconds: t0.elapsed().as_secs_f64(),
-            });
+            })?);
         }
         let engine =
             Owning::with_tables(graph.clone(), &spec, given).map_err(|e| spec_failure(&e))?;
-        let shared = Shared {
-            current: RwLock::new(Current { engine, version: 0 }),
-            version: AtomicU64::new(0),
-            repair: Mutex::new(None),
-            name: map.name.clone(),
-        };
         let engine = handle::into_raw(Engine {
-            shared: Arc::new(shared),
+            live: Live::new(engine),
+            name: map.name.clone(),
         });
         // SAFETY: `out` checked non-NULL above; valid by contract.
         unsafe { handle::put(out, engine, "out")? };
@@ -235,7 +174,7 @@ pub unsafe extern "C" fn cairns_engine_spec(
     guard(|| {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let text = engine.shared.current().engine.spec().to_string();
+        let text = engine.current().spec().to_string();
         // SAFETY: the caller's contract.
         unsafe { handle::put(len, text.len(), "len")? };
         let mut bytes = text.into_bytes();
@@ -258,7 +197,7 @@ pub unsafe extern "C" fn cairns_engine_table_count(engine: *const cairns_engine)
     guard_value(0, || {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        Ok(engine.shared.current().engine.tables().len())
+        Ok(engine.current().tables().len())
     })
 }
 
@@ -284,7 +223,7 @@ pub unsafe extern "C" fn cairns_engine_save_table(
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
         handle::need(len, "len")?;
-        let current = engine.shared.current().engine;
+        let current = engine.current();
         let tables = current.tables();
         let table = tables.get(index).ok_or_else(|| {
             Failure::new(
@@ -295,10 +234,9 @@ pub unsafe extern "C" fn cairns_engine_save_table(
                 ),
             )
         })?;
-        let graph = current.graph();
         let mut bytes = Vec::new();
         table
-            .save(&mut bytes, grid_hash(graph.grid(), graph.neighborhood()))
+            .save_for(&mut bytes, current.graph())
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_TABLE, &e))?;
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(len, bytes.len(), "len")? };
@@ -327,9 +265,9 @@ pub unsafe extern "C" fn cairns_engine_component(
     guard(|| {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let current = engine.shared.current().engine;
+        let current = engine.current();
         let graph = current.graph();
-        let node = map::endpoint(graph, &engine.shared.name, "the cell", x, y)?;
+        let node = map::endpoint(graph, &engine.name, "the cell", x, y)?;
         let found = graph.components().label(node).ok_or_else(|| {
             Failure::new(
                 cairns_status::CAIRNS_ERR_ENDPOINT,
@@ -344,10 +282,11 @@ pub unsafe extern "C" fn cairns_engine_component(
 
 /// Sets `count` cells at once: cell `(xy[2i], xy[2i + 1])` becomes a wall
 /// when `walls[i]` is nonzero and open ground (cost 1) otherwise. The
-/// engine's tables stay exact: a landmark table is repaired
-/// (`cairns::landmarks::IncrementalTable`, the cells whose distances
-/// change; identical to a rebuild with the same landmarks), a jump table
-/// is repaired near the edits, other tables are rebuilt. Searchers take up
+/// engine's tables stay exact, each as its kind keeps itself
+/// (`cairns::spec::Engine::edited`): a landmark table is repaired where
+/// distances change (identical to a rebuild with the same landmarks), a
+/// jump table near the edits; a goal-bounding table's boxes and a subgoal
+/// graph wait for `cairns_engine_fill_boxes` while `"jps+"` answers. Searchers take up
 /// the new map at their next query; a query running meanwhile finishes on
 /// the map it started on. Give many edits in one call: each call repairs
 /// once. Nothing changes when a point is off the map
@@ -411,32 +350,10 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
         handle::need(done, "done")?;
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let shared = &engine.shared;
-        let mut repair = shared.edits();
-        let old = shared.current();
-        let finished = match repair.as_mut() {
-            Some(table) if old.engine.is_stale() => {
-                let (progress, repaired) = old
-                    .engine
-                    .repair_step(table, budget)
-                    .map_err(|e| spec_failure(&e))?;
-                if let Some(repaired) = repaired {
-                    shared.replace(&old, repaired);
-                }
-                progress.done()
-            }
-            // The repair state was lost to a panic: the table is built
-            // again, exact, from the current map.
-            None if old.engine.is_stale() => {
-                let exact = old
-                    .engine
-                    .edited(&[], &mut repair)
-                    .map_err(|e| spec_failure(&e))?;
-                shared.replace(&old, exact);
-                true
-            }
-            _ => true,
-        };
+        let finished = engine
+            .live
+            .repair_step(budget)
+            .map_err(|e| spec_failure(&e))?;
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(done, i32::from(finished), "done")? };
         Ok(cairns_status::CAIRNS_OK)
@@ -481,22 +398,10 @@ pub unsafe extern "C" fn cairns_engine_fill_boxes(
                 format!("seconds: {seconds} is not a finite number of at least 0"),
             )
         })?;
-        let shared = &engine.shared;
-        let old = shared.current();
-        let filled = old
-            .engine
-            .filled_within(budget)
+        let full = engine
+            .live
+            .fill_within(budget)
             .map_err(|e| spec_failure(&e))?;
-        if let Some(filled) = filled {
-            // Under the edits' lock, so that no edit lands between the
-            // check and the swap.
-            let _edits = shared.edits();
-            if shared.is_current(old.version) {
-                shared.replace(&old, filled);
-            }
-        }
-        let current = shared.current().engine;
-        let full = !current.is_behind() && current.tables().iter().all(Table::is_filled);
         // SAFETY: checked non-NULL above; the caller's contract.
         unsafe { handle::put(done, i32::from(full), "done")? };
         Ok(cairns_status::CAIRNS_OK)
@@ -518,12 +423,10 @@ unsafe fn set_walls(
     guard(|| {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let shared = &engine.shared;
         // SAFETY: the caller's contract.
         let walls = unsafe { handle::slice(walls, count, "walls")? };
-        let mut repair = shared.edits();
-        let old = shared.current();
-        let graph = old.engine.graph();
+        let current = engine.current();
+        let graph = current.graph();
         let cells: Vec<(u32, u32, Tile)> = {
             // Every point is checked before anything changes; a wall may be
             // opened, so passability is not asked.
@@ -543,7 +446,7 @@ unsafe fn set_walls(
                             cairns_status::CAIRNS_ERR_ENDPOINT,
                             format!(
                                 "xy[{i}] ({x}, {y}) is outside {} ({}x{})",
-                                shared.name,
+                                engine.name,
                                 graph.width(),
                                 graph.height()
                             ),
@@ -552,13 +455,10 @@ unsafe fn set_walls(
                 })
                 .collect::<Result<_>>()?
         };
-        let engine = if later {
-            old.engine.edited_later(&cells, &mut repair)
-        } else {
-            old.engine.edited(&cells, &mut repair)
-        }
-        .map_err(|e| spec_failure(&e))?;
-        shared.replace(&old, engine);
+        engine
+            .live
+            .set(&cells, later)
+            .map_err(|e| spec_failure(&e))?;
         Ok(cairns_status::CAIRNS_OK)
     })
 }
@@ -589,7 +489,7 @@ pub unsafe extern "C" fn cairns_engine_field(
     guard(|| {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let current = engine.shared.current().engine;
+        let current = engine.current();
         let graph = current.graph();
         let bound = graph.grid().len();
         if cells != bound {
@@ -603,7 +503,7 @@ pub unsafe extern "C" fn cairns_engine_field(
             ));
         }
         // SAFETY: the caller's contract.
-        let goals = unsafe { map::endpoints(graph, &engine.shared.name, "goals", goals, count)? };
+        let goals = unsafe { map::endpoints(graph, &engine.name, "goals", goals, count)? };
         // SAFETY: the caller's contract (NULL: not wanted).
         let (distance, next) = unsafe {
             (

@@ -1,13 +1,11 @@
 //! `cairns_searcher`: one thread's searcher of an engine, with its own
 //! search memory, answering queries into the caller's buffers.
 
-use std::sync::Arc;
-
 use cairns::graph::NodeId;
 use cairns::search::{Budget, Progress, SearchStats, Searcher as _};
-use cairns::spec::EngineSearcher;
+use cairns::spec::{EngineSearcher, LiveSearcher};
 
-use crate::engine::{Shared, cairns_engine};
+use crate::engine::cairns_engine;
 use crate::error::{Failure, Result, cairns_status, guard};
 use crate::handle::{self, Handle, Kind};
 use crate::map;
@@ -22,10 +20,10 @@ pub type cairns_searcher = Handle<Searcher>;
 /// What a searcher handle holds.
 #[derive(Debug)]
 pub struct Searcher {
-    shared: Arc<Shared>,
-    /// The engine version `inner` searches.
-    version: u64,
-    inner: EngineSearcher,
+    /// The searcher, following its engine's edits.
+    live: LiveSearcher,
+    /// What messages call the map.
+    name: String,
     /// Where the last query ended (its goal, or its best node when
     /// paused), for `cairns_searcher_last_path`.
     end: Option<NodeId>,
@@ -85,12 +83,9 @@ pub unsafe extern "C" fn cairns_searcher_new(
         handle::need(out, "out")?;
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let shared = Arc::clone(&engine.shared);
-        let current = shared.current();
         let searcher = handle::into_raw(Searcher {
-            inner: current.engine.searcher(),
-            version: current.version,
-            shared,
+            live: engine.live.searcher(),
+            name: engine.name.clone(),
             end: None,
             path: Vec::new(),
         });
@@ -152,17 +147,24 @@ impl Searcher {
     /// Takes up the engine's last edit, if one came since the last query.
     #[inline]
     fn refresh(&mut self) {
-        if !self.shared.is_current(self.version) {
-            let current = self.shared.current();
-            // The cache's memory goes with the searcher to the new map.
-            self.inner.switch_to(&current.engine);
-            self.version = current.version;
-        }
+        // The cache's memory goes with the searcher to the new map.
+        self.live.refreshed();
+    }
+
+    /// The searcher, of the engine of the last query.
+    fn inner(&self) -> &EngineSearcher {
+        self.live.get()
+    }
+
+    /// The searcher, of the engine of the last query, for a query or to
+    /// read what that left.
+    fn inner_mut(&mut self) -> &mut EngineSearcher {
+        self.live.get_mut()
     }
 
     /// The node of `(x, y)`, checked.
     fn node(&self, what: &str, x: i32, y: i32) -> Result<NodeId> {
-        map::endpoint(self.inner.graph(), &self.shared.name, what, x, y)
+        map::endpoint(self.inner().graph(), &self.name, what, x, y)
     }
 
     /// The nodes of `count` points at `xy`, checked.
@@ -172,7 +174,7 @@ impl Searcher {
     /// `xy` is valid for reads of `2 * count` values.
     unsafe fn nodes(&self, what: &str, xy: *const i32, count: usize) -> Result<Vec<NodeId>> {
         // SAFETY: the caller's contract.
-        unsafe { map::endpoints(self.inner.graph(), &self.shared.name, what, xy, count) }
+        unsafe { map::endpoints(self.inner().graph(), &self.name, what, xy, count) }
     }
 
     /// The sources and goals of a query of many (`x, y` pairs), checked.
@@ -222,9 +224,9 @@ impl Searcher {
         self.path.clear();
         let mut nodes = Vec::new();
         if let Some(end) = end
-            && self.inner.path_into(end, &mut nodes)
+            && self.inner_mut().path_into(end, &mut nodes)
         {
-            let graph = self.inner.graph();
+            let graph = self.live.get().graph();
             for n in nodes {
                 let (x, y) = graph.coords(n);
                 self.path.extend([x as i32, y as i32]);
@@ -285,7 +287,7 @@ pub unsafe extern "C" fn cairns_search_cost(
         // SAFETY: the caller's contract.
         let s = unsafe { current(searcher)? };
         let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
-        let found_cost = s.inner.search_cost(start, goal);
+        let found_cost = s.inner_mut().search_cost(start, goal);
         s.end = found_cost.map(|_| goal);
         s.path.clear();
         // SAFETY: checked non-NULL above; the caller's contract.
@@ -324,7 +326,7 @@ pub unsafe extern "C" fn cairns_search_path(
     unsafe {
         path_query(searcher, (xy, capacity, len), cost, |s| {
             let (start, goal) = (s.node("start", sx, sy)?, s.node("goal", gx, gy)?);
-            Ok(s.inner.search_cost(start, goal).map(|c| (goal, c)))
+            Ok(s.inner_mut().search_cost(start, goal).map(|c| (goal, c)))
         })
     }
 }
@@ -384,7 +386,7 @@ pub unsafe extern "C" fn cairns_search_nearest(
     unsafe {
         path_query(searcher, (xy, capacity, len), cost, |s| {
             let (sources, goals) = s.ends((sources, source_count), (goals, goal_count))?;
-            let reached = s.inner.search_nearest(&sources, &goals);
+            let reached = s.inner_mut().search_nearest(&sources, &goals);
             Ok(reached.map(|r| (r.goal, r.cost)))
         })
     }
@@ -439,18 +441,18 @@ pub unsafe extern "C" fn cairns_search_budgeted(
             max_f: max_cost,
         };
         let outcome = s
-            .inner
+            .inner_mut()
             .search_budgeted(&sources, &goals, budget)
             .ok_or_else(|| {
                 Failure::new(
                     cairns_status::CAIRNS_ERR_UNSUPPORTED,
                     format!(
                         "a budget needs the astar or dijkstra search; {} takes no budget",
-                        s.shared.current().engine.spec().algorithm
+                        s.live.live().current().spec().algorithm
                     ),
                 )
             })?;
-        let graph = s.inner.graph();
+        let graph = s.inner().graph();
         let at = |n: NodeId| {
             let (x, y) = graph.coords(n);
             (x as i32, y as i32)
@@ -507,7 +509,7 @@ pub unsafe extern "C" fn cairns_searcher_stats(
             updated,
             reopened,
             max_open,
-        } = s.inner.stats();
+        } = s.inner().stats();
         let out = cairns_stats {
             expanded,
             generated,

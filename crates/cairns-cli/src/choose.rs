@@ -7,14 +7,13 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Context;
 use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
 use cairns::open::OpenKind;
-use cairns::saved::{TableKind, grid_hash};
+use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table, Weight};
 use clap::builder::TypedValueParser as _;
 
@@ -301,15 +300,8 @@ impl BuildReport<'_> {
 /// that it was built for this map and movement rule, timed. Every error
 /// names the file.
 pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<Given> {
-    let t0 = Instant::now();
     let file = open_table(path)?;
-    let hash = grid_hash(graph.grid(), graph.neighborhood());
-    let table = Table::load_for(file, graph, hash)
-        .with_context(|| format!("{}: cannot load the table", path.display()))?;
-    Ok(Given {
-        table,
-        seconds: t0.elapsed().as_secs_f64(),
-    })
+    Given::read(file, graph).with_context(|| format!("{}: cannot load the table", path.display()))
 }
 
 /// Parses `4` or `8`.

@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use cairns::grid::GridGraph;
-use cairns::saved::{TableKind, grid_hash};
-use cairns::search::{GoalBounds, SubgoalGraph};
+use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, Given, Prepared, Table};
 
 use crate::Outcome;
@@ -53,17 +52,25 @@ fn prepare_within<'g>(
         bail!("--seconds takes a number of seconds, 0 or more, not {seconds}");
     };
     let spec = args.search.spec_for(&[]);
-    let build: fn(&GridGraph, Option<Duration>) -> Table = match spec.algorithm {
-        Algorithm::JpsBounds => |g, b| GoalBounds::build_within(g, b).into(),
-        Algorithm::Subgoals => |g, b| SubgoalGraph::build_within(g, b).into(),
-        other => bail!("--seconds bounds the build of jps+bb and sub, not {other}"),
+    let cut = |kind| Table::build_within(kind, graph, budget);
+    let Some(&kind) = spec.algorithm.tables().iter().find(|&&k| cut(k).is_some()) else {
+        let cut: Vec<&str> = Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.tables().iter().any(|&k| cut(k).is_some()))
+            .map(Algorithm::name)
+            .collect();
+        bail!(
+            "--seconds bounds the build of {}, not {}",
+            cut.join(" and "),
+            spec.algorithm
+        );
     };
     // The spec's own checks of the movement and the terrain, before the
     // build (`prepare_with` runs them again on the table given).
     let spec = spec.resolve_inadmissible(graph.neighborhood())?;
     spec.check_terrain(graph)?;
     let t0 = Instant::now();
-    let table = build(graph, Some(budget));
+    let table = Table::build_within(kind, graph, budget).expect("a kind a budget cuts");
     let seconds = t0.elapsed().as_secs_f64();
     Ok(spec.prepare_with(graph, [Given { table, seconds }])?)
 }
@@ -90,7 +97,6 @@ pub fn old_commands_spelled_out(args: impl IntoIterator<Item = OsString>) -> Vec
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = args.terrain.read_map(&args.map)?;
-    let hash = grid_hash(&grid, args.neighborhood);
     let graph = args.terrain.graph(grid, args.neighborhood);
     let prepared = match args.seconds {
         None => args.search.prepare(&graph)?,
@@ -120,29 +126,18 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         }
     };
     save_table(&args.output, &table.kind().to_string(), |w| {
-        table.save(w, hash)
+        table.save_for(w, &graph)
     })?;
     BuildReport {
         map: &args.map,
         graph: &graph,
         details: std::iter::once(format!("table       {}", table.kind().name()))
-            .chain(table.bounds().map(|b| {
-                // Those the budget left without boxes prune nothing.
-                format!(
-                    "boxes       {} of {} jump points",
-                    b.boxed(),
-                    b.jump_points()
-                )
-            }))
-            .chain(table.subgoals().map(|t| {
-                // Those the budget left without boxes prune nothing.
-                format!(
-                    "core        {} of {} subgoals, {} boxed",
-                    t.core(),
-                    t.subgoals().len(),
-                    t.core_boxed()
-                )
-            }))
+            .chain(
+                table
+                    .details()
+                    .into_iter()
+                    .map(|(label, value)| format!("{label:<11} {value}")),
+            )
             .collect(),
         build_s: report.seconds,
         bytes: report.bytes,

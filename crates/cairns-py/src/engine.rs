@@ -4,15 +4,12 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
-use cairns::landmarks::IncrementalTable;
-use cairns::saved::grid_hash;
 use cairns::search::{Budget, Progress, SearchStats, Searcher, batch};
-use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec, Table};
+use cairns::spec::{Engine as Owning, EngineSearcher, Given, SearchSpec};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -51,16 +48,7 @@ pub struct Engine {
     grid: Py<Grid>,
     /// The spec as given (what pickling stores, with the tables).
     given: String,
-    /// Searchers of finished queries, whose memory the next query reuses
-    /// (a grid-sized cache is not allocated per query).
-    idle: Mutex<Vec<EngineSearcher>>,
-    /// The landmark table that follows this engine's edits
-    /// ([`Owning::edited`]), handed on to the engine an edit returns.
-    repair: Mutex<Option<IncrementalTable>>,
 }
-
-/// How many idle searchers an engine keeps.
-const IDLE: usize = 4;
 
 /// The cost as Python sees it: `inf` for no path.
 fn cost_or_inf(cost: Option<f64>) -> f64 {
@@ -96,11 +84,8 @@ fn load_table(
     table: &Bound<'_, PyAny>,
     graph: &GridGraph,
 ) -> PyResult<Given> {
-    let hash = grid_hash(graph.grid(), graph.neighborhood());
-    let t0 = Instant::now();
     let loaded = if let Ok(bytes) = table.cast::<PyBytes>() {
-        let bytes = bytes.as_bytes();
-        Table::load_for(bytes, graph, hash).map_err(|e| (format!("tables[{i}]"), e))
+        Given::read(bytes.as_bytes(), graph).map_err(|e| (format!("tables[{i}]"), e))
     } else {
         let path: PathBuf = table.extract()?;
         let name = path.display().to_string();
@@ -109,16 +94,10 @@ fn load_table(
                 std::io::Error::new(e.kind(), format!("{name}: cannot open the table file: {e}"));
             PyErr::from(e)
         })?;
-        py.detach(|| Table::load_for(BufReader::new(file), graph, hash))
+        py.detach(|| Given::read(BufReader::new(file), graph))
             .map_err(|e| (name, e))
     };
-    match loaded {
-        Ok(table) => Ok(Given {
-            table,
-            seconds: t0.elapsed().as_secs_f64(),
-        }),
-        Err((name, e)) => Err(prefixed(&format!("{name}: cannot load the table"), &e)),
-    }
+    loaded.map_err(|(name, e)| prefixed(&format!("{name}: cannot load the table"), &e))
 }
 
 impl Engine {
@@ -138,34 +117,22 @@ impl Engine {
     /// The engine's tables in their saved form.
     fn saved_tables<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
         let graph = self.owning.graph();
-        let hash = grid_hash(graph.grid(), graph.neighborhood());
         self.owning
             .tables()
             .iter()
             .map(|t| {
                 let mut bytes = Vec::new();
-                t.save(&mut bytes, hash)?;
+                t.save_for(&mut bytes, graph)?;
                 Ok(PyBytes::new(py, &bytes))
             })
             .collect()
     }
 
-    /// An idle searcher, or a new one.
-    fn take(&self) -> EngineSearcher {
-        self.idle
-            .lock()
-            .ok()
-            .and_then(|mut idle| idle.pop())
-            .unwrap_or_else(|| self.owning.searcher())
-    }
-
-    /// Runs `f` with an idle searcher (or a new one), then keeps it for a
-    /// later query.
+    /// Runs `f` with a searcher of the engine; its memory goes back to
+    /// the engine for the next query (a grid-sized cache is not allocated
+    /// per query).
     fn searching<R>(&self, f: impl FnOnce(&mut EngineSearcher) -> R) -> R {
-        let mut searcher = self.take();
-        let result = f(&mut searcher);
-        self.give(searcher);
-        result
+        f(&mut self.owning.searcher())
     }
 
     /// `sources` and `goals` (`(N, 2)` arrays or lists of `(x, y)`) as
@@ -184,39 +151,13 @@ impl Engine {
         ))
     }
 
-    /// Keeps `searcher` for a later query.
     /// The engine that follows this one (edited or filled): `owning` on
-    /// `grid`, with the landmark table's `repair` state. This engine's
-    /// idle searchers move to it keeping their memory (a grid-sized cache
-    /// each): the usual caller drops this engine for the new one, and this
-    /// one makes new searchers if it is used again.
-    fn succeeded_by(
-        &self,
-        owning: Owning,
-        grid: Py<Grid>,
-        repair: Option<IncrementalTable>,
-    ) -> Engine {
-        let mut idle = self
-            .idle
-            .lock()
-            .map_or(Vec::new(), |mut v| std::mem::take(&mut *v));
-        for searcher in &mut idle {
-            searcher.switch_to(&owning);
-        }
+    /// `grid`.
+    fn succeeded_by(&self, owning: Owning, grid: Py<Grid>) -> Engine {
         Engine {
             owning,
             grid,
             given: self.given.clone(),
-            idle: Mutex::new(idle),
-            repair: Mutex::new(repair),
-        }
-    }
-
-    fn give(&self, searcher: EngineSearcher) {
-        if let Ok(mut idle) = self.idle.lock()
-            && idle.len() < IDLE
-        {
-            idle.push(searcher);
         }
     }
 
@@ -292,8 +233,6 @@ impl Engine {
             owning: engine,
             grid: grid.unbind(),
             given: spec.to_owned(),
-            idle: Mutex::new(Vec::new()),
-            repair: Mutex::new(None),
         })
     }
 
@@ -413,7 +352,7 @@ impl Engine {
         let goals = convert::endpoints(graph, self.name(), "goals", &goals)?;
         let queries: Vec<(NodeId, NodeId)> = starts.into_iter().zip(goals).collect();
         let threads = thread_count(threads);
-        let results = py.detach(|| batch(&queries, || self.take(), threads));
+        let results = py.detach(|| batch(&queries, || self.owning.searcher(), threads));
         let costs = PyArray1::from_vec(py, results.iter().map(|r| cost_or_inf(r.cost)).collect());
         if stats {
             let expanded =
@@ -506,8 +445,8 @@ impl Engine {
     /// is repaired where distances change (the same as a rebuild with the
     /// same landmarks, far sooner), a jump table is repaired near the
     /// cells, a goal-bounding table keeps its repaired jump table and
-    /// drops its boxes (see `filled`), and a subgoal graph is built
-    /// again. This
+    /// drops its boxes, and a subgoal graph waits of the older map (see
+    /// `behind` and `filled`; `jps+` answers meanwhile). This
     /// engine and its grid are unchanged; the new engine's `grid` is the
     /// edited one. Raises `ValueError` for a point off the grid or lengths
     /// that differ.
@@ -534,17 +473,14 @@ impl Engine {
                 ))),
             })
             .collect::<PyResult<Vec<_>>>()?;
-        // The repair state goes with the new engine; this one makes a new
-        // state at its next edit (a poisoned lock only lost the state).
-        let mut repair = self.repair.lock().map_or(None, |mut state| state.take());
         let edited = py
-            .detach(|| self.owning.edited(&cells, &mut repair))
+            .detach(|| self.owning.edited(&cells))
             .map_err(|e| to_py(&e))?;
         let grid = Py::new(
             py,
             Grid::from_graph(edited.graph().clone(), self.name().to_owned()),
         )?;
-        Ok(self.succeeded_by(edited, grid, repair))
+        Ok(self.succeeded_by(edited, grid))
     }
 
     /// A new engine with more of what its tables lack. Spec `jps+bb`:
@@ -572,9 +508,8 @@ impl Engine {
         else {
             return Ok(None);
         };
-        let repair = self.repair.lock().map_or(None, |mut state| state.take());
         let grid = self.grid.clone_ref(py);
-        Ok(Some(self.succeeded_by(filled, grid, repair)))
+        Ok(Some(self.succeeded_by(filled, grid)))
     }
 
     fn __repr__(&self) -> String {

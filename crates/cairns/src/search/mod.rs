@@ -542,6 +542,14 @@ pub struct SearchMemory {
     generation: u32,
 }
 
+impl SearchMemory {
+    /// Whether it holds no memory to reuse (a new one, or one taken from
+    /// a cache that had none).
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty() && self.queue.capacity() == 0
+    }
+}
+
 impl std::fmt::Debug for SearchMemory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SearchMemory")

@@ -256,11 +256,18 @@ pub(super) fn build_searcher<'a>(
     spec: SearchSpec,
     graph: &'a GridGraph,
     tables: &'a [Table],
+    stand_ins: &'a [Table],
     compressed: Option<CompressedTable>,
     memory: SearchMemory,
 ) -> BoxedSearcher<'a> {
     let table = tables.iter().find_map(Table::landmarks);
-    let jumps = tables.iter().find_map(Table::jumps);
+    // A jump table of the spec's own, the one a stand-in search runs over,
+    // or the one inside a goal-bounding table.
+    let jumps = tables
+        .iter()
+        .chain(stand_ins)
+        .find_map(Table::jumps)
+        .or_else(|| tables.iter().find_map(Table::bounds).map(GoalBounds::jumps));
     let subgoals = tables.iter().find_map(Table::subgoals);
     let bounds = tables.iter().find_map(Table::bounds);
     let compressed = match tables.iter().find_map(Table::compressed) {
@@ -307,27 +314,12 @@ pub(super) fn build_searcher<'a>(
             let jumps = given_or_built(jumps, || JumpTable::build(graph));
             JumpPointSearchPlus::with_heuristic(graph, jumps, Weighted::checked(h, weight))
         }),
-        // A table without boxes (wall edits dropped them) prunes nothing:
-        // JPS+ over its jump table answers the same, at `jps+`'s cost.
-        Algorithm::JpsBounds => match bounds {
-            Some(bounds) if bounds.boxed() == 0 => {
-                grid_searcher!(open, heuristic, graph, table, |h| {
-                    JumpPointSearchPlus::with_heuristic(
-                        graph,
-                        bounds.jumps(),
-                        Weighted::checked(h, weight),
-                    )
-                })
-            }
-            _ => grid_searcher!(open, heuristic, graph, table, |h| {
-                let bounds = given_or_built(bounds, || GoalBounds::build_for_spec(graph));
-                JumpPointSearchPlus::bounded_with_heuristic(
-                    graph,
-                    bounds,
-                    Weighted::checked(h, weight),
-                )
-            }),
-        },
+        // A table that defers to its stand-in ([`Table::stand_in`]) came
+        // here as `jps+` (`Plan::searcher`).
+        Algorithm::JpsBounds => grid_searcher!(open, heuristic, graph, table, |h| {
+            let bounds = given_or_built(bounds, || GoalBounds::build_for_spec(graph));
+            JumpPointSearchPlus::bounded_with_heuristic(graph, bounds, Weighted::checked(h, weight))
+        }),
         Algorithm::Subgoals => grid_searcher!(open, heuristic, graph, table, |h| {
             let subgoals = given_or_built(subgoals, || SubgoalGraph::build_for_spec(graph));
             SubgoalSearch::with_heuristic(graph, subgoals, Weighted::checked(h, weight))

@@ -1,28 +1,36 @@
 //! An engine that owns its map: the graph and the tables behind an
-//! [`Arc`], handing out searchers with caches of their own to any thread.
+//! [`Arc`], handing out searchers with caches of their own to any thread,
+//! and edited into new engines whose tables follow the map.
+//!
+//! The engine names no table kind: each kind says what an edit does to it
+//! and what answers while it is partial or behind its map
+//! ([`Table`]'s life cycle in `tables.rs`), and what follows a line of
+//! edits (a landmark table's repair state, the searchers' memory) is kept
+//! in `upkeep.rs`.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::construct::{BoxedSearcher, build_searcher, safe_searcher, serves_safe_mode};
+use super::construct::{BoxedSearcher, safe_searcher, serves_safe_mode};
 use super::error::SpecError;
-use super::names::{Algorithm, SearchSpec};
+use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
-use crate::graph::NodeId;
+use super::upkeep::{Lineage, Pending, follows, kept, next_id};
 use crate::grid::{GridGraph, Tile};
-use crate::landmarks::{IncrementalTable, MapChanges, RepairProgress};
-use crate::saved::TableKind;
-use crate::search::{Forward, JumpTable, SearchMemory, Searcher};
+use crate::landmarks::RepairProgress;
+use crate::search::{Forward, SearchMemory, Searcher};
 
 /// A prepared search that owns its graph and tables: `Send`, `Sync` and
 /// cheap to clone (one [`Arc`]). [`searcher`](Engine::searcher) hands out
 /// an [`EngineSearcher`] with a cache of its own, which owns a share of
 /// the engine too, so it can go to another thread, into a Python object or
-/// behind a C handle. The borrowing API ([`SearchSpec::prepare`],
-/// [`Prepared`]) stays for callers who keep the graph themselves; both run
-/// the same searches.
+/// behind a C handle; a searcher dropped hands its cache's memory back to
+/// the engine for the next one. The borrowing API
+/// ([`SearchSpec::prepare`], [`Prepared`]) stays for callers who keep the
+/// graph themselves; both run the same searches. [`Live`](super::Live)
+/// is the engine of a map that changes under its searchers.
 ///
 /// ```
 /// use cairns::grid::{Grid, GridGraph, Neighborhood};
@@ -55,62 +63,18 @@ pub struct Engine {
 
 /// What an engine owns.
 struct EngineData {
+    /// The engine's number in its line ([`Lineage`]).
+    id: u64,
     graph: GridGraph,
     plan: Plan,
-    /// The changes of the map since its landmark table was exact, while
-    /// the table waits for its repair ([`Engine::edited_later`]).
-    stale: Option<MapChanges>,
-    /// For a subgoal graph (`sub`): what lets an edit skip its repair.
-    subgoal_edits: Option<SubgoalEdits>,
-}
-
-/// What a `sub` engine keeps so that a wall edit costs only a jump
-/// table's repair: the map's jump table, kept exact at every edit, over
-/// which queries run as `jps+` while the subgoal graph is of an older
-/// map; the cells changed since that map; and the tables with the graph
-/// repaired, made when first asked for ([`Engine::tables`]) or by
-/// [`Engine::filled_within`].
-struct SubgoalEdits {
-    /// The jump table, as the one table of a `jps+` searcher.
-    jumps: [Table; 1],
-    /// The cells changed since the subgoal graph's map, sorted; empty
-    /// when the graph is this map's.
-    behind: Vec<NodeId>,
-    /// The plan with the subgoal graph repaired to this map
-    /// ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited)).
-    repaired: OnceLock<Plan>,
-}
-
-impl SubgoalEdits {
-    /// The jump table.
-    fn jump_table(&self) -> &JumpTable {
-        match &self.jumps[0] {
-            Table::Jumps(jumps) => jumps,
-            _ => unreachable!("a sub engine keeps a jump table"),
-        }
-    }
-
-    /// For a `sub` spec's engine on `graph` (octile without terrain, as
-    /// the spec requires), with the jump table `jumps` when one is kept
-    /// (built otherwise) and the graph `behind` by those cells.
-    fn keep(
-        spec: SearchSpec,
-        graph: &GridGraph,
-        jumps: Option<Table>,
-        behind: Vec<NodeId>,
-    ) -> Option<SubgoalEdits> {
-        // With a landmark heuristic, `jps+` would need that table too:
-        // such specs repair the graph at each edit instead.
-        if spec.table_kinds(graph.neighborhood()) != [TableKind::Subgoals] {
-            return None;
-        }
-        let jumps = jumps.unwrap_or_else(|| Table::from(JumpTable::build(graph)));
-        Some(SubgoalEdits {
-            jumps: [jumps],
-            behind,
-            repaired: OnceLock::new(),
-        })
-    }
+    /// The work its tables have left: a landmark table's changes, the
+    /// cells a waiting table is behind by.
+    pending: Pending,
+    /// The plan with every waiting table brought to this map, made when
+    /// first asked for ([`Engine::tables`]).
+    caught_up: OnceLock<Plan>,
+    /// What the engines of its line of edits share.
+    lineage: Arc<Lineage>,
 }
 
 impl Engine {
@@ -125,7 +89,7 @@ impl Engine {
     }
 
     /// Like [`new`](Engine::new) with tables built or loaded beforehand
-    /// ([`SearchSpec::prepare_with`]).
+    /// ([`SearchSpec::prepare_with`]; [`Given::read`] reads a saved one).
     ///
     /// # Errors
     ///
@@ -135,68 +99,100 @@ impl Engine {
         spec: &SearchSpec,
         given: impl IntoIterator<Item = Given>,
     ) -> Result<Engine, SpecError> {
-        Engine::made(graph, spec, given, None, None, Vec::new())
+        let made = Engine::made(
+            graph,
+            spec,
+            given,
+            (Pending::default(), Vec::new()),
+            Arc::default(),
+        )?;
+        Ok(made)
     }
 
-    /// [`with_tables`](Engine::with_tables), with the changes since the
-    /// landmark table was exact when it is stale, and for `sub` the jump
-    /// table kept (`None`: built) and the cells its subgoal graph is
-    /// behind by.
+    /// The engine of `spec` on `graph` with the tables `given`, the work
+    /// `pending` and the stand-ins kept (built when there are none), in
+    /// the line `lineage`.
     fn made(
         graph: GridGraph,
         spec: &SearchSpec,
         given: impl IntoIterator<Item = Given>,
-        stale: Option<MapChanges>,
-        jumps: Option<Table>,
-        behind: Vec<NodeId>,
+        (pending, stand_ins): (Pending, Vec<Table>),
+        lineage: Arc<Lineage>,
     ) -> Result<Engine, SpecError> {
-        let plan = spec.prepare_with(&graph, given)?.plan;
-        let subgoal_edits = SubgoalEdits::keep(plan.spec, &graph, jumps, behind);
+        let mut plan = spec.prepare_with(&graph, given)?.plan;
+        // An engine may be edited: every table that waits at edits has
+        // its stand-in, kept exact at each edit.
+        plan.stand_ins = if stand_ins.is_empty() {
+            plan.tables
+                .iter()
+                .filter(|t| t.waits_at_edits() || t.defers_to_stand_in())
+                .filter_map(|t| t.build_stand_in(&graph))
+                .collect()
+        } else {
+            stand_ins
+        };
         Ok(Engine {
             inner: Arc::new(EngineData {
+                id: next_id(),
                 graph,
                 plan,
-                stale,
-                subgoal_edits,
+                pending,
+                caught_up: OnceLock::new(),
+                lineage,
             }),
         })
     }
 
-    /// The plan: for a `sub` engine whose subgoal graph is of an older
-    /// map, with the graph repaired (once, when first asked for).
+    /// The engine that follows this one in its line: `spec` on `graph`
+    /// with `given`, the work `pending` and the stand-ins.
+    fn next(
+        &self,
+        graph: GridGraph,
+        given: Vec<Given>,
+        pending: (Pending, Vec<Table>),
+    ) -> Result<Engine, SpecError> {
+        let lineage = Arc::clone(&self.inner.lineage);
+        let next = Engine::made(graph, &self.spec(), given, pending, lineage)?;
+        follows(&self.inner.lineage, self.inner.id, next.inner.id);
+        Ok(next)
+    }
+
+    /// The plan with every waiting table of this map: brought to it when
+    /// some table is behind (once, when first asked for).
     fn plan(&self) -> &Plan {
         let data = &*self.inner;
-        match &data.subgoal_edits {
-            Some(edits) if !edits.behind.is_empty() => edits.repaired.get_or_init(|| {
-                let mut plan = data.plan.clone();
-                for table in &mut plan.tables {
-                    if let Some(subgoals) = table.subgoals() {
-                        *table = Table::from(subgoals.edited(&data.graph, &edits.behind));
-                    }
-                }
-                plan
-            }),
-            _ => &data.plan,
+        if !data.pending.is_behind() {
+            return &data.plan;
         }
+        data.caught_up.get_or_init(|| {
+            let mut plan = data.plan.clone();
+            for table in &mut plan.tables {
+                if table.waits_at_edits() {
+                    *table = table.caught_up(&data.graph, &data.pending.behind);
+                }
+            }
+            plan
+        })
     }
 
-    /// The jump table a `sub` engine keeps.
-    fn kept_jumps(&self) -> Option<Table> {
-        let edits = self.inner.subgoal_edits.as_ref()?;
-        Some(edits.jumps[0].clone())
-    }
-
-    /// Whether this is a `sub` engine whose subgoal graph is of an older
-    /// map: [`edited`](Engine::edited) skipped its repair, and queries
-    /// run as `jps+` over the jump table the engine keeps, as fast as
-    /// `jps+`, until [`filled_within`](Engine::filled_within) repairs and
-    /// ranks it ([`tables`](Engine::tables) repairs it, without ranking,
-    /// when first asked for).
+    /// Whether some table is of an older map: an edit
+    /// ([`edited`](Engine::edited)) left a table that waits at edits (a
+    /// subgoal graph) as it was, and its stand-in (`jps+` over the jump
+    /// table the engine keeps) answers, as fast as `jps+`, until
+    /// [`filled_within`](Engine::filled_within) brings the table to this
+    /// map and fills it ([`tables`](Engine::tables) brings it, without
+    /// filling, when first asked for).
     pub fn is_behind(&self) -> bool {
-        self.inner
-            .subgoal_edits
-            .as_ref()
-            .is_some_and(|e| !e.behind.is_empty())
+        self.inner.pending.is_behind()
+    }
+
+    /// Whether every table is of this map and whole: nothing is stale
+    /// ([`is_stale`](Engine::is_stale)) or behind
+    /// ([`is_behind`](Engine::is_behind)), and no table lacks what a
+    /// whole build gives it ([`Table::is_filled`]); until then the
+    /// engine answers optimally, more slowly.
+    pub fn is_exact(&self) -> bool {
+        !self.is_stale() && !self.is_behind() && self.inner.plan.tables.iter().all(Table::is_filled)
     }
 
     /// The graph.
@@ -209,10 +205,10 @@ impl Engine {
         self.inner.plan.spec
     }
 
-    /// The tables, each of this engine's map: a subgoal graph that an
-    /// edit left behind ([`is_behind`](Engine::is_behind)) is repaired
-    /// when first asked for, flat until
-    /// [`filled_within`](Engine::filled_within) ranks it.
+    /// The tables, each of this engine's map: a table that an edit left
+    /// behind ([`is_behind`](Engine::is_behind)) is brought to it when
+    /// first asked for, not filled until
+    /// [`filled_within`](Engine::filled_within).
     pub fn tables(&self) -> &[Table] {
         &self.plan().tables
     }
@@ -233,25 +229,19 @@ impl Engine {
     }
 
     /// An engine with this one's spec on its map with `cells` changed
-    /// (each `(x, y, tile)`; a cell off the map is left out), the tables
-    /// kept exact: a landmark table repaired, not rebuilt, through
-    /// `repair` (the [`IncrementalTable`] that follows this engine's
-    /// edits: `None` makes one from its table, and the next edit of the
-    /// engine returned takes the same one), a jump table repaired near the
-    /// edits ([`JumpTable::repair`](crate::search::JumpTable::repair)),
-    /// a goal-bounding table's boxes dropped
-    /// ([`GoalBounds::edited`](crate::search::GoalBounds::edited)); a
-    /// `sub` engine (octile heuristic) repairs the jump table it keeps
-    /// beside its subgoal graph and answers as `jps+` over it, the graph
-    /// left of the older map ([`is_behind`](Engine::is_behind)), so that
-    /// the edit costs what `jps+`'s does. Both fill in again with
-    /// [`filled_within`](Engine::filled_within): the boxes built again,
-    /// the subgoal graph repaired near the edits
-    /// ([`SubgoalGraph::edited`](crate::search::SubgoalGraph::edited)) and
-    /// ranked again.
-    /// This engine is unchanged; searchers take up the edit by being
-    /// handed out by the new engine. The C API and the Python package edit
-    /// through it.
+    /// (each `(x, y, tile)`; a cell off the map is left out), every table
+    /// kept exact as its kind keeps itself: a landmark table repaired, not
+    /// rebuilt (the repair state follows the engine's line of edits; an
+    /// edit of an older engine of the line builds its own), a jump table
+    /// repaired near the edits, a goal-bounding table's boxes dropped (its
+    /// jump table answering as `jps+` until
+    /// [`filled_within`](Engine::filled_within) boxes it again), a subgoal
+    /// graph left of the older map while the jump table the engine keeps
+    /// beside it is repaired and answers as `jps+`
+    /// ([`is_behind`](Engine::is_behind)), so that the edit costs what
+    /// `jps+`'s does. This engine is unchanged; searchers take up the
+    /// edit by being handed out by the new engine
+    /// ([`EngineSearcher::switch_to`]), or through [`Live`](super::Live).
     ///
     /// ```
     /// use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
@@ -260,8 +250,7 @@ impl Engine {
     ///
     /// let graph = GridGraph::new(Grid::from_ascii("....\n....").unwrap(), Neighborhood::Octile);
     /// let engine = Engine::new(graph, &"astar/dh:2".parse::<SearchSpec>().unwrap()).unwrap();
-    /// let mut repair = None;
-    /// let walled = engine.edited(&[(1, 0, Tile::OutOfBounds), (1, 1, Tile::OutOfBounds)], &mut repair).unwrap();
+    /// let walled = engine.edited(&[(1, 0, Tile::OutOfBounds), (1, 1, Tile::OutOfBounds)]).unwrap();
     /// let (a, b) = (walled.graph().node(0, 0).unwrap(), walled.graph().node(3, 0).unwrap());
     /// assert_eq!(walled.searcher().search_cost(a, b), None);
     /// assert!(engine.searcher().search_cost(a, b).is_some()); // the old map
@@ -270,75 +259,46 @@ impl Engine {
     /// # Errors
     ///
     /// As [`Engine::with_tables`].
-    pub fn edited(
-        &self,
-        cells: &[(u32, u32, Tile)],
-        repair: &mut Option<IncrementalTable>,
-    ) -> Result<Engine, SpecError> {
-        let mut graph = self.graph().clone();
-        let mut given = Vec::new();
-        let landmarks = self.inner.plan.tables.iter().find_map(Table::landmarks);
-        let t0 = Instant::now();
-        let mut incremental = landmarks.map(|table| {
-            repair.get_or_insert_with(|| IncrementalTable::build(&graph, table.landmarks()))
-        });
-        let mut edited = Vec::with_capacity(cells.len());
-        for &(x, y, tile) in cells {
-            match incremental.as_deref_mut() {
-                Some(incremental) => incremental.set_tile(&mut graph, x, y, tile),
-                None => graph.set_tile(x, y, tile),
-            };
-            edited.extend(graph.node(x, y));
-        }
-        if let Some(incremental) = incremental {
-            incremental.repair(&graph);
-            given.push(Given {
-                table: Table::from(incremental.table().clone()),
-                seconds: t0.elapsed().as_secs_f64(),
-            });
-        }
-        let Some(edits) = &self.inner.subgoal_edits else {
-            given.extend(self.tables_repaired(&graph, &edited));
-            return Engine::with_tables(graph, &self.spec(), given);
-        };
-        // `sub`: the jump table repaired, the subgoal graph kept as it
-        // was and the cells noted for its repair.
-        let mut jumps = JumpTable::clone(edits.jump_table());
-        jumps.repair(&graph, &edited);
-        let mut behind = edits.behind.clone();
-        behind.extend(edited);
-        behind.sort_unstable();
-        behind.dedup();
-        given.extend(kept(&self.inner.plan.tables, |t| t.landmarks().is_none()));
-        let jumps = Some(Table::from(jumps));
-        Engine::made(graph, &self.spec(), given, None, jumps, behind)
+    pub fn edited(&self, cells: &[(u32, u32, Tile)]) -> Result<Engine, SpecError> {
+        self.edit(cells, false)
+    }
+
+    /// [`edited`](Engine::edited), or with `later` (for the specs the
+    /// safe estimate serves) [`edited_later`](Engine::edited_later).
+    fn edit(&self, cells: &[(u32, u32, Tile)], later: bool) -> Result<Engine, SpecError> {
+        let data = &*self.inner;
+        let mut graph = data.graph.clone();
+        let later = later && serves_safe_mode(data.plan.spec, &graph);
+        let edit = data.pending.edit(
+            (data.id, &data.lineage, &data.plan),
+            &mut graph,
+            cells,
+            later,
+        );
+        self.next(graph, edit.given, (edit.pending, edit.stand_ins))
     }
 
     /// A new searcher with a cache of its own, owning a share of the
-    /// engine: one per thread. A searcher of an engine this one was edited
-    /// from takes up the edit with
-    /// [`EngineSearcher::switch_to`], keeping its cache.
+    /// engine: one per thread. Its cache takes the memory a dropped
+    /// searcher of this engine's line handed back, when there is one. A
+    /// searcher of an engine this one was edited from takes up the edit
+    /// with [`EngineSearcher::switch_to`], keeping its cache.
     pub fn searcher(&self) -> EngineSearcher {
-        self.searcher_with(SearchMemory::default())
+        self.searcher_with(self.inner.lineage.memory())
     }
 
     /// [`searcher`](Engine::searcher), its cache in `memory` when that has
     /// room enough.
     fn searcher_with(&self, mut memory: SearchMemory) -> EngineSearcher {
         EngineSearcher(SearcherCell::new(Arc::clone(&self.inner), |data| {
-            let (graph, tables, spec) = (&data.graph, &data.plan.tables, data.plan.spec);
-            if let Some(edits) = data.subgoal_edits.as_ref().filter(|e| !e.behind.is_empty()) {
-                // The subgoal graph is of an older map: `jps+` answers.
-                let jps_plus = SearchSpec {
-                    algorithm: Algorithm::JpsPlus,
-                    ..spec
-                };
-                return build_searcher(jps_plus, graph, &edits.jumps, None, memory);
-            }
-            data.stale
+            let (graph, plan) = (&data.graph, &data.plan);
+            data.pending
+                .stale
                 .as_ref()
-                .and_then(|changes| safe_searcher(spec, graph, tables, changes, &mut memory))
-                .unwrap_or_else(|| build_searcher(spec, graph, tables, None, memory))
+                .and_then(|changes| {
+                    safe_searcher(plan.spec, graph, &plan.tables, changes, &mut memory)
+                })
+                .unwrap_or_else(|| plan.searcher(graph, data.pending.is_behind(), memory))
         }))
     }
 
@@ -360,13 +320,12 @@ impl Engine {
     ///
     /// let graph = GridGraph::new(Grid::from_ascii("....\n.@..\n....").unwrap(), Neighborhood::Octile);
     /// let engine = Engine::new(graph, &"astar/dh:2".parse::<SearchSpec>().unwrap()).unwrap();
-    /// let mut repair = None;
-    /// let mut now = engine.edited_later(&[(1, 1, Tile::Ground)], &mut repair).unwrap();
+    /// let mut now = engine.edited_later(&[(1, 1, Tile::Ground)]).unwrap();
     /// assert!(now.is_stale());
     /// let (a, b) = (now.graph().node(0, 1).unwrap(), now.graph().node(3, 1).unwrap());
     /// assert_eq!(now.searcher().search_cost(a, b), Some(3.0)); // through the opened cell
     /// while now.is_stale() {
-    ///     let (progress, repaired) = now.repair_step(repair.as_mut().unwrap(), 100).unwrap();
+    ///     let (progress, repaired) = now.repair_step(100).unwrap();
     ///     if let Some(repaired) = repaired {
     ///         now = repaired;
     ///     }
@@ -378,92 +337,66 @@ impl Engine {
     /// # Errors
     ///
     /// As [`Engine::with_tables`].
-    pub fn edited_later(
-        &self,
-        cells: &[(u32, u32, Tile)],
-        repair: &mut Option<IncrementalTable>,
-    ) -> Result<Engine, SpecError> {
-        // The tables as they are: a `sub` engine's graph is not repaired
-        // to be looked at.
-        let tables = &self.inner.plan.tables;
-        let Some(landmarks) = tables.iter().find_map(Table::landmarks) else {
-            return self.edited(cells, repair);
-        };
-        let spec = self.spec();
-        if !serves_safe_mode(spec, self.graph()) {
-            return self.edited(cells, repair);
-        }
-        let mut graph = self.graph().clone();
-        let incremental =
-            repair.get_or_insert_with(|| IncrementalTable::build(&graph, landmarks.landmarks()));
-        let mut stale = self.inner.stale.clone().unwrap_or_default();
-        let mut edited = Vec::with_capacity(cells.len());
-        for &(x, y, tile) in cells {
-            stale.note(&graph, x, y, tile);
-            incremental.set_tile(&mut graph, x, y, tile);
-            edited.extend(graph.node(x, y));
-        }
-        // The landmark table as it was; the others kept exact.
-        let mut given = kept(tables, |t| t.landmarks().is_some());
-        given.extend(self.tables_repaired(&graph, &edited));
-        Engine::made(graph, &spec, given, Some(stale), None, Vec::new())
+    pub fn edited_later(&self, cells: &[(u32, u32, Tile)]) -> Result<Engine, SpecError> {
+        self.edit(cells, true)
     }
 
     /// Whether the landmark table waits for its repair
     /// ([`edited_later`](Engine::edited_later)).
     pub fn is_stale(&self) -> bool {
-        self.inner.stale.is_some()
+        self.inner.pending.stale.is_some()
     }
 
     /// One step of the repair that [`edited_later`](Engine::edited_later)
     /// left, of about `budget` units of work
-    /// ([`IncrementalTable::repair_step`]) on `repair`, the table that
-    /// followed the edits: what it did, and the engine with the repaired
-    /// table once the repair is done (`None` before; this engine stays as
-    /// it is either way). An engine that is not stale is done at once.
+    /// ([`IncrementalTable::repair_step`](crate::landmarks::IncrementalTable::repair_step)):
+    /// what it did, and the engine with the repaired table once the repair
+    /// is done (`None` before; this engine stays as it is either way). An
+    /// engine that is not stale is done at once. The repair state is the
+    /// one that followed this engine's edits; if another engine of its
+    /// line took it over since (an edit of this engine, or a panic lost
+    /// it), the table is built again on this map, in this one step.
     ///
     /// # Errors
     ///
     /// As [`Engine::with_tables`].
     pub fn repair_step(
         &self,
-        repair: &mut IncrementalTable,
         budget: usize,
     ) -> Result<(RepairProgress, Option<Engine>), SpecError> {
-        if !self.is_stale() {
-            return Ok((RepairProgress::default(), None));
-        }
-        let t0 = Instant::now();
-        let progress = repair.repair_step(self.graph(), budget);
-        if !progress.done() {
+        let data = &*self.inner;
+        let (progress, given) =
+            data.pending
+                .repair_step((data.id, &data.lineage, &data.plan), &data.graph, budget);
+        let Some(given) = given else {
             return Ok((progress, None));
-        }
-        let mut given = kept(self.tables(), |t| t.landmarks().is_none());
-        given.push(Given {
-            table: Table::from(repair.table().clone()),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-        let engine = Engine::with_tables(self.graph().clone(), &self.spec(), given)?;
+        };
+        let pending = Pending {
+            stale: None,
+            ..data.pending.clone()
+        };
+        let engine = self.next(
+            data.graph.clone(),
+            given,
+            (pending, data.plan.stand_ins.clone()),
+        )?;
         Ok((progress, Some(engine)))
     }
 
-    /// This engine with more of what its tables lack built
-    /// ([`Table::is_filled`]): a goal-bounding table's jump points without
-    /// boxes, after [`edited`](Engine::edited) dropped them or a spec's
-    /// build ran out of its budget, get theirs until `budget` has passed,
-    /// on every core ([`GoalBounds::fill_within`](crate::search::GoalBounds::fill_within));
-    /// a subgoal graph that an edit left of the older map is repaired
-    /// near the edits and ranked again in one go,
-    /// cut at `budget` as a spec's build is at its own
-    /// ([`SubgoalGraph::contract_within`](crate::search::SubgoalGraph::contract_within);
-    /// [`SubgoalGraph::spec_budget`](crate::search::SubgoalGraph::spec_budget)
-    /// is the spec's). `None` when every table is filled. This engine is
-    /// unchanged and serves meanwhile (a jump point without boxes prunes
-    /// nothing, and a `sub` engine behind its map searches as `jps+`, so
-    /// its answers stay optimal); call this from a thread of its own, or in
-    /// slices between frames, and move searchers to each engine it returns
-    /// ([`EngineSearcher::switch_to`]). An engine edited again meanwhile
-    /// fills from its own map: fill the newest.
+    /// This engine with more of what its tables lack built, each as its
+    /// kind fills itself ([`Table::is_filled`]): a goal-bounding table's
+    /// jump points without boxes, after [`edited`](Engine::edited)
+    /// dropped them or a spec's build ran out of its budget, get theirs
+    /// until `budget` has passed, on every core; a subgoal graph that an
+    /// edit left of the older map is brought to it and ranked again, cut
+    /// at `budget` as a spec's build is at its own. `None` when every
+    /// table is filled. This engine is unchanged and serves meanwhile
+    /// (through the stand-ins: its answers stay optimal, as fast as the
+    /// tier the tables stand on); call this from a thread of its own, or
+    /// in slices between frames, and move searchers to each engine it
+    /// returns ([`EngineSearcher::switch_to`]; [`Live::fill_within`](super::Live::fill_within)
+    /// does both). An engine edited again meanwhile fills from its own
+    /// map: fill the newest.
     ///
     /// ```
     /// use std::time::Duration;
@@ -472,20 +405,17 @@ impl Engine {
     ///
     /// let graph = GridGraph::new(Grid::from_ascii("......\n.@....\n......").unwrap(), Neighborhood::Octile);
     /// let engine = Engine::new(graph, &"jps+bb".parse::<SearchSpec>().unwrap()).unwrap();
-    /// let bounds = |e: &Engine| e.tables()[0].bounds().map(|b| (b.boxed(), b.jump_points())).unwrap();
-    /// let (boxed, points) = bounds(&engine);
-    /// assert_eq!(boxed, points);
+    /// assert!(engine.is_exact());
     /// assert!(engine.filled_within(Duration::from_secs(1)).unwrap().is_none());
     ///
-    /// let edited = engine.edited(&[(3, 1, Tile::OutOfBounds)], &mut None).unwrap();
-    /// assert_eq!(bounds(&edited).0, 0); // boxes of the older map dropped
+    /// let edited = engine.edited(&[(3, 1, Tile::OutOfBounds)]).unwrap();
+    /// assert!(!edited.is_exact()); // boxes of the older map dropped
     /// let filled = std::thread::spawn(move || edited.filled_within(Duration::from_secs(60)))
     ///     .join()
     ///     .unwrap()
     ///     .unwrap()
     ///     .unwrap();
-    /// let (boxed, points) = bounds(&filled);
-    /// assert_eq!(boxed, points);
+    /// assert!(filled.is_exact());
     /// // As a table built on the edited map.
     /// let fresh = Engine::new(filled.graph().clone(), &filled.spec()).unwrap();
     /// assert_eq!(filled.tables(), fresh.tables());
@@ -509,47 +439,21 @@ impl Engine {
                 });
             }
         }
-        let stale = self.inner.stale.clone();
-        // The tables are this map's: the subgoal graph behind no more.
-        let jumps = self.kept_jumps();
-        Engine::made(
-            self.graph().clone(),
-            &self.spec(),
-            given,
-            stale,
-            jumps,
-            Vec::new(),
-        )
-        .map(Some)
+        // The tables are this map's: behind no more.
+        let pending = Pending {
+            behind: Vec::new(),
+            ..self.inner.pending.clone()
+        };
+        let stand_ins = self.inner.plan.stand_ins.clone();
+        self.next(self.graph().clone(), given, (pending, stand_ins))
+            .map(Some)
     }
 
-    /// This engine's tables of the kinds repaired where cells change
-    /// ([`Table::repaired`]: jump and goal-bounding tables), brought to
-    /// `graph` after the cells `edited` changed.
-    fn tables_repaired(&self, graph: &GridGraph, edited: &[NodeId]) -> Vec<Given> {
-        self.tables()
-            .iter()
-            .filter_map(|table| {
-                let t0 = Instant::now();
-                let table = table.repaired(graph, edited)?;
-                Some(Given {
-                    table,
-                    seconds: t0.elapsed().as_secs_f64(),
-                })
-            })
-            .collect()
+    /// The stand-in tables the engine keeps.
+    #[cfg(test)]
+    fn stand_ins(&self) -> &[Table] {
+        &self.inner.plan.stand_ins
     }
-}
-
-/// The `tables` that `keep` accepts, given again as they are (no seconds
-/// spent on them).
-fn kept(tables: &[Table], keep: impl Fn(&Table) -> bool) -> Vec<Given> {
-    tables
-        .iter()
-        .filter(|t| keep(t))
-        .cloned()
-        .map(Given::from)
-        .collect()
 }
 
 impl fmt::Debug for Engine {
@@ -575,13 +479,28 @@ self_cell::self_cell!(
 
 /// A searcher of an [`Engine`]: its own cache and a share of the engine's
 /// graph and tables, so it is `Send` and `'static`. It is a [`Searcher`];
-/// each call is the boxed search's own, through one more pointer.
+/// each call is the boxed search's own, through one more pointer. Dropped,
+/// it hands its cache's memory back to the engine's line for the next
+/// searcher.
 pub struct EngineSearcher(SearcherCell);
+
+impl Drop for EngineSearcher {
+    fn drop(&mut self) {
+        self.0.with_dependent_mut(|data, searcher| {
+            data.lineage.give(searcher.take_memory());
+        });
+    }
+}
 
 impl EngineSearcher {
     /// The engine's graph.
     pub fn graph(&self) -> &GridGraph {
         &self.0.borrow_owner().graph
+    }
+
+    /// Whether this is a searcher of `engine`.
+    pub fn is_of(&self, engine: &Engine) -> bool {
+        Arc::ptr_eq(self.0.borrow_owner(), &engine.inner)
     }
 
     /// Makes this searcher one of `engine`, as [`Engine::searcher`] would,
@@ -601,7 +520,7 @@ impl EngineSearcher {
     /// let mut searcher = engine.searcher();
     /// let (a, b) = (engine.graph().node(0, 0).unwrap(), engine.graph().node(4, 0).unwrap());
     /// assert_eq!(searcher.search_cost(a, b), Some(4.0));
-    /// let walled = engine.edited(&[(2, 0, Tile::OutOfBounds)], &mut None).unwrap();
+    /// let walled = engine.edited(&[(2, 0, Tile::OutOfBounds)]).unwrap();
     /// searcher.switch_to(&walled);
     /// let around = searcher.search_cost(a, b).unwrap(); // two diagonals round the wall
     /// assert!((around - 4.83).abs() < 0.01);
@@ -727,11 +646,11 @@ mod later {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::graph::Graph;
+    use crate::graph::{Graph, NodeId};
     use crate::grid::Neighborhood;
     use crate::landmarks::{Directedness, LandmarkTable};
     use crate::search::testing::scattered;
-    use crate::search::{Dijkstra, Search, SearchCache, SubgoalGraph};
+    use crate::search::{Dijkstra, JumpTable, Search, SearchCache, SubgoalGraph};
 
     /// Every cost of `engine` is Dijkstra's on its map, from `start` to
     /// each cell.
@@ -766,13 +685,12 @@ mod later {
             // A map too small for three landmarks is refused when built.
             prop_assume!(engine.is_ok());
             let mut engine = engine.unwrap();
-            let mut repair = None;
             let (w, h) = (engine.graph().width(), engine.graph().height());
             for (x, y, wall) in edits {
                 let cell = (x % w, y % h, Tile::wall_if(wall));
-                engine = engine.edited_later(&[cell], &mut repair).unwrap();
+                engine = engine.edited_later(&[cell]).unwrap();
                 answers_as_dijkstra(&engine, start)?;
-                let (_, repaired) = engine.repair_step(repair.as_mut().unwrap(), budget).unwrap();
+                let (_, repaired) = engine.repair_step(budget).unwrap();
                 if let Some(repaired) = repaired {
                     engine = repaired;
                     answers_as_dijkstra(&engine, start)?;
@@ -780,7 +698,7 @@ mod later {
             }
             while engine.is_stale() {
                 let (progress, repaired) =
-                    engine.repair_step(repair.as_mut().unwrap(), budget).unwrap();
+                    engine.repair_step(budget).unwrap();
                 prop_assert_eq!(progress.done(), repaired.is_some());
                 if let Some(repaired) = repaired {
                     engine = repaired;
@@ -810,7 +728,7 @@ mod later {
             let mut engine = Engine::new(graph, &spec).unwrap();
             let (w, h) = (engine.graph().width(), engine.graph().height());
             for (x, y, wall, fill) in edits {
-                engine = engine.edited(&[(x % w, y % h, Tile::wall_if(wall))], &mut None).unwrap();
+                engine = engine.edited(&[(x % w, y % h, Tile::wall_if(wall))]).unwrap();
                 prop_assert!(engine.is_behind());
                 prop_assert!(kept_jumps(&engine) == JumpTable::build(engine.graph()));
                 answers_as_dijkstra(&engine, start)?;
@@ -852,7 +770,6 @@ mod later {
                     continue; // a map too small for the landmarks
                 };
                 let mut switched = engine.searcher();
-                let mut repair = None;
                 let (w, h) = (engine.graph().width(), engine.graph().height());
                 let bound = engine.graph().node_bound() as u32;
                 for &(x, y, wall) in &edits {
@@ -864,9 +781,9 @@ mod later {
                     }
                     let cell = (x % w, y % h, Tile::wall_if(wall));
                     engine = if wall && x % 2 == 0 {
-                        engine.edited_later(&[cell], &mut repair).unwrap()
+                        engine.edited_later(&[cell]).unwrap()
                     } else {
-                        engine.edited(&[cell], &mut repair).unwrap()
+                        engine.edited(&[cell]).unwrap()
                     };
                     switched.switch_to(&engine);
                     let mut fresh = engine.searcher();
@@ -884,7 +801,7 @@ mod later {
     /// a jump table repaired, a goal-bounding table's boxes dropped.
     /// The jump table a `sub` engine keeps.
     fn kept_jumps(engine: &Engine) -> JumpTable {
-        JumpTable::clone(engine.inner.subgoal_edits.as_ref().unwrap().jump_table())
+        JumpTable::clone(engine.stand_ins()[0].jumps().unwrap())
     }
 
     #[test]
@@ -901,9 +818,7 @@ mod later {
                 .is_none()
         );
         for (x, y, wall) in [(5, 5, true), (17, 9, false), (17, 10, true), (0, 19, true)] {
-            engine = engine
-                .edited(&[(x, y, Tile::wall_if(wall))], &mut None)
-                .unwrap();
+            engine = engine.edited(&[(x, y, Tile::wall_if(wall))]).unwrap();
             // Behind the map: `jps+` answers over the jump table kept.
             assert!(engine.is_behind(), "behind after ({x}, {y})");
             let jps_plus = Engine::new(engine.graph().clone(), &"jps+".parse().unwrap()).unwrap();
@@ -943,22 +858,10 @@ mod later {
     fn edits_to_a_sub_engine_do_not_repair_its_graph() {
         let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
         let engine = Engine::new(graph, &"sub".parse().unwrap()).unwrap();
-        let repaired = |e: &Engine| {
-            e.inner
-                .subgoal_edits
-                .as_ref()
-                .unwrap()
-                .repaired
-                .get()
-                .is_some()
-        };
-        let once = engine
-            .edited(&[(4, 2, Tile::OutOfBounds)], &mut None)
-            .unwrap();
-        let twice = once
-            .edited_later(&[(5, 3, Tile::OutOfBounds)], &mut None)
-            .unwrap();
-        let edited = twice.edited(&[(4, 2, Tile::Ground)], &mut None).unwrap();
+        let repaired = |e: &Engine| e.inner.caught_up.get().is_some();
+        let once = engine.edited(&[(4, 2, Tile::OutOfBounds)]).unwrap();
+        let twice = once.edited_later(&[(5, 3, Tile::OutOfBounds)]).unwrap();
+        let edited = twice.edited(&[(4, 2, Tile::Ground)]).unwrap();
         for e in [&once, &twice, &edited] {
             assert!(e.is_behind() && !repaired(e));
         }
@@ -968,14 +871,93 @@ mod later {
         assert!(repaired(&edited), "repaired when asked for");
     }
 
+    /// A subgoal graph whose contraction its budget cut answers as `jps+`
+    /// does, query by query with the same statistics, from the borrowing
+    /// API and from an engine: the partial table is never slower than the
+    /// tier under it. Built whole, it answers as itself.
+    #[test]
+    fn a_cut_subgoal_graph_answers_as_jps_plus() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let graph = crate::search::testing::walled(40, 30, |_, _| rng.below(100) < 20);
+        let cut = Table::from(SubgoalGraph::build_within(&graph, Some(Duration::ZERO)));
+        assert!(cut.defers_to_stand_in());
+        let spec: SearchSpec = "sub".parse().unwrap();
+        let prepared = spec
+            .prepare_with(&graph, [Given::from(cut.clone())])
+            .unwrap();
+        let engine = Engine::with_tables(graph.clone(), &spec, [Given::from(cut)]).unwrap();
+        assert!(!engine.is_exact());
+        let jps_plus = "jps+"
+            .parse::<SearchSpec>()
+            .unwrap()
+            .prepare(&graph)
+            .unwrap();
+        let whole = spec.prepare(&graph).unwrap();
+        assert!(!whole.tables()[0].defers_to_stand_in());
+        let (mut a, mut b, mut c) = (prepared.searcher(), engine.searcher(), jps_plus.searcher());
+        let (mut w, mut cache) = (whole.searcher(), SearchCache::new());
+        let mut differs = 0;
+        for goal in (0..graph.node_bound() as u32).map(NodeId).step_by(7) {
+            let start = NodeId(0);
+            let want = (c.search_cost(start, goal), c.stats());
+            assert_eq!((a.search_cost(start, goal), a.stats()), want, "to {goal:?}");
+            assert_eq!((b.search_cost(start, goal), b.stats()), want, "to {goal:?}");
+            let cost = w.search_cost(start, goal);
+            assert_eq!(cost.is_some(), want.0.is_some());
+            if let (Some(x), Some(y)) = (
+                cost,
+                Dijkstra::new(&graph).search_cost(start, goal, &mut cache),
+            ) {
+                assert!((x - y).abs() < 1e-9);
+            }
+            differs += usize::from(w.stats() != want.1);
+        }
+        assert!(differs > 0, "the whole table searches as itself");
+    }
+
+    /// Edits of two engines of one line (an engine edited twice): each
+    /// edit's landmark table is a build's on its own map, whichever engine
+    /// the line's repair state followed last.
+    #[test]
+    fn edits_of_an_older_engine_of_the_line_keep_its_table_exact() {
+        let graph = crate::grid::testing::open_map(12, 8, Neighborhood::Octile);
+        let engine = Engine::new(graph, &"astar/dh:3".parse().unwrap()).unwrap();
+        let first = engine.edited(&[(5, 3, Tile::OutOfBounds)]).unwrap();
+        let second = engine.edited(&[(6, 4, Tile::OutOfBounds)]).unwrap();
+        let third = first.edited(&[(7, 2, Tile::OutOfBounds)]).unwrap();
+        for e in [&first, &second, &third] {
+            let table = e.tables().iter().find_map(Table::landmarks).unwrap();
+            let built = LandmarkTable::build(e.graph(), table.landmarks(), Directedness::Symmetric);
+            assert!(*table == built);
+            answers_as_dijkstra(e, NodeId(0)).unwrap();
+        }
+    }
+
+    /// A searcher dropped hands its memory back; the next searcher of the
+    /// line (an edited engine's too) takes it instead of a new one.
+    #[test]
+    fn dropped_searchers_hand_their_memory_to_the_next() {
+        let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
+        let engine = Engine::new(graph, &"jps+".parse().unwrap()).unwrap();
+        let pooled = |e: &Engine| e.inner.lineage.pooled();
+        let mut searcher = engine.searcher();
+        assert!(searcher.search_cost(NodeId(0), NodeId(50)).is_some());
+        assert_eq!(pooled(&engine), 0);
+        drop(searcher);
+        assert_eq!(pooled(&engine), 1);
+        let edited = engine.edited(&[(4, 2, Tile::OutOfBounds)]).unwrap();
+        let again = edited.searcher();
+        assert_eq!(pooled(&engine), 0, "taken by the edited engine's searcher");
+        drop(again);
+        assert_eq!(pooled(&edited), 1);
+    }
+
     #[test]
     fn other_specs_are_repaired_at_once() {
         let graph = crate::grid::testing::open_map(9, 6, Neighborhood::Octile);
         for name in ["jps+/dh:2", "jps+", "jps+bb", "sub", "astar"] {
             let engine = Engine::new(graph.clone(), &name.parse().unwrap()).unwrap();
-            let edited = engine
-                .edited_later(&[(4, 2, Tile::OutOfBounds)], &mut None)
-                .unwrap();
+            let edited = engine.edited_later(&[(4, 2, Tile::OutOfBounds)]).unwrap();
             assert!(!edited.is_stale(), "{name}");
             assert!(
                 !edited

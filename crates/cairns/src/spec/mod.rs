@@ -78,15 +78,18 @@ mod choose;
 mod construct;
 mod engine;
 mod error;
+mod live;
 mod names;
 mod prepare;
 mod rules;
 mod tables;
+mod upkeep;
 
 pub use choose::{Allowance, Choice, choose};
 pub use construct::BoxedSearcher;
 pub use engine::{Engine, EngineSearcher};
 pub use error::{SpecError, SpecErrorKind};
+pub use live::{Live, LiveSearcher};
 pub use names::{
     ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, MAX_LANDMARKS, PLACEMENT_SEED,
     PlacementKind, SearchSpec, Weight, parse_landmark_count,

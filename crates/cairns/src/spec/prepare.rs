@@ -103,6 +103,13 @@ impl SearchSpec {
             });
             tables.push(table);
         }
+        // A table cut at its budget answers through its stand-in, built
+        // now (a jump table: a fraction of a second).
+        let stand_ins = tables
+            .iter()
+            .filter(|t| t.defers_to_stand_in())
+            .filter_map(|t| t.build_stand_in(graph))
+            .collect();
         Ok(Prepared {
             graph,
             plan: Plan {
@@ -110,6 +117,7 @@ impl SearchSpec {
                 tables,
                 report,
                 landmarks_given,
+                stand_ins,
             },
         })
     }
@@ -171,6 +179,7 @@ impl SearchSpec {
             spec,
             graph,
             tables,
+            &[],
             compressed,
             SearchMemory::default(),
         ))
@@ -186,6 +195,34 @@ pub(super) struct Plan {
     pub(super) report: Vec<TableReport>,
     /// Whether a landmark table was given (a saved file) rather than built.
     pub(super) landmarks_given: bool,
+    /// The tables the stand-in searches run over ([`Table::stand_in`]),
+    /// for the tables that do not carry theirs: built when a table is
+    /// partial, and kept by an engine that may be edited.
+    pub(super) stand_ins: Vec<Table>,
+}
+
+impl Plan {
+    /// A searcher of this plan on `graph` (its map), its cache in
+    /// `memory`: the spec's own search, or, while one of its tables is
+    /// partial or `behind` its map, the stand-in search over that
+    /// table's stand-in ([`Table::stand_in`]), which answers the same
+    /// costs at the speed of the tier the table stands on.
+    pub(super) fn searcher<'a>(
+        &'a self,
+        graph: &'a GridGraph,
+        behind: bool,
+        memory: SearchMemory,
+    ) -> BoxedSearcher<'a> {
+        let waiting = |t: &&Table| t.defers_to_stand_in() || (behind && t.waits_at_edits());
+        let spec = match self.tables.iter().filter(waiting).find_map(Table::stand_in) {
+            Some((algorithm, _)) => SearchSpec {
+                algorithm,
+                ..self.spec
+            },
+            None => self.spec,
+        };
+        build_searcher(spec, graph, &self.tables, &self.stand_ins, None, memory)
+    }
 }
 
 /// A resolved spec with the tables it needs on one graph, ready to hand
@@ -272,12 +309,7 @@ impl<'g> Prepared<'g> {
 
     /// A new searcher with a cache of its own (one per thread).
     pub fn searcher(&self) -> BoxedSearcher<'_> {
-        build_searcher(
-            self.plan.spec,
-            self.graph,
-            &self.plan.tables,
-            None,
-            SearchMemory::default(),
-        )
+        self.plan
+            .searcher(self.graph, false, SearchMemory::default())
     }
 }

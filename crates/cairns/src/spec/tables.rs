@@ -91,13 +91,14 @@ impl Table {
 
     /// Whether the table has all it can hold: every jump point of a
     /// goal-bounding table with its boxes, a subgoal graph ranked over its
-    /// edges ([`SubgoalGraph::is_contracted`]); always for the other
+    /// edges ([`SubgoalGraph::is_contracted`]) with its whole core boxed
+    /// (a build its budget cut boxes part of it, or none); always for the other
     /// kinds. A table that is not answers optimally, more slowly, until
     /// [`Engine::filled_within`](super::Engine::filled_within).
     pub fn is_filled(&self) -> bool {
         match self {
             Table::Bounds(b) => b.boxed() == b.jump_points(),
-            Table::Subgoals(s) => s.is_contracted(),
+            Table::Subgoals(s) => s.is_contracted() && s.core_boxed() == s.core(),
             Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => true,
         }
     }
@@ -127,6 +128,109 @@ impl Table {
         }
     }
 
+    /// The search that answers for this table while the table is partial
+    /// (a build cut at its budget) or behind its map (an edit left it of
+    /// the older one), and the kind of table that search runs over: `jps+`
+    /// over a jump table for a subgoal graph, which JPS+ stands under, and
+    /// for a goal-bounding table, whose own jump table serves. `None` for
+    /// the kinds that are always whole and of their map (landmark tables
+    /// follow edits through their repair instead).
+    pub(super) fn stand_in(&self) -> Option<(Algorithm, TableKind)> {
+        match self {
+            Table::Subgoals(_) | Table::Bounds(_) => Some((Algorithm::JpsPlus, TableKind::Jumps)),
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => None,
+        }
+    }
+
+    /// Whether this table, as it is, would answer more slowly than its
+    /// [`stand_in`](Self::stand_in), so that the stand-in answers until it
+    /// is filled: a goal-bounding table with no boxes at all (it would
+    /// prune nothing), and a subgoal graph whose unboxed core
+    /// ([`SubgoalGraph::core`] less [`SubgoalGraph::core_boxed`]) holds
+    /// more than half of its subgoals: a graph made flat by an edit, or a
+    /// build whose contraction its budget cut, where every query searches
+    /// that core with the octile estimate alone. Measured with 8 s
+    /// budgets, every 8th query, on a loaded 2-core machine: Boston_0_1024
+    /// (15,198 of 16,144 subgoals unboxed) 27,367 us against `jps+`'s
+    /// 1,152, Berlin_0_1024 (8,804 of 9,914) 13,553 against 402,
+    /// TheFrozenSea (13,877 of 22,912) 17,683 against 4,912. A whole
+    /// contraction leaves a smaller core, which answers sooner than JPS+
+    /// even unboxed (random512-10-0: a core of 12,600 of 66,874, part of
+    /// it boxed at 8 s, 151.6 us against `jps+`'s 555).
+    pub(super) fn defers_to_stand_in(&self) -> bool {
+        match self {
+            Table::Bounds(b) => b.boxed() == 0,
+            Table::Subgoals(s) => {
+                !s.is_contracted() || 2 * (s.core() - s.core_boxed()) > s.subgoals().len()
+            }
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => false,
+        }
+    }
+
+    /// The table the stand-in searches over, built on `graph`, for the
+    /// kinds that do not carry it: a subgoal graph's jump table. `None`
+    /// for the others (goal bounding keeps its jump table inside).
+    pub(super) fn build_stand_in(&self, graph: &GridGraph) -> Option<Table> {
+        match self {
+            Table::Subgoals(_) => Some(JumpTable::build(graph).into()),
+            _ => None,
+        }
+    }
+
+    /// Whether a wall edit leaves this table as it was, behind its map,
+    /// while its stand-in (repaired at once, far sooner) answers: a subgoal
+    /// graph, whose repair costs many times a jump table's. The table
+    /// [`caught_up`](Self::caught_up) is made when it is asked for, or
+    /// filled by [`Engine::filled_within`](super::Engine::filled_within).
+    pub(super) fn waits_at_edits(&self) -> bool {
+        matches!(self, Table::Subgoals(_))
+    }
+
+    /// This table, left behind its map by edits of the cells `behind`,
+    /// brought to `graph`: a subgoal graph repaired near the cells and
+    /// flat ([`SubgoalGraph::edited`]); the others as
+    /// [`repaired`](Self::repaired) brings them, or as they are.
+    pub(super) fn caught_up(&self, graph: &GridGraph, behind: &[NodeId]) -> Table {
+        self.repaired(graph, behind).unwrap_or_else(|| self.clone())
+    }
+
+    /// Builds the table of `kind` on `graph` within `budget`, for the
+    /// kinds whose build a budget cuts: goal bounding's boxes
+    /// ([`GoalBounds::build_within`]: the jump points left get none) and
+    /// the subgoal graph's hierarchy ([`SubgoalGraph::build_within`]: the
+    /// subgoals left stay in the core). Queries over a cut table stay
+    /// optimal. `None` for the kinds built whole.
+    pub fn build_within(kind: TableKind, graph: &GridGraph, budget: Duration) -> Option<Table> {
+        match kind {
+            TableKind::Bounds => Some(GoalBounds::build_within(graph, Some(budget)).into()),
+            TableKind::Subgoals => Some(SubgoalGraph::build_within(graph, Some(budget)).into()),
+            TableKind::Landmarks | TableKind::CompressedLandmarks | TableKind::Jumps => None,
+        }
+    }
+
+    /// What the table holds beyond its kind and bytes, as `(label, value)`
+    /// rows for reports: how much of a goal-bounding table is boxed, how
+    /// much of a subgoal graph is left in its core and boxed there (none
+    /// for the kinds always whole).
+    pub fn details(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Table::Bounds(b) => vec![(
+                "boxes",
+                format!("{} of {} jump points", b.boxed(), b.jump_points()),
+            )],
+            Table::Subgoals(t) => vec![(
+                "core",
+                format!(
+                    "{} of {} subgoals, {} boxed",
+                    t.core(),
+                    t.subgoals().len(),
+                    t.core_boxed()
+                ),
+            )],
+            Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => Vec::new(),
+        }
+    }
+
     /// The bytes its data takes in memory.
     pub fn memory_bytes(&self) -> usize {
         match self {
@@ -152,6 +256,19 @@ impl Table {
             Table::Subgoals(t) => t.save(w, map_hash),
             Table::Bounds(t) => t.save(w, map_hash),
         }
+    }
+
+    /// Writes the table as [`save`](Self::save) does, tagged with the
+    /// hash of `graph`'s map (the one [`Given::read`] checks).
+    ///
+    /// # Errors
+    ///
+    /// Any error of `w`.
+    pub fn save_for(&self, w: impl Write, graph: &GridGraph) -> io::Result<()> {
+        self.save(
+            w,
+            crate::saved::grid_hash(graph.grid(), graph.neighborhood()),
+        )
     }
 
     /// Reads a saved table of any kind, told apart by its magic bytes, with
@@ -379,6 +496,26 @@ pub struct Given {
     /// Seconds spent loading (or building) it, counted in
     /// [`Prepared::preprocess_s`](super::Prepared::preprocess_s).
     pub seconds: f64,
+}
+
+impl Given {
+    /// Reads a saved table of any kind for `graph` ([`Table::load_for`],
+    /// checked against the hash of `graph`'s map,
+    /// [`grid_hash`](crate::saved::grid_hash)), timed: what every front
+    /// end's `--table FILE` does.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Table::load_for`].
+    pub fn read(r: impl Read, graph: &GridGraph) -> Result<Given, FileError> {
+        let t0 = std::time::Instant::now();
+        let hash = crate::saved::grid_hash(graph.grid(), graph.neighborhood());
+        let table = Table::load_for(r, graph, hash)?;
+        Ok(Given {
+            table,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    }
 }
 
 impl From<Table> for Given {
