@@ -18,6 +18,7 @@
 //! an upper bound. Entries with equal keys come out in an order that
 //! depends on the structure but is deterministic.
 
+mod boxed;
 mod bucket_queue;
 mod classic_binary_heap;
 pub mod conformance;
@@ -41,7 +42,8 @@ mod unsorted_array;
 
 /// Also at the crate root, where `#[macro_export]` puts it.
 #[doc(inline)]
-pub use crate::with_open_set;
+pub use crate::{with_boxed_open, with_open_set};
+pub use boxed::{BoxedOpen, DynOpen};
 pub use bucket_queue::BucketQueue;
 pub use classic_binary_heap::ClassicBinaryHeap;
 pub use hash_table::HashTable;

@@ -22,7 +22,7 @@ use crate::search::{
     JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
 };
 use crate::search::{SearchMemory, Searcher};
-use crate::with_open_set;
+use crate::with_boxed_open;
 
 /// A searcher that a [`Prepared`](super::Prepared) spec or an
 /// [`Engine`](super::Engine) hands out: any search, with its own cache,
@@ -79,10 +79,10 @@ macro_rules! with_heuristic {
 /// get; then plain A* answers.
 macro_rules! grid_searcher {
     ($open:expr, $heuristic:expr, $graph:expr, $table:expr, |$h:ident| $make:expr) => {
-        with_open_set!($open, |Q| with_heuristic!(jump $heuristic, $graph, $table, |$h| {
+        with_boxed_open!($open, |q| with_heuristic!(jump $heuristic, $graph, $table, |$h| {
             match $make {
-                Some(search) => boxed::<_, Q>(search),
-                None => boxed::<_, Q>(AStar::new($graph, Octile::new($graph))),
+                Some(search) => boxed(q, search),
+                None => boxed(q, AStar::new($graph, Octile::new($graph))),
             }
         }))
     };
@@ -143,15 +143,12 @@ impl HeuristicSpec {
     }
 }
 
-/// `search` with a new cache over OPEN set `Q`, boxed.
-fn boxed<
-    'a,
-    S: crate::search::Search + Send + 'a,
-    Q: crate::open::OpenSet + Default + Send + 'a,
->(
+/// `search` with a new cache over the OPEN set `open`, boxed.
+fn boxed<'a, S: crate::search::Search + Send + 'a, Q: crate::open::OpenSet + Send + 'a>(
+    open: Q,
     search: S,
 ) -> BoxedSearcher<'a> {
-    Box::new(Cached::new(search, SearchCache::with_open(Q::default())))
+    Box::new(Cached::new(search, SearchCache::with_open(open)))
 }
 
 /// A* over a table the searcher owns, with OPEN set `open`.
@@ -161,9 +158,10 @@ fn owned_table_astar<'a, T: OwnedTable + Send + 'a>(
     table: T,
     weight: f64,
 ) -> BoxedSearcher<'a> {
-    with_open_set!(open, |Q| boxed::<_, Q>(OwnedTableAStar::new(
-        graph, table, weight
-    )))
+    with_boxed_open!(open, |q| boxed(
+        q,
+        OwnedTableAStar::new(graph, table, weight)
+    ))
 }
 
 /// The A* of [`build_searcher`]: over the compressed copy of the landmark
@@ -189,8 +187,8 @@ fn astar_searcher<'a>(
             let adaptive = AdaptiveLandmarks::new(table.clone(), ADAPT_PROBABILITY, PLACEMENT_SEED);
             owned_table_astar(open, graph, adaptive, weight)
         }
-        _ => with_open_set!(open, |Q| with_heuristic!(heuristic, graph, table, |h| {
-            boxed::<_, Q>(AStar::new(graph, Weighted::checked(h, weight)))
+        _ => with_boxed_open!(open, |q| with_heuristic!(heuristic, graph, table, |h| {
+            boxed(q, AStar::new(graph, Weighted::checked(h, weight)))
         })),
     }
 }
@@ -221,7 +219,7 @@ pub(super) fn safe_searcher<'a>(
         _ => dh,
     };
     let safe = Weighted::checked(SafeDifferential::new(dh, changes, graph), spec.bound());
-    let mut searcher = with_open_set!(spec.open_kind(), |Q| boxed::<_, Q>(AStar::new(graph, safe)));
+    let mut searcher = with_boxed_open!(spec.open_kind(), |q| boxed(q, AStar::new(graph, safe)));
     searcher.give_memory(std::mem::take(memory));
     searcher.prepare(graph.node_bound());
     Some(searcher)
@@ -278,33 +276,33 @@ pub(super) fn build_searcher<'a>(
     let open = spec.open_kind();
     let weight = spec.bound();
     let mut searcher = match spec.algorithm {
-        Algorithm::Bfs => boxed::<_, crate::open::QuaternaryHeap>(Bfs::new(graph)),
-        Algorithm::Dijkstra => with_open_set!(open, |Q| boxed::<_, Q>(Dijkstra::new(graph))),
+        Algorithm::Bfs => boxed(crate::open::QuaternaryHeap::default(), Bfs::new(graph)),
+        Algorithm::Dijkstra => with_boxed_open!(open, |q| boxed(q, Dijkstra::new(graph))),
         Algorithm::AStar => astar_searcher(graph, (heuristic, open, weight), table, compressed),
         // The weight bounds the focal list; the heuristic stays admissible.
         Algorithm::Focal => with_heuristic!(heuristic, graph, table, |h| {
             match Focal::new(graph, h, weight) {
-                Some(focal) => boxed::<_, crate::open::QuaternaryHeap>(focal),
+                Some(focal) => boxed(crate::open::QuaternaryHeap::default(), focal),
                 // `Weight` is finite and at least 1.
-                None => boxed::<_, crate::open::QuaternaryHeap>(Dijkstra::new(graph)),
+                None => boxed(crate::open::QuaternaryHeap::default(), Dijkstra::new(graph)),
             }
         }),
-        Algorithm::Theta => with_open_set!(open, |Q| match heuristic {
+        Algorithm::Theta => with_boxed_open!(open, |q| match heuristic {
             HeuristicSpec::Zero => match ThetaStar::with_heuristic(graph, Zero) {
-                Some(theta) => boxed::<_, Q>(theta),
+                Some(theta) => boxed(q, theta),
                 // `resolve` refused Theta* without octile movement.
-                None => boxed::<_, Q>(Dijkstra::new(graph)),
+                None => boxed(q, Dijkstra::new(graph)),
             },
             // `resolve` allows only euclidean besides zero.
             _ => match ThetaStar::new(graph) {
-                Some(theta) => boxed::<_, Q>(theta),
-                None => boxed::<_, Q>(Dijkstra::new(graph)),
+                Some(theta) => boxed(q, theta),
+                None => boxed(q, Dijkstra::new(graph)),
             },
         }),
-        Algorithm::Canonical => with_open_set!(
+        Algorithm::Canonical => with_boxed_open!(
             open,
-            |Q| with_heuristic!(jump heuristic, graph, table, |h| {
-                boxed::<_, Q>(AStar::new(Canonical(graph), Weighted::checked(h, weight)))
+            |q| with_heuristic!(jump heuristic, graph, table, |h| {
+                boxed(q, AStar::new(Canonical(graph), Weighted::checked(h, weight)))
             })
         ),
         Algorithm::Jps => grid_searcher!(open, heuristic, graph, table, |h| {
