@@ -103,6 +103,15 @@ fn bad_terrain_tables_are_refused() {
         ("S=0", "got \"0\""),
         ("S", "expected LETTER=COST, got \"S\""),
         ("S=cheap", "got \"cheap\""),
+        // Regression: A* said "no path" and Dijkstra "cost inf" at 1e308,
+        // and 1e300 printed a 300-digit cost.
+        (
+            ".=1e308",
+            "tile '.': the cost 1e308 is above the largest finite cost, 1e9",
+        ),
+        (".=1e300", "the cost 1e300 is above"),
+        // Regression: the second cost was kept silently.
+        ("Q=3,Q=4", "tile 'Q' is given twice"),
     ] {
         let out = run("path {} --from 0,0 --to 4,0 --terrain {}", &[&map, bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}");

@@ -1,6 +1,6 @@
 //! A grid seen as a graph under a movement rule.
 
-use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, move_cost, valid_cost};
+use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, cost_error, move_cost};
 use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 use crate::parse::ParseError;
@@ -236,7 +236,8 @@ impl GridGraph {
     /// # Errors
     ///
     /// [`TerrainError`] when there are not `width * height` costs, or a cost
-    /// is zero, negative or NaN (the message names the cell).
+    /// is zero, negative, NaN or finite above [`MAX_COST`](crate::grid::MAX_COST)
+    /// (the message names the cell).
     pub fn with_cell_costs(
         grid: Grid,
         neighborhood: Neighborhood,
@@ -249,13 +250,14 @@ impl GridGraph {
             }
             .into());
         }
-        if let Some(i) = costs.iter().position(|&c| !valid_cost(c)) {
-            let (x, y) = grid.coords(NodeId(i as u32));
-            return Err(TerrainErrorKind::Cost {
-                at: format!("cell ({x}, {y})"),
-                found: costs[i].to_string(),
+        for (i, &c) in costs.iter().enumerate() {
+            let at = || {
+                let (x, y) = grid.coords(NodeId(i as u32));
+                format!("cell ({x}, {y})")
+            };
+            if let Some(kind) = cost_error(c, at) {
+                return Err(kind.into());
             }
-            .into());
         }
         let terrain = Terrain::new(TileCosts::default(), costs);
         Ok(Self::build(grid, neighborhood, Some(terrain)))
