@@ -439,12 +439,14 @@ impl Summary {
         self.expanded as f64 / self.queries.max(1) as f64
     }
 
-    /// Mean microseconds per query.
+    /// Mean microseconds per query; 0 (never -0) with no query.
     pub fn mean_us(&self) -> f64 {
-        self.times.iter().sum::<f64>() / self.queries.max(1) as f64 * 1e6
+        // The sum starts at 0.0: `Iterator::sum` of no f64 is -0.0, which
+        // printed as `mean us -0.0`.
+        self.times.iter().fold(0.0, |sum, t| sum + t) / self.queries.max(1) as f64 * 1e6
     }
 
-    /// Median microseconds per query.
+    /// Median microseconds per query; 0 with no query.
     pub fn median_us(&self) -> f64 {
         median(&self.times) * 1e6
     }
@@ -620,6 +622,17 @@ mod tests {
             queries,
             data_errors: Vec::new(),
         }
+    }
+
+    /// Regression test: a run of no query printed `mean us -0.0` (the
+    /// sum of no f64 is -0.0).
+    #[test]
+    fn a_summary_of_no_query_is_zero_not_minus_zero() {
+        let none = Summary::default();
+        for value in [none.mean_us(), none.median_us(), none.mean_expanded()] {
+            assert!(value == 0.0 && value.is_sign_positive(), "{value}");
+        }
+        assert_eq!(format!("{:.1}", none.mean_us()), "0.0");
     }
 
     #[test]
