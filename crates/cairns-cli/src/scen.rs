@@ -82,7 +82,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let instance = match loaded {
         Ok(instance) => instance,
         Err(e) if matches!(e.kind(), InstanceErrorKind::Map { .. }) && args.map.is_none() => {
-            bail!("{e} (give the map with --map)")
+            // `{:#}`: the system's reason too.
+            bail!("{:#} (give the map with --map)", anyhow::Error::from(e))
         }
         Err(e) => return Err(e.into()),
     };

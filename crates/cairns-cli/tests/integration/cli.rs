@@ -392,3 +392,14 @@ fn scen_on_threads_matches_the_serial_run() {
         assert!(serial["queries"].as_u64().unwrap() > 100);
     }
 }
+
+/// Regression test: a missing `.scen` file gave no reason ("cannot read
+/// the file"); the system's is printed too.
+#[test]
+fn a_missing_scenario_file_gives_the_reason() {
+    let o = cairns(&["scen", "/nonexistent/x.map.scen"]);
+    assert_refused(
+        &o,
+        &["/nonexistent/x.map.scen", "No such file or directory"],
+    );
+}

@@ -64,10 +64,33 @@ pub struct Instance {
 }
 
 /// A scenario file or its map that could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[error("{kind}")]
+///
+/// Displayed as its [`kind`](Self::kind); the I/O error beneath, if any
+/// (the operating system's reason: "No such file or directory"), is the
+/// [`source`](std::error::Error::source), so that a chain of errors
+/// printed whole (`{:#}` of anyhow) ends with it.
+#[derive(Debug)]
 pub struct InstanceError {
     kind: InstanceErrorKind,
+}
+
+impl std::fmt::Display for InstanceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for InstanceError {
+    /// The I/O error under the kind: the kind's own message already
+    /// holds that of the parse error, so the chain skips it.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            InstanceErrorKind::Scen(e) | InstanceErrorKind::Map { error: e, .. } => {
+                std::error::Error::source(e)
+            }
+            InstanceErrorKind::Dir { error, .. } => Some(error),
+        }
+    }
 }
 
 impl InstanceError {
@@ -622,6 +645,19 @@ mod tests {
             queries,
             data_errors: Vec::new(),
         }
+    }
+
+    /// Regression test: a missing scenario file gave no reason; the I/O
+    /// error is the source, so that the CLI's `{:#}` prints it.
+    #[test]
+    fn a_missing_file_keeps_the_reason_as_the_source() {
+        let e = Instance::load(Path::new("/nonexistent/x.map.scen"), None, 1).unwrap_err();
+        let source = std::error::Error::source(&e).expect("a source");
+        let io = source
+            .downcast_ref::<std::io::Error>()
+            .expect("an io::Error");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert!(e.to_string().contains("/nonexistent/x.map.scen"), "{e}");
     }
 
     /// Regression test: a run of no query printed `mean us -0.0` (the
