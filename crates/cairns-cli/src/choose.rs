@@ -20,7 +20,7 @@ use clap::builder::TypedValueParser as _;
 
 /// `--search`'s parser: the library's names, each listed in `--help`
 /// with what it is.
-fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+pub(crate) fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
     let names = Algorithm::ALL.map(|a| clap::builder::PossibleValue::new(a.name()).help(a.about()));
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Algorithm>())
 }

@@ -27,6 +27,7 @@ use anyhow::{Context, bail};
 use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
+use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
@@ -78,22 +79,29 @@ pub struct Args {
     /// Heuristic A: zero, manhattan, octile, euclidean, or
     /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
     /// random, farthest, avoid or sampled (the default, seed 1), with octile as
-    /// base); a bare `dh` uses the table of --landmarks.
-    #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicSpec,
+    /// base); a bare `dh` uses the landmark table of --table. By default
+    /// the search's own, as `path` picks it (octile on octile maps,
+    /// euclidean for theta, none for dijkstra and bfs).
+    #[arg(long)]
+    pub heuristic: Option<HeuristicSpec>,
     /// Heuristic B: cells only B expanded are drawn sky blue, cells both
     /// expanded purple.
     #[arg(long)]
     pub compare: Option<HeuristicSpec>,
-    /// Search algorithm: astar (the default), canonical, jps (drawn with
-    /// its jump points), dijkstra or bfs.
-    #[arg(long = "search", value_name = "NAME")]
+    /// Search algorithm, by name (jps is drawn with its jump points).
+    #[arg(long = "search", value_name = "NAME", value_parser = crate::choose::algorithm_names())]
     pub algorithm: Option<Algorithm>,
-    /// A landmark table saved by `cairns landmarks build` for this map and
-    /// --neighborhood, used by whichever of --heuristic and --compare is
-    /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
-    #[arg(long, value_name = "FILE")]
-    pub landmarks: Option<PathBuf>,
+    /// Use a table saved for this map and --neighborhood instead of
+    /// building it (repeat for several), as in `scen` and `path`: a
+    /// landmark table from `cairns landmarks build`, used by whichever of
+    /// --heuristic and --compare is `dh` (or `dh:K` with the file's K), or
+    /// the table of a search from `cairns table build --search NAME`.
+    #[arg(
+        long = "table",
+        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
+        value_name = "FILE"
+    )]
+    pub tables: Vec<PathBuf>,
     /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
     /// 8-cut (octile with corner cutting: past one wall's corner).
     #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
@@ -174,22 +182,44 @@ struct Run {
     table_seconds: Option<f64>,
 }
 
+/// Whether the table file `path` holds landmarks (read from its magic
+/// bytes; a file that cannot be read is not, and fails when loaded).
+fn holds_landmarks(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok()
+        && matches!(
+            TableKind::of(magic),
+            Some(TableKind::Landmarks | TableKind::CompressedLandmarks)
+        )
+}
+
+/// The searches of `render`: the algorithm, and the tables given.
+struct Searches<'a> {
+    algorithm: Option<Algorithm>,
+    tables: &'a [PathBuf],
+}
+
+/// Runs the search with `heuristic` (`None`: the search's default); the
+/// landmark tables go to it only if `landmarks`, the table of a search
+/// always.
 fn run_one(
     graph: &GridGraph,
-    algorithm: Option<Algorithm>,
-    heuristic: HeuristicSpec,
-    landmarks_file: Option<&Path>,
+    searches: &Searches<'_>,
+    heuristic: Option<HeuristicSpec>,
+    landmarks: bool,
     start: NodeId,
     goal: NodeId,
 ) -> anyhow::Result<Run> {
-    // The file belongs to the differential heuristic(s) only.
     let search = SearchArgs {
-        algorithm,
-        heuristic: Some(heuristic),
-        tables: landmarks_file
-            .filter(|_| heuristic.is_landmarks())
-            .map(Path::to_path_buf)
-            .into_iter()
+        algorithm: searches.algorithm,
+        heuristic,
+        tables: searches
+            .tables
+            .iter()
+            .filter(|&t| landmarks || !holds_landmarks(t))
+            .cloned()
             .collect(),
         ..SearchArgs::default()
     };
@@ -200,11 +230,11 @@ fn run_one(
     let search_seconds = t0.elapsed().as_secs_f64();
     let label = match heuristic {
         // `dh:K` for the default placement keeps the legend short.
-        HeuristicSpec::Landmarks {
+        Some(HeuristicSpec::Landmarks {
             count: Some(k),
             placement,
             mode: LandmarkMode::All,
-        } if placement == PlacementKind::default() => format!("dh:{k}"),
+        }) if placement == PlacementKind::default() => format!("dh:{k}"),
         _ => prepared.heuristic_label(),
     };
     let mut path = Vec::new();
@@ -237,33 +267,40 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let graph = args.terrain.graph(grid, args.neighborhood);
     let start = endpoint(&graph, &name, "start", args.from)?;
     let goal = endpoint(&graph, &name, "goal", args.to)?;
-    if let Some(file) = &args.landmarks
-        && !args.heuristic.is_landmarks()
-        && !args.compare.is_some_and(HeuristicSpec::is_landmarks)
+    let compare_dh = args.compare.is_some_and(HeuristicSpec::is_landmarks);
+    // A takes the landmark tables under dh, or under no heuristic named
+    // (they make it dh) unless B is the one with dh.
+    let a_dh = match args.heuristic {
+        Some(h) => h.is_landmarks(),
+        None => !compare_dh,
+    };
+    if let Some(file) = args.tables.iter().find(|t| holds_landmarks(t))
+        && !a_dh
+        && !compare_dh
     {
         bail!(
-            "--landmarks {} needs a differential heuristic: give --heuristic dh or --compare dh",
+            "--table {} holds a landmark table, which needs a differential heuristic: give --heuristic dh or --compare dh",
             file.display()
         );
     }
-    let file = args.landmarks.as_deref();
-    // Dijkstra and breadth-first search take no heuristic.
+    // Dijkstra and breadth-first search take no heuristic: none is given
+    // them, and there is nothing to compare.
     let informed = args.algorithm.is_none_or(Algorithm::uses_heuristic);
-    let heuristic = if informed {
-        args.heuristic
-    } else {
-        HeuristicSpec::Zero
+    let heuristic = args.heuristic.filter(|_| informed);
+    let searches = Searches {
+        algorithm: args.algorithm,
+        tables: &args.tables,
     };
-    let mut runs = vec![run_one(
-        &graph,
-        args.algorithm,
-        heuristic,
-        file,
-        start,
-        goal,
-    )?];
+    let mut runs = vec![run_one(&graph, &searches, heuristic, a_dh, start, goal)?];
     if let Some(b) = args.compare.filter(|_| informed) {
-        runs.push(run_one(&graph, args.algorithm, b, file, start, goal)?);
+        runs.push(run_one(
+            &graph,
+            &searches,
+            Some(b),
+            compare_dh,
+            start,
+            goal,
+        )?);
     }
     let crop = args.crop.unwrap_or(Crop {
         x: 0,
