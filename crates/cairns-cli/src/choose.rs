@@ -278,11 +278,11 @@ impl BuildReport<'_> {
         let g = self.graph;
         writeln!(
             out,
-            "map         {} ({}x{}, {}-connected)",
+            "map         {} ({}x{}, {})",
             self.map.display(),
             g.width(),
             g.height(),
-            g.neighborhood().directions()
+            g.neighborhood()
         )?;
         for line in &self.details {
             writeln!(out, "{line}")?;
@@ -312,12 +312,15 @@ pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<Given> {
     })
 }
 
-/// Parses `4` or `8`.
-pub fn parse_neighborhood(s: &str) -> Result<Neighborhood, String> {
-    match s {
-        "4" => Ok(Neighborhood::Four),
-        "8" => Ok(Neighborhood::Octile),
-        "8-cut" => Ok(Neighborhood::OctileCornerCutting),
-        _ => Err(format!("neighborhood must be 4, 8 or 8-cut, got {s:?}")),
-    }
+/// `--neighborhood`'s parser: the library's names of each movement rule
+/// ([`Neighborhood::names`]: the canonical one, its aliases), each listed
+/// in `--help` with what it is.
+pub fn neighborhood_names() -> impl clap::builder::TypedValueParser<Value = Neighborhood> {
+    let names = Neighborhood::ALL.map(|n| {
+        let aliases = &n.names()[1..];
+        clap::builder::PossibleValue::new(n.token())
+            .aliases(aliases.iter().copied())
+            .help(format!("{} (also {})", n.name(), aliases.join(", ")))
+    });
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Neighborhood>())
 }

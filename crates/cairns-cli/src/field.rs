@@ -12,7 +12,6 @@ use cairns::movingai::read_map;
 use cairns::search::{DistanceField, SearchCache};
 use cairns_draw::{Canvas, Rgb};
 
-use crate::choose::parse_neighborhood;
 use crate::{Outcome, parse_point};
 
 /// Small maps are drawn at least this many pixels on their longest side.
@@ -27,9 +26,9 @@ pub struct Args {
     /// distance to the nearest).
     #[arg(long = "to", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub goals: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// Print the field on stdout: `flow` (an arrow per cell towards its
     /// next step, `G` at a goal, `x` where no goal can be reached, walls as

@@ -12,7 +12,6 @@ use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
 use cairns::movingai::{read_map, read_scen};
 
 use crate::Outcome;
-use crate::choose::parse_neighborhood;
 use crate::choose::{BuildReport, save_table};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
@@ -31,10 +30,10 @@ pub struct BuildArgs {
     /// The seed of the placement.
     #[arg(long, default_value_t = PLACEMENT_SEED)]
     pub seed: u64,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner). A
-    /// table only loads for the movement it was built for.
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    /// A table only loads for the rule it was built for.
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]

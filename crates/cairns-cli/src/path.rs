@@ -10,7 +10,7 @@ use cairns::grid::{GridGraph, Neighborhood};
 use cairns::search::{Budget, Path, Progress, Reached, Searcher};
 use cairns::spec::Prepared;
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -30,9 +30,9 @@ pub struct Args {
     /// in one search, the other searches with one per pair.
     #[arg(long, visible_alias = "goal", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub to: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]

@@ -19,8 +19,9 @@ pub struct Args {
     /// Bytes of tables allowed in memory (no limit by default).
     #[arg(long, value_name = "BYTES")]
     pub memory: Option<u64>,
-    /// Movement: 4 or 8 (octile, the default).
-    #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: cairns::grid::Neighborhood,
     #[command(flatten)]
     pub terrain: TerrainArgs,

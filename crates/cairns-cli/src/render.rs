@@ -32,7 +32,7 @@ use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -102,9 +102,9 @@ pub struct Args {
         value_name = "FILE"
     )]
     pub tables: Vec<PathBuf>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// Terrain costs (cells made passable by them are drawn as free).
     #[command(flatten)]

@@ -24,10 +24,13 @@ pub struct BuildArgs {
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
-    /// Movement: 4 or 8 (octile, the default).
-    #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    /// A table only loads for the rule it was built for.
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: cairns::grid::Neighborhood,
-    /// The search whose table to build.
+    /// The search whose table to build: jps+ unless --search names
+    /// another (or --heuristic dh:K, the landmark table, for astar).
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]

@@ -458,3 +458,25 @@ fn build_errors_exit_2_with_a_message() {
     assert_stderr_has(&o, &format!("{unwritable}: cannot create"));
     assert!(!Path::new(&out).exists());
 }
+
+/// Regression test: `choose` and `table build` said `--neighborhood` is
+/// "4 or 8"; every command's help lists every name of every rule.
+#[test]
+fn every_help_lists_every_movement_name() {
+    for command in [
+        &["path"][..],
+        &["field"],
+        &["render"],
+        &["choose"],
+        &["table", "build"],
+        &["landmarks", "build"],
+    ] {
+        let help = stdout(&cairns(&[command, &["--help"]].concat()));
+        for rule in cairns::grid::Neighborhood::ALL {
+            for name in rule.names() {
+                assert!(help.contains(name), "{command:?}: no {name} in {help}");
+            }
+        }
+        assert!(!help.contains("4 or 8"), "{command:?}: {help}");
+    }
+}
