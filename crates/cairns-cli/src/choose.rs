@@ -14,7 +14,7 @@ use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
 use cairns::open::OpenKind;
-use cairns::saved::{TableKind, grid_hash};
+use cairns::saved::{FileErrorKind, TableKind, grid_hash, movement_rules};
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table, Weight};
 use clap::builder::TypedValueParser as _;
 
@@ -304,8 +304,24 @@ pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<Given> {
     let t0 = Instant::now();
     let file = open_table(path)?;
     let hash = grid_hash(graph.grid(), graph.neighborhood());
-    let table = Table::load_for(file, graph, hash)
-        .with_context(|| format!("{}: cannot load the table", path.display()))?;
+    let table = Table::load_for(file, graph, hash).map_err(|e| {
+        // The hashes tell which two rules differ; the one not this run's
+        // is the file's.
+        let built = match *e.kind() {
+            FileErrorKind::MovementMismatch { expected, found } => movement_rules(expected, found)
+                .and_then(|pair| pair.into_iter().find(|&r| r != graph.neighborhood())),
+            _ => None,
+        };
+        let name = path.display();
+        let context = match built {
+            Some(built) => format!(
+                "{name}: cannot load the table: it was built for --neighborhood {built}, not {}",
+                graph.neighborhood()
+            ),
+            None => format!("{name}: cannot load the table"),
+        };
+        anyhow::Error::new(e).context(context)
+    })?;
     Ok(Given {
         table,
         seconds: t0.elapsed().as_secs_f64(),
