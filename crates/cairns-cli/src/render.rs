@@ -113,7 +113,8 @@ pub struct Args {
     /// between 512 and 1024 pixels.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: Option<u32>,
-    /// Draw only the cells from `X0,Y0` to `X1,Y1` (both included).
+    /// Draw only the cells from `X0,Y0` (top left) to `X1,Y1` (bottom
+    /// right), both included.
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_crop)]
     pub crop: Option<Crop>,
     /// A line of text drawn above the map.
@@ -151,7 +152,9 @@ pub struct Crop {
     pub height: u32,
 }
 
-/// `X0,Y0,X1,Y1`, corners included, in either order.
+/// `X0,Y0,X1,Y1`, corners included: the top-left corner, then the
+/// bottom-right one. Reversed corners are refused rather than swapped: they
+/// are more likely a mistake than a choice.
 fn parse_crop(s: &str) -> Result<Crop, String> {
     let v: Vec<u32> = s
         .split(',')
@@ -161,11 +164,16 @@ fn parse_crop(s: &str) -> Result<Crop, String> {
     let [x0, y0, x1, y1] = v[..] else {
         return Err(format!("{s:?}: give four numbers, X0,Y0,X1,Y1"));
     };
+    if x0 > x1 || y0 > y1 {
+        return Err(format!(
+            "{s:?}: give the top-left corner first (X0 <= X1 and Y0 <= Y1)"
+        ));
+    }
     Ok(Crop {
-        x: x0.min(x1),
-        y: y0.min(y1),
-        width: x0.abs_diff(x1) + 1,
-        height: y0.abs_diff(y1) + 1,
+        x: x0,
+        y: y0,
+        width: x1 - x0 + 1,
+        height: y1 - y0 + 1,
     })
 }
 

@@ -395,7 +395,7 @@ fn render_scale_crop_and_title_frame_the_picture() {
         "--scale",
         "5",
         "--crop",
-        "31,23,0,0",
+        "0,0,31,23",
         "--title",
         "rooms, corner",
     ]);
@@ -415,6 +415,14 @@ fn render_scale_crop_and_title_frame_the_picture() {
         "a map cell under the title"
     );
     assert!(height > 24 * 5 + 16 + 26, "{height}");
+    // Reversed corners: refused, with the reason.
+    let output = rooms.render(&["--crop", "31,23,0,0"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("31,23,0,0") && err.contains("X0 <= X1"),
+        "{err}"
+    );
     // Outside the map: refused.
     let output = rooms.render(&["--crop", "0,0,64,10"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
