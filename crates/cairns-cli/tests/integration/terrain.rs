@@ -164,6 +164,31 @@ fn generate_paints_terrain_that_path_can_cross() {
     assert_refused(&out, &["unknown map kind \"hills\""]);
 }
 
+/// Regression test: `random:150` wrote an all-wall map, and `rooms:0` and
+/// `maze:0` passed (the library takes them as 1): each is refused, with
+/// the bound, and nothing is written.
+#[test]
+fn generate_refuses_parameters_out_of_range() {
+    let dir = TempDir::new("terrain-generate-range");
+    let map = dir.path("bad.map");
+    for (kind, want) in [
+        ("random:150", "0 to 99"),
+        ("random:100", "0 to 99"),
+        ("rooms:0", "at least 1 cell"),
+        ("maze:0", "at least 1 cell"),
+    ] {
+        let out = cairns(&["generate", "--kind", kind, "-o", &map]);
+        assert_refused(&out, &[kind, want]);
+        assert!(!std::path::Path::new(&map).exists(), "{kind}");
+    }
+    for kind in ["random:99", "random:0", "rooms:1", "maze:1"] {
+        let out = cairns(&[
+            "generate", "--kind", kind, "--width", "8", "--height", "8", "-o", &map,
+        ]);
+        assert!(out.status.success(), "{kind}: {}", stderr(&out));
+    }
+}
+
 #[test]
 fn letters_of_your_own_need_a_terrain_cost() {
     let dir = TempDir::new("terrain-custom");
