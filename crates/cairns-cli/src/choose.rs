@@ -243,19 +243,67 @@ fn open_table(path: &Path) -> anyhow::Result<BufReader<File>> {
     Ok(BufReader::new(file))
 }
 
-/// Writes a table file of `what` to `path` with `save` (buffered, flushed),
-/// naming the file in every error.
-pub fn save_table(
-    path: &Path,
-    what: &str,
-    save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    let name = path.display();
-    let file = File::create(path).with_context(|| format!("{name}: cannot create"))?;
-    let mut w = BufWriter::new(file);
-    save(&mut w)
-        .and_then(|()| w.flush())
-        .with_context(|| format!("{name}: cannot write the {what}"))
+/// A file to be written once some work is done: created at once as a
+/// temporary file beside `path` (`.NAME.part`), so that a path that
+/// cannot be written fails before the work rather than after it, and
+/// renamed onto `path` once written whole; removed if dropped unwritten.
+#[derive(Debug)]
+pub struct OutputFile {
+    path: PathBuf,
+    temp: PathBuf,
+    file: Option<File>,
+}
+
+impl OutputFile {
+    /// Creates the temporary file beside `path`.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be created (no such directory, no permission): the
+    /// error names `path` and carries the system's reason.
+    pub fn create(path: &Path) -> anyhow::Result<OutputFile> {
+        let name = path.display();
+        let Some(file_name) = path.file_name() else {
+            bail!("{name}: not a file name");
+        };
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(file_name);
+        temp_name.push(".part");
+        let temp = path.with_file_name(temp_name);
+        let file = File::create(&temp).with_context(|| format!("{name}: cannot create"))?;
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            temp,
+            file: Some(file),
+        })
+    }
+
+    /// Writes the file with `save` (buffered, flushed) and moves it onto
+    /// its path; `what` names the contents in errors, which name the file.
+    pub fn save(
+        mut self,
+        what: &str,
+        save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let name = self.path.display().to_string();
+        let file = self.file.take().context("the file was written already")?;
+        let mut w = BufWriter::new(file);
+        save(&mut w)
+            .and_then(|()| w.flush())
+            .with_context(|| format!("{name}: cannot write the {what}"))?;
+        drop(w);
+        std::fs::rename(&self.temp, &self.path)
+            .with_context(|| format!("{name}: cannot write the {what}"))?;
+        Ok(())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        // Written and renamed, the temporary file is gone; otherwise it
+        // is removed, leaving whatever was at the path before.
+        let _ = std::fs::remove_file(&self.temp);
+    }
 }
 
 /// What `landmarks build` and `table build` print once the table is

@@ -67,6 +67,13 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         .filter_map(|n| field.distance(NodeId(n)))
         .fold(0.0f64, f64::max);
 
+    // The picture first: a path that cannot be written fails before
+    // anything is printed.
+    if let Some(path) = &args.output {
+        draw(&graph, &field, farthest)
+            .save_png(path)
+            .with_context(|| format!("{}: cannot write the picture", path.display()))?;
+    }
     let mut out = io::stdout().lock();
     writeln!(out, "goals      {}", goals.len())?;
     writeln!(out, "reached    {} cells", field.reached())?;
@@ -76,11 +83,6 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Some(Print::Flow) => print_flow(&mut out, &graph, &field)?,
         Some(Print::Distance) => print_distance(&mut out, &graph, &field)?,
         None => {}
-    }
-    if let Some(path) = &args.output {
-        draw(&graph, &field, farthest)
-            .save_png(path)
-            .with_context(|| format!("{}: cannot write the picture", path.display()))?;
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)

@@ -12,7 +12,7 @@ use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
 use cairns::movingai::{read_map, read_scen};
 
 use crate::Outcome;
-use crate::choose::{BuildReport, save_table};
+use crate::choose::{BuildReport, OutputFile};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
 /// Options of `cairns landmarks build`.
@@ -64,6 +64,9 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = GridGraph::new(grid, args.neighborhood);
+    // Before the build, which may take seconds: a path that cannot be
+    // written fails now.
+    let output = OutputFile::create(&args.output)?;
     let t0 = Instant::now();
     let (table, placed) = if let Some(scen) = &args.centroid_of {
         let goals = goals_of(scen, graph.grid())?;
@@ -99,9 +102,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         args.seed
     )];
     let bytes = if let Some(c) = &compressed {
-        save_table(&args.output, "compressed landmark table", |w| {
-            c.save(w, hash)
-        })?;
+        output.save("compressed landmark table", |w| c.save(w, hash))?;
         details.push(format!(
             "compressed  the {} nearest per cell: search it as dh:{}:keep{}",
             c.kept(),
@@ -110,7 +111,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         ));
         c.memory_bytes()
     } else {
-        save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
+        output.save("landmark table", |w| table.save(w, hash))?;
         table.memory_bytes()
     };
     BuildReport {

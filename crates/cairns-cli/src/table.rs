@@ -13,7 +13,7 @@ use cairns::search::{GoalBounds, SubgoalGraph};
 use cairns::spec::{Algorithm, Given, Prepared, Table};
 
 use crate::Outcome;
-use crate::choose::{BuildReport, SearchArgs, TerrainArgs, save_table};
+use crate::choose::{BuildReport, OutputFile, SearchArgs, TerrainArgs};
 
 /// Options of `cairns table build`.
 #[derive(Debug, clap::Args)]
@@ -95,6 +95,9 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = args.terrain.read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = args.terrain.graph(grid, args.neighborhood);
+    // Before the build, which may take seconds: a path that cannot be
+    // written fails now.
+    let output = OutputFile::create(&args.output)?;
     let prepared = match args.seconds {
         None => args.search.prepare(&graph)?,
         Some(seconds) => prepare_within(args, &graph, seconds)?,
@@ -122,9 +125,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             )
         }
     };
-    save_table(&args.output, &table.kind().to_string(), |w| {
-        table.save(w, hash)
-    })?;
+    output.save(&table.kind().to_string(), |w| table.save(w, hash))?;
     BuildReport {
         map: &args.map,
         graph: &graph,

@@ -137,6 +137,16 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
 }
 
+/// Regression test: `field -o` printed its summary, then failed on the
+/// output path; the picture is written first, so a failure prints nothing.
+#[test]
+fn field_fails_on_its_output_before_printing() {
+    let (_dir, map) = TempDir::with("field-output", "split.map", SPLIT);
+    let o = cairns(&["field", &map, "--to", "0,0", "-o", "/nonexistent/dir/f.png"]);
+    assert_refused(&o, &["/nonexistent/dir/f.png", "No such file or directory"]);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
 #[test]
 fn field_exits_2_for_a_goal_on_a_wall() {
     let (_dir, map) = TempDir::with("field-wall", "split.map", SPLIT);

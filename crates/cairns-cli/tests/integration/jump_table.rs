@@ -303,3 +303,33 @@ fn table_build_takes_a_budget_in_seconds() {
         assert_stderr_has(&o, says);
     }
 }
+
+/// Regression test: `table build -o /nonexistent/x` built for seconds (18
+/// s on orz900d) before failing on the path; the path is checked before
+/// the build, and nothing is printed.
+#[test]
+fn table_build_fails_on_its_output_before_building() {
+    let map = crate::data("dao/orz900d.map");
+    let t0 = std::time::Instant::now();
+    let o = run(
+        "table build {} --search jps+bb --seconds 3 -o /nonexistent/x",
+        &[&map],
+    );
+    // The build alone takes its 3 s.
+    assert!(t0.elapsed().as_secs_f64() < 2.0, "{:?}", t0.elapsed());
+    assert_refused(
+        &o,
+        &["/nonexistent/x: cannot create", "No such file or directory"],
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let o = cairns(&[
+        "landmarks",
+        "build",
+        &map,
+        "-k",
+        "16",
+        "-o",
+        "/nonexistent/x",
+    ]);
+    assert_refused(&o, &["/nonexistent/x: cannot create"]);
+}
