@@ -308,7 +308,8 @@ impl Drop for OutputFile {
 
 /// What `landmarks build` and `table build` print once the table is
 /// saved: the map, the lines particular to the table (`details`), the
-/// build time, the table's bytes, the file written, then `listing`.
+/// build time, the table's bytes in memory and in its file, the file
+/// written, then `listing`.
 pub struct BuildReport<'a> {
     pub map: &'a Path,
     pub graph: &'a GridGraph,
@@ -322,8 +323,13 @@ pub struct BuildReport<'a> {
 impl BuildReport<'_> {
     /// Prints the report to stdout.
     pub fn print(&self) -> anyhow::Result<()> {
-        let mut out = std::io::stdout().lock();
         let g = self.graph;
+        // What the file takes on disk, beside what the table takes in
+        // memory: they differ by the header, the checksum and the layout.
+        let file_bytes = std::fs::metadata(self.output)
+            .with_context(|| format!("{}: cannot read its size", self.output.display()))?
+            .len();
+        let mut out = std::io::stdout().lock();
         writeln!(
             out,
             "map         {} ({}x{}, {})",
@@ -336,7 +342,8 @@ impl BuildReport<'_> {
             writeln!(out, "{line}")?;
         }
         writeln!(out, "build s     {:.3}", self.build_s)?;
-        writeln!(out, "table bytes {}", self.bytes)?;
+        writeln!(out, "table bytes {} (in memory)", self.bytes)?;
+        writeln!(out, "file bytes  {file_bytes}")?;
         writeln!(out, "wrote       {}", self.output.display())?;
         for line in &self.listing {
             writeln!(out, "{line}")?;

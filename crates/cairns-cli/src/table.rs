@@ -10,14 +10,19 @@ use anyhow::bail;
 use cairns::grid::GridGraph;
 use cairns::saved::{TableKind, grid_hash};
 use cairns::search::{GoalBounds, SubgoalGraph};
-use cairns::spec::{Algorithm, Given, Prepared, Table};
+use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, Table};
 
 use crate::Outcome;
 use crate::choose::{BuildReport, OutputFile, SearchArgs, TerrainArgs};
 
 /// Options of `cairns table build`.
 #[derive(Debug, clap::Args)]
-#[command(about = "Build the table a search needs on a map and save it")]
+#[command(
+    about = "Build the table a search needs on a map and save it",
+    long_about = "Build the table a search needs on a map and save it. The search is \
+                  --search's, jps+ by default (astar with --heuristic dh:K, whose \
+                  table is the landmarks')."
+)]
 pub struct BuildArgs {
     /// The `.map` file.
     pub map: PathBuf,
@@ -55,7 +60,7 @@ fn prepare_within<'g>(
     let Ok(budget) = Duration::try_from_secs_f64(seconds) else {
         bail!("--seconds takes a number of seconds, 0 or more, not {seconds}");
     };
-    let spec = args.search.spec_for(&[]);
+    let spec = search_of(args).spec_for(&[]);
     let build: fn(&GridGraph, Option<Duration>) -> Table = match spec.algorithm {
         Algorithm::JpsBounds => |g, b| GoalBounds::build_within(g, b).into(),
         Algorithm::Subgoals => |g, b| SubgoalGraph::build_within(g, b).into(),
@@ -91,6 +96,18 @@ pub fn old_commands_spelled_out(args: impl IntoIterator<Item = OsString>) -> Vec
     args
 }
 
+/// The search of `args`: jps+ when neither `--search` (nor `--jps`,
+/// `--canonical`) nor a differential `--heuristic` names one, since the
+/// library's default search, astar, builds no table.
+fn search_of(args: &BuildArgs) -> SearchArgs {
+    let mut search = args.search.clone();
+    let named = search.algorithm.is_some() || search.jps || search.canonical;
+    if !named && !search.heuristic.is_some_and(HeuristicSpec::is_landmarks) {
+        search.algorithm = Some(Algorithm::JpsPlus);
+    }
+    search
+}
+
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = args.terrain.read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
@@ -99,7 +116,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     // written fails now.
     let output = OutputFile::create(&args.output)?;
     let prepared = match args.seconds {
-        None => args.search.prepare(&graph)?,
+        None => search_of(args).prepare(&graph)?,
         Some(seconds) => prepare_within(args, &graph, seconds)?,
     };
     let spec = prepared.spec();

@@ -333,3 +333,28 @@ fn table_build_fails_on_its_output_before_building() {
     ]);
     assert_refused(&o, &["/nonexistent/x: cannot create"]);
 }
+
+/// Regression tests: `table build` with no `--search` built astar's (no)
+/// table; it builds jps+'s, and `--heuristic dh:K` astar's landmarks. Its
+/// report gives the bytes of the table in memory and of the file, each
+/// labelled (only the memory's were, as "table bytes").
+#[test]
+fn table_build_defaults_to_jps_plus_and_reports_both_sizes() {
+    let dir = TempDir::new("table-default");
+    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let jt = dir.path("rooms.jt");
+    let o = cairns(&["table", "build", &map, "-o", &jt]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table       jumps");
+    assert_stdout_has(&o, "table bytes 49152 (in memory)");
+    let file = std::fs::metadata(&jt).unwrap().len();
+    assert_stdout_has(&o, &format!("file bytes  {file}"));
+    // No spinner where stderr is no terminal.
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let lm = dir.path("rooms.lm");
+    let o = cairns(&["table", "build", &map, "--heuristic", "dh:2", "-o", &lm]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table       landmarks");
+    let help = stdout(&cairns(&["table", "build", "--help"]));
+    assert!(help.contains("jps+ by default"), "{help}");
+}
