@@ -33,7 +33,8 @@ pub struct Args {
     /// Print the field on stdout: `flow` (an arrow per cell towards its
     /// next step, `G` at a goal, `x` where no goal can be reached, walls as
     /// in the map) or `distance` (a row of distances per map row, `-` where
-    /// no goal can be reached).
+    /// no goal can be reached). Stdout then holds the field alone: the
+    /// summary goes to stderr.
     #[arg(long, value_name = "WHAT")]
     pub print: Option<Print>,
     /// Draw the distance field into this PNG (near cells light, far cells
@@ -74,11 +75,20 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             .save_png(path)
             .with_context(|| format!("{}: cannot write the picture", path.display()))?;
     }
+    // With the field on stdout, the summary goes to stderr, so that
+    // stdout is the field alone.
+    let mut summary: Box<dyn Write> = if args.print.is_some() {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    };
+    writeln!(summary, "goals      {}", goals.len())?;
+    writeln!(summary, "reached    {} cells", field.reached())?;
+    writeln!(summary, "farthest   {farthest:.6}")?;
+    writeln!(summary, "time       {:.1} ms", elapsed.as_secs_f64() * 1e3)?;
+    summary.flush()?;
+    drop(summary);
     let mut out = io::stdout().lock();
-    writeln!(out, "goals      {}", goals.len())?;
-    writeln!(out, "reached    {} cells", field.reached())?;
-    writeln!(out, "farthest   {farthest:.6}")?;
-    writeln!(out, "time       {:.1} ms", elapsed.as_secs_f64() * 1e3)?;
     match args.print {
         Some(Print::Flow) => print_flow(&mut out, &graph, &field)?,
         Some(Print::Distance) => print_distance(&mut out, &graph, &field)?,

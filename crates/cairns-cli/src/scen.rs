@@ -48,7 +48,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Also write one tab-separated line per query to FILE (`-` for
-    /// stdout, after the summary): `id` (0-based, in file order), `line`
+    /// stdout, which then holds the table alone: the summary, text or
+    /// JSON, goes to stderr): `id` (0-based, in file order), `line`
     /// (the scenario's line in the file), `cost` (`none` when no path was
     /// found), `expanded` and `nanos` (the search alone).
     #[arg(long, value_name = "FILE")]
@@ -131,6 +132,11 @@ fn write_per_query(path: &Path, instance: &Instance, summary: &Summary) -> anyho
     Ok(())
 }
 
+/// Whether `--per-query -` writes the per-query table to stdout.
+fn per_query_on_stdout(args: &Args) -> bool {
+    args.per_query.as_deref() == Some(Path::new("-"))
+}
+
 /// What the costs are checked against: `--against`, or Dijkstra under
 /// `--terrain`, whose costs the published lengths do not know.
 fn reference(args: &Args) -> Reference {
@@ -162,7 +168,13 @@ fn report(
         eprintln!("{scen_name}: ... and {} more", problems.len() - 20);
     }
     let spec = prepared.spec();
-    let mut out = io::stdout().lock();
+    // With the per-query table on stdout, the summary goes to stderr, so
+    // that stdout is the table alone.
+    let mut out: Box<dyn Write> = if per_query_on_stdout(args) {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    };
     let mismatches = summary.mismatches.len();
     if args.json {
         let json = serde_json::json!({
