@@ -309,7 +309,8 @@ impl Drop for OutputFile {
 /// What `landmarks build` and `table build` print once the table is
 /// saved: the map, the lines particular to the table (`details`), the
 /// build time, the table's bytes in memory and in its file, the file
-/// written, then `listing`.
+/// written, then `listing`; or one JSON object of them (`json`, with the
+/// lines particular to the table as `extra`).
 pub struct BuildReport<'a> {
     pub map: &'a Path,
     pub graph: &'a GridGraph,
@@ -318,6 +319,7 @@ pub struct BuildReport<'a> {
     pub bytes: usize,
     pub output: &'a Path,
     pub listing: Vec<String>,
+    pub json: Option<serde_json::Value>,
 }
 
 impl BuildReport<'_> {
@@ -329,6 +331,20 @@ impl BuildReport<'_> {
         let file_bytes = std::fs::metadata(self.output)
             .with_context(|| format!("{}: cannot read its size", self.output.display()))?
             .len();
+        if let Some(extra) = &self.json {
+            let mut json = serde_json::json!({
+                "map": self.map.display().to_string(),
+                "width": g.width(),
+                "height": g.height(),
+                "neighborhood": g.neighborhood().token(),
+                "preprocess_s": self.build_s,
+                "table_bytes": self.bytes,
+                "file_bytes": file_bytes,
+                "output": self.output.display().to_string(),
+            });
+            crate::json::merge(&mut json, extra.clone());
+            return crate::json::print(&json);
+        }
         let mut out = std::io::stdout().lock();
         writeln!(
             out,

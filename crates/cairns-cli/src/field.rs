@@ -35,8 +35,11 @@ pub struct Args {
     /// in the map) or `distance` (a row of distances per map row, `-` where
     /// no goal can be reached). Stdout then holds the field alone: the
     /// summary goes to stderr.
-    #[arg(long, value_name = "WHAT")]
+    #[arg(long, value_name = "WHAT", conflicts_with = "json")]
     pub print: Option<Print>,
+    /// Print one JSON object (the summary) instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// Draw the distance field into this PNG (near cells light, far cells
     /// dark, goals red, unreachable cells grey).
     #[arg(short, long, value_name = "FILE")]
@@ -74,6 +77,17 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         draw(&graph, &field, farthest)
             .save_png(path)
             .with_context(|| format!("{}: cannot write the picture", path.display()))?;
+    }
+    if args.json {
+        crate::json::print(&serde_json::json!({
+            "map": name,
+            "goals": goals.len(),
+            "reached": field.reached(),
+            "farthest": farthest,
+            "total_s": elapsed.as_secs_f64(),
+            "output": args.output.as_ref().map(|p| p.display().to_string()),
+        }))?;
+        return Ok(Outcome::Success);
     }
     // With the field on stdout, the summary goes to stderr, so that
     // stdout is the field alone.

@@ -34,6 +34,9 @@ pub struct Args {
     /// The `.map` file to write.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Print one JSON object (what was written) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A map kind: open, or one of the library's.
@@ -95,6 +98,19 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     std::fs::write(&args.output, write_map(&grid))
         .with_context(|| format!("{}: cannot write the map", args.output.display()))?;
     let count = |t: Tile| grid.tiles().iter().filter(|&&x| x == t).count();
+    if args.json {
+        crate::json::print(&serde_json::json!({
+            "output": args.output.display().to_string(),
+            "width": grid.width(),
+            "height": grid.height(),
+            "ground": count(Tile::Ground),
+            "swamp": count(Tile::Swamp),
+            "water": count(Tile::Water),
+            "trees": count(Tile::Tree),
+            "walls": count(Tile::OutOfBounds),
+        }))?;
+        return Ok(Outcome::Success);
+    }
     writeln!(
         io::stdout().lock(),
         "{}: {}x{}, {} ground, {} swamp, {} water, {} trees, {} walls",

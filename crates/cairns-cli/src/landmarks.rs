@@ -10,6 +10,7 @@ use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::landmarks::research::{CompressedTable, Compression, place_centroid};
 use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
 use cairns::movingai::{read_map, read_scen};
+use cairns::saved::TableKind;
 
 use crate::Outcome;
 use crate::choose::{BuildReport, OutputFile};
@@ -49,6 +50,9 @@ pub struct BuildArgs {
     /// instead of 8 K, searched as `dh:K:keepM` (A* only).
     #[arg(long, value_name = "M")]
     pub keep: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
@@ -127,6 +131,25 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
                 format!("L{i:<3} {x},{y}")
             })
             .collect(),
+        json: args.json.then(|| {
+            let landmarks: Vec<[u32; 2]> = (table.landmarks().iter())
+                .map(|&l| {
+                    let (x, y) = graph.coords(l);
+                    [x, y]
+                })
+                .collect();
+            serde_json::json!({
+                "table": if compressed.is_some() {
+                    TableKind::CompressedLandmarks.name()
+                } else {
+                    TableKind::Landmarks.name()
+                },
+                "placement": placed,
+                "seed": args.seed,
+                "landmarks": landmarks,
+                "kept": compressed.as_ref().map(CompressedTable::kept),
+            })
+        }),
     }
     .print()?;
     Ok(Outcome::Success)

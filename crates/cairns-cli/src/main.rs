@@ -8,6 +8,7 @@ mod choose;
 mod demo;
 mod field;
 mod generate;
+mod json;
 mod landmarks;
 mod path;
 mod pick;

@@ -120,6 +120,10 @@ pub struct Args {
     /// A line of text drawn above the map.
     #[arg(long)]
     pub title: Option<String>,
+    /// Print one JSON object (each search, and the file written) instead
+    /// of text.
+    #[arg(long)]
+    pub json: bool,
     /// The PNG file to write; its name must end in `.png`.
     #[arg(
         short = 'o',
@@ -337,6 +341,15 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let canvas = draw(&graph, &picture, &runs, start, goal);
     canvas.save_png(&args.output)?;
 
+    let outcome = if runs[0].cost.is_some() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    };
+    if args.json {
+        print_json(args, &runs, &canvas, &layout)?;
+        return Ok(outcome);
+    }
     let mut out = io::stdout().lock();
     for (tag, r) in ["a", "b"].iter().zip(&runs) {
         let cost = r
@@ -362,11 +375,35 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         t_total.elapsed().as_secs_f64() * 1e3
     )?;
     out.flush().context("writing to stdout")?;
-    Ok(if runs[0].cost.is_some() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(outcome)
+}
+
+/// `--json`: each search (`cost` null without a path) and the picture
+/// written.
+fn print_json(args: &Args, runs: &[Run], canvas: &Canvas, layout: &Layout) -> anyhow::Result<()> {
+    let name = args.map.display().to_string();
+    let searches: Vec<serde_json::Value> = (["a", "b"].iter().zip(runs))
+        .map(|(tag, r)| {
+            serde_json::json!({
+                "run": tag,
+                "heuristic": r.label,
+                "cost": r.cost,
+                "steps": (!r.path.is_empty()).then(|| r.path.len() - 1),
+                "expanded": r.expanded,
+                "time_us": r.search_seconds * 1e6,
+                "preprocess_s": r.table_seconds,
+            })
+        })
+        .collect();
+    crate::json::print(&serde_json::json!({
+        "map": name,
+        "search": args.algorithm.unwrap_or_default().name(),
+        "searches": searches,
+        "output": args.output.display().to_string(),
+        "width_px": canvas.width(),
+        "height_px": canvas.height(),
+        "scale": layout.describe(),
+    }))
 }
 
 /// How map cells become pixels: each cell `up` x `up` pixels, or each pixel

@@ -44,7 +44,8 @@ pub struct Args {
     /// times are per query on its thread.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
-    /// Print one JSON object instead of the table.
+    /// Print one JSON object instead of the table. With no query (an
+    /// empty file, or --every leaving none) the means and medians are 0.
     #[arg(long)]
     pub json: bool,
     /// Also write one tab-separated line per query to FILE (`-` for
@@ -147,6 +148,46 @@ fn reference(args: &Args) -> Reference {
     }
 }
 
+/// The summary of `--json`: one object, whose names the other commands'
+/// `--json` reuse where they mean the same thing.
+fn summary_json(
+    args: &Args,
+    instance: &Instance,
+    prepared: &Prepared<'_>,
+    summary: &Summary,
+) -> serde_json::Value {
+    let spec = prepared.spec();
+    let mismatches = summary.mismatches.len();
+    serde_json::json!({
+        "scen": args.scen.display().to_string(),
+        "map": instance.map_path.display().to_string(),
+        "spec": spec.to_string(),
+        "search": spec.algorithm.name(),
+        "heuristic": prepared.heuristic_label(),
+        "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "tables": crate::choose::tables_json(prepared),
+        "preprocess_s": prepared.preprocess_s(),
+        "table_bytes": prepared.table_bytes(),
+        "open": spec.open_kind().name(),
+        "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
+        "against": reference(args).name(),
+        "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
+        "queries": summary.queries,
+        "mismatches": mismatches,
+        "data_errors": summary.data_errors,
+        "mean_expanded": summary.mean_expanded(),
+        "max_open": summary.max_open,
+        "mean_us": summary.mean_us(),
+        "median_us": summary.median_us(),
+        "total_s": summary.total_s,
+        "threads": args.threads,
+        "weight": spec.weight.map(cairns::spec::Weight::get),
+        "any_angle": spec.any_angle(),
+        "mean_cost_ratio": summary.mean_cost_ratio(),
+        "max_cost_ratio": summary.cost_ratio_max,
+    })
+}
+
 /// Prints the problems (to stderr) and the summary of a run.
 fn report(
     args: &Args,
@@ -177,35 +218,8 @@ fn report(
     };
     let mismatches = summary.mismatches.len();
     if args.json {
-        let json = serde_json::json!({
-            "scen": args.scen.display().to_string(),
-            "map": instance.map_path.display().to_string(),
-            "spec": spec.to_string(),
-            "search": spec.algorithm.name(),
-            "heuristic": prepared.heuristic_label(),
-            "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "tables": crate::choose::tables_json(prepared),
-            "preprocess_s": prepared.preprocess_s(),
-            "table_bytes": prepared.table_bytes(),
-            "open": spec.open_kind().name(),
-            "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
-            "against": reference(args).name(),
-            "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
-            "queries": summary.queries,
-            "mismatches": mismatches,
-            "data_errors": summary.data_errors,
-            "mean_expanded": summary.mean_expanded(),
-            "max_open": summary.max_open,
-            "mean_us": summary.mean_us(),
-            "median_us": summary.median_us(),
-            "total_s": summary.total_s,
-            "threads": args.threads,
-            "weight": spec.weight.map(cairns::spec::Weight::get),
-            "any_angle": spec.any_angle(),
-            "mean_cost_ratio": summary.mean_cost_ratio(),
-            "max_cost_ratio": summary.cost_ratio_max,
-        });
-        writeln!(out, "{json}")?;
+        let json = summary_json(args, instance, prepared, summary);
+        crate::json::write(&mut out, &json)?;
     } else {
         writeln!(out, "search       {}", spec.algorithm)?;
         writeln!(out, "heuristic    {}", prepared.heuristic_label())?;

@@ -47,6 +47,9 @@ pub struct BuildArgs {
     /// queries stay optimal, only slower.
     #[arg(long, value_name = "SECONDS")]
     pub seconds: Option<f64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The search of `args` with its table built within `seconds` (`--seconds`):
@@ -169,6 +172,13 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         bytes: report.bytes,
         output: &args.output,
         listing: Vec::new(),
+        json: args.json.then(|| {
+            serde_json::json!({
+                "search": spec.algorithm.name(),
+                "spec": spec.to_string(),
+                "table": table.kind().name(),
+            })
+        }),
     }
     .print()?;
     Ok(Outcome::Success)

@@ -542,6 +542,11 @@ fn free_cell(map: &str, last: bool) -> String {
     let mut cells = (0..grid.height())
         .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
         .filter(|&(x, y)| grid.is_passable(x, y));
-    let (x, y) = if last { cells.next_back() } else { cells.next() }.unwrap();
+    let (x, y) = if last {
+        cells.next_back()
+    } else {
+        cells.next()
+    }
+    .unwrap();
     format!("{x},{y}")
 }
