@@ -112,6 +112,20 @@ impl SearchArgs {
             .collect::<anyhow::Result<Vec<Given>>>()?;
         let tables: Vec<Table> = given.iter().map(|g| g.table.clone()).collect();
         let spec = self.spec_for(&tables);
+        // The tables left to build, shown by a spinner on a terminal while
+        // they are.
+        let to_build: Vec<&str> = spec
+            .table_kinds(graph.neighborhood())
+            .into_iter()
+            .filter(|k| tables.iter().all(|t| t.kind() != *k))
+            .map(TableKind::name)
+            .collect();
+        let spinner = (!to_build.is_empty()).then(|| {
+            crate::progress::Spinner::new(&format!(
+                "{spec}: building {} before the first query",
+                to_build.join(" and ")
+            ))
+        });
         let prepared = if given.is_empty() {
             spec.prepare(graph)?
         } else {
@@ -123,6 +137,7 @@ impl SearchArgs {
             spec.prepare_with(graph, given)
                 .with_context(|| files.join(", "))?
         };
+        drop(spinner);
         if let Some(why) = prepared.inadmissible() {
             eprintln!("cairns: warning: {why}; paths may not be shortest");
         }

@@ -72,6 +72,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     // written fails now.
     let output = OutputFile::create(&args.output)?;
     let t0 = Instant::now();
+    let progress = crate::progress::Spinner::new(&format!("building {} landmarks", args.k));
     let (table, placed) = if let Some(scen) = &args.centroid_of {
         let goals = goals_of(scen, graph.grid())?;
         let landmarks = place_centroid(&graph, args.k, &goals, args.seed);
@@ -99,6 +100,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         .keep
         .map(|m| CompressedTable::new(&table, m, Compression::Nearest));
     let build_s = t0.elapsed().as_secs_f64();
+    drop(progress);
 
     let mut details = vec![format!(
         "landmarks   {} placed {placed} (seed {})",

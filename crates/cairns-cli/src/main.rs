@@ -12,6 +12,7 @@ mod json;
 mod landmarks;
 mod path;
 mod pick;
+mod progress;
 mod render;
 mod scen;
 mod serve;

@@ -40,7 +40,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         seconds: args.seconds,
         bytes: args.memory.unwrap_or(u64::MAX),
     };
-    let choice = choose(&graph, allowance);
+    let choice = crate::progress::during("choosing a search", || choose(&graph, allowance));
     let search = choice.spec.algorithm.name();
     if args.json {
         let out = serde_json::json!({

@@ -74,7 +74,9 @@ fn prepare_within<'g>(
     let spec = spec.resolve_inadmissible(graph.neighborhood())?;
     spec.check_terrain(graph)?;
     let t0 = Instant::now();
-    let table = build(graph, Some(budget));
+    let table = crate::progress::during(&format!("building the table of {spec}"), || {
+        build(graph, Some(budget))
+    });
     let seconds = t0.elapsed().as_secs_f64();
     Ok(spec.prepare_with(graph, [Given { table, seconds }])?)
 }
