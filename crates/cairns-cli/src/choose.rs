@@ -13,13 +13,13 @@ use anyhow::bail;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood, TileCosts};
 use cairns::open::OpenKind;
-use cairns::saved::TableKind;
+use cairns::saved::{FileErrorKind, TableKind, movement_rules};
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, SearchSpec, Table, Weight};
 use clap::builder::TypedValueParser as _;
 
 /// `--search`'s parser: the library's names, each listed in `--help`
 /// with what it is.
-fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+pub(crate) fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
     let names = Algorithm::ALL.map(|a| clap::builder::PossibleValue::new(a.name()).help(a.about()));
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Algorithm>())
 }
@@ -111,6 +111,20 @@ impl SearchArgs {
             .collect::<anyhow::Result<Vec<Given>>>()?;
         let tables: Vec<Table> = given.iter().map(|g| g.table.clone()).collect();
         let spec = self.spec_for(&tables);
+        // The tables left to build, shown by a spinner on a terminal while
+        // they are.
+        let to_build: Vec<&str> = spec
+            .table_kinds(graph.neighborhood())
+            .into_iter()
+            .filter(|k| tables.iter().all(|t| t.kind() != *k))
+            .map(TableKind::name)
+            .collect();
+        let spinner = (!to_build.is_empty()).then(|| {
+            crate::progress::Spinner::new(&format!(
+                "{spec}: building {} before the first query",
+                to_build.join(" and ")
+            ))
+        });
         let prepared = if given.is_empty() {
             spec.prepare(graph)?
         } else {
@@ -122,6 +136,7 @@ impl SearchArgs {
             spec.prepare_with(graph, given)
                 .with_context(|| files.join(", "))?
         };
+        drop(spinner);
         if let Some(why) = prepared.inadmissible() {
             eprintln!("cairns: warning: {why}; paths may not be shortest");
         }
@@ -242,24 +257,74 @@ fn open_table(path: &Path) -> anyhow::Result<BufReader<File>> {
     Ok(BufReader::new(file))
 }
 
-/// Writes a table file of `what` to `path` with `save` (buffered, flushed),
-/// naming the file in every error.
-pub fn save_table(
-    path: &Path,
-    what: &str,
-    save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    let name = path.display();
-    let file = File::create(path).with_context(|| format!("{name}: cannot create"))?;
-    let mut w = BufWriter::new(file);
-    save(&mut w)
-        .and_then(|()| w.flush())
-        .with_context(|| format!("{name}: cannot write the {what}"))
+/// A file to be written once some work is done: created at once as a
+/// temporary file beside `path` (`.NAME.part`), so that a path that
+/// cannot be written fails before the work rather than after it, and
+/// renamed onto `path` once written whole; removed if dropped unwritten.
+#[derive(Debug)]
+pub struct OutputFile {
+    path: PathBuf,
+    temp: PathBuf,
+    file: Option<File>,
+}
+
+impl OutputFile {
+    /// Creates the temporary file beside `path`.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be created (no such directory, no permission): the
+    /// error names `path` and carries the system's reason.
+    pub fn create(path: &Path) -> anyhow::Result<OutputFile> {
+        let name = path.display();
+        let Some(file_name) = path.file_name() else {
+            bail!("{name}: not a file name");
+        };
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(file_name);
+        temp_name.push(".part");
+        let temp = path.with_file_name(temp_name);
+        let file = File::create(&temp).with_context(|| format!("{name}: cannot create"))?;
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            temp,
+            file: Some(file),
+        })
+    }
+
+    /// Writes the file with `save` (buffered, flushed) and moves it onto
+    /// its path; `what` names the contents in errors, which name the file.
+    pub fn save(
+        mut self,
+        what: &str,
+        save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let name = self.path.display().to_string();
+        let file = self.file.take().context("the file was written already")?;
+        let mut w = BufWriter::new(file);
+        save(&mut w)
+            .and_then(|()| w.flush())
+            .with_context(|| format!("{name}: cannot write the {what}"))?;
+        drop(w);
+        std::fs::rename(&self.temp, &self.path)
+            .with_context(|| format!("{name}: cannot write the {what}"))?;
+        Ok(())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        // Written and renamed, the temporary file is gone; otherwise it
+        // is removed, leaving whatever was at the path before.
+        let _ = std::fs::remove_file(&self.temp);
+    }
 }
 
 /// What `landmarks build` and `table build` print once the table is
 /// saved: the map, the lines particular to the table (`details`), the
-/// build time, the table's bytes, the file written, then `listing`.
+/// build time, the table's bytes in memory and in its file, the file
+/// written, then `listing`; or one JSON object of them (`json`, with the
+/// lines particular to the table as `extra`).
 pub struct BuildReport<'a> {
     pub map: &'a Path,
     pub graph: &'a GridGraph,
@@ -268,26 +333,47 @@ pub struct BuildReport<'a> {
     pub bytes: usize,
     pub output: &'a Path,
     pub listing: Vec<String>,
+    pub json: Option<serde_json::Value>,
 }
 
 impl BuildReport<'_> {
     /// Prints the report to stdout.
     pub fn print(&self) -> anyhow::Result<()> {
-        let mut out = std::io::stdout().lock();
         let g = self.graph;
+        // What the file takes on disk, beside what the table takes in
+        // memory: they differ by the header, the checksum and the layout.
+        let file_bytes = std::fs::metadata(self.output)
+            .with_context(|| format!("{}: cannot read its size", self.output.display()))?
+            .len();
+        if let Some(extra) = &self.json {
+            let mut json = serde_json::json!({
+                "map": self.map.display().to_string(),
+                "width": g.width(),
+                "height": g.height(),
+                "neighborhood": g.neighborhood().token(),
+                "preprocess_s": self.build_s,
+                "table_bytes": self.bytes,
+                "file_bytes": file_bytes,
+                "output": self.output.display().to_string(),
+            });
+            crate::json::merge(&mut json, extra.clone());
+            return crate::json::print(&json);
+        }
+        let mut out = std::io::stdout().lock();
         writeln!(
             out,
-            "map         {} ({}x{}, {}-connected)",
+            "map         {} ({}x{}, {})",
             self.map.display(),
             g.width(),
             g.height(),
-            g.neighborhood().directions()
+            g.neighborhood()
         )?;
         for line in &self.details {
             writeln!(out, "{line}")?;
         }
         writeln!(out, "build s     {:.3}", self.build_s)?;
-        writeln!(out, "table bytes {}", self.bytes)?;
+        writeln!(out, "table bytes {} (in memory)", self.bytes)?;
+        writeln!(out, "file bytes  {file_bytes}")?;
         writeln!(out, "wrote       {}", self.output.display())?;
         for line in &self.listing {
             writeln!(out, "{line}")?;
@@ -301,15 +387,35 @@ impl BuildReport<'_> {
 /// names the file.
 pub fn load_table(path: &Path, graph: &GridGraph) -> anyhow::Result<Given> {
     let file = open_table(path)?;
-    Given::read(file, graph).with_context(|| format!("{}: cannot load the table", path.display()))
+    Given::read(file, graph).map_err(|e| {
+        // The hashes tell which two rules differ; the one not this run's
+        // is the file's.
+        let built = match *e.kind() {
+            FileErrorKind::MovementMismatch { expected, found } => movement_rules(expected, found)
+                .and_then(|pair| pair.into_iter().find(|&r| r != graph.neighborhood())),
+            _ => None,
+        };
+        let name = path.display();
+        let context = match built {
+            Some(built) => format!(
+                "{name}: cannot load the table: it was built for --neighborhood {built}, not {}",
+                graph.neighborhood()
+            ),
+            None => format!("{name}: cannot load the table"),
+        };
+        anyhow::Error::new(e).context(context)
+    })
 }
 
-/// Parses `4` or `8`.
-pub fn parse_neighborhood(s: &str) -> Result<Neighborhood, String> {
-    match s {
-        "4" => Ok(Neighborhood::Four),
-        "8" => Ok(Neighborhood::Octile),
-        "8-cut" => Ok(Neighborhood::OctileCornerCutting),
-        _ => Err(format!("neighborhood must be 4, 8 or 8-cut, got {s:?}")),
-    }
+/// `--neighborhood`'s parser: the library's names of each movement rule
+/// ([`Neighborhood::names`]: the canonical one, its aliases), each listed
+/// in `--help` with what it is.
+pub fn neighborhood_names() -> impl clap::builder::TypedValueParser<Value = Neighborhood> {
+    let names = Neighborhood::ALL.map(|n| {
+        let aliases = &n.names()[1..];
+        clap::builder::PossibleValue::new(n.token())
+            .aliases(aliases.iter().copied())
+            .help(format!("{} (also {})", n.name(), aliases.join(", ")))
+    });
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Neighborhood>())
 }

@@ -12,7 +12,6 @@ use cairns::movingai::read_map;
 use cairns::search::{DistanceField, SearchCache};
 use cairns_draw::{Canvas, Rgb};
 
-use crate::choose::parse_neighborhood;
 use crate::{Outcome, parse_point};
 
 /// Small maps are drawn at least this many pixels on their longest side.
@@ -27,16 +26,20 @@ pub struct Args {
     /// distance to the nearest).
     #[arg(long = "to", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub goals: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// Print the field on stdout: `flow` (an arrow per cell towards its
     /// next step, `G` at a goal, `x` where no goal can be reached, walls as
     /// in the map) or `distance` (a row of distances per map row, `-` where
-    /// no goal can be reached).
-    #[arg(long, value_name = "WHAT")]
+    /// no goal can be reached). Stdout then holds the field alone: the
+    /// summary goes to stderr.
+    #[arg(long, value_name = "WHAT", conflicts_with = "json")]
     pub print: Option<Print>,
+    /// Print one JSON object (the summary) instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// Draw the distance field into this PNG (near cells light, far cells
     /// dark, goals red, unreachable cells grey).
     #[arg(short, long, value_name = "FILE")]
@@ -68,20 +71,42 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         .filter_map(|n| field.distance(NodeId(n)))
         .fold(0.0f64, f64::max);
 
-    let mut out = io::stdout().lock();
-    writeln!(out, "goals      {}", goals.len())?;
-    writeln!(out, "reached    {} cells", field.reached())?;
-    writeln!(out, "farthest   {farthest:.6}")?;
-    writeln!(out, "time       {:.1} ms", elapsed.as_secs_f64() * 1e3)?;
-    match args.print {
-        Some(Print::Flow) => print_flow(&mut out, &graph, &field)?,
-        Some(Print::Distance) => print_distance(&mut out, &graph, &field)?,
-        None => {}
-    }
+    // The picture first: a path that cannot be written fails before
+    // anything is printed.
     if let Some(path) = &args.output {
         draw(&graph, &field, farthest)
             .save_png(path)
             .with_context(|| format!("{}: cannot write the picture", path.display()))?;
+    }
+    if args.json {
+        crate::json::print(&serde_json::json!({
+            "map": name,
+            "goals": goals.len(),
+            "reached": field.reached(),
+            "farthest": farthest,
+            "total_s": elapsed.as_secs_f64(),
+            "output": args.output.as_ref().map(|p| p.display().to_string()),
+        }))?;
+        return Ok(Outcome::Success);
+    }
+    // With the field on stdout, the summary goes to stderr, so that
+    // stdout is the field alone.
+    let mut summary: Box<dyn Write> = if args.print.is_some() {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    };
+    writeln!(summary, "goals      {}", goals.len())?;
+    writeln!(summary, "reached    {} cells", field.reached())?;
+    writeln!(summary, "farthest   {farthest:.6}")?;
+    writeln!(summary, "time       {:.1} ms", elapsed.as_secs_f64() * 1e3)?;
+    summary.flush()?;
+    drop(summary);
+    let mut out = io::stdout().lock();
+    match args.print {
+        Some(Print::Flow) => print_flow(&mut out, &graph, &field)?,
+        Some(Print::Distance) => print_distance(&mut out, &graph, &field)?,
+        None => {}
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)

@@ -13,8 +13,9 @@ use crate::Outcome;
 /// Options of `cairns generate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The kind of map: `open` (no walls), `rooms:SIZE`, `maze:WIDTH` or
-    /// `random:PERCENT` (obstacles).
+    /// The kind of map: `open` (no walls), `rooms:SIZE` (rooms SIZE >= 1
+    /// cells wide), `maze:WIDTH` (corridors WIDTH >= 1 cells wide) or
+    /// `random:PERCENT` (0 to 99 percent of the cells blocked).
     #[arg(long, default_value = "rooms:15", value_parser = parse_kind)]
     pub kind: Kind,
     /// Width in cells.
@@ -33,6 +34,9 @@ pub struct Args {
     /// The `.map` file to write.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Print one JSON object (what was written) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A map kind: open, or one of the library's.
@@ -54,11 +58,28 @@ fn parse_kind(s: &str) -> Result<Kind, String> {
     let n: u32 = n
         .parse()
         .map_err(|_| format!("{n:?} is not a non-negative integer"))?;
+    // The library takes 0 as 1 and a percent above 100 as 100; here they
+    // are refused: a room or corridor has at least one cell, and at 100%
+    // every cell is a wall.
+    let check = |ok: bool, what: &str| {
+        if ok {
+            Ok(n)
+        } else {
+            Err(format!("{name}:{n}: {what}"))
+        }
+    };
     Ok(Kind::Generated(match name {
-        "rooms" => MapKind::Rooms { room_size: n },
-        "maze" => MapKind::Maze { corridor_width: n },
+        "rooms" => MapKind::Rooms {
+            room_size: check(n >= 1, "a room is at least 1 cell wide")?,
+        },
+        "maze" => MapKind::Maze {
+            corridor_width: check(n >= 1, "a corridor is at least 1 cell wide")?,
+        },
         "random" => MapKind::Random {
-            obstacle_percent: n,
+            obstacle_percent: check(
+                n < 100,
+                "the percent of cells blocked must be 0 to 99 (at 100 every cell is a wall)",
+            )?,
         },
         _ => {
             return Err(format!(
@@ -77,6 +98,19 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     std::fs::write(&args.output, write_map(&grid))
         .with_context(|| format!("{}: cannot write the map", args.output.display()))?;
     let count = |t: Tile| grid.tiles().iter().filter(|&&x| x == t).count();
+    if args.json {
+        crate::json::print(&serde_json::json!({
+            "output": args.output.display().to_string(),
+            "width": grid.width(),
+            "height": grid.height(),
+            "ground": count(Tile::Ground),
+            "swamp": count(Tile::Swamp),
+            "water": count(Tile::Water),
+            "trees": count(Tile::Tree),
+            "walls": count(Tile::OutOfBounds),
+        }))?;
+        return Ok(Outcome::Success);
+    }
     writeln!(
         io::stdout().lock(),
         "{}: {}x{}, {} ground, {} swamp, {} water, {} trees, {} walls",

@@ -10,10 +10,10 @@ use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::landmarks::research::{CompressedTable, Compression, place_centroid};
 use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
 use cairns::movingai::{read_map, read_scen};
+use cairns::saved::TableKind;
 
 use crate::Outcome;
-use crate::choose::parse_neighborhood;
-use crate::choose::{BuildReport, save_table};
+use crate::choose::{BuildReport, OutputFile};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
 /// Options of `cairns landmarks build`.
@@ -31,10 +31,10 @@ pub struct BuildArgs {
     /// The seed of the placement.
     #[arg(long, default_value_t = PLACEMENT_SEED)]
     pub seed: u64,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner). A
-    /// table only loads for the movement it was built for.
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    /// A table only loads for the rule it was built for.
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
@@ -50,6 +50,9 @@ pub struct BuildArgs {
     /// instead of 8 K, searched as `dh:K:keepM` (A* only).
     #[arg(long, value_name = "M")]
     pub keep: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
@@ -65,7 +68,11 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = read_map(&args.map)?;
     let hash = grid_hash(&grid, args.neighborhood);
     let graph = GridGraph::new(grid, args.neighborhood);
+    // Before the build, which may take seconds: a path that cannot be
+    // written fails now.
+    let output = OutputFile::create(&args.output)?;
     let t0 = Instant::now();
+    let progress = crate::progress::Spinner::new(&format!("building {} landmarks", args.k));
     let (table, placed) = if let Some(scen) = &args.centroid_of {
         let goals = goals_of(scen, graph.grid())?;
         let landmarks = place_centroid(&graph, args.k, &goals, args.seed);
@@ -93,6 +100,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         .keep
         .map(|m| CompressedTable::new(&table, m, Compression::Nearest));
     let build_s = t0.elapsed().as_secs_f64();
+    drop(progress);
 
     let mut details = vec![format!(
         "landmarks   {} placed {placed} (seed {})",
@@ -100,9 +108,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         args.seed
     )];
     let bytes = if let Some(c) = &compressed {
-        save_table(&args.output, "compressed landmark table", |w| {
-            c.save(w, hash)
-        })?;
+        output.save("compressed landmark table", |w| c.save(w, hash))?;
         details.push(format!(
             "compressed  the {} nearest per cell: search it as dh:{}:keep{}",
             c.kept(),
@@ -111,7 +117,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         ));
         c.memory_bytes()
     } else {
-        save_table(&args.output, "landmark table", |w| table.save(w, hash))?;
+        output.save("landmark table", |w| table.save(w, hash))?;
         table.memory_bytes()
     };
     BuildReport {
@@ -127,6 +133,25 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
                 format!("L{i:<3} {x},{y}")
             })
             .collect(),
+        json: args.json.then(|| {
+            let landmarks: Vec<[u32; 2]> = (table.landmarks().iter())
+                .map(|&l| {
+                    let (x, y) = graph.coords(l);
+                    [x, y]
+                })
+                .collect();
+            serde_json::json!({
+                "table": if compressed.is_some() {
+                    TableKind::CompressedLandmarks.name()
+                } else {
+                    TableKind::Landmarks.name()
+                },
+                "placement": placed,
+                "seed": args.seed,
+                "landmarks": landmarks,
+                "kept": compressed.as_ref().map(CompressedTable::kept),
+            })
+        }),
     }
     .print()?;
     Ok(Outcome::Success)

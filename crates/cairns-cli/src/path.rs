@@ -7,10 +7,10 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
-use cairns::search::{Budget, Path, Progress, Reached, Searcher};
+use cairns::search::{Budget, Path, Progress, Reached, SearchStats, Searcher};
 use cairns::spec::Prepared;
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -30,9 +30,9 @@ pub struct Args {
     /// in one search, the other searches with one per pair.
     #[arg(long, visible_alias = "goal", value_name = "X,Y", required = true, value_parser = parse_point)]
     pub to: Vec<(u32, u32)>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]
@@ -54,6 +54,11 @@ pub struct Args {
     /// admissible heuristic). As --max-expansions otherwise.
     #[arg(long, value_name = "COST")]
     pub max_cost: Option<f64>,
+    /// Print one JSON object instead of text (`cost` is null when there is
+    /// no path; the path's cells are `path`, its corners for any-angle
+    /// searches).
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
@@ -94,14 +99,13 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         print_paused(args, &*searcher, &graph, paused, &sources, &goals)?;
         return Ok(Outcome::NotFound);
     }
-    let mut nodes = Vec::new();
-    let found = reached.map(|r| {
-        searcher.path_into(r.goal, &mut nodes);
-        Path {
-            nodes,
-            cost: r.cost,
-        }
+    let found = reached.map(|r| Path {
+        nodes: path_to(&*searcher, r.goal),
+        cost: r.cost,
     });
+    if args.json {
+        return print_json(args, &graph, &prepared, found.as_ref(), stats, elapsed);
+    }
 
     let mut out = io::stdout().lock();
     let Some(path) = found else {
@@ -158,6 +162,56 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     }
     out.flush().context("writing to stdout")?;
     Ok(Outcome::Success)
+}
+
+/// `--json`: the query's answer (`cost` null without a path: exit 1) and
+/// counts, with `scen --json`'s names where they mean the same thing.
+fn print_json(
+    args: &Args,
+    graph: &GridGraph,
+    prepared: &Prepared<'_>,
+    found: Option<&Path>,
+    stats: SearchStats,
+    elapsed: std::time::Duration,
+) -> anyhow::Result<Outcome> {
+    let name = args.map.display().to_string();
+    let g = graph.grid();
+    let cells = |p: &Path| -> Vec<[u32; 2]> {
+        p.nodes
+            .iter()
+            .map(|&n| {
+                let (x, y) = g.coords(n);
+                [x, y]
+            })
+            .collect()
+    };
+    let spec = prepared.spec();
+    crate::json::print(&serde_json::json!({
+        "map": name,
+        "spec": spec.to_string(),
+        "search": spec.algorithm.name(),
+        "heuristic": prepared.heuristic_label(),
+        "neighborhood": graph.neighborhood().token(),
+        "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
+        "from": args.from.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+        "to": args.to.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+        "cost": found.map(|p| p.cost),
+        "any_angle": spec.any_angle(),
+        "steps": found.map(|p| p.nodes.len() - 1),
+        "path": found.map(cells),
+        "expanded": stats.expanded,
+        "generated": stats.generated,
+        "max_open": stats.max_open,
+        "time_us": elapsed.as_secs_f64() * 1e6,
+        "tables": crate::choose::tables_json(prepared),
+        "preprocess_s": prepared.preprocess_s(),
+        "table_bytes": prepared.table_bytes(),
+    }))?;
+    Ok(if found.is_some() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    })
 }
 
 /// One call of the search under the budget of `--max-expansions` and
@@ -263,6 +317,13 @@ fn draw(
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// The path to `goal` that `searcher` found, from its first node.
+fn path_to(searcher: &dyn Searcher, goal: NodeId) -> Vec<NodeId> {
+    let mut nodes = Vec::new();
+    searcher.path_into(goal, &mut nodes);
+    nodes
 }
 
 /// `(3, 4)` or `(3, 4), (9, 9)`: the cells as given.

@@ -19,8 +19,9 @@ pub struct Args {
     /// Bytes of tables allowed in memory (no limit by default).
     #[arg(long, value_name = "BYTES")]
     pub memory: Option<u64>,
-    /// Movement: 4 or 8 (octile, the default).
-    #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: cairns::grid::Neighborhood,
     #[command(flatten)]
     pub terrain: TerrainArgs,
@@ -39,7 +40,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         seconds: args.seconds,
         bytes: args.memory.unwrap_or(u64::MAX),
     };
-    let choice = choose(&graph, allowance);
+    let choice = crate::progress::during("choosing a search", || choose(&graph, allowance));
     let search = choice.spec.algorithm.name();
     if args.json {
         let out = serde_json::json!({
@@ -48,6 +49,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "preprocess_s_at_most": choice.seconds,
             "table_bytes_at_most": choice.bytes,
             "why": choice.why,
+            "run": run_command(args, search),
         });
         println!("{out}");
     } else {
@@ -57,10 +59,39 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "before the first query: up to {:.1} s and {} bytes",
             choice.seconds, choice.bytes
         );
-        println!(
-            "run: cairns path {} --search {search} --from X,Y --to X,Y",
-            args.map.display()
-        );
+        println!("run: {}", run_command(args, search));
     }
     Ok(Outcome::Success)
+}
+
+/// The `cairns path` command that runs the search chosen, with every
+/// option of `args` that changes the answer (the movement rule unless it
+/// is the default, the terrain costs), quoted for a POSIX shell.
+fn run_command(args: &Args, search: &str) -> String {
+    let mut words = vec![
+        "cairns".to_string(),
+        "path".to_string(),
+        shell_word(&args.map.display().to_string()),
+        "--search".to_string(),
+        shell_word(search),
+    ];
+    if args.neighborhood != cairns::grid::Neighborhood::default() {
+        words.push(format!("--neighborhood {}", args.neighborhood));
+    }
+    if let Some(costs) = &args.terrain.terrain {
+        words.push(format!("--terrain {}", shell_word(&costs.to_string())));
+    }
+    words.push("--from X,Y --to X,Y".to_string());
+    words.join(" ")
+}
+
+/// `word` as one word of a POSIX shell: as it is when it holds only
+/// characters no shell reads specially, in single quotes otherwise.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "+,-./:=@_%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }

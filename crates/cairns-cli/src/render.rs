@@ -27,11 +27,12 @@ use anyhow::{Context, bail};
 use cairns::graph::Graph;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
+use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint, parse_neighborhood};
+use crate::choose::{SearchArgs, TerrainArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -78,25 +79,32 @@ pub struct Args {
     /// Heuristic A: zero, manhattan, octile, euclidean, or
     /// `dh:K[:PLACEMENT]` (a differential heuristic over K landmarks placed
     /// random, farthest, avoid or sampled (the default, seed 1), with octile as
-    /// base); a bare `dh` uses the table of --landmarks.
-    #[arg(long, default_value = "octile")]
-    pub heuristic: HeuristicSpec,
+    /// base); a bare `dh` uses the landmark table of --table. By default
+    /// the search's own, as `path` picks it (octile on octile maps,
+    /// euclidean for theta, none for dijkstra and bfs).
+    #[arg(long)]
+    pub heuristic: Option<HeuristicSpec>,
     /// Heuristic B: cells only B expanded are drawn sky blue, cells both
     /// expanded purple.
     #[arg(long)]
     pub compare: Option<HeuristicSpec>,
-    /// Search algorithm: astar (the default), canonical, jps (drawn with
-    /// its jump points), dijkstra or bfs.
-    #[arg(long = "search", value_name = "NAME")]
+    /// Search algorithm, by name (jps is drawn with its jump points).
+    #[arg(long = "search", value_name = "NAME", value_parser = crate::choose::algorithm_names())]
     pub algorithm: Option<Algorithm>,
-    /// A landmark table saved by `cairns landmarks build` for this map and
-    /// --neighborhood, used by whichever of --heuristic and --compare is
-    /// `dh` (or `dh:K` with the file's K), as in `scen` and `path`.
-    #[arg(long, value_name = "FILE")]
-    pub landmarks: Option<PathBuf>,
-    /// Movement: 4 (straight moves), 8 (octile, no corner cutting) or
-    /// 8-cut (octile with corner cutting: past one wall's corner).
-    #[arg(long, default_value = "8", value_parser = parse_neighborhood)]
+    /// Use a table saved for this map and --neighborhood instead of
+    /// building it (repeat for several), as in `scen` and `path`: a
+    /// landmark table from `cairns landmarks build`, used by whichever of
+    /// --heuristic and --compare is `dh` (or `dh:K` with the file's K), or
+    /// the table of a search from `cairns table build --search NAME`.
+    #[arg(
+        long = "table",
+        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
+        value_name = "FILE"
+    )]
+    pub tables: Vec<PathBuf>,
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
     /// Terrain costs (cells made passable by them are drawn as free).
     #[command(flatten)]
@@ -105,12 +113,17 @@ pub struct Args {
     /// between 512 and 1024 pixels.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: Option<u32>,
-    /// Draw only the cells from `X0,Y0` to `X1,Y1` (both included).
+    /// Draw only the cells from `X0,Y0` (top left) to `X1,Y1` (bottom
+    /// right), both included.
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_crop)]
     pub crop: Option<Crop>,
     /// A line of text drawn above the map.
     #[arg(long)]
     pub title: Option<String>,
+    /// Print one JSON object (each search, and the file written) instead
+    /// of text.
+    #[arg(long)]
+    pub json: bool,
     /// The PNG file to write; its name must end in `.png`.
     #[arg(
         short = 'o',
@@ -143,7 +156,9 @@ pub struct Crop {
     pub height: u32,
 }
 
-/// `X0,Y0,X1,Y1`, corners included, in either order.
+/// `X0,Y0,X1,Y1`, corners included: the top-left corner, then the
+/// bottom-right one. Reversed corners are refused rather than swapped: they
+/// are more likely a mistake than a choice.
 fn parse_crop(s: &str) -> Result<Crop, String> {
     let v: Vec<u32> = s
         .split(',')
@@ -153,11 +168,16 @@ fn parse_crop(s: &str) -> Result<Crop, String> {
     let [x0, y0, x1, y1] = v[..] else {
         return Err(format!("{s:?}: give four numbers, X0,Y0,X1,Y1"));
     };
+    if x0 > x1 || y0 > y1 {
+        return Err(format!(
+            "{s:?}: give the top-left corner first (X0 <= X1 and Y0 <= Y1)"
+        ));
+    }
     Ok(Crop {
-        x: x0.min(x1),
-        y: y0.min(y1),
-        width: x0.abs_diff(x1) + 1,
-        height: y0.abs_diff(y1) + 1,
+        x: x0,
+        y: y0,
+        width: x1 - x0 + 1,
+        height: y1 - y0 + 1,
     })
 }
 
@@ -174,22 +194,44 @@ struct Run {
     table_seconds: Option<f64>,
 }
 
+/// Whether the table file `path` holds landmarks (read from its magic
+/// bytes; a file that cannot be read is not, and fails when loaded).
+fn holds_landmarks(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+        .is_ok()
+        && matches!(
+            TableKind::of(magic),
+            Some(TableKind::Landmarks | TableKind::CompressedLandmarks)
+        )
+}
+
+/// The searches of `render`: the algorithm, and the tables given.
+struct Searches<'a> {
+    algorithm: Option<Algorithm>,
+    tables: &'a [PathBuf],
+}
+
+/// Runs the search with `heuristic` (`None`: the search's default); the
+/// landmark tables go to it only if `landmarks`, the table of a search
+/// always.
 fn run_one(
     graph: &GridGraph,
-    algorithm: Option<Algorithm>,
-    heuristic: HeuristicSpec,
-    landmarks_file: Option<&Path>,
+    searches: &Searches<'_>,
+    heuristic: Option<HeuristicSpec>,
+    landmarks: bool,
     start: NodeId,
     goal: NodeId,
 ) -> anyhow::Result<Run> {
-    // The file belongs to the differential heuristic(s) only.
     let search = SearchArgs {
-        algorithm,
-        heuristic: Some(heuristic),
-        tables: landmarks_file
-            .filter(|_| heuristic.is_landmarks())
-            .map(Path::to_path_buf)
-            .into_iter()
+        algorithm: searches.algorithm,
+        heuristic,
+        tables: searches
+            .tables
+            .iter()
+            .filter(|&t| landmarks || !holds_landmarks(t))
+            .cloned()
             .collect(),
         ..SearchArgs::default()
     };
@@ -200,11 +242,11 @@ fn run_one(
     let search_seconds = t0.elapsed().as_secs_f64();
     let label = match heuristic {
         // `dh:K` for the default placement keeps the legend short.
-        HeuristicSpec::Landmarks {
+        Some(HeuristicSpec::Landmarks {
             count: Some(k),
             placement,
             mode: LandmarkMode::All,
-        } if placement == PlacementKind::default() => format!("dh:{k}"),
+        }) if placement == PlacementKind::default() => format!("dh:{k}"),
         _ => prepared.heuristic_label(),
     };
     let mut path = Vec::new();
@@ -237,33 +279,40 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let graph = args.terrain.graph(grid, args.neighborhood);
     let start = endpoint(&graph, &name, "start", args.from)?;
     let goal = endpoint(&graph, &name, "goal", args.to)?;
-    if let Some(file) = &args.landmarks
-        && !args.heuristic.is_landmarks()
-        && !args.compare.is_some_and(HeuristicSpec::is_landmarks)
+    let compare_dh = args.compare.is_some_and(HeuristicSpec::is_landmarks);
+    // A takes the landmark tables under dh, or under no heuristic named
+    // (they make it dh) unless B is the one with dh.
+    let a_dh = match args.heuristic {
+        Some(h) => h.is_landmarks(),
+        None => !compare_dh,
+    };
+    if let Some(file) = args.tables.iter().find(|t| holds_landmarks(t))
+        && !a_dh
+        && !compare_dh
     {
         bail!(
-            "--landmarks {} needs a differential heuristic: give --heuristic dh or --compare dh",
+            "--table {} holds a landmark table, which needs a differential heuristic: give --heuristic dh or --compare dh",
             file.display()
         );
     }
-    let file = args.landmarks.as_deref();
-    // Dijkstra and breadth-first search take no heuristic.
+    // Dijkstra and breadth-first search take no heuristic: none is given
+    // them, and there is nothing to compare.
     let informed = args.algorithm.is_none_or(Algorithm::uses_heuristic);
-    let heuristic = if informed {
-        args.heuristic
-    } else {
-        HeuristicSpec::Zero
+    let heuristic = args.heuristic.filter(|_| informed);
+    let searches = Searches {
+        algorithm: args.algorithm,
+        tables: &args.tables,
     };
-    let mut runs = vec![run_one(
-        &graph,
-        args.algorithm,
-        heuristic,
-        file,
-        start,
-        goal,
-    )?];
+    let mut runs = vec![run_one(&graph, &searches, heuristic, a_dh, start, goal)?];
     if let Some(b) = args.compare.filter(|_| informed) {
-        runs.push(run_one(&graph, args.algorithm, b, file, start, goal)?);
+        runs.push(run_one(
+            &graph,
+            &searches,
+            Some(b),
+            compare_dh,
+            start,
+            goal,
+        )?);
     }
     let crop = args.crop.unwrap_or(Crop {
         x: 0,
@@ -292,6 +341,15 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let canvas = draw(&graph, &picture, &runs, start, goal);
     canvas.save_png(&args.output)?;
 
+    let outcome = if runs[0].cost.is_some() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    };
+    if args.json {
+        print_json(args, &runs, &canvas, &layout)?;
+        return Ok(outcome);
+    }
     let mut out = io::stdout().lock();
     for (tag, r) in ["a", "b"].iter().zip(&runs) {
         let cost = r
@@ -317,11 +375,35 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         t_total.elapsed().as_secs_f64() * 1e3
     )?;
     out.flush().context("writing to stdout")?;
-    Ok(if runs[0].cost.is_some() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(outcome)
+}
+
+/// `--json`: each search (`cost` null without a path) and the picture
+/// written.
+fn print_json(args: &Args, runs: &[Run], canvas: &Canvas, layout: &Layout) -> anyhow::Result<()> {
+    let name = args.map.display().to_string();
+    let searches: Vec<serde_json::Value> = (["a", "b"].iter().zip(runs))
+        .map(|(tag, r)| {
+            serde_json::json!({
+                "run": tag,
+                "heuristic": r.label,
+                "cost": r.cost,
+                "steps": (!r.path.is_empty()).then(|| r.path.len() - 1),
+                "expanded": r.expanded,
+                "time_us": r.search_seconds * 1e6,
+                "preprocess_s": r.table_seconds,
+            })
+        })
+        .collect();
+    crate::json::print(&serde_json::json!({
+        "map": name,
+        "search": args.algorithm.unwrap_or_default().name(),
+        "searches": searches,
+        "output": args.output.display().to_string(),
+        "width_px": canvas.width(),
+        "height_px": canvas.height(),
+        "scale": layout.describe(),
+    }))
 }
 
 /// How map cells become pixels: each cell `up` x `up` pixels, or each pixel

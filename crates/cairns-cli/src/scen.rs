@@ -44,11 +44,13 @@ pub struct Args {
     /// times are per query on its thread.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
-    /// Print one JSON object instead of the table.
+    /// Print one JSON object instead of the table. With no query (an
+    /// empty file, or --every leaving none) the means and medians are 0.
     #[arg(long)]
     pub json: bool,
     /// Also write one tab-separated line per query to FILE (`-` for
-    /// stdout, after the summary): `id` (0-based, in file order), `line`
+    /// stdout, which then holds the table alone: the summary, text or
+    /// JSON, goes to stderr): `id` (0-based, in file order), `line`
     /// (the scenario's line in the file), `cost` (`none` when no path was
     /// found), `expanded` and `nanos` (the search alone).
     #[arg(long, value_name = "FILE")]
@@ -82,7 +84,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let instance = match loaded {
         Ok(instance) => instance,
         Err(e) if matches!(e.kind(), InstanceErrorKind::Map { .. }) && args.map.is_none() => {
-            bail!("{e} (give the map with --map)")
+            // `{:#}`: the system's reason too.
+            bail!("{:#} (give the map with --map)", anyhow::Error::from(e))
         }
         Err(e) => return Err(e.into()),
     };
@@ -130,6 +133,11 @@ fn write_per_query(path: &Path, instance: &Instance, summary: &Summary) -> anyho
     Ok(())
 }
 
+/// Whether `--per-query -` writes the per-query table to stdout.
+fn per_query_on_stdout(args: &Args) -> bool {
+    args.per_query.as_deref() == Some(Path::new("-"))
+}
+
 /// What the costs are checked against: `--against`, or Dijkstra under
 /// `--terrain`, whose costs the published lengths do not know.
 fn reference(args: &Args) -> Reference {
@@ -138,6 +146,46 @@ fn reference(args: &Args) -> Reference {
     } else {
         args.against.into()
     }
+}
+
+/// The summary of `--json`: one object, whose names the other commands'
+/// `--json` reuse where they mean the same thing.
+fn summary_json(
+    args: &Args,
+    instance: &Instance,
+    prepared: &Prepared<'_>,
+    summary: &Summary,
+) -> serde_json::Value {
+    let spec = prepared.spec();
+    let mismatches = summary.mismatches.len();
+    serde_json::json!({
+        "scen": args.scen.display().to_string(),
+        "map": instance.map_path.display().to_string(),
+        "spec": spec.to_string(),
+        "search": spec.algorithm.name(),
+        "heuristic": prepared.heuristic_label(),
+        "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "tables": crate::choose::tables_json(prepared),
+        "preprocess_s": prepared.preprocess_s(),
+        "table_bytes": prepared.table_bytes(),
+        "open": spec.open_kind().name(),
+        "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
+        "against": reference(args).name(),
+        "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
+        "queries": summary.queries,
+        "mismatches": mismatches,
+        "data_errors": summary.data_errors,
+        "mean_expanded": summary.mean_expanded(),
+        "max_open": summary.max_open,
+        "mean_us": summary.mean_us(),
+        "median_us": summary.median_us(),
+        "total_s": summary.total_s,
+        "threads": args.threads,
+        "weight": spec.weight.map(cairns::spec::Weight::get),
+        "any_angle": spec.any_angle(),
+        "mean_cost_ratio": summary.mean_cost_ratio(),
+        "max_cost_ratio": summary.cost_ratio_max,
+    })
 }
 
 /// Prints the problems (to stderr) and the summary of a run.
@@ -161,38 +209,17 @@ fn report(
         eprintln!("{scen_name}: ... and {} more", problems.len() - 20);
     }
     let spec = prepared.spec();
-    let mut out = io::stdout().lock();
+    // With the per-query table on stdout, the summary goes to stderr, so
+    // that stdout is the table alone.
+    let mut out: Box<dyn Write> = if per_query_on_stdout(args) {
+        Box::new(io::stderr().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    };
     let mismatches = summary.mismatches.len();
     if args.json {
-        let json = serde_json::json!({
-            "scen": args.scen.display().to_string(),
-            "map": instance.map_path.display().to_string(),
-            "spec": spec.to_string(),
-            "search": spec.algorithm.name(),
-            "heuristic": prepared.heuristic_label(),
-            "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "tables": crate::choose::tables_json(prepared),
-            "preprocess_s": prepared.preprocess_s(),
-            "table_bytes": prepared.table_bytes(),
-            "open": spec.open_kind().name(),
-            "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
-            "against": reference(args).name(),
-            "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
-            "queries": summary.queries,
-            "mismatches": mismatches,
-            "data_errors": summary.data_errors,
-            "mean_expanded": summary.mean_expanded(),
-            "max_open": summary.max_open,
-            "mean_us": summary.mean_us(),
-            "median_us": summary.median_us(),
-            "total_s": summary.total_s,
-            "threads": args.threads,
-            "weight": spec.weight.map(cairns::spec::Weight::get),
-            "any_angle": spec.any_angle(),
-            "mean_cost_ratio": summary.mean_cost_ratio(),
-            "max_cost_ratio": summary.cost_ratio_max,
-        });
-        writeln!(out, "{json}")?;
+        let json = summary_json(args, instance, prepared, summary);
+        crate::json::write(&mut out, &json)?;
     } else {
         writeln!(out, "search       {}", spec.algorithm)?;
         writeln!(out, "heuristic    {}", prepared.heuristic_label())?;

@@ -9,24 +9,32 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use cairns::grid::GridGraph;
 use cairns::saved::TableKind;
-use cairns::spec::{Algorithm, Given, Prepared, Table};
+use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, Table};
 
 use crate::Outcome;
-use crate::choose::{BuildReport, SearchArgs, TerrainArgs, save_table};
+use crate::choose::{BuildReport, OutputFile, SearchArgs, TerrainArgs};
 
 /// Options of `cairns table build`.
 #[derive(Debug, clap::Args)]
-#[command(about = "Build the table a search needs on a map and save it")]
+#[command(
+    about = "Build the table a search needs on a map and save it",
+    long_about = "Build the table a search needs on a map and save it. The search is \
+                  --search's, jps+ by default (astar with --heuristic dh:K, whose \
+                  table is the landmarks')."
+)]
 pub struct BuildArgs {
     /// The `.map` file.
     pub map: PathBuf,
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
-    /// Movement: 4 or 8 (octile, the default).
-    #[arg(long, default_value = "8", value_parser = crate::choose::parse_neighborhood)]
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed).
+    /// A table only loads for the rule it was built for.
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: cairns::grid::Neighborhood,
-    /// The search whose table to build.
+    /// The search whose table to build: jps+ unless --search names
+    /// another (or --heuristic dh:K, the landmark table, for astar).
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
@@ -38,6 +46,9 @@ pub struct BuildArgs {
     /// queries stay optimal, only slower.
     #[arg(long, value_name = "SECONDS")]
     pub seconds: Option<f64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The search of `args` with its table built within `seconds` (`--seconds`):
@@ -51,12 +62,16 @@ fn prepare_within<'g>(
     let Ok(budget) = Duration::try_from_secs_f64(seconds) else {
         bail!("--seconds takes a number of seconds, 0 or more, not {seconds}");
     };
-    let spec = args.search.spec_for(&[]);
-    let cut = |kind| Table::build_within(kind, graph, budget);
-    let Some(&kind) = spec.algorithm.tables().iter().find(|&&k| cut(k).is_some()) else {
+    let spec = search_of(args).spec_for(&[]);
+    let Some(&kind) = spec
+        .algorithm
+        .tables()
+        .iter()
+        .find(|&&k| Table::is_budgeted(k))
+    else {
         let cut: Vec<&str> = Algorithm::ALL
             .into_iter()
-            .filter(|a| a.tables().iter().any(|&k| cut(k).is_some()))
+            .filter(|a| a.tables().iter().any(|&k| Table::is_budgeted(k)))
             .map(Algorithm::name)
             .collect();
         bail!(
@@ -70,7 +85,9 @@ fn prepare_within<'g>(
     let spec = spec.resolve_inadmissible(graph.neighborhood())?;
     spec.check_terrain(graph)?;
     let t0 = Instant::now();
-    let table = Table::build_within(kind, graph, budget).expect("a kind a budget cuts");
+    let table = crate::progress::during(&format!("building the table of {spec}"), || {
+        Table::build_within(kind, graph, budget).expect("a kind a budget cuts")
+    });
     let seconds = t0.elapsed().as_secs_f64();
     Ok(spec.prepare_with(graph, [Given { table, seconds }])?)
 }
@@ -95,11 +112,26 @@ pub fn old_commands_spelled_out(args: impl IntoIterator<Item = OsString>) -> Vec
     args
 }
 
+/// The search of `args`: jps+ when neither `--search` (nor `--jps`,
+/// `--canonical`) nor a differential `--heuristic` names one, since the
+/// library's default search, astar, builds no table.
+fn search_of(args: &BuildArgs) -> SearchArgs {
+    let mut search = args.search.clone();
+    let named = search.algorithm.is_some() || search.jps || search.canonical;
+    if !named && !search.heuristic.is_some_and(HeuristicSpec::is_landmarks) {
+        search.algorithm = Some(Algorithm::JpsPlus);
+    }
+    search
+}
+
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     let grid = args.terrain.read_map(&args.map)?;
     let graph = args.terrain.graph(grid, args.neighborhood);
+    // Before the build, which may take seconds: a path that cannot be
+    // written fails now.
+    let output = OutputFile::create(&args.output)?;
     let prepared = match args.seconds {
-        None => args.search.prepare(&graph)?,
+        None => search_of(args).prepare(&graph)?,
         Some(seconds) => prepare_within(args, &graph, seconds)?,
     };
     let spec = prepared.spec();
@@ -125,9 +157,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             )
         }
     };
-    save_table(&args.output, &table.kind().to_string(), |w| {
-        table.save_for(w, &graph)
-    })?;
+    output.save(&table.kind().to_string(), |w| table.save_for(w, &graph))?;
     BuildReport {
         map: &args.map,
         graph: &graph,
@@ -143,6 +173,13 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         bytes: report.bytes,
         output: &args.output,
         listing: Vec::new(),
+        json: args.json.then(|| {
+            serde_json::json!({
+                "search": spec.algorithm.name(),
+                "spec": spec.to_string(),
+                "table": table.kind().name(),
+            })
+        }),
     }
     .print()?;
     Ok(Outcome::Success)

@@ -7,8 +7,10 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-/// The movement rule named `movement`: `"octile"` (or `8`), `"4"` (or
-/// `4`, `"four"`) or `"octile-cut"` (octile with corner cutting).
+/// The movement rule named `movement`: any name the library reads
+/// ([`Neighborhood::names`]: `"octile"` (or `8`), `"4"` (or `4`, `"four"`),
+/// `"octile-cut"` (or `"8-cut"`, `"corner-cutting"`), octile with corner
+/// cutting), the same names as the command line's `--neighborhood`.
 pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
     let name: String = if let Ok(n) = movement.extract::<i64>() {
         n.to_string()
@@ -19,23 +21,14 @@ pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
             "movement must be \"octile\", \"4\", \"octile-cut\", 8 or 4",
         ));
     };
-    match name.as_str() {
-        "octile" | "8" => Ok(Neighborhood::Octile),
-        "4" | "four" => Ok(Neighborhood::Four),
-        "octile-cut" | "corner-cutting" => Ok(Neighborhood::OctileCornerCutting),
-        other => Err(PyValueError::new_err(format!(
-            "unknown movement {other:?} (expected \"octile\", \"4\" or \"octile-cut\")"
-        ))),
-    }
+    name.parse::<Neighborhood>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The name of a movement rule, as [`neighborhood`] reads it.
+/// The name of a movement rule, as [`neighborhood`] reads it: the
+/// library's canonical name.
 pub fn movement_name(n: Neighborhood) -> &'static str {
-    match n {
-        Neighborhood::Octile => "octile",
-        Neighborhood::Four => "4",
-        Neighborhood::OctileCornerCutting => "octile-cut",
-    }
+    n.token()
 }
 
 /// `obj` as a numpy array (`numpy.asarray`).

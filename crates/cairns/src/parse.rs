@@ -83,7 +83,10 @@ pub enum ParseErrorKind {
         height: u64,
     },
     /// A map with more than [`MAX_CELLS`] cells.
-    #[error("map size {width}x{height} exceeds {MAX_CELLS} cells")]
+    #[error(
+        "map size {width}x{height} is {} cells, more than the {MAX_CELLS} a map may have",
+        u128::from(*width) * u128::from(*height)
+    )]
     SizeTooLarge {
         /// Width from the header.
         width: u64,

@@ -280,8 +280,9 @@ pub enum FileErrorKind {
     /// (found from the two map hashes when the expected one is a
     /// [`grid_hash`]).
     #[error(
-        "built for this map under the other movement rule \
-         (4-way and 8-way differ; map hash {found:#018x}, expected {expected:#018x})"
+        "built for this map under another movement rule \
+         ({} differ; map hash {found:#018x}, expected {expected:#018x})",
+        rule_pair(*expected, *found)
     )]
     MovementMismatch {
         /// The hash the caller expected.
@@ -523,13 +524,47 @@ const fn inverse(a: u64) -> u64 {
 /// differ but not which hash has which. For hashes that are not grid
 /// hashes a false match has the odds of a 64-bit collision.
 fn other_movement(expected: u64, found: u64) -> bool {
+    movement_rules(expected, found).is_some()
+}
+
+/// The two movement rules that the [`grid_hash`]es `expected` and `found`
+/// of one map differ by, in [`Neighborhood::ALL`] order; `None` when they
+/// are not the hashes of one map under two rules.
+///
+/// The hashes tell which two rules differ (the XOR of their codes, 4, 8
+/// and 9, is different for each pair) but not which hash has which rule:
+/// the caller, who knows the rule it expected, does.
+///
+/// ```
+/// use cairns::grid::{Grid, Neighborhood};
+/// use cairns::saved::{grid_hash, movement_rules};
+///
+/// let grid = Grid::from_ascii("..@\n...").unwrap();
+/// let cut = grid_hash(&grid, Neighborhood::OctileCornerCutting);
+/// let octile = grid_hash(&grid, Neighborhood::Octile);
+/// assert_eq!(
+///     movement_rules(octile, cut),
+///     Some([Neighborhood::Octile, Neighborhood::OctileCornerCutting])
+/// );
+/// assert_eq!(movement_rules(octile, octile), None);
+/// ```
+pub fn movement_rules(expected: u64, found: u64) -> Option<[Neighborhood; 2]> {
     let before = expected.wrapping_mul(FNV_PRIME_INVERSE);
-    let codes = Neighborhood::ALL.map(movement_code);
-    codes.iter().any(|&e| {
-        codes
-            .iter()
-            .any(|&f| e != f && (before ^ u64::from(e ^ f)).wrapping_mul(FNV_PRIME) == found)
+    let rules = Neighborhood::ALL;
+    rules.iter().enumerate().find_map(|(i, &a)| {
+        rules[i + 1..].iter().find_map(|&b| {
+            let flip = u64::from(movement_code(a) ^ movement_code(b));
+            ((before ^ flip).wrapping_mul(FNV_PRIME) == found).then_some([a, b])
+        })
     })
+}
+
+/// `4 and octile`: the two rules of [`movement_rules`], for messages.
+fn rule_pair(expected: u64, found: u64) -> String {
+    match movement_rules(expected, found) {
+        Some([a, b]) => format!("{a} and {b}"),
+        None => "the rules".to_string(),
+    }
 }
 
 /// Reads a saved table of `kind` from `r`: checks the magic bytes, then

@@ -1,7 +1,9 @@
 //! `cairns choose`: the search for a map from the seconds and bytes that
 //! may be spent before its first query.
 
-use super::{TempDir, assert_refused, cairns, json_of, rooms_and_scen, run};
+use super::{
+    TempDir, assert_exit, assert_refused, cairns, cairns_ok, json_of, rooms_and_scen, run, stdout,
+};
 
 /// Each allowance picks its tier, says why in JSON, and the search picked
 /// answers the map's scenarios with no mismatch.
@@ -63,4 +65,49 @@ fn a_bad_allowance_and_a_missing_map_are_refused() {
     );
     let missing = dir.path("none.map");
     assert_refused(&cairns(&["choose", &missing]), &["none.map"]);
+}
+
+/// Regression test: on a terrain map the suggested `run:` command left out
+/// `--terrain` (and `--neighborhood`), so that run as printed it answered
+/// "no path" instead of 250.1 (docs/terrain.md's query).
+#[test]
+fn the_suggested_command_keeps_the_terrain_and_the_movement() {
+    let map = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/data/terrain-rooms.map"
+    );
+    let out = cairns_ok(&["choose", map, "--terrain", "S=3,W=inf,T=2"]);
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("run: cairns "))
+        .unwrap_or_else(|| panic!("no run line in {out}"));
+    assert!(line.contains("--terrain"), "{line}");
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .scan("", |last, w| {
+            let word = match (*last, w) {
+                ("--from", "X,Y") => "1,12",
+                ("--to", "X,Y") => "127,127",
+                _ => w,
+            };
+            *last = w;
+            Some(word)
+        })
+        .chain(["--no-draw"])
+        .collect();
+    let o = cairns(&words);
+    assert_exit(&o, 0);
+    let out = stdout(&o);
+    let cost: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("cost"))
+        .and_then(|c| c.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no cost in {out}"));
+    assert!((cost - 250.1076).abs() < 1e-3, "{out}");
+
+    // The movement rule, when not the default, is part of it too.
+    let dir = TempDir::new("choose_movement");
+    let (rooms, _) = rooms_and_scen(&dir);
+    let out = cairns_ok(&["choose", &rooms, "--neighborhood", "4"]);
+    assert!(out.contains("--neighborhood 4 "), "{out}");
 }

@@ -392,3 +392,46 @@ fn scen_on_threads_matches_the_serial_run() {
         assert!(serial["queries"].as_u64().unwrap() > 100);
     }
 }
+
+/// Regression test: a missing `.scen` file gave no reason ("cannot read
+/// the file"); the system's is printed too.
+#[test]
+fn a_missing_scenario_file_gives_the_reason() {
+    let o = cairns(&["scen", "/nonexistent/x.map.scen"]);
+    assert_refused(
+        &o,
+        &["/nonexistent/x.map.scen", "No such file or directory"],
+    );
+}
+
+/// Regression test: `4` and `8` and `8-cut` were the CLI's names, `octile`
+/// and `octile-cut` Python's: both are read everywhere.
+#[test]
+fn movement_rules_take_the_python_names_too() {
+    let (_dir, map) = TempDir::with("cli-names", "m.map", MAP);
+    for name in ["8", "octile", "4", "four", "8-cut", "octile-cut"] {
+        let o = cairns(&[
+            "path",
+            &map,
+            "--from",
+            "0,0",
+            "--to",
+            "8,0",
+            "--no-draw",
+            "--neighborhood",
+            name,
+        ]);
+        assert_exit(&o, 0);
+    }
+    let o = cairns(&[
+        "path",
+        &map,
+        "--from",
+        "0,0",
+        "--to",
+        "8,0",
+        "--neighborhood",
+        "6",
+    ]);
+    assert_refused(&o, &["6"]);
+}

@@ -1,7 +1,9 @@
 //! `cairns path` with several sources and goals, and `cairns field`.
 
 use crate::assert_stdout_has;
-use crate::{TempDir, assert_exit, assert_refused, cairns, cairns_ok, rooms_map, run, stdout};
+use crate::{
+    TempDir, assert_exit, assert_refused, cairns, cairns_ok, rooms_map, run, stderr, stdout,
+};
 
 /// The value of the `name` line of a command's output (`cost   12.5`).
 fn value(out: &str, name: &str) -> String {
@@ -98,9 +100,13 @@ const SPLIT: &str = "type octile\nheight 4\nwidth 6\nmap\n...@..\n.@.@..\n...@..
 #[test]
 fn field_prints_flow_and_distances_that_paths_confirm() {
     let (dir, map) = TempDir::with("field", "split.map", SPLIT);
-    let out = cairns_ok(&["field", &map, "--to", "0,0", "--print", "flow"]);
-    assert_eq!(value(&out, "reached"), "11 cells");
-    let rows: Vec<&str> = out.lines().skip(4).collect();
+    // Regression: the summary came first on stdout, mixed into the data;
+    // with --print, stdout is the field alone and the summary on stderr.
+    let o = cairns(&["field", &map, "--to", "0,0", "--print", "flow"]);
+    assert_exit(&o, 0);
+    assert_eq!(value(&stderr(&o), "reached"), "11 cells");
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().collect();
     assert_eq!(rows.len(), 4, "{out}");
     assert!(rows[0].starts_with("G←←@xx"), "{out}");
     assert_eq!(rows[1].chars().nth(1), Some('@'));
@@ -109,11 +115,8 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
     assert_eq!(rows[3].chars().nth(1), Some('↖'), "{out}");
 
     let out = cairns_ok(&["field", &map, "--to", "0,0", "--print", "distance"]);
-    let rows: Vec<Vec<&str>> = out
-        .lines()
-        .skip(4)
-        .map(|l| l.split(' ').collect())
-        .collect();
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(rows.len(), 4, "{out}");
     for (y, row) in rows.iter().enumerate() {
         for (x, d) in row.iter().enumerate() {
             let path = cairns(&["path", &map, "--from", &format!("{x},{y}"), "--to", "0,0"]);
@@ -135,6 +138,16 @@ fn field_prints_flow_and_distances_that_paths_confirm() {
     assert_exit(&o, 0);
     assert_eq!(value(&stdout(&o), "reached"), "19 cells");
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+/// Regression test: `field -o` printed its summary, then failed on the
+/// output path; the picture is written first, so a failure prints nothing.
+#[test]
+fn field_fails_on_its_output_before_printing() {
+    let (_dir, map) = TempDir::with("field-output", "split.map", SPLIT);
+    let o = cairns(&["field", &map, "--to", "0,0", "-o", "/nonexistent/dir/f.png"]);
+    assert_refused(&o, &["/nonexistent/dir/f.png", "No such file or directory"]);
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
 #[test]

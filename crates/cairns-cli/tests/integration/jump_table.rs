@@ -303,3 +303,58 @@ fn table_build_takes_a_budget_in_seconds() {
         assert_stderr_has(&o, says);
     }
 }
+
+/// Regression test: `table build -o /nonexistent/x` built for seconds (18
+/// s on orz900d) before failing on the path; the path is checked before
+/// the build, and nothing is printed.
+#[test]
+fn table_build_fails_on_its_output_before_building() {
+    let map = crate::data("dao/orz900d.map");
+    let t0 = std::time::Instant::now();
+    let o = run(
+        "table build {} --search jps+bb --seconds 3 -o /nonexistent/x",
+        &[&map],
+    );
+    // The build alone takes its 3 s.
+    assert!(t0.elapsed().as_secs_f64() < 2.0, "{:?}", t0.elapsed());
+    assert_refused(
+        &o,
+        &["/nonexistent/x: cannot create", "No such file or directory"],
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    let o = cairns(&[
+        "landmarks",
+        "build",
+        &map,
+        "-k",
+        "16",
+        "-o",
+        "/nonexistent/x",
+    ]);
+    assert_refused(&o, &["/nonexistent/x: cannot create"]);
+}
+
+/// Regression tests: `table build` with no `--search` built astar's (no)
+/// table; it builds jps+'s, and `--heuristic dh:K` astar's landmarks. Its
+/// report gives the bytes of the table in memory and of the file, each
+/// labelled (only the memory's were, as "table bytes").
+#[test]
+fn table_build_defaults_to_jps_plus_and_reports_both_sizes() {
+    let dir = TempDir::new("table-default");
+    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let jt = dir.path("rooms.jt");
+    let o = cairns(&["table", "build", &map, "-o", &jt]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table       jumps");
+    assert_stdout_has(&o, "table bytes 49152 (in memory)");
+    let file = std::fs::metadata(&jt).unwrap().len();
+    assert_stdout_has(&o, &format!("file bytes  {file}"));
+    // No spinner where stderr is no terminal.
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let lm = dir.path("rooms.lm");
+    let o = cairns(&["table", "build", &map, "--heuristic", "dh:2", "-o", &lm]);
+    assert_exit(&o, 0);
+    assert_stdout_has(&o, "table       landmarks");
+    let help = stdout(&cairns(&["table", "build", "--help"]));
+    assert!(help.contains("jps+ by default"), "{help}");
+}

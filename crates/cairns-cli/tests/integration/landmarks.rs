@@ -358,7 +358,13 @@ fn path_with_dh_and_with_a_table_file_finds_the_shortest_path() {
     // ... and under octile movement the error says that the movement
     // differs, not that the map does.
     let o = cairns(&[&base[..], &["--landmarks", &table]].concat());
-    assert_refused(&o, &["built for this map under the other movement rule"]);
+    assert_refused(
+        &o,
+        &[
+            "another movement rule (4 and octile differ",
+            "built for --neighborhood 4, not octile",
+        ],
+    );
     assert!(!stderr(&o).contains("another map"), "{}", stderr(&o));
 }
 
@@ -457,4 +463,90 @@ fn build_errors_exit_2_with_a_message() {
     assert_exit(&o, 2);
     assert_stderr_has(&o, &format!("{unwritable}: cannot create"));
     assert!(!Path::new(&out).exists());
+}
+
+/// Regression test: the message for a table built under another movement
+/// rule said "4-way and 8-way differ" whatever the rules; a table built for
+/// octile with corner cutting loads for that rule (by either of its names)
+/// and names both rules when used under another.
+#[test]
+fn a_table_built_for_corner_cutting_loads_for_it() {
+    let dir = TempDir::new("landmarks-cut");
+    let (map, _) = crate::rooms_map(&dir, "rooms.map", 3);
+    let table = dir.path("cut.lm");
+    let o = cairns(&[
+        "landmarks",
+        "build",
+        &map,
+        "-k",
+        "2",
+        "--neighborhood",
+        "8-cut",
+        "-o",
+        &table,
+    ]);
+    assert_exit(&o, 0);
+    // The canonical name is printed.
+    assert_stdout_has(&o, "(64x48, octile-cut)");
+    let (from, to) = (free_cell(&map, false), free_cell(&map, true));
+    let query = [
+        "path",
+        &map,
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--no-draw",
+        "--table",
+        &table,
+    ];
+    for name in ["8-cut", "octile-cut", "corner-cutting"] {
+        let o = cairns(&[&query[..], &["--neighborhood", name]].concat());
+        assert_exit(&o, 0);
+    }
+    let o = cairns(&query);
+    assert_refused(
+        &o,
+        &[
+            "octile and octile-cut differ",
+            "built for --neighborhood octile-cut, not octile",
+        ],
+    );
+}
+
+/// Regression test: `choose` and `table build` said `--neighborhood` is
+/// "4 or 8"; every command's help lists every name of every rule.
+#[test]
+fn every_help_lists_every_movement_name() {
+    for command in [
+        &["path"][..],
+        &["field"],
+        &["render"],
+        &["choose"],
+        &["table", "build"],
+        &["landmarks", "build"],
+    ] {
+        let help = stdout(&cairns(&[command, &["--help"]].concat()));
+        for rule in cairns::grid::Neighborhood::ALL {
+            for name in rule.names() {
+                assert!(help.contains(name), "{command:?}: no {name} in {help}");
+            }
+        }
+        assert!(!help.contains("4 or 8"), "{command:?}: {help}");
+    }
+}
+
+/// The first or last passable cell of the map file `map`, as `X,Y`.
+fn free_cell(map: &str, last: bool) -> String {
+    let grid = cairns::movingai::read_map(std::path::Path::new(map)).unwrap();
+    let mut cells = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(x, y));
+    let (x, y) = if last {
+        cells.next_back()
+    } else {
+        cells.next()
+    }
+    .unwrap();
+    format!("{x},{y}")
 }

@@ -3,6 +3,7 @@
 mod choose;
 mod cli;
 mod goals;
+mod json;
 mod jump_table;
 mod landmarks;
 mod open_sets;

@@ -313,7 +313,7 @@ fn render_uses_a_saved_landmark_table_like_scen() {
     // a table built for another map, a bare dh without a file.
     for (extra, message) in [
         (
-            vec!["--landmarks", table_arg],
+            vec!["--heuristic", "octile", "--landmarks", table_arg],
             "needs a differential heuristic",
         ),
         (
@@ -395,7 +395,7 @@ fn render_scale_crop_and_title_frame_the_picture() {
         "--scale",
         "5",
         "--crop",
-        "31,23,0,0",
+        "0,0,31,23",
         "--title",
         "rooms, corner",
     ]);
@@ -415,6 +415,14 @@ fn render_scale_crop_and_title_frame_the_picture() {
         "a map cell under the title"
     );
     assert!(height > 24 * 5 + 16 + 26, "{height}");
+    // Reversed corners: refused, with the reason.
+    let output = rooms.render(&["--crop", "31,23,0,0"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("31,23,0,0") && err.contains("X0 <= X1"),
+        "{err}"
+    );
     // Outside the map: refused.
     let output = rooms.render(&["--crop", "0,0,64,10"]);
     assert_eq!(output.status.code(), Some(2), "{output:?}");
@@ -422,4 +430,51 @@ fn render_scale_crop_and_title_frame_the_picture() {
         let output = rooms.render(&["--crop", bad]);
         assert_eq!(output.status.code(), Some(2), "{bad}: {output:?}");
     }
+}
+
+/// Regression test: `render --search theta` failed ("theta takes the
+/// euclidean or zero heuristic") where `path` picks the heuristic itself;
+/// render now leaves it to the library as path does.
+#[test]
+fn render_picks_the_heuristic_of_the_search_as_path_does() {
+    let rooms = Rooms::new("theta");
+    let o = rooms.render_ok(&["--search", "theta"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("euclidean"), "{text}");
+    rooms.render_ok(&["--search", "dijkstra"]);
+}
+
+/// Regression test: `render --help` listed 5 of the searches by hand; it
+/// lists the library's registry.
+#[test]
+fn render_help_lists_every_search() {
+    let help = String::from_utf8(cairns(&["render", "--help"]).stdout).unwrap();
+    for a in cairns::spec::Algorithm::ALL {
+        assert!(help.contains(&format!("{}:", a.name())), "{a}: {help}");
+    }
+}
+
+/// `render --table` takes any saved table, as the other commands do
+/// (`--landmarks` stays an alias).
+#[test]
+fn render_takes_a_table_of_any_kind() {
+    let rooms = Rooms::new("table");
+    let jumps = rooms.dir.join("rooms.jt");
+    let o = run(
+        "table build {} --search jps+ -o {}",
+        &[rooms.map.to_str().unwrap(), jumps.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{o:?}");
+    let o = rooms.render_ok(&["--table", jumps.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("table"), "{text}");
+    let lm = rooms.dir.join("rooms.lm");
+    let o = run(
+        "landmarks build {} -k 2 -o {}",
+        &[rooms.map.to_str().unwrap(), lm.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{o:?}");
+    let o = rooms.render_ok(&["--table", lm.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("dh:2"), "{text}");
 }

@@ -103,6 +103,15 @@ fn bad_terrain_tables_are_refused() {
         ("S=0", "got \"0\""),
         ("S", "expected LETTER=COST, got \"S\""),
         ("S=cheap", "got \"cheap\""),
+        // Regression: A* said "no path" and Dijkstra "cost inf" at 1e308,
+        // and 1e300 printed a 300-digit cost.
+        (
+            ".=1e308",
+            "tile '.': the cost 1e308 is above the largest finite cost, 1e9",
+        ),
+        (".=1e300", "the cost 1e300 is above"),
+        // Regression: the second cost was kept silently.
+        ("Q=3,Q=4", "tile 'Q' is given twice"),
     ] {
         let out = run("path {} --from 0,0 --to 4,0 --terrain {}", &[&map, bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
@@ -153,6 +162,31 @@ fn generate_paints_terrain_that_path_can_cross() {
     assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
     let out = cairns(&["generate", "--kind", "hills:3", "-o", &map]);
     assert_refused(&out, &["unknown map kind \"hills\""]);
+}
+
+/// Regression test: `random:150` wrote an all-wall map, and `rooms:0` and
+/// `maze:0` passed (the library takes them as 1): each is refused, with
+/// the bound, and nothing is written.
+#[test]
+fn generate_refuses_parameters_out_of_range() {
+    let dir = TempDir::new("terrain-generate-range");
+    let map = dir.path("bad.map");
+    for (kind, want) in [
+        ("random:150", "0 to 99"),
+        ("random:100", "0 to 99"),
+        ("rooms:0", "at least 1 cell"),
+        ("maze:0", "at least 1 cell"),
+    ] {
+        let out = cairns(&["generate", "--kind", kind, "-o", &map]);
+        assert_refused(&out, &[kind, want]);
+        assert!(!std::path::Path::new(&map).exists(), "{kind}");
+    }
+    for kind in ["random:99", "random:0", "rooms:1", "maze:1"] {
+        let out = cairns(&[
+            "generate", "--kind", kind, "--width", "8", "--height", "8", "-o", &map,
+        ]);
+        assert!(out.status.success(), "{kind}: {}", stderr(&out));
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! A grid seen as a graph under a movement rule.
 
-use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, move_cost, valid_cost};
+use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, cost_error, move_cost};
 use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
 use crate::parse::ParseError;
@@ -57,6 +57,81 @@ impl Neighborhood {
             Neighborhood::OctileCornerCutting => "octile with corner cutting",
         }
     }
+
+    /// The names [`FromStr`](std::str::FromStr) reads for the rule, the
+    /// canonical one (what [`Display`](std::fmt::Display) writes) first:
+    /// `4` (or `four`), `octile` (or `8`), `octile-cut` (or `8-cut`,
+    /// `corner-cutting`). The command line and the Python binding read
+    /// these, so that a rule has the same names everywhere.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Neighborhood::Four => &["4", "four"],
+            Neighborhood::Octile => &["octile", "8"],
+            Neighborhood::OctileCornerCutting => &["octile-cut", "8-cut", "corner-cutting"],
+        }
+    }
+
+    /// The canonical name: `4`, `octile` or `octile-cut`.
+    pub fn token(self) -> &'static str {
+        self.names()[0]
+    }
+}
+
+impl std::fmt::Display for Neighborhood {
+    /// The canonical name ([`token`](Neighborhood::token)).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+impl std::str::FromStr for Neighborhood {
+    type Err = UnknownNeighborhood;
+
+    /// Any of the [`names`](Neighborhood::names) of a rule.
+    ///
+    /// ```
+    /// use cairns::grid::Neighborhood;
+    ///
+    /// assert_eq!("8-cut".parse(), Ok(Neighborhood::OctileCornerCutting));
+    /// assert_eq!("octile-cut".parse(), Ok(Neighborhood::OctileCornerCutting));
+    /// assert_eq!(Neighborhood::OctileCornerCutting.to_string(), "octile-cut");
+    /// assert_eq!(
+    ///     "6".parse::<Neighborhood>().unwrap_err().to_string(),
+    ///     "unknown movement rule \"6\" (expected 4, octile or octile-cut; \
+    ///      also four, 8, 8-cut or corner-cutting)"
+    /// );
+    /// ```
+    fn from_str(s: &str) -> Result<Neighborhood, UnknownNeighborhood> {
+        Neighborhood::ALL
+            .into_iter()
+            .find(|n| n.names().contains(&s))
+            .ok_or_else(|| UnknownNeighborhood {
+                name: s.chars().take(60).collect(),
+            })
+    }
+}
+
+/// A movement rule name that [`Neighborhood`]'s `FromStr` does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown movement rule {name:?} (expected {})", expected_names())]
+pub struct UnknownNeighborhood {
+    /// The name given (at most 60 characters of it).
+    pub name: String,
+}
+
+/// `4, octile or octile-cut; also four, 8, ...`: every rule's names, from
+/// [`Neighborhood::names`].
+fn expected_names() -> String {
+    let or_list = |names: Vec<&str>| match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    };
+    let canonical = Neighborhood::ALL.map(Neighborhood::token).to_vec();
+    let aliases = Neighborhood::ALL
+        .iter()
+        .flat_map(|n| n.names()[1..].iter().copied())
+        .collect();
+    format!("{}; also {}", or_list(canonical), or_list(aliases))
 }
 
 /// `(dx, dy)` of each direction bit of [`GridGraph::moves`]: north, east,
@@ -236,7 +311,8 @@ impl GridGraph {
     /// # Errors
     ///
     /// [`TerrainError`] when there are not `width * height` costs, or a cost
-    /// is zero, negative or NaN (the message names the cell).
+    /// is zero, negative, NaN or finite above [`MAX_COST`](crate::grid::MAX_COST)
+    /// (the message names the cell).
     pub fn with_cell_costs(
         grid: Grid,
         neighborhood: Neighborhood,
@@ -249,13 +325,14 @@ impl GridGraph {
             }
             .into());
         }
-        if let Some(i) = costs.iter().position(|&c| !valid_cost(c)) {
-            let (x, y) = grid.coords(NodeId(i as u32));
-            return Err(TerrainErrorKind::Cost {
-                at: format!("cell ({x}, {y})"),
-                found: costs[i].to_string(),
+        for (i, &c) in costs.iter().enumerate() {
+            let at = || {
+                let (x, y) = grid.coords(NodeId(i as u32));
+                format!("cell ({x}, {y})")
+            };
+            if let Some(kind) = cost_error(c, at) {
+                return Err(kind.into());
             }
-            .into());
         }
         let terrain = Terrain::new(TileCosts::default(), costs);
         Ok(Self::build(grid, neighborhood, Some(terrain)))

@@ -19,9 +19,9 @@ pub(crate) use ascii::{grid_from_parts, parse_row};
 pub use bits::BitGrid;
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate, paint_terrain, random_queries};
-pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood};
+pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood, UnknownNeighborhood};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
-pub use terrain::{TerrainError, TerrainErrorKind, TileCosts};
+pub use terrain::{MAX_COST, TerrainError, TerrainErrorKind, TileCosts};
 
 pub use crate::parse::MAX_CELLS;
 

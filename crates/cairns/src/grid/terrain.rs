@@ -144,14 +144,12 @@ impl TileCosts {
     ///
     /// # Errors
     ///
-    /// [`TerrainErrorKind::Cost`] unless `cost` is positive (`inf` included).
+    /// [`TerrainErrorKind::Cost`] unless `cost` is positive (`inf` included),
+    /// [`TerrainErrorKind::CostTooLarge`] for a finite cost above
+    /// [`MAX_COST`].
     pub fn with(mut self, tile: Tile, cost: f64) -> Result<TileCosts, TerrainError> {
-        if !valid_cost(cost) {
-            return Err(TerrainErrorKind::Cost {
-                at: format!("tile '{}'", tile.to_char()),
-                found: cost.to_string(),
-            }
-            .into());
+        if let Some(kind) = cost_error(cost, || format!("tile '{}'", tile.to_char())) {
+            return Err(kind.into());
         }
         match tile {
             Tile::Custom(c) => match self.find(c) {
@@ -169,15 +167,46 @@ impl TileCosts {
     }
 }
 
+/// The largest finite cost a cell may have: `1e9`.
+///
+/// A shortest path enters each cell at most once, so it makes fewer than
+/// [`MAX_CELLS`](crate::grid::MAX_CELLS) (`2^32 - 1`) moves, each costing
+/// at most `sqrt(2)` times the dearer of its two cells: with every cost at
+/// most `1e9`, any path costs below `6.1e18`, a finite number that prints
+/// in at most 19 digits before the point. A larger cost (`1e308`) could
+/// make the sum of a few moves infinite, which the searches would take for
+/// "no path".
+pub const MAX_COST: f64 = 1e9;
+
 /// Whether `cost` may be a cell's cost: positive, `inf` allowed.
 pub(crate) fn valid_cost(cost: f64) -> bool {
     cost > 0.0
 }
 
+/// The error for a cell or tile cost that may not be used, at `at`: not
+/// positive (or NaN), or finite and above [`MAX_COST`]; `None` for a cost
+/// that may.
+pub(crate) fn cost_error(cost: f64, at: impl FnOnce() -> String) -> Option<TerrainErrorKind> {
+    if !valid_cost(cost) {
+        Some(TerrainErrorKind::Cost {
+            at: at(),
+            found: cost.to_string(),
+        })
+    } else if cost.is_finite() && cost > MAX_COST {
+        Some(TerrainErrorKind::CostTooLarge {
+            at: at(),
+            found: format!("{cost:e}"),
+        })
+    } else {
+        None
+    }
+}
+
 impl FromStr for TileCosts {
     type Err = TerrainError;
 
-    /// `LETTER=COST[,LETTER=COST...]`; `COST` a positive number or `inf`.
+    /// `LETTER=COST[,LETTER=COST...]`; `COST` a positive number up to
+    /// [`MAX_COST`] or `inf`; each letter at most once.
     fn from_str(s: &str) -> Result<Self, TerrainError> {
         let whole = clip(s);
         let wrap = |kind: TerrainErrorKind| TerrainError {
@@ -185,6 +214,7 @@ impl FromStr for TileCosts {
             kind,
         };
         let mut costs = TileCosts::default();
+        let mut seen: Vec<Tile> = Vec::new();
         for item in s.split(',') {
             let item = item.trim();
             let Some((letter, value)) = item.split_once('=') else {
@@ -205,6 +235,12 @@ impl FromStr for TileCosts {
                     }));
                 }
             };
+            if seen.contains(&tile) {
+                return Err(wrap(TerrainErrorKind::Repeated {
+                    letter: tile.to_char(),
+                }));
+            }
+            seen.push(tile);
             let value = value.trim();
             let cost = match value {
                 "inf" => f64::INFINITY,
@@ -304,6 +340,24 @@ pub enum TerrainErrorKind {
         /// What was given.
         found: String,
     },
+    /// A finite cost above [`MAX_COST`], which could make a path's cost
+    /// infinite.
+    #[error(
+        "{at}: the cost {found} is above the largest finite cost, {MAX_COST:e} \
+         (so that every path's cost stays finite); use inf for impassable"
+    )]
+    CostTooLarge {
+        /// Which tile or cell.
+        at: String,
+        /// The cost given, in scientific notation (`1e308`).
+        found: String,
+    },
+    /// A letter given twice in a written table (`Q=3,Q=4`).
+    #[error("tile '{letter}' is given twice")]
+    Repeated {
+        /// The letter.
+        letter: char,
+    },
     /// A cost array of the wrong length.
     #[error("the grid has {cells} cells, got {found} costs")]
     CostCount {
@@ -378,9 +432,8 @@ mod tests {
         assert_eq!(TileCosts::default().to_string(), "default");
         assert!(TileCosts::default().is_default());
         assert!(!t.is_default());
-        // The last of two costs for a letter wins.
-        let t: TileCosts = "S=2,S=4".parse().unwrap();
-        assert_eq!(t.cost(Tile::Swamp), 4.0);
+        // Two costs for a letter are refused (they were: the last won).
+        assert!("S=2,S=4".parse::<TileCosts>().is_err());
     }
 
     #[test]
@@ -451,6 +504,51 @@ mod tests {
             Dijkstra::new(&g).search_cost(top, bottom, &mut cache),
             Some(6.0)
         );
+    }
+
+    /// Regression test: `.=1e308` made A* answer "no path" (the sum of two
+    /// moves overflowed to inf) and Dijkstra "cost inf", and `.=1e300`
+    /// printed a 300-digit cost. Finite costs stop at `MAX_COST`, so that
+    /// every path's cost stays finite.
+    #[test]
+    fn costs_above_the_bound_are_refused() {
+        for big in ["1e308", "1e300", "1.5e9"] {
+            let err = format!(".={big}").parse::<TileCosts>().unwrap_err();
+            assert!(
+                matches!(err.kind(), TerrainErrorKind::CostTooLarge { .. }),
+                "{err}"
+            );
+            let text = err.to_string();
+            assert!(text.contains("tile '.'") && text.contains("1e9"), "{text}");
+            assert!(text.len() < 200, "{text}");
+        }
+        let max: TileCosts = format!(".={MAX_COST}").parse().unwrap();
+        assert_eq!(max.cost(Tile::Ground), MAX_COST);
+        assert!(TileCosts::default().with(Tile::Swamp, 1e10).is_err());
+        let grid = crate::grid::Grid::from_ascii("..").unwrap();
+        let err = crate::grid::GridGraph::with_cell_costs(
+            grid,
+            crate::grid::Neighborhood::Octile,
+            vec![1.0, 1e12],
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cell (1, 0): the cost 1e12 is above"),
+            "{err}"
+        );
+    }
+
+    /// Regression test: `Q=3,Q=4` silently kept 4.
+    #[test]
+    fn a_letter_given_twice_is_refused() {
+        let err = "Q=3,S=2,Q=4".parse::<TileCosts>().unwrap_err();
+        assert_eq!(err.kind(), &TerrainErrorKind::Repeated { letter: 'Q' });
+        assert_eq!(
+            err.to_string(),
+            "terrain \"Q=3,S=2,Q=4\": tile 'Q' is given twice"
+        );
+        assert!("S=3,S=3".parse::<TileCosts>().is_err());
     }
 
     #[test]

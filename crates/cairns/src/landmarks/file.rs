@@ -414,7 +414,8 @@ mod tests {
     }
 
     /// A table built for 8-way movement loaded for 4-way used to be
-    /// reported as "built for another map".
+    /// reported as "built for another map"; the message names the two
+    /// rules (it said "4-way and 8-way" for octile against octile-cut too).
     #[test]
     fn another_movement_rule_is_named_as_such() {
         let (_, t, octile) = grid_table();
@@ -438,8 +439,8 @@ mod tests {
         );
         assert!(
             err.to_string().starts_with(
-                "landmark table: built for this map under the other movement rule \
-                 (4-way and 8-way differ; map hash"
+                "landmark table: built for this map under another movement rule \
+                 (4 and octile differ; map hash"
             ),
             "{err}"
         );
@@ -451,6 +452,19 @@ mod tests {
                 found: four
             }
         );
+        // Octile against octile with corner cutting is named as such, and
+        // a table loads for the rule it was built for, whichever it is.
+        let cut = grid_hash(&grid, Neighborhood::OctileCornerCutting);
+        let err = LandmarkTable::load(&bytes(&t, cut)[..], octile).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("another movement rule (octile and octile-cut differ"),
+            "{err}"
+        );
+        for rule in Neighborhood::ALL {
+            let h = grid_hash(&grid, rule);
+            assert!(LandmarkTable::load(&bytes(&t, h)[..], h).is_ok(), "{rule}");
+        }
         // Another map under the other rule is another map.
         let mut other = grid.clone();
         other.set(0, 0, Tile::Tree);

@@ -90,21 +90,36 @@ fn parse_map_letters(
     letters: Option<&TileCosts>,
 ) -> Result<Grid, ParseError> {
     let mut lines = LineReader::new(reader, MAX_LINE);
-    let (width, height) = parse_header(&mut lines)?;
+    let [(width, width_line), (height, height_line)] = parse_header(&mut lines)?;
     let map_line = lines.number();
 
-    let size_error = |kind| Err(ParseError::new(map_line, kind));
     if width == 0 || height == 0 {
-        return size_error(ParseErrorKind::ZeroSize {
-            width: width.into(),
-            height: height.into(),
-        });
+        return Err(ParseError::new(
+            map_line,
+            ParseErrorKind::ZeroSize { width, height },
+        ));
     }
+    // Both sides as declared; the line is that of a side too large on its
+    // own, or the `map` line when only their product is.
+    let (Ok(width), Ok(height)) = (u32::try_from(width), u32::try_from(height)) else {
+        let line = if height > MAX_CELLS {
+            height_line
+        } else {
+            width_line
+        };
+        return Err(ParseError::new(
+            line,
+            ParseErrorKind::SizeTooLarge { width, height },
+        ));
+    };
     if u64::from(width) * u64::from(height) > MAX_CELLS {
-        return size_error(ParseErrorKind::SizeTooLarge {
-            width: width.into(),
-            height: height.into(),
-        });
+        return Err(ParseError::new(
+            map_line,
+            ParseErrorKind::SizeTooLarge {
+                width: width.into(),
+                height: height.into(),
+            },
+        ));
     }
 
     lines.set_limit((width as usize).saturating_add(ROW_SLACK));
@@ -132,9 +147,9 @@ fn parse_map_letters(
     grid_from_parts(width, height, tiles, map_line)
 }
 
-/// Reads the header up to and including the `map` line; returns
-/// `(width, height)`.
-fn parse_header(lines: &mut LineReader<impl BufRead>) -> Result<(u32, u32), ParseError> {
+/// Reads the header up to and including the `map` line; returns the width
+/// and the height as declared, each with its line.
+fn parse_header(lines: &mut LineReader<impl BufRead>) -> Result<[(u64, usize); 2], ParseError> {
     let mut width = None;
     let mut height = None;
     let mut seen_type = false;
@@ -167,7 +182,7 @@ fn parse_header(lines: &mut LineReader<impl BufRead>) -> Result<(u32, u32), Pars
                     number,
                     ParseErrorKind::MissingHeader { expected: "height" },
                 ))?;
-                return Ok((width, height));
+                return Ok([width, height]);
             }
             ("type", Some(kind)) => {
                 if seen_type {
@@ -200,10 +215,11 @@ fn duplicate(line: usize, field: &'static str) -> ParseError {
     ParseError::new(line, ParseErrorKind::DuplicateHeader { field })
 }
 
-/// Parses a `height` or `width` value into `slot`. Values too large for a
-/// `u32` are reported as a size error rather than a bad number.
+/// Parses a `height` or `width` value into `slot`, with its line. Values
+/// too large for a `u32` are kept, for the size error that names both
+/// sides (a value too large for a `u64` is a bad number).
 fn set_size(
-    slot: &mut Option<u32>,
+    slot: &mut Option<(u64, usize)>,
     field: &'static str,
     text: &str,
     line: usize,
@@ -224,11 +240,7 @@ fn set_size(
         return Err(bad_number());
     }
     let n: u64 = text.parse().map_err(|_| bad_number())?;
-    let n = u32::try_from(n).map_err(|_| {
-        let (width, height) = if field == "width" { (n, 1) } else { (1, n) };
-        ParseError::new(line, ParseErrorKind::SizeTooLarge { width, height })
-    })?;
-    *slot = Some(n);
+    *slot = Some((n, line));
     Ok(())
 }
 
@@ -398,6 +410,24 @@ mod tests {
         let (width, height) = (1, 99_999_999_999);
         let too_large = ParseErrorKind::SizeTooLarge { width, height };
         assert_eq!(kind("height 99999999999\nwidth 1\nmap\n"), too_large);
+        // Regression test: with the width declared first, this was
+        // reported as "map size 1x99999999999": both sides as declared,
+        // the cells they make, and the line of the side out of range.
+        let e = parse_map("type octile\nwidth 4\nheight 99999999999\nmap\n").unwrap_err();
+        assert_eq!(
+            *e.kind(),
+            ParseErrorKind::SizeTooLarge {
+                width: 4,
+                height: 99_999_999_999
+            }
+        );
+        assert_eq!(e.line(), Some(3));
+        assert_eq!(
+            e.to_string(),
+            "line 3: map size 4x99999999999 is 399999999996 cells, more than the 4294967295 a map may have"
+        );
+        let e = parse_map("width 99999999999\nheight 4\nmap\n").unwrap_err();
+        assert_eq!(e.line(), Some(1));
         let zero = ParseErrorKind::ZeroSize { width, height: 0 };
         assert_eq!(kind("height 0\nwidth 1\nmap\n"), zero);
     }

@@ -64,10 +64,33 @@ pub struct Instance {
 }
 
 /// A scenario file or its map that could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[error("{kind}")]
+///
+/// Displayed as its [`kind`](Self::kind); the I/O error beneath, if any
+/// (the operating system's reason: "No such file or directory"), is the
+/// [`source`](std::error::Error::source), so that a chain of errors
+/// printed whole (`{:#}` of anyhow) ends with it.
+#[derive(Debug)]
 pub struct InstanceError {
     kind: InstanceErrorKind,
+}
+
+impl std::fmt::Display for InstanceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for InstanceError {
+    /// The I/O error under the kind: the kind's own message already
+    /// holds that of the parse error, so the chain skips it.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            InstanceErrorKind::Scen(e) | InstanceErrorKind::Map { error: e, .. } => {
+                std::error::Error::source(e)
+            }
+            InstanceErrorKind::Dir { error, .. } => Some(error),
+        }
+    }
 }
 
 impl InstanceError {
@@ -439,12 +462,14 @@ impl Summary {
         self.expanded as f64 / self.queries.max(1) as f64
     }
 
-    /// Mean microseconds per query.
+    /// Mean microseconds per query; 0 (never -0) with no query.
     pub fn mean_us(&self) -> f64 {
-        self.times.iter().sum::<f64>() / self.queries.max(1) as f64 * 1e6
+        // The sum starts at 0.0: `Iterator::sum` of no f64 is -0.0, which
+        // printed as `mean us -0.0`.
+        self.times.iter().fold(0.0, |sum, t| sum + t) / self.queries.max(1) as f64 * 1e6
     }
 
-    /// Median microseconds per query.
+    /// Median microseconds per query; 0 with no query.
     pub fn median_us(&self) -> f64 {
         median(&self.times) * 1e6
     }
@@ -620,6 +645,30 @@ mod tests {
             queries,
             data_errors: Vec::new(),
         }
+    }
+
+    /// Regression test: a missing scenario file gave no reason; the I/O
+    /// error is the source, so that the CLI's `{:#}` prints it.
+    #[test]
+    fn a_missing_file_keeps_the_reason_as_the_source() {
+        let e = Instance::load(Path::new("/nonexistent/x.map.scen"), None, 1).unwrap_err();
+        let source = std::error::Error::source(&e).expect("a source");
+        let io = source
+            .downcast_ref::<std::io::Error>()
+            .expect("an io::Error");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert!(e.to_string().contains("/nonexistent/x.map.scen"), "{e}");
+    }
+
+    /// Regression test: a run of no query printed `mean us -0.0` (the
+    /// sum of no f64 is -0.0).
+    #[test]
+    fn a_summary_of_no_query_is_zero_not_minus_zero() {
+        let none = Summary::default();
+        for value in [none.mean_us(), none.median_us(), none.mean_expanded()] {
+            assert!(value == 0.0 && value.is_sign_positive(), "{value}");
+        }
+        assert_eq!(format!("{:.1}", none.mean_us()), "0.0");
     }
 
     #[test]

@@ -205,11 +205,20 @@ impl Table {
     /// subgoals left stay in the core). Queries over a cut table stay
     /// optimal. `None` for the kinds built whole.
     pub fn build_within(kind: TableKind, graph: &GridGraph, budget: Duration) -> Option<Table> {
+        if !Table::is_budgeted(kind) {
+            return None;
+        }
         match kind {
             TableKind::Bounds => Some(GoalBounds::build_within(graph, Some(budget)).into()),
             TableKind::Subgoals => Some(SubgoalGraph::build_within(graph, Some(budget)).into()),
             TableKind::Landmarks | TableKind::CompressedLandmarks | TableKind::Jumps => None,
         }
+    }
+
+    /// Whether a budget cuts the build of tables of `kind`
+    /// ([`build_within`](Self::build_within) builds them).
+    pub fn is_budgeted(kind: TableKind) -> bool {
+        matches!(kind, TableKind::Bounds | TableKind::Subgoals)
     }
 
     /// What the table holds beyond its kind and bytes, as `(label, value)`

@@ -173,7 +173,7 @@ fn huge_header_fails_fast_without_allocating_the_map() {
             width: 2,
             height: 4_000_000_000,
         },
-        "line 4: map size 2x4000000000 exceeds 4294967295 cells",
+        "line 4: map size 2x4000000000 is 8000000000 cells, more than the 4294967295 a map may have",
     );
     // Beyond u32.
     let e = map_error("type octile\nheight 99999999999\nwidth 1\nmap\n.\n");
