@@ -113,6 +113,12 @@
 //! | `subgoals` | `sub` | [`spec::Table::Subgoals`] |
 //! | `bounds` | `jps+bb` | [`spec::Table::Bounds`] |
 //!
+//! | movement rules ([`grid::Neighborhood`]) | `cairns --neighborhood` |
+//! |---|---|
+//! | [`Four`](grid::Neighborhood::Four): 4-connected | `4` |
+//! | [`Octile`](grid::Neighborhood::Octile): octile without corner cutting (the default, the Moving AI rule) | `8` |
+//! | [`OctileCornerCutting`](grid::Neighborhood::OctileCornerCutting): octile with corner cutting | `8-cut` |
+//!
 //! # Choosing a search on grids
 //!
 //! All of these return shortest paths. [`AStar`](search::AStar) expands
