@@ -3,8 +3,8 @@
 //! goal bounding, the subgoal graph's hierarchy) against an [`Allowance`]
 //! of seconds and bytes, and says what it picked and why.
 //!
-//! The rule follows what `docs/performance.md` measured (the sections on
-//! JPS+, goal bounding and subgoal graphs): `jps+` answers ahead of every
+//! The rule follows what `docs/performance.md` and the runs it lists in
+//! `docs/notes/` measured (JPS+, goal bounding, subgoal graphs): `jps+` answers ahead of every
 //! online search, on a table built in milliseconds; goal bounding, after
 //! up to [`GoalBounds::spec_budget`] of building, lets JPS+ skip every move
 //! whose box leaves the goal out, and prunes nothing at a jump point the
