@@ -131,7 +131,12 @@ fn the_spec_docs_name_every_search_heuristic_and_table() {
     names_all(names, &distances(), "heuristics", "spec/mod.rs, \"Names\"");
     names_all(names, &placements(), "placements", "spec/mod.rs, \"Names\"");
     let tables = section(&doc, "# Tables", "spec/mod.rs");
-    names_all(tables, &table_kinds(), "table kinds", "spec/mod.rs, \"Tables\"");
+    names_all(
+        tables,
+        &table_kinds(),
+        "table kinds",
+        "spec/mod.rs, \"Tables\"",
+    );
 }
 
 #[test]
