@@ -37,15 +37,14 @@ fn module_doc(relative: &str) -> String {
 fn section<'a>(markdown: &'a str, heading: &str, file: &str) -> &'a str {
     let level = heading.bytes().take_while(|&b| b == b'#').count();
     let start = markdown
-        .lines()
-        .scan(0, |offset, line| {
-            let here = *offset;
-            *offset += line.len() + 1;
-            Some((here, line))
+        .match_indices(heading)
+        .map(|(i, _)| i)
+        .find(|&i| {
+            (i == 0 || markdown.as_bytes()[i - 1] == b'\n')
+                && markdown[i + heading.len()..].starts_with('\n')
         })
-        .find(|&(_, line)| line == heading)
-        .map(|(offset, line)| offset + line.len())
-        .unwrap_or_else(|| panic!("{file} has no heading {heading:?}"));
+        .unwrap_or_else(|| panic!("{file} has no heading {heading:?}"))
+        + heading.len();
     let rest = &markdown[start..];
     let mut in_code = false;
     let mut offset = 0;
