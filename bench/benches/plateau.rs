@@ -10,7 +10,7 @@
 //! ```
 //!
 //! Defaults: the `room` set, every 40th scenario, `astar/dh:16`. The
-//! figures of docs/differential-heuristics.md ("Why the ties matter") come
+//! figures of docs/notes/2026-11-26-landmark-tie-break.md ("Why the ties matter") come
 //! from `-- room street --every 40`. Each query also runs two Dijkstra
 //! searches (from its start and from its goal) to tell which nodes lie on
 //! some optimal path, so a sample of a few hundred queries takes seconds.

@@ -40,7 +40,9 @@
 //!   for reverse searches, and [`CsrGraph`](graph::CsrGraph), a weighted
 //!   directed graph in compressed sparse rows.
 //! - [`grid`]: [`Grid`](grid::Grid) maps, [`GridGraph`](grid::GridGraph)
-//!   under 4-connected or octile movement (no corner cutting), and a seeded
+//!   under one of the movement rules of [`Neighborhood`](grid::Neighborhood)
+//!   (4-connected, octile without corner cutting, octile with corner
+//!   cutting), and a seeded
 //!   map [`generate`](grid::generate)or.
 //! - [`search`]: [`AStar`](search::AStar), [`Dijkstra`](search::Dijkstra),
 //!   [`Bfs`](search::Bfs), [`JumpPointSearch`](search::JumpPointSearch)
@@ -48,14 +50,24 @@
 //!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
 //!   [`SubgoalSearch`](search::SubgoalSearch)), the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
-//!
+//! - [`heuristic`]: the [`Heuristic`](heuristic::Heuristic) trait and the
+//!   distance heuristics ([`Zero`](heuristic::Zero),
+//!   [`Manhattan`](heuristic::Manhattan), [`Octile`](heuristic::Octile),
+//!   [`Euclidean`](heuristic::Euclidean)), and
+//!   [`Weighted`](heuristic::Weighted) for bounded-suboptimal search.
+//! - [`landmarks`]: differential heuristics from landmark tables, their
+//!   placement, and tables that follow wall edits.
+//! - [`open`]: the [`OpenSet`](open::OpenSet) trait, the 16 OPEN sets and
+//!   [`OpenKind`](open::OpenKind), the registry that names them.
 //! - [`spec`]: one name for a whole search (`jps+/dh:16/pairing-heap`),
 //!   the tables it builds before its first query ([`spec::Table`]), and
 //!   [`spec::Engine`], which owns its graph and tables and hands out
 //!   searchers to any thread.
 //! - [`saved`]: the one file format of every saved table, and its errors.
 //! - [`movingai`]: the Moving AI Lab `.map` and `.scen` formats, with errors
-//!   that name the line.
+//!   that name the line, and the runner that checks a scenario file.
+//! - [`rng`]: the one small seeded random number generator, for generated
+//!   maps, landmark placement and sampled queries.
 //!
 //! # Everything by name
 //!
@@ -100,6 +112,12 @@
 //! | `jumps` | `jps+` | [`spec::Table::Jumps`] |
 //! | `subgoals` | `sub` | [`spec::Table::Subgoals`] |
 //! | `bounds` | `jps+bb` | [`spec::Table::Bounds`] |
+//!
+//! | movement rules ([`grid::Neighborhood`]) | `cairns --neighborhood` |
+//! |---|---|
+//! | [`Four`](grid::Neighborhood::Four): 4-connected | `4` |
+//! | [`Octile`](grid::Neighborhood::Octile): octile without corner cutting (the default, the Moving AI rule) | `8` |
+//! | [`OctileCornerCutting`](grid::Neighborhood::OctileCornerCutting): octile with corner cutting | `8-cut` |
 //!
 //! # Choosing a search on grids
 //!
@@ -163,3 +181,9 @@ pub mod spec;
 #[doc = include_str!("../../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The examples of docs/guide.md (the library tour), compiled and run as
+/// doctests.
+#[doc = include_str!("../../../docs/guide.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;

@@ -256,8 +256,7 @@ impl SubgoalGraph {
     /// 1024x1024 street maps (10.5 to 43.2 s); where this budget cuts such
     /// a build, part of the core stays without boxes. On `random512-10-0`,
     /// cut at 8 s, queries took 151.6 us where the whole table's took 85.0
-    /// (docs/performance.md, "Goal bounding over the subgoal graph's
-    /// core").
+    /// (`docs/notes/2026-11-29-sub-core-goal-bounding.md`).
     pub fn spec_budget(graph: &GridGraph) -> Duration {
         let share = graph.node_bound() as f64 / f64::from(512 * 512);
         Duration::from_secs_f64((8.0 * share).clamp(0.5, 8.0))

@@ -3,24 +3,17 @@
 //! goal bounding, the subgoal graph's hierarchy) against an [`Allowance`]
 //! of seconds and bytes, and says what it picked and why.
 //!
-//! The rule follows the measurements in `docs/performance.md` (the
-//! sections on JPS+ and on goal bounding): `jps+` answers ahead of every
-//! online search cairns measures, on a table built in milliseconds; goal
-//! bounding, after up to [`GoalBounds::spec_budget`] of building, lets JPS+
-//! expand 2.6 to 9.2 times fewer nodes on `den520d`, `orz900d`,
-//! `32room_000` and `Berlin_0_512`, with 65 to 100% of its jump points
-//! boxed within the budget (a jump point without boxes prunes nothing);
-//! over every query of the scenario files, with whole tables, its queries
-//! took 0.75 to 0.88 of the time of mkpath's goal bounding on three of
-//! those maps and 1.07 on `orz900d` in the last same-run comparison
-//! (section "Goal bounding after wall edits, and every query beside
-//! mkpath"). On
-//! the maze and random maps goal bounding boxes few jump points within its
-//! budget, and the subgoal graph with its contraction hierarchy (`sub`)
-//! answers far sooner there (the section "Subgoal graphs with a
-//! contraction hierarchy"); on the dao and street maps `sub` keeps a large
-//! core and is slower than `jps+`, so it is chosen only on maps dense in
-//! jump points.
+//! The rule follows what `docs/performance.md` and the runs it lists in
+//! `docs/notes/` measured (JPS+, goal bounding, subgoal graphs): `jps+` answers ahead of every
+//! online search, on a table built in milliseconds; goal bounding, after
+//! up to [`GoalBounds::spec_budget`] of building, lets JPS+ skip every move
+//! whose box leaves the goal out, and prunes nothing at a jump point the
+//! budget did not reach. On maps dense in jump points (mazes, random
+//! obstacles) goal bounding boxes few of them within its budget, while the
+//! subgoal graph's contraction hierarchy (`sub`) contracts most subgoals
+//! and a query searches few nodes; on sparser maps (dao, street) `sub`
+//! keeps a large core and is slower than `jps+`, so it is chosen only on
+//! maps dense in jump points.
 
 use std::fmt;
 
@@ -32,12 +25,6 @@ use crate::search::{GoalBounds, SubgoalGraph};
 /// dense: `maze512-1-0` has one in 3.6, `random512-10-0` one in 3.5,
 /// `Berlin_0_512` one in 40 and `32room_000` one in 296.
 const DENSE: usize = 10;
-
-/// What the subgoal graph measured against goal bounding on dense maps
-/// (`docs/performance.md`).
-const SUBGOALS_AHEAD: &str = "4.4 and 5.3 us a query on maze512-1-0 where goal bounding \
-     took 1,020 and 2,279, and 332 and 633 us on random512-10-0 where it took 586 and 1,041 (two \
-     rounds)";
 
 /// What may be spent before a map's first query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,8 +157,8 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
                         "{expanded} jump points in {passable} passable cells, at least one in \
                          {DENSE}: goal bounding would box few of them within its budget, and \
                          the subgoal graph's hierarchy ({bytes} bytes with the jump table \
-                         kept for edits, contracted and its core boxed for up to {:.1} s) measured \
-                         {SUBGOALS_AHEAD} on such maps",
+                         kept for edits, contracted and its core boxed for up to {:.1} s) \
+                         contracts most subgoals on such maps, so a query searches few nodes",
                         budget.as_secs_f64()
                     ),
                 );
@@ -194,9 +181,8 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
             bounds,
             format!(
                 "goal bounding fits: its boxes build for up to {budget:.1} s into at most \
-                 {bounds} bytes; whole, it let JPS+ expand 2.7 to 9.2x fewer nodes on \
-                 den520d, orz900d, 32room_000 and Berlin_0_512, and a jump point without \
-                 boxes prunes nothing"
+                 {bounds} bytes; JPS+ then skips every move whose box leaves the goal \
+                 out, and a jump point the budget did not reach prunes nothing"
             ),
         );
     }
@@ -230,6 +216,7 @@ mod tests {
         assert_eq!(roomy.spec.to_string(), "jps+bb");
         assert_eq!(roomy.bytes, bounds, "{roomy}");
         assert_eq!(roomy.seconds, 0.5);
+        assert!(roomy.why.contains("box leaves the goal out"), "{roomy}");
 
         let short = choose(
             &graph,

@@ -20,7 +20,7 @@
 //!
 //! | part | names |
 //! |---|---|
-//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed jump table, [`Table::Jumps`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
+//! | [`Algorithm`] | `astar`, `canonical` (A* with canonical ordering), `jps`, `jps+` (jump point search over a precomputed jump table, [`Table::Jumps`]), `jps+bb` (`jps+` with goal bounding, [`Table::Bounds`]), `sub` (subgoal graphs, [`Table::Subgoals`]), `dijkstra`, `bfs`, `theta` (Theta*, any-angle), `focal` (focal search, bounded by its `@W`) |
 //! | [`HeuristicSpec`] | `zero`, `manhattan`, `octile`, `euclidean`, `dh:K[:PLACEMENT][:MODE]` (PLACEMENT `sampled`, the default, `farthest`, `avoid` or `random`; MODE `bestN`, `keepM` or `adapt`, see [`LandmarkMode`]) |
 //! | [`OpenKind`](crate::open::OpenKind) | the 16 names of [`crate::open`] (`quaternary-heap`, `pairing-heap`, ...) |
 //!
@@ -69,6 +69,8 @@
 //! | `landmarks` | `dh:K` (any search that takes a heuristic) | [`Table::Landmarks`] |
 //! | `compressed-landmarks` | `dh:K:keepM` (A*) | [`Table::CompressedLandmarks`] |
 //! | `jumps` | `jps+` | [`Table::Jumps`] |
+//! | `subgoals` | `sub` | [`Table::Subgoals`] |
+//! | `bounds` | `jps+bb` | [`Table::Bounds`] |
 //!
 //! [`Prepared::report`] says what preparation built or took for each, with
 //! its seconds and bytes; [`Table::load_for`] reads a saved table of any
@@ -582,5 +584,53 @@ mod tests {
             .resolve(Neighborhood::Four)
             .unwrap_err();
         assert!(err.to_string().contains("octile movement"), "{err}");
+    }
+
+    /// `ALL` is what the docs' lists are checked against
+    /// (`tests/integration/docs_lists.rs`), so it must hold every algorithm.
+    /// The match is exhaustive: a new variant does not compile here until
+    /// it is given the next position, and then this fails until `ALL`
+    /// lists it there.
+    #[test]
+    fn algorithm_all_holds_every_algorithm() {
+        fn position(kind: Algorithm) -> usize {
+            match kind {
+                Algorithm::AStar => 0,
+                Algorithm::Canonical => 1,
+                Algorithm::Jps => 2,
+                Algorithm::JpsPlus => 3,
+                Algorithm::JpsBounds => 4,
+                Algorithm::Subgoals => 5,
+                Algorithm::Dijkstra => 6,
+                Algorithm::Bfs => 7,
+                Algorithm::Theta => 8,
+                Algorithm::Focal => 9,
+            }
+        }
+        assert_eq!(Algorithm::ALL.len(), 10);
+        for (i, kind) in Algorithm::ALL.into_iter().enumerate() {
+            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
+        }
+    }
+
+    /// `ALL` is what the docs' lists are checked against
+    /// (`tests/integration/docs_lists.rs`), so it must hold every placement.
+    /// The match is exhaustive: a new variant does not compile here until
+    /// it is given the next position, and then this fails until `ALL`
+    /// lists it there.
+    #[test]
+    fn placement_all_holds_every_placement() {
+        fn position(kind: PlacementKind) -> usize {
+            match kind {
+                PlacementKind::Random => 0,
+                PlacementKind::Farthest => 1,
+                PlacementKind::Avoid => 2,
+                PlacementKind::Sampled => 3,
+            }
+        }
+        assert_eq!(PlacementKind::ALL.len(), 4);
+        for (i, kind) in PlacementKind::ALL.into_iter().enumerate() {
+            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
+        }
     }
 }

@@ -197,7 +197,7 @@ pub enum PlacementKind {
     Avoid,
     /// `sampled`: [`Placement::Sampled`], the default: with 16 landmarks
     /// it expands the fewest nodes on each of the eight Moving AI families
-    /// measured (`docs/differential-heuristics.md`, re-run of 2026-11-26).
+    /// measured (`docs/differential-heuristics.md`).
     #[default]
     Sampled,
 }

@@ -21,8 +21,9 @@ impl SearchSpec {
     }
 
     /// The OPEN set the search runs with: the chosen one, or the pairing
-    /// heap under a landmark heuristic (1.17x to 1.20x faster there,
-    /// `docs/differential-heuristics.md`) and the indexed binary heap
+    /// heap under a landmark heuristic (faster there: its exact tables tie
+    /// many entries, `docs/differential-heuristics.md`) and the default,
+    /// the 4-ary [`QuaternaryHeap`](crate::open::QuaternaryHeap),
     /// otherwise.
     pub fn open_kind(&self) -> OpenKind {
         match self.open {

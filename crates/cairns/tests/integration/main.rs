@@ -1,11 +1,13 @@
 //! Integration tests of the cairns library, in one test binary (see
 //! STYLE.md, Tests): the data-driven scenario suite, property tests, an
 //! allocation check, malformed input through the public API and the fuzz
-//! corpus replayed through the fuzz targets' checks.
+//! corpus replayed through the fuzz targets' checks, and the docs' lists of
+//! names checked against the library's registries.
 
 mod alloc;
 mod any_angle;
 mod bad_input;
+mod docs_lists;
 mod fuzz_corpus;
 mod goals;
 mod matrix;
