@@ -236,10 +236,11 @@ cairns_status cairns_engine_component(const cairns_engine *engine,
 
 // Sets `count` cells at once: cell `(xy[2i], xy[2i + 1])` becomes a wall
 // when `walls[i]` is nonzero and open ground (cost 1) otherwise. The
-// engine's tables stay exact: a landmark table is repaired
-// (`cairns::landmarks::IncrementalTable`, the cells whose distances
-// change; identical to a rebuild with the same landmarks), a jump table
-// is repaired near the edits, other tables are rebuilt. Searchers take up
+// engine's tables stay exact, each as its kind keeps itself
+// (`cairns::spec::Engine::edited`): a landmark table is repaired where
+// distances change (identical to a rebuild with the same landmarks), a
+// jump table near the edits; a goal-bounding table's boxes and a subgoal
+// graph wait for `cairns_engine_fill_boxes` while `"jps+"` answers. Searchers take up
 // the new map at their next query; a query running meanwhile finishes on
 // the map it started on. Give many edits in one call: each call repairs
 // once. Nothing changes when a point is off the map
