@@ -145,22 +145,16 @@ impl Table {
     /// Whether this table, as it is, would answer more slowly than its
     /// [`stand_in`](Self::stand_in), so that the stand-in answers until it
     /// is filled: a goal-bounding table with fewer than half of its jump
-    /// points boxed (one without boxes prunes nothing; on the 1024x1024
-    /// street maps and TheFrozenSea an 8 s budget on a loaded 2-core
-    /// machine boxed 58 to 97 jump points of 28,053 to 107,624, and those
-    /// tables answered up to 1.31x slower than `jps+`, the boxes' checks
-    /// costing more than the little they pruned), and a subgoal graph whose unboxed core
+    /// points boxed (a jump point without boxes prunes nothing, and the
+    /// checks of the few boxes a short budget builds on a large map cost
+    /// more than they prune), and a subgoal graph whose unboxed core
     /// ([`SubgoalGraph::core`] less [`SubgoalGraph::core_boxed`]) holds
     /// more than half of its subgoals: a graph made flat by an edit, or a
     /// build whose contraction its budget cut, where every query searches
-    /// that core with the octile estimate alone. Measured with 8 s
-    /// budgets, every 8th query, on a loaded 2-core machine: Boston_0_1024
-    /// (15,198 of 16,144 subgoals unboxed) 27,367 us against `jps+`'s
-    /// 1,152, Berlin_0_1024 (8,804 of 9,914) 13,553 against 402,
-    /// TheFrozenSea (13,877 of 22,912) 17,683 against 4,912. A whole
-    /// contraction leaves a smaller core, which answers sooner than JPS+
-    /// even unboxed (random512-10-0: a core of 12,600 of 66,874, part of
-    /// it boxed at 8 s, 151.6 us against `jps+`'s 555).
+    /// that core with the octile estimate alone. A whole contraction
+    /// leaves a smaller core, which answers sooner than JPS+ even
+    /// unboxed. The measurements behind both halves are in
+    /// `docs/notes/2026-12-01-stand-ins.md`.
     pub(super) fn defers_to_stand_in(&self) -> bool {
         match self {
             Table::Bounds(b) => 2 * b.boxed() < b.jump_points(),
