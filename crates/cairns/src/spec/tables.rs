@@ -150,10 +150,10 @@ impl Table {
     /// more than half of its subgoals: a graph made flat by an edit, or a
     /// build whose contraction its budget cut, where every query searches
     /// that core with the octile estimate alone. Measured with 8 s
-    /// budgets, every 8th query, on a loaded 2-core machine: Boston_0_1024
+    /// budgets, every 8th query, on a loaded 2-core machine: `Boston_0_1024`
     /// (15,198 of 16,144 subgoals unboxed) 27,367 us against `jps+`'s
-    /// 1,152, Berlin_0_1024 (8,804 of 9,914) 13,553 against 402,
-    /// TheFrozenSea (13,877 of 22,912) 17,683 against 4,912. A whole
+    /// 1,152, `Berlin_0_1024` (8,804 of 9,914) 13,553 against 402,
+    /// `TheFrozenSea` (13,877 of 22,912) 17,683 against 4,912. A whole
     /// contraction leaves a smaller core, which answers sooner than JPS+
     /// even unboxed (random512-10-0: a core of 12,600 of 66,874, part of
     /// it boxed at 8 s, 151.6 us against `jps+`'s 555).
