@@ -108,7 +108,7 @@ impl Served {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 enum Kept {
     Engine(Arc<Served>),
     Landmarks(Arc<Landmarks>),
@@ -219,14 +219,14 @@ impl Catalogue {
         graph: impl FnOnce() -> Result<GridGraph, ApiError>,
     ) -> Result<(Arc<Served>, bool), ApiError> {
         let wanted = Key::Engine(key);
+        let Key::Engine(key) = &wanted else {
+            unreachable!("made above")
+        };
         let prefix = {
             let mut kept = self.lock();
             if let Some(Kept::Engine(hit)) = kept.get(&wanted) {
                 return Ok((Arc::clone(hit), false));
             }
-            let Key::Engine(key) = &wanted else {
-                unreachable!("an engine's key")
-            };
             // Only an engine without a given table follows edits: a given
             // landmark table is the page's, of its own edits.
             kept.iter()
@@ -245,9 +245,6 @@ impl Catalogue {
                 })
                 .max_by_key(|(done, _)| *done)
                 .map(|(done, e)| (done, Arc::clone(e)))
-        };
-        let Key::Engine(key) = &wanted else {
-            unreachable!("an engine's key")
         };
         let builds = spec
             .table_kinds(nb)
@@ -315,14 +312,14 @@ impl Catalogue {
         graph: &GridGraph,
     ) -> Result<(Arc<Landmarks>, bool), Refusal> {
         let wanted = Key::Landmarks(key);
+        let Key::Landmarks(key) = &wanted else {
+            unreachable!("made above")
+        };
         let (_build, nearest, left_behind) = {
             let mut kept = self.lock();
             if let Some(Kept::Landmarks(hit)) = kept.get(&wanted) {
                 return Ok((Arc::clone(hit), false));
             }
-            let Key::Landmarks(key) = &wanted else {
-                unreachable!("a landmark table's key")
-            };
             // The turn first: a table taken out below is not lost to a
             // refusal.
             let build = guards.build()?;
@@ -385,9 +382,6 @@ impl Catalogue {
         };
         // Their shares of the table go with them.
         drop(left_behind);
-        let Key::Landmarks(key) = &wanted else {
-            unreachable!("a landmark table's key")
-        };
         let table = match nearest {
             Some((moved, t, true)) => match Arc::try_unwrap(t) {
                 Ok(mut owned) => match landmarks_mut(owned.get_mut()) {

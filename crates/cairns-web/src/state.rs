@@ -739,6 +739,42 @@ mod tests {
         assert_eq!(state.tables_kept(TableKind::Landmarks), 2);
     }
 
+    /// A wall stroke: the engine of one more edit is the kept engine of
+    /// the edits before it, edited, when the edit leaves it exact (a jump
+    /// table repaired, given by the edit), and a build on the new graph
+    /// when not (a subgoal graph, which an edit leaves behind its map).
+    #[test]
+    fn a_wall_stroke_edits_the_kept_engine_when_that_leaves_it_exact() {
+        let grid = MapKind::Rooms { room_size: 9 }.generate(40, 40, 3).unwrap();
+        let free = free_cells(&grid);
+        let walls: Vec<[u32; 3]> = free[100..103]
+            .iter()
+            .map(|&n| {
+                let (x, y) = grid.coords(n);
+                [x, y, 1]
+            })
+            .collect();
+        let state = AppState::with_grid("m", grid).unwrap();
+        let nb = Neighborhood::Octile;
+        for (name, edited) in [("jps+", true), ("sub", false)] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let spec = spec.resolve_inadmissible(nb).unwrap();
+            for n in 1..=walls.len() {
+                let key = GraphKey {
+                    edits: walls[..n].to_vec(),
+                    ..unedited()
+                };
+                let base = state.graph(&key, nb).unwrap();
+                let (served, made) = state.engine(&base, (&key, nb), spec, None).unwrap();
+                assert!(made);
+                let given = served.engine.report()[0].given;
+                assert_eq!(given, edited && n > 1, "{name} with {n} edits");
+                assert!(served.engine.is_exact(), "{name}");
+                assert_eq!(served.engine.graph().grid(), base.engine.graph().grid());
+            }
+        }
+    }
+
     /// The table budget counts every table alive: idle kept tables are
     /// dropped, least recently used first, to make room; tables that
     /// requests hold are not, and then a build is refused. An engine given
