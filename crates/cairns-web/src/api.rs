@@ -409,24 +409,23 @@ fn run_search(
     let nb = graph.neighborhood();
     let given = table.map(|t| (&t.key, &t.table));
     let (served, made) = state.engine(&prep.base, (&prep.key, nb), spec, given)?;
-    // What the page prints of its tables: the landmark table's build time
-    // is the request's (`prepare_table`), the others' their engine's when
-    // it was made now.
+    // What the page prints of its tables: the page's landmark table's
+    // build time is the request's (`prepare_table`), the others' their
+    // engine's when it was made now (none for one another engine gave).
     let uses: Vec<TableUse> = served
         .engine
         .report()
         .iter()
-        .map(|r| {
-            let page_landmarks = r.kind == TableKind::Landmarks && served.has_given_landmarks();
-            TableUse {
-                kind: r.kind.name().to_string(),
-                bytes: r.bytes,
-                built_millis: if page_landmarks {
-                    table.and_then(|t| t.millis)
-                } else {
-                    made.then_some(r.seconds * 1e3)
-                },
-            }
+        .map(|r| TableUse {
+            kind: r.kind.name().to_string(),
+            bytes: r.bytes,
+            built_millis: if !served.was_given(r.kind) {
+                made.then_some(r.seconds * 1e3)
+            } else if r.kind == TableKind::Landmarks {
+                table.and_then(|t| t.millis)
+            } else {
+                None // another engine's, kept
+            },
         })
         .collect();
     // Its own cache, handed back to the engine when dropped.
@@ -904,6 +903,45 @@ mod tests {
             assert_eq!(used.bytes, 48 * 48 * 16);
             assert_eq!(used.built_millis.is_some(), k == 0 || k == 3, "move {k}");
         }
+    }
+
+    /// Search B (`jps+/dh`) takes search A's (`jps+`) jump table from A's
+    /// engine instead of building its own: one jump table kept, built for
+    /// A, kept for B; B answers as a searcher that builds every table.
+    #[test]
+    fn search_b_shares_search_as_jump_table() {
+        let (grid, free, state) = rooms(4);
+        let (from, to) = (free[0], *free.last().unwrap());
+        let mut req = SearchRequest {
+            search: Some("jps+".into()),
+            compare: Some("dh".into()),
+            ..request(from, to)
+        };
+        req.scene.landmarks = vec![free[free.len() / 3], free[2 * free.len() / 3]];
+        let answer = search_blocking(&state, &req).unwrap();
+        assert_eq!(state.tables_kept(TableKind::Jumps), 1);
+        let jumps = |o: &SearchOutcome| {
+            o.tables
+                .iter()
+                .find(|t| t.kind == "jumps")
+                .map(|t| t.built_millis.is_some())
+        };
+        let b = answer.b.unwrap();
+        assert_eq!((jumps(&answer.a), jumps(&b)), (Some(true), Some(false)));
+        let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+        let lms: Vec<NodeId> = req
+            .scene
+            .landmarks
+            .iter()
+            .map(|p| grid.node(p[0], p[1]))
+            .collect();
+        let table = LandmarkTable::build(&graph, &lms, cairns::landmarks::Directedness::Symmetric);
+        let spec: SearchSpec = "jps+/dh:2".parse().unwrap();
+        let tables = [table.into()];
+        let mut fresh = spec.searcher(&graph, &tables).unwrap();
+        let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+        assert_eq!(b.cost, fresh.search_cost(start, goal));
+        assert_eq!(b.expanded, fresh.stats().expanded);
     }
 
     /// A landmark drag: search A (octile, no table) is answered from the

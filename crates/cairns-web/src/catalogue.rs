@@ -92,20 +92,41 @@ enum Key {
 /// holds it (the catalogue, a request, an engine it was given to).
 pub(crate) type Landmarks = Charged<Table>;
 
-/// An engine the server keeps, with the charge of the tables it built and
-/// the landmark table it was given (whose own charge lives as long).
+/// An engine the server keeps, with the charge of the tables it built,
+/// the landmark table the page gave it and the engines whose tables it
+/// shares (whose own charges live as long).
 #[derive(Debug)]
 pub(crate) struct Served {
     pub(crate) engine: Engine,
     landmarks: Option<Arc<Landmarks>>,
+    /// The kinds of table it was given by another engine of its graph, and
+    /// that engine.
+    shared: Vec<(TableKind, Arc<Served>)>,
     _charge: Charge,
 }
 
 impl Served {
-    /// Whether its landmark table is the one the page gave it.
-    pub(crate) fn has_given_landmarks(&self) -> bool {
-        self.landmarks.is_some()
+    /// Whether its table of `kind` was given to it, by the page (its
+    /// landmark table) or by another engine of its graph, rather than
+    /// built or repaired by the engine itself.
+    pub(crate) fn was_given(&self, kind: TableKind) -> bool {
+        given(
+            kind,
+            self.landmarks.is_some(),
+            self.shared.iter().map(|(k, _)| *k),
+        )
     }
+}
+
+/// Whether an engine's table of `kind` is given: the page's landmark
+/// table, when `page_landmarks`, or one of the kinds `shared` by another
+/// engine.
+fn given(
+    kind: TableKind,
+    page_landmarks: bool,
+    mut shared: impl Iterator<Item = TableKind>,
+) -> bool {
+    (kind == TableKind::Landmarks && page_landmarks) || shared.any(|k| k == kind)
 }
 
 #[derive(Debug)]
@@ -198,14 +219,17 @@ impl Catalogue {
     /// search on the same map whose edits start this one's (a stroke of
     /// painted walls adds one edit per request), edited
     /// ([`Engine::edited`]: its tables repaired, its searchers' memory
-    /// shared) when that leaves its tables exact, else built on `graph()`.
-    /// Returns the engine and whether it was made for this call.
+    /// shared) when that leaves its tables exact, else built on `graph()`
+    /// with the tables that exact engines of the same graph already have
+    /// (search A's jump table for search B's `jps+/dh`; engines given the
+    /// page's landmarks give none, so that nothing holds them but their
+    /// table). Returns the engine and whether it was made for this call.
     ///
     /// An engine whose spec builds a table takes one of
     /// [`Limits::max_table_builds`](crate::Limits::max_table_builds) while
     /// it is made, and the bytes of the tables it built (its report's, not
-    /// the landmark table given) are charged once it is made, dropping
-    /// idle entries to make room.
+    /// those given) are charged once it is made, dropping idle entries to
+    /// make room.
     ///
     /// # Errors
     ///
@@ -222,14 +246,36 @@ impl Catalogue {
         let Key::Engine(key) = &wanted else {
             unreachable!("made above")
         };
-        let prefix = {
+        let own = |kind: &TableKind| {
+            !matches!(kind, TableKind::Landmarks | TableKind::CompressedLandmarks)
+        };
+        let kinds = spec.table_kinds(nb);
+        let (prefix, siblings) = {
             let mut kept = self.lock();
             if let Some(Kept::Engine(hit)) = kept.get(&wanted) {
                 return Ok((Arc::clone(hit), false));
             }
+            let siblings: Vec<(Table, Arc<Served>)> = kinds
+                .iter()
+                .filter(|k| own(k))
+                .filter_map(|&kind| {
+                    kept.iter().find_map(|(k, v)| match (k, v) {
+                        (Key::Engine(k), Kept::Engine(e))
+                            if k.graph == key.graph
+                                && e.landmarks.is_none()
+                                && e.engine.is_exact() =>
+                        {
+                            let t = e.engine.tables().iter().find(|t| t.kind() == kind)?;
+                            Some((t.clone(), Arc::clone(e)))
+                        }
+                        _ => None,
+                    })
+                })
+                .collect();
             // Only an engine without a given table follows edits: a given
             // landmark table is the page's, of its own edits.
-            kept.iter()
+            let prefix = kept
+                .iter()
                 .filter_map(|(k, v)| match (k, v) {
                     (Key::Engine(k), Kept::Engine(e))
                         if key.landmarks.is_none()
@@ -244,15 +290,20 @@ impl Catalogue {
                     _ => None,
                 })
                 .max_by_key(|(done, _)| *done)
-                .map(|(done, e)| (done, Arc::clone(e)))
+                .map(|(done, e)| (done, Arc::clone(e)));
+            (prefix, siblings)
         };
-        let builds = spec
-            .table_kinds(nb)
-            .into_iter()
-            .any(|kind| kind != TableKind::Landmarks || landmarks.is_none());
+        let sibling_kinds = || siblings.iter().map(|(t, _)| t.kind());
+        let builds = kinds
+            .iter()
+            .any(|&kind| !given(kind, landmarks.is_some(), sibling_kinds()));
         let _turn = builds.then(|| guards.build()).transpose()?;
         let spec_error = |e: cairns::spec::SpecError| bad(e.to_string());
-        let given = || landmarks.map(|t| Given::from(Table::clone(t)));
+        let tables_given = || {
+            let page = landmarks.map(|t| Table::clone(t));
+            let shared = siblings.iter().map(|(t, _)| t.clone());
+            page.into_iter().chain(shared).map(Given::from)
+        };
         let edited = match prefix {
             Some((done, from)) => {
                 let size = (from.engine.graph().width(), from.engine.graph().height());
@@ -261,27 +312,38 @@ impl Catalogue {
             }
             None => None,
         };
-        let engine = match edited {
-            Some(e) if e.is_exact() => e,
+        let (engine, shared) = match edited {
+            Some(e) if e.is_exact() => (e, Vec::new()),
             // Edited, a table is left answering through a stand-in (a
             // subgoal graph behind its map, goal bounding without boxes):
             // the page shows each search as a build on this map searches.
             Some(e) => {
-                Engine::with_tables(e.graph().clone(), &spec, given()).map_err(spec_error)?
+                let graph = e.graph().clone();
+                let built =
+                    Engine::with_tables(graph, &spec, tables_given()).map_err(spec_error)?;
+                (built, siblings)
             }
-            None => Engine::with_tables(graph()?, &spec, given()).map_err(spec_error)?,
+            None => {
+                let built =
+                    Engine::with_tables(graph()?, &spec, tables_given()).map_err(spec_error)?;
+                (built, siblings)
+            }
         };
+        let shared: Vec<(TableKind, Arc<Served>)> = shared
+            .into_iter()
+            .map(|(t, from)| (t.kind(), from))
+            .collect();
         let bytes = engine
             .report()
             .iter()
-            .filter(|r| !(r.kind == TableKind::Landmarks && landmarks.is_some()))
+            .filter(|r| !given(r.kind, landmarks.is_some(), shared.iter().map(|(k, _)| *k)))
             .map(|r| r.bytes)
             .sum();
-        let charge = self.charge(guards, bytes)?;
         let served = Arc::new(Served {
             engine,
             landmarks: landmarks.map(Arc::clone),
-            _charge: charge,
+            shared,
+            _charge: self.charge(guards, bytes)?,
         });
         self.keep(wanted, Kept::Engine(Arc::clone(&served)));
         Ok((served, true))
@@ -455,7 +517,7 @@ impl Catalogue {
     }
 
     /// How many tables of `kind` are kept now: landmark tables the page
-    /// placed, and the tables of kept engines (not those given).
+    /// placed, and the tables of kept engines (not those given them).
     #[cfg(test)]
     pub(crate) fn tables_kept(&self, kind: TableKind) -> usize {
         self.lock()
@@ -466,7 +528,7 @@ impl Catalogue {
                     .engine
                     .report()
                     .iter()
-                    .filter(|r| r.kind == kind && !(r.given && e.landmarks.is_some()))
+                    .filter(|r| r.kind == kind && !e.was_given(r.kind))
                     .count(),
             })
             .sum()
