@@ -12,18 +12,17 @@ use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::landmarks::{LandmarkTable, place};
 use cairns::open::OpenKind;
 use cairns::saved::TableKind;
-use cairns::search::{Dijkstra, SearchCache};
+use cairns::search::{Dijkstra, SearchCache, Searcher};
 use cairns::spec::{
     Algorithm, HeuristicSpec, LandmarkMode, PLACEMENT_SEED, PlacementKind, SearchSpec, SpecError,
 };
 use tokio::sync::Semaphore;
 
+use crate::catalogue::{GraphKey, LandmarkKey, Landmarks, Served};
 use crate::gains::{help_of, owners_of};
 use crate::limits;
 use crate::regions::{Trace, far_apart, longest_scenario, reachable_from};
-use crate::state::{
-    AppState, Endpoints, GraphKey, OutcomeKey, StateError, StateErrorKind, Table, TableKey,
-};
+use crate::state::{AppState, Endpoints, OutcomeKey, StateError, StateErrorKind};
 use crate::wire::{
     ApiError, Explored, HeatRequest, HeatResponse, HelpResponse, MapInfo, Maps, Scene,
     SearchOutcome, SearchRequest, SearchResponse, Shade, Shortest, TableUse, bad, base64,
@@ -117,10 +116,11 @@ pub(crate) async fn map(
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
     at_work(state, move |state| {
         let grid = state.grid(&name)?;
-        let graph = graph(state, &name, Neighborhood::Octile, &[])?;
+        let base = graph(state, &name, Neighborhood::Octile, &[])?;
+        let graph = base.engine.graph();
         let suggested = state.suggested(&name, || {
             place(
-                &*graph,
+                graph,
                 SUGGESTED_LANDMARKS,
                 PlacementKind::default().with_seed(PLACEMENT_SEED),
             )
@@ -128,14 +128,14 @@ pub(crate) async fn map(
         let scen = state.scen_path(&name).map(std::path::Path::to_path_buf);
         let ends = state.endpoints(&name, || {
             let at = |n| xy(&grid, n);
-            if let Some((a, b, line)) = scen.and_then(|p| longest_scenario(&graph, &p)) {
+            if let Some((a, b, line)) = scen.and_then(|p| longest_scenario(graph, &p)) {
                 return Endpoints {
                     from: at(a),
                     to: at(b),
                     source: format!("scenario line {line}"),
                 };
             }
-            let (a, b) = far_apart(&graph).unwrap_or((NodeId(0), NodeId(0)));
+            let (a, b) = far_apart(graph).unwrap_or((NodeId(0), NodeId(0)));
             Endpoints {
                 from: at(a),
                 to: at(b),
@@ -194,20 +194,36 @@ pub(crate) fn xy(grid: &Grid, n: NodeId) -> [u32; 2] {
 
 /// A map with the request's edits, as a graph, plus what the heuristics need.
 pub(crate) struct Prepared {
-    pub(crate) graph: Arc<GridGraph>,
-    /// The identity of `graph`, for what is cached per graph.
+    /// The engine holding the graph ([`AppState::graph`]).
+    pub(crate) base: Arc<Served>,
+    /// The identity of the graph, for what is kept per graph.
     pub(crate) key: GraphKey,
-    /// The table, whether it is stale, and the milliseconds spent building
-    /// it for this request.
-    pub(crate) table: Option<(Arc<Table>, bool, Option<f64>)>,
+    /// The landmark table, if the request uses one.
+    pub(crate) table: Option<PreparedTable>,
+}
+
+/// The page's landmark table as a request holds it.
+pub(crate) struct PreparedTable {
+    pub(crate) table: Arc<Landmarks>,
+    pub(crate) key: LandmarkKey,
+    /// Whether it was built before some of the request's wall edits.
+    pub(crate) stale: bool,
+    /// The milliseconds spent building it for this request (`None` when
+    /// it was kept).
+    pub(crate) millis: Option<f64>,
 }
 
 impl Prepared {
+    /// The graph: the map with the request's edits.
+    pub(crate) fn graph(&self) -> &GridGraph {
+        self.base.engine.graph()
+    }
+
     /// The landmark table prepared, or an error.
     pub(crate) fn landmark_table(&self) -> Result<&LandmarkTable, ApiError> {
         self.table
             .as_ref()
-            .and_then(|t| t.0.landmarks())
+            .and_then(|t| t.table.landmarks())
             .ok_or_else(|| bad("no landmark table"))
     }
 }
@@ -238,12 +254,14 @@ pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, 
     }
 }
 
+/// The engine holding the graph of `map` under `nb` with `edits`
+/// ([`AppState::graph`]).
 pub(crate) fn graph(
     state: &AppState,
     map: &str,
     nb: Neighborhood,
     edits: &[[u32; 3]],
-) -> Result<Arc<GridGraph>, ApiError> {
+) -> Result<Arc<Served>, ApiError> {
     graph_keyed(state, map, nb, edits).map(|(g, _)| g)
 }
 
@@ -253,7 +271,7 @@ fn graph_keyed(
     map: &str,
     nb: Neighborhood,
     edits: &[[u32; 3]],
-) -> Result<(Arc<GridGraph>, GraphKey), ApiError> {
+) -> Result<(Arc<Served>, GraphKey), ApiError> {
     if edits.len() > MAX_EDITS {
         return Err(bad(format!("more than {MAX_EDITS} wall edits")));
     }
@@ -269,76 +287,78 @@ fn graph_keyed(
 /// table.
 pub(crate) fn prepare(state: &AppState, c: &Scene, uses_dh: bool) -> Result<Prepared, ApiError> {
     let mut prep = prepare_graph(state, c)?;
-    prep.table = prepare_table(state, c, uses_dh, &prep.graph)?;
+    prep.table = prepare_table(state, c, uses_dh, &prep.base)?;
     Ok(prep)
 }
 
 /// The graph stage of [`prepare`]: the graph with its edits, no table.
 fn prepare_graph(state: &AppState, c: &Scene) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let (graph, key) = graph_keyed(state, &c.map, nb, &c.walls)?;
+    let (base, key) = graph_keyed(state, &c.map, nb, &c.walls)?;
     Ok(Prepared {
-        graph,
+        base,
         key,
         table: None,
     })
 }
 
-/// The table stage of [`prepare`], for `graph` (the graph stage's): the
+/// The table stage of [`prepare`], for `base` (the graph stage's): the
 /// landmark table if the request uses one.
-#[expect(
-    clippy::type_complexity,
-    reason = "the table field of Prepared, as prepare fills it"
-)]
 fn prepare_table(
     state: &AppState,
     c: &Scene,
     uses_dh: bool,
-    graph: &Arc<GridGraph>,
-) -> Result<Option<(Arc<Table>, bool, Option<f64>)>, ApiError> {
+    base: &Arc<Served>,
+) -> Result<Option<PreparedTable>, ApiError> {
+    if !uses_dh {
+        return Ok(None);
+    }
     let nb = neighborhood(c.neighborhood)?;
-    let table = if uses_dh {
-        if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
-            return Err(bad(format!(
-                "dh needs 1 to {MAX_LANDMARKS} landmarks, got {}",
-                c.landmarks.len()
-            )));
-        }
-        limits::check_table_request(
-            state.limits(),
-            c.landmarks.len(),
-            c.directed,
-            graph.width(),
-            graph.height(),
-        )?;
-        let table_edits = c.table_walls.as_deref().unwrap_or(&c.walls);
-        let stale = table_edits != c.walls;
-        let table_graph = if stale {
-            self::graph(state, &c.map, nb, table_edits)?
-        } else {
-            Arc::clone(graph)
-        };
-        let nodes = c
-            .landmarks
-            .iter()
-            .map(|&p| cell(table_graph.grid(), "landmark", p))
-            .collect::<Result<Vec<_>, _>>()?;
-        let key = TableKey {
+    let graph = base.engine.graph();
+    if c.landmarks.is_empty() || c.landmarks.len() > MAX_LANDMARKS {
+        return Err(bad(format!(
+            "dh needs 1 to {MAX_LANDMARKS} landmarks, got {}",
+            c.landmarks.len()
+        )));
+    }
+    limits::check_table_request(
+        state.limits(),
+        c.landmarks.len(),
+        c.directed,
+        graph.width(),
+        graph.height(),
+    )?;
+    let table_edits = c.table_walls.as_deref().unwrap_or(&c.walls);
+    let stale = table_edits != c.walls;
+    let table_base = if stale {
+        self::graph(state, &c.map, nb, table_edits)?
+    } else {
+        Arc::clone(base)
+    };
+    let table_graph = table_base.engine.graph();
+    let nodes = c
+        .landmarks
+        .iter()
+        .map(|&p| cell(table_graph.grid(), "landmark", p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let key = LandmarkKey {
+        graph: GraphKey {
             map: c.map.clone(),
             edits: table_edits.to_vec(),
             directions: nb.directions(),
-            landmarks: nodes,
-            directed: c.directed,
-            kind: TableKind::Landmarks,
-        };
-        let t0 = Instant::now();
-        let (table, built) = state.table(key, &table_graph)?;
-        let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
-        Some((table, stale, millis))
-    } else {
-        None
+        },
+        landmarks: nodes,
+        directed: c.directed,
     };
-    Ok(table)
+    let t0 = Instant::now();
+    let (table, built) = state.landmark_table(key.clone(), table_graph)?;
+    let millis = built.then(|| t0.elapsed().as_secs_f64() * 1e3);
+    Ok(Some(PreparedTable {
+        table,
+        key,
+        stale,
+        millis,
+    }))
 }
 
 /// Runs one search of `spec` (its names already checked) and describes it.
@@ -366,9 +386,11 @@ fn run_search(
         traced,
         warm,
     } = query;
-    let graph: &GridGraph = &prep.graph;
-    let table = prep.table.as_ref().map(|t| &**t.0);
-    let table = table.filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
+    let graph: &GridGraph = prep.graph();
+    let table = prep
+        .table
+        .as_ref()
+        .filter(|_| spec.heuristic.is_some_and(HeuristicSpec::is_landmarks));
     // A cold search without a table asked again with the same graph, ends
     // and search (search A while a landmark is dragged) has the same
     // answer: the kept one, with the time its run took.
@@ -381,30 +403,33 @@ fn run_search(
     if let Some(hit) = kept.as_ref().and_then(|key| state.outcome(key)) {
         return Ok(hit);
     }
-    // The tables the search builds from the graph (JPS+'s jump table) come
-    // from the state's cache of every table kind, built once per graph;
-    // `held` keeps them (and their memory charge) while the search runs.
-    let held = state.search_tables(&prep.key, graph, spec.algorithm)?;
-    let tables: Vec<cairns::spec::Table> = table
-        .into_iter()
-        .chain(held.iter().map(|t| &**t.0))
-        .cloned()
+    // The engine of the search on this graph, kept or made now (building
+    // or repairing the tables its spec needs), given the page's landmark
+    // table if the search reads it.
+    let nb = graph.neighborhood();
+    let given = table.map(|t| (&t.key, &t.table));
+    let (served, made) = state.engine(&prep.base, (&prep.key, nb), spec, given)?;
+    // What the page prints of its tables: the page's landmark table's
+    // build time is the request's (`prepare_table`), the others' their
+    // engine's when it was made now (none for one another engine gave).
+    let uses: Vec<TableUse> = served
+        .engine
+        .report()
+        .iter()
+        .map(|r| TableUse {
+            kind: r.kind.name().to_string(),
+            bytes: r.bytes,
+            built_millis: if !served.was_given(r.kind) {
+                made.then_some(r.seconds * 1e3)
+            } else if r.kind == TableKind::Landmarks {
+                table.and_then(|t| t.millis)
+            } else {
+                None // another engine's, kept
+            },
+        })
         .collect();
-    // What the page prints of them: the landmark table's build time is
-    // the request's (`prepare_table`), the others' their own.
-    let use_of = |t: &cairns::spec::Table, built_millis: Option<f64>| TableUse {
-        kind: t.kind().name().to_string(),
-        bytes: t.memory_bytes(),
-        built_millis,
-    };
-    let mut uses: Vec<TableUse> = table
-        .map(|t| use_of(t, prep.table.as_ref().and_then(|p| p.2)))
-        .into_iter()
-        .collect();
-    uses.extend(held.iter().map(|(t, millis)| use_of(t, *millis)));
-    let mut searcher = spec
-        .searcher(graph, &tables)
-        .map_err(|e| bad(e.to_string()))?;
+    // Its own cache, handed back to the engine when dropped.
+    let mut searcher = served.engine.searcher();
     // One warm-up run, then up to TIMED_RUNS timed runs within the budget;
     // or, not warm, one timed run.
     let t0 = Instant::now();
@@ -550,8 +575,8 @@ pub(crate) fn search_blocking(
         || matches!(req.shade, Some(Shade::Help { .. } | Shade::Goals { .. }))
         || (req.owners && n > 0);
     let mut prep = prepare_graph(state, scene)?;
-    let start = cell(prep.graph.grid(), "start", req.from)?;
-    let goal = cell(prep.graph.grid(), "goal", req.to)?;
+    let start = cell(prep.graph().grid(), "start", req.from)?;
+    let goal = cell(prep.graph().grid(), "goal", req.to)?;
     let query = Query {
         start,
         goal,
@@ -561,30 +586,26 @@ pub(crate) fn search_blocking(
     let shading = req
         .shade
         .is_some()
-        .then_some(|prep: &Prepared| shade(state, prep, req.shade, (ha, hb), n, (start, goal)));
+        .then_some(|prep: &Prepared| shade(prep, req.shade, (ha, hb), n, (start, goal)));
     let (a, b, (heat, help)) =
         run_both(state, &mut prep, scene, uses_table, &specs, query, shading)?;
     let owners = (req.owners && n > 0)
-        .then(|| owners_of(&prep.graph, prep.landmark_table()?, goal))
+        .then(|| owners_of(prep.graph(), prep.landmark_table()?, goal))
         .transpose()?;
-    let stale = prep.table.as_ref().is_some_and(|t| t.1);
-    let shortest = if stale {
-        Some(shortest(&prep.graph, start, goal)?)
-    } else {
-        None
-    };
-    let reachable = reachable_from(&prep.graph, start);
+    let stale = prep.table.as_ref().is_some_and(|t| t.stale);
+    let shortest = stale.then(|| shortest(&prep.base, start, goal));
+    let reachable = reachable_from(prep.graph(), start);
     let mut bits = vec![0u8; reachable.len().div_ceil(8)];
     let mut count = 0;
     for (i, &r) in reachable.iter().enumerate() {
-        if !r && prep.graph.is_passable(NodeId(i as u32)) {
+        if !r && prep.graph().is_passable(NodeId(i as u32)) {
             bits[i / 8] |= 1 << (i % 8);
             count += 1;
         }
     }
     Ok(SearchResponse {
-        width: prep.graph.width(),
-        height: prep.graph.height(),
+        width: prep.graph().width(),
+        height: prep.graph().height(),
         a,
         b,
         unreachable: Explored {
@@ -593,7 +614,7 @@ pub(crate) fn search_blocking(
         },
         stale,
         shortest,
-        table_millis: prep.table.as_ref().and_then(|t| t.2),
+        table_millis: prep.table.as_ref().and_then(|t| t.millis),
         total_millis: t0.elapsed().as_secs_f64() * 1e3,
         heat,
         help,
@@ -604,7 +625,6 @@ pub(crate) fn search_blocking(
 /// The shading a search request asks for (see [`Shade`]), on its prepared
 /// graph: a heat map of heuristic A or B, or a landmark's gains.
 fn shade(
-    state: &AppState,
     prep: &Prepared,
     shade: Option<Shade>,
     (ha, hb): (HeuristicSpec, Option<HeuristicSpec>),
@@ -615,7 +635,7 @@ fn shade(
         None => (None, None),
         Some(Shade::Heat { b }) => {
             let h = if b { hb.unwrap_or(ha) } else { ha };
-            (Some(heat_of(state, prep, h, Some(start), goal)?), None)
+            (Some(heat_of(prep, h, Some(start), goal)?), None)
         }
         Some(shade @ (Shade::Help { landmark } | Shade::Goals { landmark })) => {
             // Help toward the goal, or the goals a landmark helps from the
@@ -623,7 +643,7 @@ fn shade(
             let goals = matches!(shade, Shade::Goals { .. });
             let at = if goals { start } else { goal };
             let table = prep.landmark_table()?;
-            let help = help_of(&prep.graph, table, landmarks, landmark, at, goals)?;
+            let help = help_of(prep.graph(), table, landmarks, landmark, at, goals)?;
             (None, Some(help))
         }
     })
@@ -665,7 +685,7 @@ fn run_both<T: Default + Send>(
             let prep: &Prepared = prep;
             let (table, a) = beside(
                 true,
-                || prepare_table(state, scene, uses_table, &prep.graph),
+                || prepare_table(state, scene, uses_table, &prep.base),
                 || run_a(prep),
             )?;
             (a, table)
@@ -675,7 +695,7 @@ fn run_both<T: Default + Send>(
         let (shade, b) = beside(shaded, || shading(prep), || run_b(prep))?;
         return Ok((a?, b?, shade?));
     }
-    prep.table = prepare_table(state, scene, uses_table, &prep.graph)?;
+    prep.table = prepare_table(state, scene, uses_table, &prep.base)?;
     let prep: &Prepared = prep;
     let (searches, shade) = beside(
         shaded,
@@ -707,21 +727,20 @@ fn beside<A: Send, B: Send>(
     })
 }
 
-/// The shortest path from `start` to `goal` on `graph`, by A* with the
-/// movement rule's default distance heuristic (no landmark table).
-fn shortest(graph: &GridGraph, start: NodeId, goal: NodeId) -> Result<Shortest, ApiError> {
-    let spec = SearchSpec::new(Algorithm::AStar)
-        .with_heuristic(HeuristicSpec::default_for(graph.neighborhood()));
-    let mut searcher = spec.searcher(graph, &[]).map_err(|e| bad(e.to_string()))?;
+/// The shortest path from `start` to `goal` on the graph of `base`, by
+/// its engine: A* with the movement rule's distance, no landmark table
+/// ([`graph_spec`](crate::state::graph_spec)).
+fn shortest(base: &Served, start: NodeId, goal: NodeId) -> Shortest {
+    let mut searcher = base.engine.searcher();
     let cost = searcher.search_cost(start, goal);
     let mut path = Vec::new();
     if cost.is_some() {
         searcher.path_into(goal, &mut path);
     }
-    Ok(Shortest {
+    Shortest {
         cost,
         path: path.iter().map(|n| n.0).collect(),
-    })
+    }
 }
 
 /// `h / d` per cell as a byte (see [`HeatResponse::ratio`]), the mean ratio
@@ -762,12 +781,12 @@ pub(crate) async fn heat(
     at_work(state, move |state| {
         let h = heuristic(&req.heuristic, req.scene.landmarks.len())?;
         let prep = prepare(state, &req.scene, h.is_landmarks())?;
-        let goal = cell(prep.graph.grid(), "goal", req.to)?;
+        let goal = cell(prep.graph().grid(), "goal", req.to)?;
         let start = req
             .from
-            .map(|from| cell(prep.graph.grid(), "start", from))
+            .map(|from| cell(prep.graph().grid(), "start", from))
             .transpose()?;
-        heat_of(state, &prep, h, start, goal)
+        heat_of(&prep, h, start, goal)
     })
     .await
 }
@@ -775,24 +794,24 @@ pub(crate) async fn heat(
 /// The heat map of `h` towards `goal` on the prepared graph (its table,
 /// if `h` needs one, prepared too).
 fn heat_of(
-    state: &AppState,
     prep: &Prepared,
     h: HeuristicSpec,
     start: Option<NodeId>,
     goal: NodeId,
 ) -> Result<HeatResponse, ApiError> {
     let t0 = Instant::now();
-    let mut cache: SearchCache = state.take_cache();
-    Dijkstra::new(Reversed(&*prep.graph)).all(goal, &mut cache);
-    let table = prep.table.as_ref().and_then(|t| t.0.landmarks());
+    // Every distance to the goal, not a search of the page's: a cache of
+    // its own, the size of the map, which it fills.
+    let mut cache = SearchCache::new();
+    Dijkstra::new(Reversed(prep.graph())).all(goal, &mut cache);
+    let table = prep.table.as_ref().and_then(|t| t.table.landmarks());
     let result = h
-        .estimates(&prep.graph, table, start, goal)
-        .map(|estimates| heat_ratios(&prep.graph, &estimates, &cache));
-    state.put_cache(cache);
+        .estimates(prep.graph(), table, start, goal)
+        .map(|estimates| heat_ratios(prep.graph(), &estimates, &cache));
     let (bytes, mean, over) = result.map_err(|e| bad(e.to_string()))?;
     Ok(HeatResponse {
-        width: prep.graph.width(),
-        height: prep.graph.height(),
+        width: prep.graph().width(),
+        height: prep.graph().height(),
         ratio: base64(&bytes),
         mean,
         over,
@@ -884,6 +903,45 @@ mod tests {
             assert_eq!(used.bytes, 48 * 48 * 16);
             assert_eq!(used.built_millis.is_some(), k == 0 || k == 3, "move {k}");
         }
+    }
+
+    /// Search B (`jps+/dh`) takes search A's (`jps+`) jump table from A's
+    /// engine instead of building its own: one jump table kept, built for
+    /// A, kept for B; B answers as a searcher that builds every table.
+    #[test]
+    fn search_b_shares_search_as_jump_table() {
+        let (grid, free, state) = rooms(4);
+        let (from, to) = (free[0], *free.last().unwrap());
+        let mut req = SearchRequest {
+            search: Some("jps+".into()),
+            compare: Some("dh".into()),
+            ..request(from, to)
+        };
+        req.scene.landmarks = vec![free[free.len() / 3], free[2 * free.len() / 3]];
+        let answer = search_blocking(&state, &req).unwrap();
+        assert_eq!(state.tables_kept(TableKind::Jumps), 1);
+        let jumps = |o: &SearchOutcome| {
+            o.tables
+                .iter()
+                .find(|t| t.kind == "jumps")
+                .map(|t| t.built_millis.is_some())
+        };
+        let b = answer.b.unwrap();
+        assert_eq!((jumps(&answer.a), jumps(&b)), (Some(true), Some(false)));
+        let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+        let lms: Vec<NodeId> = req
+            .scene
+            .landmarks
+            .iter()
+            .map(|p| grid.node(p[0], p[1]))
+            .collect();
+        let table = LandmarkTable::build(&graph, &lms, cairns::landmarks::Directedness::Symmetric);
+        let spec: SearchSpec = "jps+/dh:2".parse().unwrap();
+        let tables = [table.into()];
+        let mut fresh = spec.searcher(&graph, &tables).unwrap();
+        let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+        assert_eq!(b.cost, fresh.search_cost(start, goal));
+        assert_eq!(b.expanded, fresh.stats().expanded);
     }
 
     /// A landmark drag: search A (octile, no table) is answered from the

@@ -32,11 +32,12 @@ pub(crate) async fn place_landmarks(
     let nb = neighborhood(req.neighborhood)?;
     at_work(state, move |state| {
         let t0 = Instant::now();
-        let graph = graph(state, &req.map, nb, &req.walls)?;
+        let base = graph(state, &req.map, nb, &req.walls)?;
+        let graph = base.engine.graph();
         // Placing runs searches over the whole map, in parallel, like a
         // table build: it takes one of the build turns.
         let _turn = state.guards().build()?;
-        let nodes = place(&*graph, req.count, kind.with_seed(PLACEMENT_SEED));
+        let nodes = place(graph, req.count, kind.with_seed(PLACEMENT_SEED));
         if nodes.len() < req.count {
             return Err(bad(format!(
                 "cannot place {} landmarks: the map has only {} cells with a legal move",
@@ -64,9 +65,9 @@ pub(crate) async fn help(
     check_landmark(req.landmark, count)?;
     at_work(state, move |state| {
         let prep = prepare(state, &req.scene, true)?;
-        let goal = cell(prep.graph.grid(), "goal", req.to)?;
+        let goal = cell(prep.graph().grid(), "goal", req.to)?;
         help_of(
-            &prep.graph,
+            prep.graph(),
             prep.landmark_table()?,
             count,
             req.landmark,

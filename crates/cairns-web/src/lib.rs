@@ -24,6 +24,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod catalogue;
 mod gains;
 mod landmarks;
 mod limits;

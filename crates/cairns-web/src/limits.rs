@@ -70,19 +70,25 @@ pub struct Limits {
     /// `request_timeout`. Each holds a search cache of about 20 bytes per
     /// cell of its map. Default 4.
     pub max_concurrent_work: usize,
-    /// Landmark tables being built at once. A request that needs another
-    /// table built meanwhile gets `503`. Each build also needs a few
-    /// columns of the map's size for its searches. Default 2.
+    /// Tables being built at once: the page's landmark tables, and the
+    /// tables an engine builds for its search (a jump table, a subgoal
+    /// graph). A request that needs another table built meanwhile gets
+    /// `503`. Each build also needs a few columns of the map's size for
+    /// its searches. Default 2.
     pub max_table_builds: usize,
     /// The largest landmark table one request may have built, in bytes:
     /// landmarks x cells x 8. A larger one gets `422` before anything is
     /// built. Default 256 MiB: 32 landmarks on 1024 x 1024, 8 on
     /// 2048 x 2048.
     pub max_table_bytes: usize,
-    /// Bytes of landmark tables alive at once: cached, in use or being
-    /// built. A build that would exceed it first drops the least recently
-    /// used tables no request is using; if that is not enough, the request
-    /// gets `503`. Default 768 MiB, three of the largest tables.
+    /// Bytes of tables alive at once: the page's landmark tables (charged
+    /// before they are built) and the tables of the engines the server
+    /// keeps (charged once built), cached or in use. A build that would
+    /// exceed it first drops the least recently used engines and tables no
+    /// request is using; if that is not enough, the request gets `503`.
+    /// The engines' graphs and their searchers' memory are bounded by the
+    /// count of engines kept, not here. Default 768 MiB, three of the
+    /// largest landmark tables.
     pub table_memory: usize,
 }
 

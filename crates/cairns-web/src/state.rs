@@ -1,43 +1,30 @@
-//! What the server keeps between requests: the maps, a pool of search
-//! caches, recently built graphs (a map plus wall edits) and recently built
-//! tables of every kind (landmark tables, jump tables), in one cache.
+//! What the server keeps between requests: the maps, the catalogue of
+//! engines and landmark tables ([`crate::catalogue`]), recent answers of
+//! cold searches, and per map its suggested landmarks and default
+//! endpoints.
 //!
-//! A drag sends one request per cell it crosses, each with the whole state
-//! of the page, so consecutive requests differ in one thing: the start, one
-//! landmark, or one more wall edit. The caches turn those into a lookup, one
-//! landmark's search, or a few tile updates instead of rebuilding the graph
-//! and the table each time.
-//!
-//! What the caches may hold is bounded: a few graphs, idle search caches
-//! up to [`Limits::max_concurrent_work`], and tables of every kind by count
-//! and by the bytes of [`Limits::table_memory`].
+//! What the catalogue holds is bounded by count and by the bytes of
+//! [`Limits::table_memory`]; the searchers' memory is each engine's own
+//! ([`cairns::spec::Engine::searcher`]).
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use cairns::graph::NodeId;
-use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood, Tile};
-use cairns::landmarks::{Directedness, LandmarkTable};
+use cairns::grid::{Grid, GridGraph, MapKind, Neighborhood};
 use cairns::movingai::{ParseError, read_map};
-use cairns::open::OpenSet;
-use cairns::saved::TableKind;
-use cairns::search::SearchCache;
-use cairns::spec::{Algorithm, SearchSpec};
+use cairns::spec::{Algorithm, HeuristicSpec, SearchSpec};
+use lru::LruCache;
 
-use crate::limits::{Charged, Guards, Limits, Refusal, table_bytes};
-use crate::wire::SearchOutcome;
+use crate::catalogue::{Catalogue, EngineKey, GraphKey, LandmarkKey, Landmarks, Served, cells};
+use crate::limits::{Guards, Limits, Refusal};
+use crate::wire::{ApiError, SearchOutcome};
 
 /// The largest map the server loads, in cells (2048 x 2048).
 pub const MAX_CELLS: usize = 1 << 22;
-
-/// How many tables (of every kind) are kept before the oldest are dropped.
-const TABLES_KEPT: usize = 8;
-
-/// How many graphs are kept before the oldest are dropped.
-const GRAPHS_KEPT: usize = 8;
 
 /// Why the server state could not be set up, or could not give a map or
 /// a graph that was asked for.
@@ -151,46 +138,6 @@ enum Source {
     File(PathBuf),
 }
 
-/// The identity of a table: its kind, the map, its wall edits, the movement
-/// rule and, for a landmark table, the landmarks (none for the other
-/// kinds, which a search builds from the graph alone).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct TableKey {
-    pub map: String,
-    pub edits: Vec<[u32; 3]>,
-    pub directions: u32,
-    pub landmarks: Vec<NodeId>,
-    /// Whether the table keeps distances both to and from each landmark
-    /// ([`Directedness::Directed`]).
-    pub directed: bool,
-    /// The kind of table.
-    pub kind: TableKind,
-}
-
-impl TableKey {
-    fn directedness(&self) -> Directedness {
-        if self.directed {
-            Directedness::Directed
-        } else {
-            Directedness::Symmetric
-        }
-    }
-
-    /// The distance columns the table keeps: one per landmark, two when
-    /// directed.
-    pub fn columns(&self) -> usize {
-        self.landmarks.len() * if self.directed { 2 } else { 1 }
-    }
-}
-
-/// The identity of a graph: the map, its wall edits and the movement rule.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct GraphKey {
-    pub map: String,
-    pub edits: Vec<[u32; 3]>,
-    pub directions: u32,
-}
-
 /// The state shared by every request.
 pub struct AppState {
     maps: Vec<(String, Source)>,
@@ -203,15 +150,12 @@ pub struct AppState {
     sets: HashMap<String, String>,
     /// The default start and goal of each map, once computed.
     endpoints: Mutex<HashMap<String, Arc<Endpoints>>>,
-    /// Idle `SearchCache<Q>`s for any OPEN set `Q`.
-    caches: Mutex<Vec<Box<dyn Any + Send>>>,
-    graphs: Mutex<Vec<(GraphKey, Arc<GridGraph>)>>,
-    /// Tables of every kind, least recently used first.
-    tables: Mutex<Vec<(TableKey, Arc<Table>)>>,
-    /// Recent answers of cold searches that no landmark table shaped,
-    /// least recently used first: search A of a landmark drag, whose start,
-    /// goal and map stay put while the landmarks move.
-    outcomes: Mutex<Vec<(OutcomeKey, SearchOutcome)>>,
+    /// The engines and landmark tables kept.
+    catalogue: Catalogue,
+    /// Recent answers of cold searches that no landmark table shaped:
+    /// search A of a landmark drag, whose start, goal and map stay put
+    /// while the landmarks move.
+    outcomes: Mutex<LruCache<OutcomeKey, SearchOutcome>>,
     guards: Guards,
 }
 
@@ -220,7 +164,7 @@ const OUTCOMES_KEPT: usize = 4;
 
 /// What decides a search's answer when no landmark table is involved: the
 /// graph, the search (its spec and label) and the two ends.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct OutcomeKey {
     pub graph: GraphKey,
     pub search: String,
@@ -236,14 +180,6 @@ pub(crate) struct Endpoints {
     /// `scenario line N` or `far apart`.
     pub source: String,
 }
-
-/// A table of any kind, its bytes charged to [`Limits::table_memory`]
-/// while anything holds it.
-pub(crate) type Table = Charged<cairns::spec::Table>;
-
-/// A table a request holds, with the milliseconds spent building it for
-/// that request (`None` when it came from the cache).
-pub(crate) type Held = (Arc<Table>, Option<f64>);
 
 impl fmt::Debug for AppState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -267,10 +203,10 @@ impl AppState {
             scens: HashMap::new(),
             sets: HashMap::new(),
             endpoints: Mutex::new(HashMap::new()),
-            caches: Mutex::new(Vec::new()),
-            graphs: Mutex::new(Vec::new()),
-            tables: Mutex::new(Vec::new()),
-            outcomes: Mutex::new(Vec::new()),
+            catalogue: Catalogue::new(),
+            outcomes: Mutex::new(LruCache::new(
+                NonZeroUsize::new(OUTCOMES_KEPT).expect("OUTCOMES_KEPT is not 0"),
+            )),
             guards: Guards::new(Limits::default()),
         }
     }
@@ -458,33 +394,12 @@ impl AppState {
         e
     }
 
-    /// A search cache with OPEN set `Q` from the pool (or a new one); give
-    /// it back with [`put_cache`](Self::put_cache).
-    pub(crate) fn take_cache<Q: OpenSet + Default + Send + 'static>(&self) -> SearchCache<Q> {
-        let mut caches = lock(&self.caches);
-        let found = caches.iter().position(|c| c.is::<SearchCache<Q>>());
-        found
-            .and_then(|i| caches.swap_remove(i).downcast().ok())
-            .map_or_else(|| SearchCache::with_open(Q::default()), |c| *c)
-    }
-
-    /// Keeps `cache` for a later request. At most
-    /// [`Limits::max_concurrent_work`] caches are kept in all, whatever
-    /// their OPEN sets (each holds about 20 bytes per cell of the largest
-    /// map it searched): the oldest is dropped first.
-    pub(crate) fn put_cache<Q: OpenSet + Send + 'static>(&self, cache: SearchCache<Q>) {
-        let mut caches = lock(&self.caches);
-        if caches.len() >= self.limits().max_concurrent_work.max(1) {
-            caches.remove(0);
-        }
-        caches.push(Box::new(cache));
-    }
-
-    /// The graph of map `key.map` under `neighborhood` after the wall edits
-    /// `key.edits` (`[x, y, blocked]`, checked here). Reuses a recent graph
-    /// with the same edits, or one whose edits are a prefix of these and
-    /// applies only the rest (a stroke of painted walls adds one edit per
-    /// request), or else starts from the map.
+    /// The engine of map `key.map` under `neighborhood` after the wall
+    /// edits `key.edits` (`[x, y, blocked]`, checked here) for
+    /// [`graph_spec`]: it holds the request's graph, and searches the
+    /// shortest path a stale request is shown. Made from a kept one whose
+    /// edits are a prefix of these (a stroke of painted walls adds one edit
+    /// per request, [`Catalogue::engine`]), or from the map.
     ///
     /// # Errors
     ///
@@ -493,297 +408,101 @@ impl AppState {
         &self,
         key: &GraphKey,
         neighborhood: Neighborhood,
-    ) -> Result<Arc<GridGraph>, StateError> {
-        let base = {
-            let graphs = lock(&self.graphs);
-            if let Some((_, g)) = graphs.iter().find(|(k, _)| k == key) {
-                return Ok(Arc::clone(g));
-            }
-            graphs
-                .iter()
-                .filter(|(k, _)| {
-                    k.map == key.map
-                        && k.directions == key.directions
-                        && key.edits.starts_with(&k.edits)
-                })
-                .max_by_key(|(k, _)| k.edits.len())
-                .map(|(k, g)| (k.edits.len(), Arc::clone(g)))
+    ) -> Result<Arc<Served>, ApiError> {
+        let spec = graph_spec(neighborhood);
+        let engine = EngineKey {
+            graph: key.clone(),
+            spec: spec.to_string(),
+            landmarks: None,
         };
-        let (done, mut graph) = if let Some((done, g)) = base {
-            (done, (*g).clone())
-        } else {
+        let graph = || {
             let grid = self.grid(&key.map)?;
-            (0, GridGraph::new((*grid).clone(), neighborhood))
+            let mut graph = GridGraph::new((*grid).clone(), neighborhood);
+            for (x, y, tile) in cells(&key.edits, (graph.width(), graph.height()))? {
+                graph.set_tile(x, y, tile);
+            }
+            Ok(graph)
         };
-        apply_edits(&mut graph, &key.edits[done..])?;
-        let graph = Arc::new(graph);
-        let mut graphs = lock(&self.graphs);
-        if graphs.len() >= GRAPHS_KEPT {
-            graphs.remove(0);
-        }
-        graphs.push((key.clone(), Arc::clone(&graph)));
-        Ok(graph)
+        let (served, _) =
+            self.catalogue
+                .engine(&self.guards, (engine, spec, neighborhood), None, graph)?;
+        Ok(served)
     }
 
-    /// The table for `key`, built on `graph` unless recently built. A recent
-    /// table of the same map, edits and landmark count with only some
-    /// landmarks elsewhere (a landmark being dragged) is copied and only
-    /// the moved landmarks' distances are recomputed. Returns the table and
-    /// whether it was built or updated now.
-    ///
-    /// A build takes one of [`Limits::max_table_builds`] and charges the
-    /// table's bytes to [`Limits::table_memory`], first dropping the least
-    /// recently used tables that no request holds if they do not fit. The
-    /// caller has checked the table's size with
-    /// [`check_table_request`](crate::limits::check_table_request).
+    /// The engine of `spec` (resolved) on the graph `base` (the engine
+    /// [`graph`](Self::graph) gave for `key`), given the page's landmark
+    /// table `landmarks` (of its key), from the catalogue or made now
+    /// ([`Catalogue::engine`]); and whether it was made now.
     ///
     /// # Errors
     ///
-    /// When every build turn is taken, or the tables in use leave no room.
-    pub(crate) fn table(
+    /// A spec the graph cannot serve, every build turn taken, or the
+    /// entries in use leaving no room.
+    pub(crate) fn engine(
         &self,
-        key: TableKey,
-        graph: &GridGraph,
-    ) -> Result<(Arc<Table>, bool), Refusal> {
-        let nearest = {
-            let mut tables = lock(&self.tables);
-            if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
-                // Most recently used last.
-                let hit = tables.remove(i);
-                let table = Arc::clone(&hit.1);
-                tables.push(hit);
-                return Ok((table, false));
-            }
-            // The turn first: a table taken out below is not lost to a
-            // refusal.
-            let build = self.guards.build()?;
-            let near = tables
-                .iter()
-                .enumerate()
-                .filter(|(_, (k, _))| {
-                    k.kind == key.kind
-                        && k.map == key.map
-                        && k.edits == key.edits
-                        && k.directions == key.directions
-                        && k.directed == key.directed
-                        && k.landmarks.len() == key.landmarks.len()
-                })
-                .map(|(i, (k, _))| {
-                    let moved: Vec<usize> = (0..k.landmarks.len())
-                        .filter(|&l| k.landmarks[l] != key.landmarks[l])
-                        .collect();
-                    (i, moved)
-                })
-                .filter(|(_, moved)| moved.len() < key.landmarks.len())
-                .min_by_key(|(_, moved)| moved.len());
-            let near = near.map(|(i, moved)| {
-                if Arc::strong_count(&tables[i].1) == 1 {
-                    // Idle (held by the cache only): taken out and updated
-                    // in place, without a copy or a second charge. A drag
-                    // leaves the old position behind for good.
-                    (moved, tables.remove(i).1, true)
-                } else {
-                    // Not held unless copied: a table held here cannot be
-                    // dropped to make room.
-                    (moved, Arc::clone(&tables[i].1), false)
-                }
-            });
-            (build, near)
+        base: &Served,
+        (key, nb): (&GraphKey, Neighborhood),
+        spec: SearchSpec,
+        landmarks: Option<(&LandmarkKey, &Arc<Landmarks>)>,
+    ) -> Result<(Arc<Served>, bool), ApiError> {
+        let engine = EngineKey {
+            graph: key.clone(),
+            spec: spec.to_string(),
+            landmarks: landmarks.map(|(k, _)| k.clone()),
         };
-        let (_build, nearest) = nearest;
-        let table = match nearest {
-            Some((moved, t, true)) => match Arc::try_unwrap(t) {
-                Ok(mut owned) => match landmarks_mut(owned.get_mut()) {
-                    Some(table) => {
-                        for &l in &moved {
-                            table.move_landmark(graph, l, key.landmarks[l]);
-                        }
-                        Arc::new(owned)
-                    }
-                    None => Arc::new(self.copy_moved(&owned, &moved, &key, graph)?),
-                },
-                Err(t) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
-            },
-            Some((moved, t, false)) => Arc::new(self.copy_moved(&t, &moved, &key, graph)?),
-            None => {
-                let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
-                let table = LandmarkTable::build(graph, &key.landmarks, key.directedness());
-                Arc::new(Charged::new(table.into(), charge))
-            }
-        };
-        self.keep_table(key, &table);
-        Ok((table, true))
+        self.catalogue.engine(
+            &self.guards,
+            (engine, spec, nb),
+            landmarks.map(|(_, t)| t),
+            || Ok(base.engine.graph().clone()),
+        )
     }
 
-    /// Keeps `table` under `key`, in place of the least recently used
-    /// table of [`TABLES_KEPT`].
-    fn keep_table(&self, key: TableKey, table: &Arc<Table>) {
-        let mut tables = lock(&self.tables);
-        if tables.len() >= TABLES_KEPT {
-            tables.remove(0);
-        }
-        tables.push((key, Arc::clone(table)));
-    }
-
-    /// The tables `algorithm` builds from the graph `key` (which is
-    /// `graph`) before its first query (the jump table of `jps+`), from the
-    /// cache of every table kind or built now, taking a build turn and
-    /// charged to [`Limits::table_memory`] as landmark tables are. A spec
-    /// that cannot be prepared on the graph gets none here: its searcher
-    /// says why.
+    /// The landmark table of `key`, built on `graph` unless kept
+    /// ([`Catalogue::landmark_table`]), and whether it was built or
+    /// updated now.
     ///
     /// # Errors
     ///
-    /// When every build turn is taken, or the tables in use leave no room.
-    pub(crate) fn search_tables(
+    /// When every build turn is taken, or the entries in use leave no room.
+    pub(crate) fn landmark_table(
         &self,
-        key: &GraphKey,
+        key: LandmarkKey,
         graph: &GridGraph,
-        algorithm: Algorithm,
-    ) -> Result<Vec<Held>, Refusal> {
-        let mut out = Vec::new();
-        // Built at most once for all the kinds the cache lacks.
-        let mut prepared = None;
-        for &kind in algorithm.tables() {
-            let key = TableKey {
-                map: key.map.clone(),
-                edits: key.edits.clone(),
-                directions: key.directions,
-                landmarks: Vec::new(),
-                directed: false,
-                kind,
-            };
-            {
-                let mut tables = lock(&self.tables);
-                if let Some(i) = tables.iter().position(|(k, _)| *k == key) {
-                    let hit = tables.remove(i);
-                    out.push((Arc::clone(&hit.1), None));
-                    tables.push(hit);
-                    continue;
-                }
-            }
-            if prepared.is_none() {
-                let _build = self.guards.build()?;
-                prepared = Some(SearchSpec::new(algorithm).prepare(graph));
-            }
-            let Some(Ok(prepared)) = &prepared else {
-                continue;
-            };
-            let Some(table) = prepared.tables().iter().find(|t| t.kind() == kind) else {
-                continue;
-            };
-            let built = prepared.report().iter().find(|r| r.kind == kind);
-            let millis = built.map(|r| r.seconds * 1e3);
-            let charge = self.charge_table(table.memory_bytes())?;
-            let table = Arc::new(Charged::new(table.clone(), charge));
-            self.keep_table(key, &table);
-            out.push((table, millis));
-        }
-        Ok(out)
+    ) -> Result<(Arc<Landmarks>, bool), Refusal> {
+        self.catalogue.landmark_table(&self.guards, key, graph)
     }
 
     /// The answer kept for `key`, if a recent cold search had it.
     pub(crate) fn outcome(&self, key: &OutcomeKey) -> Option<SearchOutcome> {
-        let mut outcomes = lock(&self.outcomes);
-        let i = outcomes.iter().position(|(k, _)| k == key)?;
-        let hit = outcomes.remove(i);
-        let outcome = hit.1.clone();
-        outcomes.push(hit);
-        Some(outcome)
+        lock(&self.outcomes).get(key).cloned()
     }
 
     /// Keeps `outcome` for `key`, in place of the least recently used of
     /// [`OUTCOMES_KEPT`].
     pub(crate) fn keep_outcome(&self, key: OutcomeKey, outcome: SearchOutcome) {
-        let mut outcomes = lock(&self.outcomes);
-        outcomes.retain(|(k, _)| *k != key);
-        if outcomes.len() >= OUTCOMES_KEPT {
-            outcomes.remove(0);
-        }
-        outcomes.push((key, outcome));
+        lock(&self.outcomes).put(key, outcome);
     }
 
     /// How many tables of `kind` are kept now.
     #[cfg(test)]
-    pub(crate) fn tables_kept(&self, kind: TableKind) -> usize {
-        lock(&self.tables)
-            .iter()
-            .filter(|(k, _)| k.kind == kind)
-            .count()
+    pub(crate) fn tables_kept(&self, kind: cairns::saved::TableKind) -> usize {
+        self.catalogue.tables_kept(kind)
     }
 
-    /// A copy of `table` with the landmarks `moved` recomputed at their
-    /// places in `key`, charged anew.
-    fn copy_moved(
-        &self,
-        table: &Table,
-        moved: &[usize],
-        key: &TableKey,
-        graph: &GridGraph,
-    ) -> Result<Table, Refusal> {
-        let charge = self.charge_table(table_bytes(key.columns(), graph.grid().len()))?;
-        let mut copy = match table.landmarks() {
-            Some(t) => t.clone(),
-            None => LandmarkTable::build(graph, &key.landmarks, key.directedness()),
-        };
-        for &l in moved {
-            copy.move_landmark(graph, l, key.landmarks[l]);
-        }
-        Ok(Charged::new(copy.into(), charge))
-    }
-
-    /// Charges `bytes` for a new table, dropping idle cached tables (least
-    /// recently used first) until they fit.
-    fn charge_table(&self, bytes: usize) -> Result<crate::limits::Charge, Refusal> {
-        loop {
-            if let Some(charge) = self.guards.charge(bytes) {
-                return Ok(charge);
-            }
-            let mut tables = lock(&self.tables);
-            // Held only by the cache: dropping it frees its bytes now.
-            let idle = tables.iter().position(|(_, t)| Arc::strong_count(t) == 1);
-            let Some(i) = idle else {
-                return Err(Refusal::TableMemoryFull {
-                    needed: bytes,
-                    used: self.guards.table_bytes_used(),
-                    total: self.limits().table_memory,
-                });
-            };
-            let evicted = tables.remove(i);
-            drop(tables);
-            drop(evicted);
-        }
+    /// How many engines are kept now.
+    #[cfg(test)]
+    pub(crate) fn engines_kept(&self) -> usize {
+        self.catalogue.engines_kept()
     }
 }
 
-/// The landmark table in `table`, to change in place, when it is one and
-/// nothing else holds it.
-fn landmarks_mut(table: &mut cairns::spec::Table) -> Option<&mut LandmarkTable> {
-    match table {
-        cairns::spec::Table::Landmarks(t) => Arc::get_mut(t),
-        _ => None,
-    }
-}
-
-/// Applies wall edits `[x, y, blocked]` in order.
-fn apply_edits(graph: &mut GridGraph, edits: &[[u32; 3]]) -> Result<(), StateError> {
-    for &[x, y, blocked] in edits {
-        let tile = match blocked {
-            0 => Tile::Ground,
-            1 => Tile::OutOfBounds,
-            value => return Err(StateErrorKind::EditValue { x, y, value }.into()),
-        };
-        if !graph.set_tile(x, y, tile) {
-            return Err(StateErrorKind::EditOutside {
-                x,
-                y,
-                width: graph.width(),
-                height: graph.height(),
-            }
-            .into());
-        }
-    }
-    Ok(())
+/// The search whose engine holds a request's graph: A* with the movement
+/// rule's distance, no table (the shortest paths of a stale request).
+pub(crate) fn graph_spec(neighborhood: Neighborhood) -> SearchSpec {
+    let spec =
+        SearchSpec::new(Algorithm::AStar).with_heuristic(HeuristicSpec::default_for(neighborhood));
+    spec.resolve_inadmissible(neighborhood).unwrap_or(spec)
 }
 
 /// How deep [`AppState::add_maps_dir`] looks into subfolders (a bound
@@ -933,6 +652,11 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    use cairns::landmarks::{Directedness, LandmarkTable};
+    use cairns::saved::TableKind;
+
+    use crate::limits::table_bytes;
+
     /// The 8-way graph key of map `m`, unedited.
     fn unedited() -> GraphKey {
         GraphKey {
@@ -943,19 +667,11 @@ mod tests {
     }
 
     /// The key of a symmetric table of `landmarks` on [`unedited`].
-    fn table_key(landmarks: Vec<NodeId>) -> TableKey {
-        let GraphKey {
-            map,
-            edits,
-            directions,
-        } = unedited();
-        TableKey {
-            map,
-            edits,
-            directions,
+    fn table_key(landmarks: Vec<NodeId>) -> LandmarkKey {
+        LandmarkKey {
+            graph: unedited(),
             landmarks,
             directed: false,
-            kind: TableKind::Landmarks,
         }
     }
 
@@ -967,40 +683,102 @@ mod tests {
             .collect()
     }
 
-    /// A drag of one landmark: an idle cached table is updated in place
-    /// (no copy, the same bytes charged), a table a request holds is
-    /// copied; both equal a table built afresh.
+    /// The engine of `astar/dh` on [`unedited`] given `table` (of `key`).
+    fn dh_engine(
+        state: &AppState,
+        base: &Served,
+        (key, table): (&LandmarkKey, &Arc<Landmarks>),
+    ) -> Arc<Served> {
+        let spec: SearchSpec = "astar/dh".parse().unwrap();
+        let spec = spec.resolve_inadmissible(Neighborhood::Octile).unwrap();
+        let at = (&unedited(), Neighborhood::Octile);
+        state.engine(base, at, spec, Some((key, table))).unwrap().0
+    }
+
+    /// A drag of one landmark: an idle kept table is updated in place (no
+    /// copy, the same bytes charged), also when an idle engine was given
+    /// it (that engine, of the landmark's old place, is dropped); a table
+    /// a request holds is copied; each equals a table built afresh.
     #[test]
     fn a_moved_landmark_updates_an_idle_table_in_place() {
         let grid = MapKind::Rooms { room_size: 9 }.generate(40, 40, 3).unwrap();
         let free = free_cells(&grid);
         let state = AppState::with_grid("m", grid).unwrap();
-        let graph = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let base = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let graph = base.engine.graph();
         let key = |second: NodeId| table_key(vec![free[0], second]);
         let one = table_bytes(2, graph.grid().len());
-        drop(state.table(key(free[10]), &graph).unwrap());
+        drop(state.landmark_table(key(free[10]), graph).unwrap());
         assert_eq!(state.guards().table_bytes_used(), one);
         // Idle: moved in place.
-        let (moved, built) = state.table(key(free[20]), &graph).unwrap();
+        let (moved, built) = state.landmark_table(key(free[20]), graph).unwrap();
         assert!(built);
         assert_eq!(state.guards().table_bytes_used(), one, "no copy");
-        let fresh = LandmarkTable::build(&*graph, &[free[0], free[20]], Directedness::Symmetric);
+        let fresh = LandmarkTable::build(graph, &[free[0], free[20]], Directedness::Symmetric);
+        assert!(moved.landmarks() == Some(&fresh));
+        // Given to an engine that the catalogue alone holds: still idle.
+        let engines = state.engines_kept();
+        drop(dh_engine(&state, &base, (&key(free[20]), &moved)));
+        assert_eq!(state.engines_kept(), engines + 1);
+        drop(moved);
+        let (moved, _) = state.landmark_table(key(free[25]), graph).unwrap();
+        assert_eq!(state.guards().table_bytes_used(), one, "no copy");
+        assert_eq!(state.engines_kept(), engines, "the old place's engine left");
+        let fresh = LandmarkTable::build(graph, &[free[0], free[25]], Directedness::Symmetric);
         assert!(moved.landmarks() == Some(&fresh));
         // Held (by `moved`): copied, both charged.
-        let (copied, _) = state.table(key(free[30]), &graph).unwrap();
+        let (copied, _) = state.landmark_table(key(free[30]), graph).unwrap();
         assert_eq!(state.guards().table_bytes_used(), 2 * one);
-        let fresh = LandmarkTable::build(&*graph, &[free[0], free[30]], Directedness::Symmetric);
+        let fresh = LandmarkTable::build(graph, &[free[0], free[30]], Directedness::Symmetric);
         assert!(copied.landmarks() == Some(&fresh));
         assert!(
             state
-                .table(key(free[20]), &graph)
+                .landmark_table(key(free[25]), graph)
                 .is_ok_and(|(_, built)| !built)
         );
+        assert_eq!(state.tables_kept(TableKind::Landmarks), 2);
     }
 
-    /// The table budget counts every table alive: idle cached tables are
+    /// A wall stroke: the engine of one more edit is the kept engine of
+    /// the edits before it, edited, when the edit leaves it exact (a jump
+    /// table repaired, given by the edit), and a build on the new graph
+    /// when not (a subgoal graph, which an edit leaves behind its map).
+    #[test]
+    fn a_wall_stroke_edits_the_kept_engine_when_that_leaves_it_exact() {
+        let grid = MapKind::Rooms { room_size: 9 }.generate(40, 40, 3).unwrap();
+        let free = free_cells(&grid);
+        let walls: Vec<[u32; 3]> = free[100..103]
+            .iter()
+            .map(|&n| {
+                let (x, y) = grid.coords(n);
+                [x, y, 1]
+            })
+            .collect();
+        let state = AppState::with_grid("m", grid).unwrap();
+        let nb = Neighborhood::Octile;
+        for (name, edited) in [("jps+", true), ("sub", false)] {
+            let spec: SearchSpec = name.parse().unwrap();
+            let spec = spec.resolve_inadmissible(nb).unwrap();
+            for n in 1..=walls.len() {
+                let key = GraphKey {
+                    edits: walls[..n].to_vec(),
+                    ..unedited()
+                };
+                let base = state.graph(&key, nb).unwrap();
+                let (served, made) = state.engine(&base, (&key, nb), spec, None).unwrap();
+                assert!(made);
+                let given = served.engine.report()[0].given;
+                assert_eq!(given, edited && n > 1, "{name} with {n} edits");
+                assert!(served.engine.is_exact(), "{name}");
+                assert_eq!(served.engine.graph().grid(), base.engine.graph().grid());
+            }
+        }
+    }
+
+    /// The table budget counts every table alive: idle kept tables are
     /// dropped, least recently used first, to make room; tables that
-    /// requests hold are not, and then a build is refused.
+    /// requests hold are not, and then a build is refused. An engine given
+    /// a table holds it until the engine itself is dropped.
     #[test]
     fn table_memory_drops_idle_tables_and_refuses_when_all_are_in_use() {
         let grid = MapKind::Rooms { room_size: 15 }
@@ -1012,29 +790,41 @@ mod tests {
             table_memory: 2 * one,
             ..Limits::default()
         });
-        let graph = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let base = state.graph(&unedited(), Neighborhood::Octile).unwrap();
+        let graph = base.engine.graph();
         let key = |i: usize| table_key(vec![free[2 * i], free[2 * i + 1]]);
         let used = || state.guards().table_bytes_used();
 
-        let (t0, built) = state.table(key(0), &graph).unwrap();
+        let (t0, built) = state.landmark_table(key(0), graph).unwrap();
         assert!(built);
-        let (t1, _) = state.table(key(1), &graph).unwrap();
+        let (t1, _) = state.landmark_table(key(1), graph).unwrap();
         assert_eq!(used(), 2 * one);
-        let full = state.table(key(2), &graph).unwrap_err();
+        let full = state.landmark_table(key(2), graph).unwrap_err();
         assert!(matches!(full, Refusal::TableMemoryFull { .. }), "{full}");
 
+        // Table 0 given to an engine a request holds: still in use.
+        let e0 = dh_engine(&state, &base, (&key(0), &t0));
         drop(t0);
-        let (t2, built) = state.table(key(2), &graph).unwrap();
-        assert!(built, "table 0, idle, made room");
+        assert!(state.landmark_table(key(2), graph).is_err(), "in use");
+        drop(e0);
+        let (t2, built) = state.landmark_table(key(2), graph).unwrap();
+        assert!(built, "table 0, idle with its engine, made room");
         assert_eq!(used(), 2 * one);
-        assert!(state.table(key(0), &graph).is_err(), "0 was dropped");
-        let (_, built) = state.table(key(1), &graph).unwrap();
-        assert!(!built, "a cached table needs no room");
+        assert!(
+            state.landmark_table(key(0), graph).is_err(),
+            "0 was dropped"
+        );
+        let (_, built) = state.landmark_table(key(1), graph).unwrap();
+        assert!(!built, "a kept table needs no room");
 
         drop((t1, t2));
-        assert_eq!(used(), 2 * one, "the cache keeps them");
+        assert_eq!(used(), 2 * one, "the catalogue keeps them");
         // 1 was used after 2: 2 goes first.
-        state.table(key(0), &graph).unwrap();
-        assert!(state.table(key(1), &graph).is_ok_and(|(_, built)| !built));
+        state.landmark_table(key(0), graph).unwrap();
+        assert!(
+            state
+                .landmark_table(key(1), graph)
+                .is_ok_and(|(_, built)| !built)
+        );
     }
 }
