@@ -128,11 +128,12 @@ impl Engine {
             .collect()
     }
 
-    /// Runs `f` with a searcher of the engine; its memory goes back to
-    /// the engine for the next query (a grid-sized cache is not allocated
-    /// per query).
+    /// Runs `f` with the engine's last searcher (or a new one), which the
+    /// engine keeps for the next query: a grid-sized cache is not
+    /// allocated per query, and a budgeted query paused by one call
+    /// resumes in the next ([`Owning::with_searcher`]).
     fn searching<R>(&self, f: impl FnOnce(&mut EngineSearcher) -> R) -> R {
-        f(&mut self.owning.searcher())
+        self.owning.with_searcher(f)
     }
 
     /// `sources` and `goals` (`(N, 2)` arrays or lists of `(x, y)`) as

@@ -9,7 +9,7 @@
 //! in `upkeep.rs`.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::construct::{BoxedSearcher, safe_searcher, serves_safe_mode};
@@ -59,7 +59,14 @@ use crate::search::{Forward, SearchMemory, Searcher};
 #[derive(Clone)]
 pub struct Engine {
     inner: Arc<EngineData>,
+    /// Searchers that [`with_searcher`](Engine::with_searcher) handed
+    /// back, the last one on top (beside the data, not in it: a searcher
+    /// owns a share of the data).
+    idle: Arc<Mutex<Vec<EngineSearcher>>>,
 }
+
+/// How many searchers an engine keeps for [`Engine::with_searcher`].
+const IDLE: usize = 8;
 
 /// What an engine owns.
 struct EngineData {
@@ -140,6 +147,7 @@ impl Engine {
                 caught_up: OnceLock::new(),
                 lineage,
             }),
+            idle: Arc::default(),
         })
     }
 
@@ -285,6 +293,24 @@ impl Engine {
     /// with [`EngineSearcher::switch_to`], keeping its cache.
     pub fn searcher(&self) -> EngineSearcher {
         self.searcher_with(self.inner.lineage.memory())
+    }
+
+    /// Runs `f` with a searcher of this engine and keeps the searcher for
+    /// the next call: the one the last call handed back (so a budgeted
+    /// search that one call paused, [`Searcher::search_budgeted`], the
+    /// next call resumes, unless another query ran on it between them),
+    /// or a new one when every kept searcher is in use. For callers that
+    /// answer one query at a time from many places (a binding's methods);
+    /// a thread of queries keeps its own [`searcher`](Engine::searcher).
+    pub fn with_searcher<R>(&self, f: impl FnOnce(&mut EngineSearcher) -> R) -> R {
+        let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut searcher = idle().pop().unwrap_or_else(|| self.searcher());
+        let result = f(&mut searcher);
+        let mut idle = idle();
+        if idle.len() < IDLE {
+            idle.push(searcher);
+        }
+        result
     }
 
     /// [`searcher`](Engine::searcher), its cache in `memory` when that has
@@ -464,7 +490,7 @@ impl fmt::Debug for Engine {
             .field("width", &g.width())
             .field("height", &g.height())
             .field("tables", &self.inner.plan.report)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
