@@ -374,8 +374,8 @@ impl Engine {
     }
 
     /// One step of the repair that [`edited_later`](Engine::edited_later)
-    /// left, of about `budget` units of work
-    /// ([`IncrementalTable::repair_step`](crate::landmarks::IncrementalTable::repair_step)):
+    /// left, of about `budget` units of work (a cell searched again by the
+    /// landmark table's repair):
     /// what it did, and the engine with the repaired table once the repair
     /// is done (`None` before; this engine stays as it is either way). An
     /// engine that is not stale is done at once. The repair state is the
