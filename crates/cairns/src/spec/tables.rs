@@ -149,7 +149,7 @@ impl Table {
     /// checks of the few boxes a short budget builds on a large map cost
     /// more than they prune), and a subgoal graph whose unboxed core
     /// ([`SubgoalGraph::core`] less [`SubgoalGraph::core_boxed`]) holds
-    /// more than half of its subgoals: a graph made flat by an edit, or a
+    /// more than a quarter of its subgoals: a graph made flat by an edit, or a
     /// build whose contraction its budget cut, where every query searches
     /// that core with the octile estimate alone. A whole contraction
     /// leaves a smaller core, which answers sooner than JPS+ even
@@ -159,7 +159,7 @@ impl Table {
         match self {
             Table::Bounds(b) => 2 * b.boxed() < b.jump_points(),
             Table::Subgoals(s) => {
-                !s.is_contracted() || 2 * (s.core() - s.core_boxed()) > s.subgoals().len()
+                !s.is_contracted() || 4 * (s.core() - s.core_boxed()) > s.subgoals().len()
             }
             Table::Landmarks(_) | Table::CompressedLandmarks(_) | Table::Jumps(_) => false,
         }
