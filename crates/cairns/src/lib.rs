@@ -165,6 +165,27 @@
 //! types for bad input; they do not panic on user data.
 #![deny(missing_docs)]
 
+/// Asserts that `$ty::ALL` lists every variant of `$ty`, in the order
+/// given: what the docs' lists are checked against
+/// (`tests/integration/docs_lists.rs`). The match is exhaustive, so a new
+/// variant does not compile here until it is named in its place, and then
+/// the assertion fails until `ALL` lists it there.
+#[cfg(test)]
+macro_rules! assert_all_lists_every {
+    ($ty:ident: $($variant:ident),+ $(,)?) => {{
+        fn name(kind: $ty) -> &'static str {
+            match kind {
+                $($ty::$variant => stringify!($variant),)+
+            }
+        }
+        let names = [$(stringify!($variant)),+];
+        assert_eq!($ty::ALL.len(), names.len());
+        for (kind, want) in $ty::ALL.into_iter().zip(names) {
+            assert_eq!(name(kind), want, "{kind:?} is not at its position in ALL");
+        }
+    }};
+}
+
 pub mod graph;
 pub mod grid;
 pub mod heuristic;

@@ -963,25 +963,11 @@ mod tests {
         assert_eq!(super::FNV_PRIME.wrapping_mul(super::FNV_PRIME_INVERSE), 1);
     }
 
-    /// `ALL` is what the docs' lists are checked against
-    /// (`tests/integration/docs_lists.rs`), so it must hold every table kind.
-    /// The match is exhaustive: a new variant does not compile here until
-    /// it is given the next position, and then this fails until `ALL`
-    /// lists it there.
+    /// `ALL` holds every table kind, in the order named here (`assert_all_lists_every!`).
     #[test]
     fn all_holds_every_table_kind() {
-        fn position(kind: TableKind) -> usize {
-            match kind {
-                TableKind::Landmarks => 0,
-                TableKind::CompressedLandmarks => 1,
-                TableKind::Jumps => 2,
-                TableKind::Subgoals => 3,
-                TableKind::Bounds => 4,
-            }
-        }
-        assert_eq!(TableKind::ALL.len(), 5);
-        for (i, kind) in TableKind::ALL.into_iter().enumerate() {
-            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
-        }
+        assert_all_lists_every!(
+            TableKind: Landmarks, CompressedLandmarks, Jumps, Subgoals, Bounds
+        );
     }
 }

@@ -1060,23 +1060,11 @@ mod tests {
         }
     }
 
-    /// `ALL` is what the docs' lists are checked against
-    /// (`tests/integration/docs_lists.rs`), so it must hold every movement rule.
-    /// The match is exhaustive: a new variant does not compile here until
-    /// it is given the next position, and then this fails until `ALL`
-    /// lists it there.
+    /// `ALL` holds every movement rule, in the order named here (`assert_all_lists_every!`).
     #[test]
     fn all_holds_every_movement_rule() {
-        fn position(kind: Neighborhood) -> usize {
-            match kind {
-                Neighborhood::Four => 0,
-                Neighborhood::Octile => 1,
-                Neighborhood::OctileCornerCutting => 2,
-            }
-        }
-        assert_eq!(Neighborhood::ALL.len(), 3);
-        for (i, kind) in Neighborhood::ALL.into_iter().enumerate() {
-            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
-        }
+        assert_all_lists_every!(
+            Neighborhood: Four, Octile, OctileCornerCutting
+        );
     }
 }

@@ -733,36 +733,11 @@ mod tests {
         assert!(crate::with_open_set!(OpenKind::RadixHeap, |Q| Q::default().is_empty()));
     }
 
-    /// `ALL` is what the docs' lists are checked against
-    /// (`tests/integration/docs_lists.rs`), so it must hold every OPEN set.
-    /// The match is exhaustive: a new variant does not compile here until
-    /// it is given the next position, and then this fails until `ALL`
-    /// lists it there.
+    /// `ALL` holds every OPEN set, in the order named here (`assert_all_lists_every!`).
     #[test]
     fn all_holds_every_open_set_in_declaration_order() {
-        fn position(kind: OpenKind) -> usize {
-            match kind {
-                OpenKind::QuaternaryHeap => 0,
-                OpenKind::IndexedBinaryHeap => 1,
-                OpenKind::ClassicBinaryHeap => 2,
-                OpenKind::LazyBinaryHeap => 3,
-                OpenKind::PairingHeap => 4,
-                OpenKind::SplayTree => 5,
-                OpenKind::HotQueue => 6,
-                OpenKind::TwoLevelQueue => 7,
-                OpenKind::BucketQueue => 8,
-                OpenKind::RadixHeap => 9,
-                OpenKind::UnsortedArray => 10,
-                OpenKind::SortedArray => 11,
-                OpenKind::SortedList => 12,
-                OpenKind::SkipList => 13,
-                OpenKind::IndexedArray => 14,
-                OpenKind::HashTable => 15,
-            }
-        }
-        assert_eq!(OpenKind::ALL.len(), 16);
-        for (i, kind) in OpenKind::ALL.into_iter().enumerate() {
-            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
-        }
+        assert_all_lists_every!(
+            OpenKind: QuaternaryHeap, IndexedBinaryHeap, ClassicBinaryHeap, LazyBinaryHeap, PairingHeap, SplayTree, HotQueue, TwoLevelQueue, BucketQueue, RadixHeap, UnsortedArray, SortedArray, SortedList, SkipList, IndexedArray, HashTable
+        );
     }
 }

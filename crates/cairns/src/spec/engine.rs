@@ -9,7 +9,7 @@
 //! in `upkeep.rs`.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::construct::{BoxedSearcher, safe_searcher, serves_safe_mode};
@@ -17,7 +17,7 @@ use super::error::SpecError;
 use super::names::SearchSpec;
 use super::prepare::{Plan, Prepared};
 use super::tables::{Given, Table, TableReport};
-use super::upkeep::{Lineage, Pending, follows, kept, next_id};
+use super::upkeep::{Lineage, Pending, follows, kept, lock, next_id};
 use crate::grid::{GridGraph, Tile};
 use crate::landmarks::RepairProgress;
 use crate::search::{Forward, SearchMemory, Searcher};
@@ -126,18 +126,9 @@ impl Engine {
         (pending, stand_ins): (Pending, Vec<Table>),
         lineage: Arc<Lineage>,
     ) -> Result<Engine, SpecError> {
-        let mut plan = spec.prepare_with(&graph, given)?.plan;
         // An engine may be edited: every table that waits at edits has
         // its stand-in, kept exact at each edit.
-        plan.stand_ins = if stand_ins.is_empty() {
-            plan.tables
-                .iter()
-                .filter(|t| t.waits_at_edits() || t.defers_to_stand_in())
-                .filter_map(|t| t.build_stand_in(&graph))
-                .collect()
-        } else {
-            stand_ins
-        };
+        let plan = spec.prepare_keeping(&graph, given, stand_ins, true)?.plan;
         Ok(Engine {
             inner: Arc::new(EngineData {
                 id: next_id(),
@@ -200,7 +191,15 @@ impl Engine {
     /// whole build gives it ([`Table::is_filled`]); until then the
     /// engine answers optimally, more slowly.
     pub fn is_exact(&self) -> bool {
-        !self.is_stale() && !self.is_behind() && self.inner.plan.tables.iter().all(Table::is_filled)
+        !self.is_stale() && self.is_filled()
+    }
+
+    /// Whether no table is behind this map or lacks what a whole build
+    /// gives it: what [`filled_within`](Engine::filled_within) has left to
+    /// do is nothing (a stale landmark table is
+    /// [`repair_step`](Engine::repair_step)'s).
+    pub fn is_filled(&self) -> bool {
+        !self.is_behind() && self.inner.plan.tables.iter().all(Table::is_filled)
     }
 
     /// The graph.
@@ -303,10 +302,9 @@ impl Engine {
     /// answer one query at a time from many places (a binding's methods);
     /// a thread of queries keeps its own [`searcher`](Engine::searcher).
     pub fn with_searcher<R>(&self, f: impl FnOnce(&mut EngineSearcher) -> R) -> R {
-        let idle = || self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut searcher = idle().pop().unwrap_or_else(|| self.searcher());
+        let mut searcher = lock(&self.idle).pop().unwrap_or_else(|| self.searcher());
         let result = f(&mut searcher);
-        let mut idle = idle();
+        let mut idle = lock(&self.idle);
         if idle.len() < IDLE {
             idle.push(searcher);
         }
@@ -451,10 +449,10 @@ impl Engine {
     ///
     /// As [`Engine::with_tables`].
     pub fn filled_within(&self, budget: Duration) -> Result<Option<Engine>, SpecError> {
-        let tables = self.tables();
-        if !self.is_behind() && tables.iter().all(Table::is_filled) {
+        if self.is_filled() {
             return Ok(None);
         }
+        let tables = self.tables();
         let mut given = kept(tables, Table::is_filled);
         for table in tables {
             let t0 = Instant::now();

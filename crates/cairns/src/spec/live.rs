@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::engine::{Engine, EngineSearcher};
 use super::error::SpecError;
+use super::upkeep::lock;
 use crate::grid::Tile;
 
 /// An [`Engine`] whose map changes under its searchers, for a game, a
@@ -85,10 +86,7 @@ impl Live {
     /// The change lock: a panic in an earlier change left the current
     /// engine as it was, which the next change starts from.
     fn changing(&self) -> MutexGuard<'_, ()> {
-        self.shared
-            .changing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        lock(&self.shared.changing)
     }
 
     /// Makes `engine` the current one (under the change lock).
@@ -158,8 +156,7 @@ impl Live {
                 self.replace(filled);
             }
         }
-        let current = self.current();
-        Ok(!current.is_behind() && current.tables().iter().all(super::Table::is_filled))
+        Ok(self.current().is_filled())
     }
 
     /// A searcher that follows the current engine: its own cache, taken

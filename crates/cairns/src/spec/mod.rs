@@ -586,51 +586,19 @@ mod tests {
         assert!(err.to_string().contains("octile movement"), "{err}");
     }
 
-    /// `ALL` is what the docs' lists are checked against
-    /// (`tests/integration/docs_lists.rs`), so it must hold every algorithm.
-    /// The match is exhaustive: a new variant does not compile here until
-    /// it is given the next position, and then this fails until `ALL`
-    /// lists it there.
+    /// `ALL` holds every algorithm, in the order named here (`assert_all_lists_every!`).
     #[test]
     fn algorithm_all_holds_every_algorithm() {
-        fn position(kind: Algorithm) -> usize {
-            match kind {
-                Algorithm::AStar => 0,
-                Algorithm::Canonical => 1,
-                Algorithm::Jps => 2,
-                Algorithm::JpsPlus => 3,
-                Algorithm::JpsBounds => 4,
-                Algorithm::Subgoals => 5,
-                Algorithm::Dijkstra => 6,
-                Algorithm::Bfs => 7,
-                Algorithm::Theta => 8,
-                Algorithm::Focal => 9,
-            }
-        }
-        assert_eq!(Algorithm::ALL.len(), 10);
-        for (i, kind) in Algorithm::ALL.into_iter().enumerate() {
-            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
-        }
+        assert_all_lists_every!(
+            Algorithm: AStar, Canonical, Jps, JpsPlus, JpsBounds, Subgoals, Dijkstra, Bfs, Theta, Focal
+        );
     }
 
-    /// `ALL` is what the docs' lists are checked against
-    /// (`tests/integration/docs_lists.rs`), so it must hold every placement.
-    /// The match is exhaustive: a new variant does not compile here until
-    /// it is given the next position, and then this fails until `ALL`
-    /// lists it there.
+    /// `ALL` holds every placement, in the order named here (`assert_all_lists_every!`).
     #[test]
     fn placement_all_holds_every_placement() {
-        fn position(kind: PlacementKind) -> usize {
-            match kind {
-                PlacementKind::Random => 0,
-                PlacementKind::Farthest => 1,
-                PlacementKind::Avoid => 2,
-                PlacementKind::Sampled => 3,
-            }
-        }
-        assert_eq!(PlacementKind::ALL.len(), 4);
-        for (i, kind) in PlacementKind::ALL.into_iter().enumerate() {
-            assert_eq!(position(kind), i, "{kind:?} is not at its position in ALL");
-        }
+        assert_all_lists_every!(
+            PlacementKind: Random, Farthest, Avoid, Sampled
+        );
     }
 }

@@ -49,6 +49,21 @@ impl SearchSpec {
         graph: &'g GridGraph,
         given: impl IntoIterator<Item = Given>,
     ) -> Result<Prepared<'g>, SpecError> {
+        self.prepare_keeping(graph, given, Vec::new(), false)
+    }
+
+    /// [`prepare_with`](Self::prepare_with), with the stand-in tables
+    /// `stand_ins` kept (an edited engine's, repaired): a table that needs
+    /// a stand-in its kind does not carry, and that `stand_ins` lacks, gets
+    /// one built. A table needs one when it defers to it, and, for an
+    /// `editable` plan (an engine's), when it waits at edits.
+    pub(super) fn prepare_keeping<'g>(
+        &self,
+        graph: &'g GridGraph,
+        given: impl IntoIterator<Item = Given>,
+        mut stand_ins: Vec<Table>,
+        editable: bool,
+    ) -> Result<Prepared<'g>, SpecError> {
         // A full and a compressed landmark table are two kinds that one
         // heuristic reads: at most one of them may be given.
         let landmarks =
@@ -104,12 +119,16 @@ impl SearchSpec {
             tables.push(table);
         }
         // A table cut at its budget answers through its stand-in, built
-        // now (a jump table: a fraction of a second).
-        let stand_ins = tables
-            .iter()
-            .filter(|t| t.defers_to_stand_in())
-            .filter_map(|t| t.build_stand_in(graph))
-            .collect();
+        // now unless kept (a jump table: a fraction of a second).
+        for table in &tables {
+            let needs = table.defers_to_stand_in() || (editable && table.waits_at_edits());
+            let missing = table
+                .stand_in()
+                .is_some_and(|(_, kind)| stand_ins.iter().all(|t| t.kind() != kind));
+            if needs && missing {
+                stand_ins.extend(table.build_stand_in(graph));
+            }
+        }
         Ok(Prepared {
             graph,
             plan: Plan {

@@ -199,9 +199,6 @@ impl Table {
     /// subgoals left stay in the core). Queries over a cut table stay
     /// optimal. `None` for the kinds built whole.
     pub fn build_within(kind: TableKind, graph: &GridGraph, budget: Duration) -> Option<Table> {
-        if !Table::is_budgeted(kind) {
-            return None;
-        }
         match kind {
             TableKind::Bounds => Some(GoalBounds::build_within(graph, Some(budget)).into()),
             TableKind::Subgoals => Some(SubgoalGraph::build_within(graph, Some(budget)).into()),

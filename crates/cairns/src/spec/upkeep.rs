@@ -50,8 +50,10 @@ struct Follower {
 }
 
 /// A lock that a panic elsewhere did not make unusable: what it guards
-/// is checked by whoever takes it (the repair state names its map).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// is checked by whoever takes it (the repair state names its map; a
+/// pool holds only whole entries; a change starts from the current
+/// engine).
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
