@@ -46,13 +46,15 @@ impl<Q: OpenSet + Send> DynOpenSet for Q {
 }
 
 /// An OPEN set of any structure behind one pointer, with the structure's
-/// [`STALE`](OpenSet::STALE) and [`PEEKS`](OpenSet::PEEKS) as its own
-/// (`S`, `P`), so that a search over it takes the same steps, and counts
-/// the same, as over the structure itself; each operation costs one
-/// indirect call more. [`BoxedOpen::of`] makes one of the four kinds.
-pub struct DynOpen<const S: bool, const P: bool>(Box<dyn DynOpenSet>);
+/// [`PEEKS`](OpenSet::PEEKS) as its own (`P`) and [`STALE`](OpenSet::STALE)
+/// always `true`, so that a search over it takes the same steps, and
+/// counts the same, as over the structure itself (the loop's check for a
+/// stale entry never fires on a structure that holds none); each operation
+/// costs one indirect call more. [`BoxedOpen::of`] makes one of the two
+/// kinds: two copies of each search, not four.
+pub struct DynOpen<const P: bool>(Box<dyn DynOpenSet>);
 
-impl<const S: bool, const P: bool> std::fmt::Debug for DynOpen<S, P> {
+impl<const P: bool> std::fmt::Debug for DynOpen<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DynOpen")
             .field("len", &self.0.len())
@@ -60,8 +62,8 @@ impl<const S: bool, const P: bool> std::fmt::Debug for DynOpen<S, P> {
     }
 }
 
-impl<const S: bool, const P: bool> OpenSet for DynOpen<S, P> {
-    const STALE: bool = S;
+impl<const P: bool> OpenSet for DynOpen<P> {
+    const STALE: bool = true;
     const PEEKS: bool = P;
 
     #[inline]
@@ -98,17 +100,14 @@ impl<const S: bool, const P: bool> OpenSet for DynOpen<S, P> {
     }
 }
 
-/// A [`DynOpen`] of one of the four kinds a structure's constants make.
+/// A [`DynOpen`] of one of the two kinds a structure's
+/// [`PEEKS`](OpenSet::PEEKS) makes.
 #[derive(Debug)]
 pub enum BoxedOpen {
-    /// May hold stale entries, peeks.
-    StalePeeks(DynOpen<true, true>),
-    /// May hold stale entries, does not peek.
-    Stale(DynOpen<true, false>),
-    /// Holds a node at most once, peeks.
-    Peeks(DynOpen<false, true>),
-    /// Holds a node at most once, does not peek.
-    Plain(DynOpen<false, false>),
+    /// Peeks.
+    Peeks(DynOpen<true>),
+    /// Does not peek.
+    Plain(DynOpen<false>),
 }
 
 impl BoxedOpen {
@@ -116,11 +115,10 @@ impl BoxedOpen {
     pub fn of(kind: OpenKind) -> BoxedOpen {
         fn boxed<Q: OpenSet + Default + Send + 'static>() -> BoxedOpen {
             let open: Box<dyn DynOpenSet> = Box::new(Q::default());
-            match (Q::STALE, Q::PEEKS) {
-                (true, true) => BoxedOpen::StalePeeks(DynOpen(open)),
-                (true, false) => BoxedOpen::Stale(DynOpen(open)),
-                (false, true) => BoxedOpen::Peeks(DynOpen(open)),
-                (false, false) => BoxedOpen::Plain(DynOpen(open)),
+            if Q::PEEKS {
+                BoxedOpen::Peeks(DynOpen(open))
+            } else {
+                BoxedOpen::Plain(DynOpen(open))
             }
         }
         crate::with_open_set!(kind, |Q| boxed::<Q>())
@@ -130,7 +128,7 @@ impl BoxedOpen {
 /// Binds `$open` to a new OPEN set of `$kind` and evaluates `$body`: the
 /// 4-ary heap (the default) and the pairing heap (the default under a
 /// landmark heuristic) as themselves, every other structure as a
-/// [`DynOpen`], so that `$body` is compiled six times, not once per
+/// [`DynOpen`], so that `$body` is compiled four times, not once per
 /// structure. A search over a boxed structure takes the same steps as
 /// over the structure itself, each OPEN operation through one indirect
 /// call; code that compares structures' speed uses
@@ -149,8 +147,6 @@ macro_rules! with_boxed_open {
                 $body
             }
             other => match $crate::open::BoxedOpen::of(other) {
-                $crate::open::BoxedOpen::StalePeeks($open) => $body,
-                $crate::open::BoxedOpen::Stale($open) => $body,
                 $crate::open::BoxedOpen::Peeks($open) => $body,
                 $crate::open::BoxedOpen::Plain($open) => $body,
             },
