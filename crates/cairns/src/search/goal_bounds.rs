@@ -27,29 +27,7 @@ use crate::graph::NodeId;
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph};
 use crate::heuristic::{Heuristic, Octile};
 use crate::search::JumpTable;
-
-/// One move's box: the least and greatest column and row of the cells it
-/// leads to on a shortest path, `[min_x, min_y, max_x, max_y]`.
-/// (The boxes of a subgoal graph's core have the same form.)
-pub(crate) type Box4 = [u16; 4];
-
-/// The box of a move that no shortest path starts with: it holds no cell
-/// (the form the build leaves such a box in, and loading gives it).
-pub(crate) const EMPTY: Box4 = [u16::MAX, u16::MAX, 0, 0];
-
-/// A box as the saved tables write it: its four values, little-endian.
-pub(crate) fn box_bytes(b: Box4) -> [u8; 8] {
-    let mut out = [0u8; 8];
-    for (k, v) in b.iter().enumerate() {
-        out[2 * k..2 * k + 2].copy_from_slice(&v.to_le_bytes());
-    }
-    out
-}
-
-/// A box read back from [`box_bytes`].
-pub(crate) fn box_from_bytes(b: [u8; 8]) -> Box4 {
-    std::array::from_fn(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]))
-}
+use crate::search::boxes::{self, Box4};
 
 /// A jump table with goal bounding: for each jump point of the table (a
 /// cell JPS+ expands, one a straight run's entry leads to, and each
@@ -970,8 +948,7 @@ impl MoveFilter for GoalFilter<'_> {
         while bits != 0 {
             let d = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let [x0, y0, x1, y1] = boxes[d];
-            if x0 <= x && x <= x1 && y0 <= y && y <= y1 {
+            if boxes::holds(boxes[d], x, y) {
                 kept |= 1 << d;
             }
         }
@@ -1033,6 +1010,7 @@ mod tests {
     use super::*;
     use crate::graph::Graph;
     use crate::grid::Tile;
+    use crate::search::boxes::EMPTY;
     use crate::search::testing::{
         flip_cells, matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids,
         scattered, walled as grid,

@@ -99,6 +99,7 @@ macro_rules! along_edges {
 mod astar;
 mod batch;
 mod bfs;
+mod boxes;
 mod closure;
 mod core;
 mod dijkstra;

@@ -6,13 +6,14 @@
 
 use std::io::{self, Write};
 
-use super::{Box4, EMPTY, GoalBounds, box_bytes, box_from_bytes};
+use super::GoalBounds;
 use crate::grid::GridGraph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_array, read_grid_table,
     read_u32, read_words,
 };
 use crate::search::JumpTable;
+use crate::search::boxes::{Box4, EMPTY, box_bytes, box_from_bytes};
 
 /// What the file holds.
 const KIND: TableKind = TableKind::Bounds;

@@ -20,27 +20,10 @@ use rayon::prelude::*;
 use super::hierarchy::Hierarchy;
 use crate::graph::NodeId;
 use crate::open::{Key, OpenSet, QuaternaryHeap};
-/// A box of cells, `[min_x, min_y, max_x, max_y]`, as goal bounding on
-/// JPS+ keeps them.
-pub(super) use crate::search::goal_bounds::{Box4, EMPTY};
+use crate::search::boxes::{Box4, EMPTY, grow};
 
 /// No boxes for a subgoal.
 const NONE: u32 = u32::MAX;
-
-/// Whether two boxes share a cell.
-#[inline]
-pub(super) fn meet(a: Box4, b: Box4) -> bool {
-    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
-}
-
-/// `b` grown to hold `(x, y)`.
-#[inline]
-pub(super) fn grow(b: &mut Box4, (x, y): (u16, u16)) {
-    b[0] = b[0].min(x);
-    b[1] = b[1].min(y);
-    b[2] = b[2].max(x);
-    b[3] = b[3].max(y);
-}
 
 /// The boxes of the core's edges.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::bounds::{Box4, CoreBounds};
+use super::bounds::CoreBounds;
 use super::hierarchy::{Hierarchy, NO_MIDDLE};
 use super::{SubgoalGraph, octile, subgoal_bits};
 use crate::graph::NodeId;
@@ -15,7 +15,7 @@ use crate::saved::{
     FileError, FileErrorKind, Hashing, TableKind, grid_table_writer, read_cells, read_grid_table,
     read_u32, read_words,
 };
-use crate::search::goal_bounds::{box_bytes, box_from_bytes};
+use crate::search::boxes::{Box4, box_bytes, box_from_bytes};
 
 /// The kind of a subgoal graph's file.
 const KIND: TableKind = TableKind::Subgoals;
