@@ -20,13 +20,12 @@
 
 use std::time::{Duration, Instant};
 
-use cairns::graph::{Graph, NodeId};
+use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
-use cairns::rng::SplitMix64;
 use cairns::search::GoalBounds;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, least_us, least_us_in_turn, load_file, open_queries};
+use cairns_bench::{edit_args, edit_set, least_us, least_us_in_turn, open_queries};
 
 /// The engine's goal-bounding table: boxed jump points and all of them.
 fn boxed(engine: &Engine) -> (usize, usize) {
@@ -110,8 +109,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for map in maps {
-        let inst = load_file(&format!("{map}.scen"), 5);
-        let mut graph = inst.graph.clone();
+        let (mut graph, queries, cells) = edit_set(&map, edits, seed);
         let built = Engine::new(graph.clone(), &bb).expect("jps+bb on an octile map");
         let whole = built
             .filled_within(Duration::from_hours(1))
@@ -119,18 +117,9 @@ fn main() {
             .unwrap_or(built);
         let points = boxed(&whole).1;
         let slice = GoalBounds::spec_budget(&graph) / 8;
-        let queries: Vec<(NodeId, NodeId)> =
-            inst.queries.iter().map(|q| (q.start, q.goal)).collect();
-        let mut rng = SplitMix64::new(seed);
-        let free: Vec<NodeId> = (0..graph.node_bound() as u32)
-            .map(NodeId)
-            .filter(|&n| graph.is_passable(n))
-            .collect();
-        let figures: Vec<Figures> = (0..edits)
-            .map(|_| {
-                let cell = free[rng.index(free.len())];
-                one_edit(&whole, &mut graph, cell, &queries, slice)
-            })
+        let figures: Vec<Figures> = cells
+            .into_iter()
+            .map(|cell| one_edit(&whole, &mut graph, cell, &queries, slice))
             .collect();
         let m = |i: usize| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>());
         println!(

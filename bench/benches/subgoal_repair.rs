@@ -25,13 +25,12 @@
 
 use std::time::Instant;
 
-use cairns::graph::{Graph, NodeId};
+use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
-use cairns::rng::SplitMix64;
 use cairns::search::SubgoalGraph;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, least_us, least_us_in_turn, load_file, open_queries};
+use cairns_bench::{edit_args, edit_set, least_us, least_us_in_turn, open_queries};
 
 /// The engine's subgoal graph.
 fn subgoals(engine: &Engine) -> &SubgoalGraph {
@@ -121,26 +120,16 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for map in maps {
-        let inst = load_file(&format!("{map}.scen"), 5);
-        let mut graph = inst.graph.clone();
+        let (mut graph, queries, cells) = edit_set(&map, edits, seed);
         let t0 = Instant::now();
         let whole = Engine::new(graph.clone(), &sub).expect("sub on an octile map");
         let build_s = t0.elapsed().as_secs_f64();
         let plus_whole =
             Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
         let count = subgoals(&whole).subgoals().len();
-        let queries: Vec<(NodeId, NodeId)> =
-            inst.queries.iter().map(|q| (q.start, q.goal)).collect();
-        let mut rng = SplitMix64::new(seed);
-        let free: Vec<NodeId> = (0..graph.node_bound() as u32)
-            .map(NodeId)
-            .filter(|&n| graph.is_passable(n))
-            .collect();
-        let figures: Vec<Figures> = (0..edits)
-            .map(|_| {
-                let cell = free[rng.index(free.len())];
-                one_edit(&whole, &plus_whole, &mut graph, cell, &queries)
-            })
+        let figures: Vec<Figures> = cells
+            .into_iter()
+            .map(|cell| one_edit(&whole, &plus_whole, &mut graph, cell, &queries))
             .collect();
         let m = |i: usize| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>());
         println!(

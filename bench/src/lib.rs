@@ -228,6 +228,37 @@ pub fn edit_args(default: &[&str]) -> (Vec<String>, usize, u64) {
     (args.sets_or(default), edits, seed)
 }
 
+/// A wall-edit benchmark's map and cells: the map `relative` of the data
+/// directory with every 5th scenario of its `.scen` as `(start, goal)`
+/// pairs, and `edits` passable cells of it drawn from `seed` (a cell may
+/// come twice), the cells each edit closes.
+///
+/// # Panics
+///
+/// When the map or its scenarios do not load, or the map has no
+/// passable cell.
+pub fn edit_set(
+    relative: &str,
+    edits: usize,
+    seed: u64,
+) -> (
+    cairns::grid::GridGraph,
+    Vec<(cairns::graph::NodeId, cairns::graph::NodeId)>,
+    Vec<cairns::graph::NodeId>,
+) {
+    use cairns::graph::{Graph, NodeId};
+    let inst = load_file(&format!("{relative}.scen"), 5);
+    let queries = inst.queries.iter().map(|q| (q.start, q.goal)).collect();
+    let free: Vec<NodeId> = (0..inst.graph.node_bound() as u32)
+        .map(NodeId)
+        .filter(|&n| inst.graph.is_passable(n))
+        .collect();
+    assert!(!free.is_empty(), "{relative} has no passable cell");
+    let mut rng = cairns::rng::SplitMix64::new(seed);
+    let cells = (0..edits).map(|_| free[rng.index(free.len())]).collect();
+    (inst.graph, queries, cells)
+}
+
 /// Mean microseconds per query of `searcher` over `queries` (one after
 /// the other), each cost checked against `want` (the other engine's
 /// answers on the same map, `jps+`'s in the wall-edit benchmarks).
