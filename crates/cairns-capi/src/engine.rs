@@ -346,18 +346,15 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
     budget: usize,
     done: *mut i32,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(done, "done")?;
-        // SAFETY: the caller's contract.
-        let engine = unsafe { handle::get(engine, "engine")? };
-        let finished = engine
-            .live
-            .repair_step(budget)
-            .map_err(|e| spec_failure(&e))?;
-        // SAFETY: checked non-NULL above; the caller's contract.
-        unsafe { handle::put(done, i32::from(finished), "done")? };
-        Ok(cairns_status::CAIRNS_OK)
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        engine_step(engine, done, |engine| {
+            engine
+                .live
+                .repair_step(budget)
+                .map_err(|e| spec_failure(&e))
+        })
+    }
 }
 
 /// Builds more of what an engine's tables lack. Spec `"jps+bb"`: the
@@ -388,22 +385,42 @@ pub unsafe extern "C" fn cairns_engine_fill_boxes(
     seconds: f64,
     done: *mut i32,
 ) -> cairns_status {
+    let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {
+        Failure::new(
+            cairns_status::CAIRNS_ERR_ARGUMENT,
+            format!("seconds: {seconds} is not a finite number of at least 0"),
+        )
+    });
+    // SAFETY: the caller's contract.
+    unsafe {
+        engine_step(engine, done, |engine| {
+            engine
+                .live
+                .fill_within(budget?)
+                .map_err(|e| spec_failure(&e))
+        })
+    }
+}
+
+/// The body of an engine call that says whether it is done: `done`
+/// checked, the engine's handle read, `step` run on it, its answer
+/// written to `*done` (1 or 0), all inside [`guard`].
+///
+/// # Safety
+///
+/// `engine` is NULL or a live handle; `done` valid for a write.
+unsafe fn engine_step(
+    engine: *const cairns_engine,
+    done: *mut i32,
+    step: impl FnOnce(&Engine) -> Result<bool>,
+) -> cairns_status {
     guard(|| {
         handle::need(done, "done")?;
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {
-            Failure::new(
-                cairns_status::CAIRNS_ERR_ARGUMENT,
-                format!("seconds: {seconds} is not a finite number of at least 0"),
-            )
-        })?;
-        let full = engine
-            .live
-            .fill_within(budget)
-            .map_err(|e| spec_failure(&e))?;
+        let finished = step(engine)?;
         // SAFETY: checked non-NULL above; the caller's contract.
-        unsafe { handle::put(done, i32::from(full), "done")? };
+        unsafe { handle::put(done, i32::from(finished), "done")? };
         Ok(cairns_status::CAIRNS_OK)
     })
 }

@@ -929,19 +929,33 @@ mod tests {
         let b = answer.b.unwrap();
         assert_eq!((jumps(&answer.a), jumps(&b)), (Some(true), Some(false)));
         let graph = GridGraph::new(grid.clone(), Neighborhood::Octile);
+        let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
+        let fresh = over_scene_table(&graph, &req, "jps+/dh:2", (start, goal));
+        assert_eq!((b.cost, b.expanded), fresh);
+    }
+
+    /// The cost and expansions of `spec` from `start` to `goal` over a
+    /// landmark table of `req`'s scene built here: what the server's
+    /// answer must equal.
+    fn over_scene_table(
+        graph: &GridGraph,
+        req: &SearchRequest,
+        spec: &str,
+        (start, goal): (NodeId, NodeId),
+    ) -> (Option<f64>, u64) {
+        let grid = graph.grid();
         let lms: Vec<NodeId> = req
             .scene
             .landmarks
             .iter()
             .map(|p| grid.node(p[0], p[1]))
             .collect();
-        let table = LandmarkTable::build(&graph, &lms, cairns::landmarks::Directedness::Symmetric);
-        let spec: SearchSpec = "jps+/dh:2".parse().unwrap();
+        let table = LandmarkTable::build(graph, &lms, cairns::landmarks::Directedness::Symmetric);
+        let spec: SearchSpec = spec.parse().unwrap();
         let tables = [table.into()];
-        let mut fresh = spec.searcher(&graph, &tables).unwrap();
-        let (start, goal) = (grid.node(from[0], from[1]), grid.node(to[0], to[1]));
-        assert_eq!(b.cost, fresh.search_cost(start, goal));
-        assert_eq!(b.expanded, fresh.stats().expanded);
+        let mut fresh = spec.searcher(graph, &tables).unwrap();
+        let cost = fresh.search_cost(start, goal);
+        (cost, fresh.stats().expanded)
     }
 
     /// A landmark drag: search A (octile, no table) is answered from the
@@ -972,22 +986,8 @@ mod tests {
             let mut octile = SearchSpec::default().searcher(&graph, &[]).unwrap();
             assert_eq!(a.cost, octile.search_cost(start, goal));
             assert_eq!(a.expanded, octile.stats().expanded);
-            let lms: Vec<NodeId> = req
-                .scene
-                .landmarks
-                .iter()
-                .map(|p| grid.node(p[0], p[1]))
-                .collect();
-            let table = cairns::landmarks::LandmarkTable::build(
-                &graph,
-                &lms,
-                cairns::landmarks::Directedness::Symmetric,
-            );
-            let spec: SearchSpec = "astar/dh:2".parse().unwrap();
-            let tables = [table.into()];
-            let mut dh = spec.searcher(&graph, &tables).unwrap();
-            assert_eq!(b.cost, dh.search_cost(start, goal), "move {k}");
-            assert_eq!(b.expanded, dh.stats().expanded, "move {k}");
+            let dh = over_scene_table(&graph, &req, "astar/dh:2", (start, goal));
+            assert_eq!((b.cost, b.expanded), dh, "move {k}");
         }
     }
 

@@ -2,7 +2,7 @@
 //! the [`QuaternaryHeap`](super::QuaternaryHeap).
 
 use super::order::{decode, encode};
-use super::slots::{self, Holder, Slots};
+use super::slots::{self, Slots};
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -62,12 +62,7 @@ impl Entry {
     }
 }
 
-impl Holder for Entry {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
+super::slots::node_field_holder!(Entry);
 
 impl IndexedBinaryHeap {
     /// An empty heap.

@@ -1,7 +1,7 @@
 //! A pairing heap in an index-based arena.
 
 use super::order::{decode, encode};
-use super::slots::{Arena, Holder};
+use super::slots::Arena;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -65,12 +65,7 @@ struct Slot {
     prev: u32,
 }
 
-impl Holder for Slot {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
+super::slots::node_field_holder!(Slot);
 
 impl Default for PairingHeap {
     fn default() -> Self {

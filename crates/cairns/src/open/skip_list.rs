@@ -1,6 +1,6 @@
 //! An OPEN set kept as a skip list.
 
-use super::slots::{Holder, Slots};
+use super::slots::Slots;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -80,12 +80,7 @@ struct Tower {
     height: u8,
 }
 
-impl Holder for Tower {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
+super::slots::node_field_holder!(Tower);
 
 /// Whether `(a, an)` comes before `(b, bn)`: by key, then by node id.
 #[inline]

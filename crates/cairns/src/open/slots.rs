@@ -236,12 +236,20 @@ pub(super) trait Holder {
     fn node(&self) -> NodeId;
 }
 
-impl Holder for super::Entry {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
+/// [`Holder`] for element types that keep their node in a field `node`.
+macro_rules! node_field_holder {
+    ($t:ty) => {
+        impl $crate::open::slots::Holder for $t {
+            #[inline]
+            fn node(&self) -> $crate::graph::NodeId {
+                self.node
+            }
+        }
+    };
 }
+pub(super) use node_field_holder;
+
+node_field_holder!(super::Entry);
 
 impl Holder for NodeId {
     #[inline]

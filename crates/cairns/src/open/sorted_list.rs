@@ -1,6 +1,6 @@
 //! An OPEN set kept as a sorted doubly linked list.
 
-use super::slots::{Arena, Holder};
+use super::slots::Arena;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -68,12 +68,7 @@ struct Cell {
     link: [u32; 2],
 }
 
-impl Holder for Cell {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
+super::slots::node_field_holder!(Cell);
 
 impl SortedList {
     /// An empty list.

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use super::slots::{Arena, Holder};
+use super::slots::Arena;
 use super::{Key, OpenSet};
 use crate::graph::NodeId;
 
@@ -49,12 +49,7 @@ struct Slot {
     child: [u32; 2],
 }
 
-impl Holder for Slot {
-    #[inline]
-    fn node(&self) -> NodeId {
-        self.node
-    }
-}
+super::slots::node_field_holder!(Slot);
 
 impl Default for SplayTree {
     fn default() -> Self {
