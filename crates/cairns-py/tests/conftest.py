@@ -11,9 +11,9 @@ import pytest
 from hypothesis import strategies as st
 
 # The repository's sibling `shared/data/movingai`, as for `cargo test`
-# (CAIRNS_MOVINGAI overrides it).
+# (CAIRNS_DATA overrides it, as it does there).
 REPO = Path(__file__).resolve().parents[3]
-MOVINGAI = Path(os.environ.get("CAIRNS_MOVINGAI", REPO.parent / "shared" / "data" / "movingai"))
+MOVINGAI = Path(os.environ.get("CAIRNS_DATA", REPO.parent / "shared" / "data" / "movingai"))
 
 # cairns charges a diagonal move sqrt(2) rounded to f32 (exact ties; see
 # `cairns::grid::DIAGONAL`): 1.7e-8 relative below sqrt(2).
@@ -24,7 +24,7 @@ REL = 1e-6
 def movingai() -> Path:
     """The Moving AI data; a test that needs it fails (not skips) without it."""
     if not (MOVINGAI / "dao").is_dir():
-        pytest.fail(f"{MOVINGAI} is missing: the Moving AI scenario tests need ../shared/data/movingai")
+        pytest.fail(f"{MOVINGAI} is missing: the Moving AI scenario tests need it (../shared/data/movingai, or CAIRNS_DATA)")
     return MOVINGAI
 
 
