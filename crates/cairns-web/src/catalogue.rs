@@ -338,7 +338,8 @@ impl Catalogue {
             .iter()
             .filter(|r| !given(r.kind, landmarks.is_some(), shared.iter().map(|(k, _)| *k)))
             .map(|r| r.bytes)
-            .sum();
+            .sum::<usize>()
+            + engine.stand_in_bytes();
         let served = Arc::new(Served {
             engine,
             landmarks: landmarks.map(Arc::clone),

@@ -225,6 +225,15 @@ impl Engine {
         &self.plan().report
     }
 
+    /// The bytes of the tables kept beside [`tables`](Engine::tables) for
+    /// their stand-in to search over (a subgoal graph's jump table, for
+    /// when the graph is partial or behind its map), which
+    /// [`report`](Engine::report) does not list: what the engine holds is
+    /// the report's bytes and these.
+    pub fn stand_in_bytes(&self) -> usize {
+        self.inner.plan.stand_ins.iter().map(Table::memory_bytes).sum()
+    }
+
     /// The engine as a borrowing [`Prepared`] (sharing the tables, not
     /// copying them), for what that type reports: the heuristic's label,
     /// the landmark nodes, the preprocessing time and bytes.
@@ -888,6 +897,9 @@ mod later {
         let edited = twice.edited(&[(4, 2, Tile::Ground)]).unwrap();
         for e in [&once, &twice, &edited] {
             assert!(e.is_behind() && !repaired(e));
+            // The stand-in's jump table is counted beside the report.
+            let jumps = JumpTable::build(e.graph()).memory_bytes();
+            assert_eq!(e.stand_in_bytes(), jumps);
         }
         answers_as_dijkstra(&edited, NodeId(0)).unwrap();
         assert!(!repaired(&edited));
