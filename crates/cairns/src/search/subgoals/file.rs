@@ -218,15 +218,6 @@ fn read_graph<R: io::Read>(r: &mut Hashing<R>, size: (u32, u32)) -> Result<Lists
 /// Checks what [`read_graph`] read against `graph`: the subgoals must be
 /// the map's, in order, and the edges must end at one.
 fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError> {
-    let Lists {
-        cells,
-        degrees,
-        targets,
-        ranks,
-        climbing,
-        first_box,
-        boxes,
-    } = read;
     let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
     let bad = |index: usize, node: u32| -> FileError {
         FileErrorKind::BadSubgoal {
@@ -235,28 +226,28 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         }
         .into()
     };
-    for (i, &c) in cells.iter().enumerate() {
+    for (i, &c) in read.cells.iter().enumerate() {
         if table.cells.get(i) != Some(&NodeId(c)) {
             return Err(bad(i, c));
         }
     }
-    if table.cells.len() != cells.len() {
-        let missing = table.cells[cells.len()].0;
-        return Err(bad(cells.len(), missing));
+    if table.cells.len() != read.cells.len() {
+        let missing = table.cells[read.cells.len()].0;
+        return Err(bad(read.cells.len(), missing));
     }
-    for (i, &t) in targets.iter().enumerate() {
+    for (i, &t) in read.targets.iter().enumerate() {
         if !table.is_subgoal(NodeId(t)) {
-            return Err(bad(cells.len() + i, t));
+            return Err(bad(read.cells.len() + i, t));
         }
     }
     table.offsets.clear();
     table.offsets.push(0);
     let mut end = 0;
-    for &d in &degrees {
+    for &d in &read.degrees {
         end += d as usize;
         table.offsets.push(end);
     }
-    table.targets = targets.into_iter().map(NodeId).collect();
+    table.targets = read.targets.into_iter().map(NodeId).collect();
     // Which end of each edge found it is not saved: the sweeps say.
     let found = table.forward(graph, &table.cells);
     table.set_found(&found);
@@ -265,16 +256,16 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         table.edges(table.cells[i]).binary_search(&to).ok()?;
         Some(octile(graph.coords(table.cells[i]), graph.coords(to)))
     };
-    let hierarchy = Hierarchy::from_saved(ranks, &climbing, base).map_err(|(subgoal, edge)| {
+    let hierarchy = Hierarchy::from_saved(read.ranks, &read.climbing, base).map_err(|(subgoal, edge)| {
         FileError::from(FileErrorKind::BadShortcut {
             subgoal: subgoal as u32,
             edge,
         })
     })?;
     table.set_hierarchy(hierarchy);
-    let unboxed = first_box.iter().all(|&f| f == u32::MAX) && boxes.is_empty();
+    let unboxed = read.first_box.iter().all(|&f| f == u32::MAX) && read.boxes.is_empty();
     if !unboxed {
-        table.bounds = CoreBounds::from_parts(&table.hierarchy, first_box, boxes)
+        table.bounds = CoreBounds::from_parts(&table.hierarchy, read.first_box, read.boxes)
             .map_err(|subgoal| FileError::from(FileErrorKind::BadCoreBoxes { subgoal }))?;
     }
     Ok(table)
