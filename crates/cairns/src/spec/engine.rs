@@ -231,7 +231,12 @@ impl Engine {
     /// [`report`](Engine::report) does not list: what the engine holds is
     /// the report's bytes and these.
     pub fn stand_in_bytes(&self) -> usize {
-        self.inner.plan.stand_ins.iter().map(Table::memory_bytes).sum()
+        self.inner
+            .plan
+            .stand_ins
+            .iter()
+            .map(Table::memory_bytes)
+            .sum()
     }
 
     /// The engine as a borrowing [`Prepared`] (sharing the tables, not

@@ -291,14 +291,24 @@ fn on_the_suite(spec: &str, per_file: usize) -> (f64, Vec<String>) {
 }
 
 /// Focal search never exceeds its bound on the suite: every file of every
-/// set, at most 12 queries each, weights 1.5 and 3.
+/// set, at most 6 queries each (a query of focal search at 1.5 expands up
+/// to 1.5 times the cells of TheFrozenSea, half a second each: 12 a file
+/// took this test 344 s), weights 1.5 and 3 as two tests that run side
+/// by side.
+fn focal_within_its_bound_on_the_suite(spec: &str) {
+    let (ratio, mismatches) = on_the_suite(spec, 6);
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!((1.0..=3.0).contains(&ratio), "{spec}: mean ratio {ratio}");
+}
+
 #[test]
-fn focal_search_never_exceeds_its_bound_on_the_suite() {
-    for spec in ["focal/octile@1.5", "focal/octile@3"] {
-        let (ratio, mismatches) = on_the_suite(spec, 12);
-        assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-        assert!((1.0..=3.0).contains(&ratio), "{spec}: mean ratio {ratio}");
-    }
+fn focal_search_at_1_5_never_exceeds_its_bound_on_the_suite() {
+    focal_within_its_bound_on_the_suite("focal/octile@1.5");
+}
+
+#[test]
+fn focal_search_at_3_never_exceeds_its_bound_on_the_suite() {
+    focal_within_its_bound_on_the_suite("focal/octile@3");
 }
 
 /// Theta* and string-pulled A* on the suite: every length between the

@@ -256,12 +256,13 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
         table.edges(table.cells[i]).binary_search(&to).ok()?;
         Some(octile(graph.coords(table.cells[i]), graph.coords(to)))
     };
-    let hierarchy = Hierarchy::from_saved(read.ranks, &read.climbing, base).map_err(|(subgoal, edge)| {
-        FileError::from(FileErrorKind::BadShortcut {
-            subgoal: subgoal as u32,
-            edge,
-        })
-    })?;
+    let hierarchy =
+        Hierarchy::from_saved(read.ranks, &read.climbing, base).map_err(|(subgoal, edge)| {
+            FileError::from(FileErrorKind::BadShortcut {
+                subgoal: subgoal as u32,
+                edge,
+            })
+        })?;
     table.set_hierarchy(hierarchy);
     let unboxed = read.first_box.iter().all(|&f| f == u32::MAX) && read.boxes.is_empty();
     if !unboxed {
