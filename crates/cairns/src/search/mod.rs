@@ -99,6 +99,7 @@ macro_rules! along_edges {
 mod astar;
 mod batch;
 mod bfs;
+mod bidirectional;
 mod closure;
 mod core;
 mod dijkstra;
@@ -119,6 +120,7 @@ pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};
 pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
+pub use bidirectional::{BiCache, BidirectionalDijkstra};
 pub use closure::astar_fn;
 pub use dijkstra::Dijkstra;
 pub use field::DistanceField;
