@@ -138,6 +138,13 @@ impl ContractionHierarchy {
         self.shortcuts
     }
 
+    /// The number of edges of the hierarchy, upward and downward (each
+    /// edge of the graph and shortcut once, parallel edges merged,
+    /// self-loops dropped).
+    pub fn edge_count(&self) -> usize {
+        self.up.targets.len() + self.down.targets.len()
+    }
+
     /// The rank of `node` in the contraction order (0 contracted first).
     pub fn rank(&self, node: NodeId) -> Option<u32> {
         self.rank.get(node.index()).copied()
