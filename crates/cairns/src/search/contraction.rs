@@ -17,33 +17,44 @@ use crate::graph::{NodeId, Reversible};
 /// The middle of an edge that is not a shortcut.
 const NO_MIDDLE: u32 = u32::MAX;
 
+/// An edge of an [`UpGraph`]: the other end (by rank), the weight and the
+/// edge's id in the hierarchy's [`Packed`] table.
+#[derive(Clone, Copy, Debug)]
+struct UpEdge {
+    weight: f64,
+    other: u32,
+    id: u32,
+}
+
 /// The edges of each node to the nodes above it, by rank, in compressed
-/// sparse rows: `(other end, weight, middle)`, the middle being the node a
-/// shortcut bypasses (by rank) or [`NO_MIDDLE`].
+/// sparse rows, 16 bytes an edge so that a query reads one array.
 #[derive(Clone, Debug)]
 struct UpGraph {
     offsets: Vec<u32>,
-    targets: Vec<u32>,
-    weights: Vec<f64>,
-    middles: Vec<u32>,
+    edges: Vec<UpEdge>,
 }
 
 impl UpGraph {
     #[inline]
-    fn range(&self, r: u32) -> std::ops::Range<usize> {
-        self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize
-    }
-
-    /// The middle of the edge between `r` and `other` listed at `r`.
-    fn middle(&self, r: u32, other: u32) -> Option<u32> {
-        self.range(r)
-            .find(|&i| self.targets[i] == other)
-            .map(|i| self.middles[i])
+    fn at(&self, r: u32) -> &[UpEdge] {
+        &self.edges[self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize]
     }
 
     fn bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.targets.len() * 16
+        self.offsets.len() * 4 + self.edges.len() * std::mem::size_of::<UpEdge>()
     }
+}
+
+/// An edge of the hierarchy as the graph's direction has it, `tail ->
+/// head` (by rank), and, for a shortcut, the ids of the two edges it
+/// stands for (`tail -> middle`, `middle -> head`); [`NO_MIDDLE`] for an
+/// edge of the graph. Unpacking a path follows these ids alone.
+#[derive(Clone, Copy, Debug)]
+struct Packed {
+    tail: u32,
+    head: u32,
+    first: u32,
+    second: u32,
 }
 
 /// A contraction hierarchy of a directed graph: every node has a rank, and
@@ -107,8 +118,10 @@ pub struct ContractionHierarchy {
     node_of: Vec<u32>,
     /// At each rank, the edges to higher ranks.
     up: UpGraph,
-    /// At each rank, the edges *from* higher ranks, as `(source, ...)`.
+    /// At each rank, the edges *from* higher ranks (`other` is the tail).
     down: UpGraph,
+    /// Every edge of `up` and `down` by id.
+    packed: Vec<Packed>,
     shortcuts: usize,
 }
 
@@ -142,7 +155,7 @@ impl ContractionHierarchy {
     /// edge of the graph and shortcut once, parallel edges merged,
     /// self-loops dropped).
     pub fn edge_count(&self) -> usize {
-        self.up.targets.len() + self.down.targets.len()
+        self.packed.len()
     }
 
     /// The rank of `node` in the contraction order (0 contracted first).
@@ -152,7 +165,10 @@ impl ContractionHierarchy {
 
     /// The bytes the hierarchy's arrays hold.
     pub fn memory_bytes(&self) -> usize {
-        self.rank.len() * 8 + self.up.bytes() + self.down.bytes()
+        self.rank.len() * 8
+            + self.up.bytes()
+            + self.down.bytes()
+            + self.packed.len() * std::mem::size_of::<Packed>()
     }
 
     /// The cost of a shortest path from `start` to `goal`, or `None` when
@@ -217,14 +233,18 @@ impl ContractionHierarchy {
             // Stall on demand: a node above offers `r` a shorter distance
             // along an edge down to it, so no shortest up-down path passes
             // through `r` upwards.
-            if down.range(r).any(|i| {
-                this.dist(down.targets[i], stamp)
-                    .is_some_and(|du| du + down.weights[i] < d)
+            if down.at(r).iter().any(|e| {
+                this.dist(e.other, stamp)
+                    .is_some_and(|du| du + e.weight < d)
             }) {
                 continue;
             }
-            for i in up.range(r) {
-                this.relax(up.targets[i], d + up.weights[i], r, stamp);
+            for e in up.at(r) {
+                let nd = d + e.weight;
+                // Nothing at or above the best path found can improve it.
+                if nd < mu {
+                    this.relax(e.other, nd, e.id, stamp);
+                }
             }
         }
         *settled = count;
@@ -251,62 +271,57 @@ impl ContractionHierarchy {
         if cache.cost.is_none() {
             return false;
         }
-        let stamp = cache.generation;
-        // The up path from the start to the meeting node, then the down
-        // path to the goal, as ranks.
-        let ranks = &mut cache.ranks;
-        ranks.clear();
-        let mut r = cache.meet;
-        while r != NO_PARENT {
-            ranks.push(r);
-            r = cache.forward.labels[r as usize].parent;
+        // The edges of the up path from the start to the meeting node,
+        // then those of the down path to the goal, by id.
+        let ChCache {
+            forward,
+            backward,
+            meet,
+            ranks: ids,
+            stack,
+            ..
+        } = cache;
+        ids.clear();
+        let mut edge = forward.labels[*meet as usize].edge;
+        while edge != NO_PARENT {
+            ids.push(edge);
+            edge = forward.labels[self.packed[edge as usize].tail as usize].edge;
         }
-        ranks.reverse();
-        let mut r = cache.backward.labels[cache.meet as usize].parent;
-        while r != NO_PARENT {
-            ranks.push(r);
-            r = cache.backward.labels[r as usize].parent;
+        ids.reverse();
+        let mut edge = backward.labels[*meet as usize].edge;
+        while edge != NO_PARENT {
+            ids.push(edge);
+            edge = backward.labels[self.packed[edge as usize].head as usize].edge;
         }
-        debug_assert!(cache.forward.labels[ranks[0] as usize].stamp == stamp);
-        out.push(NodeId(self.node_of[ranks[0] as usize]));
-        let stack = &mut cache.stack;
-        for pair in ranks.windows(2) {
+        let first = ids.first().map_or(*meet, |&e| self.packed[e as usize].tail);
+        out.push(NodeId(self.node_of[first as usize]));
+        for &id in ids.iter() {
             stack.clear();
-            stack.push((pair[0], pair[1]));
-            while let Some((a, b)) = stack.pop() {
-                match self.middle(a, b) {
-                    NO_MIDDLE => out.push(NodeId(self.node_of[b as usize])),
-                    m => {
-                        // a -> m first: pushed last.
-                        stack.push((m, b));
-                        stack.push((a, m));
-                    }
+            stack.push(id);
+            while let Some(e) = stack.pop() {
+                let p = self.packed[e as usize];
+                if p.first == NO_MIDDLE {
+                    out.push(NodeId(self.node_of[p.head as usize]));
+                } else {
+                    // tail -> middle first: pushed last.
+                    stack.push(p.second);
+                    stack.push(p.first);
                 }
             }
         }
         true
-    }
-
-    /// The middle of the edge `a -> b` of the hierarchy (by ranks), listed
-    /// at its lower end.
-    fn middle(&self, a: u32, b: u32) -> u32 {
-        let m = if a < b {
-            self.up.middle(a, b)
-        } else {
-            self.down.middle(b, a)
-        };
-        m.expect("a query's path follows the hierarchy's edges")
     }
 }
 
 /// No parent: the root of a side.
 const NO_PARENT: u32 = u32::MAX;
 
-/// What one side of a query knows about a node.
+/// What one side of a query knows about a node: its distance and the
+/// edge (by id) that reached it.
 #[derive(Clone, Copy, Debug)]
 struct Label {
     dist: f64,
-    parent: u32,
+    edge: u32,
     stamp: u32,
 }
 
@@ -326,21 +341,17 @@ impl ChSide {
     }
 
     #[inline]
-    fn reach(&mut self, r: u32, dist: f64, parent: u32, stamp: u32) {
-        self.labels[r as usize] = Label {
-            dist,
-            parent,
-            stamp,
-        };
+    fn reach(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
+        self.labels[r as usize] = Label { dist, edge, stamp };
         // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
         self.heap.push(Reverse(((dist + 0.0).to_bits(), r)));
     }
 
     #[inline]
-    fn relax(&mut self, r: u32, dist: f64, parent: u32, stamp: u32) {
+    fn relax(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
         let l = &self.labels[r as usize];
         if l.stamp != stamp || dist < l.dist {
-            self.reach(r, dist, parent, stamp);
+            self.reach(r, dist, edge, stamp);
         }
     }
 
@@ -382,8 +393,9 @@ pub struct ChCache {
     meet: u32,
     cost: Option<f64>,
     settled: u64,
+    /// The edges of the last path, by id, while it is unpacked.
     ranks: Vec<u32>,
-    stack: Vec<(u32, u32)>,
+    stack: Vec<u32>,
 }
 
 impl ChCache {
@@ -401,7 +413,7 @@ impl ChCache {
     fn begin(&mut self, n: usize) {
         let unseen = Label {
             dist: f64::INFINITY,
-            parent: NO_PARENT,
+            edge: NO_PARENT,
             stamp: 0,
         };
         for side in [&mut self.forward, &mut self.backward] {

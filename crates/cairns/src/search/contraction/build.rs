@@ -5,7 +5,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{ContractionHierarchy, NO_MIDDLE, UpGraph};
+use rayon::prelude::*;
+
+use super::{ContractionHierarchy, NO_MIDDLE, Packed, UpEdge, UpGraph};
 use crate::graph::{NodeId, Reversible};
 
 /// How a [`ContractionHierarchy`] is built: the limits of its witness
@@ -302,10 +304,23 @@ pub(super) fn build<G: Reversible + ?Sized>(
         priority: vec![0; n],
         heap: BinaryHeap::with_capacity(n),
     };
-    for v in 0..n as u32 {
-        let p = order.priority(&rest, &mut witness, params, v);
-        order.priority[v as usize] = p;
-        order.heap.push(Reverse((p, v)));
+    // The first priorities, in parallel: each node's witness searches are
+    // its own, over the graph as given.
+    let nodes: Vec<u32> = (0..n as u32).collect();
+    let chunk = n.div_ceil(4 * rayon::current_num_threads()).max(1);
+    let first: Vec<i64> = nodes
+        .par_chunks(chunk)
+        .flat_map_iter(|chunk| {
+            let mut witness = Witness::new(n);
+            chunk
+                .iter()
+                .map(|&v| order.priority(&rest, &mut witness, params, v))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (v, p) in first.into_iter().enumerate() {
+        order.priority[v] = p;
+        order.heap.push(Reverse((p, v as u32)));
     }
     // For each node, in the order contracted: its edges to the nodes
     // contracted later (all of its remaining edges at that time).
@@ -363,44 +378,84 @@ pub(super) fn build<G: Reversible + ?Sized>(
         ups.push((out, into));
     }
     debug_assert_eq!(by_rank.len(), n);
-    let to_rank = |e: &Edge| Edge {
-        other: rank[e.other as usize],
-        weight: e.weight,
-        middle: if e.middle == NO_MIDDLE {
-            NO_MIDDLE
-        } else {
-            rank[e.middle as usize]
-        },
-    };
-    let up = UpGraph::from_lists(ups.iter().map(|(out, _)| out.iter().map(to_rank)));
-    let down = UpGraph::from_lists(ups.iter().map(|(_, into)| into.iter().map(to_rank)));
+    let (up, down, packed) = hierarchy_edges(&ups, &rank);
     ContractionHierarchy {
         node_of: by_rank,
         rank,
         up,
         down,
+        packed,
         shortcuts: shortcut_count,
     }
 }
 
-impl UpGraph {
-    /// The graph whose node `r`'s edges are the `r`-th list, as `(other,
-    /// weight, middle)`.
-    fn from_lists<I: Iterator<Item = Edge>>(lists: impl Iterator<Item = I>) -> UpGraph {
-        let mut graph = UpGraph {
+/// The upward and downward graphs, in rank order, from each contracted
+/// node's remaining edges at its contraction (`ups`, by rank), and the
+/// table of every edge with the ids of the two a shortcut stands for.
+fn hierarchy_edges(
+    ups: &[(Vec<Edge>, Vec<Edge>)],
+    rank: &[u32],
+) -> (UpGraph, UpGraph, Vec<Packed>) {
+    let mut packed = Vec::new();
+    // Each edge's middle, by rank, until the halves' ids are known.
+    let mut middles = Vec::new();
+    let mut graphs = [
+        UpGraph {
             offsets: vec![0],
-            targets: Vec::new(),
-            weights: Vec::new(),
-            middles: Vec::new(),
-        };
-        for list in lists {
+            edges: Vec::new(),
+        },
+        UpGraph {
+            offsets: vec![0],
+            edges: Vec::new(),
+        },
+    ];
+    for (side, graph) in graphs.iter_mut().enumerate() {
+        for (r, (out, into)) in ups.iter().enumerate() {
+            let list = if side == 0 { out } else { into };
             for e in list {
-                graph.targets.push(e.other);
-                graph.weights.push(e.weight);
-                graph.middles.push(e.middle);
+                let other = rank[e.other as usize];
+                let id = packed.len() as u32;
+                let (tail, head) = if side == 0 {
+                    (r as u32, other)
+                } else {
+                    (other, r as u32)
+                };
+                packed.push(Packed {
+                    tail,
+                    head,
+                    first: NO_MIDDLE,
+                    second: NO_MIDDLE,
+                });
+                middles.push(if e.middle == NO_MIDDLE {
+                    NO_MIDDLE
+                } else {
+                    rank[e.middle as usize]
+                });
+                graph.edges.push(UpEdge {
+                    weight: e.weight,
+                    other,
+                    id,
+                });
             }
-            graph.offsets.push(graph.targets.len() as u32);
+            graph.offsets.push(graph.edges.len() as u32);
         }
-        graph
     }
+    let [up, down] = graphs;
+    // A shortcut `a -> b` over `m` (below both) stands for `a -> m`, listed
+    // at `m` in the downward graph, and `m -> b`, at `m` in the upward one.
+    let find = |graph: &UpGraph, at: u32, other: u32| {
+        graph
+            .at(at)
+            .iter()
+            .find(|e| e.other == other)
+            .map(|e| e.id)
+            .expect("the halves of a shortcut are edges of the hierarchy")
+    };
+    for (p, &m) in packed.iter_mut().zip(&middles) {
+        if m != NO_MIDDLE {
+            p.first = find(&down, m, p.tail);
+            p.second = find(&up, m, p.head);
+        }
+    }
+    (up, down, packed)
 }
