@@ -1,10 +1,12 @@
-//! Where the Moving AI benchmark data is, for the tests and benchmarks of
-//! the workspace: one lookup instead of one per test binary.
+//! Where the benchmark data is, for the tests and benchmarks of the
+//! workspace: one lookup instead of one per test binary.
 //!
-//! The data lives outside the repository, in `$CAIRNS_DATA` or
-//! `shared/data/movingai` beside it (`<repo>/../shared/data/movingai`).
-//! Every function here panics when it is missing: the tests and benchmarks
-//! that need the real maps and scenarios fail, they never skip quietly.
+//! The data lives outside the repository: the Moving AI maps in
+//! `$CAIRNS_DATA` or `shared/data/movingai` beside it
+//! (`<repo>/../shared/data/movingai`), the road graphs in `$CAIRNS_ROADS`
+//! or `shared/data/roads` beside it ([`roads_dir`]). Every function here
+//! panics when its data is missing: the tests and benchmarks that need the
+//! real maps, scenarios and road graphs fail, they never skip quietly.
 
 #![deny(missing_docs)]
 
@@ -95,6 +97,67 @@ pub fn real_files(ext: &str) -> Vec<PathBuf> {
         .filter(|p| p.is_dir())
         .flat_map(|set| list(&set))
         .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The road graph directory (the one holding `README.md`, `dimacs/`,
+/// `fast_paths/`, `pace16/`): `$CAIRNS_ROADS` if set, otherwise
+/// `shared/data/roads` beside the repository.
+///
+/// # Panics
+///
+/// When the directory has no `README.md` and `fast_paths/`: the data is
+/// missing.
+pub fn roads_dir() -> PathBuf {
+    let dir = std::env::var_os("CAIRNS_ROADS").map_or_else(
+        || {
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/data/roads"
+            ))
+        },
+        PathBuf::from,
+    );
+    assert!(
+        dir.join("README.md").is_file() && dir.join("fast_paths").is_dir(),
+        "road graph data not found at {} (set CAIRNS_ROADS to the directory holding \
+         README.md, dimacs/, fast_paths/ and pace16/): the tests and benchmarks need the \
+         real road graphs and do not skip without them",
+        dir.display()
+    );
+    dir
+}
+
+/// A file of the road graph directory by its relative path
+/// (`fast_paths/bremen_dist.gr`).
+///
+/// # Panics
+///
+/// When the directory or the file is missing.
+pub fn road_file(relative: &str) -> PathBuf {
+    let path = roads_dir().join(relative);
+    assert!(
+        path.is_file(),
+        "road graph file {} not found (set CAIRNS_ROADS)",
+        path.display()
+    );
+    path
+}
+
+/// Every file of the road graph directory's subdirectories, sorted
+/// (`dimacs/rome99.gr`, ..., `pace16/NY.gr.xz`, `osm/...`).
+///
+/// # Panics
+///
+/// When the directory is missing or cannot be listed.
+pub fn road_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = list(&roads_dir())
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .flat_map(|dir| list(&dir))
+        .filter(|p| p.is_file())
         .collect();
     files.sort();
     files

@@ -37,8 +37,10 @@
 //!
 //! - [`graph`]: the [`Graph`](graph::Graph) trait (dense ids, a
 //!   non-allocating successor iterator), [`Reversible`](graph::Reversible)
-//!   for reverse searches, and [`CsrGraph`](graph::CsrGraph), a weighted
-//!   directed graph in compressed sparse rows.
+//!   for reverse searches, [`CsrGraph`](graph::CsrGraph), a weighted
+//!   directed graph in compressed sparse rows, and the readers of road
+//!   graph files ([`read_graph`](graph::read_graph): DIMACS, arc lists,
+//!   PACE).
 //! - [`grid`]: [`Grid`](grid::Grid) maps, [`GridGraph`](grid::GridGraph)
 //!   under one of the movement rules of [`Neighborhood`](grid::Neighborhood)
 //!   (4-connected, octile without corner cutting, octile with corner
@@ -48,7 +50,9 @@
 //!   [`Bfs`](search::Bfs), [`JumpPointSearch`](search::JumpPointSearch)
 //!   for octile grids (and, over tables built before the first query,
 //!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
-//!   [`SubgoalSearch`](search::SubgoalSearch)), the reusable [`SearchCache`](search::SearchCache)
+//!   [`SubgoalSearch`](search::SubgoalSearch)), for road graphs
+//!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra) and
+//!   [`ContractionHierarchy`](search::ContractionHierarchy), the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
 //! - [`heuristic`]: the [`Heuristic`](heuristic::Heuristic) trait and the
 //!   distance heuristics ([`Zero`](heuristic::Zero),

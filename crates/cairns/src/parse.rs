@@ -1,11 +1,14 @@
 //! Line-oriented text input shared by the grid's ASCII parser
-//! ([`Grid::from_ascii`](crate::grid::Grid::from_ascii)) and the Moving AI
-//! file parsers ([`crate::movingai`]): the error they report and the line
-//! splitter they read with. Its public types are re-exported from
-//! [`crate::movingai`].
+//! ([`Grid::from_ascii`](crate::grid::Grid::from_ascii)), the Moving AI
+//! file parsers ([`crate::movingai`]) and the road graph readers
+//! ([`crate::graph::read`](crate::graph)): the error they report, the line
+//! splitter they read with and the file opener that names the file in
+//! errors. Its public types are re-exported from [`crate::movingai`] and
+//! [`crate::graph`].
 
 use std::fmt;
-use std::io::{self, BufRead};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// The largest number of cells a grid may have: node ids are `u32` and
@@ -30,7 +33,7 @@ pub struct ParseError {
     source: Option<io::Error>,
 }
 
-/// What is wrong on a line of a map or scenario file.
+/// What is wrong on a line of a map, scenario or road graph file.
 ///
 /// Input quoted in a kind (`text` fields) is cut to its first 60
 /// characters followed by `...`, so that an error about a long line stays
@@ -164,6 +167,85 @@ pub enum ParseErrorKind {
     /// [`source`](std::error::Error::source).
     #[error("cannot read the file")]
     Io,
+    /// A line of a graph file with too few or too many fields for its
+    /// record: `a U V W` (an arc) has 4.
+    #[error("{record} line has {found} fields, expected {expected}")]
+    Fields {
+        /// What the line holds: `arc`, `edge`, `problem`, `coordinate`.
+        record: &'static str,
+        /// The fields that record has.
+        expected: usize,
+        /// Fields found (whitespace-separated words).
+        found: usize,
+    },
+    /// A node id outside the graph's ids (`first..first + nodes`).
+    #[error(
+        "node {node} is out of range (ids {first} to {})",
+        (*first + *nodes).saturating_sub(1)
+    )]
+    NodeOutOfRange {
+        /// The id as written.
+        node: u64,
+        /// The first id of the format: 1 for DIMACS and PACE, 0 for arc lists.
+        first: u64,
+        /// The node count (from the header, or the largest id plus one).
+        nodes: u64,
+    },
+    /// An edge weight that is negative, infinite or not a number.
+    #[error("weight {text:?} is not a finite non-negative number")]
+    BadWeight {
+        /// The weight as written (or as the caller's weight function gave
+        /// it), cut to 60 characters.
+        text: String,
+    },
+    /// A header whose count disagrees with what the file holds.
+    #[error("header declares {declared} {what}, the file has {found}")]
+    CountMismatch {
+        /// What is counted: `arcs`, `edges`, `coordinates`.
+        what: &'static str,
+        /// The count in the header.
+        declared: u64,
+        /// The count found.
+        found: u64,
+    },
+    /// A line that is none of the records of its format (`c`, `p`, `a`
+    /// in DIMACS).
+    #[error("unknown line {text:?} (expected {expected})")]
+    UnknownRecord {
+        /// The line, cut to 60 characters.
+        text: String,
+        /// The records the format has.
+        expected: &'static str,
+    },
+    /// A node given coordinates twice.
+    #[error("node {node} already has coordinates")]
+    DuplicateNode {
+        /// The id as written.
+        node: u64,
+    },
+    /// A graph with more nodes than the readers take
+    /// ([`MAX_GRAPH_NODES`](crate::graph::MAX_GRAPH_NODES)).
+    #[error("{nodes} nodes is more than the {max} a graph file may have")]
+    TooManyNodes {
+        /// The count declared or implied.
+        nodes: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// Compressed input, which the library does not decompress.
+    #[error("the input is {format}-compressed: decompress it first")]
+    Compressed {
+        /// `xz`, `gzip`, `bzip2` or `zstd`.
+        format: &'static str,
+    },
+    /// Input whose format cannot be told from its first lines.
+    #[error(
+        "unknown graph format {text:?} (expected a DIMACS `p sp`, a PACE `p tw` or an `a FROM TO WEIGHT` line)"
+    )]
+    UnknownFormat {
+        /// The first line that is not a comment, cut to 60 characters.
+        text: String,
+    },
 }
 
 impl ParseError {
@@ -233,6 +315,16 @@ impl std::error::Error for ParseError {
             .as_ref()
             .map(|e| e as &(dyn std::error::Error + 'static))
     }
+}
+
+/// Opens a file and parses it as it is read (in a 64 KiB buffer), naming
+/// the file in errors.
+pub(crate) fn load<T>(
+    path: &Path,
+    parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    let file = File::open(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
+    parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))
 }
 
 /// At most this many characters of input are quoted in an error, counted

@@ -1,12 +1,20 @@
-//! The graph trait that the fast searches run on, and a weighted graph in
-//! compressed sparse row form.
+//! The graph trait that the fast searches run on, a weighted graph in
+//! compressed sparse row form, and the readers of road graph files
+//! (DIMACS, arc lists, PACE: [`read_graph`]).
 //!
 //! Searches over [`Graph`] keep their per-node state in dense arrays indexed
 //! by [`NodeId`], so a graph numbers its nodes `0..node_bound()`.
 
 mod csr;
+pub mod read;
 
 pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};
+pub use read::{
+    GraphFormat, MAX_GRAPH_NODES, parse_arcs, parse_coordinates, parse_dimacs, parse_graph,
+    parse_graph_format, parse_pace_with, read_coordinates, read_graph,
+};
+
+pub use crate::parse::{ParseError, ParseErrorKind};
 
 /// A node of a [`Graph`]: a dense index below [`Graph::node_bound`].
 ///
@@ -244,7 +252,46 @@ impl<G: Reversible> Reversible for Reversed<G> {
 /// Graphs for the library's tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::CsrGraph;
+    use std::io::BufReader;
+    use std::path::Path;
+    use std::process::{Command, Stdio};
+
+    use super::{CsrGraph, ParseError, parse_graph};
+
+    /// A road graph of `../shared/data/roads` by its relative path
+    /// (`fast_paths/bremen_dist.gr`); an `.xz` file is read through the
+    /// `xz` command. Panics when the data or `xz` is missing.
+    pub(crate) fn road_graph(relative: &str) -> CsrGraph {
+        road_graph_at(&cairns_testdata::road_file(relative))
+            .unwrap_or_else(|e| panic!("{relative}: {e}"))
+    }
+
+    /// The graph of a road file, decompressing `.xz` files with `xz -dc`.
+    pub(crate) fn road_graph_at(path: &Path) -> Result<CsrGraph, ParseError> {
+        if path.extension().is_none_or(|e| e != "xz") {
+            return super::read_graph(path);
+        }
+        let mut child = Command::new("xz")
+            .arg("-dc")
+            .arg(path)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run `xz -dc {}` (install xz-utils): {e}",
+                    path.display()
+                )
+            });
+        let out = child.stdout.take().expect("piped stdout");
+        let graph = parse_graph(BufReader::with_capacity(1 << 16, out));
+        let status = child.wait().expect("xz ran");
+        assert!(
+            status.success(),
+            "`xz -dc {}` failed: {status}",
+            path.display()
+        );
+        graph
+    }
 
     /// An undirected path `0 - 1 - ... - moves` of unit edges.
     pub(crate) fn corridor(moves: u32) -> CsrGraph {

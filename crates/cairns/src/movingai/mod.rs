@@ -69,10 +69,6 @@
 mod map;
 mod scen;
 
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
-
 pub use map::{
     ROW_SLACK, parse_map, parse_map_from, parse_map_with, read_map, read_map_with, write_map,
 };
@@ -95,14 +91,7 @@ pub type LoadError = ParseError;
 /// or a map's header (see [limits](self#limits)).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Opens a file and parses it as it is read, naming the file in errors.
-fn load<T>(
-    path: &Path,
-    parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
-) -> Result<T, ParseError> {
-    let file = File::open(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
-    parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))
-}
+use crate::parse::load;
 
 /// The Moving AI benchmark files shared by the tests, found by the
 /// workspace's one lookup (`cairns-testdata`). Tests that use them fail

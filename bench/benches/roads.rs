@@ -1,0 +1,263 @@
+//! Contraction hierarchies on road graphs against the `fast_paths` crate:
+//! the same graphs, the same random queries from a fixed seed, every cost
+//! of both checked against Dijkstra's, no-path queries counted apart.
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench roads -- [GRAPH...] [--queries N] [--seed S]
+//! ```
+//!
+//! GRAPH is a path under `../shared/data/roads` (default: Bremen by
+//! distance and by time, South Seattle). fast_paths skips arcs of weight
+//! 0, so both are given the graph without them. Per graph it prints the
+//! preparation seconds of both, the mean and median microseconds per query
+//! (cairns: the cost and the unpacked path, as `fast_paths::calc_path`
+//! returns both; and the cost alone), the nodes a cairns query settles,
+//! and the ratios cairns / fast_paths (below 1: cairns is faster). The two
+//! query loops run alternately, three rounds each, and the best round's
+//! figures count.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
+use cairns::rng::SplitMix64;
+use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, SearchCache};
+
+/// Sources per graph; each gets `queries / SOURCES` random targets, so
+/// that one Dijkstra search per source checks all of its queries.
+const SOURCES: usize = 200;
+
+struct Args {
+    graphs: Vec<String>,
+    queries: usize,
+    seed: u64,
+}
+
+fn args() -> Args {
+    let mut out = Args {
+        graphs: Vec::new(),
+        queries: 10_000,
+        seed: 2016,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--queries" => {
+                out.queries = it.next().and_then(|v| v.parse().ok()).expect("--queries N")
+            }
+            "--seed" => out.seed = it.next().and_then(|v| v.parse().ok()).expect("--seed S"),
+            "--bench" => {}
+            other if other.starts_with('-') => panic!("unknown option {other}"),
+            other => out.graphs.push(other.to_owned()),
+        }
+    }
+    if out.graphs.is_empty() {
+        out.graphs = [
+            "fast_paths/bremen_dist.gr",
+            "fast_paths/bremen_time.gr",
+            "fast_paths/south_seattle_car.gr",
+        ]
+        .map(String::from)
+        .to_vec();
+    }
+    out
+}
+
+/// Median of a non-empty sample, sorted in place.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
+}
+
+/// Mean and median microseconds of per-query times in seconds.
+fn summary(times: &[f64]) -> (f64, f64) {
+    let mean = times.iter().sum::<f64>() / times.len() as f64 * 1e6;
+    let mut sorted = times.to_vec();
+    (mean, median(&mut sorted) * 1e6)
+}
+
+struct Row {
+    name: String,
+    nodes: usize,
+    arcs: usize,
+    dropped: usize,
+    queries: usize,
+    no_path: usize,
+    prep: [f64; 2],
+    path: (f64, f64),
+    cost_only: (f64, f64),
+    theirs: (f64, f64),
+    settled: f64,
+    shortcuts: [usize; 2],
+}
+
+fn run(relative: &str, args: &Args) -> Row {
+    let path = cairns_testdata::road_file(relative);
+    let read: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
+    // fast_paths skips arcs of weight 0 (and self-loops, which no shortest
+    // path takes): both sides get the graph without them, so that both
+    // answer the same queries on the same graph.
+    let mut arcs = Vec::new();
+    for u in 0..read.node_count() as u32 {
+        for (v, w) in read.successors(NodeId(u)) {
+            if w > 0.0 && v.0 != u {
+                arcs.push((u, v.0, w));
+            }
+        }
+    }
+    let dropped = read.edge_count() - arcs.len();
+    // fast_paths numbers the nodes up to the largest id of an arc it kept.
+    let n = arcs
+        .iter()
+        .map(|&(u, v, _)| u.max(v) as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let g = CsrGraph::from_edges(n as u32, &arcs).expect("arcs of the graph read");
+
+    // The queries and their Dijkstra costs.
+    let mut rng = SplitMix64::new(args.seed);
+    let per = args.queries.div_ceil(SOURCES);
+    let mut queries: Vec<(NodeId, NodeId, Option<f64>)> = Vec::with_capacity(SOURCES * per);
+    let mut cache = SearchCache::new();
+    for _ in 0..SOURCES {
+        let s = NodeId(rng.below(n as u64) as u32);
+        Dijkstra::new(&g).all(s, &mut cache);
+        for _ in 0..per {
+            let t = NodeId(rng.below(n as u64) as u32);
+            queries.push((s, t, cache.g(t)));
+        }
+    }
+    rng.shuffle(&mut queries);
+    let no_path = queries.iter().filter(|q| q.2.is_none()).count();
+
+    // fast_paths' input: the same arcs, weights as integers.
+    let mut input = fast_paths::InputGraph::new();
+    for u in 0..n as u32 {
+        for (v, w) in g.successors(NodeId(u)) {
+            assert!(
+                w.fract() == 0.0,
+                "{relative}: fast_paths takes integer weights"
+            );
+            input.add_edge(u as usize, v.index(), w as usize);
+        }
+    }
+    input.freeze();
+
+    let t0 = Instant::now();
+    let ours = ContractionHierarchy::build(&g);
+    let prep_ours = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let fast = fast_paths::prepare(&input);
+    let prep_theirs = t0.elapsed().as_secs_f64();
+
+    let mut ch_cache = ChCache::new();
+    let mut calc = fast_paths::create_calculator(&fast);
+    let mut nodes = Vec::new();
+    let mut best_path = vec![f64::INFINITY; 2];
+    let mut best: [Vec<f64>; 3] = Default::default();
+    let mut settled = 0u64;
+    for round in 0..3 {
+        // cairns, cost and path.
+        let mut times = Vec::with_capacity(queries.len());
+        for &(s, t, want) in &queries {
+            let t0 = Instant::now();
+            let got = ours.search_cost(s, t, &mut ch_cache);
+            let found = ours.path_into(&mut ch_cache, &mut nodes);
+            times.push(t0.elapsed().as_secs_f64());
+            assert_eq!(got, want, "{relative}: cairns {s} to {t}");
+            assert_eq!(found, want.is_some());
+            if round == 0 {
+                settled += ch_cache.settled();
+            }
+            black_box(&nodes);
+        }
+        let mean: f64 = times.iter().sum();
+        if mean < best_path[0] {
+            best_path[0] = mean;
+            best[0] = times;
+        }
+        // fast_paths, cost and path.
+        let mut times = Vec::with_capacity(queries.len());
+        for &(s, t, want) in &queries {
+            let t0 = Instant::now();
+            let got = calc.calc_path(&fast, s.index(), t.index());
+            times.push(t0.elapsed().as_secs_f64());
+            let got = got.map(|p| p.get_weight() as f64);
+            assert_eq!(got, want, "{relative}: fast_paths {s} to {t}");
+        }
+        let mean: f64 = times.iter().sum();
+        if mean < best_path[1] {
+            best_path[1] = mean;
+            best[1] = times;
+        }
+        // cairns, cost only.
+        let mut times = Vec::with_capacity(queries.len());
+        for &(s, t, want) in &queries {
+            let t0 = Instant::now();
+            let got = ours.search_cost(s, t, &mut ch_cache);
+            times.push(t0.elapsed().as_secs_f64());
+            assert_eq!(got, want, "{relative}: cairns {s} to {t}");
+        }
+        if best[2].is_empty() || times.iter().sum::<f64>() < best[2].iter().sum::<f64>() {
+            best[2] = times;
+        }
+    }
+    Row {
+        name: relative.to_owned(),
+        nodes: n,
+        arcs: g.edge_count(),
+        dropped,
+        queries: queries.len(),
+        no_path,
+        prep: [prep_ours, prep_theirs],
+        path: summary(&best[0]),
+        theirs: summary(&best[1]),
+        cost_only: summary(&best[2]),
+        settled: settled as f64 / queries.len() as f64,
+        shortcuts: [
+            ours.edge_count(),
+            fast.get_num_out_edges() + fast.get_num_in_edges(),
+        ],
+    }
+}
+
+fn main() {
+    let args = args();
+    println!(
+        "| graph | nodes | arcs | zero arcs dropped | queries | no path | prep s cairns | prep s fast_paths | prep ratio | \
+         us/query cairns mean (median) | fast_paths mean (median) | ratio mean (median) | \
+         cairns cost only mean (median) | settled | cairns up+down edges | fast_paths up+down edges |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for graph in &args.graphs {
+        let r = run(graph, &args);
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.1} ({:.1}) | {:.1} ({:.1}) | {:.2} ({:.2}) | {:.1} ({:.1}) | {:.0} | {} | {} |",
+            r.name,
+            r.nodes,
+            r.arcs,
+            r.dropped,
+            r.queries,
+            r.no_path,
+            r.prep[0],
+            r.prep[1],
+            r.prep[0] / r.prep[1],
+            r.path.0,
+            r.path.1,
+            r.theirs.0,
+            r.theirs.1,
+            r.path.0 / r.theirs.0,
+            r.path.1 / r.theirs.1,
+            r.cost_only.0,
+            r.cost_only.1,
+            r.settled,
+            r.shortcuts[0],
+            r.shortcuts[1],
+        );
+    }
+}

@@ -1,0 +1,561 @@
+//! Contraction hierarchies (Geisberger, Sanders, Schultes and Delling
+//! 2008): the nodes put in an order, each contracted in turn with
+//! shortcuts between its neighbours where it lay on their only shortest
+//! path; a query is two upward searches that meet at the highest node of a
+//! shortest path.
+
+mod build;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub use build::ContractionParams;
+
+use super::Path;
+use crate::graph::{NodeId, Reversible};
+
+/// The middle of an edge that is not a shortcut.
+const NO_MIDDLE: u32 = u32::MAX;
+
+/// An edge of an [`UpGraph`]: the other end (by rank), the weight and the
+/// edge's id in the hierarchy's [`Packed`] table.
+#[derive(Clone, Copy, Debug)]
+struct UpEdge {
+    weight: f64,
+    other: u32,
+    id: u32,
+}
+
+/// The edges of each node to the nodes above it, by rank, in compressed
+/// sparse rows, 16 bytes an edge so that a query reads one array.
+#[derive(Clone, Debug)]
+struct UpGraph {
+    offsets: Vec<u32>,
+    edges: Vec<UpEdge>,
+}
+
+impl UpGraph {
+    #[inline]
+    fn at(&self, r: u32) -> &[UpEdge] {
+        &self.edges[self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize]
+    }
+
+    fn bytes(&self) -> usize {
+        self.offsets.len() * 4 + self.edges.len() * std::mem::size_of::<UpEdge>()
+    }
+}
+
+/// An edge of the hierarchy as the graph's direction has it, `tail ->
+/// head` (by rank), and, for a shortcut, the ids of the two edges it
+/// stands for (`tail -> middle`, `middle -> head`); [`NO_MIDDLE`] for an
+/// edge of the graph. Unpacking a path follows these ids alone.
+#[derive(Clone, Copy, Debug)]
+struct Packed {
+    tail: u32,
+    head: u32,
+    first: u32,
+    second: u32,
+}
+
+/// A contraction hierarchy of a directed graph: every node has a rank, and
+/// each edge of the graph, or shortcut standing for a path, runs up (to a
+/// higher rank) or down. Every shortest path of the graph has a shortest
+/// path of the same cost that runs up and then down, so a query searches
+/// up from the start and up the reversed edges from the goal.
+///
+/// Built once by [`ContractionHierarchy::build`] (seconds on a city's road
+/// network), queried with [`ContractionHierarchy::search_cost`] and a
+/// reusable [`ChCache`].
+///
+/// # How it is built
+///
+/// Nodes are contracted one at a time, in the order of a priority: twice
+/// the *edge difference* (the shortcuts that contracting the node would
+/// add, less the edges it removes), plus the number of its neighbours
+/// already contracted, plus its depth (one more than its deepest contracted
+/// neighbour's); see [`ContractionParams`]. Priorities are updated lazily
+/// (a node taken from the queue is priced again and goes back if another
+/// is now cheaper) and at the neighbours of each node contracted.
+/// Contracting `v` adds a shortcut `u -> w` for each in-neighbour `u` and
+/// out-neighbour `w` unless a *witness search* (Dijkstra from `u` that
+/// avoids `v`, stopped after a number of settled nodes) finds a path no
+/// longer than `u -> v -> w`. A shortcut remembers `v`, its middle node,
+/// so that paths unpack to the graph's edges. Self-loops are dropped and
+/// parallel edges keep the cheapest.
+///
+/// # Queries
+///
+/// Two Dijkstra searches, up from the start and up the reversed edges from
+/// the goal, each stopped when its smallest key reaches the best path
+/// found; a node is *stalled on demand* (settled but not expanded) when a
+/// node above it already offers it a shorter distance, as such a node lies
+/// on no shortest up-down path. The nodes are stored in rank order, so the
+/// few hundred nodes a query settles lie close together in memory.
+///
+/// # Contract
+///
+/// Non-negative edge costs (as [`Graph`](crate::graph::Graph) promises).
+///
+/// # Example
+///
+/// ```
+/// use cairns::graph::{CsrGraph, NodeId};
+/// use cairns::search::{ChCache, ContractionHierarchy};
+///
+/// let g = CsrGraph::from_undirected_edges(5, &[(0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 4, 1.0), (0, 4, 9.0)])
+///     .unwrap();
+/// let ch = ContractionHierarchy::build(&g);
+/// let mut cache = ChCache::new();
+/// assert_eq!(ch.search_cost(NodeId(0), NodeId(4), &mut cache), Some(4.0));
+/// let path = ch.search(NodeId(4), NodeId(1), &mut cache).unwrap();
+/// assert_eq!(path.nodes, [4, 3, 2, 1].map(NodeId));
+/// ```
+#[derive(Clone, Debug)]
+pub struct ContractionHierarchy {
+    /// Node id to rank (its position in the contraction order).
+    rank: Vec<u32>,
+    /// Rank to node id.
+    node_of: Vec<u32>,
+    /// At each rank, the edges to higher ranks.
+    up: UpGraph,
+    /// At each rank, the edges *from* higher ranks (`other` is the tail).
+    down: UpGraph,
+    /// Every edge of `up` and `down` by id.
+    packed: Vec<Packed>,
+    shortcuts: usize,
+}
+
+impl ContractionHierarchy {
+    /// Builds the hierarchy of `graph` with the default
+    /// [`ContractionParams`].
+    pub fn build<G: Reversible + ?Sized>(graph: &G) -> ContractionHierarchy {
+        build::build(graph, &ContractionParams::default())
+    }
+
+    /// Builds the hierarchy of `graph` with the given parameters.
+    pub fn build_with<G: Reversible + ?Sized>(
+        graph: &G,
+        params: &ContractionParams,
+    ) -> ContractionHierarchy {
+        build::build(graph, params)
+    }
+
+    /// The number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.rank.len()
+    }
+
+    /// The number of shortcuts added while contracting (some may have
+    /// replaced an edge of the graph that cost more).
+    pub fn shortcut_count(&self) -> usize {
+        self.shortcuts
+    }
+
+    /// The number of edges of the hierarchy, upward and downward (each
+    /// edge of the graph and shortcut once, parallel edges merged,
+    /// self-loops dropped).
+    pub fn edge_count(&self) -> usize {
+        self.packed.len()
+    }
+
+    /// The rank of `node` in the contraction order (0 contracted first).
+    pub fn rank(&self, node: NodeId) -> Option<u32> {
+        self.rank.get(node.index()).copied()
+    }
+
+    /// The bytes the hierarchy's arrays hold.
+    pub fn memory_bytes(&self) -> usize {
+        self.rank.len() * 8
+            + self.up.bytes()
+            + self.down.bytes()
+            + self.packed.len() * std::mem::size_of::<Packed>()
+    }
+
+    /// The cost of a shortest path from `start` to `goal`, or `None` when
+    /// there is none or either is off the graph. The path stays in the
+    /// cache for [`path_into`](Self::path_into).
+    pub fn search_cost(&self, start: NodeId, goal: NodeId, cache: &mut ChCache) -> Option<f64> {
+        let n = self.rank.len();
+        cache.begin(n);
+        if start.index() >= n || goal.index() >= n {
+            return None;
+        }
+        let (s, t) = (self.rank[start.index()], self.rank[goal.index()]);
+        let stamp = cache.generation;
+        let ChCache {
+            forward,
+            backward,
+            meet,
+            settled,
+            ..
+        } = cache;
+        forward.reach(s, 0.0, NO_PARENT, stamp);
+        backward.reach(t, 0.0, NO_PARENT, stamp);
+        let mut mu = f64::INFINITY;
+        let (mut forward_done, mut backward_done) = (false, false);
+        let mut count = 0u64;
+        while !(forward_done && backward_done) {
+            // The side whose top is smaller, while both go on.
+            let forward_turn =
+                !forward_done && (backward_done || forward.top_key() <= backward.top_key());
+            let (this, other, up, down, done) = if forward_turn {
+                (
+                    &mut *forward,
+                    &*backward,
+                    &self.up,
+                    &self.down,
+                    &mut forward_done,
+                )
+            } else {
+                (
+                    &mut *backward,
+                    &*forward,
+                    &self.down,
+                    &self.up,
+                    &mut backward_done,
+                )
+            };
+            let Some((d, r)) = this.pop(stamp) else {
+                *done = true;
+                continue;
+            };
+            if d >= mu {
+                *done = true;
+                continue;
+            }
+            count += 1;
+            if let Some(od) = other.dist(r, stamp)
+                && d + od < mu
+            {
+                mu = d + od;
+                *meet = r;
+            }
+            // Stall on demand: a node above offers `r` a shorter distance
+            // along an edge down to it, so no shortest up-down path passes
+            // through `r` upwards.
+            if down.at(r).iter().any(|e| {
+                this.dist(e.other, stamp)
+                    .is_some_and(|du| du + e.weight < d)
+            }) {
+                continue;
+            }
+            for e in up.at(r) {
+                let nd = d + e.weight;
+                // Nothing at or above the best path found can improve it.
+                if nd < mu {
+                    this.relax(e.other, nd, e.id, stamp);
+                }
+            }
+        }
+        *settled = count;
+        let cost = Some(mu).filter(|m| m.is_finite());
+        cache.cost = cost;
+        cost
+    }
+
+    /// A shortest path from `start` to `goal` as a new [`Path`] of the
+    /// graph's nodes.
+    pub fn search(&self, start: NodeId, goal: NodeId, cache: &mut ChCache) -> Option<Path> {
+        let cost = self.search_cost(start, goal, cache)?;
+        let mut nodes = Vec::new();
+        self.path_into(cache, &mut nodes);
+        Some(Path { nodes, cost })
+    }
+
+    /// Writes the path of the last query in `cache` (start first, in the
+    /// graph's nodes, every shortcut unpacked) into `out`, cleared first;
+    /// `false` with `out` empty when that query found no path. Reuses the
+    /// memory of `out` and of the cache.
+    pub fn path_into(&self, cache: &mut ChCache, out: &mut Vec<NodeId>) -> bool {
+        out.clear();
+        if cache.cost.is_none() {
+            return false;
+        }
+        // The edges of the up path from the start to the meeting node,
+        // then those of the down path to the goal, by id.
+        let ChCache {
+            forward,
+            backward,
+            meet,
+            ranks: ids,
+            stack,
+            ..
+        } = cache;
+        ids.clear();
+        let mut edge = forward.labels[*meet as usize].edge;
+        while edge != NO_PARENT {
+            ids.push(edge);
+            edge = forward.labels[self.packed[edge as usize].tail as usize].edge;
+        }
+        ids.reverse();
+        let mut edge = backward.labels[*meet as usize].edge;
+        while edge != NO_PARENT {
+            ids.push(edge);
+            edge = backward.labels[self.packed[edge as usize].head as usize].edge;
+        }
+        let first = ids.first().map_or(*meet, |&e| self.packed[e as usize].tail);
+        out.push(NodeId(self.node_of[first as usize]));
+        for &id in ids.iter() {
+            stack.clear();
+            stack.push(id);
+            while let Some(e) = stack.pop() {
+                let p = self.packed[e as usize];
+                if p.first == NO_MIDDLE {
+                    out.push(NodeId(self.node_of[p.head as usize]));
+                } else {
+                    // tail -> middle first: pushed last.
+                    stack.push(p.second);
+                    stack.push(p.first);
+                }
+            }
+        }
+        true
+    }
+}
+
+/// No parent: the root of a side.
+const NO_PARENT: u32 = u32::MAX;
+
+/// What one side of a query knows about a node: its distance and the
+/// edge (by id) that reached it.
+#[derive(Clone, Copy, Debug)]
+struct Label {
+    dist: f64,
+    edge: u32,
+    stamp: u32,
+}
+
+/// One side of a query: labels by rank and a heap of `(distance, rank)`
+/// with lazy deletion.
+#[derive(Clone, Debug, Default)]
+struct ChSide {
+    labels: Vec<Label>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl ChSide {
+    #[inline]
+    fn dist(&self, r: u32, stamp: u32) -> Option<f64> {
+        let l = &self.labels[r as usize];
+        (l.stamp == stamp).then_some(l.dist)
+    }
+
+    #[inline]
+    fn reach(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
+        self.labels[r as usize] = Label { dist, edge, stamp };
+        // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
+        self.heap.push(Reverse(((dist + 0.0).to_bits(), r)));
+    }
+
+    #[inline]
+    fn relax(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
+        let l = &self.labels[r as usize];
+        if l.stamp != stamp || dist < l.dist {
+            self.reach(r, dist, edge, stamp);
+        }
+    }
+
+    /// The smallest key on the heap (stale entries included: they only
+    /// make a side look further along than it is), infinite when empty.
+    #[inline]
+    fn top_key(&self) -> u64 {
+        self.heap.peek().map_or(u64::MAX, |Reverse((k, _))| *k)
+    }
+
+    /// The next node settled and its distance, stale entries skipped.
+    #[inline]
+    fn pop(&mut self, stamp: u32) -> Option<(f64, u32)> {
+        while let Some(Reverse((k, r))) = self.heap.pop() {
+            let d = f64::from_bits(k);
+            let l = &self.labels[r as usize];
+            if l.stamp == stamp && d == l.dist {
+                return Some((d, r));
+            }
+        }
+        None
+    }
+}
+
+/// The memory of [`ContractionHierarchy`] queries, reused from one query to
+/// the next: both sides' labels (stamped with a generation instead of
+/// cleared) and heaps, and the unpacking's buffers. After the first query
+/// on a hierarchy, later ones of no more nodes allocate nothing but what
+/// their heaps outgrow.
+///
+/// Its own type rather than a [`BiCache`](super::BiCache): a query settles
+/// a few hundred nodes, for which a heap without decrease-key (stale
+/// entries skipped) and 16-byte labels beat an indexed OPEN set.
+#[derive(Clone, Debug, Default)]
+pub struct ChCache {
+    forward: ChSide,
+    backward: ChSide,
+    generation: u32,
+    meet: u32,
+    cost: Option<f64>,
+    settled: u64,
+    /// The edges of the last path, by id, while it is unpacked.
+    ranks: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+impl ChCache {
+    /// An empty cache; it grows on first use.
+    pub fn new() -> ChCache {
+        ChCache::default()
+    }
+
+    /// The nodes the last query settled, both sides together (stalled
+    /// nodes included).
+    pub fn settled(&self) -> u64 {
+        self.settled
+    }
+
+    fn begin(&mut self, n: usize) {
+        let unseen = Label {
+            dist: f64::INFINITY,
+            edge: NO_PARENT,
+            stamp: 0,
+        };
+        for side in [&mut self.forward, &mut self.backward] {
+            if side.labels.len() < n {
+                side.labels.resize(n, unseen);
+            }
+            side.heap.clear();
+        }
+        if self.generation == u32::MAX {
+            for l in self
+                .forward
+                .labels
+                .iter_mut()
+                .chain(&mut self.backward.labels)
+            {
+                l.stamp = 0;
+            }
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.meet = NO_PARENT;
+        self.cost = None;
+        self.settled = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::graph::CsrGraph;
+    use crate::search::bidirectional::testing::{directed_graph, path_cost};
+    use crate::search::{Dijkstra, SearchCache};
+
+    /// Every pair's cost and path against Dijkstra's.
+    fn check_all_pairs(g: &CsrGraph, ch: &ContractionHierarchy) -> Result<(), TestCaseError> {
+        let n = g.node_count() as u32;
+        let (mut one, mut cache) = (SearchCache::new(), ChCache::new());
+        let mut path = Vec::new();
+        for s in 0..n {
+            Dijkstra::new(g).all(NodeId(s), &mut one);
+            for t in 0..n {
+                let want = one.g(NodeId(t));
+                let got = ch.search_cost(NodeId(s), NodeId(t), &mut cache);
+                prop_assert_eq!(got, want, "{} to {}", s, t);
+                prop_assert_eq!(ch.path_into(&mut cache, &mut path), want.is_some());
+                if let Some(cost) = want {
+                    prop_assert_eq!((path[0], *path.last().unwrap()), (NodeId(s), NodeId(t)));
+                    prop_assert_eq!(
+                        path_cost(g, &path),
+                        Some(cost),
+                        "{} to {}: {:?}",
+                        s,
+                        t,
+                        path
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn shortcuts_unpack_to_the_graphs_edges() {
+        // A line contracted from its middle out needs shortcuts, which the
+        // paths unpack.
+        let edges: Vec<_> = (0..30).map(|i| (i, i + 1, f64::from(i % 3))).collect();
+        let g = CsrGraph::from_undirected_edges(31, &edges).unwrap();
+        let ch = ContractionHierarchy::build(&g);
+        assert!(ch.shortcut_count() > 0);
+        check_all_pairs(&g, &ch).unwrap();
+    }
+
+    #[test]
+    fn tight_witness_limits_stay_exact() {
+        let g = crate::graph::testing::road_graph("fast_paths/graph_23rd.gr");
+        let params = ContractionParams {
+            estimate_settled: 1,
+            contract_settled: 2,
+            ..ContractionParams::default()
+        };
+        let loose = ContractionHierarchy::build(&g);
+        let tight = ContractionHierarchy::build_with(&g, &params);
+        assert!(tight.shortcut_count() > loose.shortcut_count());
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let (mut one, mut a, mut b) = (SearchCache::new(), ChCache::new(), ChCache::new());
+        let n = g.node_count() as u64;
+        for _ in 0..300 {
+            let (s, t) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
+            Dijkstra::new(&g).all(s, &mut one);
+            assert_eq!(loose.search_cost(s, t, &mut a), one.g(t), "{s} to {t}");
+            assert_eq!(tight.search_cost(s, t, &mut b), one.g(t), "{s} to {t}");
+        }
+    }
+
+    #[test]
+    fn road_graphs_match_dijkstra() {
+        for file in [
+            "fast_paths/bremen_dist.gr",
+            "fast_paths/south_seattle_car.gr",
+            "dimacs/rome99.gr",
+        ] {
+            let g = crate::graph::testing::road_graph(file);
+            let ch = ContractionHierarchy::build(&g);
+            let mut rng = crate::rng::SplitMix64::new(5);
+            let (mut one, mut cache) = (SearchCache::new(), ChCache::new());
+            let n = g.node_count() as u64;
+            let mut path = Vec::new();
+            let (mut found, mut settled) = (0, 0);
+            for _ in 0..60 {
+                let (s, t) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
+                Dijkstra::new(&g).all(s, &mut one);
+                let got = ch.search_cost(s, t, &mut cache);
+                assert_eq!(got, one.g(t), "{file}: {s} to {t}");
+                settled += cache.settled();
+                if let Some(cost) = got {
+                    found += 1;
+                    assert!(ch.path_into(&mut cache, &mut path));
+                    assert_eq!(path_cost(&g, &path), Some(cost), "{file}: {s} to {t}");
+                }
+            }
+            assert!(found > 20, "{file}: {found} of 60 connected");
+            // A hierarchy's queries settle a tiny part of the graph.
+            assert!(
+                settled / 60 < n / 20,
+                "{file}: {settled} settled in 60 queries"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn matches_dijkstra_on_random_directed_graphs(g in directed_graph(16)) {
+            let ch = ContractionHierarchy::build(&g);
+            check_all_pairs(&g, &ch)?;
+            let tight = ContractionHierarchy::build_with(&g, &ContractionParams {
+                estimate_settled: 1,
+                contract_settled: 1,
+                ..ContractionParams::default()
+            });
+            check_all_pairs(&g, &tight)?;
+        }
+    }
+}
