@@ -7,12 +7,12 @@
 //! ```
 //!
 //! GRAPH is a path under `../shared/data/roads` (default: Bremen by
-//! distance and by time, South Seattle). fast_paths skips arcs of weight
+//! distance and by time, South Seattle). `fast_paths` skips arcs of weight
 //! 0, so both are given the graph without them. Per graph it prints the
 //! preparation seconds of both, the mean and median microseconds per query
 //! (cairns: the cost and the unpacked path, as `fast_paths::calc_path`
 //! returns both; and the cost alone), the nodes a cairns query settles,
-//! and the ratios cairns / fast_paths (below 1: cairns is faster). The two
+//! and the ratios cairns / `fast_paths` (below 1: cairns is faster). The two
 //! query loops run alternately, three rounds each, and the best round's
 //! figures count.
 
@@ -20,6 +20,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
+use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, SearchCache};
 
@@ -43,7 +44,7 @@ fn args() -> Args {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--queries" => {
-                out.queries = it.next().and_then(|v| v.parse().ok()).expect("--queries N")
+                out.queries = it.next().and_then(|v| v.parse().ok()).expect("--queries N");
             }
             "--seed" => out.seed = it.next().and_then(|v| v.parse().ok()).expect("--seed S"),
             "--bench" => {}
@@ -63,22 +64,10 @@ fn args() -> Args {
     out
 }
 
-/// Median of a non-empty sample, sorted in place.
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        (v[m - 1] + v[m]) / 2.0
-    }
-}
-
 /// Mean and median microseconds of per-query times in seconds.
 fn summary(times: &[f64]) -> (f64, f64) {
     let mean = times.iter().sum::<f64>() / times.len() as f64 * 1e6;
-    let mut sorted = times.to_vec();
-    (mean, median(&mut sorted) * 1e6)
+    (mean, median(times) * 1e6)
 }
 
 struct Row {
@@ -96,6 +85,10 @@ struct Row {
     shortcuts: [usize; 2],
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one graph's whole run: build both, check, time in turn"
+)]
 fn run(relative: &str, args: &Args) -> Row {
     let path = cairns_testdata::road_file(relative);
     let read: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -158,7 +151,7 @@ fn run(relative: &str, args: &Args) -> Row {
     let mut ch_cache = ChCache::new();
     let mut calc = fast_paths::create_calculator(&fast);
     let mut nodes = Vec::new();
-    let mut best_path = vec![f64::INFINITY; 2];
+    let mut best_path = [f64::INFINITY; 2];
     let mut best: [Vec<f64>; 3] = Default::default();
     let mut settled = 0u64;
     for round in 0..3 {

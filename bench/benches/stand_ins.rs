@@ -55,7 +55,7 @@ fn main() {
             let built: Vec<String> = tier
                 .tables()
                 .iter()
-                .flat_map(|t| t.details())
+                .flat_map(cairns::spec::Table::details)
                 .map(|(label, value)| format!("{label} {value}"))
                 .collect();
             let (mut a, mut b) = (base.searcher(), tier.searcher());

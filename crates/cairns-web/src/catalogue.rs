@@ -25,7 +25,7 @@ use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood, Tile};
 use cairns::landmarks::{Directedness, LandmarkTable};
 use cairns::saved::TableKind;
-use cairns::spec::{Engine, Given, SearchSpec, Table};
+use cairns::spec::{Engine, Given, SearchSpec, Table, TableReport};
 use lru::LruCache;
 
 use crate::limits::{Charge, Charged, Guards, Refusal, table_bytes};
@@ -333,13 +333,10 @@ impl Catalogue {
             .into_iter()
             .map(|(t, from)| (t.kind(), from))
             .collect();
-        let bytes = engine
-            .report()
-            .iter()
-            .filter(|r| !given(r.kind, landmarks.is_some(), shared.iter().map(|(k, _)| *k)))
-            .map(|r| r.bytes)
-            .sum::<usize>()
-            + engine.stand_in_bytes();
+        let kept =
+            |r: &&TableReport| !given(r.kind, landmarks.is_some(), shared.iter().map(|(k, _)| *k));
+        let built: usize = engine.report().iter().filter(kept).map(|r| r.bytes).sum();
+        let bytes = built + engine.stand_in_bytes();
         let served = Arc::new(Served {
             engine,
             landmarks: landmarks.map(Arc::clone),

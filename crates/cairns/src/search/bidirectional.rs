@@ -181,6 +181,10 @@ struct Top {
 /// `p` must be *feasible* for both sides: `w(u, v) - p(u) + p(v) >= 0` for
 /// every edge (then `-p` is feasible for the reversed graph). `p = 0` is.
 /// Costs are non-negative, as [`Graph`] promises.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the two frontiers' loop reads best whole, as the one-way loop does"
+)]
 pub(crate) fn bidirectional<G, Q>(
     graph: &G,
     start: NodeId,

@@ -174,6 +174,10 @@ impl ContractionHierarchy {
     /// The cost of a shortest path from `start` to `goal`, or `None` when
     /// there is none or either is off the graph. The path stays in the
     /// cache for [`path_into`](Self::path_into).
+    #[expect(
+        clippy::many_single_char_names,
+        reason = "the two searches' ends and nodes, as the papers name them"
+    )]
     pub fn search_cost(&self, start: NodeId, goal: NodeId, cache: &mut ChCache) -> Option<f64> {
         let n = self.rank.len();
         cache.begin(n);
@@ -489,6 +493,10 @@ mod tests {
     }
 
     #[test]
+    #[expect(
+        clippy::many_single_char_names,
+        reason = "a graph, its ends and caches"
+    )]
     fn tight_witness_limits_stay_exact() {
         let g = crate::graph::testing::road_graph("fast_paths/graph_23rd.gr");
         let params = ContractionParams {

@@ -292,7 +292,7 @@ fn on_the_suite(spec: &str, per_file: usize) -> (f64, Vec<String>) {
 
 /// Focal search never exceeds its bound on the suite: every file of every
 /// set, at most 6 queries each (a query of focal search at 1.5 expands up
-/// to 1.5 times the cells of TheFrozenSea, half a second each: 12 a file
+/// to 1.5 times the cells of `TheFrozenSea`, half a second each: 12 a file
 /// took this test 344 s), weights 1.5 and 3 as two tests that run side
 /// by side.
 fn focal_within_its_bound_on_the_suite(spec: &str) {

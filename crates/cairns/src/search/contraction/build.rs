@@ -280,7 +280,7 @@ impl Order {
     ) -> i64 {
         let mut added = 0i64;
         shortcuts(rest, witness, v, params.estimate_settled, |_, _, _| {
-            added += 1
+            added += 1;
         });
         let removed = (rest.out[v as usize].len() + rest.into[v as usize].len()) as i64;
         params.edge_difference * (added - removed)
