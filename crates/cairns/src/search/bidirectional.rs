@@ -328,7 +328,7 @@ fn pop_live<Q: OpenSet>(side: &mut Side<Q>, closed_stamp: u32) -> Option<Top> {
 ///
 /// # Contract
 ///
-/// Edge costs are non-negative (as [`Graph`] promises); zero-cost edges,
+/// Edge costs are non-negative (as [`Graph`](crate::graph::Graph) promises); zero-cost edges,
 /// parallel edges and self-loops are fine. The graph must list its incoming
 /// edges ([`Reversible`]).
 ///

@@ -17,7 +17,7 @@ use crate::search::{Expand, TowardGoal};
 
 /// Subgoal graph search (Uras, Koenig and Hernández 2013): A* over a
 /// [`SubgoalGraph`] with the query's start and goal linked to it, through
-/// the same best-first loop as [`AStar`](super::AStar), with the octile
+/// the same best-first loop as [`AStar`](crate::search::AStar), with the octile
 /// heuristic or any consistent one
 /// ([`with_heuristic`](SubgoalSearch::with_heuristic)). The costs are the
 /// grid's (optimal), and the paths list every cell.
@@ -51,7 +51,7 @@ use crate::search::{Expand, TowardGoal};
 /// Worst case `O(S log S)` for `S` subgoals, plus the two sweeps of the
 /// start and the goal; on maze512-1-0 a query expands 20 nodes on
 /// average (every 10th query of its scenario file). Memory: the table and the reusable
-/// [`SearchCache`](super::SearchCache), and the goal's subgoals.
+/// [`SearchCache`](crate::search::SearchCache), and the goal's subgoals.
 ///
 /// # Example
 ///
