@@ -10,7 +10,7 @@
 
 #![deny(missing_docs)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The Moving AI data directory (the one holding `dao/`, `bg512/`, ...):
 /// `$CAIRNS_DATA` if set, otherwise `shared/data/movingai` beside the
@@ -20,15 +20,7 @@ use std::path::PathBuf;
 ///
 /// When the directory has no `dao/` set: the data is missing.
 pub fn data_dir() -> PathBuf {
-    let dir = std::env::var_os("CAIRNS_DATA").map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/movingai"
-            ))
-        },
-        PathBuf::from,
-    );
+    let dir = shared_dir("CAIRNS_DATA", "movingai");
     assert!(
         dir.join("dao").is_dir(),
         "Moving AI benchmark data not found at {} (set CAIRNS_DATA to the directory \
@@ -45,13 +37,7 @@ pub fn data_dir() -> PathBuf {
 ///
 /// When the data directory or the file is missing.
 pub fn file(relative: &str) -> PathBuf {
-    let path = data_dir().join(relative);
-    assert!(
-        path.is_file(),
-        "Moving AI data file {} not found (set CAIRNS_DATA)",
-        path.display()
-    );
-    path
+    file_of(&data_dir(), relative, "Moving AI data file", "CAIRNS_DATA")
 }
 
 /// The names of the benchmark sets (the subdirectories of the data
@@ -111,15 +97,7 @@ pub fn real_files(ext: &str) -> Vec<PathBuf> {
 /// When the directory has no `README.md` and `fast_paths/`: the data is
 /// missing.
 pub fn roads_dir() -> PathBuf {
-    let dir = std::env::var_os("CAIRNS_ROADS").map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/data/roads"
-            ))
-        },
-        PathBuf::from,
-    );
+    let dir = shared_dir("CAIRNS_ROADS", "roads");
     assert!(
         dir.join("README.md").is_file() && dir.join("fast_paths").is_dir(),
         "road graph data not found at {} (set CAIRNS_ROADS to the directory holding \
@@ -137,13 +115,7 @@ pub fn roads_dir() -> PathBuf {
 ///
 /// When the directory or the file is missing.
 pub fn road_file(relative: &str) -> PathBuf {
-    let path = roads_dir().join(relative);
-    assert!(
-        path.is_file(),
-        "road graph file {} not found (set CAIRNS_ROADS)",
-        path.display()
-    );
-    path
+    file_of(&roads_dir(), relative, "road graph file", "CAIRNS_ROADS")
 }
 
 /// Every file of the road graph directory's subdirectories, sorted
@@ -163,8 +135,37 @@ pub fn road_files() -> Vec<PathBuf> {
     files
 }
 
+/// The directory `$var` names, or `shared/data/<beside>` beside the
+/// repository.
+fn shared_dir(var: &str, beside: &str) -> PathBuf {
+    std::env::var_os(var).map_or_else(
+        || {
+            PathBuf::from(format!(
+                "{}/../../../shared/data/{beside}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+        },
+        PathBuf::from,
+    )
+}
+
+/// `relative` in `dir`, a `what` that `var` would point elsewhere.
+///
+/// # Panics
+///
+/// When the file is missing.
+fn file_of(dir: &Path, relative: &str, what: &str, var: &str) -> PathBuf {
+    let path = dir.join(relative);
+    assert!(
+        path.is_file(),
+        "{what} {} not found (set {var})",
+        path.display()
+    );
+    path
+}
+
 /// The entries of a directory.
-fn list(dir: &std::path::Path) -> Vec<PathBuf> {
+fn list(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|entry| {

@@ -51,6 +51,17 @@ impl<Q: OpenSet> Side<Q> {
         self.open.prepare(node_bound);
     }
 
+    /// Opens `root` as this side's start: cost 0, estimate `h`.
+    fn seed(&mut self, root: NodeId, h: f64, open_stamp: u32) {
+        self.records[root.index()] = NodeRecord {
+            g: 0.0,
+            h,
+            parent: NodeId::NONE,
+            stamp: open_stamp,
+        };
+        self.open.push(root, Key::new(0.0, h));
+    }
+
     /// The parent links from `node` back to this side's root, `node` first.
     fn links(&self, node: NodeId, stamp: u32) -> impl Iterator<Item = NodeId> + '_ {
         let first = Some(node).filter(|n| self.records[n.index()].stamp >= stamp);
@@ -181,10 +192,6 @@ struct Top {
 /// `p` must be *feasible* for both sides: `w(u, v) - p(u) + p(v) >= 0` for
 /// every edge (then `-p` is feasible for the reversed graph). `p = 0` is.
 /// Costs are non-negative, as [`Graph`] promises.
-#[expect(
-    clippy::too_many_lines,
-    reason = "the two frontiers' loop reads best whole, as the one-way loop does"
-)]
 pub(crate) fn bidirectional<G, Q>(
     graph: &G,
     start: NodeId,
@@ -211,20 +218,8 @@ where
         ..
     } = cache;
     let (pf, pb) = (p(start), -p(goal));
-    forward.records[start.index()] = NodeRecord {
-        g: 0.0,
-        h: pf,
-        parent: NodeId::NONE,
-        stamp: open_stamp,
-    };
-    forward.open.push(start, Key::new(0.0, pf));
-    backward.records[goal.index()] = NodeRecord {
-        g: 0.0,
-        h: pb,
-        parent: NodeId::NONE,
-        stamp: open_stamp,
-    };
-    backward.open.push(goal, Key::new(0.0, pb));
+    forward.seed(start, pf, open_stamp);
+    backward.seed(goal, pb, open_stamp);
 
     let mut mu = f64::INFINITY;
     if start == goal {
