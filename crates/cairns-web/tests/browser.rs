@@ -264,25 +264,11 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-/// Loads `url` again and saves what the page shows at its end as
-/// `target/browser-screenshots/NAME.png`.
-fn screenshot(url: &str, name: &str, window: (u32, u32)) -> PathBuf {
+/// Where [`selftest_in`] saves the screenshot of test `name`, any
+/// earlier one removed.
+fn screenshot_path(name: &str) -> PathBuf {
     let shot = screenshot_dir().join(format!("{name}.png"));
     let _ = std::fs::remove_file(&shot);
-    let profile = temp_profile(&format!("shot-{name}"));
-    let out = chromium_for(
-        url,
-        30_000,
-        &[&format!("--screenshot={}", shot.display())],
-        &profile,
-        window,
-    );
-    assert!(
-        out.status.success() && shot.exists(),
-        "no screenshot: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&profile);
     shot
 }
 
@@ -304,17 +290,20 @@ fn selftest_in(state: AppState, query: &str, name: &str, window: (u32, u32)) -> 
     let addr = start_server(state);
     let url = format!("http://{addr}/?{query}");
     let profile = temp_profile(&format!("self-{name}"));
-    let out = chromium_for(&url, 30_000, &["--dump-dom"], &profile, window);
+    // One run of the browser dumps the page and saves what it shows, both
+    // at the end of the same virtual time.
+    let shot = screenshot_path(name);
+    let shot_arg = format!("--screenshot={}", shot.display());
+    let out = chromium_for(&url, 30_000, &["--dump-dom", &shot_arg], &profile, window);
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success(),
-        "chromium failed: {}",
+        out.status.success() && shot.exists(),
+        "chromium failed or saved no screenshot: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let report: serde_json::Value = serde_json::from_str(text_of(&dom, "selftest"))
         .unwrap_or_else(|e| panic!("no self-test report ({e}) in {dom}"));
     eprintln!("{name}: {report}");
-    screenshot(&url, name, window);
     let _ = std::fs::remove_dir_all(&profile);
     report
 }

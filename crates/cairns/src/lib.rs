@@ -75,7 +75,8 @@
 //!
 //! # Everything by name
 //!
-//! Every search, heuristic, OPEN set and table kind, with the name a
+//! Every search, heuristic, landmark placement, OPEN set, table kind and
+//! movement rule, with the name a
 //! [`SearchSpec`](spec::SearchSpec) (and the command line, the web page
 //! and the benches) gives it:
 //!
@@ -100,6 +101,10 @@
 //! | `dh:K:keepM` | [`landmarks::research::CompressedHeuristic`] over a [`landmarks::research::CompressedTable`] |
 //! | `dh:K:adapt` | [`landmarks::research::AdaptiveLandmarks`] |
 //! | `@W` (any of them, weighted) | [`heuristic::Weighted`] |
+//!
+//! | landmark placements ([`spec::PlacementKind`]), the `PLACEMENT` of `dh:K:PLACEMENT` | [`landmarks::Placement`] variant |
+//! |---|---|
+//! | `random`, `farthest`, `avoid`, `sampled` (the default) | [`Random`](landmarks::Placement::Random), [`Farthest`](landmarks::Placement::Farthest), [`Avoid`](landmarks::Placement::Avoid), [`Sampled`](landmarks::Placement::Sampled) |
 //!
 //! | OPEN sets ([`open::OpenKind`]) | type |
 //! |---|---|

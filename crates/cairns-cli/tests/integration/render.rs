@@ -459,22 +459,18 @@ fn render_help_lists_every_search() {
 #[test]
 fn render_takes_a_table_of_any_kind() {
     let rooms = Rooms::new("table");
-    let jumps = rooms.dir.join("rooms.jt");
-    let o = run(
-        "table build {} --search jps+ -o {}",
-        &[rooms.map.to_str().unwrap(), jumps.to_str().unwrap()],
-    );
-    assert!(o.status.success(), "{o:?}");
-    let o = rooms.render_ok(&["--table", jumps.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("table"), "{text}");
-    let lm = rooms.dir.join("rooms.lm");
-    let o = run(
-        "landmarks build {} -k 2 -o {}",
-        &[rooms.map.to_str().unwrap(), lm.to_str().unwrap()],
-    );
-    assert!(o.status.success(), "{o:?}");
-    let o = rooms.render_ok(&["--table", lm.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("dh:2"), "{text}");
+    for (build, file, says) in [
+        ("table build {} --search jps+ -o {}", "rooms.jt", "table"),
+        ("landmarks build {} -k 2 -o {}", "rooms.lm", "dh:2"),
+    ] {
+        let table = rooms.dir.join(file);
+        let o = run(
+            build,
+            &[rooms.map.to_str().unwrap(), table.to_str().unwrap()],
+        );
+        assert!(o.status.success(), "{o:?}");
+        let o = rooms.render_ok(&["--table", table.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains(says), "{build}: {text}");
+    }
 }

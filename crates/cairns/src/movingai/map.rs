@@ -302,6 +302,12 @@ mod tests {
         parse_map(text).unwrap_err().kind().clone()
     }
 
+    /// The kind and line of the error `text` gets.
+    fn kind_at(text: &str) -> (ParseErrorKind, Option<usize>) {
+        let e = parse_map(text).unwrap_err();
+        (e.kind().clone(), e.line())
+    }
+
     #[test]
     fn parses_a_small_map() {
         let g = parse_map("type octile\nheight 2\nwidth 3\nmap\n.@T\nGSW\n").unwrap();
@@ -398,30 +404,24 @@ mod tests {
         );
         // Fits in MAX_CELLS but not in the input: the tiles grow only as
         // rows arrive.
-        let e = parse_map("type octile\nheight 4000000000\nwidth 1\nmap\n.\n").unwrap_err();
+        let few = ParseErrorKind::TooFewRows {
+            expected: 4_000_000_000,
+            found: 1,
+        };
         assert_eq!(
-            *e.kind(),
-            ParseErrorKind::TooFewRows {
-                expected: 4_000_000_000,
-                found: 1
-            }
+            kind_at("type octile\nheight 4000000000\nwidth 1\nmap\n.\n"),
+            (few, Some(5))
         );
-        assert_eq!(e.line(), Some(5));
         let (width, height) = (1, 99_999_999_999);
         let too_large = ParseErrorKind::SizeTooLarge { width, height };
         assert_eq!(kind("height 99999999999\nwidth 1\nmap\n"), too_large);
         // Regression test: with the width declared first, this was
         // reported as "map size 1x99999999999": both sides as declared,
         // the cells they make, and the line of the side out of range.
-        let e = parse_map("type octile\nwidth 4\nheight 99999999999\nmap\n").unwrap_err();
-        assert_eq!(
-            *e.kind(),
-            ParseErrorKind::SizeTooLarge {
-                width: 4,
-                height: 99_999_999_999
-            }
-        );
-        assert_eq!(e.line(), Some(3));
+        let text = "type octile\nwidth 4\nheight 99999999999\nmap\n";
+        let e = parse_map(text).unwrap_err();
+        let large = ParseErrorKind::SizeTooLarge { width: 4, height };
+        assert_eq!(kind_at(text), (large, Some(3)));
         assert_eq!(
             e.to_string(),
             "line 3: map size 4x99999999999 is 399999999996 cells, more than the 4294967295 a map may have"

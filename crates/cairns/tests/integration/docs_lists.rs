@@ -110,53 +110,57 @@ fn movement_options() -> Vec<String> {
         .to_vec()
 }
 
+/// Every list of names the docs keep, by what it names.
+fn lists() -> [(&'static str, Vec<String>); 6] {
+    [
+        ("searches", algorithms()),
+        ("heuristics", distances()),
+        ("placements", placements()),
+        ("OPEN sets", open_sets()),
+        ("table kinds", table_kinds()),
+        ("movement rules", movement_options()),
+    ]
+}
+
+/// Checks that `names` (the section at `place`) names every entry of each
+/// list in `which`.
+fn names_lists(names: &str, which: &[&str], place: &str) {
+    for (what, list) in lists().iter().filter(|(what, _)| which.contains(what)) {
+        names_all(names, list, what, place);
+    }
+}
+
 #[test]
 fn the_crate_docs_name_everything() {
     let doc = module_doc("crates/cairns/src/lib.rs");
-    let place = "lib.rs, \"Everything by name\"";
     let names = section(&doc, "# Everything by name", "lib.rs");
-    names_all(names, &algorithms(), "searches", place);
-    names_all(names, &distances(), "heuristics", place);
-    names_all(names, &open_sets(), "OPEN sets", place);
-    names_all(names, &table_kinds(), "table kinds", place);
-    names_all(names, &movement_options(), "movement rules", place);
+    let every = lists().map(|(what, _)| what);
+    names_lists(names, &every, "lib.rs, \"Everything by name\"");
 }
 
 #[test]
 fn the_spec_docs_name_every_search_heuristic_and_table() {
     let doc = module_doc("crates/cairns/src/spec/mod.rs");
     let names = section(&doc, "# Names", "spec/mod.rs");
-    names_all(names, &algorithms(), "searches", "spec/mod.rs, \"Names\"");
-    names_all(names, &distances(), "heuristics", "spec/mod.rs, \"Names\"");
-    names_all(names, &placements(), "placements", "spec/mod.rs, \"Names\"");
+    let which = ["searches", "heuristics", "placements"];
+    names_lists(names, &which, "spec/mod.rs, \"Names\"");
     let tables = section(&doc, "# Tables", "spec/mod.rs");
-    names_all(
-        tables,
-        &table_kinds(),
-        "table kinds",
-        "spec/mod.rs, \"Tables\"",
-    );
+    names_lists(tables, &["table kinds"], "spec/mod.rs, \"Tables\"");
 }
 
 #[test]
 fn the_guide_names_everything() {
     let guide = read("docs/guide.md");
-    let place = "docs/guide.md, \"Everything by name\"";
     let names = section(&guide, "## Everything by name", "docs/guide.md");
-    names_all(names, &algorithms(), "searches", place);
-    names_all(names, &distances(), "heuristics", place);
-    names_all(names, &placements(), "placements", place);
-    names_all(names, &open_sets(), "OPEN sets", place);
-    names_all(names, &table_kinds(), "table kinds", place);
-    names_all(names, &movement_options(), "movement rules", place);
+    let every = lists().map(|(what, _)| what);
+    names_lists(names, &every, "docs/guide.md, \"Everything by name\"");
 }
 
 #[test]
 fn the_command_docs_name_every_search_and_movement_rule() {
     let cli = read("docs/cli.md");
     let head = section(&cli, "# The `cairns` command", "docs/cli.md");
-    names_all(head, &algorithms(), "searches", "docs/cli.md");
-    names_all(head, &movement_options(), "movement rules", "docs/cli.md");
+    names_lists(head, &["searches", "movement rules"], "docs/cli.md");
 }
 
 /// The checks above fail when a name goes missing (a check that cannot
