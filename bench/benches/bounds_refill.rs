@@ -25,7 +25,9 @@ use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
 use cairns::search::GoalBounds;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, edit_set, least_us, least_us_in_turn, open_queries};
+use cairns_bench::{
+    edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,
+};
 
 /// The engine's goal-bounding table: boxed jump points and all of them.
 fn boxed(engine: &Engine) -> (usize, usize) {
@@ -101,10 +103,16 @@ fn main() {
         "every jps+bb answer checked equal to jps+'s on the edited map; each filled table equal to a whole build"
     );
     println!();
-    println!(
-        "| map | jump points | Engine::edited median ms | jps+ us | no boxes us | after one slice us (boxed) | filled us | fill to whole median s |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    print_table_head(&[
+        "map",
+        "jump points",
+        "Engine::edited median ms",
+        "jps+ us",
+        "no boxes us",
+        "after one slice us (boxed)",
+        "filled us",
+        "fill to whole median s",
+    ]);
     for map in maps {
         let (mut graph, queries, cells) = edit_set(&map, edits, seed);
         let built = Engine::new(graph.clone(), &bb).expect("jps+bb on an octile map");

@@ -29,7 +29,7 @@ use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{JumpTable, Searcher};
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, octile_map};
+use cairns_bench::{edit_args, octile_map, print_table_head};
 
 fn main() {
     let (maps, edits, seed) = edit_args(&[
@@ -43,10 +43,16 @@ fn main() {
         "every repaired table checked equal to a new build; every edited engine's first answer to a fresh engine's"
     );
     println!();
-    println!(
-        "| map | repair median ms | build median ms | build / repair | Engine::edited median ms | Engine::searcher median ms | switch_to median ms | old engine dropped median ms |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    print_table_head(&[
+        "map",
+        "repair median ms",
+        "build median ms",
+        "build / repair",
+        "Engine::edited median ms",
+        "Engine::searcher median ms",
+        "switch_to median ms",
+        "old engine dropped median ms",
+    ]);
     for map in maps {
         let mut graph = octile_map(&map);
         let mut table = JumpTable::build(&graph);

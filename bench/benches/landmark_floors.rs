@@ -32,7 +32,7 @@ use std::time::Instant;
 use cairns::movingai::runner::{Checker, Instance, Reference, median};
 use cairns::search::Searcher;
 use cairns::spec::{HeuristicSpec, PLACEMENT_SEED, PlacementKind, SearchSpec, Table, build_table};
-use cairns_bench::{BenchArgs, load_set, parse_list, time_checked};
+use cairns_bench::{BenchArgs, load_set, parse_list, print_table_head, time_checked};
 
 /// The number of landmarks of the floors.
 const K: usize = 16;
@@ -188,10 +188,15 @@ fn report(
         "\n{set}: {maps} maps, {queries} queries; placing and building {K} landmarks over all maps (not in the query times): farthest {:.2} s, sampled {:.2} s",
         prep[0], prep[1]
     );
-    println!(
-        "| configuration | mean expanded | fewer expansions | mean us | median us | lower mean time | ns per expansion |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    print_table_head(&[
+        "configuration",
+        "mean expanded",
+        "fewer expansions",
+        "mean us",
+        "median us",
+        "lower mean time",
+        "ns per expansion",
+    ]);
     for c in (0..N).filter(|&c| run_config[c]) {
         let exp = expanded[c] as f64 / q;
         let m = mean(&times[c]);

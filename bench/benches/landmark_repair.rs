@@ -37,7 +37,7 @@ use cairns::grid::{GridGraph, Tile};
 use cairns::landmarks::{Directedness, IncrementalTable, LandmarkTable, Placement, place};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
-use cairns_bench::{edit_args, octile_map};
+use cairns_bench::{edit_args, octile_map, print_table_head};
 
 const K: usize = 16;
 const KINDS: [&str; 4] = ["close", "reopen", "open", "reclose"];
@@ -134,10 +134,16 @@ fn main() {
             graph.width(),
             graph.height()
         );
-        println!(
-            "| edit | repair median ms | repair mean ms | rebuild median ms | rebuild / repair (medians) | entries changed (median) | edit median ms | restores |"
-        );
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+        print_table_head(&[
+            "edit",
+            "repair median ms",
+            "repair mean ms",
+            "rebuild median ms",
+            "rebuild / repair (medians)",
+            "entries changed (median)",
+            "edit median ms",
+            "restores",
+        ]);
         for ((kind, rows), edits) in KINDS.iter().zip(&times).zip(&edit_times) {
             let repair: Vec<f64> = rows.iter().map(|r| r.0 * 1e3).collect();
             let rebuild: Vec<f64> = rows.iter().map(|r| r.1 * 1e3).collect();

@@ -45,7 +45,7 @@ use cairns::movingai::runner::same_cost;
 use cairns::open::PairingHeap;
 use cairns::search::{AStar, Dijkstra, Search, SearchCache};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table};
-use cairns_bench::{BenchArgs, load_set};
+use cairns_bench::{BenchArgs, load_set, print_table_head};
 
 /// The number of landmarks.
 const K: usize = 16;
@@ -208,10 +208,15 @@ fn report(set: &str, maps: usize, goals: usize, repeat: usize, totals: &[Totals;
         "\n{set}: {maps} maps, {goals} goals, {} queries",
         goals * repeat
     );
-    println!(
-        "| configuration | mean expanded, all | mean us, all | mean expanded, repeated | mean us, repeated | known entries per column | time vs dh:16, all |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    print_table_head(&[
+        "configuration",
+        "mean expanded, all",
+        "mean us, all",
+        "mean expanded, repeated",
+        "mean us, repeated",
+        "known entries per column",
+        "time vs dh:16, all",
+    ]);
     let all_us =
         |t: &Totals| (t.seconds[0] + t.seconds[1]) / (t.queries[0] + t.queries[1]) as f64 * 1e6;
     let base = all_us(&totals[0]);

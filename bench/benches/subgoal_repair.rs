@@ -30,7 +30,9 @@ use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
 use cairns::search::SubgoalGraph;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, edit_set, least_us, least_us_in_turn, open_queries};
+use cairns_bench::{
+    edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,
+};
 
 /// The engine's subgoal graph.
 fn subgoals(engine: &Engine) -> &SubgoalGraph {
@@ -112,10 +114,18 @@ fn main() {
         "every sub answer checked equal to jps+'s on the edited map; each repaired graph's subgoals and edges equal to a build's"
     );
     println!();
-    println!(
-        "| map | subgoals | build s | Engine::edited median ms | jps+ Engine::edited ms | jps+ us | behind us | repair ms | repair and rank s | ranked us |"
-    );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    print_table_head(&[
+        "map",
+        "subgoals",
+        "build s",
+        "Engine::edited median ms",
+        "jps+ Engine::edited ms",
+        "jps+ us",
+        "behind us",
+        "repair ms",
+        "repair and rank s",
+        "ranked us",
+    ]);
     for map in maps {
         let (mut graph, queries, cells) = edit_set(&map, edits, seed);
         let t0 = Instant::now();

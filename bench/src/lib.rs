@@ -165,6 +165,13 @@ impl RatioTable {
     }
 }
 
+/// Prints the head of a markdown table: the column names, then the row
+/// that aligns the first column left and each other one right.
+pub fn print_table_head(columns: &[&str]) {
+    println!("| {} |", columns.join(" | "));
+    println!("|---|{}", "---:|".repeat(columns.len().saturating_sub(1)));
+}
+
 /// The geometric mean of positive values; 0 for none.
 pub fn geometric_mean(values: &[f64]) -> f64 {
     if values.is_empty() {

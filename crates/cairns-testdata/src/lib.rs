@@ -78,14 +78,7 @@ pub fn scen_files(set: &str) -> Vec<PathBuf> {
 ///
 /// When the data directory is missing or cannot be listed.
 pub fn real_files(ext: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = list(&data_dir())
-        .into_iter()
-        .filter(|p| p.is_dir())
-        .flat_map(|set| list(&set))
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect();
-    files.sort();
-    files
+    files_below(&data_dir(), |p| p.extension().is_some_and(|e| e == ext))
 }
 
 /// The road graph directory (the one holding `README.md`, `dimacs/`,
@@ -125,14 +118,7 @@ pub fn road_file(relative: &str) -> PathBuf {
 ///
 /// When the directory is missing or cannot be listed.
 pub fn road_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = list(&roads_dir())
-        .into_iter()
-        .filter(|p| p.is_dir())
-        .flat_map(|dir| list(&dir))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    files
+    files_below(&roads_dir(), Path::is_file)
 }
 
 /// The directory `$var` names, or `shared/data/<beside>` beside the
@@ -162,6 +148,22 @@ fn file_of(dir: &Path, relative: &str, what: &str, var: &str) -> PathBuf {
         path.display()
     );
     path
+}
+
+/// The entries of `dir`'s subdirectories that `keep` keeps, sorted.
+///
+/// # Panics
+///
+/// When a directory cannot be listed.
+fn files_below(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = list(dir)
+        .into_iter()
+        .filter(|p| p.is_dir())
+        .flat_map(|sub| list(&sub))
+        .filter(|p| keep(p))
+        .collect();
+    files.sort();
+    files
 }
 
 /// The entries of a directory.

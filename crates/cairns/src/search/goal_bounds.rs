@@ -1010,8 +1010,8 @@ mod tests {
     use crate::grid::Tile;
     use crate::search::boxes::EMPTY;
     use crate::search::testing::{
-        flip_cells, matches_dijkstra_from, proptest_against_dijkstra, refuses_other_grids,
-        scattered, walled as grid,
+        edit_batches, flip_cells, matches_dijkstra_from, proptest_against_dijkstra,
+        refuses_other_grids, scattered, walled as grid,
     };
     use crate::search::{Search, SearchCache};
 
@@ -1075,10 +1075,7 @@ mod tests {
         #[test]
         fn edited_tables_fill_in_to_built_ones(
             (mut graph, start) in scattered(16, 500),
-            batches in proptest::collection::vec(
-                proptest::collection::vec((0..16u32, 0..16u32), 1..4),
-                1..4,
-            ),
+            batches in edit_batches(16),
         ) {
             let mut table = GoalBounds::build(&graph);
             for batch in batches {

@@ -28,8 +28,6 @@ pub(crate) fn walled(w: u32, h: u32, mut walls: impl FnMut(u32, u32) -> bool) ->
     )
 }
 
-/// A 300x80 octile map with walls here and there: its saved tables take
-/// more than one 64 KiB write block.
 /// Turns each cell of `batch` (coordinates taken modulo the grid's size)
 /// from passable to wall or back, in order: the cells edited, for a
 /// table's `edited`/`repair`.
@@ -49,6 +47,15 @@ pub(crate) fn flip_cells(graph: &mut GridGraph, batch: &[(u32, u32)]) -> Vec<Nod
     edited
 }
 
+/// One to three batches of one to three cells (coordinates below `side`)
+/// to turn with [`flip_cells`], batch after batch: the wall edits of the
+/// tables' repair tests.
+pub(crate) fn edit_batches(side: u32) -> impl Strategy<Value = Vec<Vec<(u32, u32)>>> {
+    proptest::collection::vec(proptest::collection::vec((0..side, 0..side), 1..4), 1..4)
+}
+
+/// A 300x80 octile map with walls here and there: its saved tables take
+/// more than one 64 KiB write block.
 pub(crate) fn large_map() -> GridGraph {
     walled(300, 80, |x, y| (x * 7 + y * 3) % 11 == 0)
 }

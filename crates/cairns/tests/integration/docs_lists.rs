@@ -122,45 +122,52 @@ fn lists() -> [(&'static str, Vec<String>); 6] {
     ]
 }
 
-/// Checks that `names` (the section at `place`) names every entry of each
-/// list in `which`.
-fn names_lists(names: &str, which: &[&str], place: &str) {
-    for (what, list) in lists().iter().filter(|(what, _)| which.contains(what)) {
-        names_all(names, list, what, place);
+/// Checks that the section under `heading` of `file` (its module docs for
+/// a `.rs` file) names every entry of each list in `which` (all when
+/// empty).
+fn names_lists(file: &str, heading: &str, which: &[&str]) {
+    let text = if std::path::Path::new(file)
+        .extension()
+        .is_some_and(|e| e == "rs")
+    {
+        module_doc(file)
+    } else {
+        read(file)
+    };
+    let names = section(&text, heading, file);
+    let place = format!("{file}, {heading:?}");
+    for (what, list) in lists()
+        .iter()
+        .filter(|(what, _)| which.is_empty() || which.contains(what))
+    {
+        names_all(names, list, what, &place);
     }
 }
 
 #[test]
 fn the_crate_docs_name_everything() {
-    let doc = module_doc("crates/cairns/src/lib.rs");
-    let names = section(&doc, "# Everything by name", "lib.rs");
-    let every = lists().map(|(what, _)| what);
-    names_lists(names, &every, "lib.rs, \"Everything by name\"");
+    names_lists("crates/cairns/src/lib.rs", "# Everything by name", &[]);
 }
 
 #[test]
 fn the_spec_docs_name_every_search_heuristic_and_table() {
-    let doc = module_doc("crates/cairns/src/spec/mod.rs");
-    let names = section(&doc, "# Names", "spec/mod.rs");
-    let which = ["searches", "heuristics", "placements"];
-    names_lists(names, &which, "spec/mod.rs, \"Names\"");
-    let tables = section(&doc, "# Tables", "spec/mod.rs");
-    names_lists(tables, &["table kinds"], "spec/mod.rs, \"Tables\"");
+    let spec = "crates/cairns/src/spec/mod.rs";
+    names_lists(spec, "# Names", &["searches", "heuristics", "placements"]);
+    names_lists(spec, "# Tables", &["table kinds"]);
 }
 
 #[test]
 fn the_guide_names_everything() {
-    let guide = read("docs/guide.md");
-    let names = section(&guide, "## Everything by name", "docs/guide.md");
-    let every = lists().map(|(what, _)| what);
-    names_lists(names, &every, "docs/guide.md, \"Everything by name\"");
+    names_lists("docs/guide.md", "## Everything by name", &[]);
 }
 
 #[test]
 fn the_command_docs_name_every_search_and_movement_rule() {
-    let cli = read("docs/cli.md");
-    let head = section(&cli, "# The `cairns` command", "docs/cli.md");
-    names_lists(head, &["searches", "movement rules"], "docs/cli.md");
+    names_lists(
+        "docs/cli.md",
+        "# The `cairns` command",
+        &["searches", "movement rules"],
+    );
 }
 
 /// The checks above fail when a name goes missing (a check that cannot

@@ -436,7 +436,7 @@ mod tests {
     use super::*;
     use crate::grid::Tile;
     use crate::search::SubgoalSearch;
-    use crate::search::testing::{flip_cells, matches_dijkstra_from, scattered};
+    use crate::search::testing::{edit_batches, flip_cells, matches_dijkstra_from, scattered};
 
     /// The subgoals, the edges and, once contracted, the whole graph of
     /// `table` are those of a build on `graph`.
@@ -480,10 +480,7 @@ mod tests {
         #[test]
         fn edited_graphs_are_built_ones(
             (mut graph, start) in scattered(24, 450),
-            batches in proptest::collection::vec(
-                proptest::collection::vec((0..24u32, 0..24u32), 1..4),
-                1..4,
-            ),
+            batches in edit_batches(24),
         ) {
             let mut table = SubgoalGraph::build(&graph);
             for batch in batches {
