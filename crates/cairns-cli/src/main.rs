@@ -8,6 +8,7 @@ mod choose;
 mod demo;
 mod field;
 mod generate;
+mod graph;
 mod json;
 mod landmarks;
 mod path;
@@ -67,6 +68,12 @@ enum Command {
     Choose(pick::Args),
     /// List the OPEN sets that `scen --open` accepts, with their costs.
     OpenSets,
+    /// Searches on weighted graphs (road networks): DIMACS, PACE or arc
+    /// list files.
+    Graph {
+        #[command(subcommand)]
+        command: graph::Command,
+    },
     /// Write a generated map (rooms, maze, random, open), with terrain
     /// patches for --terrain if asked.
     Generate(generate::Args),
@@ -107,6 +114,7 @@ fn main() -> ExitCode {
         Some(Command::Choose(args)) => pick::run(&args),
         Some(Command::OpenSets) => list_open_sets(),
         Some(Command::Generate(args)) => generate::run(&args),
+        Some(Command::Graph { command }) => graph::run(&command),
     };
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,

@@ -94,6 +94,10 @@
 //! | `focal` | [`search::Focal`] (bounded-suboptimal) |
 //! | (closures) | [`search::astar_fn`] |
 //!
+//! | graph searches ([`spec::GraphSearch`], on road graphs) | type |
+//! |---|---|
+//! | `dijkstra`, `bidijkstra`, `ch` | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::ContractionHierarchy`] (contraction hierarchies) |
+//!
 //! | heuristics ([`spec::HeuristicSpec`]) | type |
 //! |---|---|
 //! | `zero`, `manhattan`, `octile`, `euclidean` | [`heuristic::Zero`], [`heuristic::Manhattan`], [`heuristic::Octile`], [`heuristic::Euclidean`] |

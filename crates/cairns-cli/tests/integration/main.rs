@@ -3,6 +3,7 @@
 mod choose;
 mod cli;
 mod goals;
+mod graph;
 mod json;
 mod jump_table;
 mod landmarks;

@@ -77,6 +77,17 @@ pub enum GraphFormat {
 }
 
 impl GraphFormat {
+    /// The id the format gives the first node: 1 in DIMACS and PACE files,
+    /// 0 in arc lists. A node's [`NodeId`] is its id in the file minus this.
+    ///
+    /// [`NodeId`]: crate::graph::NodeId
+    pub fn first_id(self) -> u32 {
+        match self {
+            GraphFormat::Dimacs | GraphFormat::Pace => 1,
+            GraphFormat::Arcs => 0,
+        }
+    }
+
     /// The format of a file whose first line that is not a comment is
     /// `line`, if it is one of these.
     fn detect(line: &str) -> Option<GraphFormat> {
@@ -151,6 +162,16 @@ pub fn parse_graph_format(reader: impl BufRead) -> Result<(CsrGraph, GraphFormat
 /// cannot be opened or read is [`ParseErrorKind::Io`].
 pub fn read_graph(path: &Path) -> Result<CsrGraph, ParseError> {
     load(path, parse_graph)
+}
+
+/// As [`read_graph`], also saying which format the file was (and so where
+/// its ids start, [`GraphFormat::first_id`]).
+///
+/// # Errors
+///
+/// As [`read_graph`].
+pub fn read_graph_format(path: &Path) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    load(path, parse_graph_format)
 }
 
 /// Parses a 9th DIMACS challenge `.gr` file: comments (`c`), one header

@@ -99,7 +99,7 @@ macro_rules! along_edges {
 mod astar;
 mod batch;
 mod bfs;
-mod bidirectional;
+pub(crate) mod bidirectional;
 mod boxes;
 mod closure;
 mod contraction;

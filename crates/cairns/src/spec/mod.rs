@@ -14,7 +14,8 @@
 //! `rules.rs` (which combinations run, and the defaults), `tables.rs` (the
 //! table kinds: what is built before the first query), `prepare.rs`
 //! (preparing a spec on a graph), `construct.rs` (where names become types) and
-//! `engine.rs` (the owning engine).
+//! `engine.rs` (the owning engine); `graph.rs` holds the searches on
+//! weighted graphs by name ([`GraphSearch`], [`GraphEngine`]).
 //!
 //! # Names
 //!
@@ -80,6 +81,7 @@ mod choose;
 mod construct;
 mod engine;
 mod error;
+mod graph;
 mod live;
 mod names;
 mod prepare;
@@ -91,6 +93,7 @@ pub use choose::{Allowance, Choice, choose};
 pub use construct::BoxedSearcher;
 pub use engine::{Engine, EngineSearcher};
 pub use error::{SpecError, SpecErrorKind};
+pub use graph::{GraphCache, GraphEngine, GraphSearch};
 pub use live::{Live, LiveSearcher};
 pub use names::{
     ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, MAX_LANDMARKS, PLACEMENT_SEED,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use cairns::grid::Neighborhood;
 use cairns::open::OpenKind;
 use cairns::saved::TableKind;
-use cairns::spec::{Algorithm, HeuristicSpec, PlacementKind};
+use cairns::spec::{Algorithm, GraphSearch, HeuristicSpec, PlacementKind};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -111,9 +111,13 @@ fn movement_options() -> Vec<String> {
 }
 
 /// Every list of names the docs keep, by what it names.
-fn lists() -> [(&'static str, Vec<String>); 6] {
+fn lists() -> [(&'static str, Vec<String>); 7] {
     [
         ("searches", algorithms()),
+        (
+            "graph searches",
+            GraphSearch::ALL.map(|s| s.name().to_string()).to_vec(),
+        ),
         ("heuristics", distances()),
         ("placements", placements()),
         ("OPEN sets", open_sets()),

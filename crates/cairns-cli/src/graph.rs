@@ -1,0 +1,384 @@
+//! `cairns graph`: searches on weighted graphs (road networks) in any of
+//! the formats `cairns::graph` reads, ids as in the file (from 1 in DIMACS
+//! and PACE files, from 0 in arc lists).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use cairns::graph::{CsrGraph, GraphFormat, NodeId, read_graph_format};
+use cairns::movingai::runner::median;
+use cairns::rng::SplitMix64;
+use cairns::spec::{GraphEngine, GraphSearch};
+use clap::builder::TypedValueParser as _;
+
+use crate::Outcome;
+
+/// The commands of `cairns graph`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Answer many `SOURCE TARGET` queries and print a summary (as `scen`
+    /// does for a map).
+    Queries(QueriesArgs),
+    /// Find one shortest path.
+    Path(PathArgs),
+}
+
+/// `--search`'s parser: the library's graph search names, each listed in
+/// `--help` with what it is.
+fn search_names() -> impl clap::builder::TypedValueParser<Value = GraphSearch> {
+    let names =
+        GraphSearch::ALL.map(|s| clap::builder::PossibleValue::new(s.name()).help(s.about()));
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<GraphSearch>())
+}
+
+/// The graph and the search every `cairns graph` command takes.
+#[derive(Debug, clap::Args)]
+pub struct GraphArgs {
+    /// The graph file: DIMACS `.gr` (`p sp`), PACE `.gr` (`p tw`, unit
+    /// weights) or `a FROM TO WEIGHT` arcs, told by its content.
+    /// Compressed files are refused: decompress them first (`xz -dk`).
+    pub graph: PathBuf,
+    /// The search, by name.
+    #[arg(long = "search", value_name = "NAME", default_value = "ch", value_parser = search_names())]
+    pub search: GraphSearch,
+}
+
+/// Options of `cairns graph queries`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["queries", "random"])))]
+pub struct QueriesArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+    /// A file of queries, one `SOURCE TARGET` pair a line (ids as in the
+    /// graph file; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// N random pairs of nodes instead (see --seed).
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// The seed of --random.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Check every cost against this search's (dijkstra); a mismatch exits 1.
+    #[arg(long, value_name = "NAME", value_parser = search_names())]
+    pub against: Option<GraphSearch>,
+    /// Print one JSON object instead of text (the fields of `scen --json`
+    /// where they mean the same).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `cairns graph path`.
+#[derive(Debug, clap::Args)]
+pub struct PathArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+    /// The start node, its id as in the graph file.
+    pub from: u64,
+    /// The goal node, its id as in the graph file.
+    pub to: u64,
+    /// Print one JSON object instead of text (`cost` is null when there is
+    /// no path).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs a `cairns graph` command.
+pub fn run(command: &Command) -> anyhow::Result<Outcome> {
+    match command {
+        Command::Queries(args) => queries(args),
+        Command::Path(args) => path(args),
+    }
+}
+
+/// A graph read, with where its file's ids start, and the engine of the
+/// search on it (built, with a spinner on a terminal while it is).
+struct Loaded {
+    engine: GraphEngine,
+    format: GraphFormat,
+    read_s: f64,
+}
+
+impl Loaded {
+    fn new(args: &GraphArgs) -> anyhow::Result<Loaded> {
+        let t0 = Instant::now();
+        let (graph, format) = read_graph_format(&args.graph)?;
+        let read_s = t0.elapsed().as_secs_f64();
+        let engine = crate::progress::during(&format!("{}: building", args.search), || {
+            GraphEngine::new(graph, args.search)
+        });
+        Ok(Loaded {
+            engine,
+            format,
+            read_s,
+        })
+    }
+
+    fn graph(&self) -> &CsrGraph {
+        self.engine.graph()
+    }
+
+    /// The node of file id `id`, or why there is none.
+    fn node(&self, id: u64) -> Result<NodeId, String> {
+        let first = u64::from(self.format.first_id());
+        let n = self.graph().node_count() as u64;
+        match id.checked_sub(first) {
+            Some(i) if i < n => Ok(NodeId(i as u32)),
+            _ => Err(format!(
+                "node {id} is out of range (ids {first} to {})",
+                (first + n).saturating_sub(1)
+            )),
+        }
+    }
+
+    /// The file id of `node`.
+    fn id(&self, node: NodeId) -> u64 {
+        u64::from(node.0) + u64::from(self.format.first_id())
+    }
+
+    /// The text head every `cairns graph` command prints: the graph, what
+    /// the search built.
+    fn print_head(&self, file: &Path) {
+        let g = self.graph();
+        println!(
+            "{}: {} nodes, {} arcs ({}, read in {:.2} s)",
+            file.display(),
+            g.node_count(),
+            g.edge_count(),
+            self.format,
+            self.read_s
+        );
+        let e = &self.engine;
+        println!(
+            "{}: built in {:.2} s, {} bytes",
+            e.search(),
+            e.preprocess_s(),
+            e.table_bytes()
+        );
+    }
+
+    /// The JSON fields every `cairns graph` command prints.
+    fn json(&self, file: &Path) -> serde_json::Value {
+        let graph = self.graph();
+        serde_json::json!({
+            "graph": file.display().to_string(),
+            "format": self.format.to_string(),
+            "nodes": graph.node_count(),
+            "arcs": graph.edge_count(),
+            "read_s": self.read_s,
+            "search": self.engine.search().name(),
+            "spec": self.engine.search().name(),
+            "preprocess_s": self.engine.preprocess_s(),
+            "table_bytes": self.engine.table_bytes(),
+        })
+    }
+}
+
+/// Reads a queries file: `SOURCE TARGET` a line.
+fn read_queries(file: &Path, loaded: &Loaded) -> anyhow::Result<Vec<(NodeId, NodeId)>> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("{}", file.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |why: String| anyhow::anyhow!("{}: line {}: {why}", file.display(), i + 1);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [s, t] = words[..] else {
+            return Err(at(format!(
+                "expected `SOURCE TARGET`, found {} words",
+                words.len()
+            )));
+        };
+        let id = |w: &str| {
+            w.parse::<u64>()
+                .map_err(|_| at(format!("{w:?} is not a node id")))
+        };
+        let (s, t) = (id(s)?, id(t)?);
+        out.push((loaded.node(s).map_err(at)?, loaded.node(t).map_err(at)?));
+    }
+    Ok(out)
+}
+
+/// The queries of `cairns graph queries`: from its file, or random pairs.
+fn pairs(args: &QueriesArgs, loaded: &Loaded) -> anyhow::Result<Vec<(NodeId, NodeId)>> {
+    let n = loaded.graph().node_count() as u64;
+    match (&args.queries, args.random) {
+        (Some(file), _) => read_queries(file, loaded),
+        (None, Some(_)) if n == 0 => bail!(
+            "{}: the graph has no nodes to pick queries from",
+            args.graph.graph.display()
+        ),
+        (None, Some(count)) => {
+            let mut rng = SplitMix64::new(args.seed);
+            let mut node = || NodeId(rng.below(n) as u32);
+            Ok((0..count).map(|_| (node(), node())).collect())
+        }
+        (None, None) => bail!("give --queries FILE or --random N"),
+    }
+}
+
+/// What `cairns graph queries` found: each query's seconds, and the
+/// queries whose cost the reference search disagrees with.
+struct Answers {
+    times: Vec<f64>,
+    settled: u64,
+    no_path: usize,
+    mismatches: Vec<(NodeId, NodeId, Option<f64>, Option<f64>)>,
+}
+
+impl Answers {
+    /// Answers `pairs` on `engine`, each checked against `reference`'s
+    /// cost when given.
+    fn of(
+        engine: &GraphEngine, pairs: &[(NodeId, NodeId)], reference: Option<&GraphEngine>,
+    ) -> Answers {
+        let mut cache = engine.cache();
+        let mut checks = reference.map(|r| (r, r.cache()));
+        let mut out = Answers {
+            times: Vec::new(),
+            settled: 0,
+            no_path: 0,
+            mismatches: Vec::new(),
+        };
+        for &(s, t) in pairs {
+            let t0 = Instant::now();
+            let cost = engine.cost(s, t, &mut cache);
+            out.times.push(t0.elapsed().as_secs_f64());
+            out.settled += engine.settled(&cache);
+            out.no_path += usize::from(cost.is_none());
+            if let Some((r, c)) = &mut checks {
+                let want = r.cost(s, t, c);
+                if want != cost {
+                    out.mismatches.push((s, t, cost, want));
+                }
+            }
+        }
+        out
+    }
+
+    /// `(mean us, median us, mean settled nodes)` a query; zeros for none.
+    fn means(&self) -> (f64, f64, f64) {
+        if self.times.is_empty() {
+            return (0.0, 0.0, 0.0);
+        }
+        let n = self.times.len() as f64;
+        (
+            self.times.iter().sum::<f64>() / n * 1e6,
+            median(&self.times) * 1e6,
+            self.settled as f64 / n,
+        )
+    }
+}
+
+/// `cairns graph queries`.
+fn queries(args: &QueriesArgs) -> anyhow::Result<Outcome> {
+    let loaded = Loaded::new(&args.graph)?;
+    let pairs = pairs(args, &loaded)?;
+    let engine = &loaded.engine;
+    let reference = args
+        .against
+        .map(|s| GraphEngine::new(engine.graph().clone(), s));
+    let answers = Answers::of(engine, &pairs, reference.as_ref());
+    let (mean_us, median_us, mean_settled) = answers.means();
+    let (queries, no_path, mismatches) = (pairs.len(), answers.no_path, &answers.mismatches);
+    if args.json {
+        let mut out = loaded.json(&args.graph.graph);
+        crate::json::merge(
+            &mut out,
+            serde_json::json!({
+                "queries": queries,
+                "no_path": no_path,
+                "against": args.against.map(GraphSearch::name),
+                "mismatches": mismatches.len(),
+                "mean_us": mean_us,
+                "median_us": median_us,
+                "mean_settled": mean_settled,
+                "seed": args.random.map(|_| args.seed),
+            }),
+        );
+        crate::json::print(&out)?;
+    } else {
+        loaded.print_head(&args.graph.graph);
+        println!(
+            "{queries} queries, {no_path} without a path: mean {mean_us:.1} us, median {median_us:.1} us, {mean_settled:.0} nodes settled a query"
+        );
+        if let Some(r) = args.against {
+            println!("checked against {r}: {} mismatches", mismatches.len());
+        }
+        for (s, t, got, want) in mismatches.iter().take(10) {
+            println!(
+                "mismatch: {} -> {}: {} gave {got:?}, {} gave {want:?}",
+                loaded.id(*s),
+                loaded.id(*t),
+                engine.search(),
+                args.against.map_or("", GraphSearch::name)
+            );
+        }
+    }
+    Ok(if mismatches.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    })
+}
+
+/// `cairns graph path`.
+fn path(args: &PathArgs) -> anyhow::Result<Outcome> {
+    let loaded = Loaded::new(&args.graph)?;
+    let file = args.graph.graph.display();
+    let node = |id| {
+        loaded
+            .node(id)
+            .map_err(|why| anyhow::anyhow!("{file}: {why}"))
+    };
+    let (s, t) = (node(args.from)?, node(args.to)?);
+    let mut cache = loaded.engine.cache();
+    let t0 = Instant::now();
+    let found = loaded.engine.path(s, t, &mut cache);
+    let us = t0.elapsed().as_secs_f64() * 1e6;
+    let ids: Vec<u64> = found
+        .iter()
+        .flat_map(|p| p.nodes.iter().map(|&n| loaded.id(n)))
+        .collect();
+    if args.json {
+        let mut out = loaded.json(&args.graph.graph);
+        crate::json::merge(
+            &mut out,
+            serde_json::json!({
+                "from": args.from,
+                "to": args.to,
+                "cost": found.as_ref().map(|p| p.cost),
+                "path": ids,
+                "settled": loaded.engine.settled(&cache),
+                "us": us,
+            }),
+        );
+        crate::json::print(&out)?;
+    } else if let Some(p) = &found {
+        loaded.print_head(&args.graph.graph);
+        println!(
+            "cost {} over {} nodes ({}, {us:.1} us)",
+            p.cost,
+            p.nodes.len(),
+            loaded.engine.search()
+        );
+        println!(
+            "{}",
+            ids.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    } else {
+        loaded.print_head(&args.graph.graph);
+        println!("no path from {} to {}", args.from, args.to);
+    }
+    Ok(if found.is_some() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    })
+}

@@ -1,0 +1,99 @@
+//! `cairns graph`: road graphs in their files' ids, every search checked
+//! against Dijkstra, bad files and queries refused with their line.
+
+use crate::{TempDir, assert_exit, assert_file_refused, cairns, json_of, stdout};
+
+/// A road graph of `../shared/data/roads` as a command-line argument.
+fn road(file: &str) -> String {
+    cairns_testdata::road_file(file)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Every graph search answers random Rome and Bremen queries as Dijkstra
+/// does, and `--json` says so with `scen --json`'s field names.
+#[test]
+fn every_graph_search_matches_dijkstra_on_road_graphs() {
+    for file in ["dimacs/rome99.gr", "fast_paths/bremen_time.gr"] {
+        let graph = road(file);
+        for search in cairns::spec::GraphSearch::ALL {
+            let j = json_of(&[
+                "graph",
+                "queries",
+                &graph,
+                "--search",
+                search.name(),
+                "--random",
+                "300",
+                "--seed",
+                "7",
+                "--against",
+                "dijkstra",
+                "--json",
+            ]);
+            assert_eq!(j["search"], search.name(), "{j}");
+            assert_eq!(j["queries"], 300, "{j}");
+            assert_eq!(j["mismatches"], 0, "{j}");
+            assert_eq!(j["against"], "dijkstra", "{j}");
+            for field in [
+                "mean_us",
+                "median_us",
+                "preprocess_s",
+                "table_bytes",
+                "no_path",
+            ] {
+                assert!(j[field].is_number(), "{field}: {j}");
+            }
+        }
+    }
+}
+
+/// A queries file in the graph file's ids (from 1 in DIMACS), comments
+/// and blank lines skipped; the path printed in those ids.
+#[test]
+fn queries_and_paths_are_in_the_files_ids() {
+    let dir = TempDir::new("graph-ids");
+    // 1 -> 2 -> 3 costs 3; 3 -> 1 is no arc, so 3 to 1 has no path.
+    let graph = dir.file(
+        "g.gr",
+        "c three nodes\np sp 3 3\na 1 2 1\na 2 3 2\na 1 3 9\n",
+    );
+    let queries = dir.file("q.txt", "# from to\n1 3\n\n3 1\n");
+    let j = json_of(&["graph", "queries", &graph, "--queries", &queries, "--json"]);
+    assert_eq!(
+        (j["queries"].clone(), j["no_path"].clone()),
+        (2.into(), 1.into()),
+        "{j}"
+    );
+    let j = json_of(&["graph", "path", &graph, "1", "3", "--json"]);
+    assert_eq!(j["cost"], 3.0, "{j}");
+    assert_eq!(j["path"], serde_json::json!([1, 2, 3]), "{j}");
+    let o = cairns(&["graph", "path", &graph, "3", "1", "--search", "bidijkstra"]);
+    assert_exit(&o, 1);
+    assert!(stdout(&o).contains("no path from 3 to 1"), "{}", stdout(&o));
+}
+
+/// Bad queries and graphs name their file and line.
+#[test]
+fn bad_queries_and_graphs_name_their_file_and_line() {
+    let dir = TempDir::new("graph-bad");
+    let graph = dir.file("g.gr", "p sp 2 1\na 1 2 1\n");
+    for (text, says) in [
+        ("1 2\n1 3\n", "line 2: node 3 is out of range (ids 1 to 2)"),
+        ("1 2 3\n", "line 1: expected `SOURCE TARGET`, found 3 words"),
+        ("1 x\n", "line 1: \"x\" is not a node id"),
+        ("0 1\n", "line 1: node 0 is out of range"),
+    ] {
+        let queries = dir.file("q.txt", text);
+        let o = cairns(&["graph", "queries", &graph, "--queries", &queries]);
+        assert_file_refused(&o, &queries, says);
+    }
+    let o = cairns(&["graph", "path", &graph, "1", "5"]);
+    assert_file_refused(&o, &graph, "node 5 is out of range (ids 1 to 2)");
+    let bad = dir.file("bad.gr", "p sp 2 1\na 1 3 1\n");
+    let o = cairns(&["graph", "queries", &bad, "--random", "1"]);
+    assert_file_refused(&o, &bad, "line 2:");
+    let o = cairns(&["graph", "queries", &graph]);
+    assert_exit(&o, 2);
+}

@@ -1,0 +1,276 @@
+//! The searches on weighted graphs (road networks), by name:
+//! [`GraphSearch`], and [`GraphEngine`], which owns a graph and what its
+//! search built before the first query, for the command line's `cairns
+//! graph` and the bindings.
+//!
+//! | name | search | built before the first query |
+//! |---|---|---|
+//! | `dijkstra` | [`Dijkstra`] | nothing |
+//! | `bidijkstra` | [`BidirectionalDijkstra`] | nothing |
+//! | `ch` | [`ContractionHierarchy`] | the hierarchy |
+//!
+//! ```
+//! use cairns::graph::{CsrGraph, NodeId};
+//! use cairns::spec::{GraphEngine, GraphSearch};
+//!
+//! let g = CsrGraph::from_edges(4, &[(0, 1, 4.0), (0, 2, 1.0), (2, 1, 2.0), (1, 3, 1.0)]).unwrap();
+//! let search: GraphSearch = "ch".parse().unwrap();
+//! let engine = GraphEngine::new(g, search);
+//! let mut cache = engine.cache();
+//! assert_eq!(engine.cost(NodeId(0), NodeId(3), &mut cache), Some(4.0));
+//! let path = engine.path(NodeId(0), NodeId(3), &mut cache).unwrap();
+//! assert_eq!(path.nodes, [NodeId(0), NodeId(2), NodeId(1), NodeId(3)]);
+//! assert_eq!(engine.cost(NodeId(3), NodeId(0), &mut cache), None);
+//! assert!("alt".parse::<GraphSearch>().is_err());
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use super::error::{SpecError, SpecErrorKind};
+use crate::graph::{CsrGraph, NodeId};
+use crate::search::{
+    BiCache, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra, Path, Search,
+    SearchCache,
+};
+
+/// A search on a weighted directed graph, by name (`dijkstra`,
+/// `bidijkstra`, `ch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GraphSearch {
+    /// `dijkstra`: Dijkstra's algorithm from the start, stopped at the goal.
+    Dijkstra,
+    /// `bidijkstra`: bidirectional Dijkstra, forward from the start and
+    /// backward from the goal.
+    Bidijkstra,
+    /// `ch`: contraction hierarchies, built before the first query.
+    Ch,
+}
+
+impl GraphSearch {
+    /// Every graph search, in the order named here.
+    pub const ALL: [GraphSearch; 3] = [
+        GraphSearch::Dijkstra,
+        GraphSearch::Bidijkstra,
+        GraphSearch::Ch,
+    ];
+
+    /// The name (`bidijkstra`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphSearch::Dijkstra => "dijkstra",
+            GraphSearch::Bidijkstra => "bidijkstra",
+            GraphSearch::Ch => "ch",
+        }
+    }
+
+    /// What it is, in a few words (for `--help`).
+    pub fn about(self) -> &'static str {
+        match self {
+            GraphSearch::Dijkstra => "Dijkstra's algorithm, stopped at the goal",
+            GraphSearch::Bidijkstra => {
+                "bidirectional Dijkstra: from both ends, meeting in the middle"
+            }
+            GraphSearch::Ch => "contraction hierarchies, built before the first query",
+        }
+    }
+}
+
+impl fmt::Display for GraphSearch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GraphSearch {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GraphSearch::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| {
+                SpecErrorKind::UnknownName {
+                    what: "graph search",
+                    name: s.chars().take(60).collect(),
+                    expected: GraphSearch::ALL.map(GraphSearch::name).join(", "),
+                }
+                .into()
+            })
+    }
+}
+
+/// What a graph search built before its first query.
+#[derive(Clone, Debug)]
+enum Built {
+    Nothing,
+    Hierarchy(ContractionHierarchy),
+}
+
+/// A graph and one search over it, with what the search built: the owning
+/// counterpart of [`Engine`](super::Engine) for weighted graphs. Queries
+/// take `&self` and a [`GraphCache`] each, so threads share one engine.
+#[derive(Clone, Debug)]
+pub struct GraphEngine {
+    graph: CsrGraph,
+    search: GraphSearch,
+    built: Built,
+    preprocess_s: f64,
+}
+
+/// The memory of a [`GraphEngine`]'s queries, reused from one to the next:
+/// allocate one per thread with [`GraphEngine::cache`].
+#[derive(Clone, Debug)]
+pub struct GraphCache {
+    one: SearchCache,
+    two: BiCache,
+    ch: ChCache,
+}
+
+impl Default for GraphCache {
+    fn default() -> Self {
+        GraphCache {
+            one: SearchCache::new(),
+            two: BiCache::new(),
+            ch: ChCache::new(),
+        }
+    }
+}
+
+impl GraphEngine {
+    /// `search` on `graph`, with what it builds before its first query
+    /// built now (timed: [`preprocess_s`](Self::preprocess_s)).
+    pub fn new(graph: CsrGraph, search: GraphSearch) -> GraphEngine {
+        let t0 = Instant::now();
+        let built = match search {
+            GraphSearch::Dijkstra | GraphSearch::Bidijkstra => Built::Nothing,
+            GraphSearch::Ch => Built::Hierarchy(ContractionHierarchy::build(&graph)),
+        };
+        let preprocess_s = t0.elapsed().as_secs_f64();
+        GraphEngine {
+            graph,
+            search,
+            built,
+            preprocess_s,
+        }
+    }
+
+    /// The graph searched.
+    pub fn graph(&self) -> &CsrGraph {
+        &self.graph
+    }
+
+    /// The search.
+    pub fn search(&self) -> GraphSearch {
+        self.search
+    }
+
+    /// The seconds spent building before the first query (0 for a search
+    /// that builds nothing).
+    pub fn preprocess_s(&self) -> f64 {
+        self.preprocess_s
+    }
+
+    /// The bytes of what was built (0 for a search that builds nothing).
+    pub fn table_bytes(&self) -> usize {
+        match &self.built {
+            Built::Nothing => 0,
+            Built::Hierarchy(ch) => ch.memory_bytes(),
+        }
+    }
+
+    /// A new cache for this engine's queries (one per thread).
+    pub fn cache(&self) -> GraphCache {
+        GraphCache::default()
+    }
+
+    /// The cost of a shortest path from `start` to `goal`, or `None` when
+    /// there is none or either is off the graph.
+    pub fn cost(&self, start: NodeId, goal: NodeId, cache: &mut GraphCache) -> Option<f64> {
+        match (&self.built, self.search) {
+            (Built::Hierarchy(ch), _) => ch.search_cost(start, goal, &mut cache.ch),
+            (Built::Nothing, GraphSearch::Bidijkstra) => {
+                BidirectionalDijkstra::new(&self.graph).search_cost(start, goal, &mut cache.two)
+            }
+            (Built::Nothing, _) => {
+                Dijkstra::new(&self.graph).search_cost(start, goal, &mut cache.one)
+            }
+        }
+    }
+
+    /// A shortest path from `start` to `goal`: its nodes, start to goal, and
+    /// its cost.
+    pub fn path(&self, start: NodeId, goal: NodeId, cache: &mut GraphCache) -> Option<Path> {
+        let cost = self.cost(start, goal, cache)?;
+        let mut nodes = Vec::new();
+        let found = match (&self.built, self.search) {
+            (Built::Hierarchy(ch), _) => ch.path_into(&mut cache.ch, &mut nodes),
+            (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.path_into(&mut nodes),
+            (Built::Nothing, _) => cache.one.path_into(goal, &mut nodes),
+        };
+        found.then_some(Path { nodes, cost })
+    }
+
+    /// The nodes the last query on `cache` settled (took off its OPEN sets
+    /// for good).
+    pub fn settled(&self, cache: &GraphCache) -> u64 {
+        match (&self.built, self.search) {
+            (Built::Hierarchy(_), _) => cache.ch.settled(),
+            (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.stats().expanded,
+            (Built::Nothing, _) => cache.one.stats().expanded,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::search::bidirectional::testing::{directed_graph, path_cost};
+
+    #[test]
+    fn names_round_trip_and_unknown_ones_list_the_known() {
+        for s in GraphSearch::ALL {
+            assert_eq!(s.name().parse::<GraphSearch>(), Ok(s));
+            assert_eq!(s.to_string(), s.name());
+        }
+        let e = "chh".parse::<GraphSearch>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, ch)"
+        );
+    }
+
+    proptest! {
+        /// Every graph search answers every pair as Dijkstra does, with a
+        /// path along the graph's edges of that cost.
+        #[test]
+        fn every_search_answers_as_dijkstra(g in directed_graph(12)) {
+            let n = g.node_count() as u32;
+            let engines: Vec<GraphEngine> =
+                GraphSearch::ALL.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
+            let mut caches: Vec<GraphCache> = engines.iter().map(GraphEngine::cache).collect();
+            let mut reference = SearchCache::new();
+            for s in 0..n {
+                Dijkstra::new(&g).all(NodeId(s), &mut reference);
+                for t in 0..n {
+                    let want = reference.g(NodeId(t));
+                    for (engine, cache) in engines.iter().zip(&mut caches) {
+                        let (s, t) = (NodeId(s), NodeId(t));
+                        prop_assert_eq!(engine.cost(s, t, cache), want, "{}", engine.search());
+                        let path = engine.path(s, t, cache);
+                        prop_assert_eq!(path.as_ref().map(|p| p.cost), want);
+                        if let Some(p) = path {
+                            prop_assert_eq!(p.nodes.first(), Some(&s));
+                            prop_assert_eq!(p.nodes.last(), Some(&t));
+                            prop_assert_eq!(path_cost(&g, &p.nodes), want);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
