@@ -9,6 +9,7 @@
 mod convert;
 mod engine;
 mod errors;
+mod graph;
 mod grid;
 mod movingai;
 
@@ -19,6 +20,8 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<grid::Grid>()?;
     m.add_class::<engine::Engine>()?;
+    m.add_class::<graph::Graph>()?;
+    m.add_class::<graph::GraphEngine>()?;
     m.add_function(wrap_pyfunction!(movingai::read_map, m)?)?;
     m.add_function(wrap_pyfunction!(movingai::parse_map, m)?)?;
     m.add_function(wrap_pyfunction!(movingai::read_scen, m)?)?;

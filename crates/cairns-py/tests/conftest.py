@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 # (CAIRNS_DATA overrides it, as it does there).
 REPO = Path(__file__).resolve().parents[3]
 MOVINGAI = Path(os.environ.get("CAIRNS_DATA", REPO.parent / "shared" / "data" / "movingai"))
+# The road graphs beside them (CAIRNS_ROADS overrides it, as for cargo).
+ROADS = Path(os.environ.get("CAIRNS_ROADS", REPO.parent / "shared" / "data" / "roads"))
 
 # cairns charges a diagonal move sqrt(2) rounded to f32 (exact ties; see
 # `cairns::grid::DIAGONAL`): 1.7e-8 relative below sqrt(2).
@@ -26,6 +28,14 @@ def movingai() -> Path:
     if not (MOVINGAI / "dao").is_dir():
         pytest.fail(f"{MOVINGAI} is missing: the Moving AI scenario tests need it (../shared/data/movingai, or CAIRNS_DATA)")
     return MOVINGAI
+
+
+@pytest.fixture(scope="session")
+def roads() -> Path:
+    """The road graphs; a test that needs them fails (not skips) without them."""
+    if not (ROADS / "fast_paths").is_dir():
+        pytest.fail(f"{ROADS} is missing: the road graph tests need it (../shared/data/roads, or CAIRNS_ROADS)")
+    return ROADS
 
 
 @st.composite

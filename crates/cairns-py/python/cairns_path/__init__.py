@@ -19,6 +19,8 @@ indexed ``[y, x]``.
 
 from ._native import (
     Engine,
+    Graph,
+    GraphEngine,
     Grid,
     __version__,
     parse_map,
@@ -29,6 +31,8 @@ from ._native import (
 
 __all__ = [
     "Engine",
+    "Graph",
+    "GraphEngine",
     "Grid",
     "__version__",
     "parse_map",

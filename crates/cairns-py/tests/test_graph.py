@@ -1,0 +1,121 @@
+"""Graphs and graph searches against networkx and scipy: random directed
+graphs with zero weights, parallel edges, self-loops and unreachable pairs,
+and the Bremen road graph."""
+
+import math
+import pickle
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse
+import scipy.sparse.csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cairns_path as cp
+
+SEARCHES = ["dijkstra", "bidijkstra", "ch"]
+
+
+@st.composite
+def directed_graphs(draw, max_nodes=12):
+    """A random directed graph: integer weights 0 to 9, a quarter of them 0,
+    self-loops and parallel edges allowed."""
+    n = draw(st.integers(1, max_nodes))
+    m = draw(st.integers(0, 3 * max_nodes))
+    node = st.integers(0, n - 1)
+    edges = draw(st.lists(st.tuples(node, node, st.sampled_from([0, 0, 1, 2, 3, 5, 9])), min_size=m, max_size=m))
+    return n, edges
+
+
+def oracle(n, edges):
+    """networkx's graph of the edges, parallel edges kept as their cheapest."""
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    for u, v, w in edges:
+        if not g.has_edge(u, v) or g[u][v]["weight"] > w:
+            g.add_edge(u, v, weight=w)
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(directed_graphs())
+def test_every_search_answers_as_networkx(graph):
+    n, edges = graph
+    cols = list(zip(*edges)) if edges else ([], [], [])
+    g = cp.Graph(n, np.array(cols[0], dtype=np.int64), np.array(cols[1], dtype=np.int64), np.array(cols[2], dtype=float))
+    want = dict(nx.all_pairs_dijkstra_path_length(oracle(n, edges)))
+    pairs = [(s, t) for s in range(n) for t in range(n)]
+    for search in SEARCHES:
+        engine = cp.GraphEngine(g, search)
+        for s, t in pairs:
+            expected = want[s].get(t, math.inf)
+            assert engine.cost(s, t) == expected, (search, s, t)
+            path, cost = engine.path(s, t)
+            assert cost == expected
+            if math.isinf(expected):
+                assert path.size == 0
+            else:
+                assert path[0] == s and path[-1] == t
+                assert sum(min(w for a, b, w in edges if (a, b) == (x, y)) for x, y in zip(path[:-1], path[1:])) == expected
+        starts, goals = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        assert engine.costs(starts, goals, threads=2).tolist() == [want[s].get(t, math.inf) for s, t in pairs]
+
+
+def test_bremen_matches_scipy(roads):
+    g = cp.Graph.read(roads / "fast_paths" / "bremen_time.gr")
+    assert (g.node_count, g.edge_count, g.first_id) == (40461, 86475, 0)
+    sources, targets, weights = g.edges()
+    rng = np.random.default_rng(5)
+    starts = rng.integers(0, g.node_count, 20)
+    goals = rng.integers(0, g.node_count, 20)
+    # scipy sums parallel edges when it builds a matrix: give it the
+    # cheapest of each.
+    best = {}
+    for u, v, w in zip(sources.tolist(), targets.tolist(), weights.tolist()):
+        best[(u, v)] = min(w, best.get((u, v), math.inf))
+    keys = list(best)
+    rows = np.array([k[0] for k in keys])
+    cols = np.array([k[1] for k in keys])
+    vals = np.array([best[k] for k in keys])
+    matrix = scipy.sparse.csr_matrix((vals, (rows, cols)), shape=(g.node_count,) * 2)
+    want = scipy.sparse.csgraph.dijkstra(matrix, directed=True, indices=starts)[np.arange(20), goals]
+    for search in SEARCHES:
+        engine = cp.GraphEngine(g, search)
+        got = engine.costs(starts, goals, threads=2)
+        np.testing.assert_allclose(got, want, rtol=1e-9)
+    assert cp.GraphEngine(g, "ch").table_bytes > 0
+
+
+def test_sparse_matrices_pickles_and_reprs():
+    m = scipy.sparse.csr_matrix(np.array([[0, 4, 1, 0], [0, 0, 0, 1], [0, 2, 0, 0], [0, 0, 0, 0]], dtype=float))
+    g = cp.Graph.from_sparse(m)
+    assert repr(g) == "Graph(4 nodes, 4 edges)"
+    engine = cp.GraphEngine(g, "ch")
+    assert engine.path(0, 3)[0].tolist() == [0, 2, 1, 3]
+    again = pickle.loads(pickle.dumps(engine))
+    assert again.search == "ch" and again.cost(0, 3) == 4.0 and again.cost(3, 0) == math.inf
+    assert pickle.loads(pickle.dumps(g)).edge_count == 4
+
+
+def test_bad_input_says_what_is_wrong(tmp_path):
+    with pytest.raises(ValueError, match=r"targets\[1\] is node 7, outside the graph's nodes 0 to 2"):
+        cp.Graph(3, [0, 1], [1, 7], [1.0, 1.0])
+    with pytest.raises(ValueError, match="negative"):
+        cp.Graph(3, [0], [1], [-1.0])
+    with pytest.raises(ValueError, match="2 sources but 1 targets"):
+        cp.Graph(3, [0, 1], [1], [1.0, 1.0])
+    with pytest.raises(ValueError, match="must be square"):
+        cp.Graph.from_sparse(scipy.sparse.csr_matrix(np.ones((2, 3))))
+    bad = tmp_path / "bad.gr"
+    bad.write_text("p sp 2 1\na 1 3 1\n")
+    with pytest.raises(ValueError, match=r"bad\.gr: line 2"):
+        cp.Graph.read(bad)
+    with pytest.raises(FileNotFoundError):
+        cp.Graph.read(tmp_path / "missing.gr")
+    engine = cp.GraphEngine(cp.Graph(2, [0], [1], [1.0]), "bidijkstra")
+    with pytest.raises(ValueError, match="goal 2 is outside the graph's nodes 0 to 1"):
+        engine.cost(0, 2)
+    with pytest.raises(ValueError, match="unknown graph search"):
+        cp.GraphEngine(engine.graph, "chh")
