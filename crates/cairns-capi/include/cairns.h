@@ -101,6 +101,37 @@ typedef int32_t cairns_movement;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// What an engine handle holds: the library's engine of a changing map
+// ([`Live`]), which its searchers follow, and the map's name for
+// messages.
+typedef struct Engine Engine;
+
+// What a graph searcher handle holds.
+typedef struct Searcher Searcher;
+
+// A value behind a C handle: the tag of its kind first (`repr(C)`), so
+// that the tag of any handle can be read before its kind is known.
+typedef struct {
+  uint64_t tag;
+  Engine value;
+} Handle_Engine;
+
+// A graph search prepared on a graph: what it builds before the first
+// query (the contraction hierarchy of `"ch"`) built once, in the function
+// that makes it. Read-only: shared by every thread.
+typedef Handle_Engine cairns_graph_engine;
+
+// A value behind a C handle: the tag of its kind first (`repr(C)`), so
+// that the tag of any handle can be read before its kind is known.
+typedef struct {
+  uint64_t tag;
+  Searcher value;
+} Handle_Searcher;
+
+// A searcher of a graph engine: its own search memory, reused by every
+// query. One per thread; it stays usable after its engine is freed.
+typedef Handle_Searcher cairns_graph_searcher;
+
 // Where a budgeted search ended.
 typedef struct {
   // The goal reached (`CAIRNS_OK`) or the best node so far
@@ -338,6 +369,108 @@ const char *cairns_last_error(void);
 // The name of a status code (`"CAIRNS_NO_PATH"`), a static NUL-terminated
 // string; `"CAIRNS_UNKNOWN"` for a value that is not a code.
 const char *cairns_status_name(int32_t status);
+
+// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
+// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
+// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"` or
+// `"ch"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
+// `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
+// search `CAIRNS_ERR_SPEC`.
+//
+// # Safety
+//
+// `path` and `search` are NUL-terminated strings; `out` is valid for a
+// write.
+cairns_status cairns_graph_engine_read(const char *path,
+                                       const char *search,
+                                       cairns_graph_engine **out);
+
+// A graph engine on `nodes` nodes and `count` edges `sources[i] ->
+// targets[i]` of cost `weights[i]` (finite, not negative; parallel edges
+// and self-loops allowed), running `search`. An edge out of range or a
+// bad weight is `CAIRNS_ERR_ARGUMENT`, naming the edge.
+//
+// # Safety
+//
+// `sources`, `targets` and `weights` are valid for reads of `count`
+// values (NULL when `count` is 0); `search` NUL-terminated; `out` valid
+// for a write.
+cairns_status cairns_graph_engine_from_edges(uint32_t nodes,
+                                             const uint32_t *sources,
+                                             const uint32_t *targets,
+                                             const double *weights,
+                                             size_t count,
+                                             const char *search,
+                                             cairns_graph_engine **out);
+
+// Frees a graph engine (NULL does nothing); its searchers stay usable.
+//
+// # Safety
+//
+// `engine` is NULL or a live graph engine handle, not used after this call.
+cairns_status cairns_graph_engine_free(cairns_graph_engine *engine);
+
+// The number of nodes of the engine's graph; 0 for a NULL or wrong handle.
+//
+// # Safety
+//
+// `engine` is NULL or a live handle of this library.
+uint32_t cairns_graph_engine_node_count(const cairns_graph_engine *engine);
+
+// The id the file gave node 0: 1 for DIMACS and PACE files, 0 for arc
+// lists and graphs from edge arrays (and for a NULL or wrong handle).
+//
+// # Safety
+//
+// `engine` is NULL or a live handle of this library.
+uint32_t cairns_graph_engine_first_id(const cairns_graph_engine *engine);
+
+// A new searcher of `engine` in `*out`.
+//
+// # Safety
+//
+// `engine` is NULL or a live handle; `out` valid for a write.
+cairns_status cairns_graph_searcher_new(const cairns_graph_engine *engine,
+                                        cairns_graph_searcher **out);
+
+// Frees a graph searcher (NULL does nothing).
+//
+// # Safety
+//
+// `searcher` is NULL or a live graph searcher handle, not used after this
+// call.
+cairns_status cairns_graph_searcher_free(cairns_graph_searcher *searcher);
+
+// The cost of a shortest path from node `start` to node `goal` in
+// `*cost`: `CAIRNS_OK`, or `CAIRNS_NO_PATH` with `INFINITY`; a node off
+// the graph is `CAIRNS_ERR_ENDPOINT`.
+//
+// # Safety
+//
+// `searcher` is NULL or a live handle used by no other thread meanwhile;
+// `cost` valid for a write.
+cairns_status cairns_graph_cost(cairns_graph_searcher *searcher,
+                                uint32_t start,
+                                uint32_t goal,
+                                double *cost);
+
+// A shortest path from node `start` to node `goal`: its cost in `*cost`,
+// its nodes (start first) in `nodes` of `capacity` values, their number
+// in `*len`. `CAIRNS_OK`, `CAIRNS_NO_PATH` (`INFINITY`, length 0), or
+// `CAIRNS_ERR_BUFFER_TOO_SMALL` with `*len` the length needed (call with
+// a capacity of 0 to ask for it).
+//
+// # Safety
+//
+// As `cairns_graph_cost`; `nodes` NULL or valid for writes of `capacity`
+// values; `len` valid for a write.
+cairns_status cairns_graph_path(cairns_graph_searcher *searcher,
+                                uint32_t start,
+                                uint32_t goal,
+                                uint32_t *nodes,
+                                size_t capacity,
+                                size_t *len,
+                                double *cost);
 
 // A map from one byte per cell, row by row (`cells[y * width + x]`):
 // nonzero is a wall. `len` must be `width * height`. On success `*out`

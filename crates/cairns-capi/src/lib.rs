@@ -9,10 +9,13 @@
 //!
 //! # Conventions
 //!
-//! - Three opaque handles: [`cairns_map`] (a grid under a movement rule),
-//!   [`cairns_engine`] (a search spec prepared on a copy of a map, with its
-//!   tables; shared by every thread) and [`cairns_searcher`] (one per
-//!   thread: its own search memory). Each is created by a function taking
+//! - Three opaque handles for grids: [`cairns_map`] (a grid under a
+//!   movement rule), [`cairns_engine`] (a search spec prepared on a copy
+//!   of a map, with its tables; shared by every thread) and
+//!   [`cairns_searcher`] (one per thread: its own search memory); two for
+//!   weighted graphs (road networks): [`cairns_graph_engine`] (a graph
+//!   search on a graph, shared) and [`cairns_graph_searcher`] (one per
+//!   thread), whose nodes are `uint32_t` ids from 0. Each is created by a function taking
 //!   an out-pointer and freed by its `_free` function (which accepts NULL).
 //! - Every function but the getters returns a [`cairns_status`]: `0` on
 //!   success, a positive code for an answer that is not an error
@@ -34,6 +37,7 @@
 
 mod engine;
 mod error;
+mod graph;
 mod handle;
 mod map;
 mod searcher;
@@ -45,6 +49,12 @@ pub use engine::{
     cairns_engine_set_walls_later, cairns_engine_spec, cairns_engine_table_count,
 };
 pub use error::{cairns_last_error, cairns_status, cairns_status_name};
+pub use graph::{
+    cairns_graph_cost, cairns_graph_engine, cairns_graph_engine_first_id, cairns_graph_engine_free,
+    cairns_graph_engine_from_edges, cairns_graph_engine_node_count, cairns_graph_engine_read,
+    cairns_graph_path, cairns_graph_searcher, cairns_graph_searcher_free,
+    cairns_graph_searcher_new,
+};
 pub use map::{
     cairns_map, cairns_map_free, cairns_map_from_costs, cairns_map_from_walls, cairns_map_height,
     cairns_map_parse, cairns_map_read, cairns_map_width, cairns_movement,

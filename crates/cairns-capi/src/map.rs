@@ -230,14 +230,14 @@ pub unsafe extern "C" fn cairns_map_read(
 /// A path from C: any bytes on Unix, UTF-8 elsewhere.
 #[cfg(unix)]
 #[expect(clippy::unnecessary_wraps, reason = "the same signature as elsewhere")]
-fn path_of(path: &CStr) -> Result<PathBuf> {
+pub(crate) fn path_of(path: &CStr) -> Result<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     Ok(PathBuf::from(std::ffi::OsStr::from_bytes(path.to_bytes())))
 }
 
 /// A path from C: any bytes on Unix, UTF-8 elsewhere.
 #[cfg(not(unix))]
-fn path_of(path: &CStr) -> Result<PathBuf> {
+pub(crate) fn path_of(path: &CStr) -> Result<PathBuf> {
     path.to_str()
         .map(PathBuf::from)
         .map_err(|_| Failure::new(cairns_status::CAIRNS_ERR_ARGUMENT, "path is not UTF-8"))

@@ -2,4 +2,5 @@
 //! as C calls them (handles, buffers, error codes), against the library.
 
 mod api;
+mod graph;
 mod header;
