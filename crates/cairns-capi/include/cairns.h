@@ -4,7 +4,9 @@
  * crates/cairns-capi/cbindgen.toml). Guide: docs/engines.md.
  *
  * Handles: cairns_map (a grid), cairns_engine (a search prepared on a
- * copy of a map; any thread), cairns_searcher (one per thread). Every
+ * copy of a map; any thread), cairns_searcher (one per thread);
+ * cairns_graph_engine (a search on a road graph; any thread) and
+ * cairns_graph_searcher (one per thread), nodes numbered from 0. Every
  * function returns a cairns_status unless it says otherwise; a negative
  * status is an error whose message is cairns_last_error(). Points are
  * (x, y); point lists are int32_t arrays of x, y pairs; arrays over the
@@ -22,6 +24,8 @@
 typedef struct cairns_map cairns_map;
 typedef struct cairns_engine cairns_engine;
 typedef struct cairns_searcher cairns_searcher;
+typedef struct cairns_graph_engine cairns_graph_engine;
+typedef struct cairns_graph_searcher cairns_graph_searcher;
 
 // What a function of the C API returns: 0 on success, positive for an
 // answer that is not an error, negative for an error (its message is
@@ -100,37 +104,6 @@ typedef enum cairns_movement cairns_movement;
 typedef int32_t cairns_movement;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
-
-// What an engine handle holds: the library's engine of a changing map
-// ([`Live`]), which its searchers follow, and the map's name for
-// messages.
-typedef struct Engine Engine;
-
-// What a graph searcher handle holds.
-typedef struct Searcher Searcher;
-
-// A value behind a C handle: the tag of its kind first (`repr(C)`), so
-// that the tag of any handle can be read before its kind is known.
-typedef struct {
-  uint64_t tag;
-  Engine value;
-} Handle_Engine;
-
-// A graph search prepared on a graph: what it builds before the first
-// query (the contraction hierarchy of `"ch"`) built once, in the function
-// that makes it. Read-only: shared by every thread.
-typedef Handle_Engine cairns_graph_engine;
-
-// A value behind a C handle: the tag of its kind first (`repr(C)`), so
-// that the tag of any handle can be read before its kind is known.
-typedef struct {
-  uint64_t tag;
-  Searcher value;
-} Handle_Searcher;
-
-// A searcher of a graph engine: its own search memory, reused by every
-// query. One per thread; it stays usable after its engine is freed.
-typedef Handle_Searcher cairns_graph_searcher;
 
 // Where a budgeted search ended.
 typedef struct {

@@ -18,16 +18,16 @@ use crate::map::path_of;
 /// query (the contraction hierarchy of `"ch"`) built once, in the function
 /// that makes it. Read-only: shared by every thread.
 #[expect(non_camel_case_types, reason = "the C names are the API")]
-pub type cairns_graph_engine = Handle<Engine>;
+pub type cairns_graph_engine = Handle<EngineState>;
 
 /// What a graph engine handle holds.
 #[derive(Debug)]
-pub struct Engine {
+pub struct EngineState {
     engine: Arc<GraphEngine>,
     first_id: u32,
 }
 
-impl Kind for Engine {
+impl Kind for EngineState {
     const TAG: u64 = u64::from_le_bytes(*b"cairnsGE");
     const NAME: &'static str = "cairns_graph_engine";
 }
@@ -35,16 +35,16 @@ impl Kind for Engine {
 /// A searcher of a graph engine: its own search memory, reused by every
 /// query. One per thread; it stays usable after its engine is freed.
 #[expect(non_camel_case_types, reason = "the C names are the API")]
-pub type cairns_graph_searcher = Handle<Searcher>;
+pub type cairns_graph_searcher = Handle<SearcherState>;
 
 /// What a graph searcher handle holds.
 #[derive(Debug)]
-pub struct Searcher {
+pub struct SearcherState {
     engine: Arc<GraphEngine>,
     cache: GraphCache,
 }
 
-impl Kind for Searcher {
+impl Kind for SearcherState {
     const TAG: u64 = u64::from_le_bytes(*b"cairnsGS");
     const NAME: &'static str = "cairns_graph_searcher";
 }
@@ -75,7 +75,13 @@ unsafe fn give(
 ) -> Result<cairns_status> {
     let engine = Arc::new(GraphEngine::new(graph, search));
     // SAFETY: the caller's contract.
-    unsafe { handle::put(out, handle::into_raw(Engine { engine, first_id }), "out")? };
+    unsafe {
+        handle::put(
+            out,
+            handle::into_raw(EngineState { engine, first_id }),
+            "out",
+        )?
+    };
     Ok(cairns_status::CAIRNS_OK)
 }
 
@@ -202,7 +208,13 @@ pub unsafe extern "C" fn cairns_graph_searcher_new(
         let engine = Arc::clone(&unsafe { handle::get(engine, "engine")? }.engine);
         let cache = engine.cache();
         // SAFETY: checked non-NULL above; valid by contract.
-        unsafe { handle::put(out, handle::into_raw(Searcher { engine, cache }), "out")? };
+        unsafe {
+            handle::put(
+                out,
+                handle::into_raw(SearcherState { engine, cache }),
+                "out",
+            )?
+        };
         Ok(cairns_status::CAIRNS_OK)
     })
 }
@@ -221,7 +233,7 @@ pub unsafe extern "C" fn cairns_graph_searcher_free(
     guard(|| unsafe { handle::free(searcher, "searcher") }.map(|()| cairns_status::CAIRNS_OK))
 }
 
-impl Searcher {
+impl SearcherState {
     /// The node `id`, checked against the graph.
     fn node(&self, what: &str, id: u32) -> Result<NodeId> {
         let n = self.engine.graph().node_count();
