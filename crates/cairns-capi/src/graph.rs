@@ -74,14 +74,9 @@ unsafe fn give(
     out: *mut *mut cairns_graph_engine, graph: CsrGraph, search: GraphSearch, first_id: u32,
 ) -> Result<cairns_status> {
     let engine = Arc::new(GraphEngine::new(graph, search));
+    let made = handle::into_raw(EngineState { engine, first_id });
     // SAFETY: the caller's contract.
-    unsafe {
-        handle::put(
-            out,
-            handle::into_raw(EngineState { engine, first_id }),
-            "out",
-        )?
-    };
+    unsafe { handle::put(out, made, "out")? };
     Ok(cairns_status::CAIRNS_OK)
 }
 
@@ -207,14 +202,9 @@ pub unsafe extern "C" fn cairns_graph_searcher_new(
         // SAFETY: the caller's contract.
         let engine = Arc::clone(&unsafe { handle::get(engine, "engine")? }.engine);
         let cache = engine.cache();
+        let made = handle::into_raw(SearcherState { engine, cache });
         // SAFETY: checked non-NULL above; valid by contract.
-        unsafe {
-            handle::put(
-                out,
-                handle::into_raw(SearcherState { engine, cache }),
-                "out",
-            )?
-        };
+        unsafe { handle::put(out, made, "out")? };
         Ok(cairns_status::CAIRNS_OK)
     })
 }
