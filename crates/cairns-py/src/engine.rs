@@ -67,7 +67,7 @@ pub fn stats_dict(py: Python<'_>, s: SearchStats) -> PyResult<Bound<'_, PyDict>>
 }
 
 /// How many threads `threads` asks for: 0 is every core.
-fn thread_count(threads: usize) -> usize {
+pub(crate) fn thread_count(threads: usize) -> usize {
     if threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {

@@ -358,11 +358,7 @@ impl GraphEngine {
         let starts = ids(starts, "starts", n)?;
         let goals = ids(goals, "goals", n)?;
         same_length(starts.len(), "starts", goals.len(), "goals")?;
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-        } else {
-            threads
-        };
+        let threads = crate::engine::thread_count(threads);
         let mut out = vec![f64::INFINITY; starts.len()];
         py.detach(|| {
             let chunk = starts.len().div_ceil(threads.max(1)).max(1);
