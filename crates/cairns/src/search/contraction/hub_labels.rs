@@ -64,14 +64,16 @@ struct Label {
 /// infinite when they share none: the one merge of every hub-label query.
 #[inline]
 fn meet(a_hubs: &[u32], a_dists: &[f64], b_hubs: &[u32], b_dists: &[f64]) -> f64 {
+    // Distances as long as their hubs, so that one bound check covers both.
+    let (a_dists, b_dists) = (&a_dists[..a_hubs.len()], &b_dists[..b_hubs.len()]);
     let (mut i, mut j) = (0, 0);
     let mut best = f64::INFINITY;
     while i < a_hubs.len() && j < b_hubs.len() {
         let (x, y) = (a_hubs[i], b_hubs[j]);
         if x == y {
-            let c = a_dists[i] + b_dists[j];
-            if c < best {
-                best = c;
+            let through = a_dists[i] + b_dists[j];
+            if through < best {
+                best = through;
             }
         }
         // Both step on a shared hub; otherwise the smaller one does, with
@@ -109,7 +111,12 @@ fn label(r: u32, up: &UpGraph, same: &[Label], other: &[Label], scratch: &mut Sc
     pairs.clear();
     for e in up.at(r) {
         let l = &same[e.other as usize];
-        pairs.extend(l.hubs.iter().zip(&l.dists).map(|(&h, &d)| (h, e.weight + d)));
+        pairs.extend(
+            l.hubs
+                .iter()
+                .zip(&l.dists)
+                .map(|(&h, &d)| (h, e.weight + d)),
+        );
     }
     // By hub, then by distance, so that the first of each hub is its
     // cheapest. Every neighbour's hub ranks above `r`.

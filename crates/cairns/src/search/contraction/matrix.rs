@@ -194,11 +194,10 @@ impl ContractionHierarchy {
         let side = &mut cache.forward;
         side.reach(root, 0.0, NO_PARENT, stamp);
         while let Some((d, r)) = side.pop(stamp) {
-            if down
-                .at(r)
-                .iter()
-                .any(|e| side.dist(e.other, stamp).is_some_and(|du| du + e.weight < d))
-            {
+            if down.at(r).iter().any(|e| {
+                side.dist(e.other, stamp)
+                    .is_some_and(|du| du + e.weight < d)
+            }) {
                 continue;
             }
             visit(r, d);
