@@ -10,8 +10,15 @@ use rayon::prelude::*;
 use super::{ChCache, ContractionHierarchy, NO_PARENT, UpGraph};
 use crate::graph::NodeId;
 
-/// Searches per rayon task: each task allocates one [`ChCache`].
-const CHUNK: usize = 16;
+/// Rayon tasks a thread, each with one [`ChCache`] (two arrays of the
+/// graph's size, so that more tasks cost more than they share out).
+const TASKS_A_THREAD: usize = 4;
+
+/// Searches a task, for `len` searches.
+fn per_task(len: usize) -> usize {
+    len.div_ceil(TASKS_A_THREAD * rayon::current_num_threads())
+        .max(1)
+}
 
 /// The costs from each of a list of sources to each of a list of targets,
 /// dense and by row (source `i`, target `j` at `i * cols + j`), infinite
@@ -92,7 +99,7 @@ impl ContractionHierarchy {
     /// settles, then an upward search from each source meets them in the
     /// buckets of the nodes it settles. Both kinds of search run to the
     /// end of their (small) upward search spaces, with stall-on-demand, in
-    /// parallel (rayon).
+    /// parallel (rayon, four tasks a thread).
     ///
     /// Each entry is what [`search_cost`](Self::search_cost) returns for
     /// the pair, at the cost of one upward search per source and per target
@@ -118,14 +125,21 @@ impl ContractionHierarchy {
         // Each target's backward search space: (rank, distance) at every
         // node settled and not stalled.
         let spaces: Vec<Vec<(u32, f64)>> = targets
-            .par_iter()
-            .with_min_len(CHUNK)
-            .map_init(ChCache::new, |cache, &t| {
-                let mut space = Vec::new();
-                if let Some(r) = rank_of(t) {
-                    self.upward(&self.down, &self.up, r, cache, |r, d| space.push((r, d)));
-                }
-                space
+            .par_chunks(per_task(cols))
+            .flat_map_iter(|chunk| {
+                let mut cache = ChCache::new();
+                chunk
+                    .iter()
+                    .map(|&t| {
+                        let mut space = Vec::new();
+                        if let Some(r) = rank_of(t) {
+                            self.upward(&self.down, &self.up, r, &mut cache, |r, d| {
+                                space.push((r, d));
+                            });
+                        }
+                        space
+                    })
+                    .collect::<Vec<_>>()
             })
             .collect();
         // The buckets in compressed sparse rows, by rank.
@@ -152,13 +166,15 @@ impl ContractionHierarchy {
 
         let mut costs = vec![f64::INFINITY; sources.len() * cols];
         if cols > 0 {
+            let rows = per_task(sources.len());
             costs
-                .par_chunks_mut(cols * CHUNK)
-                .zip(sources.par_chunks(CHUNK))
-                .for_each_init(ChCache::new, |cache, (rows, chunk)| {
+                .par_chunks_mut(cols * rows)
+                .zip(sources.par_chunks(rows))
+                .for_each(|(rows, chunk)| {
+                    let mut cache = ChCache::new();
                     for (row, &s) in rows.chunks_mut(cols).zip(chunk) {
                         let Some(r) = rank_of(s) else { continue };
-                        self.upward(&self.up, &self.down, r, cache, |r, d| {
+                        self.upward(&self.up, &self.down, r, &mut cache, |r, d| {
                             let bucket = &buckets
                                 [offsets[r as usize] as usize..offsets[r as usize + 1] as usize];
                             for b in bucket {
@@ -263,7 +279,7 @@ mod tests {
         let ch = ContractionHierarchy::build(&g);
         let mut rng = crate::rng::SplitMix64::new(11);
         let n = g.node_count() as u64;
-        // More sources than a rayon task takes, repeats and all.
+        // Sources over several rayon tasks, repeats and all.
         let sources: Vec<_> = (0..40).map(|_| NodeId(rng.below(n) as u32)).collect();
         let targets: Vec<_> = (0..300).map(|_| NodeId(rng.below(n) as u32)).collect();
         let m = ch.matrix(&sources, &targets);
