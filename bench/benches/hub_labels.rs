@@ -17,11 +17,11 @@
 //!   rayon's threads and with one), the labels' bytes and mean size, and
 //!   microseconds per query of both, mean (median): the mean from a loop
 //!   timed as a whole, the median from each query timed alone (which adds
-//!   the clock's own cost). The two loops run alternately, three rounds
+//!   the clock's own cost). The two loops run alternately, five rounds
 //!   each; the best round counts. The label builds alternate likewise.
 //! - matrix: an M x M matrix (default 1000) of random sources and targets,
 //!   seconds for the bucket method (rayon's threads and one), for the hub
-//!   labels' matrix (the least of three alternated rounds each), and for
+//!   labels' matrix (the least of five alternated rounds each), and for
 //!   M^2 single hierarchy queries in turn (once); the ratio single queries
 //!   / bucket method.
 
@@ -38,7 +38,7 @@ use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, HubLabels, SearchC
 const SOURCES: usize = 200;
 
 /// Rounds of each timed loop, taken in turn; the best counts.
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 5;
 
 /// Rows of each matrix checked against Dijkstra.
 const DIJKSTRA_ROWS: usize = 20;
@@ -98,7 +98,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
     (t0.elapsed().as_secs_f64(), out)
 }
 
-/// The best of three rounds of one query loop: the whole loop's seconds
+/// The best of five rounds of one query loop: the whole loop's seconds
 /// (least) and each query's seconds (those of the same round).
 #[derive(Default)]
 struct Best {
@@ -255,7 +255,7 @@ fn matrix(
     let sources: Vec<_> = (0..m).map(|_| NodeId(rng.below(n) as u32)).collect();
     let targets: Vec<_> = (0..m).map(|_| NodeId(rng.below(n) as u32)).collect();
 
-    // Each way in turn, the least of three rounds kept.
+    // Each way in turn, the least of five rounds kept.
     let (mut buckets, mut buckets_one, mut labels) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let mut got = None;
     for _ in 0..ROUNDS {
