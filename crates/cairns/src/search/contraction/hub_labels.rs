@@ -340,14 +340,50 @@ mod tests {
         Ok(())
     }
 
+    /// Every hub of every label at its true distance (what pruning
+    /// promises), by all-pairs Dijkstra.
+    fn check_true_distances(
+        g: &CsrGraph,
+        ch: &ContractionHierarchy,
+        labels: &HubLabels,
+    ) -> Result<(), TestCaseError> {
+        let n = g.node_count();
+        let mut node_of = vec![0u32; n];
+        for v in 0..n as u32 {
+            node_of[ch.rank(NodeId(v)).unwrap() as usize] = v;
+        }
+        let mut one = SearchCache::new();
+        let dist: Vec<Vec<Option<f64>>> = (0..n as u32)
+            .map(|s| {
+                Dijkstra::new(g).all(NodeId(s), &mut one);
+                (0..n as u32).map(|t| one.g(NodeId(t))).collect()
+            })
+            .collect();
+        for v in 0..n {
+            let (hubs, dists) = labels.forward.at(v);
+            for (&h, &d) in hubs.iter().zip(dists) {
+                let h = node_of[h as usize] as usize;
+                prop_assert_eq!(Some(d), dist[v][h], "forward {} hub {}", v, h);
+            }
+            let (hubs, dists) = labels.backward.at(v);
+            for (&h, &d) in hubs.iter().zip(dists) {
+                let h = node_of[h as usize] as usize;
+                prop_assert_eq!(Some(d), dist[h][v], "backward {} hub {}", v, h);
+            }
+        }
+        Ok(())
+    }
+
     #[test]
     fn labels_are_pruned_to_true_distances() {
         // A line 0 - 1 - ... - 30, each way: the upward searches reach
         // hubs along dear detours too, which pruning drops.
         let edges: Vec<_> = (0..30).map(|i| (i, i + 1, f64::from(1 + i % 3))).collect();
         let g = CsrGraph::from_undirected_edges(31, &edges).unwrap();
-        let labels = HubLabels::build(&ContractionHierarchy::build(&g));
+        let ch = ContractionHierarchy::build(&g);
+        let labels = HubLabels::build(&ch);
         check_all_pairs(&g, &labels).unwrap();
+        check_true_distances(&g, &ch, &labels).unwrap();
         assert!(labels.average_label_size() < 31.0);
         assert_eq!(
             labels.memory_bytes(),
@@ -393,8 +429,10 @@ mod tests {
     proptest! {
         #[test]
         fn matches_dijkstra_on_random_directed_graphs(g in directed_graph(16)) {
-            let labels = HubLabels::build(&ContractionHierarchy::build(&g));
+            let ch = ContractionHierarchy::build(&g);
+            let labels = HubLabels::build(&ch);
             check_all_pairs(&g, &labels)?;
+            check_true_distances(&g, &ch, &labels)?;
             // A hierarchy with every shortcut a witness could have spared:
             // more candidates, the same labels' costs.
             let tight = ContractionHierarchy::build_with(&g, &ContractionParams {
@@ -402,7 +440,9 @@ mod tests {
                 contract_settled: 1,
                 ..ContractionParams::default()
             });
-            check_all_pairs(&g, &HubLabels::build(&tight))?;
+            let labels = HubLabels::build(&tight);
+            check_all_pairs(&g, &labels)?;
+            check_true_distances(&g, &tight, &labels)?;
         }
     }
 }
