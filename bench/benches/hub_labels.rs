@@ -152,10 +152,8 @@ struct MatrixRow {
 /// One round of `f` over `queries`: timed as a whole, then each query
 /// timed alone, every cost of both checked.
 fn query_round(
-    queries: &[(NodeId, NodeId, Option<f64>)],
-    name: &str,
-    mut f: impl FnMut(NodeId, NodeId) -> Option<f64>,
-    best: &mut Best,
+    queries: &[(NodeId, NodeId, Option<f64>)], name: &str,
+    mut f: impl FnMut(NodeId, NodeId) -> Option<f64>, best: &mut Best,
 ) {
     let mut got = Vec::with_capacity(queries.len());
     let t0 = Instant::now();
@@ -243,11 +241,7 @@ fn run(relative: &str, args: &Args) -> (QueryRow, MatrixRow) {
 
 /// The matrix runs of one graph, every entry checked.
 fn matrix(
-    relative: &str,
-    g: &CsrGraph,
-    ch: &ContractionHierarchy,
-    hl: &HubLabels,
-    args: &Args,
+    relative: &str, g: &CsrGraph, ch: &ContractionHierarchy, hl: &HubLabels, args: &Args,
 ) -> MatrixRow {
     let n = g.node_count() as u64;
     let m = args.matrix;

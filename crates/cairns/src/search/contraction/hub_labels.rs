@@ -343,9 +343,7 @@ mod tests {
     /// Every hub of every label at its true distance (what pruning
     /// promises), by all-pairs Dijkstra.
     fn check_true_distances(
-        g: &CsrGraph,
-        ch: &ContractionHierarchy,
-        labels: &HubLabels,
+        g: &CsrGraph, ch: &ContractionHierarchy, labels: &HubLabels,
     ) -> Result<(), TestCaseError> {
         let n = g.node_count();
         let mut node_of = vec![0u32; n];

@@ -198,11 +198,7 @@ impl ContractionHierarchy {
     /// that a node above offers a shorter distance lies on no shortest
     /// up-down path.
     fn upward(
-        &self,
-        up: &UpGraph,
-        down: &UpGraph,
-        root: u32,
-        cache: &mut ChCache,
+        &self, up: &UpGraph, down: &UpGraph, root: u32, cache: &mut ChCache,
         mut visit: impl FnMut(u32, f64),
     ) {
         cache.begin(self.node_count());
@@ -236,10 +232,7 @@ mod tests {
     /// The matrix of `sources` x `targets` (off-graph nodes allowed)
     /// against Dijkstra's costs, and the hub labels' matrix equal to it.
     fn check(
-        g: &CsrGraph,
-        ch: &ContractionHierarchy,
-        sources: &[NodeId],
-        targets: &[NodeId],
+        g: &CsrGraph, ch: &ContractionHierarchy, sources: &[NodeId], targets: &[NodeId],
     ) -> Result<(), TestCaseError> {
         let m = ch.matrix(sources, targets);
         prop_assert_eq!((m.rows(), m.cols()), (sources.len(), targets.len()));
