@@ -52,7 +52,9 @@
 //!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
 //!   [`SubgoalSearch`](search::SubgoalSearch)), for road graphs
 //!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra) and
-//!   [`ContractionHierarchy`](search::ContractionHierarchy), the reusable [`SearchCache`](search::SearchCache)
+//!   [`ContractionHierarchy`](search::ContractionHierarchy) (with
+//!   [`HubLabels`](search::HubLabels) over its order and many-to-many
+//!   [`DistanceMatrix`](search::DistanceMatrix)es), the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
 //! - [`heuristic`]: the [`Heuristic`](heuristic::Heuristic) trait and the
 //!   distance heuristics ([`Zero`](heuristic::Zero),

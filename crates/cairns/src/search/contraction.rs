@@ -5,11 +5,15 @@
 //! shortest path.
 
 mod build;
+mod hub_labels;
+mod matrix;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 pub use build::ContractionParams;
+pub use hub_labels::HubLabels;
+pub use matrix::DistanceMatrix;
 
 use super::Path;
 use crate::graph::{NodeId, Reversible};

@@ -124,7 +124,9 @@ pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use bidirectional::{BiCache, BidirectionalDijkstra};
 pub use closure::astar_fn;
-pub use contraction::{ChCache, ContractionHierarchy, ContractionParams};
+pub use contraction::{
+    ChCache, ContractionHierarchy, ContractionParams, DistanceMatrix, HubLabels,
+};
 pub use dijkstra::Dijkstra;
 pub use field::DistanceField;
 pub use focal::Focal;
