@@ -22,6 +22,10 @@ pub enum Command {
     Queries(QueriesArgs),
     /// Find one shortest path.
     Path(PathArgs),
+    /// Compute a distance matrix from random sources to random targets in
+    /// one pass (the hierarchy's bucket method for `ch`, label merges for
+    /// `hl`), timed and checked.
+    Matrix(MatrixArgs),
 }
 
 /// `--search`'s parser: the library's graph search names, each listed in
@@ -84,11 +88,36 @@ pub struct PathArgs {
     pub json: bool,
 }
 
+/// Options of `cairns graph matrix`.
+#[derive(Debug, clap::Args)]
+pub struct MatrixArgs {
+    #[command(flatten)]
+    pub graph: GraphArgs,
+    /// N random sources and N random targets (see --seed).
+    #[arg(long, value_name = "N")]
+    pub random: usize,
+    /// The seed of --random.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Check every entry against this search's single queries (dijkstra);
+    /// a mismatch exits 1.
+    #[arg(long, value_name = "NAME", value_parser = search_names())]
+    pub against: Option<GraphSearch>,
+    /// Write the matrix to this file, one row of costs a line separated
+    /// by commas (`inf`: no path), the sources' and targets' file ids first.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Runs a `cairns graph` command.
 pub fn run(command: &Command) -> anyhow::Result<Outcome> {
     match command {
         Command::Queries(args) => queries(args),
         Command::Path(args) => path(args),
+        Command::Matrix(args) => matrix(args),
     }
 }
 
@@ -319,6 +348,89 @@ fn queries(args: &QueriesArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(if mismatches.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::NotFound
+    })
+}
+
+/// `n` random nodes of `graph` from `rng`.
+fn random_nodes(rng: &mut SplitMix64, graph: &CsrGraph, n: usize) -> Vec<NodeId> {
+    let bound = graph.node_count() as u64;
+    (0..n).map(|_| NodeId(rng.below(bound) as u32)).collect()
+}
+
+/// `cairns graph matrix`.
+fn matrix(args: &MatrixArgs) -> anyhow::Result<Outcome> {
+    let loaded = Loaded::new(&args.graph)?;
+    let graph = loaded.graph();
+    if graph.node_count() == 0 {
+        bail!(
+            "{}: the graph has no nodes to pick from",
+            args.graph.graph.display()
+        );
+    }
+    let mut rng = SplitMix64::new(args.seed);
+    let sources = random_nodes(&mut rng, graph, args.random);
+    let targets = random_nodes(&mut rng, graph, args.random);
+    let t0 = Instant::now();
+    let m = loaded.engine.matrix(&sources, &targets);
+    let seconds = t0.elapsed().as_secs_f64();
+    let no_path = m.as_slice().iter().filter(|c| c.is_infinite()).count();
+    let mut mismatches = 0usize;
+    if let Some(r) = args.against {
+        let reference = GraphEngine::new(graph.clone(), r);
+        let mut cache = reference.cache();
+        for (i, &s) in sources.iter().enumerate() {
+            for (j, &t) in targets.iter().enumerate() {
+                mismatches += usize::from(reference.cost(s, t, &mut cache) != m.get(i, j));
+            }
+        }
+    }
+    if let Some(file) = &args.output {
+        let ids = |nodes: &[NodeId]| {
+            nodes
+                .iter()
+                .map(|&n| loaded.id(n).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let mut text = format!("# sources {}\n# targets {}\n", ids(&sources), ids(&targets));
+        for i in 0..m.rows() {
+            let row: Vec<String> = m.row(i).iter().map(ToString::to_string).collect();
+            text.push_str(&row.join(","));
+            text.push('\n');
+        }
+        std::fs::write(file, text)
+            .with_context(|| format!("{}: cannot write the matrix", file.display()))?;
+    }
+    if args.json {
+        let mut out = loaded.json(&args.graph.graph);
+        crate::json::merge(
+            &mut out,
+            serde_json::json!({
+                "rows": m.rows(),
+                "cols": m.cols(),
+                "matrix_s": seconds,
+                "no_path": no_path,
+                "against": args.against.map(GraphSearch::name),
+                "mismatches": mismatches,
+                "seed": args.seed,
+            }),
+        );
+        crate::json::print(&out)?;
+    } else {
+        loaded.print_head(&args.graph.graph);
+        println!(
+            "{} x {} matrix in {seconds:.3} s, {no_path} entries without a path",
+            m.rows(),
+            m.cols()
+        );
+        if let Some(r) = args.against {
+            println!("checked against {r}'s single queries: {mismatches} mismatches");
+        }
+    }
+    Ok(if mismatches == 0 {
         Outcome::Success
     } else {
         Outcome::NotFound

@@ -98,7 +98,7 @@
 //!
 //! | graph searches ([`spec::GraphSearch`], on road graphs) | type |
 //! |---|---|
-//! | `dijkstra`, `bidijkstra`, `ch` | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::ContractionHierarchy`] (contraction hierarchies) |
+//! | `dijkstra`, `bidijkstra`, `ch`, `hl` | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::ContractionHierarchy`] (contraction hierarchies), [`search::HubLabels`] (hub labels) |
 //!
 //! | heuristics ([`spec::HeuristicSpec`]) | type |
 //! |---|---|

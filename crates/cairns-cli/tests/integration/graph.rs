@@ -97,3 +97,39 @@ fn bad_queries_and_graphs_name_their_file_and_line() {
     let o = cairns(&["graph", "queries", &graph]);
     assert_exit(&o, 2);
 }
+
+/// `graph matrix`: every entry of the hierarchy's and the labels' matrix
+/// equal to Dijkstra's single queries, and the file it writes has a row a
+/// source.
+#[test]
+fn matrices_match_dijkstra_and_write_a_row_a_source() {
+    let dir = TempDir::new("graph-matrix");
+    let graph = road("dimacs/rome99.gr");
+    for search in ["ch", "hl"] {
+        let out = dir.path("m.csv");
+        let j = json_of(&[
+            "graph",
+            "matrix",
+            &graph,
+            "--search",
+            search,
+            "--random",
+            "30",
+            "--against",
+            "dijkstra",
+            "-o",
+            &out,
+            "--json",
+        ]);
+        assert_eq!(
+            (j["rows"].clone(), j["cols"].clone()),
+            (30.into(), 30.into()),
+            "{j}"
+        );
+        assert_eq!(j["mismatches"], 0, "{j}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(rows.len(), 30);
+        assert!(rows.iter().all(|r| r.split(',').count() == 30), "{text}");
+    }
+}

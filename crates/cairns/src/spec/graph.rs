@@ -8,6 +8,7 @@
 //! | `dijkstra` | [`Dijkstra`] | nothing |
 //! | `bidijkstra` | [`BidirectionalDijkstra`] | nothing |
 //! | `ch` | [`ContractionHierarchy`] | the hierarchy |
+//! | `hl` | [`HubLabels`] (paths through the hierarchy) | the hierarchy and its hub labels |
 //!
 //! ```
 //! use cairns::graph::{CsrGraph, NodeId};
@@ -31,12 +32,12 @@ use std::time::Instant;
 use super::error::{SpecError, SpecErrorKind};
 use crate::graph::{CsrGraph, NodeId};
 use crate::search::{
-    BiCache, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra, Path, Search,
-    SearchCache,
+    BiCache, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra, DistanceMatrix,
+    HubLabels, Path, Search, SearchCache,
 };
 
 /// A search on a weighted directed graph, by name (`dijkstra`,
-/// `bidijkstra`, `ch`).
+/// `bidijkstra`, `ch`, `hl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GraphSearch {
@@ -47,14 +48,19 @@ pub enum GraphSearch {
     Bidijkstra,
     /// `ch`: contraction hierarchies, built before the first query.
     Ch,
+    /// `hl`: hub labels from the contraction hierarchy's order, built
+    /// before the first query; a cost is a merge of two sorted labels, a
+    /// path the hierarchy's.
+    Hl,
 }
 
 impl GraphSearch {
     /// Every graph search, in the order named here.
-    pub const ALL: [GraphSearch; 3] = [
+    pub const ALL: [GraphSearch; 4] = [
         GraphSearch::Dijkstra,
         GraphSearch::Bidijkstra,
         GraphSearch::Ch,
+        GraphSearch::Hl,
     ];
 
     /// The name (`bidijkstra`).
@@ -63,6 +69,7 @@ impl GraphSearch {
             GraphSearch::Dijkstra => "dijkstra",
             GraphSearch::Bidijkstra => "bidijkstra",
             GraphSearch::Ch => "ch",
+            GraphSearch::Hl => "hl",
         }
     }
 
@@ -74,6 +81,9 @@ impl GraphSearch {
                 "bidirectional Dijkstra: from both ends, meeting in the middle"
             }
             GraphSearch::Ch => "contraction hierarchies, built before the first query",
+            GraphSearch::Hl => {
+                "hub labels over the contraction hierarchy, built before the first query"
+            }
         }
     }
 }
@@ -107,6 +117,8 @@ impl FromStr for GraphSearch {
 enum Built {
     Nothing,
     Hierarchy(ContractionHierarchy),
+    /// The labels, and the hierarchy they came from (for paths).
+    Labels(ContractionHierarchy, HubLabels),
 }
 
 /// A graph and one search over it, with what the search built: the owning
@@ -147,6 +159,11 @@ impl GraphEngine {
         let built = match search {
             GraphSearch::Dijkstra | GraphSearch::Bidijkstra => Built::Nothing,
             GraphSearch::Ch => Built::Hierarchy(ContractionHierarchy::build(&graph)),
+            GraphSearch::Hl => {
+                let ch = ContractionHierarchy::build(&graph);
+                let labels = HubLabels::build(&ch);
+                Built::Labels(ch, labels)
+            }
         };
         let preprocess_s = t0.elapsed().as_secs_f64();
         GraphEngine {
@@ -178,6 +195,7 @@ impl GraphEngine {
         match &self.built {
             Built::Nothing => 0,
             Built::Hierarchy(ch) => ch.memory_bytes(),
+            Built::Labels(ch, labels) => ch.memory_bytes() + labels.memory_bytes(),
         }
     }
 
@@ -190,6 +208,7 @@ impl GraphEngine {
     /// there is none or either is off the graph.
     pub fn cost(&self, start: NodeId, goal: NodeId, cache: &mut GraphCache) -> Option<f64> {
         match (&self.built, self.search) {
+            (Built::Labels(_, labels), _) => labels.cost(start, goal),
             (Built::Hierarchy(ch), _) => ch.search_cost(start, goal, &mut cache.ch),
             (Built::Nothing, GraphSearch::Bidijkstra) => {
                 BidirectionalDijkstra::new(&self.graph).search_cost(start, goal, &mut cache.two)
@@ -203,10 +222,18 @@ impl GraphEngine {
     /// A shortest path from `start` to `goal`: its nodes, start to goal, and
     /// its cost.
     pub fn path(&self, start: NodeId, goal: NodeId, cache: &mut GraphCache) -> Option<Path> {
-        let cost = self.cost(start, goal, cache)?;
         let mut nodes = Vec::new();
+        if let Built::Labels(ch, _) = &self.built {
+            let cost = ch.search_cost(start, goal, &mut cache.ch)?;
+            return ch
+                .path_into(&mut cache.ch, &mut nodes)
+                .then_some(Path { nodes, cost });
+        }
+        let cost = self.cost(start, goal, cache)?;
         let found = match (&self.built, self.search) {
-            (Built::Hierarchy(ch), _) => ch.path_into(&mut cache.ch, &mut nodes),
+            (Built::Labels(ch, _) | Built::Hierarchy(ch), _) => {
+                ch.path_into(&mut cache.ch, &mut nodes)
+            }
             (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.path_into(&mut nodes),
             (Built::Nothing, _) => cache.one.path_into(goal, &mut nodes),
         };
@@ -214,12 +241,35 @@ impl GraphEngine {
     }
 
     /// The nodes the last query on `cache` settled (took off its OPEN sets
-    /// for good).
+    /// for good); 0 for a hub label cost query, which settles none.
     pub fn settled(&self, cache: &GraphCache) -> u64 {
         match (&self.built, self.search) {
+            (Built::Labels(..), _) => 0,
             (Built::Hierarchy(_), _) => cache.ch.settled(),
             (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.stats().expanded,
             (Built::Nothing, _) => cache.one.stats().expanded,
+        }
+    }
+}
+
+impl GraphEngine {
+    /// The costs from every one of `sources` to every one of `targets`, by
+    /// row: the hierarchy's bucket method for `ch`, label merges for `hl`,
+    /// one query a pair (on this thread) otherwise. Ids off the graph have
+    /// no path.
+    pub fn matrix(&self, sources: &[NodeId], targets: &[NodeId]) -> DistanceMatrix {
+        match &self.built {
+            Built::Hierarchy(ch) => ch.matrix(sources, targets),
+            Built::Labels(_, labels) => labels.matrix(sources, targets),
+            Built::Nothing => {
+                let mut cache = self.cache();
+                let costs = sources
+                    .iter()
+                    .flat_map(|&s| targets.iter().map(move |&t| (s, t)))
+                    .map(|(s, t)| self.cost(s, t, &mut cache).unwrap_or(f64::INFINITY))
+                    .collect();
+                DistanceMatrix::new(sources.len(), targets.len(), costs)
+            }
         }
     }
 }
@@ -240,7 +290,7 @@ mod tests {
         let e = "chh".parse::<GraphSearch>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, ch)"
+            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, ch, hl)"
         );
     }
 
@@ -254,10 +304,15 @@ mod tests {
                 GraphSearch::ALL.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
             let mut caches: Vec<GraphCache> = engines.iter().map(GraphEngine::cache).collect();
             let mut reference = SearchCache::new();
+            let ids: Vec<NodeId> = (0..n).map(NodeId).collect();
+            let matrices: Vec<DistanceMatrix> = engines.iter().map(|e| e.matrix(&ids, &ids)).collect();
             for s in 0..n {
                 Dijkstra::new(&g).all(NodeId(s), &mut reference);
                 for t in 0..n {
                     let want = reference.g(NodeId(t));
+                    for m in &matrices {
+                        prop_assert_eq!(m.get(s as usize, t as usize), want);
+                    }
                     for (engine, cache) in engines.iter().zip(&mut caches) {
                         let (s, t) = (NodeId(s), NodeId(t));
                         prop_assert_eq!(engine.cost(s, t, cache), want, "{}", engine.search());

@@ -32,7 +32,7 @@ pub struct DistanceMatrix {
 }
 
 impl DistanceMatrix {
-    pub(super) fn new(rows: usize, cols: usize, costs: Vec<f64>) -> DistanceMatrix {
+    pub(crate) fn new(rows: usize, cols: usize, costs: Vec<f64>) -> DistanceMatrix {
         debug_assert_eq!(costs.len(), rows * cols);
         DistanceMatrix { rows, cols, costs }
     }
