@@ -147,8 +147,29 @@ impl<'t> AveragePotential<'t> {
                 let (tv, fv) = (row(to, v), row(from, v));
                 let (ts, fs) = (row(to, s), row(from, s));
                 let (tz, fz) = (row(to, z), row(from, z));
-                for l in 0..k {
+                // Independent lanes, so that the compiler turns the loop
+                // into vector instructions (one running maximum is a chain
+                // of dependent selects, as in `symmetric_bound`).
+                const LANES: usize = 4;
+                let (mut lf, mut lb) = ([0f64; LANES], [0f64; LANES]);
+                let whole = k - k % LANES;
+                for base in (0..whole).step_by(LANES) {
+                    for i in 0..LANES {
+                        let l = base + i;
+                        let (a, b) = (tv[l] - tz[l], fz[l] - fv[l]);
+                        lf[i] = if a > lf[i] { a } else { lf[i] };
+                        lf[i] = if b > lf[i] { b } else { lf[i] };
+                        let (c, d) = (ts[l] - tv[l], fv[l] - fs[l]);
+                        lb[i] = if c > lb[i] { c } else { lb[i] };
+                        lb[i] = if d > lb[i] { d } else { lb[i] };
+                    }
+                }
+                for l in whole..k {
                     add(tv[l], fv[l], ts[l], fs[l], tz[l], fz[l]);
+                }
+                for i in 0..LANES {
+                    fw = if lf[i] > fw { lf[i] } else { fw };
+                    bw = if lb[i] > bw { lb[i] } else { bw };
                 }
             }
             (active, _) => {

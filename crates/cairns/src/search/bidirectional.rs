@@ -276,14 +276,22 @@ where
             let g = ru.g + w;
             let rv = &mut this.records[v.index()];
             if rv.stamp < open_stamp {
-                let h = sign * p(v);
+                // The other side's estimate of a node it reached is this
+                // side's negated: no second potential to compute.
+                let ro = &other.records[v.index()];
+                let h = if ro.stamp >= open_stamp {
+                    -ro.h
+                } else {
+                    sign * p(v)
+                };
                 if !h.is_finite() {
                     // The potential proves `v` on no path from the start
                     // to the goal: closed at once, never opened, never a
-                    // meeting node (its `g` is infinite).
+                    // meeting node (its `g` is infinite). The other side
+                    // reads its `h` as not finite too.
                     *rv = NodeRecord {
                         g: f64::INFINITY,
-                        h: 0.0,
+                        h: f64::NAN,
                         parent: NodeId::NONE,
                         stamp: closed_stamp,
                     };
