@@ -198,7 +198,7 @@ pub(super) fn main(args: &Args) {
         ));
         let base = (rows[0].settled, rows[0].us);
         for r in &rows {
-            let (prep, bytes) = r.prep.map_or(("".into(), String::new()), |(p, b, m)| {
+            let (prep, bytes) = r.prep.map_or((String::new(), String::new()), |(p, b, m)| {
                 (format!("{p:.2} + {b:.2}"), m.to_string())
             });
             println!(

@@ -9,6 +9,9 @@ use crate::graph::NodeId;
 /// The most landmarks [`AveragePotential::with_active`] keeps for a query.
 pub(crate) const MAX_ACTIVE: usize = 16;
 
+/// Independent running maxima in the potential's loop over every landmark.
+const LANES: usize = 4;
+
 /// The potential `p(v) = (π_f(v) - π_b(v)) / 2` of one query from `start`
 /// to `goal` over a [`LandmarkTable`], where
 ///
@@ -121,71 +124,56 @@ impl<'t> AveragePotential<'t> {
         (to[sa] - to[sz]).max(from[sz] - from[sa])
     }
 
-    /// `(π_f(v), π_b(v))` before the margin, each at least 0.
+    /// `(π_f(node), π_b(node))` before the margin, each at least 0.
     #[inline]
-    fn bounds(&self, v: NodeId) -> (f64, f64) {
-        let t = self.table;
-        let (to, from) = (t.dist_to(), t.dist_from());
-        let (s, z) = (self.start, self.goal);
-        // Plain comparisons, not `f64::max`: NaN (both distances infinite,
-        // no information) compares false and is skipped, an infinite
-        // bound is kept.
-        let mut fw = 0f64;
-        let mut bw = 0f64;
-        let mut add = |to_v: f64, from_v: f64, to_s: f64, from_s: f64, to_z: f64, from_z: f64| {
-            let (a, b) = (to_v - to_z, from_z - from_v);
-            fw = if a > fw { a } else { fw };
-            fw = if b > fw { b } else { fw };
-            let (c, d) = (to_s - to_v, from_v - from_s);
-            bw = if c > bw { c } else { bw };
-            bw = if d > bw { d } else { bw };
-        };
-        match (self.active, t.layout()) {
+    fn bounds(&self, node: NodeId) -> (f64, f64) {
+        let table = self.table;
+        let (to, from) = (table.dist_to(), table.dist_from());
+        let (toward, back) = match (self.active, table.layout()) {
             (None, Layout::NodeMajor) => {
-                let k = t.landmark_count();
-                let row = |values: &'t [f64], n: NodeId| &values[n.index() * k..][..k];
-                let (tv, fv) = (row(to, v), row(from, v));
-                let (ts, fs) = (row(to, s), row(from, s));
-                let (tz, fz) = (row(to, z), row(from, z));
+                let count = table.landmark_count();
+                let row = |values: &'t [f64], at: NodeId| &values[at.index() * count..][..count];
+                let node_rows = (row(to, node), row(from, node));
+                let start_rows = (row(to, self.start), row(from, self.start));
+                let goal_rows = (row(to, self.goal), row(from, self.goal));
                 // Independent lanes, so that the compiler turns the loop
                 // into vector instructions (one running maximum is a chain
                 // of dependent selects, as in `symmetric_bound`).
-                const LANES: usize = 4;
-                let (mut lf, mut lb) = ([0f64; LANES], [0f64; LANES]);
-                let whole = k - k % LANES;
+                let mut lanes = [(0f64, 0f64); LANES];
+                let whole = count - count % LANES;
                 for base in (0..whole).step_by(LANES) {
-                    for i in 0..LANES {
-                        let l = base + i;
-                        let (a, b) = (tv[l] - tz[l], fz[l] - fv[l]);
-                        lf[i] = if a > lf[i] { a } else { lf[i] };
-                        lf[i] = if b > lf[i] { b } else { lf[i] };
-                        let (c, d) = (ts[l] - tv[l], fv[l] - fs[l]);
-                        lb[i] = if c > lb[i] { c } else { lb[i] };
-                        lb[i] = if d > lb[i] { d } else { lb[i] };
+                    for (i, lane) in lanes.iter_mut().enumerate() {
+                        let at = |rows: (&[f64], &[f64])| (rows.0[base + i], rows.1[base + i]);
+                        raise(lane, at(node_rows), at(start_rows), at(goal_rows));
                     }
                 }
-                for l in whole..k {
-                    add(tv[l], fv[l], ts[l], fs[l], tz[l], fz[l]);
+                let mut acc = (0f64, 0f64);
+                for l in whole..count {
+                    let at = |rows: (&[f64], &[f64])| (rows.0[l], rows.1[l]);
+                    raise(&mut acc, at(node_rows), at(start_rows), at(goal_rows));
                 }
-                for i in 0..LANES {
-                    fw = if lf[i] > fw { lf[i] } else { fw };
-                    bw = if lb[i] > bw { lb[i] } else { bw };
-                }
+                lanes.iter().fold(acc, |acc, lane| {
+                    (larger(acc.0, lane.0), larger(acc.1, lane.1))
+                })
             }
             (active, _) => {
-                let all: &[u16] = &[];
-                let (chosen, n) = match &active {
-                    Some((chosen, n)) => (&chosen[..usize::from(*n)], usize::from(*n)),
-                    None => (all, t.landmark_count()),
-                };
-                for i in 0..n {
-                    let l = chosen.get(i).map_or(i, |&l| usize::from(l));
-                    let (sv, ss, sz) = (t.slot(v, l), t.slot(s, l), t.slot(z, l));
-                    add(to[sv], from[sv], to[ss], from[ss], to[sz], from[sz]);
+                let mut acc = (0f64, 0f64);
+                let chosen = active
+                    .as_ref()
+                    .map(|(chosen, len)| &chosen[..usize::from(*len)]);
+                let count = chosen.map_or(table.landmark_count(), <[u16]>::len);
+                for i in 0..count {
+                    let l = chosen.map_or(i, |chosen| usize::from(chosen[i]));
+                    let at = |v: NodeId| {
+                        let slot = table.slot(v, l);
+                        (to[slot], from[slot])
+                    };
+                    raise(&mut acc, at(node), at(self.start), at(self.goal));
                 }
+                acc
             }
-        }
-        (fw, bw)
+        };
+        (toward, back)
     }
 
     /// `p(v)`, or `NaN` when a bound proves `v` on no path from the start
@@ -207,4 +195,22 @@ impl<'t> AveragePotential<'t> {
         let m = self.table.margin();
         ((fw - m).max(0.0), (bw - m).max(0.0))
     }
+}
+
+/// The larger of `a` and `b` by a plain comparison: NaN in `b` (both
+/// distances infinite, no information) compares false and is skipped, an
+/// infinite bound is kept.
+#[inline]
+fn larger(a: f64, b: f64) -> f64 {
+    if b > a { b } else { a }
+}
+
+/// Raises `acc = (π_f, π_b)` by one landmark's bounds on `d(node, goal)`
+/// and `d(start, node)`, from its `(d(., L), d(L, .))` at the node, the
+/// start and the goal.
+#[inline]
+fn raise(acc: &mut (f64, f64), node: (f64, f64), start: (f64, f64), goal: (f64, f64)) {
+    let toward = larger(larger(acc.0, node.0 - goal.0), goal.1 - node.1);
+    let back = larger(larger(acc.1, start.0 - node.0), node.1 - start.1);
+    *acc = (toward, back);
 }

@@ -200,6 +200,10 @@ struct Top {
 /// `goal`: it is never opened, and a start or goal of such a potential
 /// ends the query with `None` at once. Feasibility is asked of the other
 /// nodes only.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one loop for both sides and every potential: the relaxation reads both sides' records"
+)]
 pub(crate) fn bidirectional<G, Q>(
     graph: &G,
     start: NodeId,

@@ -21,8 +21,8 @@ use crate::search::Path;
 /// `d(L, v)` of each landmark `L`. The forward side orders its OPEN set by
 /// `g_f(v) + p(v)`, the backward one by `g_b(v) - p(v)`; both then search
 /// the same graph of non-negative reduced costs, and the query stops when
-/// the two tops sum to at least the best path found (see the
-/// [module](super)). Nodes that a landmark proves to lie on no path from
+/// the two tops sum to at least the best path found (their section 5).
+/// Nodes that a landmark proves to lie on no path from
 /// the start to the goal are never opened, so most queries without a path
 /// end before expanding anything.
 ///
