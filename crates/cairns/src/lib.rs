@@ -51,7 +51,8 @@
 //!   for octile grids (and, over tables built before the first query,
 //!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
 //!   [`SubgoalSearch`](search::SubgoalSearch)), for road graphs
-//!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra) and
+//!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra),
+//!   [`BidirectionalAlt`](search::BidirectionalAlt) and
 //!   [`ContractionHierarchy`](search::ContractionHierarchy), the reusable [`SearchCache`](search::SearchCache)
 //!   and the closure-based [`astar_fn`](search::astar_fn) for ad-hoc graphs.
 //! - [`heuristic`]: the [`Heuristic`](heuristic::Heuristic) trait and the
