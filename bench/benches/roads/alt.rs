@@ -15,9 +15,9 @@
 //! bytes, the nodes settled per query and the microseconds per query,
 //! mean (median), over all queries and over those with a path, and
 //! bidirectional Dijkstra's figures over the search's (above 1: the
-//! search settles fewer nodes, answers sooner). The query loops run one
-//! after the other in each of R rounds (default 3); each search's best
-//! round counts.
+//! search settles fewer nodes, answers sooner). Each search runs its R
+//! rounds (default 3) over the queries before the next search starts; its
+//! best round counts.
 
 use std::io::BufReader;
 use std::process::{Command, Stdio};
