@@ -45,10 +45,7 @@ type Figures = [f64; 7];
 /// Closes `cell` of `whole`'s map (`graph`, closed here and opened again),
 /// and measures the edit, the queries and the fill in slices of `slice`.
 fn one_edit(
-    whole: &Engine,
-    graph: &mut GridGraph,
-    cell: NodeId,
-    queries: &[(NodeId, NodeId)],
+    whole: &Engine, graph: &mut GridGraph, cell: NodeId, queries: &[(NodeId, NodeId)],
     slice: Duration,
 ) -> Figures {
     let (x, y) = graph.coords(cell);

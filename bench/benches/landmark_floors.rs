@@ -74,10 +74,7 @@ const N: usize = CONFIGS.len();
 /// Runs every query of `inst` once with `searcher`, checking each cost;
 /// keeps each query's fastest time in `best` and returns the expansions.
 fn round(
-    inst: &Instance,
-    searcher: &mut dyn Searcher,
-    checker: &mut Checker<'_>,
-    best: &mut [f64],
+    inst: &Instance, searcher: &mut dyn Searcher, checker: &mut Checker<'_>, best: &mut [f64],
     name: &str,
 ) -> u64 {
     let mut expanded = 0;
@@ -179,13 +176,8 @@ fn main() {
 
 /// Prints one set's table.
 fn report(
-    set: &str,
-    maps: usize,
-    queries: usize,
-    prep: [f64; 2],
-    expanded: &[u64; N],
-    times: &[Vec<f64>; N],
-    run_config: [bool; N],
+    set: &str, maps: usize, queries: usize, prep: [f64; 2], expanded: &[u64; N],
+    times: &[Vec<f64>; N], run_config: [bool; N],
 ) {
     let q = queries as f64;
     let mean = |t: &[f64]| t.iter().sum::<f64>() / q;

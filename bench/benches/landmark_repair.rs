@@ -46,10 +46,7 @@ const KINDS: [&str; 4] = ["close", "reopen", "open", "reclose"];
 /// returns (repair seconds, rebuild seconds, entries changed, whether the
 /// repair was a restore).
 fn measure(
-    t: &mut IncrementalTable,
-    g: &GridGraph,
-    lms: &[NodeId],
-    what: &str,
+    t: &mut IncrementalTable, g: &GridGraph, lms: &[NodeId], what: &str,
 ) -> (f64, f64, usize, bool) {
     let t0 = Instant::now();
     let p = t.repair(g);

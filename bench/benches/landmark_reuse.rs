@@ -74,12 +74,8 @@ struct Memory {
 /// returns per query `(expanded, seconds, cost)` and the column's known
 /// count.
 fn run_goal(
-    c: usize,
-    g: &GridGraph,
-    table: &LandmarkTable,
-    pairs: &[(NodeId, NodeId)],
-    memory: &mut Memory,
-    out: &mut Vec<(u64, f64, Option<f64>)>,
+    c: usize, g: &GridGraph, table: &LandmarkTable, pairs: &[(NodeId, NodeId)],
+    memory: &mut Memory, out: &mut Vec<(u64, f64, Option<f64>)>,
 ) -> u64 {
     let Memory {
         cache,

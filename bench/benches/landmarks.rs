@@ -68,10 +68,7 @@ impl Totals {
 /// Runs every query of `inst` with `h`, checking each cost, adding to `t`.
 /// `sample` marks the queries of the perfect-heuristic sample.
 fn run<H: Heuristic + Copy, Q: OpenSet>(
-    inst: &Instance,
-    h: H,
-    cache: &mut SearchCache<Q>,
-    t: &mut Totals,
+    inst: &Instance, h: H, cache: &mut SearchCache<Q>, t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
     run_each(inst, |_| h, cache, t, sample);
@@ -79,10 +76,7 @@ fn run<H: Heuristic + Copy, Q: OpenSet>(
 
 /// Like [`run`] with a heuristic made per query (inside the timing).
 fn run_each<H: Heuristic, Q: OpenSet>(
-    inst: &Instance,
-    make: impl Fn(&Query) -> H,
-    cache: &mut SearchCache<Q>,
-    t: &mut Totals,
+    inst: &Instance, make: impl Fn(&Query) -> H, cache: &mut SearchCache<Q>, t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
     for (i, q) in inst.queries.iter().enumerate() {
@@ -335,11 +329,7 @@ fn training_goals(inst: &Instance, every: usize) -> Vec<NodeId> {
 /// Adaptive landmarks from the F16 table, p = 0.1: query times as usual;
 /// the moves' rebuilds are added to the preprocessing time.
 fn adaptive(
-    inst: &Instance,
-    table: &LandmarkTable,
-    prep: f64,
-    cache: &mut SearchCache,
-    t: &mut Totals,
+    inst: &Instance, table: &LandmarkTable, prep: f64, cache: &mut SearchCache, t: &mut Totals,
     sample: &dyn Fn(usize) -> bool,
 ) {
     let g = &inst.graph;
@@ -368,11 +358,7 @@ fn adaptive(
 /// (one full reverse search per distinct goal) is timed into `prep`. No
 /// perfect-heuristic sample: the order differs.
 fn with_column(
-    inst: &Instance,
-    table: &LandmarkTable,
-    prep: f64,
-    cache: &mut SearchCache,
-    t: &mut Totals,
+    inst: &Instance, table: &LandmarkTable, prep: f64, cache: &mut SearchCache, t: &mut Totals,
 ) {
     let g = &inst.graph;
     let mut order: Vec<&Query> = inst.queries.iter().collect();
@@ -400,10 +386,7 @@ fn with_column(
 /// The distance column of `goal` (a full reverse search), its time added
 /// to `prep`.
 fn timed_column(
-    g: &cairns::grid::GridGraph,
-    goal: NodeId,
-    search: &mut SearchCache,
-    prep: &mut f64,
+    g: &cairns::grid::GridGraph, goal: NodeId, search: &mut SearchCache, prep: &mut f64,
 ) -> DistanceColumn {
     let t0 = Instant::now();
     let column = DistanceColumn::to_node(g, goal, Directedness::Symmetric, search);
@@ -418,10 +401,7 @@ fn timed_column(
 /// timed into `col.prep`. The first query of each group is checked against
 /// its published length, the others against the column's exact distance.
 fn shared_goals(
-    inst: &Instance,
-    table: &LandmarkTable,
-    cache: &mut SearchCache,
-    plain: &mut Totals,
+    inst: &Instance, table: &LandmarkTable, cache: &mut SearchCache, plain: &mut Totals,
     col: &mut Totals,
 ) {
     let g = &inst.graph;

@@ -125,11 +125,7 @@ struct Baseline {
 /// at the query's index plus `offset`. Returns the largest OPEN size of
 /// each query.
 fn run_struct(
-    kind: OpenKind,
-    inst: &Instance,
-    chosen: &[usize],
-    out: &mut [Option<f64>],
-    offset: usize,
+    kind: OpenKind, inst: &Instance, chosen: &[usize], out: &mut [Option<f64>], offset: usize,
 ) -> Vec<u64> {
     // Each structure compiled into the search as itself (the spec boxes
     // all but the default ones, `with_boxed_open!`): the times compare
@@ -258,10 +254,7 @@ fn main() {
 
 /// Prints the tables per family and OPEN-size group; returns them as CSV.
 fn report(
-    o: &Options,
-    sampled: &[bool],
-    times: &[Vec<Option<f64>>],
-    baselines: &[Baseline],
+    o: &Options, sampled: &[bool], times: &[Vec<Option<f64>>], baselines: &[Baseline],
 ) -> String {
     let structs = &o.structs;
     let mut csv = String::from(
@@ -345,10 +338,7 @@ fn report(
 /// that every structure ran are plotted, so that each bin compares the
 /// structures on the same queries; a bin needs at least three of them.
 fn chart(
-    structs: &[&str],
-    sampled: &[bool],
-    times: &[Vec<Option<f64>>],
-    baselines: &[Baseline],
+    structs: &[&str], sampled: &[bool], times: &[Vec<Option<f64>>], baselines: &[Baseline],
 ) -> Chart {
     let bin = |m: u64| ((m.max(1) as f64).log10() * 4.0).floor() as i64;
     let common: Vec<usize> = (0..baselines.len())

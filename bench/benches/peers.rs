@@ -49,11 +49,8 @@ const IMPLS: [(&str, Impl); 5] = [
 /// Runs implementation `imp` on one query; a cairns search also extracts
 /// the full cell path into a reused buffer, as the peers do.
 fn run(
-    imp: Impl,
-    searcher: Option<&mut cairns::spec::BoxedSearcher<'_>>,
-    graph: &GridGraph,
-    (start, goal): (NodeId, NodeId),
-    path: &mut Vec<NodeId>,
+    imp: Impl, searcher: Option<&mut cairns::spec::BoxedSearcher<'_>>, graph: &GridGraph,
+    (start, goal): (NodeId, NodeId), path: &mut Vec<NodeId>,
 ) -> Option<f64> {
     match (imp, searcher) {
         (Impl::Cairns(_), Some(s)) => {

@@ -55,10 +55,7 @@ type Figures = [f64; 7];
 /// Closes `cell` of `whole`'s map (`graph`, closed here and opened again),
 /// and measures the edit, the queries and the ranking.
 fn one_edit(
-    whole: &Engine,
-    plus_whole: &Engine,
-    graph: &mut GridGraph,
-    cell: NodeId,
+    whole: &Engine, plus_whole: &Engine, graph: &mut GridGraph, cell: NodeId,
     queries: &[(NodeId, NodeId)],
 ) -> Figures {
     let (x, y) = graph.coords(cell);

@@ -46,10 +46,7 @@ pub fn load_file(relative: &str, every: usize) -> Instance {
 ///
 /// When the cost is wrong, naming `what`, the map and the line.
 pub fn time_checked(
-    what: &dyn fmt::Display,
-    inst: &Instance,
-    query: &Query,
-    checker: &mut Checker<'_>,
+    what: &dyn fmt::Display, inst: &Instance, query: &Query, checker: &mut Checker<'_>,
     search: impl FnOnce() -> Option<f64>,
 ) -> f64 {
     let t0 = Instant::now();
@@ -238,9 +235,7 @@ pub fn edit_args(default: &[&str]) -> (Vec<String>, usize, u64) {
 /// When the map or its scenarios do not load, or the map has no
 /// passable cell.
 pub fn edit_set(
-    relative: &str,
-    edits: usize,
-    seed: u64,
+    relative: &str, edits: usize, seed: u64,
 ) -> (
     cairns::grid::GridGraph,
     Vec<(cairns::graph::NodeId, cairns::graph::NodeId)>,
@@ -268,8 +263,7 @@ pub fn edit_set(
 /// When a cost differs from the one wanted.
 pub fn mean_us(
     searcher: &mut cairns::spec::EngineSearcher,
-    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
-    want: &[Option<f64>],
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)], want: &[Option<f64>],
 ) -> f64 {
     use cairns::search::Searcher;
     let t0 = Instant::now();
@@ -287,8 +281,7 @@ pub fn mean_us(
 /// The least of 3 rounds' [`mean_us`].
 pub fn least_us(
     searcher: &mut cairns::spec::EngineSearcher,
-    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
-    want: &[Option<f64>],
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)], want: &[Option<f64>],
 ) -> f64 {
     (0..3)
         .map(|_| mean_us(searcher, queries, want))
@@ -300,8 +293,7 @@ pub fn least_us(
 /// what [`mean_us`] checks against.
 pub fn open_queries(
     reference: &mut cairns::spec::EngineSearcher,
-    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
-    cell: cairns::graph::NodeId,
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)], cell: cairns::graph::NodeId,
 ) -> (
     Vec<(cairns::graph::NodeId, cairns::graph::NodeId)>,
     Vec<Option<f64>>,
@@ -323,8 +315,7 @@ pub fn open_queries(
 /// rounds in turn.
 pub fn least_us_in_turn(
     [a, b]: [&mut cairns::spec::EngineSearcher; 2],
-    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)],
-    want: &[Option<f64>],
+    queries: &[(cairns::graph::NodeId, cairns::graph::NodeId)], want: &[Option<f64>],
 ) -> (f64, f64) {
     let (mut a_us, mut b_us) = (f64::MAX, f64::MAX);
     for _ in 0..3 {
@@ -365,8 +356,7 @@ impl BenchArgs {
     /// A flag not in `takes`, a flag without its value, or a number that is
     /// not a positive integer.
     pub fn parse(
-        args: impl IntoIterator<Item = String>,
-        takes: &[&str],
+        args: impl IntoIterator<Item = String>, takes: &[&str],
     ) -> Result<BenchArgs, ArgError> {
         let mut out = BenchArgs::default();
         let mut args = args.into_iter();

@@ -36,8 +36,7 @@ fn check_parse_error(e: &ParseError) {
 /// The outcome of a parse as comparable data: the value or the error's
 /// kind and line.
 fn outcome<T: PartialEq + Clone, K: PartialEq + Clone>(
-    r: &Result<T, ParseError>,
-    f: impl Fn(&ParseError) -> K,
+    r: &Result<T, ParseError>, f: impl Fn(&ParseError) -> K,
 ) -> Result<T, K> {
     match r {
         Ok(value) => Ok(value.clone()),
@@ -48,9 +47,7 @@ fn outcome<T: PartialEq + Clone, K: PartialEq + Clone>(
 /// Valid UTF-8 parses to the same value or the same error (kind and line)
 /// from a `&str` with `parse`, called `name`, as from a reader (`result`).
 fn check_same_from_str<T: PartialEq + Clone + std::fmt::Debug>(
-    data: &[u8],
-    result: &Result<T, ParseError>,
-    parse: impl Fn(&str) -> Result<T, ParseError>,
+    data: &[u8], result: &Result<T, ParseError>, parse: impl Fn(&str) -> Result<T, ParseError>,
     name: &str,
 ) {
     if let Ok(text) = std::str::from_utf8(data) {

@@ -102,10 +102,7 @@ type Query = (NodeId, NodeId, Option<f64>);
 /// Times `search` over `queries` for `rounds` rounds, checking every cost;
 /// the best round's times count.
 fn measure(
-    name: String,
-    prep: Option<&Prepared>,
-    queries: &[Query],
-    rounds: usize,
+    name: String, prep: Option<&Prepared>, queries: &[Query], rounds: usize,
     search: &dyn Fn(NodeId, NodeId, &mut BiCache) -> Option<f64>,
 ) -> Measured {
     let mut cache = BiCache::new();

@@ -67,9 +67,7 @@ fn spec_failure(e: &cairns::spec::SpecError) -> Failure {
 /// valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_new(
-    map: *const cairns_map,
-    spec: *const c_char,
-    out: *mut *mut cairns_engine,
+    map: *const cairns_map, spec: *const c_char, out: *mut *mut cairns_engine,
 ) -> cairns_status {
     // SAFETY: the caller's contract; no tables.
     unsafe { cairns_engine_new_with_tables(map, spec, std::ptr::null(), std::ptr::null(), 0, out) }
@@ -89,12 +87,8 @@ pub unsafe extern "C" fn cairns_engine_new(
 /// `lens[i]` bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_new_with_tables(
-    map: *const cairns_map,
-    spec: *const c_char,
-    tables: *const *const u8,
-    lens: *const usize,
-    count: usize,
-    out: *mut *mut cairns_engine,
+    map: *const cairns_map, spec: *const c_char, tables: *const *const u8, lens: *const usize,
+    count: usize, out: *mut *mut cairns_engine,
 ) -> cairns_status {
     guard(|| {
         handle::need(out, "out")?;
@@ -166,10 +160,7 @@ pub unsafe extern "C" fn cairns_engine_free(engine: *mut cairns_engine) -> cairn
 /// (NULL when 0); `len` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_spec(
-    engine: *const cairns_engine,
-    buf: *mut c_char,
-    capacity: usize,
-    len: *mut usize,
+    engine: *const cairns_engine, buf: *mut c_char, capacity: usize, len: *mut usize,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
@@ -213,11 +204,7 @@ pub unsafe extern "C" fn cairns_engine_table_count(engine: *const cairns_engine)
 /// (NULL when 0); `len` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_save_table(
-    engine: *const cairns_engine,
-    index: usize,
-    buf: *mut u8,
-    capacity: usize,
-    len: *mut usize,
+    engine: *const cairns_engine, index: usize, buf: *mut u8, capacity: usize, len: *mut usize,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
@@ -257,10 +244,7 @@ pub unsafe extern "C" fn cairns_engine_save_table(
 /// `engine` is NULL or a live handle; `label` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_component(
-    engine: *const cairns_engine,
-    x: i32,
-    y: i32,
-    label: *mut u32,
+    engine: *const cairns_engine, x: i32, y: i32, label: *mut u32,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
@@ -298,10 +282,7 @@ pub unsafe extern "C" fn cairns_engine_component(
 /// values and `walls` of `count`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_set_walls(
-    engine: *const cairns_engine,
-    xy: *const i32,
-    walls: *const u8,
-    count: usize,
+    engine: *const cairns_engine, xy: *const i32, walls: *const u8, count: usize,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
     unsafe { set_walls(engine, xy, walls, count, false) }
@@ -322,10 +303,7 @@ pub unsafe extern "C" fn cairns_engine_set_walls(
 /// As `cairns_engine_set_walls`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_set_walls_later(
-    engine: *const cairns_engine,
-    xy: *const i32,
-    walls: *const u8,
-    count: usize,
+    engine: *const cairns_engine, xy: *const i32, walls: *const u8, count: usize,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
     unsafe { set_walls(engine, xy, walls, count, true) }
@@ -342,9 +320,7 @@ pub unsafe extern "C" fn cairns_engine_set_walls_later(
 /// `engine` is NULL or a live handle; `done` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_repair_step(
-    engine: *const cairns_engine,
-    budget: usize,
-    done: *mut i32,
+    engine: *const cairns_engine, budget: usize, done: *mut i32,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
     unsafe {
@@ -381,9 +357,7 @@ pub unsafe extern "C" fn cairns_engine_repair_step(
 /// `engine` is NULL or a live handle; `done` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_fill_boxes(
-    engine: *const cairns_engine,
-    seconds: f64,
-    done: *mut i32,
+    engine: *const cairns_engine, seconds: f64, done: *mut i32,
 ) -> cairns_status {
     let budget = Duration::try_from_secs_f64(seconds).map_err(|_| {
         Failure::new(
@@ -410,9 +384,7 @@ pub unsafe extern "C" fn cairns_engine_fill_boxes(
 ///
 /// `engine` is NULL or a live handle; `done` valid for a write.
 unsafe fn engine_step(
-    engine: *const cairns_engine,
-    done: *mut i32,
-    step: impl FnOnce(&Engine) -> Result<bool>,
+    engine: *const cairns_engine, done: *mut i32, step: impl FnOnce(&Engine) -> Result<bool>,
 ) -> cairns_status {
     guard(|| {
         handle::need(done, "done")?;
@@ -431,11 +403,7 @@ unsafe fn engine_step(
 ///
 /// As `cairns_engine_set_walls`.
 unsafe fn set_walls(
-    engine: *const cairns_engine,
-    xy: *const i32,
-    walls: *const u8,
-    count: usize,
-    later: bool,
+    engine: *const cairns_engine, xy: *const i32, walls: *const u8, count: usize, later: bool,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
@@ -496,12 +464,8 @@ unsafe fn set_walls(
 /// `cells` values.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_field(
-    engine: *const cairns_engine,
-    goals: *const i32,
-    count: usize,
-    distance: *mut f64,
-    next: *mut i32,
-    cells: usize,
+    engine: *const cairns_engine, goals: *const i32, count: usize, distance: *mut f64,
+    next: *mut i32, cells: usize,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.

@@ -168,9 +168,7 @@ pub(crate) unsafe fn slice<'a, T>(ptr: *const T, len: usize, what: &str) -> Resu
 /// `ptr` is NULL or valid for writes of `capacity` values of `T`, not
 /// accessed elsewhere meanwhile.
 pub(crate) unsafe fn buffer<'a, T>(
-    ptr: *mut T,
-    capacity: usize,
-    what: &str,
+    ptr: *mut T, capacity: usize, what: &str,
 ) -> Result<&'a mut [T]> {
     if capacity == 0 {
         return Ok(&mut []);
@@ -188,10 +186,7 @@ pub(crate) unsafe fn buffer<'a, T>(
 /// `CAIRNS_ERR_BUFFER_TOO_SMALL` naming `what` and the sizes in `unit`s of
 /// `per` values. The caller has written the length needed back already.
 pub(crate) fn fill<T: Copy>(
-    out: &mut [T],
-    values: &[T],
-    what: &str,
-    (unit, per): (&str, usize),
+    out: &mut [T], values: &[T], what: &str, (unit, per): (&str, usize),
 ) -> Result<()> {
     match out.get_mut(..values.len()) {
         Some(head) => {

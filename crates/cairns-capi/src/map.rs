@@ -88,12 +88,8 @@ fn check_cells(len: usize, width: u32, height: u32, what: &str) -> Result<()> {
 ///
 /// `cells` is valid for reads of `len` values.
 unsafe fn array<'a, T>(
-    cells: *const T,
-    len: usize,
-    (width, height): (u32, u32),
-    movement: i32,
-    out: *mut *mut cairns_map,
-    what: &str,
+    cells: *const T, len: usize, (width, height): (u32, u32), movement: i32,
+    out: *mut *mut cairns_map, what: &str,
 ) -> Result<(Neighborhood, &'a [T])> {
     handle::need(out, "out")?;
     let rule = neighborhood(movement)?;
@@ -139,12 +135,7 @@ unsafe fn give(out: *mut *mut cairns_map, graph: GridGraph, name: String) -> Res
 /// `cells` is valid for reads of `len` bytes; `out` for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_map_from_walls(
-    cells: *const u8,
-    len: usize,
-    width: u32,
-    height: u32,
-    movement: i32,
-    out: *mut *mut cairns_map,
+    cells: *const u8, len: usize, width: u32, height: u32, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.
@@ -169,11 +160,7 @@ pub unsafe extern "C" fn cairns_map_from_walls(
 /// `costs` is valid for reads of `len` floats; `out` for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_map_from_costs(
-    costs: *const f32,
-    len: usize,
-    width: u32,
-    height: u32,
-    movement: i32,
+    costs: *const f32, len: usize, width: u32, height: u32, movement: i32,
     out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
@@ -198,10 +185,7 @@ pub unsafe extern "C" fn cairns_map_from_costs(
 /// `text` is valid for reads of `len` bytes; `out` for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_map_parse(
-    text: *const c_char,
-    len: usize,
-    movement: i32,
-    out: *mut *mut cairns_map,
+    text: *const c_char, len: usize, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
         handle::need(out, "out")?;
@@ -225,9 +209,7 @@ pub unsafe extern "C" fn cairns_map_parse(
 /// `path` is a NUL-terminated string; `out` is valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_map_read(
-    path: *const c_char,
-    movement: i32,
-    out: *mut *mut cairns_map,
+    path: *const c_char, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
     guard(|| {
         handle::need(out, "out")?;
@@ -298,11 +280,7 @@ pub unsafe extern "C" fn cairns_map_free(map: *mut cairns_map) -> cairns_status 
 /// it: off the map, or on a blocked cell. `what` names the point and `name`
 /// the map in the message.
 pub(crate) fn endpoint(
-    graph: &GridGraph,
-    name: &str,
-    what: &str,
-    x: i32,
-    y: i32,
+    graph: &GridGraph, name: &str, what: &str, x: i32, y: i32,
 ) -> Result<NodeId> {
     let node = u32::try_from(x)
         .ok()
@@ -338,11 +316,7 @@ pub(crate) fn endpoint(
 ///
 /// `xy` is valid for reads of `2 * count` values.
 pub(crate) unsafe fn endpoints(
-    graph: &GridGraph,
-    name: &str,
-    what: &str,
-    xy: *const i32,
-    count: usize,
+    graph: &GridGraph, name: &str, what: &str, xy: *const i32, count: usize,
 ) -> Result<Vec<NodeId>> {
     let len = count.checked_mul(2).ok_or_else(|| {
         Failure::new(

@@ -76,8 +76,7 @@ pub struct cairns_progress {
 /// `engine` is NULL or a live handle; `out` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_searcher_new(
-    engine: *const cairns_engine,
-    out: *mut *mut cairns_searcher,
+    engine: *const cairns_engine, out: *mut *mut cairns_searcher,
 ) -> cairns_status {
     guard(|| {
         handle::need(out, "out")?;
@@ -127,9 +126,7 @@ unsafe fn current<'a>(searcher: *mut cairns_searcher) -> Result<&'a mut Searcher
 ///
 /// As [`current`], and `out` and `cost` as [`Searcher::answer`] needs them.
 unsafe fn path_query(
-    searcher: *mut cairns_searcher,
-    out: (*mut i32, usize, *mut usize),
-    cost: *mut f64,
+    searcher: *mut cairns_searcher, out: (*mut i32, usize, *mut usize), cost: *mut f64,
     query: impl FnOnce(&mut Searcher) -> Result<Option<(NodeId, f64)>>,
 ) -> cairns_status {
     guard(|| {
@@ -184,8 +181,7 @@ impl Searcher {
     /// `sources` is valid for reads of `2 * source_count` values, `goals`
     /// of `2 * goal_count`.
     unsafe fn ends(
-        &self,
-        (sources, source_count): (*const i32, usize),
+        &self, (sources, source_count): (*const i32, usize),
         (goals, goal_count): (*const i32, usize),
     ) -> Result<(Vec<NodeId>, Vec<NodeId>)> {
         // SAFETY: the caller's contract.
@@ -204,10 +200,8 @@ impl Searcher {
     ///
     /// As [`write_path`](Self::write_path); `cost` valid for a write.
     unsafe fn answer(
-        &mut self,
-        reached: Option<(NodeId, f64)>,
-        (xy, capacity, len): (*mut i32, usize, *mut usize),
-        cost: *mut f64,
+        &mut self, reached: Option<(NodeId, f64)>,
+        (xy, capacity, len): (*mut i32, usize, *mut usize), cost: *mut f64,
     ) -> Result<cairns_status> {
         self.ended(reached.map(|(goal, _)| goal));
         // SAFETY: the caller's contract.
@@ -275,12 +269,7 @@ fn found(found: bool) -> cairns_status {
 /// `cost` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_search_cost(
-    searcher: *mut cairns_searcher,
-    sx: i32,
-    sy: i32,
-    gx: i32,
-    gy: i32,
-    cost: *mut f64,
+    searcher: *mut cairns_searcher, sx: i32, sy: i32, gx: i32, gy: i32, cost: *mut f64,
 ) -> cairns_status {
     guard(|| {
         handle::need(cost, "cost")?;
@@ -312,15 +301,8 @@ pub unsafe extern "C" fn cairns_search_cost(
 /// capacity` values; `len` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_search_path(
-    searcher: *mut cairns_searcher,
-    sx: i32,
-    sy: i32,
-    gx: i32,
-    gy: i32,
-    xy: *mut i32,
-    capacity: usize,
-    len: *mut usize,
-    cost: *mut f64,
+    searcher: *mut cairns_searcher, sx: i32, sy: i32, gx: i32, gy: i32, xy: *mut i32,
+    capacity: usize, len: *mut usize, cost: *mut f64,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
     unsafe {
@@ -344,10 +326,7 @@ pub unsafe extern "C" fn cairns_search_path(
 /// a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_searcher_last_path(
-    searcher: *mut cairns_searcher,
-    xy: *mut i32,
-    capacity: usize,
-    len: *mut usize,
+    searcher: *mut cairns_searcher, xy: *mut i32, capacity: usize, len: *mut usize,
 ) -> cairns_status {
     guard(|| {
         handle::need(len, "len")?;
@@ -372,15 +351,8 @@ pub unsafe extern "C" fn cairns_searcher_last_path(
 /// source_count` values and `goals` of `2 * goal_count`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_search_nearest(
-    searcher: *mut cairns_searcher,
-    sources: *const i32,
-    source_count: usize,
-    goals: *const i32,
-    goal_count: usize,
-    xy: *mut i32,
-    capacity: usize,
-    len: *mut usize,
-    cost: *mut f64,
+    searcher: *mut cairns_searcher, sources: *const i32, source_count: usize, goals: *const i32,
+    goal_count: usize, xy: *mut i32, capacity: usize, len: *mut usize, cost: *mut f64,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
     unsafe {
@@ -411,14 +383,8 @@ pub unsafe extern "C" fn cairns_search_nearest(
 /// As `cairns_search_nearest`; `progress` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_search_budgeted(
-    searcher: *mut cairns_searcher,
-    sources: *const i32,
-    source_count: usize,
-    goals: *const i32,
-    goal_count: usize,
-    max_expansions: u64,
-    max_cost: f64,
-    progress: *mut cairns_progress,
+    searcher: *mut cairns_searcher, sources: *const i32, source_count: usize, goals: *const i32,
+    goal_count: usize, max_expansions: u64, max_cost: f64, progress: *mut cairns_progress,
 ) -> cairns_status {
     guard(|| {
         handle::need(progress, "progress")?;
@@ -497,8 +463,7 @@ pub unsafe extern "C" fn cairns_search_budgeted(
 /// `searcher` is NULL or a live handle; `stats` valid for a write.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_searcher_stats(
-    searcher: *const cairns_searcher,
-    stats: *mut cairns_stats,
+    searcher: *const cairns_searcher, stats: *mut cairns_stats,
 ) -> cairns_status {
     guard(|| {
         // SAFETY: the caller's contract.

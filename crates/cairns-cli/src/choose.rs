@@ -166,9 +166,7 @@ pub fn tables_json(prepared: &Prepared) -> serde_json::Value {
 /// then the seconds and bytes of them all; nothing without tables. Each
 /// label is padded to `width`.
 pub fn write_tables(
-    out: &mut impl Write,
-    prepared: &Prepared,
-    width: usize,
+    out: &mut impl Write, prepared: &Prepared, width: usize,
 ) -> std::io::Result<()> {
     if prepared.report().is_empty() {
         return Ok(());
@@ -223,10 +221,7 @@ impl TerrainArgs {
 /// Checks that `(x, y)` is a passable cell of `graph` (by its tile, or by
 /// its terrain cost); `name` names the map in messages.
 pub fn endpoint(
-    graph: &GridGraph,
-    name: &str,
-    what: &str,
-    (x, y): (u32, u32),
+    graph: &GridGraph, name: &str, what: &str, (x, y): (u32, u32),
 ) -> anyhow::Result<NodeId> {
     let grid = graph.grid();
     match (grid.get(x, y), graph.node(x, y)) {
@@ -295,9 +290,7 @@ impl OutputFile {
     /// Writes the file with `save` (buffered, flushed) and moves it onto
     /// its path; `what` names the contents in errors, which name the file.
     pub fn save(
-        mut self,
-        what: &str,
-        save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+        mut self, what: &str, save: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
         let name = self.path.display().to_string();
         let file = self.file.take().context("the file was written already")?;

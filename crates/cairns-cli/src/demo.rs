@@ -156,13 +156,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
 
 /// Prints the demo's header and table.
 fn print_table(
-    args: &Args,
-    graph: &cairns::grid::GridGraph,
-    pairs: &[(NodeId, NodeId)],
-    others: &str,
-    checked: usize,
-    unreachable: usize,
-    rows: &mut [Row],
+    args: &Args, graph: &cairns::grid::GridGraph, pairs: &[(NodeId, NodeId)], others: &str,
+    checked: usize, unreachable: usize, rows: &mut [Row],
 ) -> anyhow::Result<Outcome> {
     let mut out = io::stdout().lock();
     writeln!(

@@ -149,9 +149,7 @@ fn print_flow(out: &mut impl Write, graph: &GridGraph, field: &DistanceField) ->
 }
 
 fn print_distance(
-    out: &mut impl Write,
-    graph: &GridGraph,
-    field: &DistanceField,
+    out: &mut impl Write, graph: &GridGraph, field: &DistanceField,
 ) -> io::Result<()> {
     let grid = graph.grid();
     let mut line = String::new();

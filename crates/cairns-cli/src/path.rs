@@ -167,12 +167,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
 /// `--json`: the query's answer (`cost` null without a path: exit 1) and
 /// counts, with `scen --json`'s names where they mean the same thing.
 fn print_json(
-    args: &Args,
-    graph: &GridGraph,
-    prepared: &Prepared<'_>,
-    found: Option<&Path>,
-    stats: SearchStats,
-    elapsed: std::time::Duration,
+    args: &Args, graph: &GridGraph, prepared: &Prepared<'_>, found: Option<&Path>,
+    stats: SearchStats, elapsed: std::time::Duration,
 ) -> anyhow::Result<Outcome> {
     let name = args.map.display().to_string();
     let g = graph.grid();
@@ -217,10 +213,7 @@ fn print_json(
 /// One call of the search under the budget of `--max-expansions` and
 /// `--max-cost`.
 fn budgeted(
-    args: &Args,
-    searcher: &mut dyn Searcher,
-    prepared: &Prepared<'_>,
-    sources: &[NodeId],
+    args: &Args, searcher: &mut dyn Searcher, prepared: &Prepared<'_>, sources: &[NodeId],
     goals: &[NodeId],
 ) -> anyhow::Result<Progress> {
     let budget = Budget {
@@ -239,12 +232,8 @@ fn budgeted(
 /// Prints a paused search: which budget stopped it, its best node so far
 /// and the path there.
 fn print_paused(
-    args: &Args,
-    searcher: &dyn Searcher,
-    graph: &GridGraph,
-    (closest, g, h): (NodeId, f64, f64),
-    sources: &[NodeId],
-    goals: &[NodeId],
+    args: &Args, searcher: &dyn Searcher, graph: &GridGraph, (closest, g, h): (NodeId, f64, f64),
+    sources: &[NodeId], goals: &[NodeId],
 ) -> anyhow::Result<()> {
     let stats = searcher.stats();
     let mut out = io::stdout().lock();
@@ -290,12 +279,8 @@ fn print_paused(
 /// Prints the map with the path's nodes as `*` and the endpoints as `s`
 /// and `g`; `what` says what the stars are.
 fn draw(
-    out: &mut impl Write,
-    g: &cairns::grid::Grid,
-    path: &Path,
-    sources: &[NodeId],
-    goals: &[NodeId],
-    what: &str,
+    out: &mut impl Write, g: &cairns::grid::Grid, path: &Path, sources: &[NodeId],
+    goals: &[NodeId], what: &str,
 ) -> io::Result<()> {
     let mut text: Vec<Vec<u8>> = g
         .to_ascii()

@@ -217,12 +217,8 @@ struct Searches<'a> {
 /// landmark tables go to it only if `landmarks`, the table of a search
 /// always.
 fn run_one(
-    graph: &GridGraph,
-    searches: &Searches<'_>,
-    heuristic: Option<HeuristicSpec>,
-    landmarks: bool,
-    start: NodeId,
-    goal: NodeId,
+    graph: &GridGraph, searches: &Searches<'_>, heuristic: Option<HeuristicSpec>, landmarks: bool,
+    start: NodeId, goal: NodeId,
 ) -> anyhow::Result<Run> {
     let search = SearchArgs {
         algorithm: searches.algorithm,
@@ -475,10 +471,7 @@ fn region(bits: u8) -> u8 {
 /// the explored regions of [`region`], unless the searches expanded jump
 /// points, drawn as dots) and which searches expanded each cell.
 fn cell_classes(
-    graph: &GridGraph,
-    runs: &[Run],
-    start: NodeId,
-    jump_points: bool,
+    graph: &GridGraph, runs: &[Run], start: NodeId, jump_points: bool,
 ) -> (Vec<u8>, Vec<u8>) {
     let reachable = cairns_web::reachable_from(graph, start);
     let mut class: Vec<u8> = (0..graph.node_bound() as u32)
@@ -638,10 +631,7 @@ fn pixel_classes(class: &[u8], w: u32, layout: &Layout, crop: Crop) -> (Vec<u8>,
 /// The path: a thin yellow line, outlined once cells are large (`up`
 /// pixels a cell).
 fn draw_path(
-    canvas: &mut Canvas,
-    path: &[NodeId],
-    up: u32,
-    centre: &dyn Fn(NodeId) -> (i64, i64),
+    canvas: &mut Canvas, path: &[NodeId], up: u32, centre: &dyn Fn(NodeId) -> (i64, i64),
     inside: &dyn Fn(NodeId) -> bool,
 ) {
     let core = (up / 4).max(1);
@@ -666,12 +656,8 @@ fn draw_path(
 /// and the start (a disc), of side about `2 * size`, where they are inside
 /// the picture.
 fn draw_markers(
-    canvas: &mut Canvas,
-    runs: &[Run],
-    (start, goal): (NodeId, NodeId),
-    size: u32,
-    centre: &dyn Fn(NodeId) -> (i64, i64),
-    inside: &dyn Fn(NodeId) -> bool,
+    canvas: &mut Canvas, runs: &[Run], (start, goal): (NodeId, NodeId), size: u32,
+    centre: &dyn Fn(NodeId) -> (i64, i64), inside: &dyn Fn(NodeId) -> bool,
 ) {
     let landmarks = runs.iter().find(|r| !r.landmarks.is_empty());
     for (k, &n) in landmarks

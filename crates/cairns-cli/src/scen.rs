@@ -151,10 +151,7 @@ fn reference(args: &Args) -> Reference {
 /// The summary of `--json`: one object, whose names the other commands'
 /// `--json` reuse where they mean the same thing.
 fn summary_json(
-    args: &Args,
-    instance: &Instance,
-    prepared: &Prepared<'_>,
-    summary: &Summary,
+    args: &Args, instance: &Instance, prepared: &Prepared<'_>, summary: &Summary,
 ) -> serde_json::Value {
     let spec = prepared.spec();
     let mismatches = summary.mismatches.len();
@@ -190,10 +187,7 @@ fn summary_json(
 
 /// Prints the problems (to stderr) and the summary of a run.
 fn report(
-    args: &Args,
-    instance: &Instance,
-    prepared: &Prepared<'_>,
-    summary: &Summary,
+    args: &Args, instance: &Instance, prepared: &Prepared<'_>, summary: &Summary,
 ) -> anyhow::Result<Outcome> {
     let scen_name = args.scen.display();
     let problems: Vec<String> = instance

@@ -55,9 +55,7 @@ pub struct BuildArgs {
 /// goal bounding's boxes or the subgoal graph's hierarchy, then checked
 /// against the graph as a given table is.
 fn prepare_within<'g>(
-    args: &BuildArgs,
-    graph: &'g GridGraph,
-    seconds: f64,
+    args: &BuildArgs, graph: &'g GridGraph, seconds: f64,
 ) -> anyhow::Result<Prepared<'g>> {
     let Ok(budget) = Duration::try_from_secs_f64(seconds) else {
         bail!("--seconds takes a number of seconds, 0 or more, not {seconds}");

@@ -117,10 +117,7 @@ pub fn endpoint(graph: &GridGraph, name: &str, what: &str, (x, y): (i64, i64)) -
 /// The nodes of `points`, each checked by [`endpoint`]; a refused one
 /// names its row (`what[3]`).
 pub fn endpoints(
-    graph: &GridGraph,
-    name: &str,
-    what: &str,
-    points: &[(i64, i64)],
+    graph: &GridGraph, name: &str, what: &str, points: &[(i64, i64)],
 ) -> PyResult<Vec<NodeId>> {
     points
         .iter()
@@ -143,9 +140,7 @@ pub fn same_length(a: usize, what_a: &str, b: usize, what_b: &str) -> PyResult<(
 
 /// A path of nodes as an `(N, 2)` array of `(x, y)` rows.
 pub fn path_array<'py>(
-    py: Python<'py>,
-    graph: &GridGraph,
-    nodes: &[NodeId],
+    py: Python<'py>, graph: &GridGraph, nodes: &[NodeId],
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let flat: Vec<i64> = nodes
         .iter()
@@ -159,8 +154,7 @@ pub fn path_array<'py>(
 
 /// `(x, y)` points as an `(N, 2)` array.
 pub fn xy_array(
-    py: Python<'_>,
-    points: impl ExactSizeIterator<Item = (u32, u32)>,
+    py: Python<'_>, points: impl ExactSizeIterator<Item = (u32, u32)>,
 ) -> PyResult<Bound<'_, PyArray2<i64>>> {
     let n = points.len();
     let flat: Vec<i64> = points

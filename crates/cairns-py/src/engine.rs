@@ -79,10 +79,7 @@ fn thread_count(threads: usize) -> usize {
 /// or the path of a table file, checked against `graph` as the CLI's
 /// `--table FILE` is (the message names the file, or the table's place).
 fn load_table(
-    py: Python<'_>,
-    i: usize,
-    table: &Bound<'_, PyAny>,
-    graph: &GridGraph,
+    py: Python<'_>, i: usize, table: &Bound<'_, PyAny>, graph: &GridGraph,
 ) -> PyResult<Given> {
     let loaded = if let Ok(bytes) = table.cast::<PyBytes>() {
         Given::read(bytes.as_bytes(), graph).map_err(|e| (format!("tables[{i}]"), e))
@@ -104,9 +101,7 @@ impl Engine {
     /// The nodes of a query's `start` and `goal` (`(x, y)` each), checked
     /// as the command checks them: on the grid and not on a wall.
     fn ends(
-        &self,
-        start: &Bound<'_, PyAny>,
-        goal: &Bound<'_, PyAny>,
+        &self, start: &Bound<'_, PyAny>, goal: &Bound<'_, PyAny>,
     ) -> PyResult<(NodeId, NodeId)> {
         let graph = self.owning.graph();
         let s = convert::endpoint(graph, self.name(), "start", convert::point(start, "start")?)?;
@@ -139,9 +134,7 @@ impl Engine {
     /// `sources` and `goals` (`(N, 2)` arrays or lists of `(x, y)`) as
     /// cells, each free and on the grid.
     fn sources_and_goals(
-        &self,
-        sources: &Bound<'_, PyAny>,
-        goals: &Bound<'_, PyAny>,
+        &self, sources: &Bound<'_, PyAny>, goals: &Bound<'_, PyAny>,
     ) -> PyResult<(Vec<NodeId>, Vec<NodeId>)> {
         let graph = self.owning.graph();
         let sources = convert::points(sources, "sources")?;
@@ -169,10 +162,7 @@ impl Engine {
     /// The path to `goal` that `searcher`'s last query found, with its
     /// cost: an empty array and `inf` when there is none.
     fn found<'py>(
-        &self,
-        py: Python<'py>,
-        searcher: &dyn Searcher,
-        reached: Option<(NodeId, f64)>,
+        &self, py: Python<'py>, searcher: &dyn Searcher, reached: Option<(NodeId, f64)>,
     ) -> PyResult<(Bound<'py, PyArray2<i64>>, f64)> {
         let mut nodes = Vec::new();
         let cost = match reached {
@@ -186,9 +176,7 @@ impl Engine {
     }
 
     fn with_stats<'py>(
-        py: Python<'py>,
-        (path, cost): (Bound<'py, PyArray2<i64>>, f64),
-        stats: Option<SearchStats>,
+        py: Python<'py>, (path, cost): (Bound<'py, PyArray2<i64>>, f64), stats: Option<SearchStats>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         match stats {
             Some(s) => PyTuple::new(
@@ -214,10 +202,7 @@ impl Engine {
     #[new]
     #[pyo3(signature = (grid, spec = "astar", tables = None))]
     fn new(
-        py: Python<'_>,
-        grid: Bound<'_, Grid>,
-        spec: &str,
-        tables: Option<Vec<Bound<'_, PyAny>>>,
+        py: Python<'_>, grid: Bound<'_, Grid>, spec: &str, tables: Option<Vec<Bound<'_, PyAny>>>,
     ) -> PyResult<Engine> {
         let parsed: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
         let graph = grid.get().graph.clone();
@@ -303,11 +288,7 @@ impl Engine {
     /// endpoint off the grid or on a wall.
     #[pyo3(signature = (start, goal, stats = false))]
     fn path<'py>(
-        &self,
-        py: Python<'py>,
-        start: &Bound<'py, PyAny>,
-        goal: &Bound<'py, PyAny>,
-        stats: bool,
+        &self, py: Python<'py>, start: &Bound<'py, PyAny>, goal: &Bound<'py, PyAny>, stats: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let (s, g) = self.ends(start, goal)?;
         let (found, stats) = self.searching(|searcher| {
@@ -321,10 +302,7 @@ impl Engine {
     /// The cost of a shortest path from `start` to `goal`; `inf` when
     /// there is none.
     fn cost(
-        &self,
-        py: Python<'_>,
-        start: &Bound<'_, PyAny>,
-        goal: &Bound<'_, PyAny>,
+        &self, py: Python<'_>, start: &Bound<'_, PyAny>, goal: &Bound<'_, PyAny>,
     ) -> PyResult<f64> {
         let (s, g) = self.ends(start, goal)?;
         let cost = self.searching(|searcher| py.detach(|| searcher.search_cost(s, g)));
@@ -338,12 +316,8 @@ impl Engine {
     /// a serial run. With `stats=True`, `(costs, expanded)`.
     #[pyo3(signature = (starts, goals, threads = 1, stats = false))]
     fn costs<'py>(
-        &self,
-        py: Python<'py>,
-        starts: &Bound<'py, PyAny>,
-        goals: &Bound<'py, PyAny>,
-        threads: usize,
-        stats: bool,
+        &self, py: Python<'py>, starts: &Bound<'py, PyAny>, goals: &Bound<'py, PyAny>,
+        threads: usize, stats: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let graph = self.owning.graph();
         let starts = convert::points(starts, "starts")?;
@@ -368,10 +342,7 @@ impl Engine {
     /// `(x, y)`), in one search: `(path, cost)` as [`path`] gives them,
     /// the path from the nearest source to the nearest goal.
     fn nearest<'py>(
-        &self,
-        py: Python<'py>,
-        sources: &Bound<'py, PyAny>,
-        goals: &Bound<'py, PyAny>,
+        &self, py: Python<'py>, sources: &Bound<'py, PyAny>, goals: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let (sources, goals) = self.sources_and_goals(sources, goals)?;
         let found = self.searching(|searcher| {
@@ -395,12 +366,8 @@ impl Engine {
     /// same answer.
     #[pyo3(signature = (sources, goals, max_expansions = None, max_cost = None))]
     fn budgeted<'py>(
-        &self,
-        py: Python<'py>,
-        sources: &Bound<'py, PyAny>,
-        goals: &Bound<'py, PyAny>,
-        max_expansions: Option<u64>,
-        max_cost: Option<f64>,
+        &self, py: Python<'py>, sources: &Bound<'py, PyAny>, goals: &Bound<'py, PyAny>,
+        max_expansions: Option<u64>, max_cost: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let (sources, goals) = self.sources_and_goals(sources, goals)?;
         if max_cost.is_some_and(f64::is_nan) {
@@ -452,10 +419,7 @@ impl Engine {
     /// edited one. Raises `ValueError` for a point off the grid or lengths
     /// that differ.
     fn with_walls(
-        &self,
-        py: Python<'_>,
-        points: &Bound<'_, PyAny>,
-        walls: Vec<bool>,
+        &self, py: Python<'_>, points: &Bound<'_, PyAny>, walls: Vec<bool>,
     ) -> PyResult<Engine> {
         let graph = self.owning.graph();
         let points = convert::points(points, "points")?;

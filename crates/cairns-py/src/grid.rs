@@ -108,10 +108,7 @@ impl Grid {
     #[staticmethod]
     #[pyo3(signature = (map_text, movement, costs, name))]
     fn _from_state(
-        map_text: &str,
-        movement: &Bound<'_, PyAny>,
-        costs: Option<Vec<f64>>,
-        name: String,
+        map_text: &str, movement: &Bound<'_, PyAny>, costs: Option<Vec<f64>>, name: String,
     ) -> PyResult<Grid> {
         let rule = neighborhood(movement)?;
         let tiles = cairns::movingai::parse_map(map_text).map_err(|e| to_py(&e))?;

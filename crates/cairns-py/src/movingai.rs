@@ -29,9 +29,7 @@ fn rule(movement: Option<&Bound<'_, PyAny>>) -> PyResult<Neighborhood> {
 #[pyfunction]
 #[pyo3(signature = (path, movement = None))]
 pub fn read_map(
-    py: Python<'_>,
-    path: PathBuf,
-    movement: Option<&Bound<'_, PyAny>>,
+    py: Python<'_>, path: PathBuf, movement: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Grid> {
     let rule = rule(movement)?;
     let tiles = py
@@ -97,12 +95,7 @@ pub fn read_scen(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
 #[pyfunction]
 #[pyo3(signature = (scen, spec = "astar", map = None, every = 1, threads = 1, reference = "published"))]
 pub fn run_scen<'py>(
-    py: Python<'py>,
-    scen: PathBuf,
-    spec: &str,
-    map: Option<PathBuf>,
-    every: usize,
-    threads: usize,
+    py: Python<'py>, scen: PathBuf, spec: &str, map: Option<PathBuf>, every: usize, threads: usize,
     reference: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;

@@ -104,8 +104,7 @@ fn percent_decode(s: &str) -> Option<String> {
 }
 
 pub(crate) async fn map(
-    State(state): State<Arc<AppState>>,
-    RawQuery(query): RawQuery,
+    State(state): State<Arc<AppState>>, RawQuery(query): RawQuery,
 ) -> Result<Json<MapInfo>, ApiError> {
     let name = query
         .as_deref()
@@ -161,8 +160,7 @@ pub(crate) async fn map(
 /// free, holding it until the work ends (even when the request has been
 /// answered by then, past its deadline).
 pub(crate) async fn blocking<T: Send + 'static>(
-    turns: Arc<Semaphore>,
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    turns: Arc<Semaphore>, f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let turn = turns.acquire_owned().await.map_err(|_| {
         ApiError::new(
@@ -181,8 +179,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// Runs `work` on the state, on a blocking thread in a turn of the work
 /// guard ([`blocking`]), and answers with its JSON.
 pub(crate) async fn at_work<T: Send + 'static>(
-    state: Arc<AppState>,
-    work: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+    state: Arc<AppState>, work: impl FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Json<T>, ApiError> {
     blocking(state.guards().work(), move || work(&state).map(Json)).await
 }
@@ -257,20 +254,14 @@ pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, 
 /// The engine holding the graph of `map` under `nb` with `edits`
 /// ([`AppState::graph`]).
 pub(crate) fn graph(
-    state: &AppState,
-    map: &str,
-    nb: Neighborhood,
-    edits: &[[u32; 3]],
+    state: &AppState, map: &str, nb: Neighborhood, edits: &[[u32; 3]],
 ) -> Result<Arc<Served>, ApiError> {
     graph_keyed(state, map, nb, edits).map(|(g, _)| g)
 }
 
 /// [`graph`] and its key.
 fn graph_keyed(
-    state: &AppState,
-    map: &str,
-    nb: Neighborhood,
-    edits: &[[u32; 3]],
+    state: &AppState, map: &str, nb: Neighborhood, edits: &[[u32; 3]],
 ) -> Result<(Arc<Served>, GraphKey), ApiError> {
     if edits.len() > MAX_EDITS {
         return Err(bad(format!("more than {MAX_EDITS} wall edits")));
@@ -305,10 +296,7 @@ fn prepare_graph(state: &AppState, c: &Scene) -> Result<Prepared, ApiError> {
 /// The table stage of [`prepare`], for `base` (the graph stage's): the
 /// landmark table if the request uses one.
 fn prepare_table(
-    state: &AppState,
-    c: &Scene,
-    uses_dh: bool,
-    base: &Arc<Served>,
+    state: &AppState, c: &Scene, uses_dh: bool, base: &Arc<Served>,
 ) -> Result<Option<PreparedTable>, ApiError> {
     if !uses_dh {
         return Ok(None);
@@ -374,11 +362,7 @@ struct Query {
 }
 
 fn run_search(
-    state: &AppState,
-    prep: &Prepared,
-    spec: SearchSpec,
-    label: &str,
-    query: Query,
+    state: &AppState, prep: &Prepared, spec: SearchSpec, label: &str, query: Query,
 ) -> Result<SearchOutcome, ApiError> {
     let Query {
         start,
@@ -515,8 +499,7 @@ fn heuristic(name: &str, landmarks: usize) -> Result<HeuristicSpec, ApiError> {
 /// Answers `POST /api/search`: validates the request, then runs
 /// heuristic A's search and, if asked, heuristic B's.
 pub(crate) async fn search(
-    State(state): State<Arc<AppState>>,
-    body: Result<Json<SearchRequest>, JsonRejection>,
+    State(state): State<Arc<AppState>>, body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) = body?;
     at_work(state, move |state| search_blocking(state, &req)).await
@@ -524,8 +507,7 @@ pub(crate) async fn search(
 
 /// The work of `POST /api/search`, also usable without a server.
 pub(crate) fn search_blocking(
-    state: &AppState,
-    req: &SearchRequest,
+    state: &AppState, req: &SearchRequest,
 ) -> Result<SearchResponse, ApiError> {
     let t0 = Instant::now();
     let algorithm: Algorithm = req
@@ -625,11 +607,8 @@ pub(crate) fn search_blocking(
 /// The shading a search request asks for (see [`Shade`]), on its prepared
 /// graph: a heat map of heuristic A or B, or a landmark's gains.
 fn shade(
-    prep: &Prepared,
-    shade: Option<Shade>,
-    (ha, hb): (HeuristicSpec, Option<HeuristicSpec>),
-    landmarks: usize,
-    (start, goal): (NodeId, NodeId),
+    prep: &Prepared, shade: Option<Shade>, (ha, hb): (HeuristicSpec, Option<HeuristicSpec>),
+    landmarks: usize, (start, goal): (NodeId, NodeId),
 ) -> Result<(Option<HeatResponse>, Option<HelpResponse>), ApiError> {
     Ok(match shade {
         None => (None, None),
@@ -660,12 +639,8 @@ fn shade(
 /// longer work stays on this thread (the table, the gains beside B): on a
 /// loaded machine a thread woken for it may wait for a core.
 fn run_both<T: Default + Send>(
-    state: &AppState,
-    prep: &mut Prepared,
-    scene: &Scene,
-    uses_table: bool,
-    specs: &[(SearchSpec, &str)],
-    query: Query,
+    state: &AppState, prep: &mut Prepared, scene: &Scene, uses_table: bool,
+    specs: &[(SearchSpec, &str)], query: Query,
     shading: Option<impl FnOnce(&Prepared) -> Result<T, ApiError> + Send>,
 ) -> Result<(SearchOutcome, Option<SearchOutcome>, T), ApiError> {
     let (spec_a, label_a) = specs[0];
@@ -709,9 +684,7 @@ fn run_both<T: Default + Send>(
 /// `first()` and `second()`: one after the other, or with `together` at
 /// once, `second` on a thread of its own.
 fn beside<A: Send, B: Send>(
-    together: bool,
-    first: impl FnOnce() -> A + Send,
-    second: impl FnOnce() -> B + Send,
+    together: bool, first: impl FnOnce() -> A + Send, second: impl FnOnce() -> B + Send,
 ) -> Result<(A, B), ApiError> {
     if !together {
         let a = first();
@@ -774,8 +747,7 @@ fn heat_ratios(graph: &GridGraph, estimates: &[f64], cache: &SearchCache) -> (Ve
 /// Answers `POST /api/heat`: one reverse Dijkstra from the goal for the true
 /// distances, then `h / d` for every reached cell.
 pub(crate) async fn heat(
-    State(state): State<Arc<AppState>>,
-    body: Result<Json<HeatRequest>, JsonRejection>,
+    State(state): State<Arc<AppState>>, body: Result<Json<HeatRequest>, JsonRejection>,
 ) -> Result<Json<HeatResponse>, ApiError> {
     let Json(req) = body?;
     at_work(state, move |state| {
@@ -794,10 +766,7 @@ pub(crate) async fn heat(
 /// The heat map of `h` towards `goal` on the prepared graph (its table,
 /// if `h` needs one, prepared too).
 fn heat_of(
-    prep: &Prepared,
-    h: HeuristicSpec,
-    start: Option<NodeId>,
-    goal: NodeId,
+    prep: &Prepared, h: HeuristicSpec, start: Option<NodeId>, goal: NodeId,
 ) -> Result<HeatResponse, ApiError> {
     let t0 = Instant::now();
     // Every distance to the goal, not a search of the page's: a cache of
@@ -938,10 +907,7 @@ mod tests {
     /// landmark table of `req`'s scene built here: what the server's
     /// answer must equal.
     fn over_scene_table(
-        graph: &GridGraph,
-        req: &SearchRequest,
-        spec: &str,
-        (start, goal): (NodeId, NodeId),
+        graph: &GridGraph, req: &SearchRequest, spec: &str, (start, goal): (NodeId, NodeId),
     ) -> (Option<f64>, u64) {
         let grid = graph.grid();
         let lms: Vec<NodeId> = req

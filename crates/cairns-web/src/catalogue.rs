@@ -122,9 +122,7 @@ impl Served {
 /// table, when `page_landmarks`, or one of the kinds `shared` by another
 /// engine.
 fn given(
-    kind: TableKind,
-    page_landmarks: bool,
-    mut shared: impl Iterator<Item = TableKind>,
+    kind: TableKind, page_landmarks: bool, mut shared: impl Iterator<Item = TableKind>,
 ) -> bool {
     (kind == TableKind::Landmarks && page_landmarks) || shared.any(|k| k == kind)
 }
@@ -168,8 +166,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 ///
 /// A value other than 0 or 1, or a cell outside the map.
 pub(crate) fn cells(
-    edits: &[[u32; 3]],
-    (width, height): (u32, u32),
+    edits: &[[u32; 3]], (width, height): (u32, u32),
 ) -> Result<Vec<(u32, u32, Tile)>, StateError> {
     edits
         .iter()
@@ -236,11 +233,8 @@ impl Catalogue {
     /// A bad wall edit or a spec the graph cannot serve (400); every build
     /// turn taken, or the entries in use leaving no room (503).
     pub(crate) fn engine(
-        &self,
-        guards: &Guards,
-        (key, spec, nb): (EngineKey, SearchSpec, Neighborhood),
-        landmarks: Option<&Arc<Landmarks>>,
-        graph: impl FnOnce() -> Result<GridGraph, ApiError>,
+        &self, guards: &Guards, (key, spec, nb): (EngineKey, SearchSpec, Neighborhood),
+        landmarks: Option<&Arc<Landmarks>>, graph: impl FnOnce() -> Result<GridGraph, ApiError>,
     ) -> Result<(Arc<Served>, bool), ApiError> {
         let wanted = Key::Engine(key);
         let Key::Engine(key) = &wanted else {
@@ -366,10 +360,7 @@ impl Catalogue {
     ///
     /// When every build turn is taken, or the entries in use leave no room.
     pub(crate) fn landmark_table(
-        &self,
-        guards: &Guards,
-        key: LandmarkKey,
-        graph: &GridGraph,
+        &self, guards: &Guards, key: LandmarkKey, graph: &GridGraph,
     ) -> Result<(Arc<Landmarks>, bool), Refusal> {
         let wanted = Key::Landmarks(key);
         let Key::Landmarks(key) = &wanted else {
@@ -469,11 +460,7 @@ impl Catalogue {
     /// A copy of `table` with the landmarks `moved` recomputed at their
     /// places in `key`, charged anew.
     fn copy_moved(
-        &self,
-        guards: &Guards,
-        table: &Landmarks,
-        moved: &[usize],
-        key: &LandmarkKey,
+        &self, guards: &Guards, table: &Landmarks, moved: &[usize], key: &LandmarkKey,
         graph: &GridGraph,
     ) -> Result<Landmarks, Refusal> {
         let charge = self.charge(guards, table_bytes(key.columns(), graph.grid().len()))?;

@@ -19,11 +19,7 @@ use crate::wire::{ApiError, HelpResponse, bad, base64};
 /// Symmetric: `|d(L, goal) - d(L, n)|`. Directed: the larger of
 /// `d(n, L) - d(goal, L)` and `d(L, goal) - d(L, n)`.
 pub(crate) fn gain(
-    table: &LandmarkTable,
-    l: usize,
-    n: NodeId,
-    goal: NodeId,
-    base: f64,
+    table: &LandmarkTable, l: usize, n: NodeId, goal: NodeId, base: f64,
 ) -> Option<f64> {
     let end = |v| Ends {
         to: table.to_landmark(v, l),
@@ -60,8 +56,7 @@ impl Ends {
 /// Two passes over one `f64` per cell (`NaN` for none): a drag under the
 /// shading pays this on every move.
 fn gains(
-    graph: &GridGraph,
-    mut gain_at: impl FnMut(NodeId) -> Option<f64>,
+    graph: &GridGraph, mut gain_at: impl FnMut(NodeId) -> Option<f64>,
 ) -> (Vec<u8>, f64, usize, usize) {
     let mut max = 0.0f64;
     let (mut helped, mut cells) = (0, 0);
@@ -104,12 +99,7 @@ pub(crate) fn check_landmark(landmark: usize, count: usize) -> Result<(), ApiErr
 /// from the start `fixed` to every cell taken as the goal (which goals
 /// the landmark helps).
 pub(crate) fn help_of(
-    graph: &GridGraph,
-    table: &LandmarkTable,
-    count: usize,
-    l: usize,
-    fixed: NodeId,
-    goals: bool,
+    graph: &GridGraph, table: &LandmarkTable, count: usize, l: usize, fixed: NodeId, goals: bool,
 ) -> Result<HelpResponse, ApiError> {
     let t0 = Instant::now();
     check_landmark(l, count)?;
@@ -145,9 +135,7 @@ pub(crate) fn help_of(
 /// (see [`SearchResponse::owners`](crate::SearchResponse::owners)), as
 /// base64.
 pub(crate) fn owners_of(
-    graph: &GridGraph,
-    table: &LandmarkTable,
-    goal: NodeId,
+    graph: &GridGraph, table: &LandmarkTable, goal: NodeId,
 ) -> Result<String, ApiError> {
     let base = HeuristicSpec::Octile
         .estimates(graph, None, None, goal)

@@ -18,8 +18,7 @@ use crate::wire::{ApiError, HelpRequest, HelpResponse, PlaceRequest, PlaceRespon
 
 /// Answers `POST /api/landmarks`.
 pub(crate) async fn place_landmarks(
-    State(state): State<Arc<AppState>>,
-    body: Result<Json<PlaceRequest>, JsonRejection>,
+    State(state): State<Arc<AppState>>, body: Result<Json<PlaceRequest>, JsonRejection>,
 ) -> Result<Json<PlaceResponse>, ApiError> {
     let Json(req) = body?;
     if req.count == 0 || req.count > MAX_LANDMARKS {
@@ -57,8 +56,7 @@ pub(crate) async fn place_landmarks(
 /// each cell's gain over the octile distance (see [`gain`]), read from the
 /// same table the searches use.
 pub(crate) async fn help(
-    State(state): State<Arc<AppState>>,
-    body: Result<Json<HelpRequest>, JsonRejection>,
+    State(state): State<Arc<AppState>>, body: Result<Json<HelpRequest>, JsonRejection>,
 ) -> Result<Json<HelpResponse>, ApiError> {
     let Json(req) = body?;
     let count = req.scene.landmarks.len();

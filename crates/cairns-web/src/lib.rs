@@ -110,9 +110,7 @@ pub async fn serve_on(listener: tokio::net::TcpListener, state: Arc<AppState>) {
 ///
 /// When `addr` cannot be bound.
 pub async fn serve(
-    addr: SocketAddr,
-    state: Arc<AppState>,
-    on_bound: impl FnOnce(SocketAddr),
+    addr: SocketAddr, state: Arc<AppState>, on_bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     on_bound(listener.local_addr()?);
@@ -127,9 +125,7 @@ pub async fn serve(
 ///
 /// As [`serve`], or when the runtime cannot start.
 pub fn serve_blocking(
-    addr: SocketAddr,
-    state: Arc<AppState>,
-    on_bound: impl FnOnce(SocketAddr),
+    addr: SocketAddr, state: Arc<AppState>, on_bound: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -121,11 +121,7 @@ pub(crate) fn table_bytes(landmarks: usize, nodes: usize) -> usize {
 /// have built or than the whole table budget. A `directed` table keeps two
 /// columns per landmark.
 pub(crate) fn check_table_request(
-    limits: &Limits,
-    landmarks: usize,
-    directed: bool,
-    width: u32,
-    height: u32,
+    limits: &Limits, landmarks: usize, directed: bool, width: u32, height: u32,
 ) -> Result<(), ApiError> {
     let nodes = width as usize * height as usize;
     let per_landmark = if directed { 2 } else { 1 };

@@ -211,9 +211,7 @@ impl WriteDeadline {
 
 impl AsyncRead for WriteDeadline {
     fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
+        mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_read(cx, buf)
     }
@@ -221,18 +219,14 @@ impl AsyncRead for WriteDeadline {
 
 impl AsyncWrite for WriteDeadline {
     fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
+        mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
         self.watch(cx, poll)
     }
 
     fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
+        mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let poll = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         self.watch(cx, poll)
@@ -259,9 +253,7 @@ impl AsyncWrite for WriteDeadline {
 /// the deadline; its blocking work finishes on its own, keeping its turn
 /// until then).
 pub(crate) async fn deadline(
-    State(state): State<Arc<AppState>>,
-    req: Request,
-    next: Next,
+    State(state): State<Arc<AppState>>, req: Request, next: Next,
 ) -> Response {
     let limits = state.limits();
     let timeout = limits.request_timeout;

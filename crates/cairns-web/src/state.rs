@@ -368,9 +368,7 @@ impl AppState {
     }
 
     pub(crate) fn suggested(
-        &self,
-        name: &str,
-        compute: impl FnOnce() -> Vec<NodeId>,
+        &self, name: &str, compute: impl FnOnce() -> Vec<NodeId>,
     ) -> Arc<Vec<NodeId>> {
         if let Some(s) = lock(&self.suggested).get(name) {
             return Arc::clone(s);
@@ -382,9 +380,7 @@ impl AppState {
 
     /// The default endpoints of map `name`, computed on first use.
     pub(crate) fn endpoints(
-        &self,
-        name: &str,
-        compute: impl FnOnce() -> Endpoints,
+        &self, name: &str, compute: impl FnOnce() -> Endpoints,
     ) -> Arc<Endpoints> {
         if let Some(e) = lock(&self.endpoints).get(name) {
             return Arc::clone(e);
@@ -405,9 +401,7 @@ impl AppState {
     ///
     /// For an unknown or unreadable map, or a bad edit.
     pub(crate) fn graph(
-        &self,
-        key: &GraphKey,
-        neighborhood: Neighborhood,
+        &self, key: &GraphKey, neighborhood: Neighborhood,
     ) -> Result<Arc<Served>, ApiError> {
         let spec = graph_spec(neighborhood);
         let engine = EngineKey {
@@ -439,10 +433,7 @@ impl AppState {
     /// A spec the graph cannot serve, every build turn taken, or the
     /// entries in use leaving no room.
     pub(crate) fn engine(
-        &self,
-        base: &Served,
-        (key, nb): (&GraphKey, Neighborhood),
-        spec: SearchSpec,
+        &self, base: &Served, (key, nb): (&GraphKey, Neighborhood), spec: SearchSpec,
         landmarks: Option<(&LandmarkKey, &Arc<Landmarks>)>,
     ) -> Result<(Arc<Served>, bool), ApiError> {
         let engine = EngineKey {
@@ -466,9 +457,7 @@ impl AppState {
     ///
     /// When every build turn is taken, or the entries in use leave no room.
     pub(crate) fn landmark_table(
-        &self,
-        key: LandmarkKey,
-        graph: &GridGraph,
+        &self, key: LandmarkKey, graph: &GridGraph,
     ) -> Result<(Arc<Landmarks>, bool), Refusal> {
         self.catalogue.landmark_table(&self.guards, key, graph)
     }
@@ -512,10 +501,7 @@ pub const MAX_DEPTH: usize = 4;
 /// The `.map` files under `dir` (`depth` levels below `root`), as their
 /// path relative to `root` with `/` between folders, and their path.
 fn collect_maps(
-    root: &Path,
-    dir: &Path,
-    depth: usize,
-    out: &mut Vec<(String, PathBuf)>,
+    root: &Path, dir: &Path, depth: usize, out: &mut Vec<(String, PathBuf)>,
 ) -> Result<(), StateError> {
     let entries = std::fs::read_dir(dir).map_err(|error| StateErrorKind::ListDir {
         dir: dir.to_path_buf(),
@@ -685,9 +671,7 @@ mod tests {
 
     /// The engine of `astar/dh` on [`unedited`] given `table` (of `key`).
     fn dh_engine(
-        state: &AppState,
-        base: &Served,
-        (key, table): (&LandmarkKey, &Arc<Landmarks>),
+        state: &AppState, base: &Served, (key, table): (&LandmarkKey, &Arc<Landmarks>),
     ) -> Arc<Served> {
         let spec: SearchSpec = "astar/dh".parse().unwrap();
         let spec = spec.resolve_inadmissible(Neighborhood::Octile).unwrap();

@@ -38,11 +38,7 @@ fn chromium(url: &str, extra: &[&str], profile: &Path) -> std::process::Output {
 const DEFAULT_WINDOW: (u32, u32) = (1200, 900);
 
 fn chromium_for(
-    url: &str,
-    virtual_millis: u32,
-    extra: &[&str],
-    profile: &Path,
-    (width, height): (u32, u32),
+    url: &str, virtual_millis: u32, extra: &[&str], profile: &Path, (width, height): (u32, u32),
 ) -> std::process::Output {
     assert!(
         Path::new(CHROMIUM).exists(),
@@ -495,10 +491,7 @@ impl Driver {
     /// (chromedriver keeps the connection open): the JSON answer, or `None`
     /// when nothing listens yet.
     fn http(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<&serde_json::Value>,
+        &self, method: &str, path: &str, body: Option<&serde_json::Value>,
     ) -> Option<serde_json::Value> {
         use std::io::{BufRead, BufReader, Read, Write};
         let mut conn = std::net::TcpStream::connect(("127.0.0.1", self.port)).ok()?;
@@ -532,10 +525,7 @@ impl Driver {
 
     /// The `value` of a `WebDriver` command; panics on an error.
     fn call(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<&serde_json::Value>,
+        &self, method: &str, path: &str, body: Option<&serde_json::Value>,
     ) -> serde_json::Value {
         let answer = self
             .http(method, path, body)
@@ -708,10 +698,7 @@ fn free_at(grid: &Grid, x: u32, y: u32) -> [u32; 2] {
 /// `directedness`), as the library's spec computes it: the count of
 /// expanded cells in the page's digit grouping.
 fn dh_expanded(
-    grid: &Grid,
-    from: [u32; 2],
-    to: [u32; 2],
-    landmarks: &[[u32; 2]],
+    grid: &Grid, from: [u32; 2], to: [u32; 2], landmarks: &[[u32; 2]],
     directedness: cairns::landmarks::Directedness,
 ) -> String {
     use cairns::landmarks::LandmarkTable;

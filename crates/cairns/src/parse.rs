@@ -320,8 +320,7 @@ impl std::error::Error for ParseError {
 /// Opens a file and parses it as it is read (in a 64 KiB buffer), naming
 /// the file in errors.
 pub(crate) fn load<T>(
-    path: &Path,
-    parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
+    path: &Path, parse: impl FnOnce(BufReader<File>) -> Result<T, ParseError>,
 ) -> Result<T, ParseError> {
     let file = File::open(path).map_err(|e| ParseError::io(e, None).with_path(path))?;
     parse(BufReader::with_capacity(64 * 1024, file)).map_err(|e| e.with_path(path))

@@ -571,9 +571,7 @@ fn rule_pair(expected: u64, found: u64) -> String {
 /// reads the rest with `body` through a hashing reader; any error names
 /// `kind` (the one place every format's loader starts).
 pub(crate) fn read_table<R: Read, T>(
-    r: R,
-    kind: TableKind,
-    body: impl FnOnce(Hashing<R>) -> Result<T, FileError>,
+    r: R, kind: TableKind, body: impl FnOnce(Hashing<R>) -> Result<T, FileError>,
 ) -> Result<T, FileError> {
     let mut r = Hashing::new(r);
     read_magic(&mut r, kind)
@@ -594,10 +592,7 @@ fn read_magic<R: Read>(r: &mut Hashing<R>, kind: TableKind) -> Result<(), FileEr
 /// Reads the version and the map hash that follow the magic bytes, and
 /// checks them against `oldest..=supported` and `expected_map_hash`.
 pub(crate) fn read_header<R: Read>(
-    r: &mut Hashing<R>,
-    kind: TableKind,
-    (oldest, supported): (u32, u32),
-    expected_map_hash: u64,
+    r: &mut Hashing<R>, kind: TableKind, (oldest, supported): (u32, u32), expected_map_hash: u64,
 ) -> Result<u32, FileError> {
     let version = read_u32(r)?;
     if !(oldest..=supported).contains(&version) {
@@ -630,10 +625,7 @@ pub(crate) fn read_header<R: Read>(
 /// Writes the header every saved table starts with: the magic bytes of
 /// `kind`, `version` and `map_hash`.
 pub(crate) fn write_header<W: Write>(
-    out: &mut HashingWriter<W>,
-    kind: TableKind,
-    version: u32,
-    map_hash: u64,
+    out: &mut HashingWriter<W>, kind: TableKind, version: u32, map_hash: u64,
 ) -> io::Result<()> {
     out.put(&kind.magic())?;
     out.put(&version.to_le_bytes())?;
@@ -645,9 +637,7 @@ pub(crate) fn write_header<W: Write>(
 /// [`read_grid_size`] reads; the kind's body follows, then
 /// [`HashingWriter::finish`].
 pub(crate) fn grid_table_writer<W: Write>(
-    w: W,
-    (kind, version, map_hash): (TableKind, u32, u64),
-    (width, height): (u32, u32),
+    w: W, (kind, version, map_hash): (TableKind, u32, u64), (width, height): (u32, u32),
 ) -> io::Result<HashingWriter<W>> {
     let mut out = HashingWriter::new(w);
     write_header(&mut out, kind, version, map_hash)?;
@@ -663,8 +653,7 @@ pub(crate) fn grid_table_writer<W: Write>(
 /// checksum; then `check` checks what was read against the map. Any error
 /// names `kind`.
 pub(crate) fn read_grid_table<R: Read, D, T>(
-    r: R,
-    (kind, version, expected_map_hash): (TableKind, u32, u64),
+    r: R, (kind, version, expected_map_hash): (TableKind, u32, u64),
     graph: &crate::grid::GridGraph,
     body: impl FnOnce(&mut Hashing<R>, (u32, u32)) -> Result<D, FileError>,
     check: impl FnOnce(D) -> Result<T, FileError>,
@@ -682,8 +671,7 @@ pub(crate) fn read_grid_table<R: Read, D, T>(
 /// count, which no grid of `width` by `height` can exceed (checked before
 /// anything is allocated), then the cells.
 pub(crate) fn read_cells<R: Read>(
-    r: &mut Hashing<R>,
-    (width, height): (u32, u32),
+    r: &mut Hashing<R>, (width, height): (u32, u32),
 ) -> Result<Vec<u32>, FileError> {
     let count = read_u32(r)?;
     if u64::from(count) > u64::from(width) * u64::from(height) {
@@ -695,8 +683,7 @@ pub(crate) fn read_cells<R: Read>(
 /// Reads the width and height of a grid-sized table (`u32` each) and
 /// checks them against `expected`, when given (the searched graph's).
 pub(crate) fn read_grid_size<R: Read>(
-    r: &mut Hashing<R>,
-    expected: Option<(u32, u32)>,
+    r: &mut Hashing<R>, expected: Option<(u32, u32)>,
 ) -> Result<(u32, u32), FileError> {
     let width = read_u32(r)?;
     let height = read_u32(r)?;
@@ -792,9 +779,7 @@ pub(crate) fn read_u64(r: &mut impl Read) -> io::Result<u64> {
 /// (`i32::from_le_bytes`, `i16::from_le_bytes`), growing the vector only
 /// as data arrives.
 pub(crate) fn read_words<const N: usize, T>(
-    r: &mut impl Read,
-    count: usize,
-    decode: impl Fn([u8; N]) -> T,
+    r: &mut impl Read, count: usize, decode: impl Fn([u8; N]) -> T,
 ) -> io::Result<Vec<T>> {
     let chunk = (1 << 14) / N.max(1);
     let mut out = Vec::with_capacity(count.min(chunk));

@@ -83,11 +83,7 @@ fn cost(s: *mut cairns_searcher, from: (i32, i32), to: (i32, i32)) -> (cairns_st
 
 /// One budgeted search from `from` to `to`.
 fn budgeted(
-    s: *mut cairns_searcher,
-    from: [i32; 2],
-    to: [i32; 2],
-    max_expansions: u64,
-    max_cost: f64,
+    s: *mut cairns_searcher, from: [i32; 2], to: [i32; 2], max_expansions: u64, max_cost: f64,
 ) -> (cairns_status, cairns_progress) {
     let mut progress = cairns_progress::default();
     // SAFETY: a live searcher used by this thread only, one point each, an
@@ -331,9 +327,7 @@ fn open(spec: &CStr) -> (*mut cairns_map, *mut cairns_engine, *mut cairns_search
 ///
 /// Each handle is live and freed nowhere else.
 unsafe fn free_all(
-    searchers: &[*mut cairns_searcher],
-    engines: &[*mut cairns_engine],
-    maps: &[*mut cairns_map],
+    searchers: &[*mut cairns_searcher], engines: &[*mut cairns_engine], maps: &[*mut cairns_map],
 ) {
     // SAFETY: the caller's contract.
     unsafe {
@@ -370,10 +364,7 @@ const EDITED_QUERIES: [((i32, i32), (i32, i32)); 3] =
 /// Asserts that `s` answers `queries` as the library's `spec` does on `g`,
 /// with `CAIRNS_NO_PATH` where there is no path.
 fn assert_answers_as(
-    s: *mut cairns_searcher,
-    g: &GridGraph,
-    spec: &str,
-    queries: [((i32, i32), (i32, i32)); 3],
+    s: *mut cairns_searcher, g: &GridGraph, spec: &str, queries: [((i32, i32), (i32, i32)); 3],
 ) {
     for (from, to) in queries {
         let (fx, fy, tx, ty) = (from.0 as u32, from.1 as u32, to.0 as u32, to.1 as u32);
@@ -537,9 +528,7 @@ fn subgoal_graphs_are_ranked_again_after_an_edit() {
 ///
 /// `map` is live; each pointer is valid for reads of its length.
 unsafe fn with_tables(
-    map: *const cairns_map,
-    ptrs: &[*const u8],
-    lens: &[usize],
+    map: *const cairns_map, ptrs: &[*const u8], lens: &[usize],
 ) -> (cairns_status, *mut cairns_engine) {
     assert_eq!(ptrs.len(), lens.len());
     let mut out = null_mut();

@@ -87,11 +87,7 @@ impl Drop for Rooms {
 
 /// Runs `cairns render MAP --from START --to GOAL -o OUT EXTRA...`.
 fn render_between(
-    map: &Path,
-    start: (u32, u32),
-    goal: (u32, u32),
-    out: &Path,
-    extra: &[&str],
+    map: &Path, start: (u32, u32), goal: (u32, u32), out: &Path, extra: &[&str],
 ) -> Output {
     let (from, to) = (
         format!("{},{}", start.0, start.1),

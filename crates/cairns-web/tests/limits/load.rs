@@ -107,11 +107,7 @@ fn status_kib(pid: u32, field: &str) -> u64 {
 /// round and the client), `pause` after each round: every answer's status
 /// and the slowest answer in seconds.
 async fn street_tables(
-    addr: SocketAddr,
-    street: &[[u32; 2]],
-    rounds: u64,
-    seed: u64,
-    pause: Duration,
+    addr: SocketAddr, street: &[[u32; 2]], rounds: u64, seed: u64, pause: Duration,
 ) -> (Vec<u16>, f64) {
     let mut statuses = Vec::new();
     let mut slowest = 0f64;

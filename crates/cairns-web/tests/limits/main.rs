@@ -267,10 +267,7 @@ async fn a_table_over_the_request_limit_gets_422_before_it_is_built() {
 /// answered, and that the heavy request ends with 200. Panics if the heavy
 /// request ends before any refusal.
 async fn refused_while_a_big_table_builds(
-    server: &Server,
-    small: &Grid,
-    big: &Grid,
-    refusal: &str,
+    server: &Server, small: &Grid, big: &Grid, refusal: &str,
 ) {
     let body = dh_search("big", big, 32, 0);
     let addr = server.addr;

@@ -173,8 +173,7 @@ impl CsrGraph {
     ///
     /// As [`from_edges`](CsrGraph::from_edges).
     pub fn from_undirected_edges(
-        nodes: u32,
-        edges: &[(u32, u32, f64)],
+        nodes: u32, edges: &[(u32, u32, f64)],
     ) -> Result<CsrGraph, EdgeError> {
         let both: Vec<_> = edges
             .iter()

@@ -192,8 +192,7 @@ pub fn parse_arcs(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
 /// As the [module](self#errors) says; a weight that `weight` gives negative
 /// or not finite is [`ParseErrorKind::BadWeight`] on the edge's line.
 pub fn parse_pace_with(
-    reader: impl BufRead,
-    mut weight: impl FnMut(NodeId, NodeId) -> f64,
+    reader: impl BufRead, mut weight: impl FnMut(NodeId, NodeId) -> f64,
 ) -> Result<CsrGraph, ParseError> {
     pace(Lines::new(reader)?, None, &mut weight)
 }
@@ -333,8 +332,7 @@ impl<R: BufRead> Lines<R> {
 /// A record already read (the first, read to tell the format) and then the
 /// rest of them.
 fn records<R: BufRead>(
-    lines: &mut Lines<R>,
-    first: &mut Option<(usize, String)>,
+    lines: &mut Lines<R>, first: &mut Option<(usize, String)>,
 ) -> Result<Option<(usize, String)>, ParseError> {
     match first.take() {
         Some(record) => Ok(Some(record)),
@@ -370,8 +368,7 @@ fn header(number: usize, words: &[&str]) -> Result<(u64, u64), ParseError> {
 }
 
 fn dimacs<R: BufRead>(
-    mut lines: Lines<R>,
-    mut first: Option<(usize, String)>,
+    mut lines: Lines<R>, mut first: Option<(usize, String)>,
 ) -> Result<CsrGraph, ParseError> {
     let mut declared: Option<(u64, u64)> = None;
     let mut edges = Vec::new();
@@ -418,8 +415,7 @@ fn dimacs<R: BufRead>(
 }
 
 fn arcs<R: BufRead>(
-    mut lines: Lines<R>,
-    mut first: Option<(usize, String)>,
+    mut lines: Lines<R>, mut first: Option<(usize, String)>,
 ) -> Result<CsrGraph, ParseError> {
     let mut edges = Vec::new();
     let mut nodes = 0u64;
@@ -437,8 +433,7 @@ fn arcs<R: BufRead>(
 }
 
 fn pace<R: BufRead>(
-    mut lines: Lines<R>,
-    mut first: Option<(usize, String)>,
+    mut lines: Lines<R>, mut first: Option<(usize, String)>,
     weight: &mut dyn FnMut(NodeId, NodeId) -> f64,
 ) -> Result<CsrGraph, ParseError> {
     let mut declared: Option<(u64, u64)> = None;
@@ -500,10 +495,7 @@ fn pace<R: BufRead>(
 /// An arc line `a U V W` with ids from `first` on `nodes` nodes, as 0-based
 /// ids and a checked weight.
 fn arc(
-    number: usize,
-    words: &[&str],
-    first: u64,
-    nodes: u64,
+    number: usize, words: &[&str], first: u64, nodes: u64,
 ) -> Result<(u32, u32, f64), ParseError> {
     fields(number, "arc", words, 4)?;
     let u = node_field(number, words[1], first, nodes)?;
@@ -525,10 +517,7 @@ fn arc(
 
 /// Checks that a record has `expected` fields.
 fn fields(
-    number: usize,
-    record: &'static str,
-    words: &[&str],
-    expected: usize,
+    number: usize, record: &'static str, words: &[&str], expected: usize,
 ) -> Result<(), ParseError> {
     if words.len() == expected {
         Ok(())
@@ -595,10 +584,7 @@ fn coordinate(number: usize, field: &'static str, text: &str) -> Result<f64, Par
 }
 
 fn check_count<R: BufRead>(
-    lines: &Lines<R>,
-    what: &'static str,
-    declared: u64,
-    found: usize,
+    lines: &Lines<R>, what: &'static str, declared: u64, found: usize,
 ) -> Result<(), ParseError> {
     if declared == found as u64 {
         return Ok(());
@@ -615,9 +601,7 @@ fn check_count<R: BufRead>(
 
 /// The graph of the edges read, which the readers have checked.
 fn build<R: BufRead>(
-    lines: &Lines<R>,
-    nodes: u64,
-    edges: &[(u32, u32, f64)],
+    lines: &Lines<R>, nodes: u64, edges: &[(u32, u32, f64)],
 ) -> Result<CsrGraph, ParseError> {
     // Every id and weight was checked line by line; what is left is a count
     // of edges beyond `u32` offsets, reported on the last line.

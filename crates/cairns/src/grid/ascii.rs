@@ -7,12 +7,7 @@ use crate::parse::{LineReader, ParseError, ParseErrorKind};
 /// Appends the tiles of row `y` (line `line`) to `tiles`: the seven Moving
 /// AI letters, and the custom letters `letters` defines, if given.
 pub(crate) fn parse_row(
-    row: &str,
-    line: usize,
-    y: u32,
-    width: u32,
-    tiles: &mut Vec<Tile>,
-    letters: Option<&TileCosts>,
+    row: &str, line: usize, y: u32, width: u32, tiles: &mut Vec<Tile>, letters: Option<&TileCosts>,
 ) -> Result<(), ParseError> {
     let row_width = |found| {
         ParseError::new(
@@ -45,10 +40,7 @@ pub(crate) fn parse_row(
 /// A grid from its parsed parts; a size the grid refuses becomes a
 /// [`ParseError`] at `line`.
 pub(crate) fn grid_from_parts(
-    width: u32,
-    height: u32,
-    tiles: Vec<Tile>,
-    line: usize,
+    width: u32, height: u32, tiles: Vec<Tile>, line: usize,
 ) -> Result<Grid, ParseError> {
     Grid::from_tiles(width, height, tiles).map_err(|e| {
         let kind = match *e.kind() {

@@ -365,11 +365,7 @@ const SEARCH: u32 = NONE - 1;
 /// by the whole component's, and nothing is relabelled when the starts
 /// all meet.
 fn split<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
-    labels: &mut S,
-    sizes: &mut Vec<u32>,
-    old: u32,
-    starts: &[u32],
-    neighbours: impl Fn(u32) -> I,
+    labels: &mut S, sizes: &mut Vec<u32>, old: u32, starts: &[u32], neighbours: impl Fn(u32) -> I,
 ) {
     debug_assert!((2..=4).contains(&starts.len()));
     // Search `i`'s cells to visit, its cells found, and its group (a tiny
@@ -473,11 +469,7 @@ fn fresh(sizes: &mut Vec<u32>, size: u32) -> u32 {
 /// `neighbours` lists a node's neighbours; those with another label are
 /// skipped.
 fn flood<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
-    labels: &mut S,
-    start: u32,
-    from: u32,
-    to: u32,
-    stack: &mut Vec<u32>,
+    labels: &mut S, start: u32, from: u32, to: u32, stack: &mut Vec<u32>,
     neighbours: impl Fn(u32) -> I,
 ) -> u32 {
     debug_assert_eq!(labels.get(start as usize), Some(from));

@@ -314,9 +314,7 @@ impl GridGraph {
     /// is zero, negative, NaN or finite above [`MAX_COST`](crate::grid::MAX_COST)
     /// (the message names the cell).
     pub fn with_cell_costs(
-        grid: Grid,
-        neighborhood: Neighborhood,
-        costs: Vec<f64>,
+        grid: Grid, neighborhood: Neighborhood, costs: Vec<f64>,
     ) -> Result<GridGraph, TerrainError> {
         if costs.len() != grid.len() {
             return Err(TerrainErrorKind::CostCount {

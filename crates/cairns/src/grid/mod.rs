@@ -286,9 +286,7 @@ impl Grid {
     /// [`GridSizeError`] when the size is empty or too large, or when there
     /// are not `width * height` cells.
     pub fn from_walls(
-        width: u32,
-        height: u32,
-        walls: impl IntoIterator<Item = bool>,
+        width: u32, height: u32, walls: impl IntoIterator<Item = bool>,
     ) -> Result<Grid, GridSizeError> {
         let tiles = walls.into_iter().map(Tile::wall_if).collect();
         Grid::from_tiles(width, height, tiles)

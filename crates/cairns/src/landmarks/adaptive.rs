@@ -93,8 +93,7 @@ impl AdaptiveLandmarks {
 
     /// The heuristic of the current table over `base`.
     pub fn heuristic<B: crate::heuristic::Heuristic>(
-        &self,
-        base: B,
+        &self, base: B,
     ) -> DifferentialHeuristic<'_, B> {
         DifferentialHeuristic::new(&self.table, base)
     }
@@ -139,10 +138,7 @@ impl AdaptiveLandmarks {
     /// When a node is not in the table, or `graph` has another node bound
     /// than the table.
     pub fn after_query<G: Reversible + Sync>(
-        &mut self,
-        graph: &G,
-        start: NodeId,
-        goal: NodeId,
+        &mut self, graph: &G, start: NodeId, goal: NodeId,
     ) -> Option<usize> {
         self.record(start, goal)?;
         // 53 random bits give a uniform draw in [0, 1).

@@ -69,10 +69,7 @@ impl DistanceColumn {
     ///
     /// When `node` is not below the graph's node bound.
     pub fn to_node<G: Reversible>(
-        graph: &G,
-        node: NodeId,
-        directedness: Directedness,
-        cache: &mut SearchCache,
+        graph: &G, node: NodeId, directedness: Directedness, cache: &mut SearchCache,
     ) -> DistanceColumn {
         let n = graph.node_bound();
         assert!(
@@ -89,9 +86,7 @@ impl DistanceColumn {
     /// for instance the `g` values of `Dijkstra::all` from `node` on a
     /// symmetric graph. See the type's `# Correctness` section.
     pub fn from_distances(
-        node: NodeId,
-        directedness: Directedness,
-        distances: &[f64],
+        node: NodeId, directedness: Directedness, distances: &[f64],
     ) -> DistanceColumn {
         let to: Vec<f32> = distances.iter().map(|&d| store(d)).collect();
         let margin = margin_of([to.as_slice()]);
@@ -146,10 +141,7 @@ impl DistanceColumn {
     /// assert!(h.estimate(a, &h.goal(z)) > 13.99);
     /// ```
     pub fn from_search<Q: OpenSet>(
-        node: NodeId,
-        directedness: Directedness,
-        cache: &SearchCache<Q>,
-        node_bound: usize,
+        node: NodeId, directedness: Directedness, cache: &SearchCache<Q>, node_bound: usize,
     ) -> DistanceColumn {
         let mut column = DistanceColumn {
             node,
@@ -171,10 +163,7 @@ impl DistanceColumn {
     /// [`recorder`](Self::recorder)), for the cost of the nodes each search
     /// expands.
     pub fn refill_from_search<Q: OpenSet>(
-        &mut self,
-        node: NodeId,
-        directedness: Directedness,
-        cache: &SearchCache<Q>,
+        &mut self, node: NodeId, directedness: Directedness, cache: &SearchCache<Q>,
         node_bound: usize,
     ) {
         self.start_partial(node, directedness, node_bound);

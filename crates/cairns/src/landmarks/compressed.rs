@@ -127,11 +127,7 @@ impl CompressedTable {
     /// which have checked the sizes (`dist` and `index` of `n * m` entries,
     /// `between` of `k * k`) and the indices (below `k`).
     pub(super) fn from_parts(
-        landmarks: Vec<NodeId>,
-        m: usize,
-        index: Vec<u8>,
-        dist: Vec<f32>,
-        between: Vec<f32>,
+        landmarks: Vec<NodeId>, m: usize, index: Vec<u8>, dist: Vec<f32>, between: Vec<f32>,
     ) -> CompressedTable {
         let k = landmarks.len();
         debug_assert!(m > 0 && index.len() == dist.len() && dist.len().is_multiple_of(m));

@@ -105,18 +105,14 @@ impl CompressedTable {
     /// As [`load`](Self::load), plus
     /// [`NodeCountMismatch`](FileErrorKind::NodeCountMismatch).
     pub fn load_for<G: Graph>(
-        r: impl Read,
-        graph: &G,
-        expected_map_hash: u64,
+        r: impl Read, graph: &G, expected_map_hash: u64,
     ) -> Result<CompressedTable, FileError> {
         read(r, expected_map_hash, Some(graph.node_bound() as u64))
     }
 }
 
 fn read(
-    r: impl Read,
-    expected_map_hash: u64,
-    expected_nodes: Option<u64>,
+    r: impl Read, expected_map_hash: u64, expected_nodes: Option<u64>,
 ) -> Result<CompressedTable, FileError> {
     read_table(r, KIND, |r| {
         read_compressed(r, expected_map_hash, expected_nodes)
@@ -125,9 +121,7 @@ fn read(
 
 /// [`CompressedTable::load`] after the magic bytes.
 fn read_compressed<R: Read>(
-    mut r: Hashing<R>,
-    expected_map_hash: u64,
-    expected_nodes: Option<u64>,
+    mut r: Hashing<R>, expected_map_hash: u64, expected_nodes: Option<u64>,
 ) -> Result<CompressedTable, FileError> {
     let version = CompressedTable::FILE_VERSION;
     read_header(&mut r, KIND, (version, version), expected_map_hash)?;

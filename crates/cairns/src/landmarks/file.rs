@@ -108,9 +108,7 @@ impl LandmarkTable {
     /// As [`load`](Self::load), plus
     /// [`NodeCountMismatch`](FileErrorKind::NodeCountMismatch).
     pub fn load_for<G: Reversible>(
-        r: impl Read,
-        graph: &G,
-        expected_map_hash: u64,
+        r: impl Read, graph: &G, expected_map_hash: u64,
     ) -> Result<LandmarkTable, FileError> {
         let (table, exact) = read(r, expected_map_hash, Some(graph.node_bound() as u64))?;
         Ok(adopt(table, exact, graph))
@@ -119,8 +117,7 @@ impl LandmarkTable {
 
 /// Reads the node count and checks it against `expected`.
 pub(super) fn read_node_count<R: Read>(
-    r: &mut Hashing<R>,
-    expected: Option<u64>,
+    r: &mut Hashing<R>, expected: Option<u64>,
 ) -> Result<u64, FileError> {
     let nodes = read_u64(r)?;
     if let Some(expected) = expected
@@ -137,9 +134,7 @@ pub(super) fn read_node_count<R: Read>(
 
 /// Reads `k` landmark ids, each below `nodes`.
 pub(super) fn read_landmarks<R: Read>(
-    r: &mut Hashing<R>,
-    k: u32,
-    nodes: u64,
+    r: &mut Hashing<R>, k: u32, nodes: u64,
 ) -> Result<Vec<NodeId>, FileError> {
     let mut landmarks = Vec::with_capacity(k as usize);
     for index in 0..k {
@@ -174,9 +169,7 @@ pub(super) fn check_distances<T: Into<f64>>(
 /// A table read for `graph`: its components, and exact when the file says
 /// its distances were (`exact`) and the graph's costs are on the lattice.
 pub(crate) fn adopt<G: Reversible>(
-    mut table: LandmarkTable,
-    exact: bool,
-    graph: &G,
+    mut table: LandmarkTable, exact: bool, graph: &G,
 ) -> LandmarkTable {
     table.set_components(graph);
     if exact && graph.lattice_costs() {
@@ -186,9 +179,7 @@ pub(crate) fn adopt<G: Reversible>(
 }
 
 fn read(
-    r: impl Read,
-    expected_map_hash: u64,
-    expected_nodes: Option<u64>,
+    r: impl Read, expected_map_hash: u64, expected_nodes: Option<u64>,
 ) -> Result<(LandmarkTable, bool), FileError> {
     read_table(r, TableKind::Landmarks, |r| {
         read_full(r, expected_map_hash, expected_nodes)
@@ -197,9 +188,7 @@ fn read(
 
 /// [`read`] after the magic bytes.
 fn read_full<R: Read>(
-    mut r: Hashing<R>,
-    expected_map_hash: u64,
-    expected_nodes: Option<u64>,
+    mut r: Hashing<R>, expected_map_hash: u64, expected_nodes: Option<u64>,
 ) -> Result<(LandmarkTable, bool), FileError> {
     let versions = (1, LandmarkTable::FILE_VERSION);
     let version = read_header(&mut r, TableKind::Landmarks, versions, expected_map_hash)?;

@@ -82,9 +82,7 @@ impl<'g, T: OwnedTable> OwnedTableAStar<'g, T> {
 
 /// The A* of a table's current heuristic.
 fn astar<'a, T: OwnedTable>(
-    graph: &'a GridGraph,
-    table: &'a T,
-    weight: f64,
+    graph: &'a GridGraph, table: &'a T, weight: f64,
 ) -> AStar<&'a GridGraph, Weighted<T::Heuristic<'a>>> {
     AStar::new(graph, Weighted::checked(table.heuristic(graph), weight))
 }
@@ -93,11 +91,7 @@ impl<T: OwnedTable> Search for OwnedTableAStar<'_, T> {
     /// The search, then the table's [`OwnedTable::after_query`] (adaptive
     /// landmarks rebuild a column there, inside the query's time).
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64> {
         let cost = astar(self.graph, &*self.table.borrow(), self.weight)
             .search_observed(start, goal, cache, observer);
@@ -115,20 +109,13 @@ impl<T: OwnedTable> Search for OwnedTableAStar<'_, T> {
     }
 
     fn search_nearest<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         astar(self.graph, &*self.table.borrow(), self.weight).search_nearest(sources, goals, cache)
     }
 
     fn search_budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>, budget: Budget,
     ) -> Option<Progress> {
         astar(self.graph, &*self.table.borrow(), self.weight)
             .search_budgeted(sources, goals, cache, budget)

@@ -352,10 +352,7 @@ pub fn place_centroid(graph: &GridGraph, k: usize, goals: &[NodeId], seed: u64) 
 /// `k` searches. Goals without edges are ignored; with at most `k`
 /// distinct candidate goals, they are all returned, in first-seen order.
 pub fn place_among_goals<G: Reversible>(
-    graph: &G,
-    k: usize,
-    goals: &[NodeId],
-    seed: u64,
+    graph: &G, k: usize, goals: &[NodeId], seed: u64,
 ) -> Vec<NodeId> {
     let n = graph.node_bound();
     let mut seen = vec![false; n];
@@ -414,9 +411,7 @@ fn random(mut candidates: Vec<NodeId>, k: usize, rng: &mut SplitMix64) -> Vec<No
 /// The candidate with the largest `key` among those `eligible`, ties to the
 /// lowest id; `None` when none is eligible.
 fn argmax(
-    candidates: &[NodeId],
-    eligible: impl Fn(NodeId) -> bool,
-    key: impl Fn(NodeId) -> f64,
+    candidates: &[NodeId], eligible: impl Fn(NodeId) -> bool, key: impl Fn(NodeId) -> f64,
 ) -> Option<NodeId> {
     let mut best: Option<(NodeId, f64)> = None;
     for &v in candidates {
@@ -428,10 +423,7 @@ fn argmax(
 }
 
 fn farthest<G: Graph>(
-    graph: &G,
-    candidates: &[NodeId],
-    k: usize,
-    rng: &mut SplitMix64,
+    graph: &G, candidates: &[NodeId], k: usize, rng: &mut SplitMix64,
 ) -> Vec<NodeId> {
     let mut spread = Spread::new(graph);
     let mut nearest = vec![f64::INFINITY; graph.node_bound()];
@@ -623,10 +615,7 @@ fn sampled<G: Graph + Sync>(graph: &G, candidates: &[NodeId], k: usize, seed: u6
 }
 
 fn avoid<G: Reversible>(
-    graph: &G,
-    candidates: &[NodeId],
-    k: usize,
-    rng: &mut SplitMix64,
+    graph: &G, candidates: &[NodeId], k: usize, rng: &mut SplitMix64,
 ) -> Vec<NodeId> {
     let n = graph.node_bound();
     let mut cache = SearchCache::new();

@@ -90,13 +90,8 @@ fn same_cost(found: Option<f64>, truth: f64) -> bool {
 /// another order than Dijkstra's sums (`Octile` gives `2 + sqrt(2)` one
 /// ulp above Dijkstra's `sqrt(2) + 1 + 1`).
 fn check_heuristic<G, H>(
-    name: &str,
-    g: &G,
-    d: &[Vec<f64>],
-    h: &H,
-    goal_for: impl Fn(NodeId, NodeId) -> H::Goal,
-    margin: f64,
-    slack: f64,
+    name: &str, g: &G, d: &[Vec<f64>], h: &H, goal_for: impl Fn(NodeId, NodeId) -> H::Goal,
+    margin: f64, slack: f64,
 ) -> Result<(), TestCaseError>
 where
     G: Graph,
@@ -138,11 +133,7 @@ where
 
 /// Builds tables in both layouts and checks every way of using them.
 fn check_graph<G, B>(
-    g: &G,
-    landmarks: &[NodeId],
-    directedness: Directedness,
-    base: B,
-    slack: f64,
+    g: &G, landmarks: &[NodeId], directedness: Directedness, base: B, slack: f64,
 ) -> Result<(), TestCaseError>
 where
     G: Reversible + Sync,

@@ -656,9 +656,7 @@ impl IncrementalTable {
     /// it is fresh, otherwise its [`SafeDifferential`] form over the moves
     /// that appeared since each landmark was exact.
     pub fn heuristic<B: Heuristic + Clone>(
-        &self,
-        graph: &GridGraph,
-        base: B,
+        &self, graph: &GridGraph, base: B,
     ) -> SafeDifferential<'_, B> {
         SafeDifferential::after_all(
             DifferentialHeuristic::new(&self.table, base),
@@ -1079,12 +1077,8 @@ impl Job {
     /// A new job for `landmark`, whose distances are `column`: the far
     /// ends of the tight moves that disappeared go into the raise queue.
     fn start(
-        graph: &GridGraph,
-        Landmark { l, source, max }: Landmark,
-        column: &[f64],
-        scratch: &mut Scratch,
-        (appeared, disappeared): (Vec<Move>, Vec<Move>),
-        keep: bool,
+        graph: &GridGraph, Landmark { l, source, max }: Landmark, column: &[f64],
+        scratch: &mut Scratch, (appeared, disappeared): (Vec<Move>, Vec<Move>), keep: bool,
     ) -> Job {
         let stamp = scratch.next();
         let mut raise = CellQueue::new(graph, scratch.queues.pop());
@@ -1117,11 +1111,7 @@ impl Job {
     /// Runs the job on its landmark's `column` for at most `budget` units,
     /// adding them to `work`; `true` when the landmark is repaired.
     fn run(
-        &mut self,
-        graph: &GridGraph,
-        column: &mut [f64],
-        scratch: &mut Scratch,
-        budget: usize,
+        &mut self, graph: &GridGraph, column: &mut [f64], scratch: &mut Scratch, budget: usize,
         work: &mut usize,
     ) -> bool {
         let stamp = self.stamp;
@@ -1272,11 +1262,7 @@ impl Job {
 /// each core its own range of nodes (a multiple of 64), so that no two
 /// cores share a row.
 fn write_rows(
-    rows: &mut [f64],
-    n: usize,
-    k: usize,
-    few: bool,
-    write: impl Fn(usize, &mut [f64]) + Sync,
+    rows: &mut [f64], n: usize, k: usize, few: bool, write: impl Fn(usize, &mut [f64]) + Sync,
 ) {
     if few || n == 0 {
         write(0, rows);

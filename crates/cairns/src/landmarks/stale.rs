@@ -294,9 +294,7 @@ pub struct SafeDifferential<'t, B: Heuristic> {
 impl<'t, B: Heuristic + Clone> SafeDifferential<'t, B> {
     /// The safe form of `inner` for the map `graph` after `changes`.
     pub fn new(
-        inner: DifferentialHeuristic<'t, B>,
-        changes: &MapChanges,
-        graph: &GridGraph,
+        inner: DifferentialHeuristic<'t, B>, changes: &MapChanges, graph: &GridGraph,
     ) -> Self {
         Self::after_all(inner, [changes], graph)
     }
@@ -310,8 +308,7 @@ impl<'t, B: Heuristic + Clone> SafeDifferential<'t, B> {
     /// its own map: a shortest path through no such end exists on every one
     /// of those maps, so no landmark's bound exceeds it.
     pub(super) fn after_all<'c>(
-        inner: DifferentialHeuristic<'t, B>,
-        changes: impl IntoIterator<Item = &'c MapChanges>,
+        inner: DifferentialHeuristic<'t, B>, changes: impl IntoIterator<Item = &'c MapChanges>,
         graph: &GridGraph,
     ) -> Self {
         let mut ends: Vec<NodeId> = changes

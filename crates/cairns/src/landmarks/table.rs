@@ -214,9 +214,7 @@ impl LandmarkTable {
     /// more than [`MAX_LANDMARKS`](Self::MAX_LANDMARKS) landmarks, or when
     /// the table would not fit in memory.
     pub fn build<G: Reversible + Sync>(
-        graph: &G,
-        landmarks: &[NodeId],
-        directedness: Directedness,
+        graph: &G, landmarks: &[NodeId], directedness: Directedness,
     ) -> LandmarkTable {
         let n = graph.node_bound();
         let k = landmarks.len();
@@ -262,11 +260,7 @@ impl LandmarkTable {
     /// lattice costs or not (`lattice`): the same table and margin as
     /// [`build`](Self::build) gives for equal distances.
     pub(super) fn from_columns(
-        landmarks: &[NodeId],
-        nodes: usize,
-        columns: &[f64],
-        lattice: bool,
-        components: Components,
+        landmarks: &[NodeId], nodes: usize, columns: &[f64], lattice: bool, components: Components,
     ) -> LandmarkTable {
         let k = landmarks.len();
         debug_assert_eq!(columns.len(), nodes * k);
@@ -318,10 +312,7 @@ impl LandmarkTable {
     /// has checked the sizes. Not exact: the reader declares it exact
     /// ([`set_exact`](Self::set_exact)) once it knows the graph.
     pub(super) fn from_node_major(
-        landmarks: Vec<NodeId>,
-        nodes: usize,
-        directedness: Directedness,
-        to: Vec<f64>,
+        landmarks: Vec<NodeId>, nodes: usize, directedness: Directedness, to: Vec<f64>,
         from: Vec<f64>,
     ) -> LandmarkTable {
         debug_assert_eq!(to.len(), nodes * landmarks.len());

@@ -86,8 +86,7 @@ pub fn parse_map_with(reader: impl BufRead, terrain: &TileCosts) -> Result<Grid,
 }
 
 fn parse_map_letters(
-    reader: impl BufRead,
-    letters: Option<&TileCosts>,
+    reader: impl BufRead, letters: Option<&TileCosts>,
 ) -> Result<Grid, ParseError> {
     let mut lines = LineReader::new(reader, MAX_LINE);
     let [(width, width_line), (height, height_line)] = parse_header(&mut lines)?;
@@ -219,10 +218,7 @@ fn duplicate(line: usize, field: &'static str) -> ParseError {
 /// too large for a `u32` are kept, for the size error that names both
 /// sides (a value too large for a `u64` is a bad number).
 fn set_size(
-    slot: &mut Option<(u64, usize)>,
-    field: &'static str,
-    text: &str,
-    line: usize,
+    slot: &mut Option<(u64, usize)>, field: &'static str, text: &str, line: usize,
 ) -> Result<(), ParseError> {
     if slot.is_some() {
         return Err(duplicate(line, field));

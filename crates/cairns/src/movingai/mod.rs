@@ -106,10 +106,7 @@ pub(crate) mod test_data {
     /// Asserts that a parse failed on `line` with `kind` and `message`.
     #[track_caller]
     pub(crate) fn assert_fails<T: std::fmt::Debug>(
-        result: Result<T, ParseError>,
-        line: usize,
-        kind: ParseErrorKind,
-        message: &str,
+        result: Result<T, ParseError>, line: usize, kind: ParseErrorKind, message: &str,
     ) {
         let e = result.unwrap_err();
         assert_eq!((e.line(), e.kind().clone()), (Some(line), kind));

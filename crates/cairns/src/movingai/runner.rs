@@ -157,19 +157,13 @@ impl Instance {
     ///
     /// As [`load`](Self::load).
     pub fn load_with_terrain(
-        scen: &Path,
-        map: Option<&Path>,
-        every: usize,
-        costs: &TileCosts,
+        scen: &Path, map: Option<&Path>, every: usize, costs: &TileCosts,
     ) -> Result<Instance, InstanceError> {
         Instance::load_on(scen, map, every, Some(costs))
     }
 
     fn load_on(
-        scen: &Path,
-        map: Option<&Path>,
-        every: usize,
-        terrain: Option<&TileCosts>,
+        scen: &Path, map: Option<&Path>, every: usize, terrain: Option<&TileCosts>,
     ) -> Result<Instance, InstanceError> {
         let file = read_scen(scen).map_err(InstanceErrorKind::Scen)?;
         let map_path = map.map_or_else(|| map_path_for(scen), Path::to_path_buf);
@@ -327,9 +321,7 @@ impl<'g> Checker<'g> {
     /// The checker for `searcher`'s costs: its bound and whether they are
     /// any-angle lengths.
     pub fn for_searcher(
-        graph: &'g GridGraph,
-        reference: Reference,
-        searcher: &dyn Searcher,
+        graph: &'g GridGraph, reference: Reference, searcher: &dyn Searcher,
     ) -> Self {
         Checker::new(graph, reference)
             .with_bound(searcher.bound())
@@ -536,9 +528,7 @@ pub fn median(samples: &[f64]) -> f64 {
 /// one, so a [`Reference::Dijkstra`] check (a search of its own over much
 /// of the map) does not evict the timed search's memory between queries.
 pub fn run(
-    instance: &Instance,
-    searcher: &mut dyn Searcher,
-    reference: Reference,
+    instance: &Instance, searcher: &mut dyn Searcher, reference: Reference,
     progress: &mut dyn FnMut(usize),
 ) -> Summary {
     let mut checker = Checker::for_searcher(&instance.graph, reference, searcher);
@@ -568,10 +558,7 @@ pub fn run(
 /// those of a serial run; the times are per query on its thread, and
 /// `total_s` is the wall time of the whole batch, checks included.
 pub fn run_threads<S: Searcher>(
-    instance: &Instance,
-    make: impl Fn() -> S + Sync,
-    reference: Reference,
-    threads: usize,
+    instance: &Instance, make: impl Fn() -> S + Sync, reference: Reference, threads: usize,
 ) -> Summary {
     let total = Instant::now();
     let pairs: Vec<(NodeId, NodeId)> = instance.queries.iter().map(|q| (q.start, q.goal)).collect();

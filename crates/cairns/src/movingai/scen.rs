@@ -190,9 +190,7 @@ impl Scenario {
     ///
     /// As [`endpoints`](Self::endpoints).
     pub fn endpoints_where(
-        &self,
-        grid: &Grid,
-        passable: impl Fn(Tile) -> bool,
+        &self, grid: &Grid, passable: impl Fn(Tile) -> bool,
     ) -> Result<(NodeId, NodeId), ScenarioError> {
         self.check_map_size(grid)?;
         let start = self.endpoint(grid, &passable, Endpoint::Start, self.start)?;
@@ -211,11 +209,7 @@ impl Scenario {
     }
 
     fn endpoint(
-        &self,
-        grid: &Grid,
-        passable: &impl Fn(Tile) -> bool,
-        which: Endpoint,
-        (x, y): (u32, u32),
+        &self, grid: &Grid, passable: &impl Fn(Tile) -> bool, which: Endpoint, (x, y): (u32, u32),
     ) -> Result<NodeId, ScenarioError> {
         match grid.get(x, y) {
             None => Err(self.error(ScenarioErrorKind::OutOfRange { which, x, y })),

@@ -221,9 +221,7 @@ pub fn model<Q: OpenSet + ?Sized>(open: &mut Q, ops: &[Op]) -> Result<(), Mismat
 ///
 /// The first [`Mismatch`].
 pub fn model_with_diagonal<Q: OpenSet + ?Sized>(
-    open: &mut Q,
-    ops: &[Op],
-    diagonal: f64,
+    open: &mut Q, ops: &[Op], diagonal: f64,
 ) -> Result<(), Mismatch> {
     open.prepare(NODES as usize);
     let mut model: Vec<(NodeId, Key)> = Vec::new();
@@ -466,9 +464,7 @@ pub fn deep_decrease_key<Q: OpenSet + ?Sized>(q: &mut Q) {
 /// `q` prepared for `node_bound` nodes, with each `(node, f, g)` of
 /// `entries` pushed in order.
 pub(crate) fn prepared_with<Q: OpenSet>(
-    mut q: Q,
-    node_bound: usize,
-    entries: &[(u32, f64, f64)],
+    mut q: Q, node_bound: usize, entries: &[(u32, f64, f64)],
 ) -> Q {
     q.prepare(node_bound);
     push_keys(&mut q, entries);

@@ -237,10 +237,7 @@ pub(super) mod heap {
     /// Moves `heap[i]` up to its place.
     #[inline]
     pub(in crate::open) fn sift_up(
-        heap: &mut [Entry],
-        places: &mut [Place],
-        part: u32,
-        mut i: usize,
+        heap: &mut [Entry], places: &mut [Place], part: u32, mut i: usize,
     ) {
         let entry = heap[i];
         while i > 0 {
@@ -258,10 +255,7 @@ pub(super) mod heap {
     /// Moves `heap[i]` down to its place.
     #[inline]
     pub(in crate::open) fn sift_down(
-        heap: &mut [Entry],
-        places: &mut [Place],
-        part: u32,
-        mut i: usize,
+        heap: &mut [Entry], places: &mut [Place], part: u32, mut i: usize,
     ) {
         let len = heap.len();
         let entry = heap[i];
@@ -290,11 +284,7 @@ pub(super) mod heap {
     /// moves it up to its place.
     #[inline]
     pub(in crate::open) fn lower(
-        heap: &mut [Entry],
-        places: &mut [Place],
-        part: u32,
-        i: usize,
-        key: Key,
+        heap: &mut [Entry], places: &mut [Place], part: u32, i: usize, key: Key,
     ) {
         heap[i].key = key;
         sift_up(heap, places, part, i);
@@ -303,10 +293,7 @@ pub(super) mod heap {
     /// Adds `entry`.
     #[inline]
     pub(in crate::open) fn push(
-        heap: &mut Vec<Entry>,
-        places: &mut [Place],
-        part: u32,
-        entry: Entry,
+        heap: &mut Vec<Entry>, places: &mut [Place], part: u32, entry: Entry,
     ) {
         heap.push(entry);
         let last = heap.len() - 1;
@@ -316,9 +303,7 @@ pub(super) mod heap {
     /// Removes the first entry.
     #[inline]
     pub(in crate::open) fn pop(
-        heap: &mut Vec<Entry>,
-        places: &mut [Place],
-        part: u32,
+        heap: &mut Vec<Entry>, places: &mut [Place], part: u32,
     ) -> Option<Entry> {
         let last = heap.pop()?;
         if heap.is_empty() {
@@ -332,10 +317,7 @@ pub(super) mod heap {
     /// Removes `heap[i]`.
     #[inline]
     pub(in crate::open) fn remove(
-        heap: &mut Vec<Entry>,
-        places: &mut [Place],
-        part: u32,
-        i: usize,
+        heap: &mut Vec<Entry>, places: &mut [Place], part: u32, i: usize,
     ) -> Entry {
         let last = heap.pop().expect("remove from an empty heap");
         if i == heap.len() {

@@ -49,11 +49,7 @@ impl<G: Graph> Bfs<G> {
     /// The first-in first-out loop: unlike the best-first loop of the other
     /// searches, it needs no OPEN set and no keys, only the cache's queue.
     fn run<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: Option<NodeId>,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: Option<NodeId>, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
         if cache.off_graph(start, bound)
@@ -110,11 +106,7 @@ impl<G: Graph> Bfs<G> {
 /// The cost of a path is its number of edges.
 impl<G: Graph> Search for Bfs<G> {
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64> {
         self.run(start, Some(goal), cache, observer)
     }

@@ -205,11 +205,7 @@ struct Top {
     reason = "one loop for both sides and every potential: the relaxation reads both sides' records"
 )]
 pub(crate) fn bidirectional<G, Q>(
-    graph: &G,
-    start: NodeId,
-    goal: NodeId,
-    cache: &mut BiCache<Q>,
-    p: impl Fn(NodeId) -> f64,
+    graph: &G, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>, p: impl Fn(NodeId) -> f64,
 ) -> Option<f64>
 where
     G: Reversible + ?Sized,
@@ -397,20 +393,14 @@ impl<G: Reversible> BidirectionalDijkstra<G> {
     /// there is none or either is off the graph. The path stays in the
     /// cache ([`BiCache::path_into`]).
     pub fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut BiCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<f64> {
         bidirectional(&self.graph, start, goal, cache, |_| 0.0)
     }
 
     /// A shortest path from `start` to `goal` as a new [`Path`].
     pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut BiCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<Path> {
         let cost = self.search_cost(start, goal, cache)?;
         let mut nodes = Vec::new();

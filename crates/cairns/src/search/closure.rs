@@ -52,10 +52,7 @@ use super::Path;
 /// assert_eq!(path.nodes.len(), 5);
 /// ```
 pub fn astar_fn<N, C, FN, IN, FH, FG>(
-    start: &N,
-    mut successors: FN,
-    mut heuristic: FH,
-    mut is_goal: FG,
+    start: &N, mut successors: FN, mut heuristic: FH, mut is_goal: FG,
 ) -> Option<Path<N, C>>
 where
     N: Eq + Hash + Clone,

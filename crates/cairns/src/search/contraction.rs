@@ -134,8 +134,7 @@ impl ContractionHierarchy {
 
     /// Builds the hierarchy of `graph` with the given parameters.
     pub fn build_with<G: Reversible + ?Sized>(
-        graph: &G,
-        params: &ContractionParams,
+        graph: &G, params: &ContractionParams,
     ) -> ContractionHierarchy {
         build::build(graph, params)
     }

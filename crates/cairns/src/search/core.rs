@@ -113,13 +113,8 @@ pub enum Reopen {
 /// [`SearchCache::path_into`].
 #[inline]
 pub fn best_first<E, Q, O, S>(
-    expand: &E,
-    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
-    start: NodeId,
-    stop: &S,
-    cache: &mut SearchCache<Q>,
-    observer: &mut O,
-    reopen: Reopen,
+    expand: &E, guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>, start: NodeId,
+    stop: &S, cache: &mut SearchCache<Q>, observer: &mut O, reopen: Reopen,
 ) -> Option<f64>
 where
     E: Expand + ?Sized,
@@ -208,11 +203,8 @@ impl Limit for Unlimited {
 /// end. Returns its heuristic value when it was put on OPEN.
 #[inline]
 pub(crate) fn seed<Q, O>(
-    cache: &mut SearchCache<Q>,
-    bound: usize,
-    source: NodeId,
-    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
-    observer: &mut O,
+    cache: &mut SearchCache<Q>, bound: usize, source: NodeId,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>, observer: &mut O,
 ) -> Option<f64>
 where
     Q: OpenSet,
@@ -251,13 +243,8 @@ where
 /// OPEN, and adds its counts to the cache's statistics.
 #[inline]
 pub(crate) fn run<E, Q, O, S, L>(
-    expand: &E,
-    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
-    stop: &S,
-    cache: &mut SearchCache<Q>,
-    observer: &mut O,
-    reopen: Reopen,
-    limit: &mut L,
+    expand: &E, guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>, stop: &S,
+    cache: &mut SearchCache<Q>, observer: &mut O, reopen: Reopen, limit: &mut L,
 ) -> Ended
 where
     E: Expand + ?Sized,
@@ -406,15 +393,9 @@ impl<Q: OpenSet> Offered<'_, Q> {
     reason = "the hot loop's state, passed apart to keep borrows disjoint"
 )]
 fn relax<Q: OpenSet>(
-    records: &mut [NodeRecord],
-    open: &mut Offered<'_, Q>,
-    stats: &mut SearchStats,
-    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>,
-    u: NodeId,
-    v: NodeId,
-    g: f64,
-    open_stamp: u32,
-    reopen: Reopen,
+    records: &mut [NodeRecord], open: &mut Offered<'_, Q>, stats: &mut SearchStats,
+    guide: &Guide<impl Fn(NodeId) -> f64, impl Fn(NodeId) -> f64>, u: NodeId, v: NodeId, g: f64,
+    open_stamp: u32, reopen: Reopen,
 ) -> bool {
     let closed_stamp = open_stamp + 1;
     let rv = &mut records[v.index()];
@@ -510,9 +491,7 @@ mod tests {
 
     /// Cost, expansions and pushes of one octile A* query.
     fn pushes<Q: OpenSet + Default, const P: bool>(
-        g: &GridGraph,
-        s: NodeId,
-        t: NodeId,
+        g: &GridGraph, s: NodeId, t: NodeId,
     ) -> (f64, u64, usize) {
         let mut cache = SearchCache::with_open(Counted::<Q, P>::default());
         let astar = AStar::new(g, Octile::new(g));

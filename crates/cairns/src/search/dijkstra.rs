@@ -50,10 +50,7 @@ impl<G: Graph> Dijkstra<G> {
 
     /// Like [`all`](Dijkstra::all), reporting events to `observer`.
     pub fn all_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        source: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, source: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) {
         self.all_from_observed(&[source], cache, observer);
     }
@@ -80,10 +77,7 @@ impl<G: Graph> Dijkstra<G> {
     /// Like [`all_from`](Dijkstra::all_from), reporting events to
     /// `observer`.
     pub fn all_from_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        sources: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, sources: &[NodeId], cache: &mut SearchCache<Q>, observer: &mut O,
     ) {
         let bound = self.graph.node_bound();
         cache.begin(bound);

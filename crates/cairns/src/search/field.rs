@@ -54,9 +54,7 @@ impl DistanceField {
     /// ignored; with none left, no node has a distance). Uses `cache` for
     /// the search and allocates the field's two arrays.
     pub fn build<G: Reversible, Q: OpenSet>(
-        graph: G,
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
+        graph: G, goals: &[NodeId], cache: &mut SearchCache<Q>,
     ) -> DistanceField {
         let bound = graph.node_bound();
         Dijkstra::new(Reversed(&graph)).all_from(goals, cache);

@@ -198,11 +198,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
     // The focal loop reads best whole: its three lists change together.
     #[allow(clippy::too_many_lines, clippy::many_single_char_names)]
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
         if cache.off_graph(start, bound) || cache.no_path_known(&self.graph, start, goal) {

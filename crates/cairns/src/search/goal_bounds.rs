@@ -995,9 +995,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
     /// [`with_heuristic`](JumpPointSearchPlus::with_heuristic)), or `None`
     /// as for [`bounded`](JumpPointSearchPlus::bounded).
     pub fn bounded_with_heuristic(
-        graph: &'g GridGraph,
-        bounds: impl Into<Cow<'g, GoalBounds>>,
-        heuristic: H,
+        graph: &'g GridGraph, bounds: impl Into<Cow<'g, GoalBounds>>, heuristic: H,
     ) -> Option<Self> {
         let bounds = bounds.into();
         let fits = bounds.fits(graph);
@@ -1103,8 +1101,7 @@ mod tests {
     /// The canonical Dijkstra search over runs finds for every cell the
     /// first moves the search through every cell finds.
     fn runs_find_the_first_moves_of_every_cell(
-        graph: &GridGraph,
-        start: NodeId,
+        graph: &GridGraph, start: NodeId,
     ) -> Result<(), String> {
         let jumps = JumpTable::build(graph);
         let mut sweep = Sweep::new(cells(graph));

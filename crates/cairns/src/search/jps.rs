@@ -263,11 +263,7 @@ impl<H> JumpPointSearch<'_, H> {
     /// diagonal-first path is free and starts with a move in `moves`.
     #[inline]
     fn goal_in_sight(
-        &self,
-        node: NodeId,
-        (x, y): (u32, u32),
-        target: (u32, u32),
-        moves: u8,
+        &self, node: NodeId, (x, y): (u32, u32), target: (u32, u32), moves: u8,
     ) -> Option<f64> {
         let legs = legs_between((x, y), target).starting_in(moves)?;
         let graph = self.graph;
@@ -298,11 +294,7 @@ impl<H> JumpPointSearch<'_, H> {
     /// offers their jump points as successors of `u`.
     #[inline]
     fn fan(
-        &self,
-        node: NodeId,
-        (x, y): (u32, u32),
-        dir: usize,
-        visit: &mut impl FnMut(NodeId, f64),
+        &self, node: NodeId, (x, y): (u32, u32), dir: usize, visit: &mut impl FnMut(NodeId, f64),
     ) {
         let graph = self.graph;
         let (vertical, horizontal) = DIAGONAL_SIDES[dir - 4];
@@ -361,9 +353,7 @@ mod tests {
     /// each of `targets`: the same cost (or both no path), and a path that
     /// lists real grid moves of that cost from `s` to the target.
     fn check_against_dijkstra(
-        graph: &GridGraph,
-        start: NodeId,
-        targets: impl Iterator<Item = u32>,
+        graph: &GridGraph, start: NodeId, targets: impl Iterator<Item = u32>,
     ) -> Result<(), proptest::test_runner::TestCaseError> {
         let mut reference = SearchCache::new();
         let mut cache = SearchCache::new();

@@ -401,9 +401,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
     /// admissible and consistent heuristic keeps the costs optimal, as for
     /// [`JumpPointSearch::with_heuristic`](super::JumpPointSearch::with_heuristic).
     pub fn with_heuristic(
-        graph: &'g GridGraph,
-        table: impl Into<Cow<'g, JumpTable>>,
-        heuristic: H,
+        graph: &'g GridGraph, table: impl Into<Cow<'g, JumpTable>>, heuristic: H,
     ) -> Option<Self> {
         let table = table.into();
         let fits = table.fits(graph);
@@ -415,10 +413,7 @@ impl<'g, H: Heuristic, T: Clone> JumpPointSearchPlus<'g, H, T> {
     /// The search over `table`, or `None` unless the graph uses octile
     /// movement without terrain costs and the table `fits` (has its size).
     pub(crate) fn over(
-        graph: &'g GridGraph,
-        table: Cow<'g, T>,
-        fits: bool,
-        heuristic: H,
+        graph: &'g GridGraph, table: Cow<'g, T>, fits: bool, heuristic: H,
     ) -> Option<Self> {
         (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && fits).then_some(
             JumpPointSearchPlus {

@@ -216,11 +216,7 @@ impl<T: TowardGoal> Search for T {
 
     #[inline]
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64> {
         if cache.no_path_known(self.searched(), start, goal) {
             return None;
@@ -247,10 +243,7 @@ impl<T: TowardGoal> Search for T {
     }
 
     fn path_into<Q: OpenSet>(
-        &self,
-        cache: &SearchCache<Q>,
-        node: NodeId,
-        out: &mut Vec<NodeId>,
+        &self, cache: &SearchCache<Q>, node: NodeId, out: &mut Vec<NodeId>,
     ) -> bool {
         if !cache.path_into(node, out) {
             return false;
@@ -260,10 +253,7 @@ impl<T: TowardGoal> Search for T {
     }
 
     fn search_nearest<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         if self.one_query() {
             AStar::new(self.searched(), self.guide()).nearest(sources, goals, cache)
@@ -273,11 +263,7 @@ impl<T: TowardGoal> Search for T {
     }
 
     fn search_budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>, budget: Budget,
     ) -> Option<Progress> {
         self.one_query().then(|| {
             let astar = AStar::new(self.searched(), self.guide());
@@ -302,11 +288,7 @@ pub trait Search {
     /// when the goal cannot be reached or either node is not on the graph.
     /// Statistics are in [`SearchCache::stats`] afterwards.
     fn search_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
-        observer: &mut O,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>, observer: &mut O,
     ) -> Option<f64>;
 
     /// Like [`search_observed`](Search::search_observed) without an
@@ -315,10 +297,7 @@ pub trait Search {
     /// of the same size, this allocates nothing.
     #[inline]
     fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>,
     ) -> Option<f64> {
         self.search_observed(start, goal, cache, &mut ())
     }
@@ -328,10 +307,7 @@ pub trait Search {
     /// and leaves `out` empty when that search did not reach `node`.
     /// Reuses `out`'s memory.
     fn path_into<Q: OpenSet>(
-        &self,
-        cache: &SearchCache<Q>,
-        node: NodeId,
-        out: &mut Vec<NodeId>,
+        &self, cache: &SearchCache<Q>, node: NodeId, out: &mut Vec<NodeId>,
     ) -> bool {
         cache.path_into(node, out)
     }
@@ -350,10 +326,7 @@ pub trait Search {
     /// (source, goal) pair, keeps the cheapest and runs it again for its
     /// path, so the statistics are those of that last search.
     fn search_nearest<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         nearest_by_pairs(self, sources, goals, cache)
     }
@@ -368,11 +341,7 @@ pub trait Search {
     /// no budget: A* and Dijkstra do (through [`AStar::query`]), jump point
     /// searches, Theta* and focal search do not.
     fn search_budgeted<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>, budget: Budget,
     ) -> Option<Progress> {
         let _ = (sources, goals, cache, budget);
         None
@@ -389,10 +358,7 @@ pub trait Search {
     /// A shortest path from `start` to `goal` as a new [`Path`], or `None`
     /// when there is none or either node is off the graph.
     fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut SearchCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut SearchCache<Q>,
     ) -> Option<Path> {
         let cost = self.search_cost(start, goal, cache)?;
         let mut nodes = Vec::new();
@@ -404,10 +370,7 @@ pub trait Search {
 /// The nearest of `goals` from any of `sources` by one search per (source,
 /// goal) pair: the cheapest is searched again so its path is in the cache.
 fn nearest_by_pairs<S: Search + ?Sized, Q: OpenSet>(
-    search: &S,
-    sources: &[NodeId],
-    goals: &[NodeId],
-    cache: &mut SearchCache<Q>,
+    search: &S, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>,
 ) -> Option<Reached> {
     let mut best: Option<(NodeId, NodeId, f64)> = None;
     for &s in sources {

@@ -78,10 +78,7 @@ impl<S: Searcher> Searcher for StringPulled<'_, S> {
     }
 
     fn search_observed(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
+        &mut self, start: NodeId, goal: NodeId, observer: &mut dyn Observer,
     ) -> Option<f64> {
         let found = self.inner.search_observed(start, goal, observer);
         self.pull(goal, found)

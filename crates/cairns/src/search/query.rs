@@ -345,10 +345,7 @@ impl<G: Graph, H: Heuristic> AStar<G, H> {
     /// assert_eq!(path.first(), Some(&node(8, 2)));
     /// ```
     pub fn nearest<Q: OpenSet>(
-        &self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        cache: &mut SearchCache<Q>,
+        &self, sources: &[NodeId], goals: &[NodeId], cache: &mut SearchCache<Q>,
     ) -> Option<Reached> {
         match self.query(sources, goals).run(cache, Budget::UNLIMITED) {
             Progress::Found(reached) => Some(reached),
@@ -400,10 +397,7 @@ impl<G: Graph, H: Heuristic> Query<'_, G, H> {
 
     /// Like [`run`](Query::run), reporting events to `observer`.
     pub fn run_observed<Q: OpenSet, O: Observer + ?Sized>(
-        &mut self,
-        cache: &mut SearchCache<Q>,
-        budget: Budget,
-        observer: &mut O,
+        &mut self, cache: &mut SearchCache<Q>, budget: Budget, observer: &mut O,
     ) -> Progress {
         let graph = self.astar.graph();
         let bound = graph.node_bound();

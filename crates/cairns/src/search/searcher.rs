@@ -22,10 +22,7 @@ pub trait Searcher {
     /// Like [`search_cost`](Searcher::search_cost), reporting events to
     /// `observer`.
     fn search_observed(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
+        &mut self, start: NodeId, goal: NodeId, observer: &mut dyn Observer,
     ) -> Option<f64>;
 
     /// The nearest of `goals` from any of `sources`
@@ -37,10 +34,7 @@ pub trait Searcher {
     /// paused is taken up by the next call with the same sources and goals
     /// (a game's next frame), unless another query ran in between.
     fn search_budgeted(
-        &mut self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        budget: Budget,
+        &mut self, sources: &[NodeId], goals: &[NodeId], budget: Budget,
     ) -> Option<Progress> {
         let _ = (sources, goals, budget);
         None
@@ -148,10 +142,7 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     }
 
     fn search_observed(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
+        &mut self, start: NodeId, goal: NodeId, observer: &mut dyn Observer,
     ) -> Option<f64> {
         self.search
             .search_observed(start, goal, &mut self.cache, observer)
@@ -162,10 +153,7 @@ impl<S: Search, Q: OpenSet> Searcher for Cached<S, Q> {
     }
 
     fn search_budgeted(
-        &mut self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        budget: Budget,
+        &mut self, sources: &[NodeId], goals: &[NodeId], budget: Budget,
     ) -> Option<Progress> {
         self.search
             .search_budgeted(sources, goals, &mut self.cache, budget)
@@ -226,10 +214,7 @@ impl<T: Forward> Searcher for T {
     }
 
     fn search_observed(
-        &mut self,
-        start: NodeId,
-        goal: NodeId,
-        observer: &mut dyn Observer,
+        &mut self, start: NodeId, goal: NodeId, observer: &mut dyn Observer,
     ) -> Option<f64> {
         self.with_inner(|s| s.search_observed(start, goal, observer))
     }
@@ -239,10 +224,7 @@ impl<T: Forward> Searcher for T {
     }
 
     fn search_budgeted(
-        &mut self,
-        sources: &[NodeId],
-        goals: &[NodeId],
-        budget: Budget,
+        &mut self, sources: &[NodeId], goals: &[NodeId], budget: Budget,
     ) -> Option<Progress> {
         self.with_inner(|s| s.search_budgeted(sources, goals, budget))
     }

@@ -524,10 +524,7 @@ impl SubgoalGraph {
     /// [`from_parts`](Self::from_parts) given the subgoals' `cells` too
     /// (those of `bits`, increasing), and no offsets either.
     fn with_cells(
-        graph: &GridGraph,
-        bits: Vec<u64>,
-        clear: BitGrid,
-        cells: Vec<NodeId>,
+        graph: &GridGraph, bits: Vec<u64>, clear: BitGrid, cells: Vec<NodeId>,
     ) -> SubgoalGraph {
         let mut ranks = Vec::with_capacity(bits.len());
         let mut count = 0;

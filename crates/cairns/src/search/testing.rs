@@ -99,9 +99,7 @@ pub(crate) fn rooms(max_room: u32, side: u32) -> impl Strategy<Value = (GridGrap
 /// Checks `search` against Dijkstra from `start` to every cell of `graph`:
 /// the same costs, and paths that are real grid paths of that cost.
 pub(crate) fn matches_dijkstra_from(
-    graph: &GridGraph,
-    search: &impl Search,
-    start: NodeId,
+    graph: &GridGraph, search: &impl Search, start: NodeId,
 ) -> Result<(), String> {
     let mut reference = SearchCache::new();
     let mut cache = SearchCache::new();
@@ -138,8 +136,7 @@ pub(crate) fn matches_dijkstra_from(
 /// Runs `check` ([`matches_dijkstra_from`] of one search) from every cell
 /// of open grids of each of `sizes`: single cells, one row, one column.
 pub(crate) fn open_grids_match_dijkstra(
-    check: impl Fn(&GridGraph, NodeId) -> Result<(), String>,
-    sizes: &[(u32, u32)],
+    check: impl Fn(&GridGraph, NodeId) -> Result<(), String>, sizes: &[(u32, u32)],
 ) {
     for &(w, h) in sizes {
         let graph = walled(w, h, |_, _| false);
@@ -155,8 +152,7 @@ pub(crate) fn open_grids_match_dijkstra(
 /// searches' other tests borrow it). `accepts(graph, table)` says whether
 /// the search's constructor returns `Some`.
 pub(crate) fn refuses_other_grids<T: Clone>(
-    build: impl Fn(&GridGraph) -> T,
-    accepts: impl Fn(&GridGraph, T) -> bool,
+    build: impl Fn(&GridGraph) -> T, accepts: impl Fn(&GridGraph, T) -> bool,
 ) {
     let a = walled(4, 3, |_, _| false);
     let table = build(&a);

@@ -132,10 +132,7 @@ impl<'g, H: Heuristic> TowardGoal for ThetaStar<'g, H> {
     /// their `g` (and the goal's) only follow once it is expanded again,
     /// which the search need not wait for.
     fn reached_cost<Q: crate::open::OpenSet>(
-        &self,
-        cache: &super::SearchCache<Q>,
-        goal: NodeId,
-        g: f64,
+        &self, cache: &super::SearchCache<Q>, goal: NodeId, g: f64,
     ) -> f64 {
         let mut length = 0.0f64;
         let mut end = goal;

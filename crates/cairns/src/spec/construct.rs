@@ -106,17 +106,10 @@ impl HeuristicSpec {
     /// [`SpecErrorKind::Table`] for a landmark heuristic without a table;
     /// a goal off the graph gives an empty vector.
     pub fn estimates(
-        self,
-        graph: &GridGraph,
-        table: Option<&LandmarkTable>,
-        start: Option<NodeId>,
-        goal: NodeId,
+        self, graph: &GridGraph, table: Option<&LandmarkTable>, start: Option<NodeId>, goal: NodeId,
     ) -> Result<Vec<f64>, SpecError> {
         fn all<H: Heuristic>(
-            graph: &GridGraph,
-            h: &H,
-            start: Option<NodeId>,
-            goal: NodeId,
+            graph: &GridGraph, h: &H, start: Option<NodeId>, goal: NodeId,
         ) -> Vec<f64> {
             let target = match start {
                 Some(s) if s.index() < graph.node_bound() => h.goal_for(s, goal),
@@ -145,18 +138,14 @@ impl HeuristicSpec {
 
 /// `search` with a new cache over the OPEN set `open`, boxed.
 fn boxed<'a, S: crate::search::Search + Send + 'a, Q: crate::open::OpenSet + Send + 'a>(
-    open: Q,
-    search: S,
+    open: Q, search: S,
 ) -> BoxedSearcher<'a> {
     Box::new(Cached::new(search, SearchCache::with_open(open)))
 }
 
 /// A* over a table the searcher owns, with OPEN set `open`.
 fn owned_table_astar<'a, T: OwnedTable + Send + 'a>(
-    open: OpenKind,
-    graph: &'a GridGraph,
-    table: T,
-    weight: f64,
+    open: OpenKind, graph: &'a GridGraph, table: T, weight: f64,
 ) -> BoxedSearcher<'a> {
     with_boxed_open!(open, |q| boxed(
         q,
@@ -169,10 +158,8 @@ fn owned_table_astar<'a, T: OwnedTable + Send + 'a>(
 /// landmarks (`dh:K:adapt`, a copy of the table), or over the heuristic of
 /// the spec.
 fn astar_searcher<'a>(
-    graph: &'a GridGraph,
-    (heuristic, open, weight): (HeuristicSpec, OpenKind, f64),
-    table: Option<&'a LandmarkTable>,
-    compressed: Option<Cow<'a, CompressedTable>>,
+    graph: &'a GridGraph, (heuristic, open, weight): (HeuristicSpec, OpenKind, f64),
+    table: Option<&'a LandmarkTable>, compressed: Option<Cow<'a, CompressedTable>>,
 ) -> BoxedSearcher<'a> {
     match (compressed, heuristic, table) {
         (Some(compressed), _, _) => owned_table_astar(open, graph, compressed, weight),
@@ -200,10 +187,7 @@ fn astar_searcher<'a>(
 /// spec. Its cache takes `memory` ([`Searcher::give_memory`]), which is
 /// left as it was when the spec is not served.
 pub(super) fn safe_searcher<'a>(
-    spec: SearchSpec,
-    graph: &'a GridGraph,
-    tables: &'a [Table],
-    changes: &MapChanges,
+    spec: SearchSpec, graph: &'a GridGraph, tables: &'a [Table], changes: &MapChanges,
     memory: &mut SearchMemory,
 ) -> Option<BoxedSearcher<'a>> {
     if !serves_safe_mode(spec, graph) {
@@ -251,12 +235,8 @@ pub(super) fn serves_safe_mode(spec: SearchSpec, graph: &GridGraph) -> bool {
 /// others: `memory` taken from another searcher when it has room enough
 /// ([`Searcher::give_memory`]; an empty one otherwise).
 pub(super) fn build_searcher<'a>(
-    spec: SearchSpec,
-    graph: &'a GridGraph,
-    tables: &'a [Table],
-    stand_ins: &'a [Table],
-    compressed: Option<CompressedTable>,
-    memory: SearchMemory,
+    spec: SearchSpec, graph: &'a GridGraph, tables: &'a [Table], stand_ins: &'a [Table],
+    compressed: Option<CompressedTable>, memory: SearchMemory,
 ) -> BoxedSearcher<'a> {
     let table = tables.iter().find_map(Table::landmarks);
     // A jump table of the spec's own, the one a stand-in search runs over,

@@ -102,9 +102,7 @@ impl Engine {
     ///
     /// Those of [`SearchSpec::prepare_with`].
     pub fn with_tables(
-        graph: GridGraph,
-        spec: &SearchSpec,
-        given: impl IntoIterator<Item = Given>,
+        graph: GridGraph, spec: &SearchSpec, given: impl IntoIterator<Item = Given>,
     ) -> Result<Engine, SpecError> {
         let made = Engine::made(
             graph,
@@ -120,11 +118,8 @@ impl Engine {
     /// `pending` and the stand-ins kept (built when there are none), in
     /// the line `lineage`.
     fn made(
-        graph: GridGraph,
-        spec: &SearchSpec,
-        given: impl IntoIterator<Item = Given>,
-        (pending, stand_ins): (Pending, Vec<Table>),
-        lineage: Arc<Lineage>,
+        graph: GridGraph, spec: &SearchSpec, given: impl IntoIterator<Item = Given>,
+        (pending, stand_ins): (Pending, Vec<Table>), lineage: Arc<Lineage>,
     ) -> Result<Engine, SpecError> {
         // An engine may be edited: every table that waits at edits has
         // its stand-in, kept exact at each edit.
@@ -145,10 +140,7 @@ impl Engine {
     /// The engine that follows this one in its line: `spec` on `graph`
     /// with `given`, the work `pending` and the stand-ins.
     fn next(
-        &self,
-        graph: GridGraph,
-        given: Vec<Given>,
-        pending: (Pending, Vec<Table>),
+        &self, graph: GridGraph, given: Vec<Given>, pending: (Pending, Vec<Table>),
     ) -> Result<Engine, SpecError> {
         let lineage = Arc::clone(&self.inner.lineage);
         let next = Engine::made(graph, &self.spec(), given, pending, lineage)?;
@@ -399,8 +391,7 @@ impl Engine {
     ///
     /// As [`Engine::with_tables`].
     pub fn repair_step(
-        &self,
-        budget: usize,
+        &self, budget: usize,
     ) -> Result<(RepairProgress, Option<Engine>), SpecError> {
         let data = &*self.inner;
         let (progress, given) =

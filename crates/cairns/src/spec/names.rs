@@ -20,11 +20,7 @@ pub const PLACEMENT_SEED: u64 = 1;
 /// The number after `prefix` in the last part of a `dh` name (`best4`,
 /// `keep2`): 1 to `max`; `what` and `expected` word the error.
 fn parse_suffix(
-    prefix: &str,
-    n: &str,
-    max: usize,
-    what: &'static str,
-    expected: String,
+    prefix: &str, n: &str, max: usize, what: &'static str, expected: String,
 ) -> Result<usize, SpecError> {
     n.parse()
         .ok()

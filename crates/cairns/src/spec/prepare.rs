@@ -45,9 +45,7 @@ impl SearchSpec {
     /// landmark table; a bare `dh` without a table; a map with fewer cells
     /// with a legal move than landmarks asked for.
     pub fn prepare_with<'g>(
-        &self,
-        graph: &'g GridGraph,
-        given: impl IntoIterator<Item = Given>,
+        &self, graph: &'g GridGraph, given: impl IntoIterator<Item = Given>,
     ) -> Result<Prepared<'g>, SpecError> {
         self.prepare_keeping(graph, given, Vec::new(), false)
     }
@@ -58,11 +56,8 @@ impl SearchSpec {
     /// one built. A table needs one when it defers to it, and, for an
     /// `editable` plan (an engine's), when it waits at edits.
     pub(super) fn prepare_keeping<'g>(
-        &self,
-        graph: &'g GridGraph,
-        given: impl IntoIterator<Item = Given>,
-        mut stand_ins: Vec<Table>,
-        editable: bool,
+        &self, graph: &'g GridGraph, given: impl IntoIterator<Item = Given>,
+        mut stand_ins: Vec<Table>, editable: bool,
     ) -> Result<Prepared<'g>, SpecError> {
         // A full and a compressed landmark table are two kinds that one
         // heuristic reads: at most one of them may be given.
@@ -156,9 +151,7 @@ impl SearchSpec {
     /// a table or with a table of another landmark count; a table for a
     /// graph of another size.
     pub fn searcher<'a>(
-        &self,
-        graph: &'a GridGraph,
-        tables: &'a [Table],
+        &self, graph: &'a GridGraph, tables: &'a [Table],
     ) -> Result<BoxedSearcher<'a>, SpecError> {
         for t in tables {
             t.check_fits(graph)?;
@@ -227,10 +220,7 @@ impl Plan {
     /// table's stand-in ([`Table::stand_in`]), which answers the same
     /// costs at the speed of the tier the table stands on.
     pub(super) fn searcher<'a>(
-        &'a self,
-        graph: &'a GridGraph,
-        behind: bool,
-        memory: SearchMemory,
+        &'a self, graph: &'a GridGraph, behind: bool, memory: SearchMemory,
     ) -> BoxedSearcher<'a> {
         let waiting = |t: &&Table| t.defers_to_stand_in() || (behind && t.waits_at_edits());
         let spec = match self.tables.iter().filter(waiting).find_map(Table::stand_in) {

@@ -68,8 +68,7 @@ impl SearchSpec {
     ///
     /// [`SpecErrorKind::Unsupported`] as in [`resolve`](Self::resolve).
     pub fn resolve_inadmissible(
-        &self,
-        neighborhood: Neighborhood,
+        &self, neighborhood: Neighborhood,
     ) -> Result<SearchSpec, SpecError> {
         let algorithm = self.algorithm;
         let unsupported = |reason: String| -> SpecError {

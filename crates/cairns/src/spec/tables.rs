@@ -285,9 +285,7 @@ impl Table {
     /// cairns does not write, else the first problem the kind's loader
     /// finds.
     pub fn load_for(
-        r: impl Read,
-        graph: &GridGraph,
-        expected_map_hash: u64,
+        r: impl Read, graph: &GridGraph, expected_map_hash: u64,
     ) -> Result<Table, FileError> {
         let mut r = r;
         let magic = read_array::<8>(&mut r)?;
@@ -405,10 +403,7 @@ impl Table {
     /// `graph`; `have` holds the tables built or given before it (the full
     /// landmark table a compressed one is made from).
     pub(super) fn build(
-        kind: TableKind,
-        spec: &SearchSpec,
-        graph: &GridGraph,
-        have: &[Table],
+        kind: TableKind, spec: &SearchSpec, graph: &GridGraph, have: &[Table],
     ) -> Result<Table, SpecError> {
         let heuristic = spec.heuristic_for(graph.neighborhood());
         Ok(match kind {
@@ -563,9 +558,7 @@ impl std::fmt::Display for TableReport {
 /// Refuses a table of `kind` built for a grid of another size than
 /// `graph`'s.
 fn grid_fits(
-    kind: TableKind,
-    (width, height): (u32, u32),
-    graph: &GridGraph,
+    kind: TableKind, (width, height): (u32, u32), graph: &GridGraph,
 ) -> Result<(), SpecError> {
     if (width, height) == (graph.width(), graph.height()) {
         return Ok(());
@@ -589,9 +582,7 @@ fn table_error(message: String) -> SpecError {
 /// [`SpecErrorKind::Table`] when the map has fewer than `k` cells with a
 /// legal move.
 pub fn build_table(
-    graph: &GridGraph,
-    k: usize,
-    placement: Placement,
+    graph: &GridGraph, k: usize, placement: Placement,
 ) -> Result<LandmarkTable, SpecError> {
     let landmarks = place(graph, k, placement);
     if landmarks.len() < k {
@@ -617,8 +608,7 @@ pub fn build_table(
 /// compress: more kept than the table has, a directed table, or too many
 /// landmarks.
 pub(super) fn compressed_for(
-    heuristic: HeuristicSpec,
-    table: Option<&LandmarkTable>,
+    heuristic: HeuristicSpec, table: Option<&LandmarkTable>,
 ) -> Result<Option<CompressedTable>, SpecError> {
     let (
         HeuristicSpec::Landmarks {
@@ -657,8 +647,7 @@ impl SearchSpec {
     /// The heuristic of this spec with a given landmark `table`: `dh` with
     /// the table's landmark count.
     pub(super) fn heuristic_of_table(
-        &self,
-        table: &LandmarkTable,
+        &self, table: &LandmarkTable,
     ) -> Result<HeuristicSpec, SpecError> {
         self.heuristic_of_table_count(table.landmark_count())
     }
@@ -666,8 +655,7 @@ impl SearchSpec {
     /// [`heuristic_of_table`](Self::heuristic_of_table) for a table of
     /// `found` landmarks.
     pub(super) fn heuristic_of_table_count(
-        &self,
-        found: usize,
+        &self, found: usize,
     ) -> Result<HeuristicSpec, SpecError> {
         match self.heuristic {
             None => Ok(HeuristicSpec::Landmarks {
@@ -703,8 +691,7 @@ impl SearchSpec {
     /// `dh:K:keepM` with the table's `K` and `M`; a bare `dh` (or none)
     /// becomes it.
     pub(super) fn heuristic_of_compressed(
-        &self,
-        table: &CompressedTable,
+        &self, table: &CompressedTable,
     ) -> Result<HeuristicSpec, SpecError> {
         let (k, m) = (table.landmark_count(), table.kept());
         // The count and a heuristic other than dh are checked as for a

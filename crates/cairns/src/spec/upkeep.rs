@@ -86,10 +86,7 @@ impl Lineage {
     /// follows that engine, else one built on `graph` (a first edit, an
     /// edit of an older engine of the line, a repair lost to a panic).
     fn follow<'l>(
-        follower: &'l mut Option<Follower>,
-        engine: u64,
-        graph: &GridGraph,
-        landmarks: &[NodeId],
+        follower: &'l mut Option<Follower>, engine: u64, graph: &GridGraph, landmarks: &[NodeId],
     ) -> &'l mut IncrementalTable {
         if follower.as_ref().is_none_or(|f| f.engine != engine) {
             *follower = Some(Follower {
@@ -131,11 +128,8 @@ impl Pending {
     /// ([`Table::repaired`]) or, for the kinds that are not, built again
     /// by the engine's preparation.
     pub(super) fn edit(
-        &self,
-        (engine, lineage, plan): (u64, &Lineage, &Plan),
-        graph: &mut GridGraph,
-        cells: &[(u32, u32, Tile)],
-        later: bool,
+        &self, (engine, lineage, plan): (u64, &Lineage, &Plan), graph: &mut GridGraph,
+        cells: &[(u32, u32, Tile)], later: bool,
     ) -> Edit {
         let t0 = Instant::now();
         let mut given = Vec::new();
@@ -211,10 +205,7 @@ impl Pending {
     /// or taken by an edit of this engine's line) is built again on
     /// `graph`: the repair is then done in one step.
     pub(super) fn repair_step(
-        &self,
-        (engine, lineage, plan): (u64, &Lineage, &Plan),
-        graph: &GridGraph,
-        budget: usize,
+        &self, (engine, lineage, plan): (u64, &Lineage, &Plan), graph: &GridGraph, budget: usize,
     ) -> (RepairProgress, Option<Vec<Given>>) {
         let Some(landmarks) = plan.tables.iter().find_map(Table::landmarks) else {
             return (RepairProgress::default(), None);

@@ -140,8 +140,7 @@ enum WarmUp {
 /// over `pairs` after warming up, and returns the allocations of the
 /// counted batch.
 fn batch_allocations(
-    pairs: &[(NodeId, NodeId)],
-    warm_up: WarmUp,
+    pairs: &[(NodeId, NodeId)], warm_up: WarmUp,
     mut query: impl FnMut(NodeId, NodeId, &mut Vec<NodeId>),
 ) -> u64 {
     let mut path = Vec::new();

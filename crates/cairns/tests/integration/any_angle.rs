@@ -114,12 +114,7 @@ fn the_walk_agrees_with_brute_force_on_every_pair() {
 /// line and at most `octile` (the Dijkstra cost on the octile grid) times
 /// `bound`.
 fn check_any_angle(
-    graph: &GridGraph,
-    corners: &[NodeId],
-    start: NodeId,
-    goal: NodeId,
-    cost: f64,
-    octile: f64,
+    graph: &GridGraph, corners: &[NodeId], start: NodeId, goal: NodeId, cost: f64, octile: f64,
 ) -> Result<(), TestCaseError> {
     prop_assert_eq!(corners.first(), Some(&start));
     prop_assert_eq!(corners.last(), Some(&goal));

@@ -45,9 +45,7 @@ fn all_pairs<G: Graph>(graph: &G) -> Vec<Vec<Option<f64>>> {
 
 /// `min over sources s, goals t of d(s, t)`, ignoring nodes off the graph.
 fn nearest_by_dijkstra(
-    d: &[Vec<Option<f64>>],
-    sources: &[NodeId],
-    goals: &[NodeId],
+    d: &[Vec<Option<f64>>], sources: &[NodeId], goals: &[NodeId],
 ) -> Option<f64> {
     let on = |n: &&NodeId| n.index() < d.len();
     sources
@@ -67,11 +65,7 @@ fn nearest_by_dijkstra(
 /// `goals` at that distance from a source, and the path in the cache leads
 /// from a source to it along real edges.
 fn check_nearest<G: Graph, H: Heuristic, Q: OpenSet>(
-    graph: &G,
-    heuristic: H,
-    d: &[Vec<Option<f64>>],
-    sources: &[NodeId],
-    goals: &[NodeId],
+    graph: &G, heuristic: H, d: &[Vec<Option<f64>>], sources: &[NodeId], goals: &[NodeId],
     cache: &mut SearchCache<Q>,
 ) -> Result<(), TestCaseError> {
     let expected = nearest_by_dijkstra(d, sources, goals);
@@ -101,9 +95,7 @@ fn check_nearest<G: Graph, H: Heuristic, Q: OpenSet>(
 /// best node that the search reached, with a path from a source in the
 /// cache.
 fn check_chunks<G: Graph, H: Heuristic>(
-    astar: &AStar<G, H>,
-    sources: &[NodeId],
-    goals: &[NodeId],
+    astar: &AStar<G, H>, sources: &[NodeId], goals: &[NodeId],
 ) -> Result<(), TestCaseError> {
     let mut cache = SearchCache::new();
     let whole = astar

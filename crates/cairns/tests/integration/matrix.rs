@@ -65,9 +65,7 @@ fn heuristics() -> Vec<HeuristicSpec> {
 /// Whether `resolve` should accept the combination, by the rules of
 /// [`SearchSpec::resolve`] written out independently.
 fn accepted(
-    algorithm: Algorithm,
-    heuristic: HeuristicSpec,
-    open: Option<OpenKind>,
+    algorithm: Algorithm, heuristic: HeuristicSpec, open: Option<OpenKind>,
     neighborhood: Neighborhood,
 ) -> bool {
     let octile = neighborhood == Neighborhood::Octile;

@@ -13,11 +13,7 @@ use proptest::prelude::*;
 /// Checks that the path the last search left in `cache` leads from `start`
 /// to `goal` along edges of `graph` whose cheapest costs add up to `cost`.
 fn check_path<G: Graph, Q: OpenSet>(
-    graph: &G,
-    cache: &SearchCache<Q>,
-    start: NodeId,
-    goal: NodeId,
-    cost: f64,
+    graph: &G, cache: &SearchCache<Q>, start: NodeId, goal: NodeId, cost: f64,
 ) -> Result<(), TestCaseError> {
     let mut nodes = Vec::new();
     prop_assert!(cache.path_into(goal, &mut nodes), "no path in the cache");
@@ -25,11 +21,7 @@ fn check_path<G: Graph, Q: OpenSet>(
 }
 
 pub(crate) fn check_nodes<G: Graph>(
-    graph: &G,
-    nodes: &[NodeId],
-    start: NodeId,
-    goal: NodeId,
-    cost: f64,
+    graph: &G, nodes: &[NodeId], start: NodeId, goal: NodeId, cost: f64,
 ) -> Result<(), TestCaseError> {
     prop_assert_eq!(nodes.first(), Some(&start));
     prop_assert_eq!(nodes.last(), Some(&goal));
@@ -103,21 +95,14 @@ pub(crate) fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
 
 /// The cost A* finds with a fresh cache using `open`.
 fn with<Q: OpenSet, G: Graph, H: Heuristic>(
-    astar: &AStar<G, H>,
-    open: Q,
-    start: NodeId,
-    goal: NodeId,
+    astar: &AStar<G, H>, open: Q, start: NodeId, goal: NodeId,
 ) -> Option<f64> {
     astar.search_cost(start, goal, &mut SearchCache::with_open(open))
 }
 
 /// A* with `heuristic` against Dijkstra, and the path it leaves is valid.
 fn astar_equals_dijkstra<G: Graph, H: Heuristic>(
-    graph: &G,
-    heuristic: H,
-    start: NodeId,
-    goal: NodeId,
-    expected: Option<f64>,
+    graph: &G, heuristic: H, start: NodeId, goal: NodeId, expected: Option<f64>,
 ) -> Result<(), TestCaseError> {
     let mut cache = SearchCache::new();
     let cost = AStar::new(graph, heuristic).search_cost(start, goal, &mut cache);

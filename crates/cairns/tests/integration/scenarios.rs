@@ -55,10 +55,7 @@ fn check_bounded(inst: &Instance, reference: Reference, mismatches: &mut Vec<Str
 
 /// [`check`] with a table `given` instead of the one the spec builds.
 fn check_with(
-    spec: &str,
-    inst: &Instance,
-    reference: Reference,
-    given: Option<Table>,
+    spec: &str, inst: &Instance, reference: Reference, given: Option<Table>,
     mismatches: &mut Vec<String>,
 ) -> usize {
     let parsed: SearchSpec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));

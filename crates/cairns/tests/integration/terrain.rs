@@ -122,8 +122,7 @@ fn cost_strategy() -> impl Strategy<Value = f64> {
 /// A grid of 1 to `side - 1` cells a side, a value of the strategy `cell`
 /// makes for each of its cells, and a cell index below its size.
 fn sized_grid<S: Strategy>(
-    side: u32,
-    cell: impl Fn() -> S,
+    side: u32, cell: impl Fn() -> S,
 ) -> impl Strategy<Value = (u32, u32, Vec<S::Value>, u32)> {
     (1..side, 1..side).prop_flat_map(move |(w, h)| {
         let cells = proptest::collection::vec(cell(), (w * h) as usize);

@@ -135,10 +135,7 @@ impl<'t, G: Reversible> BidirectionalAlt<'t, G> {
     /// there is none or either is off the graph. The path stays in the
     /// cache ([`BiCache::path_into`]).
     pub fn search_cost<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut BiCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<f64> {
         let bound = self.graph.node_bound();
         if start.index() >= bound || goal.index() >= bound {
@@ -154,10 +151,7 @@ impl<'t, G: Reversible> BidirectionalAlt<'t, G> {
 
     /// A shortest path from `start` to `goal` as a new [`Path`].
     pub fn search<Q: OpenSet>(
-        &self,
-        start: NodeId,
-        goal: NodeId,
-        cache: &mut BiCache<Q>,
+        &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<Path> {
         let cost = self.search_cost(start, goal, cache)?;
         let mut nodes = Vec::new();

@@ -156,12 +156,7 @@ impl Witness {
     /// `max_settled` nodes are settled, the distance passes `max_dist` or
     /// every target is settled; read them with [`Witness::dist`].
     fn run(
-        &mut self,
-        rest: &Remaining,
-        source: u32,
-        avoid: u32,
-        targets: &[Edge],
-        max_dist: f64,
+        &mut self, rest: &Remaining, source: u32, avoid: u32, targets: &[Edge], max_dist: f64,
         max_settled: usize,
     ) {
         self.generation += 1;
@@ -231,10 +226,7 @@ impl Witness {
 /// The shortcuts that contracting `v` needs, `(from, to, weight)`, passed
 /// to `found`; witness searches settle at most `max_settled` nodes.
 fn shortcuts(
-    rest: &Remaining,
-    witness: &mut Witness,
-    v: u32,
-    max_settled: usize,
+    rest: &Remaining, witness: &mut Witness, v: u32, max_settled: usize,
     mut found: impl FnMut(u32, u32, f64),
 ) {
     let out = &rest.out[v as usize];
@@ -272,11 +264,7 @@ struct Order {
 
 impl Order {
     fn priority(
-        &self,
-        rest: &Remaining,
-        witness: &mut Witness,
-        params: &ContractionParams,
-        v: u32,
+        &self, rest: &Remaining, witness: &mut Witness, params: &ContractionParams, v: u32,
     ) -> i64 {
         let mut added = 0i64;
         shortcuts(rest, witness, v, params.estimate_settled, |_, _, _| {
@@ -291,8 +279,7 @@ impl Order {
 
 /// Contracts every node of `graph` in the order the priorities give.
 pub(super) fn build<G: Reversible + ?Sized>(
-    graph: &G,
-    params: &ContractionParams,
+    graph: &G, params: &ContractionParams,
 ) -> ContractionHierarchy {
     let n = graph.node_bound();
     let mut rest = Remaining::new(graph);
@@ -393,8 +380,7 @@ pub(super) fn build<G: Reversible + ?Sized>(
 /// node's remaining edges at its contraction (`ups`, by rank), and the
 /// table of every edge with the ids of the two a shortcut stands for.
 fn hierarchy_edges(
-    ups: &[(Vec<Edge>, Vec<Edge>)],
-    rank: &[u32],
+    ups: &[(Vec<Edge>, Vec<Edge>)], rank: &[u32],
 ) -> (UpGraph, UpGraph, Vec<Packed>) {
     let mut packed = Vec::new();
     // Each edge's middle, by rank, until the halves' ids are known.

@@ -99,9 +99,7 @@ impl GoalBounds {
     /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
     /// ```
     pub fn load_for(
-        r: impl io::Read,
-        graph: &GridGraph,
-        expected_map_hash: u64,
+        r: impl io::Read, graph: &GridGraph, expected_map_hash: u64,
     ) -> Result<GoalBounds, FileError> {
         let header = (KIND, Self::FILE_VERSION, expected_map_hash);
         read_grid_table(r, header, graph, |r, _| read_bounds(r, graph), Ok)
@@ -118,8 +116,7 @@ fn is_empty([min_x, min_y, max_x, max_y]: Box4) -> bool {
 /// read for them), the marks of those with boxes, then each one's mask of
 /// boxes that hold cells and those boxes.
 fn read_bounds<R: io::Read>(
-    r: &mut Hashing<R>,
-    graph: &GridGraph,
+    r: &mut Hashing<R>, graph: &GridGraph,
 ) -> Result<GoalBounds, FileError> {
     let jumps = JumpTable::build(graph);
     let mut table = GoalBounds::empty(graph, jumps);

@@ -91,27 +91,21 @@ impl JumpTable {
     /// As [`load`](Self::load), plus
     /// [`SizeMismatch`](FileErrorKind::SizeMismatch).
     pub fn load_for(
-        r: impl Read,
-        graph: &GridGraph,
-        expected_map_hash: u64,
+        r: impl Read, graph: &GridGraph, expected_map_hash: u64,
     ) -> Result<JumpTable, FileError> {
         read(r, expected_map_hash, Some((graph.width(), graph.height())))
     }
 }
 
 fn read(
-    r: impl Read,
-    expected_map_hash: u64,
-    expected_size: Option<(u32, u32)>,
+    r: impl Read, expected_map_hash: u64, expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, FileError> {
     read_table(r, KIND, |r| read_jumps(r, expected_map_hash, expected_size))
 }
 
 /// [`read`] after the magic bytes.
 fn read_jumps<R: Read>(
-    mut r: Hashing<R>,
-    expected_map_hash: u64,
-    expected_size: Option<(u32, u32)>,
+    mut r: Hashing<R>, expected_map_hash: u64, expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, FileError> {
     let version = JumpTable::FILE_VERSION;
     read_header(&mut r, KIND, (version, version), expected_map_hash)?;

@@ -121,12 +121,8 @@ impl JumpTable {
     /// at a time, so that the entries read lie side by side in memory
     /// (following one run reads a cache line, and often a page, per step).
     fn rerun(
-        &mut self,
-        graph: &GridGraph,
-        d: usize,
-        seeds: Vec<usize>,
-        jumps: impl Fn(&JumpTable, usize, usize) -> bool,
-        mut changed: impl FnMut(usize, i16, i16),
+        &mut self, graph: &GridGraph, d: usize, seeds: Vec<usize>,
+        jumps: impl Fn(&JumpTable, usize, usize) -> bool, mut changed: impl FnMut(usize, i16, i16),
     ) {
         let cols = self.width as usize;
         // Directions are -1, 0 or 1.

@@ -39,9 +39,7 @@ impl CoreBounds {
     /// core subgoals whose search has not started by `deadline` (when
     /// given) get none. On every core.
     pub(super) fn build(
-        hierarchy: &Hierarchy,
-        at: &[(u16, u16)],
-        deadline: Option<Instant>,
+        hierarchy: &Hierarchy, at: &[(u16, u16)], deadline: Option<Instant>,
     ) -> CoreBounds {
         let n = hierarchy.rank.len();
         let core: Vec<u32> = (0..n as u32)
@@ -131,9 +129,7 @@ impl CoreBounds {
     /// of the first subgoal whose boxes do not fit (the number of
     /// subgoals when `boxes` holds more or fewer).
     pub(super) fn from_parts(
-        hierarchy: &Hierarchy,
-        first: Vec<u32>,
-        boxes: Vec<Box4>,
+        hierarchy: &Hierarchy, first: Vec<u32>, boxes: Vec<Box4>,
     ) -> Result<CoreBounds, u32> {
         let n = hierarchy.rank.len();
         if first.len() != n {

@@ -145,9 +145,7 @@ impl SubgoalGraph {
     /// assert!(matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }));
     /// ```
     pub fn load_for(
-        r: impl io::Read,
-        graph: &GridGraph,
-        expected_map_hash: u64,
+        r: impl io::Read, graph: &GridGraph, expected_map_hash: u64,
     ) -> Result<SubgoalGraph, FileError> {
         let header = (KIND, Self::FILE_VERSION, expected_map_hash);
         read_grid_table(r, header, graph, read_graph, |read| {

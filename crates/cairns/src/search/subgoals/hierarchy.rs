@@ -139,10 +139,7 @@ impl Graph {
     /// than [`MAX_SHORTCUTS`] or `v` has more than [`MAX_DEGREE`] edges
     /// (it then stays in the core).
     fn priority(
-        &self,
-        v: u32,
-        gone_near: &[u32],
-        scratch: &mut Witness,
+        &self, v: u32, gone_near: &[u32], scratch: &mut Witness,
     ) -> (i64, Option<Vec<Shortcut>>) {
         let degree = self.adjacent[v as usize].len();
         if degree > MAX_DEGREE {
@@ -340,9 +337,7 @@ impl Hierarchy {
     /// is any set of subgoals left uncontracted); contraction stops past
     /// `deadline`.
     pub(super) fn build_in_order(
-        adjacent: Vec<Vec<(u32, f64)>>,
-        order: &[u32],
-        deadline: Option<Instant>,
+        adjacent: Vec<Vec<(u32, f64)>>, order: &[u32], deadline: Option<Instant>,
     ) -> Hierarchy {
         let n = adjacent.len();
         let mut graph = Graph::new(adjacent);
@@ -484,9 +479,7 @@ impl Hierarchy {
     /// again from those. `Err((subgoal, edge))` names the first edge that
     /// fails (`edge` one past the subgoal's last for a bad rank).
     pub(super) fn from_saved(
-        rank: Vec<u32>,
-        arcs: &[Vec<(u32, u32)>],
-        base: impl Fn(usize, u32) -> Option<f64>,
+        rank: Vec<u32>, arcs: &[Vec<(u32, u32)>], base: impl Fn(usize, u32) -> Option<f64>,
     ) -> Result<Hierarchy, (u64, u64)> {
         let count = rank.len();
         if count == 0 {

@@ -136,11 +136,7 @@ impl SubgoalGraph {
     /// own sweeps did not change); the other lists are copied, a run of
     /// subgoals at a time.
     fn relink(
-        &mut self,
-        old: &SubgoalGraph,
-        graph: &GridGraph,
-        reached: Vec<NodeId>,
-        flipped: &[usize],
+        &mut self, old: &SubgoalGraph, graph: &GridGraph, reached: Vec<NodeId>, flipped: &[usize],
     ) {
         let table = &*self;
         // The subgoals whose sweeps change, and those that are gone.
@@ -230,10 +226,7 @@ impl SubgoalGraph {
     /// (each subgoal with the end of its list in `lists`, the lists one
     /// after the other) from `lists`, the others as they were in `old`.
     fn set_lists(
-        &mut self,
-        old: &SubgoalGraph,
-        lists: &[(NodeId, bool)],
-        ends: &[(NodeId, usize)],
+        &mut self, old: &SubgoalGraph, lists: &[(NodeId, bool)], ends: &[(NodeId, usize)],
     ) {
         self.offsets.clear();
         self.offsets.reserve(self.cells.len() + 1);
@@ -346,9 +339,7 @@ impl SubgoalGraph {
 /// increasing: `sources[from[i]..from[i + 1]]` of `(from, sources)`, by
 /// a counting sort on that rank.
 fn sources_by_rank(
-    touched: &[u64],
-    affected: &[NodeId],
-    found: &[Vec<NodeId>],
+    touched: &[u64], affected: &[NodeId], found: &[Vec<NodeId>],
 ) -> (Vec<usize>, Vec<NodeId>) {
     let mut rank_before = Vec::with_capacity(touched.len());
     let mut count = 0;
@@ -382,9 +373,7 @@ fn sources_by_rank(
 /// Calls `out` on each node in one of `a` and `b` (each increasing) but
 /// not both, in increasing order.
 fn merge_diff(
-    a: impl Iterator<Item = NodeId>,
-    b: impl Iterator<Item = NodeId>,
-    out: &mut impl FnMut(NodeId),
+    a: impl Iterator<Item = NodeId>, b: impl Iterator<Item = NodeId>, out: &mut impl FnMut(NodeId),
 ) {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     loop {
@@ -414,8 +403,7 @@ fn merge_diff(
 /// node) in increasing order, a node in both once, found here if either
 /// says so.
 fn merge(
-    a: impl Iterator<Item = (NodeId, bool)>,
-    b: impl Iterator<Item = (NodeId, bool)>,
+    a: impl Iterator<Item = (NodeId, bool)>, b: impl Iterator<Item = (NodeId, bool)>,
     out: &mut Vec<(NodeId, bool)>,
 ) {
     let (mut a, mut b) = (a.peekable(), b.peekable());
@@ -469,9 +457,7 @@ mod tests {
     /// `table` has the subgoals and edges of a build on `graph`, and
     /// answers from `start` as Dijkstra.
     fn answers_as_built(
-        table: &SubgoalGraph,
-        graph: &GridGraph,
-        start: NodeId,
+        table: &SubgoalGraph, graph: &GridGraph, start: NodeId,
     ) -> Result<(), TestCaseError> {
         same_as_built(table, graph)?;
         let search = SubgoalSearch::new(graph, table).unwrap();

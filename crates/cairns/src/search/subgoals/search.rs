@@ -114,9 +114,7 @@ impl<'g, H: Heuristic> SubgoalSearch<'g, H> {
     /// admissible and consistent heuristic of the grid keeps the costs
     /// optimal: each edge costs the grid distance of its ends.
     pub fn with_heuristic(
-        graph: &'g GridGraph,
-        table: impl Into<Cow<'g, SubgoalGraph>>,
-        heuristic: H,
+        graph: &'g GridGraph, table: impl Into<Cow<'g, SubgoalGraph>>, heuristic: H,
     ) -> Option<Self> {
         let table = table.into();
         (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
