@@ -15,6 +15,9 @@
 //! and the ratios cairns / `fast_paths` (below 1: cairns is faster). The two
 //! query loops run alternately, three rounds each, and the best round's
 //! figures count.
+//!
+//! With `--alt` it measures bidirectional ALT against bidirectional
+//! Dijkstra instead (the `alt` module, `roads/alt.rs`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -24,6 +27,9 @@ use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, SearchCache};
 
+#[path = "roads/alt.rs"]
+mod alt;
+
 /// Sources per graph; each gets `queries / SOURCES` random targets, so
 /// that one Dijkstra search per source checks all of its queries.
 const SOURCES: usize = 200;
@@ -32,6 +38,10 @@ struct Args {
     graphs: Vec<String>,
     queries: usize,
     seed: u64,
+    /// Bidirectional ALT against bidirectional Dijkstra (`roads/alt.rs`).
+    alt: bool,
+    /// Timed rounds of the ALT comparison.
+    rounds: usize,
 }
 
 fn args() -> Args {
@@ -39,6 +49,8 @@ fn args() -> Args {
         graphs: Vec::new(),
         queries: 10_000,
         seed: 2016,
+        alt: false,
+        rounds: 3,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -48,9 +60,14 @@ fn args() -> Args {
             }
             "--seed" => out.seed = it.next().and_then(|v| v.parse().ok()).expect("--seed S"),
             "--bench" => {}
+            "--alt" => out.alt = true,
+            "--rounds" => out.rounds = it.next().and_then(|v| v.parse().ok()).expect("--rounds R"),
             other if other.starts_with('-') => panic!("unknown option {other}"),
             other => out.graphs.push(other.to_owned()),
         }
+    }
+    if out.graphs.is_empty() && out.alt {
+        out.graphs = alt::GRAPHS.map(String::from).to_vec();
     }
     if out.graphs.is_empty() {
         out.graphs = [
@@ -68,6 +85,27 @@ fn args() -> Args {
 fn summary(times: &[f64]) -> (f64, f64) {
     let mean = times.iter().sum::<f64>() / times.len() as f64 * 1e6;
     (mean, median(times) * 1e6)
+}
+
+/// The queries of a run on `g` and their Dijkstra costs: [`SOURCES`]
+/// random sources from the seed, each with `queries / SOURCES` random
+/// targets (rounded up), shuffled.
+fn seeded_queries(g: &CsrGraph, args: &Args) -> Vec<(NodeId, NodeId, Option<f64>)> {
+    let n = g.node_count() as u64;
+    let mut rng = SplitMix64::new(args.seed);
+    let per = args.queries.div_ceil(SOURCES);
+    let mut queries = Vec::with_capacity(SOURCES * per);
+    let mut cache = SearchCache::new();
+    for _ in 0..SOURCES {
+        let s = NodeId(rng.below(n) as u32);
+        Dijkstra::new(g).all(s, &mut cache);
+        for _ in 0..per {
+            let t = NodeId(rng.below(n) as u32);
+            queries.push((s, t, cache.g(t)));
+        }
+    }
+    rng.shuffle(&mut queries);
+    queries
 }
 
 struct Row {
@@ -112,20 +150,7 @@ fn run(relative: &str, args: &Args) -> Row {
         .unwrap_or(0);
     let g = CsrGraph::from_edges(n as u32, &arcs).expect("arcs of the graph read");
 
-    // The queries and their Dijkstra costs.
-    let mut rng = SplitMix64::new(args.seed);
-    let per = args.queries.div_ceil(SOURCES);
-    let mut queries: Vec<(NodeId, NodeId, Option<f64>)> = Vec::with_capacity(SOURCES * per);
-    let mut cache = SearchCache::new();
-    for _ in 0..SOURCES {
-        let s = NodeId(rng.below(n as u64) as u32);
-        Dijkstra::new(&g).all(s, &mut cache);
-        for _ in 0..per {
-            let t = NodeId(rng.below(n as u64) as u32);
-            queries.push((s, t, cache.g(t)));
-        }
-    }
-    rng.shuffle(&mut queries);
+    let queries = seeded_queries(&g, args);
     let no_path = queries.iter().filter(|q| q.2.is_none()).count();
 
     // fast_paths' input: the same arcs, weights as integers.
@@ -221,6 +246,10 @@ fn run(relative: &str, args: &Args) -> Row {
 
 fn main() {
     let args = args();
+    if args.alt {
+        alt::main(&args);
+        return;
+    }
     println!(
         "| graph | nodes | arcs | zero arcs dropped | queries | no path | prep s cairns | prep s fast_paths | prep ratio | \
          us/query cairns mean (median) | fast_paths mean (median) | ratio mean (median) | \

@@ -51,7 +51,8 @@
 //!   for octile grids (and, over tables built before the first query,
 //!   [`JumpPointSearchPlus`](search::JumpPointSearchPlus) and
 //!   [`SubgoalSearch`](search::SubgoalSearch)), for road graphs
-//!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra) and
+//!   [`BidirectionalDijkstra`](search::BidirectionalDijkstra),
+//!   [`BidirectionalAlt`](search::BidirectionalAlt) and
 //!   [`ContractionHierarchy`](search::ContractionHierarchy) (with
 //!   [`HubLabels`](search::HubLabels) over its order and many-to-many
 //!   [`DistanceMatrix`](search::DistanceMatrix)es), the reusable [`SearchCache`](search::SearchCache)

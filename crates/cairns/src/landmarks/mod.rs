@@ -94,6 +94,7 @@ mod file;
 mod heuristic;
 mod owned;
 mod placement;
+mod potential;
 #[cfg(test)]
 mod proptests;
 mod repair;
@@ -104,6 +105,7 @@ pub use crate::saved::grid_hash;
 pub use heuristic::{DifferentialGoal, DifferentialHeuristic};
 pub(crate) use owned::{OwnedTable, OwnedTableAStar};
 pub use placement::{Placement, place};
+pub(crate) use potential::{AveragePotential, MAX_ACTIVE};
 pub use repair::{IncrementalTable, RepairProgress};
 pub use stale::{MapChanges, Move, SafeDifferential, Staleness};
 pub use table::{Directedness, LandmarkTable, Layout};

@@ -13,6 +13,10 @@
 //! least the best path found, `top_f + top_b >= μ` (Goldberg and
 //! Harrelson 2005, section 5; Pohl 1971 for `p = 0`).
 
+mod alt;
+
+pub use alt::BidirectionalAlt;
+
 use super::{NodeRecord, Path, SearchStats, UNSEEN};
 use crate::graph::{NodeId, Reversible};
 use crate::open::{Key, OpenSet, QuaternaryHeap};
@@ -191,7 +195,15 @@ struct Top {
 ///
 /// `p` must be *feasible* for both sides: `w(u, v) - p(u) + p(v) >= 0` for
 /// every edge (then `-p` is feasible for the reversed graph). `p = 0` is.
-/// Costs are non-negative, as [`Graph`] promises.
+/// Costs are non-negative, as [`Graph`] promises. A node whose potential
+/// is not finite (infinite or NaN) must lie on no path from `start` to
+/// `goal`: it is never opened, and a start or goal of such a potential
+/// ends the query with `None` at once. Feasibility is asked of the other
+/// nodes only.
+#[expect(
+    clippy::too_many_lines,
+    reason = "one loop for both sides and every potential: the relaxation reads both sides' records"
+)]
 pub(crate) fn bidirectional<G, Q>(
     graph: &G, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>, p: impl Fn(NodeId) -> f64,
 ) -> Option<f64>
@@ -214,6 +226,10 @@ where
         ..
     } = cache;
     let (pf, pb) = (p(start), -p(goal));
+    if !pf.is_finite() || !pb.is_finite() {
+        // The potential proves the goal unreachable from the start.
+        return None;
+    }
     forward.seed(start, pf, open_stamp);
     backward.seed(goal, pb, open_stamp);
 
@@ -260,7 +276,27 @@ where
             let g = ru.g + w;
             let rv = &mut this.records[v.index()];
             if rv.stamp < open_stamp {
-                let h = sign * p(v);
+                // The other side's estimate of a node it reached is this
+                // side's negated: no second potential to compute.
+                let ro = &other.records[v.index()];
+                let h = if ro.stamp >= open_stamp {
+                    -ro.h
+                } else {
+                    sign * p(v)
+                };
+                if !h.is_finite() {
+                    // The potential proves `v` on no path from the start
+                    // to the goal: closed at once, never opened, never a
+                    // meeting node (its `g` is infinite). The other side
+                    // reads its `h` as not finite too.
+                    *rv = NodeRecord {
+                        g: f64::INFINITY,
+                        h: f64::NAN,
+                        parent: NodeId::NONE,
+                        stamp: closed_stamp,
+                    };
+                    return;
+                }
                 *rv = NodeRecord {
                     g,
                     h,

@@ -122,7 +122,7 @@ pub use self::core::{Edges, Exhaust, Expand, Guide, Reopen, Stop, best_first};
 pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
-pub use bidirectional::{BiCache, BidirectionalDijkstra};
+pub use bidirectional::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
 pub use closure::astar_fn;
 pub use contraction::{
     ChCache, ContractionHierarchy, ContractionParams, DistanceMatrix, HubLabels,

@@ -1,0 +1,219 @@
+//! Bidirectional ALT against bidirectional Dijkstra on road graphs:
+//!
+//! ```text
+//! cargo bench -p cairns-bench --bench roads -- --alt [GRAPH...] [--queries N] [--seed S] [--rounds R]
+//! ```
+//!
+//! GRAPH is a path under `../shared/data/roads` (default [`GRAPHS`]; an
+//! `.xz` file is read through `xz -dc`). Each graph is searched as read,
+//! zero-cost arcs included, with the queries of the contraction hierarchy
+//! bench (`seeded_queries`: the same seed, the same sources and targets
+//! wherever the node count is the same), every cost checked against
+//! Dijkstra's. 16 landmarks placed by `avoid` (and, for comparison, by
+//! `farthest`) with the run's seed, in a directed table. Per search it
+//! prints the preparation seconds (placement, then table), the table's
+//! bytes, the nodes settled per query and the microseconds per query,
+//! mean (median), over all queries and over those with a path, and
+//! bidirectional Dijkstra's figures over the search's (above 1: the
+//! search settles fewer nodes, answers sooner). Each search runs its R
+//! rounds (default 3) over the queries before the next search starts; its
+//! best round counts.
+
+use std::io::BufReader;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use cairns::graph::{CsrGraph, NodeId, parse_graph, read_graph};
+use cairns::landmarks::{Directedness, LandmarkTable, Placement, place};
+use cairns::search::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
+
+use super::{Args, seeded_queries, summary};
+
+/// The graphs of `--alt` without GRAPH arguments.
+pub(super) const GRAPHS: [&str; 5] = [
+    "fast_paths/bremen_dist.gr",
+    "fast_paths/bremen_time.gr",
+    "fast_paths/south_seattle_car.gr",
+    "dimacs/rome99.gr",
+    "pace16/NY.gr.xz",
+];
+
+/// Landmarks of every table.
+const LANDMARKS: usize = 16;
+
+/// The road graph at `relative`, decompressing an `.xz` file with `xz -dc`.
+fn read(relative: &str) -> CsrGraph {
+    let path = cairns_testdata::road_file(relative);
+    if path.extension().is_none_or(|e| e != "xz") {
+        return read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut child = Command::new("xz")
+        .arg("-dc")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run `xz -dc {}`: {e}", path.display()));
+    let out = child.stdout.take().expect("piped stdout");
+    let graph = parse_graph(BufReader::with_capacity(1 << 16, out))
+        .unwrap_or_else(|e| panic!("{relative}: {e}"));
+    let status = child.wait().expect("xz ran");
+    assert!(
+        status.success(),
+        "`xz -dc {}` failed: {status}",
+        path.display()
+    );
+    graph
+}
+
+/// A landmark table and what it cost to make.
+struct Prepared {
+    table: LandmarkTable,
+    place_s: f64,
+    build_s: f64,
+}
+
+fn prepare(g: &CsrGraph, placement: Placement) -> Prepared {
+    let t0 = Instant::now();
+    let landmarks = place(g, LANDMARKS, placement);
+    let place_s = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let table = LandmarkTable::build(g, &landmarks, Directedness::Directed);
+    let build_s = t0.elapsed().as_secs_f64();
+    assert_eq!(table.landmark_count(), LANDMARKS);
+    Prepared {
+        table,
+        place_s,
+        build_s,
+    }
+}
+
+/// One search's figures on one graph.
+struct Measured {
+    name: String,
+    prep: Option<(f64, f64, usize)>,
+    /// Settled per query: all, with a path.
+    settled: (f64, f64),
+    /// Microseconds per query, mean (median): all; mean with a path.
+    us: ((f64, f64), f64),
+}
+
+type Query = (NodeId, NodeId, Option<f64>);
+
+/// Times `search` over `queries` for `rounds` rounds, checking every cost;
+/// the best round's times count.
+fn measure(
+    name: String, prep: Option<&Prepared>, queries: &[Query], rounds: usize,
+    search: &dyn Fn(NodeId, NodeId, &mut BiCache) -> Option<f64>,
+) -> Measured {
+    let mut cache = BiCache::new();
+    let (mut settled, mut settled_found) = (0u64, 0u64);
+    let mut best: Vec<f64> = Vec::new();
+    for round in 0..rounds.max(1) {
+        let mut times = Vec::with_capacity(queries.len());
+        for &(s, t, want) in queries {
+            let t0 = Instant::now();
+            let got = search(s, t, &mut cache);
+            times.push(t0.elapsed().as_secs_f64());
+            assert_eq!(got, want, "{name}: {s} to {t}");
+            if round == 0 {
+                settled += cache.stats().expanded;
+                if want.is_some() {
+                    settled_found += cache.stats().expanded;
+                }
+            }
+        }
+        if best.is_empty() || times.iter().sum::<f64>() < best.iter().sum::<f64>() {
+            best = times;
+        }
+    }
+    let found: Vec<f64> = queries
+        .iter()
+        .zip(&best)
+        .filter(|(q, _)| q.2.is_some())
+        .map(|(_, &t)| t)
+        .collect();
+    let connected = found.len().max(1) as f64;
+    Measured {
+        name,
+        prep: prep.map(|p| (p.place_s, p.build_s, p.table.memory_bytes())),
+        settled: (
+            settled as f64 / queries.len() as f64,
+            settled_found as f64 / connected,
+        ),
+        us: (summary(&best), found.iter().sum::<f64>() / connected * 1e6),
+    }
+}
+
+/// The ALT comparison over `args.graphs`, printed as a Markdown table.
+pub(super) fn main(args: &Args) {
+    println!(
+        "| graph | nodes | arcs | queries | no path | search | prep s (place + table) | table bytes | \
+         settled/query | settled/query, path found | us/query mean (median) | us/query, path found | \
+         settled: BD / this | us: BD / this | path found: settled BD / this | path found: us BD / this |"
+    );
+    println!("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for relative in &args.graphs {
+        let g = read(relative);
+        let queries = seeded_queries(&g, args);
+        let no_path = queries.iter().filter(|q| q.2.is_none()).count();
+        let avoid = prepare(&g, Placement::Avoid { seed: args.seed });
+        let farthest = prepare(&g, Placement::Farthest { seed: args.seed });
+        let bd = BidirectionalDijkstra::new(&g);
+        let alt = BidirectionalAlt::new(&g, &avoid.table);
+        let far = BidirectionalAlt::new(&g, &farthest.table);
+        let k = LANDMARKS;
+        let mut rows = vec![measure(
+            "bidirectional Dijkstra".into(),
+            None,
+            &queries,
+            args.rounds,
+            &|s, t, c| bd.search_cost(s, t, c),
+        )];
+        rows.push(measure(
+            format!("ALT, {k} avoid"),
+            Some(&avoid),
+            &queries,
+            args.rounds,
+            &|s, t, c| alt.search_cost(s, t, c),
+        ));
+        for active in [4, 8] {
+            let a = alt.clone().with_active(active);
+            rows.push(measure(
+                format!("ALT, {k} avoid, {active} active"),
+                Some(&avoid),
+                &queries,
+                args.rounds,
+                &|s, t, c| a.search_cost(s, t, c),
+            ));
+        }
+        rows.push(measure(
+            format!("ALT, {k} farthest"),
+            Some(&farthest),
+            &queries,
+            args.rounds,
+            &|s, t, c| far.search_cost(s, t, c),
+        ));
+        let base = (rows[0].settled, rows[0].us);
+        for r in &rows {
+            let (prep, bytes) = r.prep.map_or((String::new(), String::new()), |(p, b, m)| {
+                (format!("{p:.2} + {b:.2}"), m.to_string())
+            });
+            println!(
+                "| {relative} | {} | {} | {} | {no_path} | {} | {prep} | {bytes} | {:.0} | {:.0} | {:.1} ({:.1}) | {:.1} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                g.node_count(),
+                g.edge_count(),
+                queries.len(),
+                r.name,
+                r.settled.0,
+                r.settled.1,
+                r.us.0.0,
+                r.us.0.1,
+                r.us.1,
+                base.0.0 / r.settled.0,
+                base.1.0.0 / r.us.0.0,
+                base.0.1 / r.settled.1,
+                base.1.1 / r.us.1,
+            );
+        }
+    }
+}
