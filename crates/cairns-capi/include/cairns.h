@@ -345,8 +345,8 @@ const char *cairns_status_name(int32_t status);
 
 // A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
 // with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
-// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"` or
-// `"ch"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
+// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
+// `"alt:K"`, `"ch"` or `"hl"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
 // `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
 // search `CAIRNS_ERR_SPEC`.
 //

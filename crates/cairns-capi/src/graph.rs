@@ -1,5 +1,5 @@
 //! `cairns_graph_engine` and `cairns_graph_searcher`: a graph search
-//! (`"dijkstra"`, `"bidijkstra"`, `"ch"`) on a weighted directed graph
+//! (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`, `"hl"`) on a weighted directed graph
 //! (road networks: a DIMACS, PACE or arc list file, or edge arrays), and
 //! one thread's searcher of it. Nodes are numbered from 0 (a DIMACS
 //! file's node 1 is node 0: `cairns_graph_engine_first_id`).
@@ -82,8 +82,8 @@ unsafe fn give(
 
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
 /// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
-/// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"` or
-/// `"ch"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
+/// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
+/// `"alt:K"`, `"ch"` or `"hl"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
 /// `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
 /// search `CAIRNS_ERR_SPEC`.
 ///

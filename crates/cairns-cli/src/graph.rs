@@ -10,7 +10,6 @@ use cairns::graph::{CsrGraph, GraphFormat, NodeId, read_graph_format};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::spec::{GraphEngine, GraphSearch};
-use clap::builder::TypedValueParser as _;
 
 use crate::Outcome;
 
@@ -28,12 +27,10 @@ pub enum Command {
     Matrix(MatrixArgs),
 }
 
-/// `--search`'s parser: the library's graph search names, each listed in
-/// `--help` with what it is.
-fn search_names() -> impl clap::builder::TypedValueParser<Value = GraphSearch> {
-    let names =
-        GraphSearch::ALL.map(|s| clap::builder::PossibleValue::new(s.name()).help(s.about()));
-    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<GraphSearch>())
+/// `--search`'s parser: the library's graph search names.
+fn parse_search(s: &str) -> Result<GraphSearch, String> {
+    s.parse()
+        .map_err(|e: cairns::spec::SpecError| e.to_string())
 }
 
 /// The graph and the search every `cairns graph` command takes.
@@ -43,8 +40,10 @@ pub struct GraphArgs {
     /// weights) or `a FROM TO WEIGHT` arcs, told by its content.
     /// Compressed files are refused: decompress them first (`xz -dk`).
     pub graph: PathBuf,
-    /// The search, by name.
-    #[arg(long = "search", value_name = "NAME", default_value = "ch", value_parser = search_names())]
+    /// The search: dijkstra, bidijkstra, alt:K (bidirectional ALT over K
+    /// landmarks; alt is alt:16), ch (contraction hierarchies) or hl (hub
+    /// labels). All but the first two build before the first query.
+    #[arg(long = "search", value_name = "NAME", default_value = "ch", value_parser = parse_search)]
     pub search: GraphSearch,
 }
 
@@ -65,7 +64,7 @@ pub struct QueriesArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// Check every cost against this search's (dijkstra); a mismatch exits 1.
-    #[arg(long, value_name = "NAME", value_parser = search_names())]
+    #[arg(long, value_name = "NAME", value_parser = parse_search)]
     pub against: Option<GraphSearch>,
     /// Print one JSON object instead of text (the fields of `scen --json`
     /// where they mean the same).
@@ -101,7 +100,7 @@ pub struct MatrixArgs {
     pub seed: u64,
     /// Check every entry against this search's single queries (dijkstra);
     /// a mismatch exits 1.
-    #[arg(long, value_name = "NAME", value_parser = search_names())]
+    #[arg(long, value_name = "NAME", value_parser = parse_search)]
     pub against: Option<GraphSearch>,
     /// Write the matrix to this file, one row of costs a line separated
     /// by commas (`inf`: no path), the sources' and targets' file ids first.
@@ -197,7 +196,7 @@ impl Loaded {
             "arcs": graph.edge_count(),
             "read_s": self.read_s,
             "search": self.engine.search().name(),
-            "spec": self.engine.search().name(),
+            "spec": self.engine.search().to_string(),
             "preprocess_s": self.engine.preprocess_s(),
             "table_bytes": self.engine.table_bytes(),
         })

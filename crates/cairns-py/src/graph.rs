@@ -236,7 +236,8 @@ impl Graph {
     }
 }
 
-/// A graph search (`"dijkstra"`, `"bidijkstra"`, `"ch"`) on a graph, with
+/// A graph search (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`,
+/// `"hl"`) on a graph, with
 /// what it builds before its first query built here, without the GIL.
 /// Queries take node ids; `costs` answers many on several threads without
 /// the GIL. Pickles as its graph and search (the hierarchy is built again
@@ -281,7 +282,7 @@ impl GraphEngine {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let me = slf.get();
-        let args = (me.graph.clone_ref(py), me.owning.search().name());
+        let args = (me.graph.clone_ref(py), me.owning.search().to_string());
         Ok((
             py.get_type::<GraphEngine>().into_any(),
             args.into_pyobject(py)?,
@@ -297,10 +298,10 @@ impl GraphEngine {
         )
     }
 
-    /// The search's name.
+    /// The search, as it parses (`"alt:16"`).
     #[getter]
-    fn search(&self) -> &'static str {
-        self.owning.search().name()
+    fn search(&self) -> String {
+        self.owning.search().to_string()
     }
 
     /// The graph searched.

@@ -99,7 +99,7 @@
 //!
 //! | graph searches ([`spec::GraphSearch`], on road graphs) | type |
 //! |---|---|
-//! | `dijkstra`, `bidijkstra`, `ch`, `hl` | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::ContractionHierarchy`] (contraction hierarchies), [`search::HubLabels`] (hub labels) |
+//! | `dijkstra`, `bidijkstra`, `alt:K` (`alt`: 16 landmarks), `ch`, `hl` | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::BidirectionalAlt`] (bidirectional ALT), [`search::ContractionHierarchy`] (contraction hierarchies), [`search::HubLabels`] (hub labels) |
 //!
 //! | heuristics ([`spec::HeuristicSpec`]) | type |
 //! |---|---|

@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | `dijkstra` | [`Dijkstra`] | nothing |
 //! | `bidijkstra` | [`BidirectionalDijkstra`] | nothing |
+//! | `alt:K` (`alt`: 16) | [`BidirectionalAlt`] over `K` landmarks placed `avoid` | a directed landmark table |
 //! | `ch` | [`ContractionHierarchy`] | the hierarchy |
 //! | `hl` | [`HubLabels`] (paths through the hierarchy) | the hierarchy and its hub labels |
 //!
@@ -30,14 +31,16 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use super::error::{SpecError, SpecErrorKind};
+use super::names::{PLACEMENT_SEED, parse_landmark_count};
 use crate::graph::{CsrGraph, NodeId};
+use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::search::{
-    BiCache, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra, DistanceMatrix,
-    HubLabels, Path, Search, SearchCache,
+    BiCache, BidirectionalAlt, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra,
+    DistanceMatrix, HubLabels, Path, Search, SearchCache,
 };
 
 /// A search on a weighted directed graph, by name (`dijkstra`,
-/// `bidijkstra`, `ch`, `hl`).
+/// `bidijkstra`, `alt:K`, `ch`, `hl`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GraphSearch {
@@ -46,6 +49,13 @@ pub enum GraphSearch {
     /// `bidijkstra`: bidirectional Dijkstra, forward from the start and
     /// backward from the goal.
     Bidijkstra,
+    /// `alt:K`: bidirectional ALT (Goldberg and Harrelson 2005) over a
+    /// directed table of `K` landmarks (1 to 64; `alt` is `alt:16`) placed
+    /// `avoid`, built before the first query.
+    Alt {
+        /// The number of landmarks.
+        landmarks: u8,
+    },
     /// `ch`: contraction hierarchies, built before the first query.
     Ch,
     /// `hl`: hub labels from the contraction hierarchy's order, built
@@ -56,18 +66,20 @@ pub enum GraphSearch {
 
 impl GraphSearch {
     /// Every graph search, in the order named here.
-    pub const ALL: [GraphSearch; 4] = [
+    pub const ALL: [GraphSearch; 5] = [
         GraphSearch::Dijkstra,
         GraphSearch::Bidijkstra,
+        GraphSearch::Alt { landmarks: 16 },
         GraphSearch::Ch,
         GraphSearch::Hl,
     ];
 
-    /// The name (`bidijkstra`).
+    /// The name, without its parameters (`alt` for `alt:16`).
     pub fn name(self) -> &'static str {
         match self {
             GraphSearch::Dijkstra => "dijkstra",
             GraphSearch::Bidijkstra => "bidijkstra",
+            GraphSearch::Alt { .. } => "alt",
             GraphSearch::Ch => "ch",
             GraphSearch::Hl => "hl",
         }
@@ -80,6 +92,9 @@ impl GraphSearch {
             GraphSearch::Bidijkstra => {
                 "bidirectional Dijkstra: from both ends, meeting in the middle"
             }
+            GraphSearch::Alt { .. } => {
+                "alt:K: bidirectional A* over K landmarks (16 by default), built before the first query"
+            }
             GraphSearch::Ch => "contraction hierarchies, built before the first query",
             GraphSearch::Hl => {
                 "hub labels over the contraction hierarchy, built before the first query"
@@ -90,7 +105,10 @@ impl GraphSearch {
 
 impl fmt::Display for GraphSearch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            GraphSearch::Alt { landmarks } => write!(f, "alt:{landmarks}"),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 
@@ -98,6 +116,10 @@ impl FromStr for GraphSearch {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(k) = s.strip_prefix("alt:") {
+            let landmarks = parse_landmark_count(k)? as u8;
+            return Ok(GraphSearch::Alt { landmarks });
+        }
         GraphSearch::ALL
             .into_iter()
             .find(|g| g.name() == s)
@@ -117,6 +139,8 @@ impl FromStr for GraphSearch {
 enum Built {
     Nothing,
     Hierarchy(ContractionHierarchy),
+    /// The landmark table of `alt:K`.
+    Landmarks(LandmarkTable),
     /// The labels, and the hierarchy they came from (for paths).
     Labels(ContractionHierarchy, HubLabels),
 }
@@ -158,6 +182,12 @@ impl GraphEngine {
         let t0 = Instant::now();
         let built = match search {
             GraphSearch::Dijkstra | GraphSearch::Bidijkstra => Built::Nothing,
+            GraphSearch::Alt { .. } if graph.node_count() == 0 => Built::Nothing,
+            GraphSearch::Alt { landmarks } => {
+                let seed = PLACEMENT_SEED;
+                let at = place(&graph, usize::from(landmarks), Placement::Avoid { seed });
+                Built::Landmarks(LandmarkTable::build(&graph, &at, Directedness::Directed))
+            }
             GraphSearch::Ch => Built::Hierarchy(ContractionHierarchy::build(&graph)),
             GraphSearch::Hl => {
                 let ch = ContractionHierarchy::build(&graph);
@@ -195,6 +225,7 @@ impl GraphEngine {
         match &self.built {
             Built::Nothing => 0,
             Built::Hierarchy(ch) => ch.memory_bytes(),
+            Built::Landmarks(table) => table.memory_bytes(),
             Built::Labels(ch, labels) => ch.memory_bytes() + labels.memory_bytes(),
         }
     }
@@ -210,6 +241,9 @@ impl GraphEngine {
         match (&self.built, self.search) {
             (Built::Labels(_, labels), _) => labels.cost(start, goal),
             (Built::Hierarchy(ch), _) => ch.search_cost(start, goal, &mut cache.ch),
+            (Built::Landmarks(table), _) => {
+                BidirectionalAlt::new(&self.graph, table).search_cost(start, goal, &mut cache.two)
+            }
             (Built::Nothing, GraphSearch::Bidijkstra) => {
                 BidirectionalDijkstra::new(&self.graph).search_cost(start, goal, &mut cache.two)
             }
@@ -234,7 +268,9 @@ impl GraphEngine {
             (Built::Labels(ch, _) | Built::Hierarchy(ch), _) => {
                 ch.path_into(&mut cache.ch, &mut nodes)
             }
-            (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.path_into(&mut nodes),
+            (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
+                cache.two.path_into(&mut nodes)
+            }
             (Built::Nothing, _) => cache.one.path_into(goal, &mut nodes),
         };
         found.then_some(Path { nodes, cost })
@@ -246,7 +282,9 @@ impl GraphEngine {
         match (&self.built, self.search) {
             (Built::Labels(..), _) => 0,
             (Built::Hierarchy(_), _) => cache.ch.settled(),
-            (Built::Nothing, GraphSearch::Bidijkstra) => cache.two.stats().expanded,
+            (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
+                cache.two.stats().expanded
+            }
             (Built::Nothing, _) => cache.one.stats().expanded,
         }
     }
@@ -261,7 +299,7 @@ impl GraphEngine {
         match &self.built {
             Built::Hierarchy(ch) => ch.matrix(sources, targets),
             Built::Labels(_, labels) => labels.matrix(sources, targets),
-            Built::Nothing => {
+            Built::Nothing | Built::Landmarks(_) => {
                 let mut cache = self.cache();
                 let costs = sources
                     .iter()
@@ -284,13 +322,16 @@ mod tests {
     #[test]
     fn names_round_trip_and_unknown_ones_list_the_known() {
         for s in GraphSearch::ALL {
+            assert_eq!(s.to_string().parse::<GraphSearch>(), Ok(s));
             assert_eq!(s.name().parse::<GraphSearch>(), Ok(s));
-            assert_eq!(s.to_string(), s.name());
         }
+        assert_eq!("alt:4".parse(), Ok(GraphSearch::Alt { landmarks: 4 }));
+        assert_eq!(GraphSearch::Alt { landmarks: 4 }.to_string(), "alt:4");
+        assert!("alt:0".parse::<GraphSearch>().is_err());
         let e = "chh".parse::<GraphSearch>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, ch, hl)"
+            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, alt, ch, hl)"
         );
     }
 
@@ -300,8 +341,10 @@ mod tests {
         #[test]
         fn every_search_answers_as_dijkstra(g in directed_graph(12)) {
             let n = g.node_count() as u32;
+            let mut searches = GraphSearch::ALL.to_vec();
+            searches.push(GraphSearch::Alt { landmarks: 2 });
             let engines: Vec<GraphEngine> =
-                GraphSearch::ALL.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
+                searches.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
             let mut caches: Vec<GraphCache> = engines.iter().map(GraphEngine::cache).collect();
             let mut reference = SearchCache::new();
             let ids: Vec<NodeId> = (0..n).map(NodeId).collect();
