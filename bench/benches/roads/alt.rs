@@ -19,8 +19,6 @@
 //! rounds (default 3) over the queries before the next search starts; its
 //! best round counts.
 
-use std::io::BufReader;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use cairns::graph::{CsrGraph, NodeId, parse_graph, read_graph};
@@ -44,25 +42,12 @@ const LANDMARKS: usize = 16;
 /// The road graph at `relative`, decompressing an `.xz` file with `xz -dc`.
 fn read(relative: &str) -> CsrGraph {
     let path = cairns_testdata::road_file(relative);
-    if path.extension().is_none_or(|e| e != "xz") {
-        return read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
-    }
-    let mut child = Command::new("xz")
-        .arg("-dc")
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run `xz -dc {}`: {e}", path.display()));
-    let out = child.stdout.take().expect("piped stdout");
-    let graph = parse_graph(BufReader::with_capacity(1 << 16, out))
-        .unwrap_or_else(|e| panic!("{relative}: {e}"));
-    let status = child.wait().expect("xz ran");
-    assert!(
-        status.success(),
-        "`xz -dc {}` failed: {status}",
-        path.display()
-    );
-    graph
+    let graph = if path.extension().is_some_and(|e| e == "xz") {
+        parse_graph(&cairns_testdata::decompressed(&path)[..])
+    } else {
+        read_graph(&path)
+    };
+    graph.unwrap_or_else(|e| panic!("{relative}: {e}"))
 }
 
 /// A landmark table and what it cost to make.

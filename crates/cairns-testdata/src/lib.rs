@@ -121,6 +121,36 @@ pub fn road_files() -> Vec<PathBuf> {
     files_below(&roads_dir(), Path::is_file)
 }
 
+/// The bytes of the file at `path`, an `.xz` file decompressed by the
+/// `xz` command (the PACE graphs).
+///
+/// # Panics
+///
+/// When the file cannot be read, or `xz` cannot run or fails.
+pub fn decompressed(path: &Path) -> Vec<u8> {
+    if path.extension().is_none_or(|e| e != "xz") {
+        return std::fs::read(path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    }
+    let out = std::process::Command::new("xz")
+        .arg("-dc")
+        .arg(path)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `xz -dc {}` (install xz-utils): {e}",
+                path.display()
+            )
+        });
+    assert!(
+        out.status.success(),
+        "`xz -dc {}` failed: {}",
+        path.display(),
+        out.status
+    );
+    out.stdout
+}
+
 /// The directory `$var` names, or `shared/data/<beside>` beside the
 /// repository.
 fn shared_dir(var: &str, beside: &str) -> PathBuf {

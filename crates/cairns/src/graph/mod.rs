@@ -252,9 +252,7 @@ impl<G: Reversible> Reversible for Reversed<G> {
 /// Graphs for the library's tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use std::io::BufReader;
     use std::path::Path;
-    use std::process::{Command, Stdio};
 
     use super::{CsrGraph, ParseError, parse_graph};
 
@@ -271,26 +269,7 @@ pub(crate) mod testing {
         if path.extension().is_none_or(|e| e != "xz") {
             return super::read_graph(path);
         }
-        let mut child = Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot run `xz -dc {}` (install xz-utils): {e}",
-                    path.display()
-                )
-            });
-        let out = child.stdout.take().expect("piped stdout");
-        let graph = parse_graph(BufReader::with_capacity(1 << 16, out));
-        let status = child.wait().expect("xz ran");
-        assert!(
-            status.success(),
-            "`xz -dc {}` failed: {status}",
-            path.display()
-        );
-        graph
+        parse_graph(&cairns_testdata::decompressed(path)[..])
     }
 
     /// An undirected path `0 - 1 - ... - moves` of unit edges.

@@ -274,24 +274,8 @@ impl<'t, B: Heuristic> DifferentialHeuristic<'t, B> {
             return out;
         }
         let n = usize::from(self.best).min(self.table.landmark_count());
-        // Insertion into a short sorted list: k * n steps at most.
-        let mut scores = [f64::NEG_INFINITY; MAX_BEST];
-        let mut len = 0;
-        for l in 0..self.table.landmark_count() {
-            let s = score(l);
-            let mut i = len;
-            while i > 0 && s > scores[i - 1] {
-                i -= 1;
-            }
-            if i < n {
-                let end = len.min(n - 1);
-                scores.copy_within(i..end, i + 1);
-                out.active.copy_within(i..end, i + 1);
-                scores[i] = s;
-                out.active[i] = l as u16;
-                len = (len + 1).min(n);
-            }
-        }
+        let len;
+        (out.active, len) = top_landmarks(self.table.landmark_count(), n, score);
         out.count = Some(len as u8);
         out
     }
@@ -532,6 +516,35 @@ impl<B: Heuristic> Heuristic for ForStart<'_, '_, B> {
     fn upper_bound(&self, node: NodeId, goal: &Self::Goal) -> f64 {
         self.heuristic.upper_bound(node, goal)
     }
+}
+
+/// The `n` (at most `M`) of landmarks `0..k` whose `score` is largest,
+/// best first, ties to the lower index, and how many there are
+/// (`n.min(k)`): an insertion into a short sorted list, `k * n` steps at
+/// most.
+pub(crate) fn top_landmarks<const M: usize>(
+    k: usize, n: usize, score: impl Fn(usize) -> f64,
+) -> ([u16; M], usize) {
+    let n = n.min(M);
+    let mut chosen = [0u16; M];
+    let mut scores = [f64::NEG_INFINITY; M];
+    let mut len = 0;
+    for l in 0..k {
+        let s = score(l);
+        let mut i = len;
+        while i > 0 && s > scores[i - 1] {
+            i -= 1;
+        }
+        if i < n {
+            let end = len.min(n - 1);
+            scores.copy_within(i..end, i + 1);
+            chosen.copy_within(i..end, i + 1);
+            scores[i] = s;
+            chosen[i] = l as u16;
+            len = (len + 1).min(n);
+        }
+    }
+    (chosen, len)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! and from its start, averaged into one potential that both sides of a
 //! bidirectional search can use.
 
+use super::heuristic::top_landmarks;
 use super::table::{LandmarkTable, Layout};
 use crate::graph::NodeId;
 
@@ -79,27 +80,11 @@ impl<'t> AveragePotential<'t> {
         if n >= k {
             return self;
         }
-        let n = n.min(MAX_ACTIVE);
-        let mut chosen = [0u16; MAX_ACTIVE];
-        let mut scores = [f64::NEG_INFINITY; MAX_ACTIVE];
-        let mut len = 0usize;
-        for l in 0..k {
+        let (chosen, len) = top_landmarks::<MAX_ACTIVE>(k, n, |l| {
             let s = self.term(self.start, self.goal, l);
             // NaN (no information) ranks below every real bound.
-            let s = if s.is_nan() { f64::NEG_INFINITY } else { s };
-            let mut i = len;
-            while i > 0 && s > scores[i - 1] {
-                i -= 1;
-            }
-            if i < n {
-                let end = len.min(n - 1);
-                scores.copy_within(i..end, i + 1);
-                chosen.copy_within(i..end, i + 1);
-                scores[i] = s;
-                chosen[i] = l as u16;
-                len = (len + 1).min(n);
-            }
-        }
+            if s.is_nan() { f64::NEG_INFINITY } else { s }
+        });
         AveragePotential {
             active: Some((chosen, len as u8)),
             ..self

@@ -416,7 +416,9 @@ impl<G: Reversible> BidirectionalDijkstra<G> {
 pub(crate) mod testing {
     use proptest::prelude::*;
 
+    use super::BiCache;
     use crate::graph::{CsrGraph, Graph, NodeId};
+    use crate::search::{Dijkstra, SearchCache};
 
     /// A random directed graph of 1 to `max_nodes` nodes with up to
     /// `3 * max_nodes` edges of integer costs 0 to 9 (a quarter of them
@@ -431,6 +433,29 @@ pub(crate) mod testing {
             prop::collection::vec(edge, 0..=(3 * max_nodes as usize))
                 .prop_map(move |edges| CsrGraph::from_edges(n, &edges).unwrap())
         })
+    }
+
+    /// Checks `search`'s cost and the path it leaves in its cache against
+    /// Dijkstra's on each of `pairs` (ids taken modulo the node count).
+    pub(crate) fn pairs_match_dijkstra(
+        g: &CsrGraph, pairs: &[(u32, u32)],
+        search: impl Fn(NodeId, NodeId, &mut BiCache) -> Option<f64>,
+    ) -> Result<(), TestCaseError> {
+        let n = g.node_count() as u32;
+        let (mut one, mut bi) = (SearchCache::new(), BiCache::new());
+        let mut path = Vec::new();
+        for &(s, t) in pairs {
+            let (s, t) = (NodeId(s % n), NodeId(t % n));
+            Dijkstra::new(g).all(s, &mut one);
+            let want = one.g(t);
+            prop_assert_eq!(search(s, t, &mut bi), want, "{} to {}", s, t);
+            prop_assert_eq!(bi.path_into(&mut path), want.is_some());
+            if let Some(cost) = want {
+                prop_assert_eq!((path[0], *path.last().unwrap()), (s, t));
+                prop_assert_eq!(path_cost(g, &path), Some(cost));
+            }
+        }
+        Ok(())
     }
 
     /// The cheapest cost of each edge of `path`, summed; `None` when a
@@ -451,7 +476,7 @@ pub(crate) mod testing {
 mod tests {
     use proptest::prelude::*;
 
-    use super::testing::{directed_graph, path_cost};
+    use super::testing::{directed_graph, pairs_match_dijkstra, path_cost};
     use super::*;
     use crate::graph::CsrGraph;
     use crate::search::{Dijkstra, SearchCache};
@@ -552,22 +577,8 @@ mod tests {
             g in directed_graph(24),
             pairs in prop::collection::vec((0u32..24, 0u32..24), 1..12),
         ) {
-            let n = g.node_count() as u32;
             let search = BidirectionalDijkstra::new(&g);
-            let (mut one, mut bi) = (SearchCache::new(), BiCache::new());
-            let mut path = Vec::new();
-            for (s, t) in pairs {
-                let (s, t) = (NodeId(s % n), NodeId(t % n));
-                Dijkstra::new(&g).all(s, &mut one);
-                let want = one.g(t);
-                let got = search.search_cost(s, t, &mut bi);
-                prop_assert_eq!(got, want, "{} to {}", s, t);
-                prop_assert_eq!(bi.path_into(&mut path), want.is_some());
-                if let Some(cost) = want {
-                    prop_assert_eq!((path[0], *path.last().unwrap()), (s, t));
-                    prop_assert_eq!(path_cost(&g, &path), Some(cost));
-                }
-            }
+            pairs_match_dijkstra(&g, &pairs, |s, t, bi| search.search_cost(s, t, bi))?;
         }
     }
 }

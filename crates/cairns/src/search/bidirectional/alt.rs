@@ -164,7 +164,7 @@ impl<'t, G: Reversible> BidirectionalAlt<'t, G> {
 mod tests {
     use proptest::prelude::*;
 
-    use super::super::testing::{directed_graph, path_cost};
+    use super::super::testing::{directed_graph, pairs_match_dijkstra, path_cost};
     use super::*;
     use crate::graph::{CsrGraph, Graph};
     use crate::landmarks::{Directedness, Placement, place};
@@ -196,23 +196,9 @@ mod tests {
             seed in 0u64..1000,
             pairs in prop::collection::vec((0u32..24, 0u32..24), 1..12),
         ) {
-            let n = g.node_count() as u32;
             let table = LandmarkTable::build(&g, &place(&g, k, placement(which, seed)), Directedness::Directed);
             let search = BidirectionalAlt::new(&g, &table).with_active(active);
-            let (mut one, mut bi) = (SearchCache::new(), BiCache::new());
-            let mut path = Vec::new();
-            for (s, t) in pairs {
-                let (s, t) = (NodeId(s % n), NodeId(t % n));
-                Dijkstra::new(&g).all(s, &mut one);
-                let want = one.g(t);
-                let got = search.search_cost(s, t, &mut bi);
-                prop_assert_eq!(got, want, "{} to {}", s, t);
-                prop_assert_eq!(bi.path_into(&mut path), want.is_some());
-                if let Some(cost) = want {
-                    prop_assert_eq!((path[0], *path.last().unwrap()), (s, t));
-                    prop_assert_eq!(path_cost(&g, &path), Some(cost));
-                }
-            }
+            pairs_match_dijkstra(&g, &pairs, |s, t, bi| search.search_cost(s, t, bi))?;
         }
 
         #[test]
