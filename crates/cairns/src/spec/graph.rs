@@ -23,7 +23,7 @@
 //! let path = engine.path(NodeId(0), NodeId(3), &mut cache).unwrap();
 //! assert_eq!(path.nodes, [NodeId(0), NodeId(2), NodeId(1), NodeId(3)]);
 //! assert_eq!(engine.cost(NodeId(3), NodeId(0), &mut cache), None);
-//! assert!("alt".parse::<GraphSearch>().is_err());
+//! assert!("astar".parse::<GraphSearch>().is_err()); // a grid search, not a graph one
 //! ```
 
 use std::fmt;
