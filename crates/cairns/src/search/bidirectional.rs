@@ -177,6 +177,14 @@ impl<Q: OpenSet> BiCache<Q> {
         out.extend(self.backward.links(meet, stamp).skip(1));
         true
     }
+
+    /// The last query's path as a new [`Path`] of `cost` (what its
+    /// `search_cost` returned): the searches' `search`.
+    pub(super) fn path_of(&self, cost: f64) -> Path {
+        let mut nodes = Vec::new();
+        self.path_into(&mut nodes);
+        Path { nodes, cost }
+    }
 }
 
 /// Where one side of the search is: its top entry, held out of OPEN until
@@ -403,9 +411,7 @@ impl<G: Reversible> BidirectionalDijkstra<G> {
         &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<Path> {
         let cost = self.search_cost(start, goal, cache)?;
-        let mut nodes = Vec::new();
-        cache.path_into(&mut nodes);
-        Some(Path { nodes, cost })
+        Some(cache.path_of(cost))
     }
 }
 

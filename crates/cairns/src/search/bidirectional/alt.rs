@@ -154,9 +154,7 @@ impl<'t, G: Reversible> BidirectionalAlt<'t, G> {
         &self, start: NodeId, goal: NodeId, cache: &mut BiCache<Q>,
     ) -> Option<Path> {
         let cost = self.search_cost(start, goal, cache)?;
-        let mut nodes = Vec::new();
-        cache.path_into(&mut nodes);
-        Some(Path { nodes, cost })
+        Some(cache.path_of(cost))
     }
 }
 
