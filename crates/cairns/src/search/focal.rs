@@ -25,11 +25,18 @@ use crate::open::{Key, OpenSet};
 /// # Contract
 ///
 /// Non-negative edge costs and an admissible heuristic. A closed node that
-/// gets a cheaper path is reopened, which keeps an OPEN node with its
-/// optimal `g` on a shortest path at all times: `f_min` never exceeds the
-/// optimal cost, and the goal, taken from the focal list, costs at most
-/// `w * f_min`. With `w = 1` the search is A* with ties broken towards the
-/// goal.
+/// gets a cheaper path is not reopened at once: it keeps the cheaper `g`
+/// and parent and waits on a fourth list, of *inconsistent* nodes, which
+/// counts towards the lower bound (`f_min` is the least `f` on OPEN and
+/// on that list). Along a shortest path, the first node not yet closed
+/// with its optimal `g` is always OPEN or inconsistent with that `g`, so
+/// `f_min` never exceeds the optimal cost, and the goal, taken from the
+/// focal list, costs at most `w * f_min`. An inconsistent node is reopened
+/// only when the focal list runs empty (the lower bound is its own): each
+/// node is then expanded far fewer times than when every cheaper path
+/// reopens it at once (the `h`-greedy focal order reaches many nodes by
+/// poor paths first). With `w = 1` and a consistent heuristic the search
+/// is A* with ties broken towards the goal.
 ///
 /// # Complexity
 ///
@@ -114,7 +121,7 @@ impl Ord for Entry {
     }
 }
 
-/// The three lists of a focal search, kept in the [`SearchCache`] so that
+/// The four lists of a focal search, kept in the [`SearchCache`] so that
 /// their memory is reused across queries.
 #[derive(Clone, Debug, Default)]
 pub(super) struct FocalLists {
@@ -124,6 +131,10 @@ pub(super) struct FocalLists {
     focal: BinaryHeap<Entry>,
     /// The other OPEN nodes by `(f, larger g)`, until `w * f_min` reaches them.
     waiting: BinaryHeap<Entry>,
+    /// Closed nodes that got a cheaper `g` after their expansion, by
+    /// `(f, larger g)`: part of the lower bound, reopened from the front
+    /// when the focal list runs empty.
+    inconsistent: BinaryHeap<Entry>,
 }
 
 impl FocalLists {
@@ -131,6 +142,7 @@ impl FocalLists {
         self.by_f.clear();
         self.focal.clear();
         self.waiting.clear();
+        self.inconsistent.clear();
     }
 
     /// Files an OPEN node with `g` and `h` under the current `threshold`.
@@ -183,11 +195,27 @@ fn linked_cost<G: Graph>(graph: &G, records: &[NodeRecord], node: NodeId) -> f64
     steps.iter().rev().sum()
 }
 
-/// Whether an entry still stands for its node: OPEN with the same `g`.
+/// Whether an entry still stands for its node: OPEN (or, for the list of
+/// inconsistent nodes, closed) with the same `g`. An inconsistent node
+/// leaves its list only from the front, when it is reopened, and a `g`
+/// never returns once lowered, so a closed node with an entry's `g` is
+/// still waiting there.
 #[inline]
-fn live(records: &[NodeRecord], e: &Entry, open_stamp: u32) -> bool {
+fn live(records: &[NodeRecord], e: &Entry, stamp: u32) -> bool {
     let r = &records[e.node.index()];
-    r.stamp == open_stamp && r.g == e.g
+    r.stamp == stamp && r.g == e.g
+}
+
+/// The `f` of the front of `list` once its stale entries are dropped.
+fn front_f(list: &mut BinaryHeap<Entry>, records: &[NodeRecord], stamp: u32) -> Option<f64> {
+    while let Some(e) = list.peek() {
+        if live(records, e, stamp) {
+            let r = &records[e.node.index()];
+            return Some(r.g + r.h);
+        }
+        list.pop();
+    }
+    None
 }
 
 impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
@@ -234,22 +262,17 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
         let mut open_count = 1usize;
         let mut max_open = 1usize;
 
+        // Whether a closed node got a cheaper path: the parent links then
+        // may cost less than the goal's `g`.
+        let mut improved_closed = false;
         let found = loop {
-            // f_min, the front of `by_f` once stale entries are dropped.
-            let f_min = loop {
-                match lists.by_f.peek() {
-                    None => break None,
-                    Some(e) if live(records, e, open_stamp) => {
-                        break Some(records[e.node.index()].g + records[e.node.index()].h);
-                    }
-                    Some(_) => {
-                        lists.by_f.pop();
-                    }
-                }
-            };
-            let Some(f_min) = f_min else {
+            // With OPEN empty every node the start reaches is closed: the
+            // goal is not among them.
+            let Some(f_open) = front_f(&mut lists.by_f, records, open_stamp) else {
                 break None;
             };
+            let f_min = front_f(&mut lists.inconsistent, records, closed_stamp)
+                .map_or(f_open, |f| f.min(f_open));
             threshold = w * f_min;
             while let Some(e) = lists.waiting.peek().copied() {
                 if !live(records, &e, open_stamp) {
@@ -263,9 +286,19 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                 lists.waiting.pop();
                 lists.push_focal(e.node, r.g, r.h);
             }
-            // The focal list is not empty: the node of f_min is on it.
+            // The node of f_min is on the focal list, unless f_min is an
+            // inconsistent node's: then that node is reopened.
             let Some(e) = lists.focal.pop() else {
-                break None;
+                let Some(e) = lists.inconsistent.pop() else {
+                    break None;
+                };
+                let r = &mut records[e.node.index()];
+                r.stamp = open_stamp;
+                stats.reopened += 1;
+                open_count += 1;
+                lists.push(e.node, r.g, r.h, threshold);
+                observer.open(e.node, r.parent, r.g);
+                continue;
             };
             if !live(records, &e, open_stamp) {
                 continue;
@@ -273,8 +306,8 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
             let u = e.node;
             let ru = records[u.index()];
             if ru.g + ru.h > threshold {
-                // Filed under a higher threshold (only an inconsistent
-                // heuristic lowers f_min): wait again.
+                // Filed under a higher threshold (f_min fell: a node
+                // became inconsistent, or the heuristic is): wait again.
                 lists.waiting.push(Entry {
                     order: encode(Key::new(ru.g, ru.h)),
                     ..e
@@ -285,7 +318,7 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
             open_count -= 1;
             if u == goal {
                 // `begin` zeroed the statistics: a count is this search's.
-                if stats.reopened > 0 {
+                if improved_closed {
                     break Some(linked_cost(&self.graph, records, u));
                 }
                 break Some(ru.g);
@@ -307,12 +340,19 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                 } else if g < rv.g {
                     if rv.stamp == closed_stamp {
                         // Tiny gains from summing in another order are
-                        // not worth reopening for.
+                        // not worth a second expansion.
                         if negligible_gain(g, rv.g) {
                             continue;
                         }
-                        stats.reopened += 1;
-                        open_count += 1;
+                        rv.g = g;
+                        rv.parent = u;
+                        improved_closed = true;
+                        lists.inconsistent.push(Entry {
+                            order: encode(Key::new(g, rv.h)),
+                            node: v,
+                            g,
+                        });
+                        continue;
                     } else {
                         stats.updated += 1;
                     }
