@@ -353,9 +353,8 @@ impl<G: Graph, H: Heuristic> Search for Focal<G, H> {
                             g,
                         });
                         continue;
-                    } else {
-                        stats.updated += 1;
                     }
+                    stats.updated += 1;
                     rv.h
                 } else {
                     continue;
