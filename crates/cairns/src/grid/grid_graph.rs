@@ -624,6 +624,12 @@ impl GridGraph {
         self.grid.coords(node)
     }
 
+    /// The terrain's cost of each cell (infinite on walls), `None` on a
+    /// grid without terrain, where the tiles say what is passable.
+    pub(super) fn terrain_costs(&self) -> Option<&[f64]> {
+        self.terrain.as_deref().map(|t| &t.cells[..])
+    }
+
     /// Whether a node is a passable cell.
     #[inline]
     pub fn is_passable(&self, node: NodeId) -> bool {

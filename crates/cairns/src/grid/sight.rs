@@ -46,29 +46,38 @@ impl GridGraph {
     /// assert!(!graph.line_of_sight(at(1, 0), at(2, 1))); // grazes its corner
     /// assert!(graph.line_of_sight(at(2, 0), at(3, 2)));
     /// ```
-    #[allow(clippy::many_single_char_names)] // a, b and coordinates, as in the geometry
     pub fn line_of_sight(&self, a: NodeId, b: NodeId) -> bool {
         if !self.is_passable(a) || !self.is_passable(b) {
             return false;
         }
+        // One walk per kind of cell store, so the passability test inlines.
+        match self.terrain_costs() {
+            None => {
+                let tiles = self.grid().tiles();
+                self.walk_in_sight(a, b, |i| tiles[i].is_passable())
+            }
+            Some(cells) => self.walk_in_sight(a, b, |i| cells[i].is_finite()),
+        }
+    }
+
+    /// [`line_of_sight`](Self::line_of_sight)'s walk between two passable
+    /// cells, by cell index: every cell it visits lies in the bounding box
+    /// of `a` and `b`, so on the map.
+    #[inline]
+    #[allow(clippy::many_single_char_names)] // a, b, an index and counters, as in the geometry
+    fn walk_in_sight(&self, a: NodeId, b: NodeId, open: impl Fn(usize) -> bool) -> bool {
         let (x0, y0) = self.coords(a);
         let (x1, y1) = self.coords(b);
-        let open = |x: i64, y: i64| {
-            // Only called for cells inside the bounding box of two cells
-            // on the map, so the conversions cannot fail.
-            u32::try_from(x)
-                .ok()
-                .zip(u32::try_from(y).ok())
-                .and_then(|(x, y)| self.node(x, y))
-                .is_some_and(|n| self.is_passable(n))
-        };
-        let (mut x, mut y) = (i64::from(x0), i64::from(y0));
-        let (dx, dy) = (i64::from(x1) - x, i64::from(y1) - y);
-        let (sx, sy) = (dx.signum(), dy.signum());
-        let (adx, ady) = (dx.abs(), dy.abs());
+        let width = self.width() as usize;
+        let (dx, dy) = (i64::from(x1) - i64::from(x0), i64::from(y1) - i64::from(y0));
+        let (adx, ady) = (dx.unsigned_abs(), dy.unsigned_abs());
+        // The index steps of one cell across and one cell down the segment.
+        let step_x = if dx < 0 { usize::MAX } else { 1 }; // -1 or +1, wrapping
+        let step_y = if dy < 0 { width.wrapping_neg() } else { width };
+        let mut i = a.index();
         // The k-th vertical grid line is crossed at t = (2k - 1) / (2 adx),
         // the m-th horizontal one at t = (2m - 1) / (2 ady).
-        let (mut k, mut m) = (1i64, 1i64);
+        let (mut k, mut m) = (1u64, 1u64);
         while k <= adx || m <= ady {
             let next = if k > adx {
                 Ordering::Greater
@@ -79,25 +88,24 @@ impl GridGraph {
             };
             match next {
                 Ordering::Less => {
-                    x += sx;
+                    i = i.wrapping_add(step_x);
                     k += 1;
                 }
                 Ordering::Greater => {
-                    y += sy;
+                    i = i.wrapping_add(step_y);
                     m += 1;
                 }
                 Ordering::Equal => {
                     // Through a grid corner: the two cells beside it too.
-                    if !open(x + sx, y) || !open(x, y + sy) {
+                    if !open(i.wrapping_add(step_x)) || !open(i.wrapping_add(step_y)) {
                         return false;
                     }
-                    x += sx;
-                    y += sy;
+                    i = i.wrapping_add(step_x).wrapping_add(step_y);
                     k += 1;
                     m += 1;
                 }
             }
-            if !open(x, y) {
+            if !open(i) {
                 return false;
             }
         }
