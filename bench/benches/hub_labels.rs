@@ -32,10 +32,7 @@ use cairns::graph::{CsrGraph, NodeId, read_graph};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, HubLabels, SearchCache};
-
-/// Sources per graph; each gets `queries / SOURCES` random targets, so
-/// that one Dijkstra search per source checks all of its queries.
-const SOURCES: usize = 200;
+use cairns_bench::roads::{DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
 /// Rounds of each timed loop, taken in turn; the best counts.
 const ROUNDS: usize = 5;
@@ -43,43 +40,10 @@ const ROUNDS: usize = 5;
 /// Rows of each matrix checked against Dijkstra.
 const DIJKSTRA_ROWS: usize = 20;
 
-struct Args {
-    graphs: Vec<String>,
-    queries: usize,
-    seed: u64,
-    matrix: usize,
-}
-
-fn args() -> Args {
-    let mut out = Args {
-        graphs: Vec::new(),
-        queries: 10_000,
-        seed: 2016,
-        matrix: 1000,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--queries" => {
-                out.queries = it.next().and_then(|v| v.parse().ok()).expect("--queries N");
-            }
-            "--seed" => out.seed = it.next().and_then(|v| v.parse().ok()).expect("--seed S"),
-            "--matrix" => out.matrix = it.next().and_then(|v| v.parse().ok()).expect("--matrix M"),
-            "--bench" => {}
-            other if other.starts_with('-') => panic!("unknown option {other}"),
-            other => out.graphs.push(other.to_owned()),
-        }
-    }
-    if out.graphs.is_empty() {
-        out.graphs = [
-            "fast_paths/bremen_dist.gr",
-            "fast_paths/bremen_time.gr",
-            "fast_paths/south_seattle_car.gr",
-        ]
-        .map(String::from)
-        .to_vec();
-    }
-    out
+/// The command line: [`RoadArgs`] and `--matrix M`, the sources and
+/// targets of each matrix (1000 unless given).
+fn args() -> RoadArgs {
+    RoadArgs::from_env(&["--matrix"], &[], &DEFAULT_GRAPHS)
 }
 
 /// `f` on a rayon pool of one thread.
@@ -174,25 +138,13 @@ fn query_round(
     best.offer(total, each);
 }
 
-fn run(relative: &str, args: &Args) -> (QueryRow, MatrixRow) {
+fn run(relative: &str, args: &RoadArgs) -> (QueryRow, MatrixRow) {
     let path = cairns_testdata::road_file(relative);
     let g: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
     let n = g.node_count();
 
     // The queries and their Dijkstra costs, as the roads bench draws them.
-    let mut rng = SplitMix64::new(args.seed);
-    let per = args.queries.div_ceil(SOURCES);
-    let mut queries: Vec<(NodeId, NodeId, Option<f64>)> = Vec::with_capacity(SOURCES * per);
-    let mut cache = SearchCache::new();
-    for _ in 0..SOURCES {
-        let s = NodeId(rng.below(n as u64) as u32);
-        Dijkstra::new(&g).all(s, &mut cache);
-        for _ in 0..per {
-            let t = NodeId(rng.below(n as u64) as u32);
-            queries.push((s, t, cache.g(t)));
-        }
-    }
-    rng.shuffle(&mut queries);
+    let queries = seeded_queries(&g, args.queries, args.seed);
     let no_path = queries.iter().filter(|q| q.2.is_none()).count();
 
     let (ch_build, ch) = timed(|| ContractionHierarchy::build(&g));
@@ -241,10 +193,10 @@ fn run(relative: &str, args: &Args) -> (QueryRow, MatrixRow) {
 
 /// The matrix runs of one graph, every entry checked.
 fn matrix(
-    relative: &str, g: &CsrGraph, ch: &ContractionHierarchy, hl: &HubLabels, args: &Args,
+    relative: &str, g: &CsrGraph, ch: &ContractionHierarchy, hl: &HubLabels, args: &RoadArgs,
 ) -> MatrixRow {
     let n = g.node_count() as u64;
-    let m = args.matrix;
+    let m = args.args.get("--matrix").unwrap_or(1000);
     let mut rng = SplitMix64::new(args.seed ^ 0x6d61_7472_6978);
     let sources: Vec<_> = (0..m).map(|_| NodeId(rng.below(n) as u32)).collect();
     let targets: Vec<_> = (0..m).map(|_| NodeId(rng.below(n) as u32)).collect();

@@ -24,88 +24,26 @@ use std::time::Instant;
 
 use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
 use cairns::movingai::runner::median;
-use cairns::rng::SplitMix64;
-use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, SearchCache};
+use cairns::search::{ChCache, ContractionHierarchy};
+use cairns_bench::roads::{DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
 #[path = "roads/alt.rs"]
 mod alt;
 
-/// Sources per graph; each gets `queries / SOURCES` random targets, so
-/// that one Dijkstra search per source checks all of its queries.
-const SOURCES: usize = 200;
-
-struct Args {
-    graphs: Vec<String>,
-    queries: usize,
-    seed: u64,
-    /// Bidirectional ALT against bidirectional Dijkstra (`roads/alt.rs`).
-    alt: bool,
-    /// Timed rounds of the ALT comparison.
-    rounds: usize,
-}
-
-fn args() -> Args {
-    let mut out = Args {
-        graphs: Vec::new(),
-        queries: 10_000,
-        seed: 2016,
-        alt: false,
-        rounds: 3,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--queries" => {
-                out.queries = it.next().and_then(|v| v.parse().ok()).expect("--queries N");
-            }
-            "--seed" => out.seed = it.next().and_then(|v| v.parse().ok()).expect("--seed S"),
-            "--bench" => {}
-            "--alt" => out.alt = true,
-            "--rounds" => out.rounds = it.next().and_then(|v| v.parse().ok()).expect("--rounds R"),
-            other if other.starts_with('-') => panic!("unknown option {other}"),
-            other => out.graphs.push(other.to_owned()),
-        }
+/// The graphs of `--alt` without GRAPH arguments are `alt::GRAPHS`; the
+/// others run on [`DEFAULT_GRAPHS`].
+fn args() -> RoadArgs {
+    let mut args = RoadArgs::from_env(&["--rounds"], &["--alt"], &DEFAULT_GRAPHS);
+    if args.args.sets.is_empty() && args.args.has("--alt") {
+        args.graphs = alt::GRAPHS.map(String::from).to_vec();
     }
-    if out.graphs.is_empty() && out.alt {
-        out.graphs = alt::GRAPHS.map(String::from).to_vec();
-    }
-    if out.graphs.is_empty() {
-        out.graphs = [
-            "fast_paths/bremen_dist.gr",
-            "fast_paths/bremen_time.gr",
-            "fast_paths/south_seattle_car.gr",
-        ]
-        .map(String::from)
-        .to_vec();
-    }
-    out
+    args
 }
 
 /// Mean and median microseconds of per-query times in seconds.
 fn summary(times: &[f64]) -> (f64, f64) {
     let mean = times.iter().sum::<f64>() / times.len() as f64 * 1e6;
     (mean, median(times) * 1e6)
-}
-
-/// The queries of a run on `g` and their Dijkstra costs: [`SOURCES`]
-/// random sources from the seed, each with `queries / SOURCES` random
-/// targets (rounded up), shuffled.
-fn seeded_queries(g: &CsrGraph, args: &Args) -> Vec<(NodeId, NodeId, Option<f64>)> {
-    let n = g.node_count() as u64;
-    let mut rng = SplitMix64::new(args.seed);
-    let per = args.queries.div_ceil(SOURCES);
-    let mut queries = Vec::with_capacity(SOURCES * per);
-    let mut cache = SearchCache::new();
-    for _ in 0..SOURCES {
-        let s = NodeId(rng.below(n) as u32);
-        Dijkstra::new(g).all(s, &mut cache);
-        for _ in 0..per {
-            let t = NodeId(rng.below(n) as u32);
-            queries.push((s, t, cache.g(t)));
-        }
-    }
-    rng.shuffle(&mut queries);
-    queries
 }
 
 struct Row {
@@ -127,7 +65,7 @@ struct Row {
     clippy::too_many_lines,
     reason = "one graph's whole run: build both, check, time in turn"
 )]
-fn run(relative: &str, args: &Args) -> Row {
+fn run(relative: &str, args: &RoadArgs) -> Row {
     let path = cairns_testdata::road_file(relative);
     let read: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
     // fast_paths skips arcs of weight 0 (and self-loops, which no shortest
@@ -150,7 +88,7 @@ fn run(relative: &str, args: &Args) -> Row {
         .unwrap_or(0);
     let g = CsrGraph::from_edges(n as u32, &arcs).expect("arcs of the graph read");
 
-    let queries = seeded_queries(&g, args);
+    let queries = seeded_queries(&g, args.queries, args.seed);
     let no_path = queries.iter().filter(|q| q.2.is_none()).count();
 
     // fast_paths' input: the same arcs, weights as integers.
@@ -246,7 +184,7 @@ fn run(relative: &str, args: &Args) -> Row {
 
 fn main() {
     let args = args();
-    if args.alt {
+    if args.args.has("--alt") {
         alt::main(&args);
         return;
     }

@@ -5,6 +5,7 @@
 //! [`Instance::queries`] and [`Checker::check`](cairns::movingai::runner::Checker::check).
 
 pub mod plot;
+pub mod roads;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -209,6 +210,8 @@ pub struct BenchArgs {
     pub configs: Option<Vec<String>>,
     /// The benchmark's own flags with their values, as given.
     other: Vec<(String, String)>,
+    /// The benchmark's own flags without a value that were given.
+    switches: Vec<String>,
 }
 
 /// The map `relative` of the data directory (`maze/maze512-1-0.map`) as
@@ -352,7 +355,14 @@ impl BenchArgs {
     ///
     /// Prints the error and exits with status 2 on a bad command line.
     pub fn from_env(takes: &[&str]) -> BenchArgs {
-        BenchArgs::parse(std::env::args().skip(1), takes).unwrap_or_else(|e| exit(&e))
+        BenchArgs::from_env_with_switches(takes, &[])
+    }
+
+    /// [`from_env`](Self::from_env) for a benchmark that also takes the
+    /// flags without a value `switches` (read with [`has`](Self::has)).
+    pub fn from_env_with_switches(takes: &[&str], switches: &[&str]) -> BenchArgs {
+        BenchArgs::parse_with_switches(std::env::args().skip(1), takes, switches)
+            .unwrap_or_else(|e| exit(&e))
     }
 
     /// Parses `args` (without the program name) for a benchmark taking
@@ -365,6 +375,18 @@ impl BenchArgs {
     pub fn parse(
         args: impl IntoIterator<Item = String>, takes: &[&str],
     ) -> Result<BenchArgs, ArgError> {
+        BenchArgs::parse_with_switches(args, takes, &[])
+    }
+
+    /// [`parse`](Self::parse) for a benchmark that also takes the flags
+    /// without a value `switches`.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`parse`](Self::parse).
+    pub fn parse_with_switches(
+        args: impl IntoIterator<Item = String>, takes: &[&str], switches: &[&str],
+    ) -> Result<BenchArgs, ArgError> {
         let mut out = BenchArgs::default();
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
@@ -375,10 +397,19 @@ impl BenchArgs {
                 out.sets.push(arg);
                 continue;
             }
+            if switches.contains(&arg.as_str()) {
+                out.switches.push(arg);
+                continue;
+            }
             if !takes.contains(&arg.as_str()) {
                 return Err(ArgError(format!(
                     "unknown option {arg} (this benchmark takes {}, and set names)",
-                    takes.join(", ")
+                    takes
+                        .iter()
+                        .chain(switches)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
             let value = args
@@ -416,6 +447,11 @@ impl BenchArgs {
             .unwrap_or_else(|| default.iter().map(|s| (*s).to_string()).collect());
         let specs = parse_list("--specs", &names);
         (names, specs)
+    }
+
+    /// Whether the switch `flag` (a flag without a value) was given.
+    pub fn has(&self, flag: &str) -> bool {
+        self.switches.iter().any(|s| s == flag)
     }
 
     /// The value of one of the benchmark's own flags (the last one given),
@@ -521,6 +557,28 @@ mod tests {
         assert_eq!(a.get::<usize>("--maps"), None);
         assert_eq!(a.sets_or(&["x"]), ["dao", "maze", "room"]);
         assert_eq!(BenchArgs::default().sets_or(&["x"]), ["x"]);
+    }
+
+    #[test]
+    fn switches_take_no_value() {
+        let takes = ["--rounds"];
+        let a = BenchArgs::parse_with_switches(
+            ["--alt", "ny", "--rounds", "2"].map(String::from),
+            &takes,
+            &["--alt"],
+        )
+        .unwrap();
+        assert!(a.has("--alt"));
+        assert_eq!(
+            (a.sets.as_slice(), a.rounds),
+            (&["ny".to_string()][..], Some(2))
+        );
+        let without =
+            BenchArgs::parse_with_switches(["ny".to_string()], &takes, &["--alt"]).unwrap();
+        assert!(!without.has("--alt"));
+        // A switch the benchmark does not take is an error naming those it does.
+        let e = parse(&["--alt"], &takes).unwrap_err();
+        assert!(e.to_string().contains("unknown option --alt"), "{e}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! includes this file with `#[path]`, can replay the committed corpus on the
 //! stable toolchain and check the known-bad inputs' errors.
 
-use cairns::graph::{Graph, NodeId};
+use cairns::graph::{CsrGraph, Graph, GraphFormat, NodeId, parse_graph_format};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::Octile;
 use cairns::landmarks::LandmarkTable;
@@ -14,7 +14,7 @@ use cairns::movingai::{
     ParseError, ScenarioFile, parse_map, parse_map_from, parse_scen, parse_scen_from, write_map,
 };
 use cairns::saved::{FileError, grid_hash};
-use cairns::search::{AStar, Dijkstra, Search, SearchCache};
+use cairns::search::{AStar, BiCache, BidirectionalDijkstra, Dijkstra, Search, SearchCache};
 
 /// The longest error message any input may produce: errors quote at most
 /// 60 characters of input.
@@ -198,4 +198,53 @@ pub fn search(data: &[u8]) -> Option<(Option<f64>, Option<f64>)> {
         );
     }
     Some((astar, dijkstra))
+}
+
+/// The most nodes of a parsed graph the graph target searches, to keep each
+/// run fast.
+pub const MAX_GRAPH_SEARCH_NODES: usize = 1 << 12;
+
+/// Road graph reader ([`parse_graph_format`], which tells DIMACS, PACE and
+/// arc lists apart): any bytes give a graph or an error naming a line with
+/// a short message. A graph's arcs end at its nodes and cost a finite
+/// non-negative amount; on a graph of at most
+/// [`MAX_GRAPH_SEARCH_NODES`] nodes, Dijkstra from the first node and
+/// bidirectional Dijkstra agree on every node's distance.
+///
+/// # Panics
+///
+/// When one of these fails.
+pub fn graph(data: &[u8]) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    let result = parse_graph_format(data);
+    match &result {
+        Ok((g, _)) => {
+            let n = g.node_count();
+            let mut arcs = 0;
+            for u in 0..n as u32 {
+                for (v, w) in g.successors(NodeId(u)) {
+                    assert!(v.index() < n, "an arc {u} -> {v:?} beyond {n} nodes");
+                    assert!(w.is_finite() && w >= 0.0, "an arc of weight {w}");
+                    arcs += 1;
+                }
+            }
+            assert_eq!(arcs, g.edge_count(), "edge_count");
+            if (1..=MAX_GRAPH_SEARCH_NODES).contains(&n) {
+                let mut cache = SearchCache::new();
+                Dijkstra::new(g).all(NodeId(0), &mut cache);
+                let one: Vec<Option<f64>> = (0..n as u32).map(|v| cache.g(NodeId(v))).collect();
+                let bi = BidirectionalDijkstra::new(g);
+                let mut bicache = BiCache::new();
+                for (v, want) in one.iter().enumerate() {
+                    let got = bi.search_cost(NodeId(0), NodeId(v as u32), &mut bicache);
+                    let same = match (got, *want) {
+                        (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * b.max(1.0),
+                        (a, b) => a == b,
+                    };
+                    assert!(same, "to {v}: bidirectional {got:?}, Dijkstra {want:?}");
+                }
+            }
+        }
+        Err(e) => check_parse_error(e),
+    }
+    result
 }

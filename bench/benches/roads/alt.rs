@@ -25,7 +25,9 @@ use cairns::graph::{CsrGraph, NodeId, parse_graph, read_graph};
 use cairns::landmarks::{Directedness, LandmarkTable, Placement, place};
 use cairns::search::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
 
-use super::{Args, seeded_queries, summary};
+use cairns_bench::roads::{RoadArgs, seeded_queries};
+
+use super::summary;
 
 /// The graphs of `--alt` without GRAPH arguments.
 pub(super) const GRAPHS: [&str; 5] = [
@@ -130,7 +132,8 @@ fn measure(
 }
 
 /// The ALT comparison over `args.graphs`, printed as a Markdown table.
-pub(super) fn main(args: &Args) {
+pub(super) fn main(args: &RoadArgs) {
+    let rounds = args.args.rounds.unwrap_or(3);
     println!(
         "| graph | nodes | arcs | queries | no path | search | prep s (place + table) | table bytes | \
          settled/query | settled/query, path found | us/query mean (median) | us/query, path found | \
@@ -139,7 +142,7 @@ pub(super) fn main(args: &Args) {
     println!("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for relative in &args.graphs {
         let g = read(relative);
-        let queries = seeded_queries(&g, args);
+        let queries = seeded_queries(&g, args.queries, args.seed);
         let no_path = queries.iter().filter(|q| q.2.is_none()).count();
         let avoid = prepare(&g, Placement::Avoid { seed: args.seed });
         let farthest = prepare(&g, Placement::Farthest { seed: args.seed });
@@ -151,14 +154,14 @@ pub(super) fn main(args: &Args) {
             "bidirectional Dijkstra".into(),
             None,
             &queries,
-            args.rounds,
+            rounds,
             &|s, t, c| bd.search_cost(s, t, c),
         )];
         rows.push(measure(
             format!("ALT, {k} avoid"),
             Some(&avoid),
             &queries,
-            args.rounds,
+            rounds,
             &|s, t, c| alt.search_cost(s, t, c),
         ));
         for active in [4, 8] {
@@ -167,7 +170,7 @@ pub(super) fn main(args: &Args) {
                 format!("ALT, {k} avoid, {active} active"),
                 Some(&avoid),
                 &queries,
-                args.rounds,
+                rounds,
                 &|s, t, c| a.search_cost(s, t, c),
             ));
         }
@@ -175,7 +178,7 @@ pub(super) fn main(args: &Args) {
             format!("ALT, {k} farthest"),
             Some(&farthest),
             &queries,
-            args.rounds,
+            rounds,
             &|s, t, c| far.search_cost(s, t, c),
         ));
         let base = (rows[0].settled, rows[0].us);

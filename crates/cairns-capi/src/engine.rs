@@ -127,13 +127,12 @@ pub unsafe extern "C" fn cairns_engine_new_with_tables(
         }
         let engine =
             Owning::with_tables(graph.clone(), &spec, given).map_err(|e| spec_failure(&e))?;
-        let engine = handle::into_raw(Engine {
+        let engine = Engine {
             live: Live::new(engine),
             name: map.name.clone(),
-        });
+        };
         // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { handle::put(out, engine, "out")? };
-        Ok(cairns_status::CAIRNS_OK)
+        unsafe { handle::give(out, engine) }
     })
 }
 

@@ -74,10 +74,8 @@ unsafe fn give(
     out: *mut *mut cairns_graph_engine, graph: CsrGraph, search: GraphSearch, first_id: u32,
 ) -> Result<cairns_status> {
     let engine = Arc::new(GraphEngine::new(graph, search));
-    let made = handle::into_raw(EngineState { engine, first_id });
     // SAFETY: the caller's contract.
-    unsafe { handle::put(out, made, "out")? };
-    Ok(cairns_status::CAIRNS_OK)
+    unsafe { handle::give(out, EngineState { engine, first_id }) }
 }
 
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
@@ -202,10 +200,8 @@ pub unsafe extern "C" fn cairns_graph_searcher_new(
         // SAFETY: the caller's contract.
         let engine = Arc::clone(&unsafe { handle::get(engine, "engine")? }.engine);
         let cache = engine.cache();
-        let made = handle::into_raw(SearcherState { engine, cache });
         // SAFETY: checked non-NULL above; valid by contract.
-        unsafe { handle::put(out, made, "out")? };
-        Ok(cairns_status::CAIRNS_OK)
+        unsafe { handle::give(out, SearcherState { engine, cache }) }
     })
 }
 

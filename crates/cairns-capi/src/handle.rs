@@ -117,6 +117,18 @@ pub(crate) unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// Hands the caller a new handle to `value` in `*out`: the last step of
+/// every function that makes a handle.
+///
+/// # Safety
+///
+/// `out` is NULL or valid for a write.
+pub(crate) unsafe fn give<T: Kind>(out: *mut *mut Handle<T>, value: T) -> Result<cairns_status> {
+    // SAFETY: the caller's contract.
+    unsafe { put(out, into_raw(value), "out")? };
+    Ok(cairns_status::CAIRNS_OK)
+}
+
 /// Refuses a NULL out-pointer before any work is done.
 pub(crate) fn need<T>(out: *mut T, what: &str) -> Result<()> {
     if out.is_null() {

@@ -120,10 +120,8 @@ unsafe fn give(out: *mut *mut cairns_map, graph: GridGraph, name: String) -> Res
             ),
         ));
     }
-    let map = handle::into_raw(Map { graph, name });
     // SAFETY: the caller's contract.
-    unsafe { handle::put(out, map, "out")? };
-    Ok(cairns_status::CAIRNS_OK)
+    unsafe { handle::give(out, Map { graph, name }) }
 }
 
 /// A map from one byte per cell, row by row (`cells[y * width + x]`):

@@ -82,15 +82,14 @@ pub unsafe extern "C" fn cairns_searcher_new(
         handle::need(out, "out")?;
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
-        let searcher = handle::into_raw(Searcher {
+        let searcher = Searcher {
             live: engine.live.searcher(),
             name: engine.name.clone(),
             end: None,
             path: Vec::new(),
-        });
+        };
         // SAFETY: checked non-NULL above; valid by contract.
-        unsafe { handle::put(out, searcher, "out")? };
-        Ok(cairns_status::CAIRNS_OK)
+        unsafe { handle::give(out, searcher) }
     })
 }
 

@@ -24,6 +24,24 @@ pub(crate) fn algorithm_names() -> impl clap::builder::TypedValueParser<Value = 
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Algorithm>())
 }
 
+/// `--table`: tables saved for the map, given instead of built.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TableFiles {
+    /// Use a table saved for this map instead of building it (repeat for
+    /// several): a landmark table from `cairns landmarks build`, for a
+    /// differential heuristic (a heuristic given as dh becomes the file's,
+    /// and dh:K must have the file's K; without --heuristic the heuristic
+    /// becomes dh), or the table of a search from `cairns table build
+    /// --search NAME` (which implies that search). The file says which it
+    /// is.
+    #[arg(
+        long = "table",
+        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
+        value_name = "FILE"
+    )]
+    pub files: Vec<PathBuf>,
+}
+
 /// The search of a command.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SearchArgs {
@@ -42,18 +60,8 @@ pub struct SearchArgs {
     /// where it is faster (docs/differential-heuristics.md).
     #[arg(long = "open", value_name = "NAME")]
     pub open: Option<OpenKind>,
-    /// Use a table saved for this map instead of building it (repeat for
-    /// several): a landmark table from `cairns landmarks build` (the
-    /// heuristic becomes dh, and --heuristic may only be dh or dh:K with
-    /// the file's K), or the table of a search from `cairns table build
-    /// --search NAME` (which implies that search). The file says which it
-    /// is.
-    #[arg(
-        long = "table",
-        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
-        value_name = "FILE"
-    )]
-    pub tables: Vec<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableFiles,
     /// Bounded-suboptimal search: costs at most W (at least 1) times the
     /// optimal ones, far fewer nodes expanded. With astar, canonical or jps
     /// the heuristic is multiplied by W (weighted A*); with focal, W bounds
@@ -106,6 +114,7 @@ impl SearchArgs {
     pub fn prepare<'g>(&self, graph: &'g GridGraph) -> anyhow::Result<Prepared<'g>> {
         let given = self
             .tables
+            .files
             .iter()
             .map(|file| load_table(file, graph))
             .collect::<anyhow::Result<Vec<Given>>>()?;
@@ -130,6 +139,7 @@ impl SearchArgs {
         } else {
             let files: Vec<String> = self
                 .tables
+                .files
                 .iter()
                 .map(|f| format!("--table {}", f.display()))
                 .collect();

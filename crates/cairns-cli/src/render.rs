@@ -32,7 +32,7 @@ use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint};
+use crate::choose::{SearchArgs, TableFiles, TerrainArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -91,17 +91,8 @@ pub struct Args {
     /// Search algorithm, by name (jps is drawn with its jump points).
     #[arg(long = "search", value_name = "NAME", value_parser = crate::choose::algorithm_names())]
     pub algorithm: Option<Algorithm>,
-    /// Use a table saved for this map and --neighborhood instead of
-    /// building it (repeat for several), as in `scen` and `path`: a
-    /// landmark table from `cairns landmarks build`, used by whichever of
-    /// --heuristic and --compare is `dh` (or `dh:K` with the file's K), or
-    /// the table of a search from `cairns table build --search NAME`.
-    #[arg(
-        long = "table",
-        visible_aliases = TableKind::ALL.iter().filter_map(|k| k.info().old_option),
-        value_name = "FILE"
-    )]
-    pub tables: Vec<PathBuf>,
+    #[command(flatten)]
+    pub tables: TableFiles,
     /// Movement rule, by name (any name below; the first is the one
     /// printed).
     #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
@@ -223,12 +214,14 @@ fn run_one(
     let search = SearchArgs {
         algorithm: searches.algorithm,
         heuristic,
-        tables: searches
-            .tables
-            .iter()
-            .filter(|&t| landmarks || !holds_landmarks(t))
-            .cloned()
-            .collect(),
+        tables: TableFiles {
+            files: searches
+                .tables
+                .iter()
+                .filter(|&t| landmarks || !holds_landmarks(t))
+                .cloned()
+                .collect(),
+        },
         ..SearchArgs::default()
     };
     let prepared = search.prepare(graph)?;
@@ -282,7 +275,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Some(h) => h.is_landmarks(),
         None => !compare_dh,
     };
-    if let Some(file) = args.tables.iter().find(|t| holds_landmarks(t))
+    if let Some(file) = args.tables.files.iter().find(|t| holds_landmarks(t))
         && !a_dh
         && !compare_dh
     {
@@ -297,7 +290,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let heuristic = args.heuristic.filter(|_| informed);
     let searches = Searches {
         algorithm: args.algorithm,
-        tables: &args.tables,
+        tables: &args.tables.files,
     };
     let mut runs = vec![run_one(&graph, &searches, heuristic, a_dh, start, goal)?];
     if let Some(b) = args.compare.filter(|_| informed) {

@@ -161,7 +161,7 @@ fn summary_json(
         "spec": spec.to_string(),
         "search": spec.algorithm.name(),
         "heuristic": prepared.heuristic_label(),
-        "table_files": args.search.tables.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "table_files": args.search.tables.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "tables": crate::choose::tables_json(prepared),
         "preprocess_s": prepared.preprocess_s(),
         "table_bytes": prepared.table_bytes(),

@@ -17,7 +17,7 @@ mod alt;
 
 pub use alt::BidirectionalAlt;
 
-use super::{NodeRecord, Path, SearchStats, UNSEEN};
+use super::{NodeRecord, Path, SearchStats, UNSEEN, next_generation};
 use crate::graph::{NodeId, Reversible};
 use crate::open::{Key, OpenSet, QuaternaryHeap};
 
@@ -124,18 +124,12 @@ impl<Q: OpenSet> BiCache<Q> {
         self.stats = SearchStats::default();
         self.meet = NodeId::NONE;
         self.cost = None;
-        if self.generation >= u32::MAX / 2 - 1 {
-            for r in self
-                .forward
-                .records
-                .iter_mut()
-                .chain(&mut self.backward.records)
-            {
+        let (forward, backward) = (&mut self.forward.records, &mut self.backward.records);
+        next_generation(&mut self.generation, u32::MAX / 2 - 1, || {
+            for r in forward.iter_mut().chain(backward) {
                 r.stamp = 0;
             }
-            self.generation = 0;
-        }
-        self.generation += 1;
+        });
     }
 
     /// The stamp of a node reached (open) in the current query; one more

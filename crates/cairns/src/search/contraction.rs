@@ -15,7 +15,7 @@ pub use build::ContractionParams;
 pub use hub_labels::HubLabels;
 pub use matrix::DistanceMatrix;
 
-use super::Path;
+use super::{Path, next_generation};
 use crate::graph::{NodeId, Reversible};
 
 /// The middle of an edge that is not a shortcut.
@@ -429,18 +429,12 @@ impl ChCache {
             }
             side.heap.clear();
         }
-        if self.generation == u32::MAX {
-            for l in self
-                .forward
-                .labels
-                .iter_mut()
-                .chain(&mut self.backward.labels)
-            {
+        let (forward, backward) = (&mut self.forward.labels, &mut self.backward.labels);
+        next_generation(&mut self.generation, u32::MAX, || {
+            for l in forward.iter_mut().chain(backward) {
                 l.stamp = 0;
             }
-            self.generation = 0;
-        }
-        self.generation += 1;
+        });
         self.meet = NO_PARENT;
         self.cost = None;
         self.settled = 0;

@@ -479,6 +479,19 @@ impl NodeRecord {
     }
 }
 
+/// Takes the next generation of a cache whose per-node stamps are written
+/// under `generation`, after `forget` zeroed every stamp when `generation`
+/// reached `last` (once in billions of searches): the stamps of earlier
+/// searches never read as this one's.
+#[inline]
+pub(crate) fn next_generation(generation: &mut u32, last: u32, forget: impl FnOnce()) {
+    if *generation >= last {
+        forget();
+        *generation = 0;
+    }
+    *generation += 1;
+}
+
 /// Whether a path of cost `g` to a closed node whose best is `old` is too
 /// small a gain to reopen it for: a difference of summing the same costs
 /// in another order (relative 1e-9), not a shorter path.
@@ -647,14 +660,12 @@ impl<Q: OpenSet> SearchCache<Q> {
         self.open.clear();
         self.queue.clear();
         self.stats = SearchStats::default();
-        if self.generation >= u32::MAX / 2 - 1 {
-            // Once in two billion searches: forget every stamp.
-            for r in &mut self.records {
+        let records = &mut self.records;
+        next_generation(&mut self.generation, u32::MAX / 2 - 1, || {
+            for r in records.iter_mut() {
                 r.stamp = 0;
             }
-            self.generation = 0;
-        }
-        self.generation += 1;
+        });
     }
 
     /// For the searches' entry points: whether `node` is off a graph of

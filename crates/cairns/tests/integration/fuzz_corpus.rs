@@ -145,6 +145,51 @@ fn map_and_scen_corpora() {
     );
 }
 
+/// Every valid road graph of the corpus parses (in the format its content
+/// tells); each invalid one is refused with its kind of error and its line.
+#[test]
+fn graph_corpus() {
+    use cairns::graph::GraphFormat;
+    let graphs = corpus("graph");
+    let parsed = accepted("graph", &graphs, |data| checks::graph(data).is_ok());
+    assert!(parsed >= 7, "{parsed} valid graphs");
+    let format = |name| checks::graph(file(&graphs, name)).map(|(_, f)| f).ok();
+    assert_eq!(format("dimacs-triangle.gr"), Some(GraphFormat::Dimacs));
+    assert_eq!(format("dimacs-crlf.gr"), Some(GraphFormat::Dimacs));
+    assert_eq!(format("arcs-cycle.gr"), Some(GraphFormat::Arcs));
+    assert_eq!(format("pace-path.gr"), Some(GraphFormat::Pace));
+
+    let graph = |name| error(checks::graph(file(&graphs, name)));
+    let kind_and_line = |name| {
+        let (kind, line) = graph(name);
+        (
+            format!("{kind:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap()
+                .to_owned(),
+            line,
+        )
+    };
+    for (name, kind, line) in [
+        ("dimacs-node-out-of-range.gr", "NodeOutOfRange", 2),
+        ("dimacs-too-few-arcs.gr", "CountMismatch", 2),
+        ("dimacs-negative-weight.gr", "BadWeight", 2),
+        ("dimacs-infinite-weight.gr", "BadWeight", 2),
+        ("dimacs-overflowing-weight.gr", "BadWeight", 2),
+        ("dimacs-missing-weight.gr", "Fields", 2),
+        ("dimacs-two-headers.gr", "DuplicateHeader", 2),
+        ("dimacs-too-many-nodes.gr", "TooManyNodes", 1),
+        ("arcs-id-too-large.gr", "NodeOutOfRange", 1),
+        ("arcs-bad-id.gr", "BadNumber", 1),
+        ("pace-node-out-of-range.gr", "NodeOutOfRange", 3),
+        ("pace-three-fields.gr", "Fields", 2),
+        ("xz-magic.gr", "Compressed", 1),
+    ] {
+        assert_eq!(kind_and_line(name), (kind.to_owned(), Some(line)), "{name}");
+    }
+}
+
 #[test]
 fn landmarks_corpus() {
     let files = corpus("landmarks");

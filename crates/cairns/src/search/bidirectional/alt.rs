@@ -176,41 +176,40 @@ mod tests {
             .collect()
     }
 
-    fn placement(which: u8, seed: u64) -> Placement {
-        match which % 3 {
-            0 => Placement::Avoid { seed },
-            1 => Placement::Farthest { seed },
-            _ => Placement::Random { seed },
-        }
+    /// A random directed graph of up to `n` nodes with a directed table of
+    /// at least `min_k` (up to 4) landmarks placed avoid, farthest or at
+    /// random, and a count of active landmarks (0: all).
+    fn graph_and_table(
+        n: u32, min_k: usize,
+    ) -> impl Strategy<Value = (CsrGraph, LandmarkTable, usize)> {
+        let placement = prop_oneof![
+            (0u64..1000).prop_map(|seed| Placement::Avoid { seed }),
+            (0u64..1000).prop_map(|seed| Placement::Farthest { seed }),
+            (0u64..1000).prop_map(|seed| Placement::Random { seed }),
+        ];
+        (directed_graph(n), min_k..5, placement, 0usize..3).prop_map(|(g, k, placement, active)| {
+            let table = LandmarkTable::build(&g, &place(&g, k, placement), Directedness::Directed);
+            (g, table, active)
+        })
     }
 
     proptest! {
         #[test]
         fn matches_dijkstra_on_random_directed_graphs(
-            g in directed_graph(24),
-            k in 0usize..5,
-            which in 0u8..3,
-            active in 0usize..3,
-            seed in 0u64..1000,
+            (g, table, active) in graph_and_table(24, 0),
             pairs in prop::collection::vec((0u32..24, 0u32..24), 1..12),
         ) {
-            let table = LandmarkTable::build(&g, &place(&g, k, placement(which, seed)), Directedness::Directed);
             let search = BidirectionalAlt::new(&g, &table).with_active(active);
             pairs_match_dijkstra(&g, &pairs, |s, t, bi| search.search_cost(s, t, bi))?;
         }
 
         #[test]
         fn the_potential_is_feasible_and_prunes_only_nodes_off_every_path(
-            g in directed_graph(20),
-            k in 1usize..5,
-            which in 0u8..3,
-            active in 0usize..3,
-            seed in 0u64..1000,
+            (g, table, active) in graph_and_table(20, 1),
             (s, t) in (0u32..20, 0u32..20),
         ) {
             let n = g.node_count() as u32;
             let (s, t) = (NodeId(s % n), NodeId(t % n));
-            let table = LandmarkTable::build(&g, &place(&g, k, placement(which, seed)), Directedness::Directed);
             let mut p = AveragePotential::new(&table, s, t);
             if active > 0 {
                 p = p.with_active(active);
