@@ -6,7 +6,7 @@
 //! cell's closed square meets the closed segment (exact integer geometry
 //! over the segment's bounding box).
 
-use cairns::graph::{Graph, NodeId, Reversed};
+use cairns::graph::{Graph, NodeId};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::{Euclidean, FnHeuristic, Octile, Zero};
 use cairns::movingai::runner::{self, Instance, Reference, same_cost};
@@ -16,7 +16,7 @@ use cairns::search::{
 use cairns::spec::SearchSpec;
 use proptest::prelude::*;
 
-use super::properties::{check_nodes, csr_case};
+use super::properties::{check_nodes, csr_case, distances_to};
 use super::{scen_files, sets, short};
 
 /// Whether the closed segment between the centres of cells `a` and `b`
@@ -269,10 +269,7 @@ proptest! {
     ) {
         let mut cache = SearchCache::new();
         let optimal = Dijkstra::new(&graph).search_cost(start, goal, &mut cache);
-        Dijkstra::new(Reversed(&graph)).all(goal, &mut cache);
-        let exact: Vec<Option<f64>> = (0..graph.node_count() as u32)
-            .map(|n| cache.g(NodeId(n)))
-            .collect();
+        let exact = distances_to(&graph, goal, &mut cache);
         let h = |n: NodeId| exact[n.index()].map_or(f64::INFINITY, |d| d * factors[n.index()]);
         let focal = Focal::new(&graph, FnHeuristic(|n, _| h(n)), w).unwrap();
         let found = focal.search(start, goal, &mut cache);

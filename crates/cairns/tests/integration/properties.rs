@@ -93,6 +93,17 @@ pub(crate) fn csr_case() -> impl Strategy<Value = (CsrGraph, NodeId, NodeId)> {
         })
 }
 
+/// Each node's distance to `goal` in `graph` (`None` where it cannot reach
+/// it), from Dijkstra on the reversed graph in `cache`.
+pub(crate) fn distances_to(
+    graph: &CsrGraph, goal: NodeId, cache: &mut SearchCache,
+) -> Vec<Option<f64>> {
+    Dijkstra::new(Reversed(graph)).all(goal, cache);
+    (0..graph.node_count() as u32)
+        .map(|n| cache.g(NodeId(n)))
+        .collect()
+}
+
 /// The cost A* finds with a fresh cache using `open`.
 fn with<Q: OpenSet, G: Graph, H: Heuristic>(
     astar: &AStar<G, H>, open: Q, start: NodeId, goal: NodeId,
@@ -156,11 +167,7 @@ proptest! {
         if let Some(cost) = expected {
             check_path(&graph, &cache, start, goal, cost)?;
         }
-        // Exact distances to the goal, from a reverse Dijkstra.
-        Dijkstra::new(Reversed(&graph)).all(goal, &mut cache);
-        let exact: Vec<Option<f64>> = (0..graph.node_count() as u32)
-            .map(|n| cache.g(NodeId(n)))
-            .collect();
+        let exact = distances_to(&graph, goal, &mut cache);
         prop_assert!(same_cost(exact[start.index()], expected));
         // Each node's distance scaled by its own factor in [0, 1]:
         // admissible, and in general not consistent (nodes get reopened).
@@ -202,10 +209,7 @@ proptest! {
     ) {
         let mut cache = SearchCache::new();
         let expected = Dijkstra::new(&graph).search_cost(start, goal, &mut cache);
-        Dijkstra::new(Reversed(&graph)).all(goal, &mut cache);
-        let exact: Vec<Option<f64>> = (0..graph.node_count() as u32)
-            .map(|n| cache.g(NodeId(n)))
-            .collect();
+        let exact = distances_to(&graph, goal, &mut cache);
         let h = FnHeuristic(|n: NodeId, _| exact[n.index()].map_or(f64::INFINITY, |d| d * factor));
         let astar = AStar::new(&graph, h);
         for (name, cost) in [
