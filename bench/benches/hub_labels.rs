@@ -29,10 +29,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::graph::{CsrGraph, NodeId, read_graph};
-use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{ChCache, ContractionHierarchy, Dijkstra, HubLabels, SearchCache};
-use cairns_bench::roads::{DEFAULT_GRAPHS, RoadArgs, seeded_queries};
+use cairns_bench::roads::{BestRound, DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
 /// Rounds of each timed loop, taken in turn; the best counts.
 const ROUNDS: usize = 5;
@@ -60,31 +59,6 @@ fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
     let t0 = Instant::now();
     let out = f();
     (t0.elapsed().as_secs_f64(), out)
-}
-
-/// The best of five rounds of one query loop: the whole loop's seconds
-/// (least) and each query's seconds (those of the same round).
-#[derive(Default)]
-struct Best {
-    total: f64,
-    each: Vec<f64>,
-}
-
-impl Best {
-    fn offer(&mut self, total: f64, each: Vec<f64>) {
-        if self.each.is_empty() || total < self.total {
-            self.total = total;
-            self.each = each;
-        }
-    }
-
-    /// Mean (from the whole loop) and median microseconds a query.
-    fn summary(&self) -> (f64, f64) {
-        (
-            self.total / self.each.len() as f64 * 1e6,
-            median(&self.each) * 1e6,
-        )
-    }
 }
 
 struct QueryRow {
@@ -117,7 +91,7 @@ struct MatrixRow {
 /// timed alone, every cost of both checked.
 fn query_round(
     queries: &[(NodeId, NodeId, Option<f64>)], name: &str,
-    mut f: impl FnMut(NodeId, NodeId) -> Option<f64>, best: &mut Best,
+    mut f: impl FnMut(NodeId, NodeId) -> Option<f64>, best: &mut BestRound,
 ) {
     let mut got = Vec::with_capacity(queries.len());
     let t0 = Instant::now();
@@ -163,7 +137,7 @@ fn run(relative: &str, args: &RoadArgs) -> (QueryRow, MatrixRow) {
     let hl = hl.expect("at least one round");
 
     let mut ch_cache = ChCache::new();
-    let (mut best_ch, mut best_hl) = (Best::default(), Best::default());
+    let (mut best_ch, mut best_hl) = (BestRound::default(), BestRound::default());
     for _ in 0..ROUNDS {
         query_round(
             &queries,

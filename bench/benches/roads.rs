@@ -25,7 +25,7 @@ use std::time::Instant;
 use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
 use cairns::movingai::runner::median;
 use cairns::search::{ChCache, ContractionHierarchy};
-use cairns_bench::roads::{DEFAULT_GRAPHS, RoadArgs, seeded_queries};
+use cairns_bench::roads::{BestRound, DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
 #[path = "roads/alt.rs"]
 mod alt;
@@ -61,10 +61,6 @@ struct Row {
     shortcuts: [usize; 2],
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "one graph's whole run: build both, check, time in turn"
-)]
 fn run(relative: &str, args: &RoadArgs) -> Row {
     let path = cairns_testdata::road_file(relative);
     let read: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -114,8 +110,7 @@ fn run(relative: &str, args: &RoadArgs) -> Row {
     let mut ch_cache = ChCache::new();
     let mut calc = fast_paths::create_calculator(&fast);
     let mut nodes = Vec::new();
-    let mut best_path = [f64::INFINITY; 2];
-    let mut best: [Vec<f64>; 3] = Default::default();
+    let mut best: [BestRound; 3] = Default::default();
     let mut settled = 0u64;
     for round in 0..3 {
         // cairns, cost and path.
@@ -132,11 +127,7 @@ fn run(relative: &str, args: &RoadArgs) -> Row {
             }
             black_box(&nodes);
         }
-        let mean: f64 = times.iter().sum();
-        if mean < best_path[0] {
-            best_path[0] = mean;
-            best[0] = times;
-        }
+        best[0].offer_each(times);
         // fast_paths, cost and path.
         let mut times = Vec::with_capacity(queries.len());
         for &(s, t, want) in &queries {
@@ -146,11 +137,7 @@ fn run(relative: &str, args: &RoadArgs) -> Row {
             let got = got.map(|p| p.get_weight() as f64);
             assert_eq!(got, want, "{relative}: fast_paths {s} to {t}");
         }
-        let mean: f64 = times.iter().sum();
-        if mean < best_path[1] {
-            best_path[1] = mean;
-            best[1] = times;
-        }
+        best[1].offer_each(times);
         // cairns, cost only.
         let mut times = Vec::with_capacity(queries.len());
         for &(s, t, want) in &queries {
@@ -159,9 +146,7 @@ fn run(relative: &str, args: &RoadArgs) -> Row {
             times.push(t0.elapsed().as_secs_f64());
             assert_eq!(got, want, "{relative}: cairns {s} to {t}");
         }
-        if best[2].is_empty() || times.iter().sum::<f64>() < best[2].iter().sum::<f64>() {
-            best[2] = times;
-        }
+        best[2].offer_each(times);
     }
     Row {
         name: relative.to_owned(),
@@ -171,9 +156,9 @@ fn run(relative: &str, args: &RoadArgs) -> Row {
         queries: queries.len(),
         no_path,
         prep: [prep_ours, prep_theirs],
-        path: summary(&best[0]),
-        theirs: summary(&best[1]),
-        cost_only: summary(&best[2]),
+        path: best[0].summary(),
+        theirs: best[1].summary(),
+        cost_only: best[2].summary(),
         settled: settled as f64 / queries.len() as f64,
         shortcuts: [
             ours.edge_count(),

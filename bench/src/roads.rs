@@ -3,6 +3,7 @@
 //! queries on the same graphs.
 
 use cairns::graph::{CsrGraph, NodeId};
+use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{Dijkstra, SearchCache};
 
@@ -76,4 +77,36 @@ pub fn seeded_queries(
     }
     rng.shuffle(&mut out);
     out
+}
+
+/// The best of several rounds of one query loop: the round whose total
+/// time was least, with each of its queries' seconds.
+#[derive(Clone, Debug, Default)]
+pub struct BestRound {
+    total: f64,
+    each: Vec<f64>,
+}
+
+impl BestRound {
+    /// Keeps a round of `total` seconds whose queries took `each` if it is
+    /// the first or the quickest so far.
+    pub fn offer(&mut self, total: f64, each: Vec<f64>) {
+        if self.each.is_empty() || total < self.total {
+            self.total = total;
+            self.each = each;
+        }
+    }
+
+    /// [`offer`](Self::offer) with the queries' seconds summed as the total.
+    pub fn offer_each(&mut self, each: Vec<f64>) {
+        self.offer(each.iter().sum(), each);
+    }
+
+    /// Mean (the total over the queries) and median microseconds a query.
+    pub fn summary(&self) -> (f64, f64) {
+        (
+            self.total / self.each.len() as f64 * 1e6,
+            median(&self.each) * 1e6,
+        )
+    }
 }
