@@ -326,7 +326,7 @@ impl GraphEngine {
     /// `inf` when there is none.
     fn cost(&self, py: Python<'_>, start: i64, goal: i64) -> PyResult<f64> {
         let (s, g) = (self.node(start, "start")?, self.node(goal, "goal")?);
-        let cost = py.detach(|| self.owning.cost(s, g, &mut self.owning.cache()));
+        let cost = py.detach(|| self.owning.with_cache(|c| self.owning.cost(s, g, c)));
         Ok(cost.unwrap_or(f64::INFINITY))
     }
 
@@ -337,7 +337,7 @@ impl GraphEngine {
         &self, py: Python<'py>, start: i64, goal: i64,
     ) -> PyResult<(Bound<'py, PyArray1<u32>>, f64)> {
         let (s, g) = (self.node(start, "start")?, self.node(goal, "goal")?);
-        let found = py.detach(|| self.owning.path(s, g, &mut self.owning.cache()));
+        let found = py.detach(|| self.owning.with_cache(|c| self.owning.path(s, g, c)));
         Ok(match found {
             Some(p) => (
                 PyArray1::from_vec(py, p.nodes.iter().map(|n| n.0).collect()),

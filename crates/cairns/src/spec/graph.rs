@@ -28,6 +28,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::error::{SpecError, SpecErrorKind};
@@ -147,13 +148,16 @@ enum Built {
 
 /// A graph and one search over it, with what the search built: the owning
 /// counterpart of [`Engine`](super::Engine) for weighted graphs. Queries
-/// take `&self` and a [`GraphCache`] each, so threads share one engine.
+/// take `&self` and a [`GraphCache`] each, so threads share one engine;
+/// [`with_cache`](Self::with_cache) lends one of the engine's own.
 #[derive(Clone, Debug)]
 pub struct GraphEngine {
     graph: CsrGraph,
     search: GraphSearch,
     built: Built,
     preprocess_s: f64,
+    /// The caches [`with_cache`](Self::with_cache) lends, shared by clones.
+    idle: Arc<Mutex<Vec<GraphCache>>>,
 }
 
 /// The memory of a [`GraphEngine`]'s queries, reused from one to the next:
@@ -201,6 +205,7 @@ impl GraphEngine {
             search,
             built,
             preprocess_s,
+            idle: Arc::default(),
         }
     }
 
@@ -233,6 +238,22 @@ impl GraphEngine {
     /// A new cache for this engine's queries (one per thread).
     pub fn cache(&self) -> GraphCache {
         GraphCache::default()
+    }
+
+    /// Runs `f` with a cache of the engine's (a new one when each of them
+    /// is in use), which goes back to the engine after: for callers that
+    /// answer a query a call and keep no cache (Python's
+    /// `GraphEngine.cost`), so that a call does not allocate memory for
+    /// every node of the graph. At most as many caches are kept as have
+    /// been in use at once.
+    pub fn with_cache<T>(&self, f: impl FnOnce(&mut GraphCache) -> T) -> T {
+        let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let mut cache = pooled.unwrap_or_else(|| self.cache());
+        let out = f(&mut cache);
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(cache);
+        }
+        out
     }
 
     /// The cost of a shortest path from `start` to `goal`, or `None` when
@@ -333,6 +354,21 @@ mod tests {
             e.to_string(),
             "unknown graph search \"chh\" (expected dijkstra, bidijkstra, alt, ch, hl)"
         );
+    }
+
+    #[test]
+    fn lent_caches_go_back_and_only_as_many_as_were_in_use_at_once() {
+        let g = crate::graph::testing::corridor(10);
+        let engine = GraphEngine::new(g, GraphSearch::Ch);
+        let idle = |e: &GraphEngine| e.idle.lock().unwrap().len();
+        assert_eq!(idle(&engine), 0);
+        let cost = |c: &mut GraphCache| engine.cost(NodeId(0), NodeId(10), c);
+        assert_eq!(engine.with_cache(cost), Some(10.0));
+        assert_eq!(engine.with_cache(cost), Some(10.0));
+        assert_eq!(idle(&engine), 1, "one cache, lent twice");
+        let nested = engine.with_cache(|outer| (cost(outer), engine.with_cache(cost)));
+        assert_eq!(nested, (Some(10.0), Some(10.0)));
+        assert_eq!(idle(&engine), 2, "two in use at once");
     }
 
     proptest! {
