@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use cairns::grid::Neighborhood;
 use cairns::movingai::runner::{self, Instance, InstanceErrorKind, Reference, Summary};
 use cairns::spec::Prepared;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -24,6 +25,11 @@ pub struct Args {
     /// The search: algorithm, heuristic, OPEN set.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Movement rule, by name (any name below; the first is the one
+    /// printed). The published lengths are those of the octile rule: under
+    /// another, every cost is checked against Dijkstra on the same rule.
+    #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
+    pub neighborhood: Neighborhood,
     /// Terrain costs: the published lengths then no longer apply, so every
     /// cost is checked against Dijkstra on the same costs.
     #[command(flatten)]
@@ -81,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Some(costs) => Instance::load_with_terrain(&args.scen, args.map.as_deref(), every, costs),
         None => Instance::load(&args.scen, args.map.as_deref(), every),
     };
-    let instance = match loaded {
+    let mut instance = match loaded {
         Ok(instance) => instance,
         Err(e) if matches!(e.kind(), InstanceErrorKind::Map { .. }) && args.map.is_none() => {
             // `{:#}`: the system's reason too.
@@ -89,6 +95,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         }
         Err(e) => return Err(e.into()),
     };
+    if args.neighborhood != Neighborhood::Octile {
+        let grid = instance.graph.grid().clone();
+        instance.graph = args.terrain.graph(grid, args.neighborhood);
+    }
     let prepared = args.search.prepare(&instance.graph)?;
     let bar = ProgressBar::new(instance.queries.len() as u64);
     bar.set_style(
@@ -139,9 +149,10 @@ fn per_query_on_stdout(args: &Args) -> bool {
 }
 
 /// What the costs are checked against: `--against`, or Dijkstra under
-/// `--terrain`, whose costs the published lengths do not know.
+/// `--terrain` or a movement rule other than octile, whose costs the
+/// published lengths do not know.
 fn reference(args: &Args) -> Reference {
-    if args.terrain.terrain.is_some() {
+    if args.terrain.terrain.is_some() || args.neighborhood != Neighborhood::Octile {
         Reference::Dijkstra
     } else {
         args.against.into()
@@ -168,6 +179,7 @@ fn summary_json(
         "open": spec.open_kind().name(),
         "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
         "against": reference(args).name(),
+        "neighborhood": args.neighborhood.token(),
         "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
         "queries": summary.queries,
         "mismatches": mismatches,
@@ -218,6 +230,10 @@ fn report(
         writeln!(out, "search       {}", spec.algorithm)?;
         writeln!(out, "heuristic    {}", prepared.heuristic_label())?;
         writeln!(out, "open set     {}", spec.open_kind())?;
+        if args.neighborhood != Neighborhood::Octile {
+            let rule = args.neighborhood.token();
+            writeln!(out, "movement     {rule} (checked against dijkstra)")?;
+        }
         if let Some(costs) = &args.terrain.terrain {
             writeln!(out, "terrain      {costs} (checked against dijkstra)")?;
         }

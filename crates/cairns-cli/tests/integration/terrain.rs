@@ -1,9 +1,11 @@
 //! `--terrain` on `path` and `scen`, and `generate --patches`: costs that
 //! follow the documented rule, the searches that cannot be optimal refused,
-//! bad tables refused with the letter or value at fault.
+//! bad tables refused with the letter or value at fault; `scen` under
+//! another movement rule.
 
 use super::{
-    TempDir, assert_exit, assert_refused, assert_stderr_has, assert_stdout_has, cairns, run,
+    TempDir, assert_exit, assert_refused, assert_stderr_has, assert_stdout_has, cairns, data, run,
+    run_json,
 };
 
 /// A 5x3 map with a block of swamp in the middle of its top two rows.
@@ -133,6 +135,36 @@ fn scen_with_terrain_checks_against_dijkstra() {
     assert!(json["queries"].as_u64().unwrap() > 0);
     let out = run("scen {} --every 10 --terrain T=3 --search jps", &[scen]);
     assert_refused(&out, &["terrain costs"]);
+}
+
+/// `scen --neighborhood`: under a movement rule other than octile the
+/// published lengths do not apply, so every cost is checked against
+/// Dijkstra on that rule (with the published ones, 4-connected costs would
+/// mismatch and exit 1); the octile-only searches refuse the rule and name
+/// what serves it.
+#[test]
+fn scen_under_another_movement_rule_checks_against_dijkstra() {
+    let scen = data("dao/arena.map.scen");
+    for rule in ["4", "octile-cut"] {
+        for search in ["--search astar", "--search dijkstra", "--heuristic dh:4"] {
+            let line = format!("scen {{}} --every 10 --neighborhood {rule} {search} --json");
+            let j = run_json(&line, &[&scen]);
+            assert_eq!(j["against"], "dijkstra", "{rule} {search}");
+            assert_eq!(j["neighborhood"], rule, "{rule} {search}");
+            assert_eq!(j["mismatches"], 0, "{rule} {search}");
+            assert!(j["queries"].as_u64().unwrap() > 0, "{rule} {search}");
+        }
+    }
+    let out = run("scen {} --every 10 --neighborhood 4", &[&scen]);
+    assert_stdout_has(&out, "movement     4 (checked against dijkstra)");
+    let out = run("scen {} --every 10 --neighborhood 4 --search jps", &[&scen]);
+    assert_refused(
+        &out,
+        &[
+            "jps needs octile movement without corner cutting, not 4-connected",
+            "use astar with the dh heuristic",
+        ],
+    );
 }
 
 #[test]

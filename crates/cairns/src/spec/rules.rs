@@ -7,6 +7,17 @@ use crate::grid::{GridGraph, Neighborhood};
 use crate::open::OpenKind;
 use crate::saved::TableKind;
 
+/// Why the searches of octile movement without corner cutting (jump
+/// points, canonical ordering, subgoal graphs, Theta*) refuse
+/// `neighborhood`, and which serve it: A*, over a landmark table or not,
+/// and Dijkstra take every movement rule.
+fn needs_octile(neighborhood: Neighborhood) -> String {
+    format!(
+        "needs octile movement without corner cutting, not {}; there use astar with the dh heuristic (the spec astar/dh:16: A* over 16 landmarks, a table built before the first query, the fastest search cairns has for that rule) or astar",
+        neighborhood.name()
+    )
+}
+
 impl SearchSpec {
     /// The heuristic the search runs with: the chosen one, or the default
     /// of the algorithm and movement rule ([`Zero`](crate::heuristic::Zero) for Dijkstra and
@@ -91,9 +102,7 @@ impl SearchSpec {
             }
             Algorithm::Theta => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(
-                        "needs octile movement without corner cutting".to_string(),
-                    ));
+                    return Err(unsupported(needs_octile(neighborhood)));
                 }
                 if !matches!(heuristic, HeuristicSpec::Euclidean | HeuristicSpec::Zero) {
                     return Err(unsupported(format!(
@@ -112,9 +121,7 @@ impl SearchSpec {
             | Algorithm::JpsBounds
             | Algorithm::Subgoals => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(
-                        "needs octile movement without corner cutting".to_string(),
-                    ));
+                    return Err(unsupported(needs_octile(neighborhood)));
                 }
                 if !matches!(
                     heuristic,
