@@ -42,6 +42,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     };
     let choice = crate::progress::during("choosing a search", || choose(&graph, allowance));
     let search = choice.spec.algorithm.name();
+    let heuristic = choice.spec.heuristic.as_ref().map(ToString::to_string);
     if args.json {
         let out = serde_json::json!({
             "search": search,
@@ -49,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "preprocess_s_at_most": choice.seconds,
             "table_bytes_at_most": choice.bytes,
             "why": choice.why,
-            "run": run_command(args, search),
+            "run": run_command(args, search, heuristic.as_deref()),
         });
         println!("{out}");
     } else {
@@ -59,15 +60,15 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
             "before the first query: up to {:.1} s and {} bytes",
             choice.seconds, choice.bytes
         );
-        println!("run: {}", run_command(args, search));
+        println!("run: {}", run_command(args, search, heuristic.as_deref()));
     }
     Ok(Outcome::Success)
 }
 
 /// The `cairns path` command that runs the search chosen, with every
-/// option of `args` that changes the answer (the movement rule unless it
+/// option of `args` that changes the answer (the heuristic it chose, the movement rule unless it
 /// is the default, the terrain costs), quoted for a POSIX shell.
-fn run_command(args: &Args, search: &str) -> String {
+fn run_command(args: &Args, search: &str, heuristic: Option<&str>) -> String {
     let mut words = vec![
         "cairns".to_string(),
         "path".to_string(),
@@ -75,6 +76,9 @@ fn run_command(args: &Args, search: &str) -> String {
         "--search".to_string(),
         shell_word(search),
     ];
+    if let Some(h) = heuristic {
+        words.push(format!("--heuristic {}", shell_word(h)));
+    }
     if args.neighborhood != cairns::grid::Neighborhood::default() {
         words.push(format!("--neighborhood {}", args.neighborhood));
     }

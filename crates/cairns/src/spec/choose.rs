@@ -18,6 +18,7 @@
 use std::fmt;
 
 use super::names::{Algorithm, SearchSpec};
+use crate::graph::Graph as _;
 use crate::grid::{GridGraph, Neighborhood};
 use crate::search::{GoalBounds, SubgoalGraph};
 
@@ -71,6 +72,58 @@ impl fmt::Display for Choice {
     }
 }
 
+/// The landmarks of the table [`choose`] offers A* on maps the jump point
+/// searches refuse.
+pub const LANDMARKS: usize = 16;
+
+/// [`choose`] on a map the jump point searches refuse: A* over
+/// [`LANDMARKS`] landmarks when its table, built here, fits in
+/// `allowance`, else A* with nothing built.
+fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
+    let refused = "the jump point searches and their tables need octile movement without corner \
+                   cutting or terrain costs";
+    // One distance a landmark and cell (a grid's table is symmetric).
+    let estimate = (LANDMARKS * graph.node_bound() * std::mem::size_of::<f64>()) as u64;
+    let over = if estimate > allowance.bytes {
+        format!(
+            "a table of {LANDMARKS} landmarks ({estimate} bytes) is over the {} bytes allowed",
+            allowance.bytes
+        )
+    } else {
+        let spec: SearchSpec = format!("astar/dh:{LANDMARKS}")
+            .parse()
+            .expect("a valid spec");
+        match spec.prepare(graph) {
+            Ok(prepared) => {
+                let (seconds, bytes) = (prepared.preprocess_s(), prepared.table_bytes());
+                if seconds <= allowance.seconds && bytes as u64 <= allowance.bytes {
+                    return Choice {
+                        spec,
+                        seconds,
+                        bytes: bytes as u64,
+                        why: format!(
+                            "{refused}; A* over {LANDMARKS} landmarks (a table of {bytes} bytes, \
+                             built here in {seconds:.1} s) expands far fewer nodes than with the \
+                             grid distance alone"
+                        ),
+                    };
+                }
+                format!(
+                    "the table of {LANDMARKS} landmarks ({bytes} bytes, {seconds:.1} s to build) \
+                     is over the allowance"
+                )
+            }
+            Err(e) => format!("A* over landmarks is refused here ({e})"),
+        }
+    };
+    Choice {
+        spec: SearchSpec::new(Algorithm::AStar),
+        seconds: 0.0,
+        bytes: 0,
+        why: format!("{refused}; {over}; A* needs no table"),
+    }
+}
+
 /// Picks the fastest search for `graph` whose preparation fits in
 /// `allowance`: on a map with at least one jump point in ten passable
 /// cells (mazes, random obstacles), the subgoal graph (`sub`) when its
@@ -79,7 +132,9 @@ impl fmt::Display for Choice {
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
 /// search (`jps`), which needs nothing. On a map the jump point
 /// searches do not take (4-connected movement, corner cutting or terrain
-/// costs), A* with the map's default heuristic. Every choice is optimal.
+/// costs), A* over a table of [`LANDMARKS`] landmarks (`astar/dh:16`)
+/// when its table fits (it is built here, to time it), else A* with the
+/// map's default heuristic. Every choice is optimal.
 ///
 /// It builds the jump table once, to count the jump points: a few
 /// milliseconds on a 512x512 map. On a map dense in jump points it also
@@ -112,14 +167,7 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
     };
     let jump_points = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
     if !jump_points {
-        return pick(
-            Algorithm::AStar,
-            0.0,
-            0,
-            "the jump point searches and their tables need octile movement without corner \
-             cutting or terrain costs; A* needs no table"
-                .to_owned(),
-        );
+        return without_jump_points(graph, allowance);
     }
     // Goal bounding's table with no boxes yet: its jump table and jump
     // points, built in milliseconds, give both tiers' bytes.
@@ -279,15 +327,21 @@ mod tests {
     }
 
     #[test]
-    fn maps_the_jump_point_searches_refuse_get_astar() {
+    fn maps_the_jump_point_searches_refuse_get_astar_over_landmarks_when_they_fit() {
         for nb in [Neighborhood::Four, Neighborhood::OctileCornerCutting] {
-            let choice = choose(&open_map(5, 4, nb), Allowance::default());
-            assert_eq!(
-                choice.spec.algorithm,
-                crate::spec::Algorithm::AStar,
-                "{nb:?}"
-            );
+            let graph = open_map(5, 4, nb);
+            let choice = choose(&graph, Allowance::default());
+            assert_eq!(choice.spec.to_string(), "astar/dh:16:sampled", "{nb:?}");
             assert!(choice.why.contains("octile movement"), "{choice}");
+            assert!(choice.bytes > 0, "{choice}");
+            let no_room = Allowance {
+                seconds: 60.0,
+                bytes: choice.bytes - 1,
+            };
+            let plain = choose(&graph, no_room);
+            assert_eq!(plain.spec.to_string(), "astar", "{nb:?}");
+            assert!(plain.why.contains("over the"), "{plain}");
+            assert_eq!((plain.seconds, plain.bytes), (0.0, 0));
         }
     }
 }
