@@ -74,7 +74,7 @@ impl fmt::Display for Choice {
 
 /// The landmarks of the table [`choose`] offers A* on maps the jump point
 /// searches refuse.
-pub const LANDMARKS: usize = 16;
+const LANDMARKS: usize = 16;
 
 /// [`choose`] on a map the jump point searches refuse: A* over
 /// [`LANDMARKS`] landmarks when its table, built here, fits in
@@ -132,7 +132,7 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
 /// search (`jps`), which needs nothing. On a map the jump point
 /// searches do not take (4-connected movement, corner cutting or terrain
-/// costs), A* over a table of [`LANDMARKS`] landmarks (`astar/dh:16`)
+/// costs), A* over a table of 16 landmarks (`astar/dh:16`)
 /// when its table fits (it is built here, to time it), else A* with the
 /// map's default heuristic. Every choice is optimal.
 ///
