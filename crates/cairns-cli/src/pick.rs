@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         });
         println!("{out}");
     } else {
-        println!("search: {search}");
+        println!("search: {}", choice.spec);
         println!("why: {}", choice.why);
         println!(
             "before the first query: up to {:.1} s and {} bytes",

@@ -83,6 +83,9 @@ pub fn read_scen(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
 /// beside the file (`NAME.map.scen` next to `NAME.map`), and checks each
 /// cost against the published length (`reference="published"`) or a
 /// Dijkstra search (`"dijkstra"`, for files whose lengths are wrong).
+/// `movement` is the rule the map is searched under (`"octile"`, `"4"`
+/// or `"octile-cut"`, as for `Grid`); the published lengths are octile
+/// ones, so under another rule every cost is checked against Dijkstra.
 /// Returns a dict: `name`, `queries`, `mismatches` (one message per query
 /// whose cost is wrong, as `cairns scen` prints them), `data_errors` (the
 /// scenarios that do not fit the map), the columns `line`, `start`,
@@ -90,14 +93,16 @@ pub fn read_scen(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
 /// (per query), and `total_s`.
 #[expect(
     clippy::needless_pass_by_value,
-    reason = "pyo3 hands arguments over as owned values"
+    clippy::too_many_arguments,
+    reason = "pyo3 hands arguments over as owned values, one a keyword of the Python function"
 )]
 #[pyfunction]
-#[pyo3(signature = (scen, spec = "astar", map = None, every = 1, threads = 1, reference = "published"))]
+#[pyo3(signature = (scen, spec = "astar", map = None, every = 1, threads = 1, reference = "published", movement = None))]
 pub fn run_scen<'py>(
     py: Python<'py>, scen: PathBuf, spec: &str, map: Option<PathBuf>, every: usize, threads: usize,
-    reference: &str,
+    reference: &str, movement: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let movement = rule(movement)?;
     let spec: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
     let reference = match reference {
         "published" => Reference::Published,
@@ -113,9 +118,17 @@ pub fn run_scen<'py>(
     } else {
         threads
     };
+    let reference = if movement == Neighborhood::Octile {
+        reference
+    } else {
+        Reference::Dijkstra
+    };
     let (instance, summary, resolved) = py.detach(|| -> PyResult<_> {
-        let instance =
+        let mut instance =
             Instance::load(&scen, map.as_deref(), every).map_err(|e| instance_to_py(&e))?;
+        if movement != Neighborhood::Octile {
+            instance.graph = GridGraph::new(instance.graph.grid().clone(), movement);
+        }
         let engine = Engine::new(instance.graph.clone(), &spec).map_err(|e| to_py(&e))?;
         let summary = runner::run_threads(&instance, || engine.searcher(), reference, threads);
         Ok((instance, summary, engine.spec().to_string()))
@@ -126,6 +139,8 @@ pub fn run_scen<'py>(
     d.set_item("scen_path", instance.scen_path.display().to_string())?;
     d.set_item("map_path", instance.map_path.display().to_string())?;
     d.set_item("spec", resolved)?;
+    d.set_item("movement", movement.token())?;
+    d.set_item("reference", reference.name())?;
     d.set_item("queries", summary.queries)?;
     d.set_item("mismatches", lines(&summary.mismatches))?;
     d.set_item("data_errors", lines(&instance.data_errors))?;

@@ -43,6 +43,19 @@ def test_every_family_matches_its_lengths(movingai, family):
     assert total >= 100
 
 
+@pytest.mark.parametrize("movement", ["4", "octile-cut"])
+def test_another_movement_rule_is_checked_against_dijkstra(movingai, movement):
+    scen = movingai / "dao" / "arena.map.scen"
+    result = cp.run_scen(scen, "astar/dh:4", every=10, threads=2, movement=movement)
+    assert result["movement"] == movement and result["reference"] == "dijkstra"
+    assert result["mismatches"] == [] and result["queries"] > 0
+    # The published lengths are octile ones: 4-connected paths are longer.
+    if movement == "4":
+        assert sum(result["cost"]) > sum(result["optimal"])
+    with pytest.raises(ValueError, match="not 4-connected; there use astar with the dh heuristic"):
+        cp.run_scen(scen, "jps", every=10, movement="4")
+
+
 def test_astar_matches_the_dao_lengths(movingai):
     # A* takes ~50 times as long as jps: every 8th scenario.
     total = 0

@@ -89,6 +89,7 @@ def run_scen(
     every: int = 1,
     threads: int = 1,
     reference: Literal["published", "dijkstra"] = "published",
+    movement: Optional[str] = None,
 ) -> dict[str, Any]: ...
 
 _Ids = Union[npt.ArrayLike, Sequence[int]]
