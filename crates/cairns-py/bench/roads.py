@@ -31,26 +31,16 @@ Times are mean microseconds per query; "x networkx" is networkx
 import argparse
 import math
 import random
-import statistics
 import time
 from pathlib import Path
 
 import numpy as np
 
 import cairns_path as cp
+from peers import timed  # each pair's answer and the mean seconds of a call
 
 HERE = Path(__file__).resolve()
 DEFAULT_GRAPH = HERE.parents[3].parent / "shared" / "data" / "roads" / "fast_paths" / "bremen_dist.gr"
-
-
-def timed(fn, pairs):
-    """Each pair's answer and the mean seconds of a call."""
-    out, times = [], []
-    for s, t in pairs:
-        t0 = time.perf_counter()
-        out.append(fn(s, t))
-        times.append(time.perf_counter() - t0)
-    return out, statistics.mean(times)
 
 
 def same(a, b):
