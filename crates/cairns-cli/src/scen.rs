@@ -87,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Some(costs) => Instance::load_with_terrain(&args.scen, args.map.as_deref(), every, costs),
         None => Instance::load(&args.scen, args.map.as_deref(), every),
     };
-    let mut instance = match loaded {
+    let instance = match loaded {
         Ok(instance) => instance,
         Err(e) if matches!(e.kind(), InstanceErrorKind::Map { .. }) && args.map.is_none() => {
             // `{:#}`: the system's reason too.
@@ -95,10 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         }
         Err(e) => return Err(e.into()),
     };
-    if args.neighborhood != Neighborhood::Octile {
-        let grid = instance.graph.grid().clone();
-        instance.graph = args.terrain.graph(grid, args.neighborhood);
-    }
+    let instance = instance.under(args.neighborhood);
     let prepared = args.search.prepare(&instance.graph)?;
     let bar = ProgressBar::new(instance.queries.len() as u64);
     bar.set_style(
@@ -110,12 +107,22 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         n => n,
     };
     let summary = if threads > 1 {
-        runner::run_threads(&instance, || prepared.searcher(), reference(args), threads)
+        runner::run_threads(
+            &instance,
+            || prepared.searcher(),
+            reference(args, &instance),
+            threads,
+        )
     } else {
         let mut searcher = prepared.searcher();
-        runner::run(&instance, &mut *searcher, reference(args), &mut |done| {
-            bar.set_position(done as u64);
-        })
+        runner::run(
+            &instance,
+            &mut *searcher,
+            reference(args, &instance),
+            &mut |done| {
+                bar.set_position(done as u64);
+            },
+        )
     };
     bar.finish_and_clear();
     report(args, &instance, &prepared, &summary)
@@ -149,13 +156,14 @@ fn per_query_on_stdout(args: &Args) -> bool {
 }
 
 /// What the costs are checked against: `--against`, or Dijkstra under
-/// `--terrain` or a movement rule other than octile, whose costs the
+/// `--terrain` (even costs that equal the Moving AI rule's) or a movement
+/// rule other than octile ([`Instance::reference`]), whose costs the
 /// published lengths do not know.
-fn reference(args: &Args) -> Reference {
-    if args.terrain.terrain.is_some() || args.neighborhood != Neighborhood::Octile {
+fn reference(args: &Args, instance: &Instance) -> Reference {
+    if args.terrain.terrain.is_some() {
         Reference::Dijkstra
     } else {
-        args.against.into()
+        instance.reference(args.against.into())
     }
 }
 
@@ -178,7 +186,7 @@ fn summary_json(
         "table_bytes": prepared.table_bytes(),
         "open": spec.open_kind().name(),
         "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
-        "against": reference(args).name(),
+        "against": reference(args, instance).name(),
         "neighborhood": args.neighborhood.token(),
         "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
         "queries": summary.queries,

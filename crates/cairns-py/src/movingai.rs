@@ -118,20 +118,14 @@ pub fn run_scen<'py>(
     } else {
         threads
     };
-    let reference = if movement == Neighborhood::Octile {
-        reference
-    } else {
-        Reference::Dijkstra
-    };
-    let (instance, summary, resolved) = py.detach(|| -> PyResult<_> {
-        let mut instance =
-            Instance::load(&scen, map.as_deref(), every).map_err(|e| instance_to_py(&e))?;
-        if movement != Neighborhood::Octile {
-            instance.graph = GridGraph::new(instance.graph.grid().clone(), movement);
-        }
+    let (instance, summary, resolved, reference) = py.detach(|| -> PyResult<_> {
+        let instance = Instance::load(&scen, map.as_deref(), every)
+            .map_err(|e| instance_to_py(&e))?
+            .under(movement);
+        let reference = instance.reference(reference);
         let engine = Engine::new(instance.graph.clone(), &spec).map_err(|e| to_py(&e))?;
         let summary = runner::run_threads(&instance, || engine.searcher(), reference, threads);
-        Ok((instance, summary, engine.spec().to_string()))
+        Ok((instance, summary, engine.spec().to_string(), reference))
     })?;
     let q = &instance.queries;
     let d = PyDict::new(py);

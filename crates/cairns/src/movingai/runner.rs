@@ -221,6 +221,31 @@ impl Instance {
         Instance { graph, ..self }
     }
 
+    /// The instance on its map under another movement rule (its terrain
+    /// costs kept): the queries are kept, but their published lengths are
+    /// octile ones, so [`reference`](Self::reference) then checks against
+    /// [`Reference::Dijkstra`].
+    #[must_use]
+    pub fn under(self, neighborhood: Neighborhood) -> Instance {
+        if neighborhood == self.graph.neighborhood() {
+            return self;
+        }
+        let costs = self.graph.tile_costs();
+        let graph = GridGraph::with_terrain(self.graph.into_grid(), neighborhood, &costs);
+        Instance { graph, ..self }
+    }
+
+    /// What the costs are checked against when `requested` is asked for:
+    /// the published lengths hold only on the octile map with the Moving AI
+    /// rule's costs, so on any other graph Dijkstra's.
+    pub fn reference(&self, requested: Reference) -> Reference {
+        if self.graph.neighborhood() == Neighborhood::Octile && !self.graph.has_terrain() {
+            requested
+        } else {
+            Reference::Dijkstra
+        }
+    }
+
     /// Keeps at most `max` of the queries, evenly spread: every
     /// `ceil(n / max)`-th, starting with the first (for test suites that
     /// cap the work per file).
@@ -632,6 +657,60 @@ mod tests {
             queries,
             data_errors: Vec::new(),
         }
+    }
+
+    /// Under another rule the graph takes it (terrain kept), and the
+    /// published lengths no longer count: Dijkstra checks every cost, and
+    /// the 4-connected costs it finds do not match the octile ones.
+    #[test]
+    fn another_movement_rule_is_checked_against_dijkstra() {
+        let octile = instance();
+        assert_eq!(octile.reference(Reference::Published), Reference::Published);
+        let same = instance().under(Neighborhood::Octile);
+        assert_eq!(same.graph.grid(), octile.graph.grid());
+        assert_eq!(same.graph.neighborhood(), Neighborhood::Octile);
+        for rule in [Neighborhood::Four, Neighborhood::OctileCornerCutting] {
+            let moved = instance().under(rule);
+            assert_eq!(moved.graph.neighborhood(), rule);
+            assert_eq!(moved.queries, octile.queries);
+            assert_eq!(moved.reference(Reference::Published), Reference::Dijkstra);
+            let search = SearchSpec::new(crate::spec::Algorithm::AStar);
+            let prepared = search.prepare(&moved.graph).unwrap();
+            let checked = run(
+                &moved,
+                &mut *prepared.searcher(),
+                Reference::Dijkstra,
+                &mut |_| {},
+            );
+            assert!(
+                checked.mismatches.is_empty(),
+                "{rule:?}: {:?}",
+                checked.mismatches
+            );
+            if rule == Neighborhood::Four {
+                let published = run(
+                    &moved,
+                    &mut *prepared.searcher(),
+                    Reference::Published,
+                    &mut |_| {},
+                );
+                assert!(
+                    !published.mismatches.is_empty(),
+                    "4-connected costs are not octile ones"
+                );
+            }
+        }
+        let costs: TileCosts = "S=3".parse().unwrap();
+        let swamp = Instance {
+            graph: GridGraph::with_terrain(
+                octile.graph.grid().clone(),
+                Neighborhood::Octile,
+                &costs,
+            ),
+            ..instance()
+        };
+        let moved = swamp.under(Neighborhood::Four);
+        assert_eq!(moved.graph.tile_costs(), costs, "the terrain is kept");
     }
 
     /// Regression test: a missing scenario file gave no reason; the I/O
