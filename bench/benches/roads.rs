@@ -23,7 +23,6 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
-use cairns::movingai::runner::median;
 use cairns::search::{ChCache, ContractionHierarchy};
 use cairns_bench::roads::{BestRound, DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
@@ -38,12 +37,6 @@ fn args() -> RoadArgs {
         args.graphs = alt::GRAPHS.map(String::from).to_vec();
     }
     args
-}
-
-/// Mean and median microseconds of per-query times in seconds.
-fn summary(times: &[f64]) -> (f64, f64) {
-    let mean = times.iter().sum::<f64>() / times.len() as f64 * 1e6;
-    (mean, median(times) * 1e6)
 }
 
 struct Row {

@@ -102,6 +102,11 @@ impl BestRound {
         self.offer(each.iter().sum(), each);
     }
 
+    /// Each query's seconds in the round kept.
+    pub fn each(&self) -> &[f64] {
+        &self.each
+    }
+
     /// Mean (the total over the queries) and median microseconds a query.
     pub fn summary(&self) -> (f64, f64) {
         (

@@ -25,9 +25,7 @@ use cairns::graph::{CsrGraph, NodeId, parse_graph, read_graph};
 use cairns::landmarks::{Directedness, LandmarkTable, Placement, place};
 use cairns::search::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
 
-use cairns_bench::roads::{RoadArgs, seeded_queries};
-
-use super::summary;
+use cairns_bench::roads::{BestRound, RoadArgs, seeded_queries};
 
 /// The graphs of `--alt` without GRAPH arguments.
 pub(super) const GRAPHS: [&str; 5] = [
@@ -94,7 +92,7 @@ fn measure(
 ) -> Measured {
     let mut cache = BiCache::new();
     let (mut settled, mut settled_found) = (0u64, 0u64);
-    let mut best: Vec<f64> = Vec::new();
+    let mut best = BestRound::default();
     for round in 0..rounds.max(1) {
         let mut times = Vec::with_capacity(queries.len());
         for &(s, t, want) in queries {
@@ -109,13 +107,11 @@ fn measure(
                 }
             }
         }
-        if best.is_empty() || times.iter().sum::<f64>() < best.iter().sum::<f64>() {
-            best = times;
-        }
+        best.offer_each(times);
     }
     let found: Vec<f64> = queries
         .iter()
-        .zip(&best)
+        .zip(best.each())
         .filter(|(q, _)| q.2.is_some())
         .map(|(_, &t)| t)
         .collect();
@@ -127,7 +123,7 @@ fn measure(
             settled as f64 / queries.len() as f64,
             settled_found as f64 / connected,
         ),
-        us: (summary(&best), found.iter().sum::<f64>() / connected * 1e6),
+        us: (best.summary(), found.iter().sum::<f64>() / connected * 1e6),
     }
 }
 
