@@ -65,9 +65,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// The `cairns path` command that runs the search chosen, with every
-/// option of `args` that changes the answer (the heuristic it chose, the movement rule unless it
-/// is the default, the terrain costs), quoted for a POSIX shell.
+/// The `cairns path` command that runs the search chosen, with the
+/// heuristic it chose and every option of `args` that changes the answer
+/// (the movement rule unless it is the default, the terrain costs), quoted
+/// for a POSIX shell.
 fn run_command(args: &Args, search: &str, heuristic: Option<&str>) -> String {
     let mut words = vec![
         "cairns".to_string(),
