@@ -1,5 +1,6 @@
 //! A grid seen as a graph under a movement rule.
 
+use super::clearance::{AgentSizeError, Clearance, MAX_AGENT_SIZE};
 use super::terrain::{Terrain, TerrainError, TerrainErrorKind, TileCosts, cost_error, move_cost};
 use super::{Components, DIAGONAL, Grid, Tile};
 use crate::graph::{Graph, NodeId, Reversible};
@@ -194,6 +195,32 @@ pub struct GridGraph {
     /// cell's cost from them, and turns the terrain on when a tile's cost
     /// differs. `None` otherwise (with terrain, its own tiles say it).
     dormant: Option<Box<TileCosts>>,
+    /// The agent larger than one cell the graph is for
+    /// ([`with_size`](Self::with_size)): `grid` is then the map as it sees
+    /// it, each cell open where its block is free. `None` for size 1.
+    agent: Option<Box<Agent>>,
+}
+
+/// What a graph for an agent larger than one cell keeps beside the map it
+/// sees: the map itself and its clearances ([`super::clearance`]).
+#[derive(Clone, Debug)]
+struct Agent {
+    size: u32,
+    map: Grid,
+    clearance: Clearance,
+}
+
+impl Agent {
+    /// The tile the agent sees at `(x, y)`: the map's where its block is
+    /// free, a wall (`@`) where a passable cell is too tight for it.
+    fn seen(&self, x: u32, y: u32) -> Tile {
+        let tile = self.map.get(x, y).unwrap_or(Tile::OutOfBounds);
+        if !tile.is_passable() || u32::from(self.clearance.get(x, y)) >= self.size {
+            tile
+        } else {
+            Tile::OutOfBounds
+        }
+    }
 }
 
 /// The direction of a move by its 3x3 block position (row-major from the
@@ -336,6 +363,123 @@ impl GridGraph {
         Ok(Self::build(grid, neighborhood, Some(terrain)))
     }
 
+    /// The graph of this map for an agent of `size` x `size` cells, placed
+    /// by its top-left cell ([`clearance`](super::clearance) gives the
+    /// rules): a cell is open where the agent's block there is free, and
+    /// moves follow the movement rule applied to the blocks, so that every
+    /// search and table runs on it as on any grid. Node ids, paths and
+    /// [`grid`](Self::grid) are the agent's top-left cells and the map as
+    /// it sees it; [`map`](Self::map) is the map itself, and
+    /// [`set_tile`](Self::set_tile) edits it. Size 1 is the graph itself.
+    /// `O(cells)`.
+    ///
+    /// # Errors
+    ///
+    /// [`AgentSizeError`] for a size of 0 or above
+    /// [`MAX_AGENT_SIZE`](super::MAX_AGENT_SIZE), or a graph with terrain
+    /// costs and a size above 1.
+    ///
+    /// ```
+    /// use cairns::grid::{GridGraph, Neighborhood};
+    /// use cairns::search::{AStar, Search, SearchCache};
+    /// use cairns::heuristic::Octile;
+    ///
+    /// // The wall down the middle has a gap one cell high (row 1) and
+    /// // one two cells high (rows 4 and 5).
+    /// let graph = GridGraph::from_ascii("
+    ///     ...@...
+    ///     .......
+    ///     ...@...
+    ///     ...@...
+    ///     .......
+    ///     .......
+    /// ", Neighborhood::Octile).unwrap();
+    /// let big = graph.clone().with_size(2).unwrap();
+    /// let (start, goal) = (big.node(0, 0).unwrap(), big.node(5, 0).unwrap());
+    /// let cost = |g: &GridGraph| {
+    ///     AStar::new(g, Octile::new(g)).search_cost(start, goal, &mut SearchCache::new())
+    /// };
+    /// assert_eq!(cost(&graph), Some(3.0 + 2.0 * cairns::grid::DIAGONAL));
+    /// // Two cells wide, the agent goes round by the lower gap: down 4,
+    /// // across 3 in the gap, up 4.
+    /// assert_eq!(cost(&big), Some(9.0 + 2.0 * cairns::grid::DIAGONAL));
+    /// assert!(!big.is_passable(big.node(6, 0).unwrap())); // its block would leave the map
+    /// ```
+    pub fn with_size(self, size: u32) -> Result<GridGraph, AgentSizeError> {
+        if size == 0 || size > MAX_AGENT_SIZE {
+            return Err(AgentSizeError::OutOfRange(size));
+        }
+        if size == 1 {
+            return Ok(self);
+        }
+        if self.terrain.is_some() {
+            return Err(AgentSizeError::Terrain);
+        }
+        let (width, height) = (self.width(), self.height());
+        let clearance = Clearance::new(width, height, size as u8, |x, y| self.cell_passable(x, y));
+        let canonical = self.canonical;
+        let agent = Agent {
+            size,
+            map: self.grid,
+            clearance,
+        };
+        let mut tiles = Vec::with_capacity(agent.map.len());
+        for y in 0..height {
+            for x in 0..width {
+                tiles.push(agent.seen(x, y));
+            }
+        }
+        let seen = Grid::from_tiles(width, height, tiles).expect("the map's own size");
+        let mut graph = Self::build(seen, self.neighborhood, None);
+        graph.agent = Some(Box::new(agent));
+        Ok(graph.with_canonical_ordering(canonical))
+    }
+
+    /// The agent's size: its side in cells (1 unless built by
+    /// [`with_size`](Self::with_size)).
+    pub fn size(&self) -> u32 {
+        self.agent.as_ref().map_or(1, |a| a.size)
+    }
+
+    /// The map itself: for an agent larger than one cell the map before
+    /// its clearance closed the cells too tight for it, otherwise
+    /// [`grid`](Self::grid).
+    pub fn map(&self) -> &Grid {
+        self.agent.as_ref().map_or(&self.grid, |a| &a.map)
+    }
+
+    /// Sets the map's tile at `(x, y)` and returns the cells of
+    /// [`grid`](Self::grid) to set for it, each `(x, y, tile)`, without
+    /// setting them: the cell itself at size 1; for a larger agent, the
+    /// anchors whose blocks hold the cell and whose tile it sees changed
+    /// (its clearances brought along). Nothing off the map. The caller
+    /// sets them ([`set_cell`](Self::set_cell)) before the next map edit,
+    /// whose cells are found against the grid as set.
+    pub(crate) fn map_edit(&mut self, x: u32, y: u32, tile: Tile) -> Vec<(u32, u32, Tile)> {
+        let Some(agent) = self.agent.as_deref_mut() else {
+            return if self.grid.contains(x, y) {
+                vec![(x, y, tile)]
+            } else {
+                Vec::new()
+            };
+        };
+        if !agent.map.set(x, y, tile) {
+            return Vec::new();
+        }
+        let map = &agent.map;
+        let (xs, ys) = agent.clearance.update(x, y, |x, y| map.is_passable(x, y));
+        let mut seen = Vec::new();
+        for ay in ys {
+            for ax in xs.clone() {
+                let now = agent.seen(ax, ay);
+                if self.grid.get(ax, ay) != Some(now) {
+                    seen.push((ax, ay, now));
+                }
+            }
+        }
+        seen
+    }
+
     fn build(grid: Grid, neighborhood: Neighborhood, terrain: Option<Terrain>) -> GridGraph {
         // Terrain that changes nothing is dropped, so that the graph keeps
         // the uniform grid's fast paths (jump points, canonical ordering).
@@ -364,6 +508,7 @@ impl GridGraph {
             components: Components::default(),
             terrain,
             dormant,
+            agent: None,
         };
         graph.update_masks();
         graph.components = Components::of_grid(&graph);
@@ -591,9 +736,12 @@ impl GridGraph {
         &self.grid
     }
 
-    /// Gives the grid back.
+    /// Gives the map back ([`map`](Self::map)).
     pub fn into_grid(self) -> Grid {
-        self.grid
+        match self.agent {
+            Some(agent) => agent.map,
+            None => self.grid,
+        }
     }
 
     /// The movement rule.
@@ -706,7 +854,27 @@ impl GridGraph {
     /// (so it has no terrain), the first tile they price apart from the
     /// Moving AI rule turns the terrain on, which prices every move once
     /// (`O(cells)`) and turns canonical ordering off.
+    ///
+    /// For an agent larger than one cell ([`with_size`](Self::with_size))
+    /// this edits the map: the cells whose blocks hold `(x, y)` open or
+    /// close for the agent, each as a cell of a size-1 grid does.
     pub fn set_tile(&mut self, x: u32, y: u32, tile: Tile) -> bool {
+        if self.agent.is_none() {
+            return self.set_cell(x, y, tile);
+        }
+        if !self.map().contains(x, y) {
+            return false;
+        }
+        for (x, y, tile) in self.map_edit(x, y, tile) {
+            self.set_cell(x, y, tile);
+        }
+        true
+    }
+
+    /// [`set_tile`](Self::set_tile) of a cell of [`grid`](Self::grid), the
+    /// map as the agent sees it: what the tables' repairs call, each for a
+    /// cell of [`map_edit`](Self::map_edit).
+    pub(crate) fn set_cell(&mut self, x: u32, y: u32, tile: Tile) -> bool {
         let was_passable = self.cell_passable(x, y);
         if !self.grid.set(x, y, tile) {
             return false;

@@ -8,6 +8,7 @@
 
 mod ascii;
 mod bits;
+mod clearance;
 mod components;
 mod generate;
 mod grid_graph;
@@ -17,6 +18,7 @@ pub mod terrain;
 pub(crate) use ascii::{grid_from_parts, parse_row};
 
 pub use bits::BitGrid;
+pub use clearance::{AgentSizeError, MAX_AGENT_SIZE};
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate, paint_terrain, random_queries};
 pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood, UnknownNeighborhood};

@@ -604,11 +604,27 @@ impl IncrementalTable {
     /// on; the next step starts it again. Returns `false` (changing
     /// nothing) when the cell is off the grid.
     ///
+    /// For an agent larger than one cell ([`GridGraph::with_size`]) this
+    /// edits the map, and records a change for each cell the agent sees
+    /// open or close.
+    ///
     /// # Panics
     ///
     /// When `graph` has another size than the table.
     pub fn set_tile(&mut self, graph: &mut GridGraph, x: u32, y: u32, tile: Tile) -> bool {
         self.check(graph);
+        if !graph.map().contains(x, y) {
+            return false;
+        }
+        for (x, y, tile) in graph.map_edit(x, y, tile) {
+            self.set_cell(graph, x, y, tile);
+        }
+        true
+    }
+
+    /// [`set_tile`](Self::set_tile) of a cell of the grid the agent sees
+    /// ([`GridGraph::map_edit`] gives them).
+    pub(crate) fn set_cell(&mut self, graph: &mut GridGraph, x: u32, y: u32, tile: Tile) -> bool {
         let Some(before) = graph.grid().get(x, y) else {
             return false;
         };
@@ -648,7 +664,7 @@ impl IncrementalTable {
             b.since.note(graph, x, y, tile);
         }
         self.lattice = None;
-        graph.set_tile(x, y, tile)
+        graph.set_cell(x, y, tile)
     }
 
     /// A differential heuristic over the table that is admissible on

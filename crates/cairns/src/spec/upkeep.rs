@@ -143,15 +143,20 @@ impl Pending {
         let mut follow =
             landmarks.map(|table| Lineage::follow(&mut follower, engine, graph, table.landmarks()));
         let mut edited = Vec::with_capacity(cells.len());
+        // Each cell of the map, as the cells of the grid the agent sees
+        // (the same cell for an agent of one cell), each set before the
+        // next map cell is looked at.
         for &(x, y, tile) in cells {
-            if let Some(changes) = stale.as_mut() {
-                changes.note(graph, x, y, tile);
+            for (x, y, tile) in graph.map_edit(x, y, tile) {
+                if let Some(changes) = stale.as_mut() {
+                    changes.note(graph, x, y, tile);
+                }
+                match follow.as_deref_mut() {
+                    Some(table) => table.set_cell(graph, x, y, tile),
+                    None => graph.set_cell(x, y, tile),
+                };
+                edited.extend(graph.node(x, y));
             }
-            match follow.as_deref_mut() {
-                Some(table) => table.set_tile(graph, x, y, tile),
-                None => graph.set_tile(x, y, tile),
-            };
-            edited.extend(graph.node(x, y));
         }
         if let Some(table) = follow {
             if stale.is_some() {

@@ -13,6 +13,7 @@ mod goals;
 mod matrix;
 mod properties;
 mod scenarios;
+mod sizes;
 mod terrain;
 
 use std::path::Path;
