@@ -133,17 +133,17 @@ mod tests {
 
     /// The clearance by its definition: the largest free block anchored at
     /// `(x, y)`, capped.
-    fn by_definition(open: &[Vec<bool>], x: usize, y: usize, cap: u8) -> u8 {
-        let (h, w) = (open.len(), open[0].len());
-        let mut k = 0;
-        while k < usize::from(cap)
-            && x + k < w
-            && y + k < h
-            && (0..=k).all(|i| (0..=k).all(|j| open[y + j][x + i]))
+    fn by_definition(open: &[Vec<bool>], col: usize, row: usize, cap: u8) -> u8 {
+        let (rows, cols) = (open.len(), open[0].len());
+        let mut side = 0;
+        while side < usize::from(cap)
+            && col + side < cols
+            && row + side < rows
+            && (0..=side).all(|i| (0..=side).all(|j| open[row + j][col + i]))
         {
-            k += 1;
+            side += 1;
         }
-        k as u8
+        side as u8
     }
 
     proptest! {

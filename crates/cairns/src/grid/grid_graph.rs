@@ -423,16 +423,33 @@ impl GridGraph {
             map: self.grid,
             clearance,
         };
-        let mut tiles = Vec::with_capacity(agent.map.len());
+        let mut seen = agent.map.clone();
         for y in 0..height {
             for x in 0..width {
-                tiles.push(agent.seen(x, y));
+                seen.set(x, y, agent.seen(x, y));
             }
         }
-        let seen = Grid::from_tiles(width, height, tiles).expect("the map's own size");
         let mut graph = Self::build(seen, self.neighborhood, None);
         graph.agent = Some(Box::new(agent));
         Ok(graph.with_canonical_ordering(canonical))
+    }
+
+    /// The same map, costs and agent size under another movement rule.
+    /// `O(cells)`.
+    #[must_use]
+    pub fn with_neighborhood(self, neighborhood: Neighborhood) -> GridGraph {
+        if neighborhood == self.neighborhood {
+            return self;
+        }
+        let canonical = self.canonical;
+        let terrain = self.terrain.map(|t| {
+            let t = *t;
+            Terrain::new(t.tiles, t.cells)
+        });
+        let mut graph = Self::build(self.grid, neighborhood, terrain);
+        graph.dormant = graph.dormant.or(self.dormant);
+        graph.agent = self.agent;
+        graph.with_canonical_ordering(canonical)
     }
 
     /// The agent's size: its side in cells (1 unless built by

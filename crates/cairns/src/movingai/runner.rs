@@ -14,7 +14,7 @@ use super::{
     ParseError, ScenarioError, lengths_match, map_path_for, read_map, read_map_with, read_scen,
 };
 use crate::graph::NodeId;
-use crate::grid::{GridGraph, Neighborhood, Tile, TileCosts};
+use crate::grid::{AgentSizeError, GridGraph, Neighborhood, Tile, TileCosts};
 use crate::search::{Dijkstra, Search, SearchCache, SearchStats, Searcher, batch};
 
 /// One query of a scenario file, resolved to node ids on its map.
@@ -227,19 +227,39 @@ impl Instance {
     /// [`Reference::Dijkstra`].
     #[must_use]
     pub fn under(self, neighborhood: Neighborhood) -> Instance {
-        if neighborhood == self.graph.neighborhood() {
-            return self;
-        }
-        let costs = self.graph.tile_costs();
-        let graph = GridGraph::with_terrain(self.graph.into_grid(), neighborhood, &costs);
+        let graph = self.graph.with_neighborhood(neighborhood);
         Instance { graph, ..self }
+    }
+
+    /// The instance for an agent of `size` x `size` cells
+    /// ([`GridGraph::with_size`]): the queries whose endpoints are open to
+    /// it are kept (compare [`queries`](Self::queries)' length), and
+    /// [`reference`](Self::reference) then checks against
+    /// [`Reference::Dijkstra`].
+    ///
+    /// # Errors
+    ///
+    /// Those of [`GridGraph::with_size`].
+    pub fn for_size(self, size: u32) -> Result<Instance, AgentSizeError> {
+        let graph = self.graph.with_size(size)?;
+        let mut queries = self.queries;
+        queries.retain(|q| graph.is_passable(q.start) && graph.is_passable(q.goal));
+        Ok(Instance {
+            graph,
+            queries,
+            ..self
+        })
     }
 
     /// What the costs are checked against when `requested` is asked for:
     /// the published lengths hold only on the octile map with the Moving AI
-    /// rule's costs, so on any other graph Dijkstra's.
+    /// rule's costs for an agent of one cell, so on any other graph
+    /// Dijkstra's.
     pub fn reference(&self, requested: Reference) -> Reference {
-        if self.graph.neighborhood() == Neighborhood::Octile && !self.graph.has_terrain() {
+        if self.graph.neighborhood() == Neighborhood::Octile
+            && !self.graph.has_terrain()
+            && self.graph.size() == 1
+        {
             requested
         } else {
             Reference::Dijkstra

@@ -181,6 +181,47 @@ fn street_published_lengths() {
 
 /// Every set of the data directory is covered by a test above (or by the
 /// wc3maps512 test), so a set added to the data is not silently ignored.
+/// Agents of `size` x `size` cells ([`Instance::for_size`]) on the first
+/// scenario file of every set: A*, jump point search (online, JPS+, JPS+
+/// with goal bounding) and subgoal graphs (the tables cut by
+/// [`check_budgeted`]'s budget) on up to 25 of the queries whose endpoints
+/// are open to the agent, every cost checked against Dijkstra on the same
+/// graph. (The block rule itself is checked against a search that moves
+/// the block over the map, in `sizes.rs`.)
+fn sized_against_dijkstra(size: u32) {
+    let mut mismatches = Vec::new();
+    let (mut runs, mut kept) = (0, 0);
+    for set in sets() {
+        let file = &scen_files(&set)[0];
+        let mut inst = load(file)
+            .for_size(size)
+            .unwrap_or_else(|e| panic!("{}: {e}", short(file)));
+        assert_eq!(inst.graph.size(), size);
+        assert_eq!(inst.reference(Reference::Published), Reference::Dijkstra);
+        inst.keep_at_most(25);
+        kept += inst.queries.len();
+        for spec in ["astar/octile", "jps/octile", "jps+/octile"] {
+            runs += check(spec, &inst, Reference::Dijkstra, &mut mismatches);
+        }
+        runs += check_budgeted(&inst, Reference::Dijkstra, &mut mismatches);
+    }
+    assert!(kept > 100, "only {kept} queries fit agents of size {size}");
+    assert_none(
+        &format!("size {size}: astar, jps, jps+, jps+bb and sub, {runs} searches"),
+        &mismatches,
+    );
+}
+
+#[test]
+fn agents_of_size_two_against_dijkstra() {
+    sized_against_dijkstra(2);
+}
+
+#[test]
+fn agents_of_size_three_against_dijkstra() {
+    sized_against_dijkstra(3);
+}
+
 #[test]
 fn every_set_is_tested() {
     assert_eq!(

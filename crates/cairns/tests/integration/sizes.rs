@@ -134,9 +134,12 @@ fn check(engine: &Engine, k: u32, start: (u32, u32)) -> Result<(), TestCaseError
     Ok(())
 }
 
+/// A map, its rule, the agent's size, a start and the cells to flip.
+type Case = (Grid, Neighborhood, u32, (u32, u32), Vec<(u32, u32)>);
+
 /// A random map of up to 11x11 cells, a rule, a size, a start and some
 /// cells to flip.
-fn case() -> impl Strategy<Value = (Grid, Neighborhood, u32, (u32, u32), Vec<(u32, u32)>)> {
+fn case() -> impl Strategy<Value = Case> {
     (
         3u32..=11,
         3u32..=11,
