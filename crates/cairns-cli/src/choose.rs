@@ -193,9 +193,10 @@ pub fn write_tables(
     writeln!(out, "{:width$} {}", "table bytes", prepared.table_bytes())
 }
 
-/// The terrain costs of a command's map (`--terrain`).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct TerrainArgs {
+/// What a command's map is searched for: its terrain costs (`--terrain`)
+/// and the agent's size (`--size`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct MapRules {
     /// Terrain costs per tile letter, `S=3,W=inf,T=2`: a positive cost, or
     /// inf for impassable, for any of `. G @ O T S W`, or for a letter of
     /// your own that the map then may hold (`F=3`: forest); letters left
@@ -206,9 +207,26 @@ pub struct TerrainArgs {
     /// map with terrain costs.
     #[arg(long, value_name = "COSTS")]
     pub terrain: Option<TileCosts>,
+    /// The agent's size: it covers K x K cells and is placed by its
+    /// top-left cell, which may stand only where that whole block is free;
+    /// a move is the movement rule applied to the block (no corner cutting
+    /// by the block under octile). Coordinates, paths and costs are the
+    /// top-left cell's. 1 to 255; above 1, not with --terrain.
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(cairns::grid::MAX_AGENT_SIZE)))]
+    pub size: u32,
 }
 
-impl TerrainArgs {
+impl Default for MapRules {
+    fn default() -> Self {
+        MapRules {
+            terrain: None,
+            size: 1,
+        }
+    }
+}
+
+impl MapRules {
     /// Reads the `.map` file at `path`: with terrain costs, its rows may
     /// hold the custom letters the costs define (`F=3`).
     pub fn read_map(&self, path: &Path) -> Result<Grid, cairns::movingai::LoadError> {
@@ -219,12 +237,17 @@ impl TerrainArgs {
     }
 
     /// The graph of `grid` under `neighborhood`, with the terrain costs if
-    /// any.
-    pub fn graph(&self, grid: Grid, neighborhood: Neighborhood) -> GridGraph {
-        match &self.terrain {
+    /// any, for an agent of the size.
+    ///
+    /// # Errors
+    ///
+    /// A size above 1 with terrain costs.
+    pub fn graph(&self, grid: Grid, neighborhood: Neighborhood) -> anyhow::Result<GridGraph> {
+        let graph = match &self.terrain {
             Some(costs) => GridGraph::with_terrain(grid, neighborhood, costs),
             None => GridGraph::new(grid, neighborhood),
-        }
+        };
+        Ok(graph.with_size(self.size)?)
     }
 }
 
@@ -234,7 +257,15 @@ pub fn endpoint(
     graph: &GridGraph, name: &str, what: &str, (x, y): (u32, u32),
 ) -> anyhow::Result<NodeId> {
     let grid = graph.grid();
-    match (grid.get(x, y), graph.node(x, y)) {
+    match (graph.map().get(x, y), graph.node(x, y)) {
+        (Some(t), Some(node))
+            if t.is_passable() && !graph.is_passable(node) && graph.size() > 1 =>
+        {
+            let k = graph.size();
+            bail!(
+                "{what} ({x}, {y}) is not open to an agent of size {k} in {name}: its {k}x{k} block from there holds a wall or leaves the map"
+            )
+        }
         (Some(t), Some(node)) if !graph.is_passable(node) => {
             let rule = if graph.has_terrain() {
                 " under --terrain"

@@ -12,7 +12,7 @@ use cairns::movingai::runner::{median, same_cost};
 use cairns::spec::{Prepared, SearchSpec};
 
 use crate::Outcome;
-use crate::choose::TerrainArgs;
+use crate::choose::MapRules;
 
 /// Options of the demo.
 #[derive(Debug, clap::Args)]
@@ -30,11 +30,12 @@ pub struct Args {
     /// `cairns generate`), for --terrain.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub patches: u32,
-    /// Terrain costs: the table then compares A* (octile scaled by the
+    /// Terrain costs per tile letter (`S=3,W=inf`; as `cairns path
+    /// --terrain`): the table then compares A* (octile scaled by the
     /// cheapest cell, and 8 landmarks) with Dijkstra, the searches that
     /// need uniform costs left out.
-    #[command(flatten)]
-    pub terrain: TerrainArgs,
+    #[arg(long, value_name = "COSTS")]
+    pub terrain: Option<cairns::grid::TileCosts>,
 }
 
 impl Default for Args {
@@ -44,7 +45,7 @@ impl Default for Args {
             queries: 500,
             seed: 1,
             patches: 0,
-            terrain: TerrainArgs::default(),
+            terrain: None,
         }
     }
 }
@@ -83,7 +84,11 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         .generate(args.size, args.size, args.seed)
         .context("generating the demo map")?;
     paint_terrain(&mut grid, args.patches, args.seed);
-    let graph = args.terrain.graph(grid, Neighborhood::Octile);
+    let rules = MapRules {
+        terrain: args.terrain.clone(),
+        size: 1,
+    };
+    let graph = rules.graph(grid, Neighborhood::Octile)?;
     let pairs = random_queries(&graph, args.queries, args.seed);
     if pairs.is_empty() && args.queries > 0 {
         bail!("the generated map has no passable cell");
@@ -168,7 +173,7 @@ fn print_table(
         args.seed,
         pairs.len()
     )?;
-    if let Some(costs) = &args.terrain.terrain {
+    if let Some(costs) = &args.terrain {
         writeln!(
             out,
             "terrain {costs} on {} patches (cheapest cell {})",

@@ -10,7 +10,7 @@ use cairns::grid::{GridGraph, Neighborhood};
 use cairns::search::{Budget, Path, Progress, Reached, SearchStats, Searcher};
 use cairns::spec::Prepared;
 
-use crate::choose::{SearchArgs, TerrainArgs, endpoint};
+use crate::choose::{MapRules, SearchArgs, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps up to this size in both directions are printed with the path.
@@ -39,7 +39,7 @@ pub struct Args {
     pub search: SearchArgs,
     /// Terrain costs.
     #[command(flatten)]
-    pub terrain: TerrainArgs,
+    pub rules: MapRules,
     /// Never print the map, whatever its size.
     #[arg(long)]
     pub no_draw: bool,
@@ -61,10 +61,30 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The report's lines for the terrain and the agent's size, when not the
+/// Moving AI rule's.
+fn write_rules(out: &mut impl Write, args: &Args, graph: &GridGraph) -> io::Result<()> {
+    if let Some(costs) = &args.rules.terrain {
+        writeln!(
+            out,
+            "terrain    {costs} (cheapest cell {})",
+            graph.min_cost()
+        )?;
+    }
+    if graph.size() > 1 {
+        let k = graph.size();
+        writeln!(
+            out,
+            "size       {k} (a {k}x{k} agent, placed by its top-left cell)"
+        )?;
+    }
+    Ok(())
+}
+
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    let grid = args.terrain.read_map(&args.map)?;
+    let grid = args.rules.read_map(&args.map)?;
     let name = args.map.display().to_string();
-    let graph = args.terrain.graph(grid, args.neighborhood);
+    let graph = args.rules.graph(grid, args.neighborhood)?;
     let cells = |what: &str, points: &[(u32, u32)]| {
         points
             .iter()
@@ -141,13 +161,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     writeln!(out, "generated  {}", stats.generated)?;
     writeln!(out, "max open   {}", stats.max_open)?;
     writeln!(out, "time       {:.1} us", elapsed.as_secs_f64() * 1e6)?;
-    if let Some(costs) = &args.terrain.terrain {
-        writeln!(
-            out,
-            "terrain    {costs} (cheapest cell {})",
-            graph.min_cost()
-        )?;
-    }
+    write_rules(&mut out, args, &graph)?;
     if !prepared.report().is_empty() {
         writeln!(out, "heuristic  {}", prepared.heuristic_label())?;
     }
@@ -188,7 +202,8 @@ fn print_json(
         "search": spec.algorithm.name(),
         "heuristic": prepared.heuristic_label(),
         "neighborhood": graph.neighborhood().token(),
-        "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
+        "terrain": args.rules.terrain.as_ref().map(ToString::to_string),
+        "size": graph.size(),
         "from": args.from.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
         "to": args.to.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
         "cost": found.map(|p| p.cost),

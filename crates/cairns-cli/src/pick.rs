@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use cairns::spec::{Allowance, choose};
 
 use crate::Outcome;
-use crate::choose::TerrainArgs;
+use crate::choose::MapRules;
 
 /// Options of `cairns choose`.
 #[derive(Debug, clap::Args)]
@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: cairns::grid::Neighborhood,
     #[command(flatten)]
-    pub terrain: TerrainArgs,
+    pub rules: MapRules,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -34,8 +34,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     if !(args.seconds >= 0.0 && args.seconds.is_finite()) {
         anyhow::bail!("--seconds must be a finite number of seconds, 0 or more");
     }
-    let grid = args.terrain.read_map(&args.map)?;
-    let graph = args.terrain.graph(grid, args.neighborhood);
+    let grid = args.rules.read_map(&args.map)?;
+    let graph = args.rules.graph(grid, args.neighborhood)?;
     let allowance = Allowance {
         seconds: args.seconds,
         bytes: args.memory.unwrap_or(u64::MAX),
@@ -83,8 +83,11 @@ fn run_command(args: &Args, search: &str, heuristic: Option<&str>) -> String {
     if args.neighborhood != cairns::grid::Neighborhood::default() {
         words.push(format!("--neighborhood {}", args.neighborhood));
     }
-    if let Some(costs) = &args.terrain.terrain {
+    if let Some(costs) = &args.rules.terrain {
         words.push(format!("--terrain {}", shell_word(&costs.to_string())));
+    }
+    if args.rules.size > 1 {
+        words.push(format!("--size {}", args.rules.size));
     }
     words.push("--from X,Y --to X,Y".to_string());
     words.join(" ")

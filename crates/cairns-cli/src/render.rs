@@ -32,7 +32,7 @@ use cairns::spec::{Algorithm, HeuristicSpec, LandmarkMode, PlacementKind};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 
-use crate::choose::{SearchArgs, TableFiles, TerrainArgs, endpoint};
+use crate::choose::{MapRules, SearchArgs, TableFiles, endpoint};
 use crate::{Outcome, parse_point};
 
 /// Maps are scaled up until their longest side is at least this many pixels.
@@ -99,7 +99,7 @@ pub struct Args {
     pub neighborhood: Neighborhood,
     /// Terrain costs (cells made passable by them are drawn as free).
     #[command(flatten)]
-    pub terrain: TerrainArgs,
+    pub rules: MapRules,
     /// Pixels per cell (1 to 64), instead of the scale that fits the map
     /// between 512 and 1024 pixels.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -263,9 +263,9 @@ fn run_one(
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let t_total = Instant::now();
-    let grid = args.terrain.read_map(&args.map)?;
+    let grid = args.rules.read_map(&args.map)?;
     let name = args.map.display().to_string();
-    let graph = args.terrain.graph(grid, args.neighborhood);
+    let graph = args.rules.graph(grid, args.neighborhood)?;
     let start = endpoint(&graph, &name, "start", args.from)?;
     let goal = endpoint(&graph, &name, "goal", args.to)?;
     let compare_dh = args.compare.is_some_and(HeuristicSpec::is_landmarks);
@@ -321,10 +321,11 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         None => Layout::for_map(crop.width, crop.height),
     };
     let jump_points = args.algorithm == Some(Algorithm::Jps);
+    let title = title(args.title.as_deref(), &graph);
     let picture = Picture {
         layout,
         crop,
-        title: args.title.as_deref(),
+        title: title.as_deref(),
         jump_points,
     };
     let canvas = draw(&graph, &picture, &runs, start, goal);
@@ -490,6 +491,24 @@ fn cell_classes(
         }
     }
     (class, explored)
+}
+
+/// The picture's title: `--title`, followed by the movement rule and the
+/// agent's size where they are not the benchmark's (octile, one cell), so
+/// that a picture says what it was searched under.
+fn title(given: Option<&str>, graph: &GridGraph) -> Option<String> {
+    let mut rules = Vec::new();
+    if graph.neighborhood() != Neighborhood::Octile {
+        rules.push(graph.neighborhood().name().to_string());
+    }
+    if graph.size() > 1 {
+        rules.push(format!("agent {0}x{0}", graph.size()));
+    }
+    match (given, rules.is_empty()) {
+        (given, true) => given.map(str::to_string),
+        (Some(t), false) => Some(format!("{t} ({})", rules.join(", "))),
+        (None, false) => Some(rules.join(", ")),
+    }
 }
 
 /// How the picture is framed: the scale, the cells drawn, a title, and

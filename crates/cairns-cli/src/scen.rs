@@ -11,7 +11,7 @@ use cairns::spec::Prepared;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Outcome;
-use crate::choose::{SearchArgs, TerrainArgs};
+use crate::choose::{MapRules, SearchArgs};
 
 /// Options of `cairns scen`.
 #[derive(Debug, clap::Args)]
@@ -33,7 +33,7 @@ pub struct Args {
     /// Terrain costs: the published lengths then no longer apply, so every
     /// cost is checked against Dijkstra on the same costs.
     #[command(flatten)]
-    pub terrain: TerrainArgs,
+    pub rules: MapRules,
     /// Run only every Nth scenario.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub every: u32,
@@ -83,7 +83,7 @@ impl From<Against> for Reference {
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
     let every = args.every as usize;
-    let loaded = match &args.terrain.terrain {
+    let loaded = match &args.rules.terrain {
         Some(costs) => Instance::load_with_terrain(&args.scen, args.map.as_deref(), every, costs),
         None => Instance::load(&args.scen, args.map.as_deref(), every),
     };
@@ -96,6 +96,10 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         Err(e) => return Err(e.into()),
     };
     let instance = instance.under(args.neighborhood);
+    let sampled = instance.queries.len();
+    let instance = instance.for_size(args.rules.size)?;
+    // The scenarios whose endpoints are too tight for the agent.
+    let tight = sampled - instance.queries.len();
     let prepared = args.search.prepare(&instance.graph)?;
     let bar = ProgressBar::new(instance.queries.len() as u64);
     bar.set_style(
@@ -125,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         )
     };
     bar.finish_and_clear();
-    report(args, &instance, &prepared, &summary)
+    report(args, (&instance, tight), &prepared, &summary)
 }
 
 /// Writes the per-query table of `--per-query` to `path` (`-`: stdout).
@@ -160,7 +164,7 @@ fn per_query_on_stdout(args: &Args) -> bool {
 /// rule other than octile ([`Instance::reference`]), whose costs the
 /// published lengths do not know.
 fn reference(args: &Args, instance: &Instance) -> Reference {
-    if args.terrain.terrain.is_some() {
+    if args.rules.terrain.is_some() {
         Reference::Dijkstra
     } else {
         instance.reference(args.against.into())
@@ -170,7 +174,7 @@ fn reference(args: &Args, instance: &Instance) -> Reference {
 /// The summary of `--json`: one object, whose names the other commands'
 /// `--json` reuse where they mean the same thing.
 fn summary_json(
-    args: &Args, instance: &Instance, prepared: &Prepared<'_>, summary: &Summary,
+    args: &Args, (instance, tight): (&Instance, usize), prepared: &Prepared<'_>, summary: &Summary,
 ) -> serde_json::Value {
     let spec = prepared.spec();
     let mismatches = summary.mismatches.len();
@@ -188,7 +192,9 @@ fn summary_json(
         "canonical": spec.algorithm == cairns::spec::Algorithm::Canonical,
         "against": reference(args, instance).name(),
         "neighborhood": args.neighborhood.token(),
-        "terrain": args.terrain.terrain.as_ref().map(ToString::to_string),
+        "terrain": args.rules.terrain.as_ref().map(ToString::to_string),
+        "size": instance.graph.size(),
+        "too_tight": tight,
         "queries": summary.queries,
         "mismatches": mismatches,
         "data_errors": summary.data_errors,
@@ -207,7 +213,7 @@ fn summary_json(
 
 /// Prints the problems (to stderr) and the summary of a run.
 fn report(
-    args: &Args, instance: &Instance, prepared: &Prepared<'_>, summary: &Summary,
+    args: &Args, (instance, tight): (&Instance, usize), prepared: &Prepared<'_>, summary: &Summary,
 ) -> anyhow::Result<Outcome> {
     let scen_name = args.scen.display();
     let problems: Vec<String> = instance
@@ -232,7 +238,7 @@ fn report(
     };
     let mismatches = summary.mismatches.len();
     if args.json {
-        let json = summary_json(args, instance, prepared, summary);
+        let json = summary_json(args, (instance, tight), prepared, summary);
         crate::json::write(&mut out, &json)?;
     } else {
         writeln!(out, "search       {}", spec.algorithm)?;
@@ -242,8 +248,15 @@ fn report(
             let rule = args.neighborhood.token();
             writeln!(out, "movement     {rule} (checked against dijkstra)")?;
         }
-        if let Some(costs) = &args.terrain.terrain {
+        if let Some(costs) = &args.rules.terrain {
             writeln!(out, "terrain      {costs} (checked against dijkstra)")?;
+        }
+        if args.rules.size > 1 {
+            let k = args.rules.size;
+            writeln!(
+                out,
+                "size         {k} (checked against dijkstra; {tight} scenarios too tight for a {k}x{k} agent left out)"
+            )?;
         }
         crate::choose::write_tables(&mut out, prepared, 12)?;
         writeln!(out, "scenarios    {}", summary.queries)?;

@@ -12,7 +12,7 @@ use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, Table};
 
 use crate::Outcome;
-use crate::choose::{BuildReport, OutputFile, SearchArgs, TerrainArgs};
+use crate::choose::{BuildReport, MapRules, OutputFile, SearchArgs};
 
 /// Options of `cairns table build`.
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
-    pub terrain: TerrainArgs,
+    pub rules: MapRules,
     /// The most seconds to spend building the table of `jps+bb` or `sub`,
     /// instead of the budget their searches build within (8 s on a
     /// 512x512 map, less on smaller ones). Past it, the jump points left
@@ -123,8 +123,8 @@ fn search_of(args: &BuildArgs) -> SearchArgs {
 }
 
 pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
-    let grid = args.terrain.read_map(&args.map)?;
-    let graph = args.terrain.graph(grid, args.neighborhood);
+    let grid = args.rules.read_map(&args.map)?;
+    let graph = args.rules.graph(grid, args.neighborhood)?;
     // Before the build, which may take seconds: a path that cannot be
     // written fails now.
     let output = OutputFile::create(&args.output)?;

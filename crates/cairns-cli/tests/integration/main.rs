@@ -9,6 +9,7 @@ mod jump_table;
 mod landmarks;
 mod open_sets;
 mod render;
+mod sizes;
 mod terrain;
 
 use std::fmt::Write as _;

@@ -412,7 +412,8 @@ impl GridGraph {
         if size == 1 {
             return Ok(self);
         }
-        if self.terrain.is_some() {
+        // Costs that price no cell yet would price cells edited in later.
+        if self.terrain.is_some() || self.dormant.is_some() {
             return Err(AgentSizeError::Terrain);
         }
         let (width, height) = (self.width(), self.height());
