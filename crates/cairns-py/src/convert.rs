@@ -93,6 +93,16 @@ pub fn endpoint(graph: &GridGraph, name: &str, what: &str, (x, y): (i64, i64)) -
         .zip(u32::try_from(y).ok())
         .and_then(|(x, y)| graph.node(x, y));
     match node {
+        Some(node)
+            if !graph.is_passable(node)
+                && graph.size() > 1
+                && graph.map().tiles()[node.index()].is_passable() =>
+        {
+            let (x, y, k) = (grid.coords(node).0, grid.coords(node).1, graph.size());
+            Err(PyValueError::new_err(format!(
+                "{what} ({x}, {y}) is not open to an agent of size {k} in {name}: its {k}x{k} block from there holds a wall or leaves the map"
+            )))
+        }
         Some(node) if !graph.is_passable(node) => {
             let (x, y) = grid.coords(node);
             let tile = grid.get(x, y).map_or('?', Tile::to_char);

@@ -199,13 +199,26 @@ impl Engine {
     /// `grid`, copying the grid into the engine and building every table
     /// the spec needs. Raises `ValueError` for a spec that does not parse
     /// or does not fit the grid (`jps` on a 4-connected grid, say).
+    ///
+    /// `size`: the agent covers `size` x `size` cells and is placed by its
+    /// top-left cell, which may stand only where that whole block is free;
+    /// a move is the grid's movement rule applied to the block (no corner
+    /// cutting by the block under `"octile"`). Points, paths and costs are
+    /// the top-left cell's; every spec and table serves every size. 1 to
+    /// 255; above 1, not on a grid with terrain costs (`ValueError`).
     #[new]
-    #[pyo3(signature = (grid, spec = "astar", tables = None))]
+    #[pyo3(signature = (grid, spec = "astar", tables = None, size = 1))]
     fn new(
         py: Python<'_>, grid: Bound<'_, Grid>, spec: &str, tables: Option<Vec<Bound<'_, PyAny>>>,
+        size: u32,
     ) -> PyResult<Engine> {
         let parsed: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
-        let graph = grid.get().graph.clone();
+        let graph = grid
+            .get()
+            .graph
+            .clone()
+            .with_size(size)
+            .map_err(|e| to_py(&e))?;
         let given = tables
             .unwrap_or_default()
             .iter()
@@ -237,6 +250,7 @@ impl Engine {
                 me.grid.clone_ref(py).into_bound(py).into_any(),
                 me.given.clone().into_pyobject(py)?.into_any(),
                 tables.into_pyobject(py)?.into_any(),
+                me.owning.graph().size().into_pyobject(py)?.into_any(),
             ],
         )?;
         Ok((slf.get_type().into_any(), args))
@@ -260,6 +274,12 @@ impl Engine {
     #[getter]
     fn grid(&self, py: Python<'_>) -> Py<Grid> {
         self.grid.clone_ref(py)
+    }
+
+    /// The agent's size: its side in cells (`Engine(..., size=K)`).
+    #[getter]
+    fn size(&self) -> u32 {
+        self.owning.graph().size()
     }
 
     /// Spec `sub`: whether `with_walls` left the subgoal graph of the
@@ -441,10 +461,9 @@ impl Engine {
         let edited = py
             .detach(|| self.owning.edited(&cells))
             .map_err(|e| to_py(&e))?;
-        let grid = Py::new(
-            py,
-            Grid::from_graph(edited.graph().clone(), self.name().to_owned()),
-        )?;
+        // The grid is the map itself, whatever the agent's size.
+        let map = edited.graph().clone().with_size(1).map_err(|e| to_py(&e))?;
+        let grid = Py::new(py, Grid::from_graph(map, self.name().to_owned()))?;
         Ok(self.succeeded_by(edited, grid))
     }
 

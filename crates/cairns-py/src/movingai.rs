@@ -97,10 +97,10 @@ pub fn read_scen(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyDict>> {
     reason = "pyo3 hands arguments over as owned values, one a keyword of the Python function"
 )]
 #[pyfunction]
-#[pyo3(signature = (scen, spec = "astar", map = None, every = 1, threads = 1, reference = "published", movement = None))]
+#[pyo3(signature = (scen, spec = "astar", map = None, every = 1, threads = 1, reference = "published", movement = None, size = 1))]
 pub fn run_scen<'py>(
     py: Python<'py>, scen: PathBuf, spec: &str, map: Option<PathBuf>, every: usize, threads: usize,
-    reference: &str, movement: Option<&Bound<'py, PyAny>>,
+    reference: &str, movement: Option<&Bound<'py, PyAny>>, size: u32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let movement = rule(movement)?;
     let spec: SearchSpec = spec.parse().map_err(|e| to_py(&e))?;
@@ -121,7 +121,9 @@ pub fn run_scen<'py>(
     let (instance, summary, resolved, reference) = py.detach(|| -> PyResult<_> {
         let instance = Instance::load(&scen, map.as_deref(), every)
             .map_err(|e| instance_to_py(&e))?
-            .under(movement);
+            .under(movement)
+            .for_size(size)
+            .map_err(|e| to_py(&e))?;
         let reference = instance.reference(reference);
         let engine = Engine::new(instance.graph.clone(), &spec).map_err(|e| to_py(&e))?;
         let summary = runner::run_threads(&instance, || engine.searcher(), reference, threads);
@@ -134,6 +136,7 @@ pub fn run_scen<'py>(
     d.set_item("map_path", instance.map_path.display().to_string())?;
     d.set_item("spec", resolved)?;
     d.set_item("movement", movement.token())?;
+    d.set_item("size", size)?;
     d.set_item("reference", reference.name())?;
     d.set_item("queries", summary.queries)?;
     d.set_item("mismatches", lines(&summary.mismatches))?;

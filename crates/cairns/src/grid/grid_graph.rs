@@ -379,6 +379,9 @@ impl GridGraph {
     /// [`MAX_AGENT_SIZE`](super::MAX_AGENT_SIZE), or a graph with terrain
     /// costs and a size above 1.
     ///
+    /// A graph for one size gives the graph for another (or for one cell)
+    /// from its map.
+    ///
     /// ```
     /// use cairns::grid::{GridGraph, Neighborhood};
     /// use cairns::search::{AStar, Search, SearchCache};
@@ -409,9 +412,26 @@ impl GridGraph {
         if size == 0 || size > MAX_AGENT_SIZE {
             return Err(AgentSizeError::OutOfRange(size));
         }
-        if size == 1 {
+        if size == self.size() {
             return Ok(self);
         }
+        // From the map itself, whatever size the graph was for.
+        let canonical = self.canonical;
+        let graph = match self.agent {
+            Some(agent) => {
+                Self::build(agent.map, self.neighborhood, None).with_canonical_ordering(canonical)
+            }
+            None => self,
+        };
+        if size == 1 {
+            return Ok(graph);
+        }
+        graph.for_agent(size)
+    }
+
+    /// [`with_size`](Self::with_size) for a size above 1 of a graph for
+    /// one cell.
+    fn for_agent(self, size: u32) -> Result<GridGraph, AgentSizeError> {
         // Costs that price no cell yet would price cells edited in later.
         if self.terrain.is_some() || self.dormant.is_some() {
             return Err(AgentSizeError::Terrain);

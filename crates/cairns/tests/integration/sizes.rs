@@ -219,8 +219,15 @@ proptest! {
 /// with the reason.
 #[test]
 fn sizes_out_of_range_and_terrain_are_refused() {
-    let graph = GridGraph::from_ascii("....\n....", Neighborhood::Octile).unwrap();
+    let graph = GridGraph::from_ascii("....\n..@.\n....", Neighborhood::Octile).unwrap();
     assert_eq!(graph.clone().with_size(1).unwrap().size(), 1);
+    // Sizes set from the map, not from the grid another size sees.
+    let two = graph.clone().with_size(2).unwrap();
+    let back = two.clone().with_size(1).unwrap();
+    assert_eq!((back.size(), back.grid()), (1, graph.grid()));
+    let three = two.with_size(3).unwrap();
+    assert_eq!(three.map(), graph.grid());
+    assert_eq!(three.grid().passable_count(), 0);
     for bad in [0, 256] {
         let err = graph.clone().with_size(bad).unwrap_err();
         assert!(err.to_string().contains("from 1 to 255"), "{err}");
