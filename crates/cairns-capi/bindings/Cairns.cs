@@ -63,6 +63,7 @@ namespace Cairns
         [DllImport(Lib)] public static extern Status cairns_map_from_costs(float[] costs, UIntPtr len, uint width, uint height, int movement, out IntPtr map);
         [DllImport(Lib)] public static extern Status cairns_map_parse(byte[] text, UIntPtr len, int movement, out IntPtr map);
         [DllImport(Lib)] public static extern Status cairns_map_read([MarshalAs(UnmanagedType.LPUTF8Str)] string path, int movement, out IntPtr map);
+        [DllImport(Lib)] public static extern Status cairns_map_with_size(IntPtr map, uint size, out IntPtr sized);
         [DllImport(Lib)] public static extern uint cairns_map_width(IntPtr map);
         [DllImport(Lib)] public static extern uint cairns_map_height(IntPtr map);
         [DllImport(Lib)] public static extern Status cairns_map_free(IntPtr map);

@@ -498,6 +498,22 @@ cairns_status cairns_map_parse(const char *text, size_t len, int32_t movement, c
 // `path` is a NUL-terminated string; `out` is valid for a write.
 cairns_status cairns_map_read(const char *path, int32_t movement, cairns_map **out);
 
+// The map for an agent of `size` x `size` cells, placed by its top-left
+// cell: a cell is open to it where that whole block is free, and a move
+// is the map's movement rule applied to the block (no corner cutting by
+// the block under `CAIRNS_MOVE_OCTILE`). Engines made from it search for
+// that agent with every spec and table (saved tables are for that size);
+// points, paths and costs are the top-left cell's, and
+// `cairns_engine_set_walls` edits the map itself. Size 1 is the map for
+// one cell. A size of 0 or above 255, or above 1 on a map with terrain
+// costs, is `CAIRNS_ERR_ARGUMENT`. `map` is unchanged; on success `*out`
+// holds a new map.
+//
+// # Safety
+//
+// `map` is NULL or a live handle; `out` valid for a write.
+cairns_status cairns_map_with_size(const cairns_map *map, uint32_t size, cairns_map **out);
+
 // The width of the map (columns, `x`); 0 for a NULL or wrong handle.
 //
 // # Safety

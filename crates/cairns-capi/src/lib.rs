@@ -57,7 +57,7 @@ pub use graph::{
 };
 pub use map::{
     cairns_map, cairns_map_free, cairns_map_from_costs, cairns_map_from_walls, cairns_map_height,
-    cairns_map_parse, cairns_map_read, cairns_map_width, cairns_movement,
+    cairns_map_parse, cairns_map_read, cairns_map_width, cairns_map_with_size, cairns_movement,
 };
 pub use searcher::{
     cairns_progress, cairns_search_budgeted, cairns_search_cost, cairns_search_nearest,

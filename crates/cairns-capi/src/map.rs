@@ -241,6 +241,38 @@ pub(crate) fn path_of(path: &CStr) -> Result<PathBuf> {
         .map_err(|_| Failure::new(cairns_status::CAIRNS_ERR_ARGUMENT, "path is not UTF-8"))
 }
 
+/// The map for an agent of `size` x `size` cells, placed by its top-left
+/// cell: a cell is open to it where that whole block is free, and a move
+/// is the map's movement rule applied to the block (no corner cutting by
+/// the block under `CAIRNS_MOVE_OCTILE`). Engines made from it search for
+/// that agent with every spec and table (saved tables are for that size);
+/// points, paths and costs are the top-left cell's, and
+/// `cairns_engine_set_walls` edits the map itself. Size 1 is the map for
+/// one cell. A size of 0 or above 255, or above 1 on a map with terrain
+/// costs, is `CAIRNS_ERR_ARGUMENT`. `map` is unchanged; on success `*out`
+/// holds a new map.
+///
+/// # Safety
+///
+/// `map` is NULL or a live handle; `out` valid for a write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_map_with_size(
+    map: *const cairns_map, size: u32, out: *mut *mut cairns_map,
+) -> cairns_status {
+    guard(|| {
+        handle::need(out, "out")?;
+        // SAFETY: the caller's contract.
+        let map = unsafe { handle::get(map, "map")? };
+        let graph = map
+            .graph
+            .clone()
+            .with_size(size)
+            .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))?;
+        // SAFETY: `out` checked non-NULL above; valid by contract.
+        unsafe { give(out, graph, map.name.clone()) }
+    })
+}
+
 /// The width of the map (columns, `x`); 0 for a NULL or wrong handle.
 ///
 /// # Safety
@@ -275,36 +307,14 @@ pub unsafe extern "C" fn cairns_map_free(map: *mut cairns_map) -> cairns_status 
 }
 
 /// The node of `(x, y)` on `graph`, refused as the `cairns` command refuses
-/// it: off the map, or on a blocked cell. `what` names the point and `name`
-/// the map in the message.
+/// it ([`GridGraph::endpoint`]): off the map, on a blocked cell, too tight
+/// for the agent. `what` names the point and `name` the map in the message.
 pub(crate) fn endpoint(
     graph: &GridGraph, name: &str, what: &str, x: i32, y: i32,
 ) -> Result<NodeId> {
-    let node = u32::try_from(x)
-        .ok()
-        .zip(u32::try_from(y).ok())
-        .and_then(|(x, y)| graph.node(x, y));
-    let refuse = |message| Err(Failure::new(cairns_status::CAIRNS_ERR_ENDPOINT, message));
-    match node {
-        Some(node) if graph.is_passable(node) => Ok(node),
-        Some(_) => {
-            let tile = graph.grid().tiles()[graph.grid().node(x as u32, y as u32).index()];
-            let rule = if graph.has_terrain() {
-                " (its cost is inf)"
-            } else {
-                ""
-            };
-            refuse(format!(
-                "{what} ({x}, {y}) is on a blocked tile '{}'{rule} in {name}",
-                tile.to_char()
-            ))
-        }
-        None => refuse(format!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            graph.width(),
-            graph.height()
-        )),
-    }
+    graph
+        .endpoint(x.into(), y.into())
+        .map_err(|e| Failure::new(cairns_status::CAIRNS_ERR_ENDPOINT, e.describe(what, name)))
 }
 
 /// The nodes of the `count` points (`x, y` pairs) at `xy`, each checked

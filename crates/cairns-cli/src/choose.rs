@@ -251,39 +251,15 @@ impl MapRules {
     }
 }
 
-/// Checks that `(x, y)` is a passable cell of `graph` (by its tile, or by
-/// its terrain cost); `name` names the map in messages.
+/// Checks that `(x, y)` is a start or goal on `graph` (on the map, open
+/// to the agent: [`GridGraph::endpoint`]); `name` names the map in
+/// messages.
 pub fn endpoint(
     graph: &GridGraph, name: &str, what: &str, (x, y): (u32, u32),
 ) -> anyhow::Result<NodeId> {
-    let grid = graph.grid();
-    match (graph.map().get(x, y), graph.node(x, y)) {
-        (Some(t), Some(node))
-            if t.is_passable() && !graph.is_passable(node) && graph.size() > 1 =>
-        {
-            let k = graph.size();
-            bail!(
-                "{what} ({x}, {y}) is not open to an agent of size {k} in {name}: its {k}x{k} block from there holds a wall or leaves the map"
-            )
-        }
-        (Some(t), Some(node)) if !graph.is_passable(node) => {
-            let rule = if graph.has_terrain() {
-                " under --terrain"
-            } else {
-                ""
-            };
-            bail!(
-                "{what} ({x}, {y}) is on a blocked tile '{}'{rule} in {name}",
-                t.to_char()
-            )
-        }
-        (Some(_), Some(node)) => Ok(node),
-        _ => bail!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            grid.width(),
-            grid.height()
-        ),
-    }
+    graph
+        .endpoint(x.into(), y.into())
+        .map_err(|e| anyhow::anyhow!(e.describe(what, name)))
 }
 
 /// Opens the table file `path`, naming the file in the error.

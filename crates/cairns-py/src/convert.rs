@@ -2,7 +2,7 @@
 //! movement names.
 
 use cairns::graph::NodeId;
-use cairns::grid::{GridGraph, Neighborhood, Tile};
+use cairns::grid::{GridGraph, Neighborhood};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -84,44 +84,12 @@ pub fn point(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(i64, i64)> {
         .map_err(|_| PyTypeError::new_err(format!("{what} must be an (x, y) pair of integers")))
 }
 
-/// The node of `(x, y)` on `graph`, refused as the CLI refuses it: off
-/// the map, or on a blocked cell. `name` names the map in the message.
+/// The node of `(x, y)` on `graph`, refused as the CLI refuses it
+/// ([`GridGraph::endpoint`]). `name` names the map in the message.
 pub fn endpoint(graph: &GridGraph, name: &str, what: &str, (x, y): (i64, i64)) -> PyResult<NodeId> {
-    let grid = graph.grid();
-    let node = u32::try_from(x)
-        .ok()
-        .zip(u32::try_from(y).ok())
-        .and_then(|(x, y)| graph.node(x, y));
-    match node {
-        Some(node)
-            if !graph.is_passable(node)
-                && graph.size() > 1
-                && graph.map().tiles()[node.index()].is_passable() =>
-        {
-            let (x, y, k) = (grid.coords(node).0, grid.coords(node).1, graph.size());
-            Err(PyValueError::new_err(format!(
-                "{what} ({x}, {y}) is not open to an agent of size {k} in {name}: its {k}x{k} block from there holds a wall or leaves the map"
-            )))
-        }
-        Some(node) if !graph.is_passable(node) => {
-            let (x, y) = grid.coords(node);
-            let tile = grid.get(x, y).map_or('?', Tile::to_char);
-            let rule = if graph.has_terrain() {
-                " (its cost is inf)"
-            } else {
-                ""
-            };
-            Err(PyValueError::new_err(format!(
-                "{what} ({x}, {y}) is on a blocked tile '{tile}'{rule} in {name}"
-            )))
-        }
-        Some(node) => Ok(node),
-        None => Err(PyValueError::new_err(format!(
-            "{what} ({x}, {y}) is outside {name} ({}x{})",
-            grid.width(),
-            grid.height()
-        ))),
-    }
+    graph
+        .endpoint(x, y)
+        .map_err(|e| PyValueError::new_err(e.describe(what, name)))
 }
 
 /// The nodes of `points`, each checked by [`endpoint`]; a refused one

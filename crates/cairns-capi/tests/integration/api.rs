@@ -701,3 +701,48 @@ fn status_names_and_the_tolerance() {
     assert_eq!(cairns_lengths_match(23.556_354, 23.5563, 4), 1);
     assert_eq!(cairns_lengths_match(24.0, 23.5563, 4), 0);
 }
+
+/// `cairns_map_with_size`: the 2x2 agent goes round by the lower gap, an
+/// endpoint too tight for its block is `CAIRNS_ERR_ENDPOINT`, an edit of the
+/// map closes the gap for it, and sizes out of range are refused.
+#[test]
+fn a_map_for_a_larger_agent_searches_its_blocks() {
+    const GAPS: &str = "type octile\nheight 6\nwidth 7\nmap\n...@...\n.......\n...@...\n...@...\n.......\n.......\n";
+    let (status, map) = parse(GAPS, CAIRNS_MOVE_OCTILE as i32);
+    assert_eq!(status, CAIRNS_OK, "{}", last_error());
+    let mut big = null_mut();
+    // SAFETY: a live map and an out-pointer.
+    unsafe {
+        assert_eq!(cairns_map_with_size(map, 2, &raw mut big), CAIRNS_OK);
+        assert_eq!(cairns_map_width(big), 7);
+        let mut other = null_mut();
+        assert_error(
+            cairns_map_with_size(map, 0, &raw mut other),
+            CAIRNS_ERR_ARGUMENT,
+            "from 1 to 255",
+        );
+        assert_eq!(cairns_map_with_size(map, 2, null_mut()), CAIRNS_ERR_NULL);
+    }
+    let diagonal = cairns::grid::DIAGONAL;
+    for spec in [c"astar", c"jps+", c"jps+bb", c"sub"] {
+        let e = engine(big, spec);
+        let s = searcher(e);
+        assert_eq!(cost(s, (0, 0), (4, 0)), (CAIRNS_OK, 10.0 + diagonal));
+        let (status, _) = cost(s, (2, 0), (0, 0));
+        assert_error(
+            status,
+            CAIRNS_ERR_ENDPOINT,
+            "not open to an agent of size 2",
+        );
+        // A wall in the lower gap: no way round for the 2x2 agent.
+        let (xy, walls) = ([3, 4], [1u8]);
+        // SAFETY: a live engine, one point and one flag.
+        let status = unsafe { cairns_engine_set_walls(e, xy.as_ptr(), walls.as_ptr(), 1) };
+        assert_eq!(status, CAIRNS_OK, "{}", last_error());
+        assert_eq!(cost(s, (0, 0), (4, 0)).0, CAIRNS_NO_PATH);
+        // SAFETY: live handles, each freed once.
+        unsafe { free_all(&[s], &[e], &[]) };
+    }
+    // SAFETY: live maps, each freed once.
+    unsafe { free_all(&[], &[], &[big, map]) };
+}

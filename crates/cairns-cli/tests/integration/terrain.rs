@@ -66,7 +66,7 @@ fn path_follows_the_terrain_costs() {
     assert_exit(&out, 2);
     assert_stderr_has(
         &out,
-        "start (1, 0) is on a blocked tile 'S' under --terrain",
+        "start (1, 0) is on a blocked tile 'S' (its cost is inf)",
     );
 }
 

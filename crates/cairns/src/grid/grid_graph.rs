@@ -201,6 +201,73 @@ pub struct GridGraph {
     agent: Option<Box<Agent>>,
 }
 
+/// Why a point cannot be a start or goal ([`GridGraph::endpoint`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndpointError {
+    /// Off the map.
+    Outside {
+        /// The point's column.
+        x: i64,
+        /// The point's row.
+        y: i64,
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+    /// On a cell no unit may enter: a blocked tile, or an infinite
+    /// terrain cost.
+    Blocked {
+        /// The point's column.
+        x: u32,
+        /// The point's row.
+        y: u32,
+        /// The tile there.
+        tile: Tile,
+        /// Whether the graph has terrain costs (the cell's is `inf`).
+        terrain: bool,
+    },
+    /// On a passable cell where the agent's block holds a wall or leaves
+    /// the map.
+    TooTight {
+        /// The point's column.
+        x: u32,
+        /// The point's row.
+        y: u32,
+        /// The agent's size.
+        size: u32,
+    },
+}
+
+impl EndpointError {
+    /// The message a front end refuses the point with, `what` naming the
+    /// point (`start`, `goals[2]`) and `map` the map: `start (0, 0) is on a
+    /// blocked tile '@' in den520d.map`.
+    pub fn describe(&self, what: &str, map: &str) -> String {
+        match *self {
+            EndpointError::Outside {
+                x,
+                y,
+                width,
+                height,
+            } => format!("{what} ({x}, {y}) is outside {map} ({width}x{height})"),
+            EndpointError::Blocked {
+                x,
+                y,
+                tile,
+                terrain,
+            } => {
+                let rule = if terrain { " (its cost is inf)" } else { "" };
+                let tile = tile.to_char();
+                format!("{what} ({x}, {y}) is on a blocked tile '{tile}'{rule} in {map}")
+            }
+            EndpointError::TooTight { x, y, size: k } => format!(
+                "{what} ({x}, {y}) is not open to an agent of size {k} in {map}: its {k}x{k} block from there holds a wall or leaves the map"
+            ),
+        }
+    }
+}
+
 /// What a graph for an agent larger than one cell keeps beside the map it
 /// sees: the map itself and its clearances ([`super::clearance`]).
 #[derive(Clone, Debug)]
@@ -471,6 +538,44 @@ impl GridGraph {
         graph.dormant = graph.dormant.or(self.dormant);
         graph.agent = self.agent;
         graph.with_canonical_ordering(canonical)
+    }
+
+    /// The node of `(x, y)` as a start or goal: on the map and open to the
+    /// agent. The front ends refuse an endpoint with this error's
+    /// [`describe`](EndpointError::describe).
+    ///
+    /// # Errors
+    ///
+    /// [`EndpointError`]: off the map, on a blocked cell, or (for an agent
+    /// larger than one cell) where its block does not fit.
+    pub fn endpoint(&self, x: i64, y: i64) -> Result<NodeId, EndpointError> {
+        let (x32, y32) = (u32::try_from(x), u32::try_from(y));
+        let Some(node) = x32.ok().zip(y32.ok()).and_then(|(x, y)| self.node(x, y)) else {
+            return Err(EndpointError::Outside {
+                x,
+                y,
+                width: self.width(),
+                height: self.height(),
+            });
+        };
+        if self.is_passable(node) {
+            return Ok(node);
+        }
+        let (x, y) = self.coords(node);
+        let tile = self.map().tiles()[node.index()];
+        if self.size() > 1 && tile.is_passable() {
+            return Err(EndpointError::TooTight {
+                x,
+                y,
+                size: self.size(),
+            });
+        }
+        Err(EndpointError::Blocked {
+            x,
+            y,
+            tile,
+            terrain: self.has_terrain(),
+        })
     }
 
     /// The agent's size: its side in cells (1 unless built by

@@ -21,7 +21,9 @@ pub use bits::BitGrid;
 pub use clearance::{AgentSizeError, MAX_AGENT_SIZE};
 pub use components::Components;
 pub use generate::{GenerateOptions, MapKind, generate, paint_terrain, random_queries};
-pub use grid_graph::{Canonical, GridGraph, GridSuccessors, Neighborhood, UnknownNeighborhood};
+pub use grid_graph::{
+    Canonical, EndpointError, GridGraph, GridSuccessors, Neighborhood, UnknownNeighborhood,
+};
 pub(crate) use grid_graph::{DIAGONAL_SIDES, DIRECTIONS, STRAIGHT_SIDES};
 pub use terrain::{MAX_COST, TerrainError, TerrainErrorKind, TileCosts};
 
