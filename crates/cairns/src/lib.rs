@@ -44,7 +44,8 @@
 //! - [`grid`]: [`Grid`](grid::Grid) maps, [`GridGraph`](grid::GridGraph)
 //!   under one of the movement rules of [`Neighborhood`](grid::Neighborhood)
 //!   (4-connected, octile without corner cutting, octile with corner
-//!   cutting), and a seeded
+//!   cutting) and for agents of any square size
+//!   ([`with_size`](grid::GridGraph::with_size)), and a seeded
 //!   map [`generate`](grid::generate)or.
 //! - [`search`]: [`AStar`](search::AStar), [`Dijkstra`](search::Dijkstra),
 //!   [`Bfs`](search::Bfs), [`JumpPointSearch`](search::JumpPointSearch)

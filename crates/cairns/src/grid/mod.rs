@@ -8,7 +8,7 @@
 
 mod ascii;
 mod bits;
-mod clearance;
+pub mod clearance;
 mod components;
 mod generate;
 mod grid_graph;
