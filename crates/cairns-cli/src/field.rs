@@ -8,7 +8,6 @@ use std::time::Instant;
 use anyhow::Context;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood, Tile};
-use cairns::movingai::read_map;
 use cairns::search::{DistanceField, SearchCache};
 use cairns_draw::{Canvas, Rgb};
 
@@ -30,6 +29,9 @@ pub struct Args {
     /// printed).
     #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
+    /// Terrain costs and the agent's size.
+    #[command(flatten)]
+    pub rules: crate::choose::MapRules,
     /// Print the field on stdout: `flow` (an arrow per cell towards its
     /// next step, `G` at a goal, `x` where no goal can be reached, walls as
     /// in the map) or `distance` (a row of distances per map row, `-` where
@@ -56,9 +58,9 @@ pub enum Print {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<Outcome> {
-    let grid = read_map(&args.map)?;
+    let grid = args.rules.read_map(&args.map)?;
     let name = args.map.display().to_string();
-    let graph = GridGraph::new(grid, args.neighborhood);
+    let graph = args.rules.graph(grid, args.neighborhood)?;
     let goals = args
         .goals
         .iter()
@@ -82,6 +84,8 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         crate::json::print(&serde_json::json!({
             "map": name,
             "goals": goals.len(),
+            "size": graph.size(),
+            "terrain": args.rules.terrain.as_ref().map(ToString::to_string),
             "reached": field.reached(),
             "farthest": farthest,
             "total_s": elapsed.as_secs_f64(),

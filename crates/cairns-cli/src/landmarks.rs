@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use cairns::graph::NodeId;
-use cairns::grid::{Grid, GridGraph, Neighborhood};
+use cairns::grid::{Grid, Neighborhood};
 use cairns::landmarks::research::{CompressedTable, Compression, place_centroid};
 use cairns::landmarks::{Directedness, LandmarkTable, grid_hash};
-use cairns::movingai::{read_map, read_scen};
+use cairns::movingai::read_scen;
 use cairns::saved::TableKind;
 
 use crate::Outcome;
@@ -36,6 +36,10 @@ pub struct BuildArgs {
     /// A table only loads for the rule it was built for.
     #[arg(long, default_value = "octile", value_parser = crate::choose::neighborhood_names())]
     pub neighborhood: Neighborhood,
+    /// Terrain costs and the agent's size (a table loads only for the size
+    /// it was built for).
+    #[command(flatten)]
+    pub rules: crate::choose::MapRules,
     /// The table file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
@@ -65,9 +69,9 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
             args.k
         );
     }
-    let grid = read_map(&args.map)?;
-    let hash = grid_hash(&grid, args.neighborhood);
-    let graph = GridGraph::new(grid, args.neighborhood);
+    let grid = args.rules.read_map(&args.map)?;
+    let graph = args.rules.graph(grid, args.neighborhood)?;
+    let hash = grid_hash(graph.grid(), args.neighborhood);
     // Before the build, which may take seconds: a path that cannot be
     // written fails now.
     let output = OutputFile::create(&args.output)?;

@@ -269,7 +269,9 @@ pub enum FileErrorKind {
     /// The file's map hash is not the expected one (and not that of the
     /// same map under the other movement rule, which is
     /// [`MovementMismatch`](Self::MovementMismatch)).
-    #[error("built for another map (map hash {found:#018x}, expected {expected:#018x})")]
+    #[error(
+        "built for another map or agent size (map hash {found:#018x}, expected {expected:#018x})"
+    )]
     MapHashMismatch {
         /// The hash the caller expected.
         expected: u64,

@@ -111,3 +111,56 @@ fn scen_and_choose_take_a_size() {
     let out = cairns_ok(&["choose", &data("dao/den520d.map"), "--size", "3"]);
     assert!(out.contains("--size 3 "), "{out}");
 }
+
+/// `field --size` and `landmarks build --size`: the field reaches fewer
+/// cells for a larger agent, and a landmark table built for one size loads
+/// for that size only.
+#[test]
+fn fields_and_landmark_tables_take_a_size() {
+    let map = data("dao/den520d.map");
+    let reached = |size: &str| {
+        json_of(&["field", &map, "--to", "100,100", "--size", size, "--json"])["reached"]
+            .as_u64()
+            .unwrap()
+    };
+    let (one, three) = (reached("1"), reached("3"));
+    assert!(0 < three && three < one, "{three} of {one}");
+
+    let dir = TempDir::new("size-landmarks");
+    let table = dir.path("two.lm");
+    cairns_ok(&[
+        "landmarks",
+        "build",
+        &map,
+        "-k",
+        "4",
+        "--size",
+        "2",
+        "-o",
+        &table,
+    ]);
+    let search = |size: &str| {
+        cairns(&[
+            "path",
+            &map,
+            "--from",
+            "100,100",
+            "--to",
+            "200,200",
+            "--size",
+            size,
+            "--table",
+            &table,
+            "--heuristic",
+            "dh:4",
+            "--json",
+        ])
+    };
+    let o = search("2");
+    assert_eq!(o.status.code(), Some(0), "{}", super::stderr(&o));
+    let plain = json_of(&[
+        "path", &map, "--from", "100,100", "--to", "200,200", "--size", "2", "--json",
+    ]);
+    assert_eq!(super::json(&o)["cost"], plain["cost"]);
+    assert_refused(&search("1"), &["built for another map or agent size"]);
+}

@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!(
-                "landmark table: built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+                "landmark table: built for another map or agent size (map hash {hash:#018x}, expected 0x0000000000000063)"
             )
         );
 

@@ -190,7 +190,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             format!(
-                "jump table: built for another map (map hash {hash:#018x}, expected 0x0000000000000063)"
+                "jump table: built for another map or agent size (map hash {hash:#018x}, expected 0x0000000000000063)"
             )
         );
 
