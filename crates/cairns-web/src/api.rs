@@ -115,7 +115,7 @@ pub(crate) async fn map(
     let name = percent_decode(name).ok_or_else(|| bad("badly encoded map name"))?;
     at_work(state, move |state| {
         let grid = state.grid(&name)?;
-        let base = graph(state, &name, Neighborhood::Octile, &[])?;
+        let base = graph(state, &name, (Neighborhood::Octile, 1), &[])?;
         let graph = base.engine.graph();
         let suggested = state.suggested(&name, || {
             place(
@@ -225,11 +225,25 @@ impl Prepared {
     }
 }
 
+/// The movement rule of a request: 4, 8 (octile, no corner cutting) or 9
+/// (octile with corner cutting, as the C API numbers it).
 pub(crate) fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
     match n {
         4 => Ok(Neighborhood::Four),
         8 => Ok(Neighborhood::Octile),
-        _ => Err(bad(format!("neighborhood must be 4 or 8, not {n}"))),
+        9 => Ok(Neighborhood::OctileCornerCutting),
+        _ => Err(bad(format!(
+            "neighborhood must be 4, 8 or 9 (octile with corner cutting), not {n}"
+        ))),
+    }
+}
+
+/// The number of a movement rule in requests ([`neighborhood`]'s inverse).
+fn rule_number(nb: Neighborhood) -> u8 {
+    match nb {
+        Neighborhood::Four => 4,
+        Neighborhood::Octile => 8,
+        Neighborhood::OctileCornerCutting => 9,
     }
 }
 
@@ -239,29 +253,25 @@ pub(crate) fn parse<T: std::str::FromStr<Err = SpecError>>(name: &str) -> Result
     name.parse().map_err(|e: SpecError| bad(e.to_string()))
 }
 
-pub(crate) fn cell(grid: &Grid, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
-    match grid.get(x, y) {
-        None => Err(bad(format!(
-            "{what} ({x}, {y}) is outside the map ({}x{})",
-            grid.width(),
-            grid.height()
-        ))),
-        Some(t) if !t.is_passable() => Err(bad(format!("{what} ({x}, {y}) is on a wall"))),
-        Some(_) => Ok(grid.node(x, y)),
-    }
+/// The node of `[x, y]` as a start, goal or landmark: on the map and
+/// open to the agent ([`GridGraph::endpoint`]).
+pub(crate) fn cell(graph: &GridGraph, what: &str, [x, y]: [u32; 2]) -> Result<NodeId, ApiError> {
+    graph
+        .endpoint(x.into(), y.into())
+        .map_err(|e| bad(e.describe(what, "the map")))
 }
 
-/// The engine holding the graph of `map` under `nb` with `edits`
-/// ([`AppState::graph`]).
+/// The engine holding the graph of `map` under the rule `nb` for an agent
+/// of `size` with `edits` ([`AppState::graph`]).
 pub(crate) fn graph(
-    state: &AppState, map: &str, nb: Neighborhood, edits: &[[u32; 3]],
+    state: &AppState, map: &str, (nb, size): (Neighborhood, u32), edits: &[[u32; 3]],
 ) -> Result<Arc<Served>, ApiError> {
-    graph_keyed(state, map, nb, edits).map(|(g, _)| g)
+    graph_keyed(state, map, (nb, size), edits).map(|(g, _)| g)
 }
 
 /// [`graph`] and its key.
 fn graph_keyed(
-    state: &AppState, map: &str, nb: Neighborhood, edits: &[[u32; 3]],
+    state: &AppState, map: &str, (nb, size): (Neighborhood, u32), edits: &[[u32; 3]],
 ) -> Result<(Arc<Served>, GraphKey), ApiError> {
     if edits.len() > MAX_EDITS {
         return Err(bad(format!("more than {MAX_EDITS} wall edits")));
@@ -269,7 +279,8 @@ fn graph_keyed(
     let key = GraphKey {
         map: map.to_string(),
         edits: edits.to_vec(),
-        directions: nb.directions(),
+        rule: rule_number(nb),
+        size,
     };
     Ok((state.graph(&key, nb)?, key))
 }
@@ -285,7 +296,7 @@ pub(crate) fn prepare(state: &AppState, c: &Scene, uses_dh: bool) -> Result<Prep
 /// The graph stage of [`prepare`]: the graph with its edits, no table.
 fn prepare_graph(state: &AppState, c: &Scene) -> Result<Prepared, ApiError> {
     let nb = neighborhood(c.neighborhood)?;
-    let (base, key) = graph_keyed(state, &c.map, nb, &c.walls)?;
+    let (base, key) = graph_keyed(state, &c.map, (nb, c.size), &c.walls)?;
     Ok(Prepared {
         base,
         key,
@@ -319,7 +330,7 @@ fn prepare_table(
     let table_edits = c.table_walls.as_deref().unwrap_or(&c.walls);
     let stale = table_edits != c.walls;
     let table_base = if stale {
-        self::graph(state, &c.map, nb, table_edits)?
+        self::graph(state, &c.map, (nb, c.size), table_edits)?
     } else {
         Arc::clone(base)
     };
@@ -327,13 +338,14 @@ fn prepare_table(
     let nodes = c
         .landmarks
         .iter()
-        .map(|&p| cell(table_graph.grid(), "landmark", p))
+        .map(|&p| cell(table_graph, "landmark", p))
         .collect::<Result<Vec<_>, _>>()?;
     let key = LandmarkKey {
         graph: GraphKey {
             map: c.map.clone(),
             edits: table_edits.to_vec(),
-            directions: nb.directions(),
+            rule: c.neighborhood,
+            size: c.size,
         },
         landmarks: nodes,
         directed: c.directed,
@@ -557,8 +569,8 @@ pub(crate) fn search_blocking(
         || matches!(req.shade, Some(Shade::Help { .. } | Shade::Goals { .. }))
         || (req.owners && n > 0);
     let mut prep = prepare_graph(state, scene)?;
-    let start = cell(prep.graph().grid(), "start", req.from)?;
-    let goal = cell(prep.graph().grid(), "goal", req.to)?;
+    let start = cell(prep.graph(), "start", req.from)?;
+    let goal = cell(prep.graph(), "goal", req.to)?;
     let query = Query {
         start,
         goal,
@@ -753,10 +765,10 @@ pub(crate) async fn heat(
     at_work(state, move |state| {
         let h = heuristic(&req.heuristic, req.scene.landmarks.len())?;
         let prep = prepare(state, &req.scene, h.is_landmarks())?;
-        let goal = cell(prep.graph().grid(), "goal", req.to)?;
+        let goal = cell(prep.graph(), "goal", req.to)?;
         let start = req
             .from
-            .map(|from| cell(prep.graph().grid(), "start", from))
+            .map(|from| cell(prep.graph(), "start", from))
             .transpose()?;
         heat_of(&prep, h, start, goal)
     })

@@ -38,12 +38,14 @@ use crate::wire::{ApiError, bad};
 /// table one more.
 pub(crate) const KEPT: usize = 16;
 
-/// The identity of a graph: the map, its wall edits and the movement rule.
+/// The identity of a graph: the map, its wall edits, the movement rule
+/// (as the request numbers it: 4, 8, 9) and the agent's size.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct GraphKey {
     pub map: String,
     pub edits: Vec<[u32; 3]>,
-    pub directions: u32,
+    pub rule: u8,
+    pub size: u32,
 }
 
 /// The identity of a landmark table the page placed: the graph it was
@@ -276,7 +278,7 @@ impl Catalogue {
                             && k.landmarks.is_none()
                             && k.spec == key.spec
                             && k.graph.map == key.graph.map
-                            && k.graph.directions == key.graph.directions
+                            && (k.graph.rule, k.graph.size) == (key.graph.rule, key.graph.size)
                             && key.graph.edits.starts_with(&k.graph.edits) =>
                     {
                         Some((k.graph.edits.len(), e))

@@ -31,7 +31,7 @@ pub(crate) async fn place_landmarks(
     let nb = neighborhood(req.neighborhood)?;
     at_work(state, move |state| {
         let t0 = Instant::now();
-        let base = graph(state, &req.map, nb, &req.walls)?;
+        let base = graph(state, &req.map, (nb, req.size), &req.walls)?;
         let graph = base.engine.graph();
         // Placing runs searches over the whole map, in parallel, like a
         // table build: it takes one of the build turns.
@@ -63,7 +63,7 @@ pub(crate) async fn help(
     check_landmark(req.landmark, count)?;
     at_work(state, move |state| {
         let prep = prepare(state, &req.scene, true)?;
-        let goal = cell(prep.graph().grid(), "goal", req.to)?;
+        let goal = cell(prep.graph(), "goal", req.to)?;
         help_of(
             prep.graph(),
             prep.landmark_table()?,

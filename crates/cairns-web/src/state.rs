@@ -415,7 +415,9 @@ impl AppState {
             for (x, y, tile) in cells(&key.edits, (graph.width(), graph.height()))? {
                 graph.set_tile(x, y, tile);
             }
-            Ok(graph)
+            graph
+                .with_size(key.size)
+                .map_err(|e| crate::wire::bad(e.to_string()))
         };
         let (served, _) =
             self.catalogue
@@ -648,7 +650,8 @@ mod tests {
         GraphKey {
             map: "m".into(),
             edits: Vec::new(),
-            directions: 8,
+            rule: 8,
+            size: 1,
         }
     }
 

@@ -90,6 +90,10 @@ fn yes() -> bool {
     true
 }
 
+fn one() -> u32 {
+    1
+}
+
 fn default_neighborhood() -> u8 {
     8
 }
@@ -113,6 +117,7 @@ macro_rules! named_fields {
 named_fields! {
     landmarks: Vec<[u32; 2]>,
     neighborhood: u8,
+    size: u32,
     walls: Vec<[u32; 3]>,
     table_walls: Option<Vec<[u32; 3]>>,
     directed: bool,
@@ -129,12 +134,15 @@ pub struct Scene {
     /// Landmark cells `[x, y]` for `dh` (octile base).
     #[serde(default, deserialize_with = "named::landmarks")]
     pub landmarks: Vec<[u32; 2]>,
-    /// 4 or 8.
+    /// 4, 8 or 9 (octile with corner cutting).
     #[serde(
         default = "default_neighborhood",
         deserialize_with = "named::neighborhood"
     )]
     pub neighborhood: u8,
+    /// The agent's side in cells, placed by its top-left cell (1 to 255).
+    #[serde(default = "one", deserialize_with = "named::size")]
+    pub size: u32,
     /// Wall edits `[x, y, blocked]` applied to the map, in order.
     #[serde(default, deserialize_with = "named::walls")]
     pub walls: Vec<[u32; 3]>,
@@ -385,9 +393,12 @@ pub struct PlaceRequest {
     /// A name of [`PlacementKind`](cairns::spec::PlacementKind): `random`,
     /// `farthest`, `avoid` or `sampled` (seed 1).
     pub placement: String,
-    /// 4 or 8.
+    /// 4, 8 or 9, as in [`Scene`].
     #[serde(default = "default_neighborhood")]
     pub neighborhood: u8,
+    /// The agent's size, as in [`Scene`].
+    #[serde(default = "one")]
+    pub size: u32,
     /// Wall edits, as in [`SearchRequest`].
     #[serde(default)]
     pub walls: Vec<[u32; 3]>,

@@ -136,7 +136,7 @@ function shadeRequest() {
 function shadeKey(req) {
   const sh = req.shade;
   if (!sh) return null;
-  const scene = [req.map, req.landmarks, req.neighborhood, req.walls, req.table_walls, req.directed];
+  const scene = [req.map, req.landmarks, req.neighborhood, req.size, req.walls, req.table_walls, req.directed];
   const ends = sh.kind === "help" ? [req.to] : sh.kind === "goals" ? [req.from]
     : [req.from, req.to, sh.b ? req.compare : req.heuristic, sh.b ? req.compare_search : req.search];
   return JSON.stringify([sh, scene, ends]);
@@ -150,7 +150,7 @@ function request() {
     // Dijkstra and BFS take no heuristic: that side searches with zero.
     heuristic: UNINFORMED.includes(sa) ? "zero" : $("heuristic").value,
     compare: hb ? (UNINFORMED.includes(sb) ? "zero" : hb) : null,
-    landmarks: st.landmarks, neighborhood: Number($("neighborhood").value),
+    landmarks: st.landmarks, neighborhood: Number($("neighborhood").value), size: agentSize(),
     open: $("open").value || null, walls: st.edits, table_walls: st.tableEdits,
     directed: $("directed").checked,
     // While a marker is dragged or walls painted: one cold run per search,
@@ -174,6 +174,7 @@ function writeUrl() {
   q.set("compare", $("compare").value);
   if ($("open").value) q.set("open", $("open").value);
   if ($("neighborhood").value !== "8") q.set("neighborhood", $("neighborhood").value);
+  if (agentSize() !== 1) q.set("size", String(agentSize()));
   if ($("directed").checked) q.set("directed", "1");
   if ($("shade").value) q.set("shade", $("shade").value);
   q.set("landmarks", st.landmarks.map((p) => p.join(",")).join(";"));
@@ -638,6 +639,15 @@ function draw() {
       ctx.lineWidth = 3; ctx.strokeStyle = "#d55e00"; ctx.stroke();
     }
   });
+  // The agent's footprint at the start and the goal: its k x k block from
+  // the top-left cell it stands on.
+  if (agentSize() > 1) {
+    const k = agentSize();
+    for (const [p, color] of [[st.from, CSS.start], [st.to, CSS.goal]]) {
+      ctx.beginPath(); ctx.rect(st.ox + p[0] * z, st.oy + p[1] * z, k * z, k * z);
+      ctx.setLineDash([5, 3]); ctx.lineWidth = 2.5; ctx.strokeStyle = color; ctx.stroke(); ctx.setLineDash([]);
+    }
+  }
   {
     const [x, y] = at(st.to);
     ctx.beginPath(); ctx.rect(x - r, y - r, 2 * r, 2 * r);
@@ -761,9 +771,26 @@ view.addEventListener("pointermove", (ev) => {
   moveTo(st.drag.point, c);
 });
 
-// Moves a marker to cell c if it is free and new.
+// The agent's side in cells: it covers the k x k cells from its top-left
+// cell, where it stands.
+function agentSize() {
+  return Number($("size").value);
+}
+
+// Whether the agent's block fits with its top-left cell at c: every cell
+// of it on the map and free.
+function fits(c) {
+  const k = agentSize();
+  if (c[0] + k > st.width || c[1] + k > st.height) return false;
+  for (let y = c[1]; y < c[1] + k; y++) {
+    for (let x = c[0]; x < c[0] + k; x++) if (st.walls[y * st.width + x]) return false;
+  }
+  return true;
+}
+
+// Moves a marker to cell c if the agent fits there and it is new.
 function moveTo(point, c) {
-  if (st.walls[c[1] * st.width + c[0]]) return;
+  if (!fits(c)) return;
   if (point[0] === c[0] && point[1] === c[1]) return;
   point[0] = c[0]; point[1] = c[1];
   if (st.drag) st.drag.moved = true;
@@ -781,7 +808,7 @@ view.addEventListener("pointerup", () => {
 // Landmarks: one added on a free cell, one removed, or a number placed by a
 // strategy on the server. The count box follows the landmarks.
 function addLandmark(c) {
-  if (st.walls[c[1] * st.width + c[0]] || st.landmarks.length >= 32) return;
+  if (!fits(c) || st.landmarks.length >= 32) return;
   if (st.landmarks.some((p) => p[0] === c[0] && p[1] === c[1])) return;
   st.landmarks.push(c.slice());
   st.selected = st.landmarks.length - 1;
@@ -799,7 +826,7 @@ function removeLandmark(l) {
 async function placeLandmarks() {
   const res = await api("/api/landmarks", {
     map: st.map, count: Number($("lm-count").value), placement: $("lm-placement").value,
-    neighborhood: Number($("neighborhood").value), walls: st.edits,
+    neighborhood: Number($("neighborhood").value), size: agentSize(), walls: st.edits,
   });
   st.landmarks = res.landmarks;
   st.selected = "from";
@@ -1014,6 +1041,12 @@ $("clear-edits").addEventListener("click", clearEdits);
 for (const id of ["search", "search-b", "heuristic", "compare", "open", "neighborhood", "shade", "directed"]) {
   $(id).addEventListener("change", () => { st.cause = id; update(); });
 }
+// Another agent size: the landmarks are placed again (as many, by the same
+// strategy) on the cells the new agent fits, which places and searches.
+$("size").addEventListener("change", () => {
+  st.cause = "size";
+  (st.landmarks.length > 0 ? placeLandmarks() : update()).catch(failed);
+});
 $("lm-place").addEventListener("click", () => { st.cause = "lm-place"; placeLandmarks().catch(failed); });
 $("map").addEventListener("change", () => { st.cause = "map"; loadMap($("map").value, false).catch(failed); });
 // A resize refits the map unless the user zoomed or panned: then the view
@@ -1048,7 +1081,7 @@ window.addEventListener("resize", () => {
     }
     for (const name of m.open_sets) $("open").add(new Option(name, name));
     for (const name of m.searches) { $("search").add(new Option(name, name)); $("search-b").add(new Option(name, name)); }
-    for (const id of ["search", "heuristic", "compare", "open", "neighborhood", "shade"]) if (params.has(id)) $(id).value = params.get(id);
+    for (const id of ["search", "heuristic", "compare", "open", "neighborhood", "size", "shade"]) if (params.has(id)) $(id).value = params.get(id);
     $("search-b").value = params.get("search-b") || $("search").value;
     $("directed").checked = params.get("directed") === "1";
     const name = params.get("map") || m.maps[0];
@@ -1071,6 +1104,7 @@ window.addEventListener("resize", () => {
 // - pan: a shift-drag of 100 px right and 50 down, then shift+left arrow;
 // - play: plays the search at full speed to its end;
 // - search (&to_search=NAME): chooses a search in the menu;
+// - size (&to_size=K): chooses the agent's size in the menu;
 // - keys: moves the start two cells right with the arrow key;
 // - landmark-add (&at=x,y): clicks a cell with the "add landmark" tool;
 // - landmark-remove (&index=k): clicks landmark k with the "remove landmark" tool;
@@ -1195,6 +1229,14 @@ async function selftest(mode) {
     $("search").dispatchEvent(new Event("change"));
     await settle();
     report.search = { url: location.search, ...shown() };
+  } else if (mode === "size") {
+    const before = st.landmarks;
+    $("size").value = params.get("to_size") || "2";
+    $("size").dispatchEvent(new Event("change"));
+    // The landmarks are placed again for the agent first, then searched.
+    while (before.length > 0 && st.landmarks === before && !$("error").textContent) await sleep(5);
+    await settle();
+    report.size = { url: location.search, fits: [fits(st.from), fits(st.to)], landmarks_fit: st.landmarks.every(fits), ...shown() };
   } else if (mode === "landmark-add" || mode === "landmark-remove") {
     const before = st.landmarks.map((p) => p.slice());
     const at = mode === "landmark-add" ? parsePoint(params.get("at")) : st.landmarks[Number(params.get("index") || 0)].slice();

@@ -164,12 +164,12 @@ async fn every_invalid_input_gets_4xx_with_a_message() {
     let cases = [
         (with("from", json!([64, 0])), "outside"),
         (with("to", json!([0, 99999])), "outside"),
-        (with("from", json!(wall)), "wall"),
+        (with("from", json!(wall)), "blocked tile"),
         (with("map", json!("nope")), "unknown map"),
         (with("heuristic", json!("psychic")), "unknown heuristic"),
         (with("compare", json!("dh")), "landmarks"),
         (with("heuristic", json!("dh:adapt")), "one at a time"),
-        (with("neighborhood", json!(6)), "4 or 8"),
+        (with("neighborhood", json!(6)), "4, 8 or 9"),
         (with("open", json!("fibonacci")), "OPEN set"),
         (with("open", json!(3)), "open"),
         (
@@ -492,7 +492,7 @@ async fn placement_route_equals_the_library_and_refuses_bad_requests() {
         (with("count", json!(33)), "count must be 1 to 32"),
         (with("placement", json!("everywhere")), "placement"),
         (with("map", json!("nope")), "unknown map"),
-        (with("neighborhood", json!(5)), "4 or 8"),
+        (with("neighborhood", json!(5)), "4, 8 or 9"),
         (with("walls", json!([[0, 0, 9]])), "0 or 1"),
         (with("extra", json!(true)), "extra"),
     ] {
@@ -796,4 +796,82 @@ async fn a_and_b_run_their_own_searches() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+}
+
+/// The agent's size and the corner-cutting rule: every rule and size 1 to
+/// 3 answers the library's cost on the graph for that size; a start too
+/// tight for the agent, a size of 0 and an unknown rule are refused with
+/// the reason.
+#[tokio::test]
+async fn sizes_and_rules_search_as_the_library() {
+    let (g, state) = rooms(64);
+    for (rule, nb) in [
+        (4, Neighborhood::Four),
+        (8, Neighborhood::Octile),
+        (9, Neighborhood::OctileCornerCutting),
+    ] {
+        for size in 1..=3 {
+            let graph = GridGraph::new(g.clone(), nb).with_size(size).unwrap();
+            let open: Vec<[u32; 2]> = (0..graph.grid().len() as u32)
+                .filter(|&i| graph.is_passable(cairns::graph::NodeId(i)))
+                .map(|i| [i % 64, i / 64])
+                .collect();
+            let (from, to) = (open[0], open[open.len() - 1]);
+            let (status, value) = post(
+                &state,
+                "/api/search",
+                &json!({"map": "rooms", "from": from, "to": to, "search": "astar",
+                        "heuristic": "zero", "neighborhood": rule, "size": size}),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{value}");
+            let resp: SearchResponse = serde_json::from_value(value).unwrap();
+            let (s, t) = (
+                graph.node(from[0], from[1]).unwrap(),
+                graph.node(to[0], to[1]).unwrap(),
+            );
+            let want =
+                cairns::search::Dijkstra::new(&graph).search_cost(s, t, &mut SearchCache::new());
+            assert_eq!(
+                resp.a.cost.is_some(),
+                want.is_some(),
+                "rule {rule} size {size}"
+            );
+            if let (Some(a), Some(b)) = (resp.a.cost, want) {
+                assert!(
+                    (a - b).abs() < 1e-9,
+                    "rule {rule} size {size}: {a} against {b}"
+                );
+            }
+        }
+    }
+    // A passable cell beside a wall: open to one cell, too tight for three.
+    let two = GridGraph::new(g.clone(), Neighborhood::Octile)
+        .with_size(3)
+        .unwrap();
+    let tight = (0..g.len() as u32)
+        .find(|&i| {
+            g.tiles()[i as usize].is_passable() && !two.is_passable(cairns::graph::NodeId(i))
+        })
+        .map(|i| [i % 64, i / 64])
+        .unwrap();
+    let to = free(&g, true);
+    for (body, want) in [
+        (
+            json!({"map": "rooms", "from": tight, "to": to, "size": 3}),
+            "not open to an agent of size 3",
+        ),
+        (
+            json!({"map": "rooms", "from": tight, "to": to, "size": 0}),
+            "from 1 to 255",
+        ),
+        (
+            json!({"map": "rooms", "from": tight, "to": to, "neighborhood": 6}),
+            "4, 8 or 9",
+        ),
+    ] {
+        let (status, value) = post(&state, "/api/search", &body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{value}");
+        assert!(value["error"].as_str().unwrap().contains(want), "{value}");
+    }
 }

@@ -407,6 +407,41 @@ fn choosing_jps_in_the_menu_searches_with_jump_points() {
     );
 }
 
+/// The agent size menu: a 2x2 agent between cells its block fits
+/// searches the graph for that size (the length the library gives it), and
+/// the size goes into the address.
+#[test]
+fn choosing_a_larger_agent_in_the_menu_searches_its_blocks() {
+    let graph = GridGraph::new(demo_grid(), Neighborhood::Octile)
+        .with_size(2)
+        .unwrap();
+    // The first and last cells of the largest region the block moves in.
+    let parts = graph.components();
+    let largest = (0..parts.label_bound() as u32)
+        .max_by_key(|&l| parts.size(l))
+        .unwrap();
+    let mut region = (0..graph.grid().len() as u32)
+        .map(cairns::graph::NodeId)
+        .filter(|&v| parts.label(v) == Some(largest));
+    let s = region.next().unwrap();
+    let t = region.last().unwrap();
+    let cost = AStar::new(&graph, Octile::new(&graph))
+        .search_cost(s, t, &mut SearchCache::new())
+        .unwrap();
+    let ((sx, sy), (tx, ty)) = (graph.coords(s), graph.coords(t));
+    let size = &selftest_part(
+        AppState::with_default_map(),
+        &format!("from={sx},{sy}&to={tx},{ty}&heuristic=octile&selftest=size&to_size=2"),
+        "size-2",
+        "size",
+    );
+    assert_eq!(size["length"], format!("{cost:.4}"), "{size}");
+    assert_eq!(size["fits"], serde_json::json!([true, true]), "{size}");
+    // The default landmarks, placed again where the agent fits.
+    assert_eq!(size["landmarks_fit"], true, "{size}");
+    assert!(size["url"].as_str().unwrap().contains("size=2"), "{size}");
+}
+
 #[test]
 fn arrow_keys_move_the_selected_marker_and_the_url_follows() {
     let grid = demo_grid();
