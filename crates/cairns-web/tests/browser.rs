@@ -424,7 +424,7 @@ fn choosing_a_larger_agent_in_the_menu_searches_its_blocks() {
         .map(cairns::graph::NodeId)
         .filter(|&v| parts.label(v) == Some(largest));
     let s = region.next().unwrap();
-    let t = region.last().unwrap();
+    let t = region.next_back().unwrap();
     let cost = AStar::new(&graph, Octile::new(&graph))
         .search_cost(s, t, &mut SearchCache::new())
         .unwrap();
