@@ -42,16 +42,8 @@ fn block_costs(map: &Grid, rule: Neighborhood, k: u32, start: (u32, u32)) -> Vec
         if d > dist[at(x, y)] {
             continue;
         }
-        for (dx, dy) in [
-            (0, -1),
-            (1, 0),
-            (0, 1),
-            (-1, 0),
-            (1, -1),
-            (1, 1),
-            (-1, 1),
-            (-1, -1),
-        ] {
+        let moves = (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)));
+        for (dx, dy) in moves.filter(|&m| m != (0, 0)) {
             let (nx, ny) = (x + dx, y + dy);
             if nx < 0 || ny < 0 || nx >= w || ny >= h || !block_free(map, nx, ny, k) {
                 continue;
