@@ -35,6 +35,7 @@ namespace Cairns
         Four = 4,
         Octile = 8,       // no corner cutting: the Moving AI rule
         OctileCut = 9,    // corner cutting: a diagonal past one wall, never between two
+        OctileSqueeze = 10, // a diagonal even between two walls that touch at a corner
     }
 
     [StructLayout(LayoutKind.Sequential)]

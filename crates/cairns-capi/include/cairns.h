@@ -96,6 +96,11 @@ enum cairns_movement
   // the jump point searches, canonical ordering and Theta* refuse it
   // (`CAIRNS_ERR_SPEC`).
   CAIRNS_MOVE_OCTILE_CUT = 9,
+  // Octile squeezing between walls: a diagonal is allowed whatever the
+  // two cells beside it are, even between two walls that touch at a
+  // corner (Godot's `DIAGONAL_MODE_ALWAYS`); the searches built on the
+  // no-corner rule refuse it (`CAIRNS_ERR_SPEC`).
+  CAIRNS_MOVE_OCTILE_SQUEEZE = 10,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -47,6 +47,11 @@ pub enum cairns_movement {
     /// the jump point searches, canonical ordering and Theta* refuse it
     /// (`CAIRNS_ERR_SPEC`).
     CAIRNS_MOVE_OCTILE_CUT = 9,
+    /// Octile squeezing between walls: a diagonal is allowed whatever the
+    /// two cells beside it are, even between two walls that touch at a
+    /// corner (Godot's `DIAGONAL_MODE_ALWAYS`); the searches built on the
+    /// no-corner rule refuse it (`CAIRNS_ERR_SPEC`).
+    CAIRNS_MOVE_OCTILE_SQUEEZE = 10,
 }
 
 /// The movement rule numbered `movement` (a [`cairns_movement`]).
@@ -57,10 +62,13 @@ fn neighborhood(movement: i32) -> Result<Neighborhood> {
         m if m == cairns_movement::CAIRNS_MOVE_OCTILE_CUT as i32 => {
             Ok(Neighborhood::OctileCornerCutting)
         }
+        m if m == cairns_movement::CAIRNS_MOVE_OCTILE_SQUEEZE as i32 => {
+            Ok(Neighborhood::OctileSqueeze)
+        }
         other => Err(Failure::new(
             cairns_status::CAIRNS_ERR_ARGUMENT,
             format!(
-                "unknown movement {other} (expected CAIRNS_MOVE_FOUR = 4, CAIRNS_MOVE_OCTILE = 8 or CAIRNS_MOVE_OCTILE_CUT = 9)"
+                "unknown movement {other} (expected CAIRNS_MOVE_FOUR = 4, CAIRNS_MOVE_OCTILE = 8, CAIRNS_MOVE_OCTILE_CUT = 9 or CAIRNS_MOVE_OCTILE_SQUEEZE = 10)"
             ),
         )),
     }

@@ -18,7 +18,7 @@ pub fn neighborhood(movement: &Bound<'_, PyAny>) -> PyResult<Neighborhood> {
         s
     } else {
         return Err(PyTypeError::new_err(
-            "movement must be \"octile\", \"4\", \"octile-cut\", 8 or 4",
+            "movement must be \"octile\", \"4\", \"octile-cut\", \"octile-squeeze\", 8 or 4",
         ));
     };
     name.parse::<Neighborhood>()

@@ -74,7 +74,7 @@ def oracle(costs: np.ndarray, movement: str) -> nx.Graph:
             if free[y, x]:
                 g.add_node((x, y))
     steps = [(1, 0), (0, 1)]
-    if movement in ("octile", "octile-cut"):
+    if movement in ("octile", "octile-cut", "octile-squeeze"):
         steps += [(1, 1), (1, -1)]
     for y in range(h):
         for x in range(w):
@@ -93,7 +93,10 @@ def oracle(costs: np.ndarray, movement: str) -> nx.Graph:
 
 def diagonal_allowed(side_a: bool, side_b: bool, movement: str) -> bool:
     """Whether a diagonal move passing cells whose passability is `side_a`
-    and `side_b` is legal: both under "octile", one under "octile-cut"."""
+    and `side_b` is legal: both under "octile", one under "octile-cut",
+    whatever they are under "octile-squeeze"."""
+    if movement == "octile-squeeze":
+        return True
     return (side_a or side_b) if movement == "octile-cut" else (side_a and side_b)
 
 

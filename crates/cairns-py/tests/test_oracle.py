@@ -145,6 +145,22 @@ def test_corner_cutting_costs_match_networkx(walls, data):
     check_against_networkx(np.where(walls, np.inf, 1.0), "octile-cut", CUT_SPECS, pairs)
 
 
+@settings(max_examples=60, deadline=None)
+@given(walls=wall_grids(), data=st.data())
+def test_squeezing_costs_match_networkx(walls, data):
+    pairs = sample_pairs(free_cells(walls), data)
+    check_against_networkx(np.where(walls, np.inf, 1.0), "octile-squeeze", CUT_SPECS, pairs)
+
+
+def test_squeezing_passes_between_two_walls_and_only_it_does():
+    walls = np.array([[False, True], [True, False]])
+    for movement, want in [("octile", math.inf), ("octile-cut", math.inf), ("4", math.inf), ("octile-squeeze", math.sqrt(2))]:
+        grid = cp.Grid(walls, movement)
+        assert cp.Engine(grid, "astar").cost((0, 0), (1, 1)) == pytest.approx(want, rel=REL), movement
+    with pytest.raises(ValueError, match="without corner cutting"):
+        cp.Engine(cp.Grid(walls, "always"), "jps")
+
+
 def test_corner_cutting_passes_one_wall_and_jps_refuses_it():
     walls = np.array([[False, True], [False, False]])
     grid = cp.Grid(walls, "octile-cut")

@@ -18,6 +18,7 @@ SPECS = {
     "octile": ["astar", "jps", "jps+", "jps+bb", "sub", "dijkstra", "astar/dh:2"],
     "4": ["astar", "dijkstra", "astar/dh:2"],
     "octile-cut": ["astar", "dijkstra"],
+    "octile-squeeze": ["astar", "dijkstra", "astar/dh:2"],
 }
 
 

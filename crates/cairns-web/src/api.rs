@@ -225,15 +225,17 @@ impl Prepared {
     }
 }
 
-/// The movement rule of a request: 4, 8 (octile, no corner cutting) or 9
-/// (octile with corner cutting, as the C API numbers it).
+/// The movement rule of a request: 4, 8 (octile, no corner cutting), 9
+/// (octile with corner cutting) or 10 (octile squeezing between walls), as
+/// the C API numbers them.
 pub(crate) fn neighborhood(n: u8) -> Result<Neighborhood, ApiError> {
     match n {
         4 => Ok(Neighborhood::Four),
         8 => Ok(Neighborhood::Octile),
         9 => Ok(Neighborhood::OctileCornerCutting),
+        10 => Ok(Neighborhood::OctileSqueeze),
         _ => Err(bad(format!(
-            "neighborhood must be 4, 8 or 9 (octile with corner cutting), not {n}"
+            "neighborhood must be 4, 8, 9 (octile with corner cutting) or 10 (octile squeezing between walls), not {n}"
         ))),
     }
 }
@@ -244,6 +246,7 @@ fn rule_number(nb: Neighborhood) -> u8 {
         Neighborhood::Four => 4,
         Neighborhood::Octile => 8,
         Neighborhood::OctileCornerCutting => 9,
+        Neighborhood::OctileSqueeze => 10,
     }
 }
 

@@ -135,6 +135,7 @@
 //! | [`Four`](grid::Neighborhood::Four): 4-connected | `4` |
 //! | [`Octile`](grid::Neighborhood::Octile): octile without corner cutting (the default, the Moving AI rule) | `8` |
 //! | [`OctileCornerCutting`](grid::Neighborhood::OctileCornerCutting): octile with corner cutting | `8-cut` |
+//! | [`OctileSqueeze`](grid::Neighborhood::OctileSqueeze): octile squeezing between walls that touch at a corner | `8-squeeze` |
 //!
 //! # Choosing a search on grids
 //!

@@ -491,11 +491,15 @@ pub fn grid_hash(grid: &Grid, neighborhood: Neighborhood) -> u64 {
 
 /// The byte a movement rule adds to a [`grid_hash`]: its number of
 /// directions for the two rules of the first formats (so their hashes are
-/// unchanged), 9 for octile with corner cutting.
+/// unchanged), 9 for octile with corner cutting, 10 for octile squeezing
+/// between walls (the XOR of any two codes differs from every other pair's,
+/// which [`movement_rules`] needs).
 fn movement_code(neighborhood: Neighborhood) -> u8 {
     match neighborhood {
+        Neighborhood::Four => 4,
+        Neighborhood::Octile => 8,
         Neighborhood::OctileCornerCutting => 9,
-        n => n.directions() as u8,
+        Neighborhood::OctileSqueeze => 10,
     }
 }
 
@@ -533,8 +537,8 @@ fn other_movement(expected: u64, found: u64) -> bool {
 /// of one map differ by, in [`Neighborhood::ALL`] order; `None` when they
 /// are not the hashes of one map under two rules.
 ///
-/// The hashes tell which two rules differ (the XOR of their codes, 4, 8
-/// and 9, is different for each pair) but not which hash has which rule:
+/// The hashes tell which two rules differ (the XOR of their codes, 4, 8,
+/// 9 and 10, is different for each pair) but not which hash has which rule:
 /// the caller, who knows the rule it expected, does.
 ///
 /// ```

@@ -12,7 +12,9 @@ use std::ptr::{null, null_mut};
 use cairns::grid::{GridGraph, Neighborhood, Tile};
 use cairns::search::Searcher as _;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_capi::cairns_movement::{CAIRNS_MOVE_FOUR, CAIRNS_MOVE_OCTILE, CAIRNS_MOVE_OCTILE_CUT};
+use cairns_capi::cairns_movement::{
+    CAIRNS_MOVE_FOUR, CAIRNS_MOVE_OCTILE, CAIRNS_MOVE_OCTILE_CUT, CAIRNS_MOVE_OCTILE_SQUEEZE,
+};
 use cairns_capi::cairns_status::{
     self, CAIRNS_ERR_ARGUMENT, CAIRNS_ERR_BUFFER_TOO_SMALL, CAIRNS_ERR_ENDPOINT, CAIRNS_ERR_HANDLE,
     CAIRNS_ERR_NULL, CAIRNS_ERR_PARSE, CAIRNS_ERR_SPEC, CAIRNS_ERR_TABLE, CAIRNS_NO_PATH,
@@ -745,4 +747,30 @@ fn a_map_for_a_larger_agent_searches_its_blocks() {
     }
     // SAFETY: live maps, each freed once.
     unsafe { free_all(&[], &[], &[big, map]) };
+}
+
+/// `CAIRNS_MOVE_OCTILE_SQUEEZE`: a diagonal between two walls that touch
+/// at a corner, which every other rule refuses.
+#[test]
+fn squeezing_between_walls_is_a_movement_of_its_own() {
+    const CHECKER: &str = "type octile\nheight 2\nwidth 2\nmap\n.@\n@.\n";
+    let rules = [
+        (CAIRNS_MOVE_FOUR, None),
+        (CAIRNS_MOVE_OCTILE, None),
+        (CAIRNS_MOVE_OCTILE_CUT, None),
+        (CAIRNS_MOVE_OCTILE_SQUEEZE, Some(cairns::grid::DIAGONAL)),
+    ];
+    for (rule, want) in rules {
+        let (status, map) = parse(CHECKER, rule as i32);
+        assert_eq!(status, CAIRNS_OK, "{}", last_error());
+        let e = engine(map, c"astar");
+        let s = searcher(e);
+        let found = cost(s, (0, 0), (1, 1));
+        match want {
+            Some(c) => assert_eq!(found, (CAIRNS_OK, c), "{rule:?}"),
+            None => assert_eq!(found.0, CAIRNS_NO_PATH, "{rule:?}"),
+        }
+        // SAFETY: live handles, each freed once.
+        unsafe { free_all(&[s], &[e], &[map]) };
+    }
 }

@@ -10,7 +10,9 @@ __all__ = ["Engine", "Graph", "GraphEngine", "Grid", "__version__", "parse_map",
 
 __version__: str
 
-_Movement = Union[Literal["octile", "4", "four", "8", "octile-cut", "corner-cutting"], int]
+_Movement = Union[
+    Literal["octile", "4", "four", "8", "octile-cut", "8-cut", "corner-cutting", "octile-squeeze", "8-squeeze", "always"], int
+]
 _Point = Tuple[int, int]
 _Points = Union[npt.ArrayLike, Sequence[_Point]]
 _StrPath = Union[str, "os.PathLike[str]"]

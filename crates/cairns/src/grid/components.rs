@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::GridGraph;
+use super::{GridGraph, Neighborhood};
 use crate::graph::{NodeId, Reversible};
 
 /// The label of a cell that belongs to no component (a blocked grid cell).
@@ -201,7 +201,8 @@ pub struct Components {
 
 impl Components {
     /// The components of the passable cells of `graph`, 4-connected (the
-    /// same as 8-connected without corner cutting). `O(cells)`.
+    /// same as 8-connected with or without corner cutting), or 8-connected
+    /// under the rule that squeezes between walls. `O(cells)`.
     pub fn of_grid(graph: &GridGraph) -> Components {
         let mut labels = vec![NONE; graph.grid().len()];
         let mut sizes = Vec::new();
@@ -210,7 +211,7 @@ impl Components {
             if labels[v as usize] == NONE && graph.is_passable(NodeId(v)) {
                 let label = sizes.len() as u32;
                 let n = flood(labels.as_mut_slice(), v, NONE, label, &mut stack, |u| {
-                    straight(graph, u)
+                    joining(graph, u)
                 });
                 sizes.push(n);
             }
@@ -286,9 +287,9 @@ impl Components {
         let sizes = &mut self.sizes;
         let mut labels = self.labels.write();
         debug_assert_eq!(label_at(&labels, v), NONE);
-        let mut around = [NONE; 4];
+        let mut around = [NONE; 8];
         let mut len = 0;
-        for w in straight(graph, v) {
+        for w in joining(graph, v) {
             let l = label_at(&labels, w);
             if !around[..len].contains(&l) {
                 around[len] = l;
@@ -302,10 +303,10 @@ impl Components {
         labels.set(v as usize, keep);
         sizes[keep as usize] += 1;
         let mut stack = Vec::new();
-        for w in straight(graph, v) {
+        for w in joining(graph, v) {
             let l = label_at(&labels, w);
             if l != keep {
-                let n = flood(&mut labels, w, l, keep, &mut stack, |u| straight(graph, u));
+                let n = flood(&mut labels, w, l, keep, &mut stack, |u| joining(graph, u));
                 sizes[keep as usize] += n;
                 sizes[l as usize] = 0;
             }
@@ -330,17 +331,32 @@ impl Components {
         }
         labels.set(v as usize, NONE);
         sizes[old as usize] -= 1;
-        if joined_around(graph, node) {
+        // The ring argument holds for straight joins only.
+        if !squeezes(graph) && joined_around(graph, node) {
             return;
         }
         let (x, y) = graph.coords(node);
-        let starts: Vec<u32> = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+        let reach: &[(i64, i64)] = if squeezes(graph) {
+            &[
+                (0, -1),
+                (1, 0),
+                (0, 1),
+                (-1, 0),
+                (1, -1),
+                (1, 1),
+                (-1, 1),
+                (-1, -1),
+            ]
+        } else {
+            &[(0, -1), (1, 0), (0, 1), (-1, 0)]
+        };
+        let starts: Vec<u32> = reach
             .iter()
             .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
             .filter(|&w| label_at(&labels, w) == old)
             .collect();
         if starts.len() > 1 {
-            split(&mut labels, sizes, old, &starts, |u| straight(graph, u));
+            split(&mut labels, sizes, old, &starts, |u| joining(graph, u));
         }
     }
 }
@@ -351,7 +367,7 @@ impl Components {
 const SEARCH: u32 = NONE - 1;
 
 /// Splits the component labelled `old` where it may have come apart
-/// (after one of its cells was removed): `starts` (2 to 4 cells labelled
+/// (after one of its cells was removed): `starts` (2 to 8 cells labelled
 /// `old`) are the cells that joined there.
 ///
 /// A search grows from each start, one cell each in turn, marking its
@@ -367,7 +383,7 @@ const SEARCH: u32 = NONE - 1;
 fn split<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
     labels: &mut S, sizes: &mut Vec<u32>, old: u32, starts: &[u32], neighbours: impl Fn(u32) -> I,
 ) {
-    debug_assert!((2..=4).contains(&starts.len()));
+    debug_assert!((2..=8).contains(&starts.len()));
     // Search `i`'s cells to visit, its cells found, and its group (a tiny
     // union-find over the searches).
     let mut stacks: Vec<Vec<u32>> = vec![Vec::new(); starts.len()];
@@ -440,7 +456,7 @@ fn join(group: &mut [usize], i: usize, j: usize) {
 
 /// How many groups of searches still have cells to visit.
 fn growing(stacks: &[Vec<u32>], group: &[usize]) -> usize {
-    let mut tops = [usize::MAX; 4];
+    let mut tops = [usize::MAX; 8];
     let mut n = 0;
     for (i, stack) in stacks.iter().enumerate() {
         let top = root(group, i);
@@ -489,10 +505,21 @@ fn flood<S: LabelStore + ?Sized, I: Iterator<Item = u32>>(
     count
 }
 
-/// The ids of the cells one straight move from `v`.
+/// Whether the graph's rule joins cells by diagonal moves that no two
+/// straight moves go round: squeezing between two walls. Under the other
+/// rules a diagonal move's cells are joined through a straight neighbour
+/// too, so the components are the 4-connected ones.
+fn squeezes(graph: &GridGraph) -> bool {
+    graph.neighborhood() == Neighborhood::OctileSqueeze
+}
+
+/// The ids of the cells one move from `v` that the components join by: its
+/// straight moves, and its diagonal ones too when the rule
+/// [`squeezes`].
 #[inline]
-fn straight(graph: &GridGraph, v: u32) -> impl Iterator<Item = u32> + use<'_> {
-    let mut mask = graph.moves(NodeId(v)) & 0x0F;
+fn joining(graph: &GridGraph, v: u32) -> impl Iterator<Item = u32> + use<'_> {
+    let along = if squeezes(graph) { 0xFF } else { 0x0F };
+    let mut mask = graph.moves(NodeId(v)) & along;
     std::iter::from_fn(move || {
         if mask == 0 {
             return None;
@@ -595,6 +622,19 @@ mod tests {
         }
     }
 
+    /// Two cells that touch only at a corner, between two walls: one
+    /// component when squeezing, two under every other rule.
+    #[test]
+    fn squeezing_joins_cells_that_touch_at_a_corner() {
+        let grid = Grid::from_ascii(".@\n@.").unwrap();
+        for nb in Neighborhood::ALL {
+            let g = GridGraph::new(grid.clone(), nb);
+            let joined = g.components().connected(NodeId(0), NodeId(3));
+            assert_eq!(joined, nb == Neighborhood::OctileSqueeze, "{nb}");
+            check(&g, g.components());
+        }
+    }
+
     #[test]
     fn octile_components_are_the_four_connected_ones() {
         let mut rng = SplitMix64::new(11);
@@ -638,12 +678,8 @@ mod tests {
     #[test]
     fn wall_edits_merge_and_split_components() {
         let mut rng = SplitMix64::new(5);
-        for round in 0..12 {
-            let nb = if round % 2 == 0 {
-                Neighborhood::Octile
-            } else {
-                Neighborhood::Four
-            };
+        for round in 0..16 {
+            let nb = Neighborhood::ALL[round % Neighborhood::ALL.len()];
             let mut g = GridGraph::new(random_grid(&mut rng, 14, 11, 40), nb);
             for _ in 0..60 {
                 random_edit(&mut rng, &mut g, &format!("round {round}"));

@@ -26,21 +26,31 @@ pub enum Neighborhood {
     /// as under the other two rules; the searches built on the no-corner
     /// rule (jump point searches, canonical ordering, Theta*) refuse it.
     OctileCornerCutting,
+    /// The same eight moves and costs, a diagonal move allowed whatever the
+    /// two cells beside it are, so it may squeeze between two walls that
+    /// touch at a corner (PathFinding.js's `Always`, Godot's
+    /// `DIAGONAL_MODE_ALWAYS`). Cells joined only by such a squeeze are
+    /// reachable from each other under this rule alone; the searches built
+    /// on the no-corner rule refuse it.
+    OctileSqueeze,
 }
 
 impl Neighborhood {
     /// Every movement rule.
-    pub const ALL: [Neighborhood; 3] = [
+    pub const ALL: [Neighborhood; 4] = [
         Neighborhood::Four,
         Neighborhood::Octile,
         Neighborhood::OctileCornerCutting,
+        Neighborhood::OctileSqueeze,
     ];
 
     /// The number of directions: 4 or 8.
     pub fn directions(self) -> u32 {
         match self {
             Neighborhood::Four => 4,
-            Neighborhood::Octile | Neighborhood::OctileCornerCutting => 8,
+            Neighborhood::Octile
+            | Neighborhood::OctileCornerCutting
+            | Neighborhood::OctileSqueeze => 8,
         }
     }
 
@@ -56,23 +66,25 @@ impl Neighborhood {
             Neighborhood::Four => "4-connected",
             Neighborhood::Octile => "octile",
             Neighborhood::OctileCornerCutting => "octile with corner cutting",
+            Neighborhood::OctileSqueeze => "octile squeezing between walls",
         }
     }
 
     /// The names [`FromStr`](std::str::FromStr) reads for the rule, the
     /// canonical one (what [`Display`](std::fmt::Display) writes) first:
     /// `4` (or `four`), `octile` (or `8`), `octile-cut` (or `8-cut`,
-    /// `corner-cutting`). The command line and the Python binding read
+    /// `corner-cutting`), `octile-squeeze` (or `8-squeeze`, `always`). The command line and the Python binding read
     /// these, so that a rule has the same names everywhere.
     pub fn names(self) -> &'static [&'static str] {
         match self {
             Neighborhood::Four => &["4", "four"],
             Neighborhood::Octile => &["octile", "8"],
             Neighborhood::OctileCornerCutting => &["octile-cut", "8-cut", "corner-cutting"],
+            Neighborhood::OctileSqueeze => &["octile-squeeze", "8-squeeze", "always"],
         }
     }
 
-    /// The canonical name: `4`, `octile` or `octile-cut`.
+    /// The canonical name: `4`, `octile`, `octile-cut` or `octile-squeeze`.
     pub fn token(self) -> &'static str {
         self.names()[0]
     }
@@ -98,8 +110,8 @@ impl std::str::FromStr for Neighborhood {
     /// assert_eq!(Neighborhood::OctileCornerCutting.to_string(), "octile-cut");
     /// assert_eq!(
     ///     "6".parse::<Neighborhood>().unwrap_err().to_string(),
-    ///     "unknown movement rule \"6\" (expected 4, octile or octile-cut; \
-    ///      also four, 8, 8-cut or corner-cutting)"
+    ///     "unknown movement rule \"6\" (expected 4, octile, octile-cut or octile-squeeze; \
+    ///      also four, 8, 8-cut, corner-cutting, 8-squeeze or always)"
     /// );
     /// ```
     fn from_str(s: &str) -> Result<Neighborhood, UnknownNeighborhood> {
@@ -724,6 +736,7 @@ impl GridGraph {
             Neighborhood::Four => false,
             Neighborhood::Octile => straight & (1 << a) != 0 && straight & (1 << b) != 0,
             Neighborhood::OctileCornerCutting => straight & (1 << a | 1 << b) != 0,
+            Neighborhood::OctileSqueeze => true,
         };
         for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
             let d = 4 + i;
@@ -1120,9 +1133,12 @@ impl Graph for GridGraph {
         match (&self.terrain, self.neighborhood) {
             (Some(_), _) => None,
             (None, Neighborhood::Four) => Some((1.0, 1.0)),
-            (None, Neighborhood::Octile | Neighborhood::OctileCornerCutting) => {
-                Some((1.0, DIAGONAL))
-            }
+            (
+                None,
+                Neighborhood::Octile
+                | Neighborhood::OctileCornerCutting
+                | Neighborhood::OctileSqueeze,
+            ) => Some((1.0, DIAGONAL)),
         }
     }
 
@@ -1379,7 +1395,7 @@ mod tests {
     #[test]
     fn all_holds_every_movement_rule() {
         assert_all_lists_every!(
-            Neighborhood: Four, Octile, OctileCornerCutting
+            Neighborhood: Four, Octile, OctileCornerCutting, OctileSqueeze
         );
     }
 }

@@ -304,7 +304,9 @@ impl HeuristicSpec {
     /// The default heuristic of a movement rule: the tightest distance.
     pub fn default_for(neighborhood: Neighborhood) -> HeuristicSpec {
         match neighborhood {
-            Neighborhood::Octile | Neighborhood::OctileCornerCutting => HeuristicSpec::Octile,
+            Neighborhood::Octile
+            | Neighborhood::OctileCornerCutting
+            | Neighborhood::OctileSqueeze => HeuristicSpec::Octile,
             Neighborhood::Four => HeuristicSpec::Manhattan,
         }
     }

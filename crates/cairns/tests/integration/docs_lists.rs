@@ -101,6 +101,7 @@ fn movement_option(rule: Neighborhood) -> &'static str {
         Neighborhood::Four => "4",
         Neighborhood::Octile => "8",
         Neighborhood::OctileCornerCutting => "8-cut",
+        Neighborhood::OctileSqueeze => "8-squeeze",
     }
 }
 

@@ -24,7 +24,7 @@ fn block_free(map: &Grid, x: i64, y: i64, k: i64) -> bool {
 /// The cost of moving a `k` x `k` block from `start` to every top-left
 /// cell of `map` under `rule`, by the block rules: a move needs the block
 /// it enters free; a diagonal, without corner cutting, both blocks beside
-/// it, with it one of them.
+/// it, with it one of them; squeezing, neither.
 fn block_costs(map: &Grid, rule: Neighborhood, k: u32, start: (u32, u32)) -> Vec<f64> {
     let (w, h, k) = (
         i64::from(map.width()),
@@ -54,6 +54,7 @@ fn block_costs(map: &Grid, rule: Neighborhood, k: u32, start: (u32, u32)) -> Vec
                     Neighborhood::Four => false,
                     Neighborhood::Octile => sides.0 && sides.1,
                     Neighborhood::OctileCornerCutting => sides.0 || sides.1,
+                    Neighborhood::OctileSqueeze => true,
                 };
                 if !legal {
                     continue;
