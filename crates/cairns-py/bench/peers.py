@@ -12,12 +12,18 @@ Two movement rules, each against the cairns engine of that rule:
 - octile without corner cutting (the Moving AI rule): cairns `jps`,
   python-pathfinding (`DiagonalMovement.only_when_no_obstacle`), networkx
   A* on the same graph: costs checked.
-- 4-connected: cairns `astar` on a "4" grid, pyastar2d
+- 4-connected: cairns `astar` and `astar/dh:16` on a "4" grid, pyastar2d
   (`allow_diagonal=False`), tcod (`diagonal=0`), scikit-image
   `route_through_array(fully_connected=False)`: costs checked.
-- their 8-connected modes, timed beside cairns' `jps` but not checked:
-  they cut corners (and pyastar2d charges 1 per diagonal move), another
-  rule than cairns', whose costs are not the Moving AI lengths.
+- their 8-connected modes squeeze between two walls that touch at a
+  corner (each takes the diagonal of a 2x2 checkerboard of walls): that is
+  cairns' `octile-squeeze` rule, whose `astar` and `astar/dh:16` they are
+  timed against. scikit-image (`fully_connected=True`, diagonals sqrt(2))
+  and tcod (`diagonal=sqrt(2)`, its path priced by the rule) are checked;
+  pyastar2d charges 1 per diagonal move, another cost, so it is timed but
+  not checked.
+- octile with corner cutting: cairns `astar` and `astar/dh:16`, checked
+  against networkx on the same graph (no peer has this rule).
 
 Times are mean microseconds per query, one query per call, setup outside.
 Then a batch: the same queries repeated to --batch, answered by one call
@@ -115,31 +121,61 @@ def main():
     theirs, t = timed(lambda s, g: nx.astar_path_length(graph, s, g, heuristic=octile), pairs)
     report("networkx astar_path_length", "octile", t, ours8, theirs, t8)
 
-    # Their 8-connected modes, timed beside cairns' jps but not checked:
-    # they cut corners (pyastar2d also charges 1 per diagonal move), so
-    # their costs are not the Moving AI lengths.
+    # Their 8-connected modes squeeze between walls: cairns' octile-squeeze.
     import pyastar2d
     import tcod.path
     from skimage.graph import route_through_array
 
     weights = np.where(walls, np.inf, 1.0).astype(np.float32)
+    squeeze = cp.Grid(walls, "octile-squeeze")
+    sq = {spec: cp.Engine(squeeze, spec) for spec in ("astar", "astar/dh:16")}
+    oursq, tsq = timed(sq["astar"].cost, pairs)
+    report("cairns_path Engine(astar).cost", "squeeze", tsq, oursq, None, tsq, "the reference")
+    theirs, t = timed(sq["astar/dh:16"].cost, pairs)
+    report("cairns_path Engine(astar/dh:16).cost", "squeeze", t, oursq, theirs, tsq)
+    squeeze_graph = oracle(costs, "octile-squeeze")
+    check = [nx.dijkstra_path_length(squeeze_graph, s, g) for s, g in pairs]
+    assert np.allclose(oursq, check, rtol=1e-6), "cairns' squeeze costs differ from networkx"
+
+    def sk8(s, g):
+        _, cost = route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=True, geometric=True)
+        return float(cost)
+
+    theirs, t = timed(sk8, pairs)
+    report("skimage route_through_array (8)", "squeeze", t, oursq, theirs, tsq)
+    astar8 = tcod.path.AStar((~walls).astype(np.int8), diagonal=math.sqrt(2))
+
+    def tc8(s, g):
+        path = [s] + [(x, y) for y, x in astar8.get_path(s[1], s[0], g[1], g[0])]
+        return path_cost(np.array(path), costs, "octile-squeeze")
+
+    theirs, t = timed(tc8, pairs)
+    report("tcod.path.AStar (diagonal=sqrt 2)", "squeeze", t, oursq, theirs, tsq)
 
     def pa8(s, g):
         pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=True)
 
     _, t = timed(pa8, pairs)
-    report("pyastar2d astar_path (diagonal)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
-    astar8 = tcod.path.AStar((~walls).astype(np.int8), diagonal=1.41)
-    _, t = timed(lambda s, g: astar8.get_path(s[1], s[0], g[1], g[0]), pairs)
-    report("tcod.path.AStar (diagonal=1.41)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
-    _, t = timed(lambda s, g: route_through_array(costs, (s[1], s[0]), (g[1], g[0]), fully_connected=True), pairs)
-    report("skimage route_through_array (8)", "8, cuts", t, ours8, None, t8, "not checked: another rule")
+    report("pyastar2d astar_path (diagonal)", "squeeze", t, oursq, None, tsq, "not checked: 1 per diagonal")
+
+    # Octile with corner cutting: no peer has it; networkx checks.
+    cut = cp.Grid(walls, "octile-cut")
+    cut_engines = {spec: cp.Engine(cut, spec) for spec in ("astar", "astar/dh:16")}
+    ourscut, tcut = timed(cut_engines["astar"].cost, pairs)
+    cut_graph = oracle(costs, "octile-cut")
+    check = [nx.dijkstra_path_length(cut_graph, s, g) for s, g in pairs]
+    report("cairns_path Engine(astar).cost", "cut", tcut, check, ourscut, tcut)
+    theirs, t = timed(cut_engines["astar/dh:16"].cost, pairs)
+    report("cairns_path Engine(astar/dh:16).cost", "cut", t, check, theirs, tcut)
 
     # 4-connected.
     four = cp.Engine(cp.Grid(walls, "4"), "astar")
     four.cost(*pairs[0])
     ours4, t4 = timed(four.cost, pairs)
     report("cairns_path Engine(astar).cost", "4", t4, ours4, None, t4)
+    four_dh = cp.Engine(cp.Grid(walls, "4"), "astar/dh:16")
+    theirs, t = timed(four_dh.cost, pairs)
+    report("cairns_path Engine(astar/dh:16).cost", "4", t, ours4, theirs, t4)
 
     def pa(s, g):
         path = pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=False)
@@ -186,7 +222,9 @@ def main():
     for name, rule, t in ROWS:
         if name.startswith("cairns_path"):
             continue
-        against = "octile" if rule.startswith("8") else rule
+        if rule not in ("octile", "4"):
+            continue
+        against = rule
         ratios = " / ".join(f"{t / batch_times[(against, k)]:.1f}x" for k in (1, 2))
         print(f"{name:<34} {rule:<8} {t * 1e6:12.1f} us a query: {ratios} cairns' batch (1 / 2 threads)")
 

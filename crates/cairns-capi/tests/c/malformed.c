@@ -64,7 +64,7 @@ int main(void) {
     expect("walls: 2^32 x 2^32 cells", cairns_map_from_walls(walls, 12, 0xffffffffu, 0xffffffffu, 8, &bad),
            CAIRNS_ERR_ARGUMENT);
     expect("walls: movement 7", cairns_map_from_walls(walls, 12, 4, 3, 7, &bad), CAIRNS_ERR_ARGUMENT);
-    expect("walls: movement 10", cairns_map_from_walls(walls, 12, 4, 3, 10, &bad), CAIRNS_ERR_ARGUMENT);
+    expect("walls: movement 11", cairns_map_from_walls(walls, 12, 4, 3, 11, &bad), CAIRNS_ERR_ARGUMENT);
     costs[3] = NAN;
     expect("costs: NaN", cairns_map_from_costs(costs, 12, 4, 3, 4, &bad), CAIRNS_ERR_ARGUMENT);
     costs[3] = -1;
