@@ -232,6 +232,21 @@ pub enum ParseErrorKind {
         /// The limit.
         max: u64,
     },
+    /// A graph whose node count is far above its edge count: all but twice
+    /// its edges (and [`ISOLATED_NODES`](crate::graph::ISOLATED_NODES)
+    /// more) could only be isolated nodes, and each costs memory.
+    #[error(
+        "{nodes} nodes for {edges} edges: a graph file may have at most {max} (twice its edges and {} more; the others could only be isolated)",
+        crate::graph::ISOLATED_NODES
+    )]
+    SparseNodes {
+        /// The count declared or implied.
+        nodes: u64,
+        /// The edges declared or found.
+        edges: u64,
+        /// The most nodes for that many edges.
+        max: u64,
+    },
     /// Compressed input, which the library does not decompress.
     #[error("the input is {format}-compressed: decompress it first")]
     Compressed {

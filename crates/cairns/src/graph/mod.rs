@@ -10,8 +10,9 @@ pub mod read;
 
 pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};
 pub use read::{
-    GraphFormat, MAX_GRAPH_NODES, parse_arcs, parse_coordinates, parse_dimacs, parse_graph,
-    parse_graph_format, parse_pace_with, read_coordinates, read_graph, read_graph_format,
+    GraphFormat, ISOLATED_NODES, MAX_GRAPH_NODES, parse_arcs, parse_coordinates, parse_dimacs,
+    parse_graph, parse_graph_format, parse_pace_with, read_coordinates, read_graph,
+    read_graph_format,
 };
 
 pub use crate::parse::{ParseError, ParseErrorKind};
