@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{GridGraph, Neighborhood};
+use super::{DIRECTIONS, GridGraph, Neighborhood};
 use crate::graph::{NodeId, Reversible};
 
 /// The label of a cell that belongs to no component (a blocked grid cell).
@@ -336,23 +336,11 @@ impl Components {
             return;
         }
         let (x, y) = graph.coords(node);
-        let reach: &[(i64, i64)] = if squeezes(graph) {
-            &[
-                (0, -1),
-                (1, 0),
-                (0, 1),
-                (-1, 0),
-                (1, -1),
-                (1, 1),
-                (-1, 1),
-                (-1, -1),
-            ]
-        } else {
-            &[(0, -1), (1, 0), (0, 1), (-1, 0)]
-        };
-        let starts: Vec<u32> = reach
+        // The straight directions come first in the one table of them.
+        let reach = if squeezes(graph) { 8 } else { 4 };
+        let starts: Vec<u32> = DIRECTIONS[..reach]
             .iter()
-            .filter_map(|&(dx, dy)| cell(graph, x, y, dx, dy))
+            .filter_map(|&(dx, dy)| cell(graph, x, y, dx.into(), dy.into()))
             .filter(|&w| label_at(&labels, w) == old)
             .collect();
         if starts.len() > 1 {
