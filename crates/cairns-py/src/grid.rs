@@ -213,11 +213,23 @@ impl Grid {
     /// array): `(distance, next)`, where `distance[y, x]` is the cost from
     /// `(x, y)` to its nearest goal (`inf` where none is reachable) and
     /// `next[y, x]` the `(x, y)` of the next step towards it (`(-1, -1)`
-    /// at a goal and where none is reachable): the flow field.
-    fn field<'py>(&self, py: Python<'py>, goals: &Bound<'py, PyAny>) -> PyResult<Field<'py>> {
+    /// at a goal and where none is reachable): the flow field. With
+    /// `size=K`, for an agent of `K` x `K` cells placed by its top-left
+    /// cell (as `Engine(..., size=K)`): the cells its block does not fit
+    /// reach no goal.
+    #[pyo3(signature = (goals, size = 1))]
+    fn field<'py>(
+        &self, py: Python<'py>, goals: &Bound<'py, PyAny>, size: u32,
+    ) -> PyResult<Field<'py>> {
+        let sized;
+        let graph = if size == 1 {
+            &self.graph
+        } else {
+            sized = self.graph.clone().with_size(size).map_err(|e| to_py(&e))?;
+            &sized
+        };
         let goals = convert::points(goals, "goals")?;
-        let goals = convert::endpoints(&self.graph, &self.name, "goals", &goals)?;
-        let graph = &self.graph;
+        let goals = convert::endpoints(graph, &self.name, "goals", &goals)?;
         let (distance, next) = py.detach(|| {
             let field = DistanceField::build(graph, &goals, &mut SearchCache::new());
             let bound = graph.grid().len() as u32;

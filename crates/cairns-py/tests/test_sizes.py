@@ -93,6 +93,21 @@ def test_a_size_keeps_through_edits_and_pickling_and_is_refused_where_it_cannot_
         cp.Engine(grid, "astar", size=0)
 
 
+def test_a_field_for_a_size_is_the_engines_costs():
+    grid = cp.parse_map(GAPS)
+    distance, _ = grid.field([(4, 0)], size=2)
+    two = cp.Engine(grid, "dijkstra", size=2)
+    for y in range(6):
+        for x in range(7):
+            try:
+                want = two.cost((x, y), (4, 0))
+            except ValueError:  # too tight for the block
+                want = math.inf
+            assert distance[y, x] == pytest.approx(want, rel=REL), (x, y)
+    with pytest.raises(ValueError, match="not open to an agent of size 2"):
+        grid.field([(2, 0)], size=2)
+
+
 def test_run_scen_at_size_two_checks_against_dijkstra(movingai):
     r = cp.run_scen(movingai / "dao" / "den520d.map.scen", "jps+", every=40, size=2)
     assert r["size"] == 2 and r["reference"] == "dijkstra"
