@@ -18,9 +18,8 @@
 
 use cairns::grid::{Grid, GridGraph, Neighborhood, Tile};
 use cairns::movingai::runner::{Checker, Instance, Reference};
-use cairns::search::Searcher;
 use cairns::spec::Engine;
-use cairns_bench::{BenchArgs, RatioTable, alternated, load_file};
+use cairns_bench::{BenchArgs, RatioTable, alternated_engines, load_file};
 
 /// The map whose open cells are those of `map` whose `k` x `k` block is on
 /// the map and free.
@@ -71,15 +70,11 @@ fn main() {
             for (i, spec) in specs.iter().enumerate() {
                 let a = Engine::new(plain.graph.clone(), spec).expect("the spec runs on the map");
                 let b = Engine::new(sized.graph.clone(), spec).expect("the spec runs on the map");
-                let (mut a, mut b) = (a.searcher(), b.searcher());
                 let mut checker = Checker::new(&sized.graph, Reference::Dijkstra);
-                let paired = alternated(
+                let paired = alternated_engines(
                     &sized,
                     &mut checker,
-                    [
-                        ("derived map", &mut |q| a.search_cost(q.start, q.goal)),
-                        ("with_size", &mut |q| b.search_cost(q.start, q.goal)),
-                    ],
+                    [("derived map", &a), ("with_size", &b)],
                 );
                 println!("{}", table.row(i, &sized, &paired));
             }

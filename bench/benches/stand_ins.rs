@@ -22,9 +22,8 @@
 use std::path::Path;
 
 use cairns::movingai::runner::{Checker, Instance, Reference};
-use cairns::search::Searcher;
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{BenchArgs, RatioTable, alternated};
+use cairns_bench::{BenchArgs, RatioTable, alternated_engines};
 
 fn main() {
     let args = BenchArgs::from_env(&["--every"]);
@@ -58,16 +57,8 @@ fn main() {
                 .flat_map(cairns::spec::Table::details)
                 .map(|(label, value)| format!("{label} {value}"))
                 .collect();
-            let (mut a, mut b) = (base.searcher(), tier.searcher());
             let mut checker = Checker::new(&inst.graph, Reference::Published);
-            let paired = alternated(
-                &inst,
-                &mut checker,
-                [
-                    ("jps+", &mut |q| a.search_cost(q.start, q.goal)),
-                    (name, &mut |q| b.search_cost(q.start, q.goal)),
-                ],
-            );
+            let paired = alternated_engines(&inst, &mut checker, [("jps+", &base), (name, &tier)]);
             let mean = |t: &[f64]| t.iter().sum::<f64>() / t.len() as f64;
             println!(
                 "{}  mean ratio {:.3}  ({})",

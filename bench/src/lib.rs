@@ -15,7 +15,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use cairns::movingai::runner::{Checker, Instance, Query, median};
-use cairns::spec::SearchSpec;
+use cairns::search::Searcher;
+use cairns::spec::{Engine, SearchSpec};
 
 /// Loads every map of a set of the data directory (`dao`, `maze`, ...)
 /// with every `every`-th scenario, sorted by name
@@ -82,6 +83,23 @@ pub fn alternated(inst: &Instance, checker: &mut Checker<'_>, mut sides: [Side<'
         ratio: median(&per_query),
         times,
     }
+}
+
+/// [`alternated`] with a searcher of each of two engines: the two named
+/// `sides` on the queries of `inst`, each cost checked with `checker`.
+pub fn alternated_engines(
+    inst: &Instance, checker: &mut Checker<'_>, sides: [(&str, &Engine); 2],
+) -> Paired {
+    let [(a_name, a), (b_name, b)] = sides;
+    let (mut a, mut b) = (a.searcher(), b.searcher());
+    alternated(
+        inst,
+        checker,
+        [
+            (a_name, &mut |q| a.search_cost(q.start, q.goal)),
+            (b_name, &mut |q| b.search_cost(q.start, q.goal)),
+        ],
+    )
 }
 
 /// What [`alternated`] measured: the seconds per query of each side.
