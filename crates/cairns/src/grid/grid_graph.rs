@@ -73,8 +73,9 @@ impl Neighborhood {
     /// The names [`FromStr`](std::str::FromStr) reads for the rule, the
     /// canonical one (what [`Display`](std::fmt::Display) writes) first:
     /// `4` (or `four`), `octile` (or `8`), `octile-cut` (or `8-cut`,
-    /// `corner-cutting`), `octile-squeeze` (or `8-squeeze`, `always`). The command line and the Python binding read
-    /// these, so that a rule has the same names everywhere.
+    /// `corner-cutting`), `octile-squeeze` (or `8-squeeze`, `always`). The
+    /// command line and the Python binding read these, so that a rule has
+    /// the same names everywhere.
     pub fn names(self) -> &'static [&'static str] {
         match self {
             Neighborhood::Four => &["4", "four"],

@@ -696,24 +696,16 @@ mod tests {
             assert_eq!(moved.reference(Reference::Published), Reference::Dijkstra);
             let search = SearchSpec::new(crate::spec::Algorithm::AStar);
             let prepared = search.prepare(&moved.graph).unwrap();
-            let checked = run(
-                &moved,
-                &mut *prepared.searcher(),
-                Reference::Dijkstra,
-                &mut |_| {},
-            );
+            let against =
+                |reference| run(&moved, &mut *prepared.searcher(), reference, &mut |_| {});
+            let checked = against(Reference::Dijkstra);
             assert!(
                 checked.mismatches.is_empty(),
                 "{rule:?}: {:?}",
                 checked.mismatches
             );
             if rule == Neighborhood::Four {
-                let published = run(
-                    &moved,
-                    &mut *prepared.searcher(),
-                    Reference::Published,
-                    &mut |_| {},
-                );
+                let published = against(Reference::Published);
                 assert!(
                     !published.mismatches.is_empty(),
                     "4-connected costs are not octile ones"
