@@ -90,8 +90,7 @@ pub unsafe extern "C" fn cairns_engine_new_with_tables(
     map: *const cairns_map, spec: *const c_char, tables: *const *const u8, lens: *const usize,
     count: usize, out: *mut *mut cairns_engine,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let map = unsafe { handle::get(map, "map")? };
         if spec.is_null() {
@@ -131,9 +130,10 @@ pub unsafe extern "C" fn cairns_engine_new_with_tables(
             live: Live::new(engine),
             name: map.name.clone(),
         };
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { handle::give(out, engine) }
-    })
+        Ok(engine)
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// Frees an engine (NULL does nothing). Its searchers keep what they

@@ -65,17 +65,10 @@ unsafe fn search_of(search: *const c_char) -> Result<GraphSearch> {
         .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))
 }
 
-/// Builds `search` on `graph` into a new engine at `out`.
-///
-/// # Safety
-///
-/// `out` is valid for a write.
-unsafe fn give(
-    out: *mut *mut cairns_graph_engine, graph: CsrGraph, search: GraphSearch, first_id: u32,
-) -> Result<cairns_status> {
+/// An engine running `search` on `graph`.
+fn engine_of(graph: CsrGraph, search: GraphSearch, first_id: u32) -> EngineState {
     let engine = Arc::new(GraphEngine::new(graph, search));
-    // SAFETY: the caller's contract.
-    unsafe { handle::give(out, EngineState { engine, first_id }) }
+    EngineState { engine, first_id }
 }
 
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
@@ -93,8 +86,7 @@ unsafe fn give(
 pub unsafe extern "C" fn cairns_graph_engine_read(
     path: *const c_char, search: *const c_char, out: *mut *mut cairns_graph_engine,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let search = unsafe { search_of(search)? };
         if path.is_null() {
@@ -104,9 +96,10 @@ pub unsafe extern "C" fn cairns_graph_engine_read(
         let path = path_of(unsafe { CStr::from_ptr(path) })?;
         let (graph, format) = read_graph_format(&path)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, graph, search, format.first_id()) }
-    })
+        Ok(engine_of(graph, search, format.first_id()))
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// A graph engine on `nodes` nodes and `count` edges `sources[i] ->
@@ -124,8 +117,7 @@ pub unsafe extern "C" fn cairns_graph_engine_from_edges(
     nodes: u32, sources: *const u32, targets: *const u32, weights: *const f64, count: usize,
     search: *const c_char, out: *mut *mut cairns_graph_engine,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let (search, sources, targets, weights) = unsafe {
             (
@@ -140,9 +132,10 @@ pub unsafe extern "C" fn cairns_graph_engine_from_edges(
             .collect();
         let graph = CsrGraph::from_edges(nodes, &edges)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, graph, search, 0) }
-    })
+        Ok(engine_of(graph, search, 0))
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// Frees a graph engine (NULL does nothing); its searchers stay usable.
@@ -195,14 +188,14 @@ pub unsafe extern "C" fn cairns_graph_engine_first_id(engine: *const cairns_grap
 pub unsafe extern "C" fn cairns_graph_searcher_new(
     engine: *const cairns_graph_engine, out: *mut *mut cairns_graph_searcher,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let engine = Arc::clone(&unsafe { handle::get(engine, "engine")? }.engine);
         let cache = engine.cache();
-        // SAFETY: checked non-NULL above; valid by contract.
-        unsafe { handle::give(out, SearcherState { engine, cache }) }
-    })
+        Ok(SearcherState { engine, cache })
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// Frees a graph searcher (NULL does nothing).

@@ -3,7 +3,7 @@
 //! tag was cleared) is refused instead of misread; arrays and out-pointers
 //! are checked for NULL and for lengths a slice cannot have.
 
-use crate::error::{Failure, Result, cairns_status};
+use crate::error::{Failure, Result, cairns_status, guard};
 
 /// A value behind a C handle: the tag of its kind first (`repr(C)`), so
 /// that the tag of any handle can be read before its kind is known.
@@ -117,16 +117,23 @@ pub(crate) unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Hands the caller a new handle to `value` in `*out`: the last step of
-/// every function that makes a handle.
+/// Runs `body` for an entry point that makes a handle, as [`guard`] runs
+/// any other: a NULL `out` is refused before any work is done, and the
+/// value `body` makes is handed to the caller as a new handle in `*out`.
 ///
 /// # Safety
 ///
 /// `out` is NULL or valid for a write.
-pub(crate) unsafe fn give<T: Kind>(out: *mut *mut Handle<T>, value: T) -> Result<cairns_status> {
-    // SAFETY: the caller's contract.
-    unsafe { put(out, into_raw(value), "out")? };
-    Ok(cairns_status::CAIRNS_OK)
+pub(crate) unsafe fn make<T: Kind>(
+    out: *mut *mut Handle<T>, body: impl FnOnce() -> Result<T>,
+) -> cairns_status {
+    guard(|| {
+        need(out, "out")?;
+        let value = body()?;
+        // SAFETY: non-NULL, and valid for a write by the caller's contract.
+        unsafe { out.write(into_raw(value)) };
+        Ok(cairns_status::CAIRNS_OK)
+    })
 }
 
 /// Refuses a NULL out-pointer before any work is done.

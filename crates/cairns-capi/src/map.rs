@@ -96,10 +96,8 @@ fn check_cells(len: usize, width: u32, height: u32, what: &str) -> Result<()> {
 ///
 /// `cells` is valid for reads of `len` values.
 unsafe fn array<'a, T>(
-    cells: *const T, len: usize, (width, height): (u32, u32), movement: i32,
-    out: *mut *mut cairns_map, what: &str,
+    cells: *const T, len: usize, (width, height): (u32, u32), movement: i32, what: &str,
 ) -> Result<(Neighborhood, &'a [T])> {
-    handle::need(out, "out")?;
     let rule = neighborhood(movement)?;
     check_cells(len, width, height, what)?;
     // SAFETY: the caller's contract.
@@ -112,12 +110,8 @@ fn tiles(width: u32, height: u32, walls: impl Iterator<Item = bool>) -> Result<G
         .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))
 }
 
-/// Hands `graph` to the caller as a new map in `*out`.
-///
-/// # Safety
-///
-/// `out` is valid for a write (checked non-NULL by the callers first).
-unsafe fn give(out: *mut *mut cairns_map, graph: GridGraph, name: String) -> Result<cairns_status> {
+/// `graph` as a map the C API can number the cells of.
+fn map_of(graph: GridGraph, name: String) -> Result<Map> {
     if graph.grid().len() > i32::MAX as usize {
         return Err(Failure::new(
             cairns_status::CAIRNS_ERR_ARGUMENT,
@@ -128,8 +122,7 @@ unsafe fn give(out: *mut *mut cairns_map, graph: GridGraph, name: String) -> Res
             ),
         ));
     }
-    // SAFETY: the caller's contract.
-    unsafe { handle::give(out, Map { graph, name }) }
+    Ok(Map { graph, name })
 }
 
 /// A map from one byte per cell, row by row (`cells[y * width + x]`):
@@ -143,13 +136,14 @@ unsafe fn give(out: *mut *mut cairns_map, graph: GridGraph, name: String) -> Res
 pub unsafe extern "C" fn cairns_map_from_walls(
     cells: *const u8, len: usize, width: u32, height: u32, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
-    guard(|| {
+    let made = || {
         // SAFETY: the caller's contract.
-        let (rule, cells) = unsafe { array(cells, len, (width, height), movement, out, "cells")? };
+        let (rule, cells) = unsafe { array(cells, len, (width, height), movement, "cells")? };
         let grid = tiles(width, height, cells.iter().map(|&c| c != 0))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, GridGraph::new(grid, rule), "the map".to_owned()) }
-    })
+        map_of(GridGraph::new(grid, rule), "the map".to_owned())
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// A map from one cost per cell, row by row (`costs[y * width + x]`): a
@@ -169,16 +163,17 @@ pub unsafe extern "C" fn cairns_map_from_costs(
     costs: *const f32, len: usize, width: u32, height: u32, movement: i32,
     out: *mut *mut cairns_map,
 ) -> cairns_status {
-    guard(|| {
+    let made = || {
         // SAFETY: the caller's contract.
-        let (rule, costs) = unsafe { array(costs, len, (width, height), movement, out, "costs")? };
+        let (rule, costs) = unsafe { array(costs, len, (width, height), movement, "costs")? };
         let costs: Vec<f64> = costs.iter().map(|&c| f64::from(c)).collect();
         let grid = tiles(width, height, costs.iter().map(|&c| c == f64::INFINITY))?;
         let graph = GridGraph::with_cell_costs(grid, rule, costs)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, graph, "the map".to_owned()) }
-    })
+        map_of(graph, "the map".to_owned())
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// A map from the text of a Moving AI `.map` file (`len` bytes, not
@@ -193,16 +188,16 @@ pub unsafe extern "C" fn cairns_map_from_costs(
 pub unsafe extern "C" fn cairns_map_parse(
     text: *const c_char, len: usize, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         let rule = neighborhood(movement)?;
         // SAFETY: the caller's contract.
         let text = unsafe { handle::slice(text.cast::<u8>(), len, "text")? };
         let grid = cairns::movingai::parse_map_from(text)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, GridGraph::new(grid, rule), "the map".to_owned()) }
-    })
+        map_of(GridGraph::new(grid, rule), "the map".to_owned())
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// A map from a Moving AI `.map` file (`path` NUL-terminated). A file that
@@ -217,8 +212,7 @@ pub unsafe extern "C" fn cairns_map_parse(
 pub unsafe extern "C" fn cairns_map_read(
     path: *const c_char, movement: i32, out: *mut *mut cairns_map,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         if path.is_null() {
             return Err(Failure::null("path"));
         }
@@ -228,9 +222,10 @@ pub unsafe extern "C" fn cairns_map_read(
         let grid = cairns::movingai::read_map(&path)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
         let name = path.display().to_string();
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, GridGraph::new(grid, rule), name) }
-    })
+        map_of(GridGraph::new(grid, rule), name)
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// A path from C: any bytes on Unix, UTF-8 elsewhere.
@@ -267,8 +262,7 @@ pub(crate) fn path_of(path: &CStr) -> Result<PathBuf> {
 pub unsafe extern "C" fn cairns_map_with_size(
     map: *const cairns_map, size: u32, out: *mut *mut cairns_map,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let map = unsafe { handle::get(map, "map")? };
         let graph = map
@@ -276,9 +270,10 @@ pub unsafe extern "C" fn cairns_map_with_size(
             .clone()
             .with_size(size)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))?;
-        // SAFETY: `out` checked non-NULL above; valid by contract.
-        unsafe { give(out, graph, map.name.clone()) }
-    })
+        map_of(graph, map.name.clone())
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// The width of the map (columns, `x`); 0 for a NULL or wrong handle.

@@ -78,8 +78,7 @@ pub struct cairns_progress {
 pub unsafe extern "C" fn cairns_searcher_new(
     engine: *const cairns_engine, out: *mut *mut cairns_searcher,
 ) -> cairns_status {
-    guard(|| {
-        handle::need(out, "out")?;
+    let made = || {
         // SAFETY: the caller's contract.
         let engine = unsafe { handle::get(engine, "engine")? };
         let searcher = Searcher {
@@ -88,9 +87,10 @@ pub unsafe extern "C" fn cairns_searcher_new(
             end: None,
             path: Vec::new(),
         };
-        // SAFETY: checked non-NULL above; valid by contract.
-        unsafe { handle::give(out, searcher) }
-    })
+        Ok(searcher)
+    };
+    // SAFETY: `out` is NULL or valid for a write (the caller's contract).
+    unsafe { handle::make(out, made) }
 }
 
 /// Frees a searcher (NULL does nothing).

@@ -274,6 +274,17 @@ impl ParseError {
         }
     }
 
+    /// `text` is not a `field` (a number of that kind), on line `line`.
+    pub(crate) fn bad_number(line: usize, field: &'static str, text: &str) -> ParseError {
+        ParseError::new(
+            line,
+            ParseErrorKind::BadNumber {
+                field,
+                text: excerpt(text),
+            },
+        )
+    }
+
     /// An I/O error, on line `line` when reading had started.
     pub(crate) fn io(source: io::Error, line: Option<usize>) -> ParseError {
         ParseError {
@@ -361,6 +372,18 @@ pub(crate) fn excerpt(text: &str) -> String {
         }
     }
     text.to_owned()
+}
+
+/// `text` as a whole number of ASCII digits only (no sign), read as the
+/// `field` of line `line`; a number too large for `T` is a bad one.
+pub(crate) fn whole_number<T: std::str::FromStr>(
+    line: usize, field: &'static str, text: &str,
+) -> Result<T, ParseError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::bad_number(line, field, text));
+    }
+    text.parse()
+        .map_err(|_| ParseError::bad_number(line, field, text))
 }
 
 /// Reads the lines of a text one at a time, numbered from 1, split on `\n`

@@ -55,7 +55,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::{CsrGraph, NodeId};
-use crate::parse::{LineReader, ParseError, ParseErrorKind, excerpt, load};
+use crate::parse::{LineReader, ParseError, ParseErrorKind, excerpt, load, whole_number};
 
 /// The most nodes a graph file may declare or imply: 2^28 (268 million,
 /// ten times the DIMACS USA graph).
@@ -282,7 +282,7 @@ pub fn parse_coordinates(reader: impl BufRead, nodes: usize) -> Result<Vec<[f64;
                 if words.len() != 5 || words[1..4] != ["aux", "sp", "co"] {
                     return Err(bad_header(number, &line));
                 }
-                let declared = number_field(number, "node count", words[4])?;
+                let declared = whole_number::<u64>(number, "node count", words[4])?;
                 if declared != n {
                     return Err(ParseError::new(
                         number,
@@ -403,8 +403,8 @@ fn header(number: usize, words: &[&str]) -> Result<(u64, u64), ParseError> {
             },
         ));
     }
-    let nodes = number_field(number, "node count", words[2])?;
-    let edges = number_field(number, "edge count", words[3])?;
+    let nodes = whole_number::<u64>(number, "node count", words[2])?;
+    let edges = whole_number::<u64>(number, "edge count", words[3])?;
     if nodes > MAX_GRAPH_NODES {
         return Err(ParseError::new(
             number,
@@ -584,26 +584,9 @@ fn fields(
     }
 }
 
-/// A decimal count.
-fn number_field(number: usize, field: &'static str, text: &str) -> Result<u64, ParseError> {
-    let bad = || {
-        ParseError::new(
-            number,
-            ParseErrorKind::BadNumber {
-                field,
-                text: excerpt(text),
-            },
-        )
-    };
-    if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    text.parse().map_err(|_| bad())
-}
-
 /// A node id in `first..first + nodes`, as a 0-based id.
 fn node_field(number: usize, text: &str, first: u64, nodes: u64) -> Result<u32, ParseError> {
-    let id = number_field(number, "node id", text)?;
+    let id = whole_number::<u64>(number, "node id", text)?;
     if id < first || id - first >= nodes {
         return Err(ParseError::new(
             number,
@@ -623,15 +606,7 @@ fn coordinate(number: usize, field: &'static str, text: &str) -> Result<f64, Par
     text.parse::<f64>()
         .ok()
         .filter(|c| c.is_finite())
-        .ok_or_else(|| {
-            ParseError::new(
-                number,
-                ParseErrorKind::BadNumber {
-                    field,
-                    text: excerpt(text),
-                },
-            )
-        })
+        .ok_or_else(|| ParseError::bad_number(number, field, text))
 }
 
 fn check_count<R: BufRead>(

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::grid::{Grid, MAX_CELLS, TileCosts, grid_from_parts, parse_row};
-use crate::parse::{LineReader, excerpt};
+use crate::parse::{LineReader, excerpt, whole_number};
 
 /// Bytes a map row may have beyond the map's width before it is refused
 /// unread ([`ParseErrorKind::LineTooLong`]): room for a `\r` and stray
@@ -223,19 +223,7 @@ fn set_size(
     if slot.is_some() {
         return Err(duplicate(line, field));
     }
-    let bad_number = || {
-        ParseError::new(
-            line,
-            ParseErrorKind::BadNumber {
-                field,
-                text: excerpt(text),
-            },
-        )
-    };
-    if !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad_number());
-    }
-    let n: u64 = text.parse().map_err(|_| bad_number())?;
+    let n: u64 = whole_number(line, field, text)?;
     *slot = Some((n, line));
     Ok(())
 }

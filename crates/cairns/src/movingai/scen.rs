@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{LoadError, MAX_LINE, ParseError, ParseErrorKind, load};
 use crate::graph::NodeId;
 use crate::grid::{Grid, Tile};
-use crate::parse::{LineReader, excerpt};
+use crate::parse::{LineReader, excerpt, whole_number};
 
 /// The dialect of a scenario file, from its first line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -364,16 +364,13 @@ fn parse_scenario(number: usize, line: &str, version: ScenVersion) -> Result<Sce
         ));
     }
     let [bucket, map, numbers @ ..] = fields;
-    let uint = |i: usize| -> Result<u32, ParseError> {
-        let text = numbers[i];
-        parse_u32(text).ok_or_else(|| bad_number(number, NUMERIC_FIELDS[i], text))
-    };
+    let uint = |i: usize| whole_number::<u32>(number, NUMERIC_FIELDS[i], numbers[i]);
     let length_text = numbers[6];
     let (optimal, decimals) = parse_length(length_text)
-        .ok_or_else(|| bad_number(number, "optimal length", length_text))?;
+        .ok_or_else(|| ParseError::bad_number(number, "optimal length", length_text))?;
     Ok(Scenario {
         line: number,
-        bucket: parse_u32(bucket).ok_or_else(|| bad_number(number, "bucket", bucket))?,
+        bucket: whole_number(number, "bucket", bucket)?,
         map: map.to_owned(),
         map_width: uint(0)?,
         map_height: uint(1)?,
@@ -382,24 +379,6 @@ fn parse_scenario(number: usize, line: &str, version: ScenVersion) -> Result<Sce
         optimal,
         decimals,
     })
-}
-
-fn bad_number(line: usize, field: &'static str, text: &str) -> ParseError {
-    ParseError::new(
-        line,
-        ParseErrorKind::BadNumber {
-            field,
-            text: excerpt(text),
-        },
-    )
-}
-
-/// A whole number of ASCII digits only (no sign).
-fn parse_u32(text: &str) -> Option<u32> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
 }
 
 /// A non-negative finite decimal number, optionally with an exponent
