@@ -15,6 +15,7 @@ from conftest import REL, cost_grids, engines, free_cells, oracle, path_cost, wa
 OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "jps+bb", "sub", "astar/dh:2", "jps/dh:2/pairing-heap"]
 FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2"]
 TERRAIN_SPECS = ["astar", "dijkstra", "astar/dh:2"]
+CUT_SPECS = ["astar", "dijkstra", "astar/euclidean", "astar/dh:2", "focal@1"]
 
 
 def check_against_networkx(costs, movement, specs, pairs):
@@ -55,21 +56,17 @@ def some_cells(walls, data):
     return data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
 
 
+# jps, jps+, sub and canonical need a grid without terrain: a wall grid given
+# as costs of 1 and inf is one.
+@pytest.mark.parametrize(
+    ("movement", "specs"),
+    [("octile", OCTILE_SPECS), ("4", FOUR_SPECS), ("octile-cut", CUT_SPECS), ("octile-squeeze", CUT_SPECS)],
+)
 @settings(max_examples=60, deadline=None)
 @given(walls=wall_grids(), data=st.data())
-def test_octile_costs_match_networkx(walls, data):
-    costs = np.where(walls, np.inf, 1.0)
+def test_wall_grid_costs_match_networkx(movement, specs, walls, data):
     pairs = sample_pairs(free_cells(walls), data)
-    # jps, jps+, sub and canonical need a grid without terrain: a wall grid given
-    # as costs of 1 and inf is one.
-    check_against_networkx(costs, "octile", OCTILE_SPECS, pairs)
-
-
-@settings(max_examples=60, deadline=None)
-@given(walls=wall_grids(), data=st.data())
-def test_four_connected_costs_match_networkx(walls, data):
-    pairs = sample_pairs(free_cells(walls), data)
-    check_against_networkx(np.where(walls, np.inf, 1.0), "4", FOUR_SPECS, pairs)
+    check_against_networkx(np.where(walls, np.inf, 1.0), movement, specs, pairs)
 
 
 @settings(max_examples=40, deadline=None)
@@ -133,23 +130,6 @@ def test_grid_round_trips_through_numpy():
     cp.Engine(plain, "jps")
     with pytest.raises(ValueError, match="uniform costs"):
         cp.Engine(terrain, "jps")
-
-
-CUT_SPECS = ["astar", "dijkstra", "astar/euclidean", "astar/dh:2", "focal@1"]
-
-
-@settings(max_examples=60, deadline=None)
-@given(walls=wall_grids(), data=st.data())
-def test_corner_cutting_costs_match_networkx(walls, data):
-    pairs = sample_pairs(free_cells(walls), data)
-    check_against_networkx(np.where(walls, np.inf, 1.0), "octile-cut", CUT_SPECS, pairs)
-
-
-@settings(max_examples=60, deadline=None)
-@given(walls=wall_grids(), data=st.data())
-def test_squeezing_costs_match_networkx(walls, data):
-    pairs = sample_pairs(free_cells(walls), data)
-    check_against_networkx(np.where(walls, np.inf, 1.0), "octile-squeeze", CUT_SPECS, pairs)
 
 
 def test_squeezing_passes_between_two_walls_and_only_it_does():
