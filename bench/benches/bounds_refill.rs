@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
-use cairns::search::GoalBounds;
+use cairns::search::{Budgeted, GoalBounds};
 use cairns::spec::{Engine, SearchSpec};
 use cairns_bench::{
     edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,

@@ -24,10 +24,10 @@
 use std::ptr::null_mut;
 
 use cairns::grid::GridGraph;
-use cairns::movingai::runner::{Checker, Instance, Reference};
+use cairns::movingai::runner::{Checker, Instance, Query, Reference};
 use cairns::search::Searcher;
 use cairns::spec::{Engine, EngineSearcher};
-use cairns_bench::{BenchArgs, RatioTable, alternated, load_set};
+use cairns_bench::{BenchArgs, RatioTable, Timed, load_set};
 use cairns_capi::cairns_status::{CAIRNS_NO_PATH, CAIRNS_OK};
 use cairns_capi::{
     cairns_engine, cairns_engine_free, cairns_engine_new, cairns_map_free, cairns_map_from_walls,
@@ -150,15 +150,10 @@ fn main() {
                     Some(other) => panic!("--only {other}: expected rust or capi"),
                     None => {}
                 }
-                let paired = alternated(
-                    inst,
-                    &mut checker,
-                    [
-                        ("rust", &mut |q| rust.search_cost(q.start, q.goal)),
-                        ("c api", &mut |q| capi.cost(q.start_xy, q.goal_xy)),
-                    ],
-                );
-                println!("{}", table.row(k, inst, &paired));
+                let mut first = |q: &Query| rust.search_cost(q.start, q.goal);
+                let mut second = |q: &Query| capi.cost(q.start_xy, q.goal_xy);
+                let searches: [Timed; 2] = [&mut first, &mut second];
+                println!("{}", table.timed_row(k, inst, &mut checker, searches));
             }
         }
         if only.is_none() {

@@ -13,10 +13,10 @@
 //! the median over the queries of the per-query ratio (engine / borrowing);
 //! at the end, per spec, the geometric mean of those ratios over the maps.
 
-use cairns::movingai::runner::{Checker, Reference};
+use cairns::movingai::runner::{Checker, Query, Reference};
 use cairns::search::Searcher;
 use cairns::spec::Engine;
-use cairns_bench::{BenchArgs, RatioTable, alternated, load_set};
+use cairns_bench::{BenchArgs, RatioTable, Timed, load_set};
 
 fn main() {
     let args = BenchArgs::from_env(&["--every", "--sets", "--specs"]);
@@ -36,15 +36,10 @@ fn main() {
                 let mut borrowing = prepared.searcher();
                 let mut owning = engine.searcher();
                 let mut checker = Checker::new(graph, Reference::Published);
-                let paired = alternated(
-                    inst,
-                    &mut checker,
-                    [
-                        ("borrowing", &mut |q| borrowing.search_cost(q.start, q.goal)),
-                        ("engine", &mut |q| owning.search_cost(q.start, q.goal)),
-                    ],
-                );
-                println!("{}", table.row(k, inst, &paired));
+                let mut first = |q: &Query| borrowing.search_cost(q.start, q.goal);
+                let mut second = |q: &Query| owning.search_cost(q.start, q.goal);
+                let searches: [Timed; 2] = [&mut first, &mut second];
+                println!("{}", table.timed_row(k, inst, &mut checker, searches));
             }
         }
         println!("{}", table.summary(set).join("\n"));

@@ -28,7 +28,7 @@ use std::time::Instant;
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
 use cairns::movingai::runner::median;
-use cairns::search::SubgoalGraph;
+use cairns::search::{Budgeted, SubgoalGraph};
 use cairns::spec::{Engine, SearchSpec};
 use cairns_bench::{
     edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,

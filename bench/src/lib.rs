@@ -65,7 +65,11 @@ pub fn time_checked(
 }
 
 /// One side of [`alternated`]: its name and its search of one query.
-pub type Side<'a> = (&'a str, &'a mut dyn FnMut(&Query) -> Option<f64>);
+pub type Side<'a> = (&'a str, Timed<'a>);
+
+/// What a side of [`alternated`] times: one query's cost, or `None` for no
+/// path.
+pub type Timed<'a> = &'a mut dyn FnMut(&Query) -> Option<f64>;
 
 /// Times two sides on every query of `inst`, each cost checked with
 /// `checker` ([`time_checked`]), the side that goes first alternating from
@@ -164,6 +168,17 @@ impl RatioTable {
             median(&paired.times[1]) * 1e6,
             paired.ratio
         )
+    }
+
+    /// Spec `k`'s [`row`](Self::row) on `inst`, timing the table's two
+    /// sides: `searches` in the order of its sides, [`alternated`], each
+    /// cost checked with `checker`.
+    pub fn timed_row(
+        &mut self, k: usize, inst: &Instance, checker: &mut Checker<'_>, searches: [Timed<'_>; 2],
+    ) -> String {
+        let [a, b] = searches;
+        let paired = alternated(inst, checker, [(self.sides[0], a), (self.sides[1], b)]);
+        self.row(k, inst, &paired)
     }
 
     /// One line per spec: the geometric mean over the set's maps of its

@@ -444,83 +444,64 @@ fn edits_answered_later_stay_optimal_while_the_repair_steps() {
     }
 }
 
-/// Goal bounding after an edit: the engine answers the edited map at
-/// once (its boxes dropped), and `cairns_engine_fill_boxes` builds them
-/// again, after which it answers as before and says it is done.
+/// Goal bounding and subgoal graphs after an edit: the engine answers the
+/// edited map at once (goal bounding's boxes dropped; the subgoal graph's
+/// subgoals and edges repaired, its hierarchy flat), and
+/// `cairns_engine_fill_boxes` fills the boxes in or ranks the graph again,
+/// after which it answers as before and says it is done.
 #[test]
-fn goal_bounding_fills_its_boxes_in_after_an_edit() {
-    let (map, e, s) = open(c"jps+bb");
-    let mut done = 0;
-    // SAFETY: a live engine and an out-pointer.
-    let status = unsafe { cairns_engine_fill_boxes(e, 1.0, &raw mut done) };
-    assert_eq!(
-        (status, done),
-        (CAIRNS_OK, 1),
-        "built whole: nothing to fill"
-    );
-    // SAFETY: 3 points and 3 flags.
-    let status = unsafe { cairns_engine_set_walls(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
-    assert_eq!(status, CAIRNS_OK, "{}", last_error());
-    let g = edited_graph();
-    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
-    // SAFETY: a live engine and an out-pointer.
-    let status = unsafe { cairns_engine_fill_boxes(e, 0.0, &raw mut done) };
-    assert_eq!(
-        (status, done),
-        (CAIRNS_OK, 0),
-        "no time: the boxes are still missing"
-    );
-    // SAFETY: as above.
-    let status = unsafe { cairns_engine_fill_boxes(e, 60.0, &raw mut done) };
-    assert_eq!((status, done), (CAIRNS_OK, 1), "{}", last_error());
-    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
-    // SAFETY: a live engine, out-pointers, NULL.
-    unsafe {
-        assert_error(
-            cairns_engine_fill_boxes(e, f64::NAN, &raw mut done),
-            CAIRNS_ERR_ARGUMENT,
-            "seconds",
+fn tables_fill_in_after_an_edit() {
+    for spec in [c"jps+bb", c"sub"] {
+        let (map, e, s) = open(spec);
+        let mut done = 0;
+        // SAFETY: a live engine and an out-pointer.
+        let status = unsafe { cairns_engine_fill_boxes(e, 1.0, &raw mut done) };
+        assert_eq!(
+            (status, done),
+            (CAIRNS_OK, 1),
+            "{spec:?} built whole: nothing to fill"
         );
-        assert_error(
-            cairns_engine_fill_boxes(e, -1.0, &raw mut done),
-            CAIRNS_ERR_ARGUMENT,
-            "seconds",
+        // SAFETY: 3 points and 3 flags.
+        let status =
+            unsafe { cairns_engine_set_walls(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
+        assert_eq!(status, CAIRNS_OK, "{}", last_error());
+        let g = edited_graph();
+        assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
+        // SAFETY: a live engine and an out-pointer.
+        let status = unsafe { cairns_engine_fill_boxes(e, 0.0, &raw mut done) };
+        assert_eq!(
+            (status, done),
+            (CAIRNS_OK, 0),
+            "{spec:?}: no time, still to fill"
         );
-        assert_error(
-            cairns_engine_fill_boxes(e, 1.0, null_mut()),
-            CAIRNS_ERR_NULL,
-            "done",
-        );
-        assert_error(
-            cairns_engine_fill_boxes(null(), 1.0, &raw mut done),
-            CAIRNS_ERR_NULL,
-            "engine",
-        );
-        free_all(&[s], &[e], &[map]);
+        // SAFETY: as above.
+        let status = unsafe { cairns_engine_fill_boxes(e, 60.0, &raw mut done) };
+        assert_eq!((status, done), (CAIRNS_OK, 1), "{}", last_error());
+        assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
+        // SAFETY: a live engine, out-pointers, NULL.
+        unsafe {
+            assert_error(
+                cairns_engine_fill_boxes(e, f64::NAN, &raw mut done),
+                CAIRNS_ERR_ARGUMENT,
+                "seconds",
+            );
+            assert_error(
+                cairns_engine_fill_boxes(e, -1.0, &raw mut done),
+                CAIRNS_ERR_ARGUMENT,
+                "seconds",
+            );
+            assert_error(
+                cairns_engine_fill_boxes(e, 1.0, null_mut()),
+                CAIRNS_ERR_NULL,
+                "done",
+            );
+            free_all(&[s], &[e], &[map]);
+        }
     }
-}
-
-/// A subgoal graph after an edit: the engine answers the edited map at
-/// once (its subgoals and edges repaired, its hierarchy flat), and
-/// `cairns_engine_fill_boxes` ranks it again and says it is done.
-#[test]
-fn subgoal_graphs_are_ranked_again_after_an_edit() {
-    let (map, e, s) = open(c"sub");
     let mut done = 0;
-    // SAFETY: a live engine and an out-pointer.
-    let status = unsafe { cairns_engine_fill_boxes(e, 1.0, &raw mut done) };
-    assert_eq!((status, done), (CAIRNS_OK, 1), "built whole: nothing to do");
-    // SAFETY: 3 points and 3 flags.
-    let status = unsafe { cairns_engine_set_walls(e, EDIT_XY.as_ptr(), EDIT_WALLS.as_ptr(), 3) };
-    assert_eq!(status, CAIRNS_OK, "{}", last_error());
-    let g = edited_graph();
-    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
-    // SAFETY: a live engine and an out-pointer.
-    let status = unsafe { cairns_engine_fill_boxes(e, 60.0, &raw mut done) };
-    assert_eq!((status, done), (CAIRNS_OK, 1), "{}", last_error());
-    assert_answers_as(s, &g, "dijkstra", EDITED_QUERIES);
-    // SAFETY: live handles, freed once.
-    unsafe { free_all(&[s], &[e], &[map]) };
+    // SAFETY: NULL and an out-pointer.
+    let status = unsafe { cairns_engine_fill_boxes(null(), 1.0, &raw mut done) };
+    assert_error(status, CAIRNS_ERR_NULL, "engine");
 }
 
 /// `cairns_engine_new_with_tables` for `jps+` on `map` with the saved

@@ -263,14 +263,10 @@ mod tests {
         )
     }
 
-    fn bytes(t: &LandmarkTable, hash: u64) -> Vec<u8> {
-        written(|w| t.save(w, hash))
-    }
-
     #[test]
     fn round_trips_both_directednesses_and_layouts() {
         let (g, t, hash) = grid_table();
-        let b = bytes(&t, hash);
+        let b = written(|w| t.save(w, hash));
         assert_eq!(b.len(), 40 + 2 * 4 + 18 * 2 * 8 + 8);
         assert_eq!(&b[..8], b"CAIRNSLM");
         let back = LandmarkTable::load_for(&b[..], &g, hash).unwrap();
@@ -282,10 +278,10 @@ mod tests {
         assert!(!blind.is_exact() && blind.margin() > 0.0);
         // A landmark-major table writes the same bytes.
         let lm = t.clone().with_layout(Layout::LandmarkMajor);
-        assert_eq!(bytes(&lm, hash), b);
+        assert_eq!(written(|w| lm.save(w, hash)), b);
 
         let d = directed_table();
-        let b = bytes(&d, 7);
+        let b = written(|w| d.save(w, 7));
         let back = LandmarkTable::load(&b[..], 7).unwrap();
         assert_eq!(back, d);
         assert_eq!(back.margin(), d.margin());
@@ -298,7 +294,7 @@ mod tests {
     #[test]
     fn each_problem_has_its_own_error() {
         let (_, t, hash) = grid_table();
-        let good = bytes(&t, hash);
+        let good = written(|w| t.save(w, hash));
         let load = |b: &[u8]| kind(LandmarkTable::load(b, hash));
         // Bad magic, another kind and another version: the suite of every
         // saved kind (`spec/tables.rs`).
@@ -359,7 +355,7 @@ mod tests {
     #[test]
     fn negative_distance_with_a_valid_checksum_is_refused() {
         let (_, t, hash) = grid_table();
-        let mut b = bytes(&t, hash);
+        let mut b = written(|w| t.save(w, hash));
         b[48..56].copy_from_slice(&(-1.0f64).to_le_bytes());
         reseal(&mut b);
         assert_eq!(
@@ -376,7 +372,7 @@ mod tests {
     #[test]
     fn version_1_files_load_with_the_margin() {
         let (g, t, hash) = grid_table();
-        let v2 = bytes(&t, hash);
+        let v2 = written(|w| t.save(w, hash));
         // Version 1: no exactness field, each distance as f32.
         let head = 40 + 2 * 4;
         let mut v1 = v2[..36].to_vec();
@@ -397,7 +393,7 @@ mod tests {
             }
         }
         // Saving it again writes version 2, not exact: it loads back equal.
-        let again = bytes(&old, hash);
+        let again = written(|w| old.save(w, hash));
         assert_eq!(u32::from_le_bytes(again[8..12].try_into().unwrap()), 2);
         assert_eq!(LandmarkTable::load_for(&again[..], &g, hash).unwrap(), old);
     }
@@ -418,7 +414,7 @@ mod tests {
         .unwrap();
         assert_eq!(octile, grid_hash(&grid, Neighborhood::Octile));
         let four = grid_hash(&grid, Neighborhood::Four);
-        let err = LandmarkTable::load(&bytes(&t, octile)[..], four).unwrap_err();
+        let err = LandmarkTable::load(&written(|w| t.save(w, octile))[..], four).unwrap_err();
         assert_eq!(
             err.kind(),
             &FileErrorKind::MovementMismatch {
@@ -433,7 +429,7 @@ mod tests {
             ),
             "{err}"
         );
-        let err = LandmarkTable::load(&bytes(&t, four)[..], octile).unwrap_err();
+        let err = LandmarkTable::load(&written(|w| t.save(w, four))[..], octile).unwrap_err();
         assert_eq!(
             err.kind(),
             &FileErrorKind::MovementMismatch {
@@ -444,7 +440,7 @@ mod tests {
         // Octile against octile with corner cutting is named as such, and
         // a table loads for the rule it was built for, whichever it is.
         let cut = grid_hash(&grid, Neighborhood::OctileCornerCutting);
-        let err = LandmarkTable::load(&bytes(&t, cut)[..], octile).unwrap_err();
+        let err = LandmarkTable::load(&written(|w| t.save(w, cut))[..], octile).unwrap_err();
         assert!(
             err.to_string()
                 .contains("another movement rule (octile and octile-cut differ"),
@@ -452,13 +448,16 @@ mod tests {
         );
         for rule in Neighborhood::ALL {
             let h = grid_hash(&grid, rule);
-            assert!(LandmarkTable::load(&bytes(&t, h)[..], h).is_ok(), "{rule}");
+            assert!(
+                LandmarkTable::load(&written(|w| t.save(w, h))[..], h).is_ok(),
+                "{rule}"
+            );
         }
         // Another map under the other rule is another map.
         let mut other = grid.clone();
         other.set(0, 0, Tile::Tree);
         let err = LandmarkTable::load(
-            &bytes(&t, grid_hash(&other, Neighborhood::Four))[..],
+            &written(|w| t.save(w, grid_hash(&other, Neighborhood::Four)))[..],
             octile,
         )
         .unwrap_err();

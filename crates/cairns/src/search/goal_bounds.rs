@@ -26,8 +26,8 @@ use super::jps_plus::{JumpData, MoveFilter};
 use crate::graph::NodeId;
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph};
 use crate::heuristic::{Heuristic, Octile};
-use crate::search::JumpTable;
 use crate::search::boxes::{self, Box4};
+use crate::search::{Budgeted, JumpTable};
 
 /// A jump table with goal bounding: for each jump point of the table (a
 /// cell JPS+ expands, one a straight run's entry leads to, and each
@@ -162,38 +162,32 @@ impl Ranks {
     }
 }
 
-impl GoalBounds {
+impl Budgeted for GoalBounds {
     /// The budget of the table a spec (`jps+bb`) builds on `graph`
     /// ([`build_within`](Self::build_within)): 8 seconds times the square
     /// of the grid's cells over `512 * 512` (the build is one search over
     /// the cells per jump point, so it grows with the square), from 0.5
     /// to 8 seconds: 0.5 s on a 256x256 map, 8 s on a 512x512 one or
     /// larger (issue 32's build targets).
-    pub fn spec_budget(graph: &GridGraph) -> Duration {
+    fn spec_budget(graph: &GridGraph) -> Duration {
         let share = cells(graph) as f64 / f64::from(512 * 512);
         Duration::from_secs_f64((8.0 * share * share).clamp(0.5, 8.0))
     }
 
-    /// The table a spec (`jps+bb`) and `cairns table build` make: built
-    /// within [`spec_budget`](Self::spec_budget).
-    pub fn build_for_spec(graph: &GridGraph) -> GoalBounds {
-        GoalBounds::build_within(graph, Some(GoalBounds::spec_budget(graph)))
+    /// Starts no jump point's search after `deadline`: the jump points not
+    /// reached get no boxes and prune nothing, so the search stays optimal.
+    /// [`boxed`](Self::boxed) says how many got boxes.
+    fn build_until(graph: &GridGraph, deadline: Option<Instant>) -> GoalBounds {
+        GoalBounds::build_where(graph, |_| deadline.is_none_or(|d| Instant::now() < d))
     }
+}
 
+impl GoalBounds {
     /// Builds the jump table and every jump point's boxes, in parallel.
     /// Meant for octile graphs ([`JumpPointSearchPlus::bounded`] refuses
-    /// the others).
+    /// the others). [`Budgeted::build_within`] builds within a budget.
     pub fn build(graph: &GridGraph) -> GoalBounds {
-        GoalBounds::build_within(graph, None)
-    }
-
-    /// Like [`build`](Self::build), but starts no jump point's search after
-    /// `budget` (when given) has passed: the jump points not reached get no
-    /// boxes and prune nothing, so the search stays optimal.
-    /// [`boxed`](Self::boxed) says how many got boxes.
-    pub fn build_within(graph: &GridGraph, budget: Option<Duration>) -> GoalBounds {
-        let deadline = budget.map(|b| Instant::now() + b);
-        GoalBounds::build_where(graph, |_| deadline.is_none_or(|d| Instant::now() < d))
+        GoalBounds::build_until(graph, None)
     }
 
     /// Builds the boxes of the jump points for which `go` (asked just

@@ -101,6 +101,7 @@ mod batch;
 mod bfs;
 pub(crate) mod bidirectional;
 mod boxes;
+mod budgeted;
 mod closure;
 mod contraction;
 mod core;
@@ -123,6 +124,7 @@ pub use astar::AStar;
 pub use batch::{BatchResult, batch};
 pub use bfs::Bfs;
 pub use bidirectional::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
+pub use budgeted::Budgeted;
 pub use closure::astar_fn;
 pub use contraction::{
     ChCache, ContractionHierarchy, ContractionParams, DistanceMatrix, HubLabels,

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use crate::graph::{Graph, NodeId};
 use crate::grid::{BitGrid, DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood};
+use crate::search::Budgeted;
 use bounds::CoreBounds;
 use hierarchy::Hierarchy;
 pub use search::SubgoalSearch;
@@ -239,7 +240,7 @@ fn octile((ax, ay): (u32, u32), (bx, by): (u32, u32)) -> f64 {
     f64::from(dx.min(dy)) * DIAGONAL + f64::from(dx.max(dy) - dx.min(dy))
 }
 
-impl SubgoalGraph {
+impl Budgeted for SubgoalGraph {
     /// The build budget of the graph a spec (`sub`) builds on `graph`
     /// ([`build_within`](Self::build_within)): 8 seconds times the grid's
     /// cells over `512 * 512`, from 0.5 to 8 seconds, the budget of
@@ -254,31 +255,16 @@ impl SubgoalGraph {
     /// a build, part of the core stays without boxes. On `random512-10-0`,
     /// cut at 8 s, queries took 151.6 us where the whole table's took 85.0
     /// (`docs/notes/2026-11-29-sub-core-goal-bounding.md`).
-    pub fn spec_budget(graph: &GridGraph) -> Duration {
+    fn spec_budget(graph: &GridGraph) -> Duration {
         let share = graph.node_bound() as f64 / f64::from(512 * 512);
         Duration::from_secs_f64((8.0 * share).clamp(0.5, 8.0))
     }
 
-    /// The graph a spec (`sub`) and `cairns table build` make: built
-    /// within [`spec_budget`](Self::spec_budget).
-    pub fn build_for_spec(graph: &GridGraph) -> SubgoalGraph {
-        SubgoalGraph::build_within(graph, Some(SubgoalGraph::spec_budget(graph)))
-    }
-
-    /// Builds the subgoal graph of `graph`, in parallel. Meant for octile
-    /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
-    /// them the graph has no subgoals).
-    pub fn build(graph: &GridGraph) -> SubgoalGraph {
-        SubgoalGraph::build_within(graph, None)
-    }
-
-    /// Like [`build`](Self::build), but stops contracting once `budget`
-    /// (when given) has passed since the start: the subgoals not yet
+    /// Stops contracting once `deadline` has passed: the subgoals not yet
     /// contracted stay in the core, which every query searches, so the
     /// costs stay optimal and the queries are only slower. Finding the
     /// subgoals and their edges is not cut short.
-    pub fn build_within(graph: &GridGraph, budget: Option<Duration>) -> SubgoalGraph {
-        let deadline = budget.map(|b| Instant::now() + b);
+    fn build_until(graph: &GridGraph, deadline: Option<Instant>) -> SubgoalGraph {
         let mut table = SubgoalGraph::with_subgoals(graph, subgoal_bits(graph));
         if table.cells.is_empty() {
             return table;
@@ -306,6 +292,16 @@ impl SubgoalGraph {
         table.set_found(&found);
         table.rank(graph, deadline);
         table
+    }
+}
+
+impl SubgoalGraph {
+    /// Builds the subgoal graph of `graph`, in parallel. Meant for octile
+    /// graphs without terrain ([`SubgoalSearch`] refuses the others; on
+    /// them the graph has no subgoals). [`Budgeted::build_within`] builds
+    /// within a budget.
+    pub fn build(graph: &GridGraph) -> SubgoalGraph {
+        SubgoalGraph::build_until(graph, None)
     }
 
     /// For each subgoal of `from`, the subgoals its sweep finds, in id

@@ -20,7 +20,7 @@ use std::fmt;
 use super::names::{Algorithm, SearchSpec};
 use crate::graph::Graph as _;
 use crate::grid::{GridGraph, Neighborhood};
-use crate::search::{GoalBounds, SubgoalGraph};
+use crate::search::{Budgeted, GoalBounds, SubgoalGraph};
 
 /// A map with at least one jump point in this many passable cells is
 /// dense: `maze512-1-0` has one in 3.6, `random512-10-0` one in 3.5,

@@ -18,8 +18,9 @@ use crate::landmarks::{
 };
 use crate::open::OpenKind;
 use crate::search::{
-    AStar, Bfs, Cached, Dijkstra, Focal, GoalBounds, JumpPointSearch, JumpPointSearchPlus,
-    JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch, ThetaStar,
+    AStar, Bfs, Budgeted, Cached, Dijkstra, Focal, GoalBounds, JumpPointSearch,
+    JumpPointSearchPlus, JumpTable, SearchCache, StringPulled, SubgoalGraph, SubgoalSearch,
+    ThetaStar,
 };
 use crate::search::{SearchMemory, Searcher};
 use crate::with_boxed_open;

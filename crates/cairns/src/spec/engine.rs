@@ -679,7 +679,7 @@ mod later {
     use crate::grid::Neighborhood;
     use crate::landmarks::{Directedness, LandmarkTable};
     use crate::search::testing::scattered;
-    use crate::search::{Dijkstra, JumpTable, Search, SearchCache, SubgoalGraph};
+    use crate::search::{Budgeted, Dijkstra, JumpTable, Search, SearchCache, SubgoalGraph};
 
     /// Every cost of `engine` is Dijkstra's on its map, from `start` to
     /// each cell.

@@ -19,7 +19,7 @@ use crate::grid::GridGraph;
 use crate::landmarks::research::{CompressedTable, Compression};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::saved::{FileError, FileErrorKind, TableKind, read_array};
-use crate::search::{GoalBounds, JumpTable, SubgoalGraph};
+use crate::search::{Budgeted, GoalBounds, JumpTable, SubgoalGraph};
 
 /// One table built before the first query: a variant per
 /// [`TableKind`], each behind an [`Arc`] so that preparations, engines

@@ -18,7 +18,7 @@ use cairns::graph::{Graph, NodeId};
 use cairns::movingai::ScenarioErrorKind;
 use cairns::movingai::runner::{self, Instance, Reference};
 use cairns::open::OpenKind;
-use cairns::search::{GoalBounds, SubgoalGraph};
+use cairns::search::{Budgeted, GoalBounds, SubgoalGraph};
 use cairns::spec::{Given, SearchSpec, Table};
 
 use super::{scen_files, sets, short};

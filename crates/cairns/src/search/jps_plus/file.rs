@@ -152,14 +152,10 @@ mod tests {
         small_map_table(JumpTable::build)
     }
 
-    fn bytes(t: &JumpTable, hash: u64) -> Vec<u8> {
-        written(|w| t.save(w, hash))
-    }
-
     #[test]
     fn round_trips() {
         let (g, t, hash) = table();
-        let b = bytes(&t, hash);
+        let b = written(|w| t.save(w, hash));
         assert_eq!(b.len(), 28 + 18 * 16 + 8);
         assert_eq!(&b[..8], b"CAIRNSJP");
         assert_eq!(JumpTable::load_for(&b[..], &g, hash).unwrap(), t);
@@ -169,13 +165,16 @@ mod tests {
         // A large table crosses the write blocks.
         let big = crate::grid::testing::open_map(300, 40, Neighborhood::Octile);
         let t = JumpTable::build(&big);
-        assert_eq!(JumpTable::load(&bytes(&t, 5)[..], 5).unwrap(), t);
+        assert_eq!(
+            JumpTable::load(&written(|w| t.save(w, 5))[..], 5).unwrap(),
+            t
+        );
     }
 
     #[test]
     fn each_problem_has_its_own_error() {
         let (g, t, hash) = table();
-        let good = bytes(&t, hash);
+        let good = written(|w| t.save(w, hash));
         let load = |b: &[u8]| kind(JumpTable::load(b, hash));
         // Bad magic, another kind and another version: the suite of every
         // saved kind (`spec/tables.rs`). A file of the first format (32-bit entries) says to build again.
@@ -226,7 +225,7 @@ mod tests {
     #[test]
     fn an_entry_off_the_grid_with_a_valid_checksum_is_refused() {
         let (_, t, hash) = table();
-        let mut b = bytes(&t, hash);
+        let mut b = written(|w| t.save(w, hash));
         // Cell (0, 0), east: 6 moves would end at x = 6, off a 6-wide grid.
         b[28 + 2..28 + 4].copy_from_slice(&6i16.to_le_bytes());
         reseal(&mut b);
@@ -239,7 +238,7 @@ mod tests {
                 value: 6
             }
         );
-        let mut b = bytes(&t, hash);
+        let mut b = written(|w| t.save(w, hash));
         b[28..30].copy_from_slice(&i16::MIN.to_le_bytes());
         reseal(&mut b);
         assert!(matches!(

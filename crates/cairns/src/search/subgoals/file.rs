@@ -274,6 +274,7 @@ fn check_graph(read: Lists, graph: &GridGraph) -> Result<SubgoalGraph, FileError
 mod tests {
     use super::*;
     use crate::saved::testing::{kind, reseal, small_map_table, written};
+    use crate::search::Budgeted;
     use crate::search::testing::large_map;
 
     fn table() -> (GridGraph, SubgoalGraph, u64) {
