@@ -157,11 +157,34 @@ fn scen_under_another_movement_rule_checks_against_dijkstra() {
     }
     let out = run("scen {} --every 10 --neighborhood 4", &[&scen]);
     assert_stdout_has(&out, "movement     4 (checked against dijkstra)");
-    let out = run("scen {} --every 10 --neighborhood 4 --search jps", &[&scen]);
+    // Jump points run 4-connected (JPS4), checked like the others.
+    let j = run_json(
+        "scen {} --every 10 --neighborhood 4 --search jps --json",
+        &[&scen],
+    );
+    assert_eq!(
+        (j["mismatches"].as_u64(), j["against"].as_str()),
+        (Some(0), Some("dijkstra"))
+    );
+    let out = run(
+        "scen {} --every 10 --neighborhood 4 --search jps+",
+        &[&scen],
+    );
     assert_refused(
         &out,
         &[
-            "jps needs octile movement without corner cutting, not 4-connected",
+            "jps+ needs octile movement without corner cutting, not 4-connected",
+            "use jps (jump points on 4-connected grids",
+        ],
+    );
+    let out = run(
+        "scen {} --every 10 --neighborhood octile-cut --search jps",
+        &[&scen],
+    );
+    assert_refused(
+        &out,
+        &[
+            "jps needs octile movement without corner cutting",
             "use astar with the dh heuristic",
         ],
     );

@@ -1,5 +1,7 @@
-//! Jump point search: A* over an octile grid that jumps along straight and
-//! diagonal runs instead of expanding every cell on them.
+//! Jump point search: A* over an octile or 4-connected grid that jumps
+//! along runs instead of expanding every cell on them.
+
+mod four;
 
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
@@ -27,10 +29,18 @@ use crate::heuristic::{Heuristic, Octile};
 /// is its only successor: no path through that node is shorter. The cost of
 /// every path is the same as A*'s (optimal).
 ///
+/// On a 4-connected grid ([`Neighborhood::Four`]) it runs JPS4 (Baum
+/// 2025) instead: the canonical ordering that moves horizontally first,
+/// vertical runs that stop where a horizontal turn is forced, and
+/// horizontal runs scanned up and down at every cell, as diagonal runs are
+/// here. Give it the [`Manhattan`](crate::heuristic::Manhattan) heuristic
+/// there ([`with_heuristic`](JumpPointSearch::with_heuristic)): the octile
+/// one of `new` is admissible but weaker.
+///
 /// # Contract
 ///
-/// The graph uses [`Neighborhood::Octile`] (`new` returns `None`
-/// otherwise). Costs are those of the grid: 1 straight, [`DIAGONAL`] diagonal.
+/// The graph uses [`Neighborhood::Octile`] or [`Neighborhood::Four`]
+/// without terrain costs (`new` returns `None` otherwise). Costs are those of the grid: 1 straight, [`DIAGONAL`] diagonal.
 /// The searcher keeps a [`BitGrid`] snapshot of the graph, built by `new`
 /// and `with_heuristic`.
 ///
@@ -69,6 +79,8 @@ pub struct JumpPointSearch<'g, H = Octile> {
     graph: &'g GridGraph,
     bits: BitGrid,
     heuristic: H,
+    /// Whether the graph is 4-connected (JPS4's rules).
+    four: bool,
 }
 
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
@@ -80,7 +92,8 @@ const DIAGONALS: u8 = 0xf0;
 
 impl<'g> JumpPointSearch<'g> {
     /// Jump point search on `graph` with the octile heuristic, or `None`
-    /// unless it uses octile movement without terrain costs. Builds the [`BitGrid`] of the graph
+    /// unless it uses octile or 4-connected movement without terrain
+    /// costs. Builds the [`BitGrid`] of the graph
     /// (`O(cells)`).
     pub fn new(graph: &'g GridGraph) -> Option<Self> {
         Self::with_heuristic(graph, Octile::new(graph))
@@ -89,7 +102,7 @@ impl<'g> JumpPointSearch<'g> {
 
 impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// Jump point search on `graph` guided by `heuristic`, or `None` unless
-    /// the graph uses octile movement without terrain costs
+    /// the graph uses octile or 4-connected movement without terrain costs
     /// ([`GridGraph::has_terrain`]: jumping assumes every straight move
     /// costs 1 and every diagonal `sqrt(2)`). Any admissible and consistent
     /// heuristic of the grid keeps the costs optimal (a differential
@@ -97,12 +110,13 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// of them is the grid distance along the run. Builds the [`BitGrid`]
     /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain()).then(|| {
-            JumpPointSearch {
-                graph,
-                bits: BitGrid::new(graph.grid()),
-                heuristic,
-            }
+        let four = graph.neighborhood() == Neighborhood::Four;
+        let rule = four || graph.neighborhood() == Neighborhood::Octile;
+        (rule && !graph.has_terrain()).then(|| JumpPointSearch {
+            graph,
+            bits: BitGrid::new(graph.grid()),
+            heuristic,
+            four,
         })
     }
 
@@ -129,6 +143,10 @@ impl<H> Expand for Jumps<'_, '_, H> {
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let jps = self.jps;
+        if jps.four {
+            jps.expand_four(u, parent, (self.goal, self.target), &mut visit);
+            return;
+        }
         let graph = jps.graph;
         let (x, y) = graph.coords(u);
         let moves = if parent == NodeId::NONE {
@@ -172,7 +190,11 @@ impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
-        fill_runs(self.graph, path);
+        if self.four {
+            four::fill_legs(self.graph, path);
+        } else {
+            fill_runs(self.graph, path);
+        }
     }
 }
 
@@ -346,19 +368,32 @@ mod tests {
     use super::*;
     use crate::grid::Grid;
     use crate::grid::testing::open_map;
+    use crate::heuristic::Manhattan;
     use crate::search::Dijkstra;
     use crate::search::{Search, SearchCache};
 
     /// Checks jump point search against one-to-all Dijkstra from `s` to
     /// each of `targets`: the same cost (or both no path), and a path that
     /// lists real grid moves of that cost from `s` to the target.
+    /// Octile maps with the octile heuristic, 4-connected ones with
+    /// Manhattan.
     fn check_against_dijkstra(
         graph: &GridGraph, start: NodeId, targets: impl Iterator<Item = u32>,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        if graph.neighborhood() == Neighborhood::Four {
+            check_with(graph, Manhattan::new(graph), start, targets)
+        } else {
+            check_with(graph, Octile::new(graph), start, targets)
+        }
+    }
+
+    fn check_with<H: Heuristic>(
+        graph: &GridGraph, heuristic: H, start: NodeId, targets: impl Iterator<Item = u32>,
     ) -> Result<(), proptest::test_runner::TestCaseError> {
         let mut reference = SearchCache::new();
         let mut cache = SearchCache::new();
         Dijkstra::new(graph).all(start, &mut reference);
-        let jps = JumpPointSearch::new(graph).unwrap();
+        let jps = JumpPointSearch::with_heuristic(graph, heuristic).unwrap();
         for n in targets {
             let want = reference.g(NodeId(n));
             let got = jps.search(start, NodeId(n), &mut cache);
@@ -403,7 +438,7 @@ mod tests {
     /// random obstacles, corridors (walls every few rows or columns with a
     /// few gaps), an open room with a few pillars, or a border of walls
     /// around an open inside.
-    fn shaped_map(w: u32, h: u32, shape: u8, seed: u64) -> GridGraph {
+    fn shaped_map(w: u32, h: u32, shape: u8, seed: u64, rule: Neighborhood) -> GridGraph {
         let mut rng = crate::rng::SplitMix64::new(seed);
         let walls = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
@@ -420,7 +455,7 @@ mod tests {
                 2 => rng.below(100) < 3,
                 _ => x == 0 || y == 0 || x + 1 == w || y + 1 == h || rng.below(100) < 5,
             });
-        GridGraph::new(Grid::from_walls(w, h, walls).unwrap(), Neighborhood::Octile)
+        GridGraph::new(Grid::from_walls(w, h, walls).unwrap(), rule)
     }
 
     proptest::proptest! {
@@ -430,6 +465,14 @@ mod tests {
         /// are real grid paths of that cost.
         #[test]
         fn jps_equals_dijkstra((graph, s) in crate::grid::testing::dense_map()) {
+            let cells = graph.node_bound() as u32;
+            check_against_dijkstra(&graph, s, 0..cells)?;
+        }
+
+        /// JPS4 on the same maps, 4-connected.
+        #[test]
+        fn jps4_equals_dijkstra((graph, s) in crate::grid::testing::dense_map()) {
+            let graph = graph.with_neighborhood(Neighborhood::Four);
             let cells = graph.node_bound() as u32;
             check_against_dijkstra(&graph, s, 0..cells)?;
         }
@@ -448,8 +491,10 @@ mod tests {
             shape in 0u8..4,
             seed in proptest::prelude::any::<u64>(),
             start in proptest::prelude::any::<u32>(),
+            four in proptest::prelude::any::<bool>(),
         ) {
-            let graph = shaped_map(w, h, shape, seed);
+            let rule = if four { Neighborhood::Four } else { Neighborhood::Octile };
+            let graph = shaped_map(w, h, shape, seed, rule);
             let cells = w * h;
             let s = NodeId(start % cells);
             // Every target on small maps, a stride of them on large ones.
@@ -475,9 +520,35 @@ mod tests {
     }
 
     #[test]
-    fn four_connected_grids_are_refused() {
-        let g = open_map(3, 3, Neighborhood::Four);
-        assert!(JumpPointSearch::new(&g).is_none());
+    fn corner_cutting_and_terrain_are_refused() {
+        for rule in [
+            Neighborhood::OctileCornerCutting,
+            Neighborhood::OctileSqueeze,
+        ] {
+            assert!(
+                JumpPointSearch::new(&open_map(3, 3, rule)).is_none(),
+                "{rule:?}"
+            );
+        }
+        let grid = Grid::from_ascii("..\n..").unwrap();
+        let terrain =
+            GridGraph::with_cell_costs(grid, Neighborhood::Four, vec![1.0, 2.0, 1.0, 1.0]);
+        assert!(JumpPointSearch::new(&terrain.unwrap()).is_none());
+    }
+
+    /// JPS4 on an open room: the horizontal-first path, a few jump points.
+    #[test]
+    fn open_four_connected_map_needs_few_jump_points() {
+        let g = open_map(64, 64, Neighborhood::Four);
+        let jps = JumpPointSearch::with_heuristic(&g, Manhattan::new(&g)).unwrap();
+        let mut cache = SearchCache::new();
+        let goal = g.node(63, 40).unwrap();
+        let path = jps.search(NodeId(0), goal, &mut cache).unwrap();
+        assert_eq!(path.cost, 103.0);
+        assert_eq!(path.nodes.len(), 104);
+        // Along the top row first, then down.
+        assert_eq!(path.nodes[63], g.node(63, 0).unwrap());
+        assert!(cache.stats().expanded <= 2, "{:?}", cache.stats());
     }
 
     #[test]

@@ -581,12 +581,19 @@ mod tests {
             matches!(err.kind(), SpecErrorKind::Inadmissible { .. }),
             "{err}"
         );
-        let err = "jps"
+        // Jump points run 4-connected (JPS4) with Manhattan; the tiers
+        // over tables do not, and name it.
+        let jps: SearchSpec = "jps".parse().unwrap();
+        let four = jps.resolve(Neighborhood::Four).unwrap();
+        assert_eq!(four.to_string(), "jps/manhattan/quaternary-heap");
+        let err = jps.resolve(Neighborhood::OctileCornerCutting).unwrap_err();
+        assert!(err.to_string().contains("octile movement"), "{err}");
+        let err = "jps+"
             .parse::<SearchSpec>()
             .unwrap()
             .resolve(Neighborhood::Four)
             .unwrap_err();
-        assert!(err.to_string().contains("octile movement"), "{err}");
+        assert!(err.to_string().contains("there use jps (jump points"), "{err}");
     }
 
     /// `ALL` holds every algorithm, in the order named here (`assert_all_lists_every!`).

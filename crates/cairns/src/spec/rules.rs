@@ -8,12 +8,18 @@ use crate::open::OpenKind;
 use crate::saved::TableKind;
 
 /// Why the searches of octile movement without corner cutting (jump
-/// points, canonical ordering, subgoal graphs, Theta*) refuse
-/// `neighborhood`, and which serve it: A*, over a landmark table or not,
-/// and Dijkstra take every movement rule.
-fn needs_octile(neighborhood: Neighborhood) -> String {
+/// points but on 4-connected grids, canonical ordering, subgoal graphs,
+/// goal bounding, Theta*) refuse `neighborhood`, and which serve it: on
+/// 4-connected grids jump points (`jps`, JPS4), everywhere A* over a
+/// landmark table, plain A* and Dijkstra.
+fn needs_octile(algorithm: Algorithm, neighborhood: Neighborhood) -> String {
+    let best = if neighborhood == Neighborhood::Four && algorithm != Algorithm::Jps {
+        "jps (jump points on 4-connected grids, no table) or astar with the dh heuristic (astar/dh:16: A* over 16 landmarks, a table built before the first query)"
+    } else {
+        "astar with the dh heuristic (the spec astar/dh:16: A* over 16 landmarks, a table built before the first query, the fastest search cairns has for that rule) or astar"
+    };
     format!(
-        "needs octile movement without corner cutting, not {}; there use astar with the dh heuristic (the spec astar/dh:16: A* over 16 landmarks, a table built before the first query, the fastest search cairns has for that rule) or astar",
+        "needs octile movement without corner cutting, not {}; there use {best}",
         neighborhood.name()
     )
 }
@@ -102,7 +108,7 @@ impl SearchSpec {
             }
             Algorithm::Theta => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(needs_octile(neighborhood)));
+                    return Err(unsupported(needs_octile(algorithm, neighborhood)));
                 }
                 if !matches!(heuristic, HeuristicSpec::Euclidean | HeuristicSpec::Zero) {
                     return Err(unsupported(format!(
@@ -115,13 +121,28 @@ impl SearchSpec {
                     )));
                 }
             }
+            Algorithm::Jps if neighborhood == Neighborhood::Four => {
+                // JPS4: any grid heuristic that is admissible there.
+                if !matches!(
+                    heuristic,
+                    HeuristicSpec::Manhattan
+                        | HeuristicSpec::Octile
+                        | HeuristicSpec::Euclidean
+                        | HeuristicSpec::Zero
+                        | HeuristicSpec::Landmarks { .. }
+                ) {
+                    return Err(unsupported(format!(
+                        "takes a grid or dh heuristic, not {heuristic}"
+                    )));
+                }
+            }
             Algorithm::Canonical
             | Algorithm::Jps
             | Algorithm::JpsPlus
             | Algorithm::JpsBounds
             | Algorithm::Subgoals => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(needs_octile(neighborhood)));
+                    return Err(unsupported(needs_octile(algorithm, neighborhood)));
                 }
                 if !matches!(
                     heuristic,
