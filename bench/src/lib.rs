@@ -181,13 +181,19 @@ impl RatioTable {
         self.row(k, inst, &paired)
     }
 
-    /// One line per spec: the geometric mean over the set's maps of its
-    /// ratios.
+    /// Each spec's geometric mean over the set's maps of its ratios.
+    pub fn means(&self) -> Vec<f64> {
+        self.ratios.iter().map(|r| geometric_mean(r)).collect()
+    }
+
+    /// One line per spec timed on the set: the geometric mean over the
+    /// set's maps of its ratios.
     pub fn summary(&self, set: &str) -> Vec<String> {
         let [a, b] = self.sides;
         self.specs
             .iter()
             .zip(&self.ratios)
+            .filter(|(_, ratios)| !ratios.is_empty())
             .map(|(spec, ratios)| {
                 format!(
                     "{set}: {spec}: geometric mean over {} maps of the median per-query ratio {b} / {a} = {:.3}",

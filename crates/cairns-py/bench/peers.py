@@ -12,7 +12,7 @@ Two movement rules, each against the cairns engine of that rule:
 - octile without corner cutting (the Moving AI rule): cairns `jps`,
   python-pathfinding (`DiagonalMovement.only_when_no_obstacle`), networkx
   A* on the same graph: costs checked.
-- 4-connected: cairns `astar` and `astar/dh:16` on a "4" grid, pyastar2d
+- 4-connected: cairns `astar`, `jps` (JPS4) and `astar/dh:16` on a "4" grid, pyastar2d
   (`allow_diagonal=False`), tcod (`diagonal=0`), scikit-image
   `route_through_array(fully_connected=False)`: costs checked.
 - their 8-connected modes squeeze between two walls that touch at a
@@ -173,9 +173,10 @@ def main():
     four.cost(*pairs[0])
     ours4, t4 = timed(four.cost, pairs)
     report("cairns_path Engine(astar).cost", "4", t4, ours4, None, t4)
-    four_dh = cp.Engine(cp.Grid(walls, "4"), "astar/dh:16")
-    theirs, t = timed(four_dh.cost, pairs)
-    report("cairns_path Engine(astar/dh:16).cost", "4", t, ours4, theirs, t4)
+    for spec in ("jps", "astar/dh:16"):
+        tier = cp.Engine(cp.Grid(walls, "4"), spec)
+        theirs, t = timed(tier.cost, pairs)
+        report(f"cairns_path Engine({spec}).cost", "4", t, ours4, theirs, t4)
 
     def pa(s, g):
         path = pyastar2d.astar_path(weights, (s[1], s[0]), (g[1], g[0]), allow_diagonal=False)

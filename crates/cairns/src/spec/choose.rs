@@ -130,9 +130,10 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
 /// contraction budget ([`SubgoalGraph::spec_budget`]) and its table fit;
 /// else goal bounding (`jps+bb`) when its build budget and its whole table
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
-/// search (`jps`), which needs nothing. On a map the jump point
-/// searches do not take (4-connected movement, corner cutting or terrain
-/// costs), A* over a table of 16 landmarks (`astar/dh:16`)
+/// search (`jps`), which needs nothing. On a 4-connected map without
+/// terrain costs, jump point search (JPS4), which needs nothing either.
+/// On a map the jump point searches do not take (corner cutting or
+/// terrain costs), A* over a table of 16 landmarks (`astar/dh:16`)
 /// when its table fits (it is built here, to time it), else A* with the
 /// map's default heuristic. Every choice is optimal.
 ///
@@ -165,6 +166,17 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
         bytes: bytes as u64,
         why,
     };
+    if graph.neighborhood() == Neighborhood::Four && !graph.has_terrain() {
+        return pick(
+            Algorithm::Jps,
+            0.0,
+            0,
+            "on a 4-connected map without terrain costs, jump point search (JPS4) needs no table \
+             and skips every cell of a run but those where a turn is forced, which prunes more \
+             than A* over landmarks does"
+                .to_string(),
+        );
+    }
     let jump_points = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
     if !jump_points {
         return without_jump_points(graph, allowance);
@@ -328,7 +340,13 @@ mod tests {
 
     #[test]
     fn maps_the_jump_point_searches_refuse_get_astar_over_landmarks_when_they_fit() {
-        for nb in [Neighborhood::Four, Neighborhood::OctileCornerCutting] {
+        let four = choose(&open_map(5, 4, Neighborhood::Four), Allowance::default());
+        assert_eq!(four.spec.to_string(), "jps", "{four}");
+        assert_eq!((four.seconds, four.bytes), (0.0, 0));
+        for nb in [
+            Neighborhood::OctileCornerCutting,
+            Neighborhood::OctileSqueeze,
+        ] {
             let graph = open_map(5, 4, nb);
             let choice = choose(&graph, Allowance::default());
             assert_eq!(choice.spec.to_string(), "astar/dh:16:sampled", "{nb:?}");

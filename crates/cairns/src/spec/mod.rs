@@ -593,7 +593,10 @@ mod tests {
             .unwrap()
             .resolve(Neighborhood::Four)
             .unwrap_err();
-        assert!(err.to_string().contains("there use jps (jump points"), "{err}");
+        assert!(
+            err.to_string().contains("there use jps (jump points"),
+            "{err}"
+        );
     }
 
     /// `ALL` holds every algorithm, in the order named here (`assert_all_lists_every!`).
