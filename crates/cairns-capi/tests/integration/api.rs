@@ -215,12 +215,12 @@ fn bad_input_gets_an_error_code_and_a_message() {
     );
     assert_eq!((status, map), (CAIRNS_ERR_PARSE, null_mut()));
     assert_eq!(last_error(), "line 5: unknown tile 'Q' at (1, 0)");
-    // Corner cutting parses; jps refuses it with the reason.
+    // Corner cutting parses; jps+ refuses it with the reason.
     let (status, cut) = parse(MAP, CAIRNS_MOVE_OCTILE_CUT as i32);
     assert_eq!(status, CAIRNS_OK);
     let mut refused = null_mut();
     // SAFETY: a live map, a spec string, an out-pointer.
-    let status = unsafe { cairns_engine_new(cut, c"jps".as_ptr(), &raw mut refused) };
+    let status = unsafe { cairns_engine_new(cut, c"jps+".as_ptr(), &raw mut refused) };
     assert_eq!((status, refused), (CAIRNS_ERR_SPEC, null_mut()));
     assert!(
         last_error().contains("without corner cutting"),
@@ -278,7 +278,7 @@ fn bad_input_gets_an_error_code_and_a_message() {
     // SAFETY: a live map, C strings, an out-pointer.
     unsafe {
         assert_eq!(
-            cairns_engine_new(map, c"jps".as_ptr(), &raw mut e),
+            cairns_engine_new(map, c"jps+".as_ptr(), &raw mut e),
             CAIRNS_ERR_SPEC
         );
         assert!(last_error().contains("octile"), "{}", last_error());

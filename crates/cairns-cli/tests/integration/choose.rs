@@ -28,8 +28,12 @@ fn each_allowance_picks_its_tier_and_the_pick_runs() {
     assert!(why.contains("over the 0.1 s allowed"), "{why}");
     let small = pick(&["--memory", "1000"]);
     assert_eq!(small["search"], "jps", "{small}");
+    // Under the other rules, jump points with no table (JPS4 4-connected).
     let four = pick(&["--neighborhood", "4"]);
-    assert_eq!(four["search"], "astar", "{four}");
+    assert_eq!(four["search"], "jps", "{four}");
+    assert_eq!(four["table_bytes_at_most"], 0, "{four}");
+    let cut = pick(&["--neighborhood", "octile-cut"]);
+    assert_eq!(cut["search"], "jps", "{cut}");
     for chosen in [&roomy, &short, &small] {
         let search = chosen["search"].as_str().unwrap();
         let o = run(

@@ -200,6 +200,35 @@ impl BitGrid {
         }
     }
 
+    /// Like [`jump`](Self::jump), under the rules of movement with corner
+    /// cutting (Harabor and Grastien 2011): a cell has a forced neighbour
+    /// when a cell beside it (across the run) is blocked while the one
+    /// beside the next cell is passable, so that the diagonal past the
+    /// blocked one's corner leads where no straight path from behind does.
+    #[inline]
+    pub(crate) fn jump_cut(&self, d: usize, x: u32, y: u32) -> Option<u32> {
+        /// The 62 cells after a window's first cell whose next cell is in
+        /// the window too.
+        const DECIDED: u64 = u64::MAX >> 2;
+        let rows = &self.frames[d];
+        let (row, at) = self.place(d, x, y);
+        // Bit k of `here` is the cell k + 1 after the start of the window;
+        // the last two never read as walls: the next step starts there.
+        let mut bit = at;
+        loop {
+            let here = (rows.window(row, bit) >> 1) | !DECIDED;
+            let above = rows.window(row - 1, bit) >> 1;
+            let below = rows.window(row + 1, bit) >> 1;
+            let forced = ((!above & (above >> 1)) | (!below & (below >> 1))) & DECIDED;
+            let stop = !here | forced;
+            if stop != 0 {
+                let k = stop.trailing_zeros();
+                return ((here >> k) & 1 == 1).then(|| (bit - at) as u32 + k + 1);
+            }
+            bit += 62;
+        }
+    }
+
     /// The number of set cells in a row after `(x, y)` in straight
     /// direction `d` (0..4), counting at most `cap`. `(x, y)` must be on
     /// the grid.
@@ -276,6 +305,28 @@ mod tests {
         }
     }
 
+    /// The cell-by-cell rule that [`BitGrid::jump_cut`] computes by words.
+    fn jump_cut_by_cells(grid: &Grid, d: usize, x: u32, y: u32) -> Option<u32> {
+        let (dx, dy): (i64, i64) = [(0, -1), (1, 0), (0, 1), (-1, 0)][d];
+        let open = |x: i64, y: i64| x >= 0 && y >= 0 && grid.is_passable(x as u32, y as u32);
+        let (mut cx, mut cy) = (i64::from(x), i64::from(y));
+        let mut steps = 0;
+        loop {
+            let (nx, ny) = (cx + dx, cy + dy);
+            if !open(nx, ny) {
+                return None;
+            }
+            steps += 1;
+            for s in [1, -1] {
+                let (sx, sy) = (s * dy, s * dx);
+                if !open(nx + sx, ny + sy) && open(nx + dx + sx, ny + dy + sy) {
+                    return Some(steps);
+                }
+            }
+            (cx, cy) = (nx, ny);
+        }
+    }
+
     /// The passable cells in a row after `(x, y)` in direction `d`, one
     /// by one: what [`BitGrid::run`] counts by words.
     fn run_by_cells(grid: &Grid, d: usize, x: u32, y: u32) -> u32 {
@@ -314,6 +365,11 @@ mod tests {
                             bits.jump(d, x, y),
                             jump_by_cells(&grid, d, x, y),
                             "({}, {}) direction {}", x, y, d
+                        );
+                        proptest::prop_assert_eq!(
+                            bits.jump_cut(d, x, y),
+                            jump_cut_by_cells(&grid, d, x, y),
+                            "corner cutting: ({}, {}) direction {}", x, y, d
                         );
                         let run = run_by_cells(&grid, d, x, y);
                         proptest::prop_assert_eq!(bits.run(d, x, y, u32::MAX), run);

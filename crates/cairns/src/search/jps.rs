@@ -1,6 +1,7 @@
 //! Jump point search: A* over an octile or 4-connected grid that jumps
 //! along runs instead of expanding every cell on them.
 
+mod cut;
 mod four;
 
 use super::{Expand, TowardGoal};
@@ -35,12 +36,16 @@ use crate::heuristic::{Heuristic, Octile};
 /// horizontal runs scanned up and down at every cell, as diagonal runs are
 /// here. Give it the [`Manhattan`](crate::heuristic::Manhattan) heuristic
 /// there ([`with_heuristic`](JumpPointSearch::with_heuristic)): the octile
-/// one of `new` is admissible but weaker.
+/// one of `new` is admissible but weaker. Where diagonals may cut corners
+/// ([`Neighborhood::OctileCornerCutting`], [`Neighborhood::OctileSqueeze`])
+/// it takes Harabor and Grastien's first rules (2011), under which a
+/// diagonal run stops at a cell with a forced neighbour.
 ///
 /// # Contract
 ///
-/// The graph uses [`Neighborhood::Octile`] or [`Neighborhood::Four`]
-/// without terrain costs (`new` returns `None` otherwise). Costs are those of the grid: 1 straight, [`DIAGONAL`] diagonal.
+/// The graph has no terrain costs (`new` returns `None` otherwise), under
+/// any movement rule. Costs are those of the grid: 1 straight,
+/// [`DIAGONAL`] diagonal.
 /// The searcher keeps a [`BitGrid`] snapshot of the graph, built by `new`
 /// and `with_heuristic`.
 ///
@@ -79,8 +84,20 @@ pub struct JumpPointSearch<'g, H = Octile> {
     graph: &'g GridGraph,
     bits: BitGrid,
     heuristic: H,
-    /// Whether the graph is 4-connected (JPS4's rules).
-    four: bool,
+    /// The jump rules of the graph's movement rule.
+    rules: Rules,
+}
+
+/// Which jump rules a graph's movement rule takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rules {
+    /// Octile without corner cutting: Harabor and Grastien's 2014 rules.
+    Octile,
+    /// 4-connected: JPS4's (Baum 2025).
+    Four,
+    /// Octile with diagonals that cut corners, past one wall or between
+    /// two: the 2011 rules.
+    Cut,
 }
 
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
@@ -92,8 +109,7 @@ const DIAGONALS: u8 = 0xf0;
 
 impl<'g> JumpPointSearch<'g> {
     /// Jump point search on `graph` with the octile heuristic, or `None`
-    /// unless it uses octile or 4-connected movement without terrain
-    /// costs. Builds the [`BitGrid`] of the graph
+    /// when it has terrain costs. Builds the [`BitGrid`] of the graph
     /// (`O(cells)`).
     pub fn new(graph: &'g GridGraph) -> Option<Self> {
         Self::with_heuristic(graph, Octile::new(graph))
@@ -101,8 +117,8 @@ impl<'g> JumpPointSearch<'g> {
 }
 
 impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
-    /// Jump point search on `graph` guided by `heuristic`, or `None` unless
-    /// the graph uses octile or 4-connected movement without terrain costs
+    /// Jump point search on `graph` guided by `heuristic`, or `None` when
+    /// the graph has terrain costs
     /// ([`GridGraph::has_terrain`]: jumping assumes every straight move
     /// costs 1 and every diagonal `sqrt(2)`). Any admissible and consistent
     /// heuristic of the grid keeps the costs optimal (a differential
@@ -110,13 +126,16 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// of them is the grid distance along the run. Builds the [`BitGrid`]
     /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        let four = graph.neighborhood() == Neighborhood::Four;
-        let rule = four || graph.neighborhood() == Neighborhood::Octile;
-        (rule && !graph.has_terrain()).then(|| JumpPointSearch {
+        let rules = match graph.neighborhood() {
+            Neighborhood::Octile => Rules::Octile,
+            Neighborhood::Four => Rules::Four,
+            Neighborhood::OctileCornerCutting | Neighborhood::OctileSqueeze => Rules::Cut,
+        };
+        (!graph.has_terrain()).then(|| JumpPointSearch {
             graph,
             bits: BitGrid::new(graph.grid()),
             heuristic,
-            four,
+            rules,
         })
     }
 
@@ -143,9 +162,10 @@ impl<H> Expand for Jumps<'_, '_, H> {
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let jps = self.jps;
-        if jps.four {
-            jps.expand_four(u, parent, (self.goal, self.target), &mut visit);
-            return;
+        match jps.rules {
+            Rules::Octile => {}
+            Rules::Four => return jps.expand_four(u, parent, (self.goal, self.target), &mut visit),
+            Rules::Cut => return jps.expand_cut(u, parent, (self.goal, self.target), &mut visit),
         }
         let graph = jps.graph;
         let (x, y) = graph.coords(u);
@@ -190,7 +210,7 @@ impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
-        if self.four {
+        if self.rules == Rules::Four {
             four::fill_legs(self.graph, path);
         } else {
             fill_runs(self.graph, path);
@@ -469,10 +489,14 @@ mod tests {
             check_against_dijkstra(&graph, s, 0..cells)?;
         }
 
-        /// JPS4 on the same maps, 4-connected.
+        /// The same maps under the other rules: JPS4 4-connected, the 2011
+        /// rules where diagonals cut corners.
         #[test]
-        fn jps4_equals_dijkstra((graph, s) in crate::grid::testing::dense_map()) {
-            let graph = graph.with_neighborhood(Neighborhood::Four);
+        fn jps_equals_dijkstra_under_every_rule(
+            (graph, s) in crate::grid::testing::dense_map(),
+            rule in proptest::sample::select(&Neighborhood::ALL[..]),
+        ) {
+            let graph = graph.with_neighborhood(rule);
             let cells = graph.node_bound() as u32;
             check_against_dijkstra(&graph, s, 0..cells)?;
         }
@@ -491,9 +515,8 @@ mod tests {
             shape in 0u8..4,
             seed in proptest::prelude::any::<u64>(),
             start in proptest::prelude::any::<u32>(),
-            four in proptest::prelude::any::<bool>(),
+            rule in proptest::sample::select(&Neighborhood::ALL[..]),
         ) {
-            let rule = if four { Neighborhood::Four } else { Neighborhood::Octile };
             let graph = shaped_map(w, h, shape, seed, rule);
             let cells = w * h;
             let s = NodeId(start % cells);
@@ -520,16 +543,7 @@ mod tests {
     }
 
     #[test]
-    fn corner_cutting_and_terrain_are_refused() {
-        for rule in [
-            Neighborhood::OctileCornerCutting,
-            Neighborhood::OctileSqueeze,
-        ] {
-            assert!(
-                JumpPointSearch::new(&open_map(3, 3, rule)).is_none(),
-                "{rule:?}"
-            );
-        }
+    fn terrain_is_refused() {
         let grid = Grid::from_ascii("..\n..").unwrap();
         let terrain =
             GridGraph::with_cell_costs(grid, Neighborhood::Four, vec![1.0, 2.0, 1.0, 1.0]);

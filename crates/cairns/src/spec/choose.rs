@@ -80,8 +80,7 @@ const LANDMARKS: usize = 16;
 /// [`LANDMARKS`] landmarks when its table, built here, fits in
 /// `allowance`, else A* with nothing built.
 fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
-    let refused = "the jump point searches and their tables need octile movement without corner \
-                   cutting or terrain costs";
+    let refused = "no jump point search takes terrain costs";
     // One distance a landmark and cell (a grid's table is symmetric).
     let estimate = (LANDMARKS * graph.node_bound() * std::mem::size_of::<f64>()) as u64;
     let over = if estimate > allowance.bytes {
@@ -130,10 +129,10 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
 /// contraction budget ([`SubgoalGraph::spec_budget`]) and its table fit;
 /// else goal bounding (`jps+bb`) when its build budget and its whole table
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
-/// search (`jps`), which needs nothing. On a 4-connected map without
-/// terrain costs, jump point search (JPS4), which needs nothing either.
-/// On a map the jump point searches do not take (corner cutting or
-/// terrain costs), A* over a table of 16 landmarks (`astar/dh:16`)
+/// search (`jps`), which needs nothing. Under the other movement rules,
+/// without terrain costs, jump point search (JPS4 on 4-connected maps),
+/// which needs nothing either. On a map with terrain costs, which no jump
+/// point search takes, A* over a table of 16 landmarks (`astar/dh:16`)
 /// when its table fits (it is built here, to time it), else A* with the
 /// map's default heuristic. Every choice is optimal.
 ///
@@ -166,15 +165,17 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
         bytes: bytes as u64,
         why,
     };
-    if graph.neighborhood() == Neighborhood::Four && !graph.has_terrain() {
+    if graph.neighborhood() != Neighborhood::Octile && !graph.has_terrain() {
         return pick(
             Algorithm::Jps,
             0.0,
             0,
-            "on a 4-connected map without terrain costs, jump point search (JPS4) needs no table \
-             and skips every cell of a run but those where a turn is forced, which prunes more \
-             than A* over landmarks does"
-                .to_string(),
+            format!(
+                "the tiers over tables need octile movement without corner cutting; under {} \
+                 jump point search needs no table and skips every cell of a run but those where \
+                 a turn is forced, which prunes more than A* over landmarks does",
+                graph.neighborhood().name()
+            ),
         );
     }
     let jump_points = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
@@ -339,27 +340,33 @@ mod tests {
     }
 
     #[test]
-    fn maps_the_jump_point_searches_refuse_get_astar_over_landmarks_when_they_fit() {
-        let four = choose(&open_map(5, 4, Neighborhood::Four), Allowance::default());
-        assert_eq!(four.spec.to_string(), "jps", "{four}");
-        assert_eq!((four.seconds, four.bytes), (0.0, 0));
+    fn other_rules_get_jps_and_terrain_astar_over_landmarks_when_they_fit() {
         for nb in [
+            Neighborhood::Four,
             Neighborhood::OctileCornerCutting,
             Neighborhood::OctileSqueeze,
         ] {
-            let graph = open_map(5, 4, nb);
-            let choice = choose(&graph, Allowance::default());
-            assert_eq!(choice.spec.to_string(), "astar/dh:16:sampled", "{nb:?}");
-            assert!(choice.why.contains("octile movement"), "{choice}");
-            assert!(choice.bytes > 0, "{choice}");
-            let no_room = Allowance {
-                seconds: 60.0,
-                bytes: choice.bytes - 1,
-            };
-            let plain = choose(&graph, no_room);
-            assert_eq!(plain.spec.to_string(), "astar", "{nb:?}");
-            assert!(plain.why.contains("over the"), "{plain}");
-            assert_eq!((plain.seconds, plain.bytes), (0.0, 0));
+            let choice = choose(&open_map(5, 4, nb), Allowance::default());
+            assert_eq!(choice.spec.to_string(), "jps", "{nb:?}: {choice}");
+            assert_eq!((choice.seconds, choice.bytes), (0.0, 0));
+            assert!(choice.why.contains(nb.name()), "{choice}");
         }
+        let grid = crate::grid::Grid::from_walls(5, 4, [false; 20]).unwrap();
+        let costs = (0..20)
+            .map(|i| if i % 3 == 0 { 2.0 } else { 1.0 })
+            .collect();
+        let graph = GridGraph::with_cell_costs(grid, Neighborhood::Four, costs).unwrap();
+        let choice = choose(&graph, Allowance::default());
+        assert_eq!(choice.spec.to_string(), "astar/dh:16:sampled", "{choice}");
+        assert!(choice.why.contains("terrain costs"), "{choice}");
+        assert!(choice.bytes > 0, "{choice}");
+        let no_room = Allowance {
+            seconds: 60.0,
+            bytes: choice.bytes - 1,
+        };
+        let plain = choose(&graph, no_room);
+        assert_eq!(plain.spec.to_string(), "astar", "{plain}");
+        assert!(plain.why.contains("over the"), "{plain}");
+        assert_eq!((plain.seconds, plain.bytes), (0.0, 0));
     }
 }

@@ -154,7 +154,7 @@ impl Algorithm {
         match self {
             Algorithm::AStar => "A* over the graph's edges (the default)",
             Algorithm::Canonical => "A* with canonical ordering (octile)",
-            Algorithm::Jps => "jump point search (octile; JPS4 on 4-connected grids)",
+            Algorithm::Jps => "jump point search (every movement rule; JPS4 on 4-connected grids)",
             Algorithm::JpsPlus => {
                 "jump point search over jump distances built before the first query (octile)"
             }

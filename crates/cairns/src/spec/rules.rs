@@ -7,19 +7,13 @@ use crate::grid::{GridGraph, Neighborhood};
 use crate::open::OpenKind;
 use crate::saved::TableKind;
 
-/// Why the searches of octile movement without corner cutting (jump
-/// points but on 4-connected grids, canonical ordering, subgoal graphs,
-/// goal bounding, Theta*) refuse `neighborhood`, and which serve it: on
-/// 4-connected grids jump points (`jps`, JPS4), everywhere A* over a
-/// landmark table, plain A* and Dijkstra.
-fn needs_octile(algorithm: Algorithm, neighborhood: Neighborhood) -> String {
-    let best = if neighborhood == Neighborhood::Four && algorithm != Algorithm::Jps {
-        "jps (jump points on 4-connected grids, no table) or astar with the dh heuristic (astar/dh:16: A* over 16 landmarks, a table built before the first query)"
-    } else {
-        "astar with the dh heuristic (the spec astar/dh:16: A* over 16 landmarks, a table built before the first query, the fastest search cairns has for that rule) or astar"
-    };
+/// Why the searches of octile movement without corner cutting (the jump
+/// point tiers over tables, canonical ordering, subgoal graphs, Theta*)
+/// refuse `neighborhood`, and which serve it: jump points (`jps`) on every
+/// rule, A* over a landmark table, plain A* and Dijkstra.
+fn needs_octile(neighborhood: Neighborhood) -> String {
     format!(
-        "needs octile movement without corner cutting, not {}; there use {best}",
+        "needs octile movement without corner cutting, not {}; there use jps (jump points on every movement rule, no table) or astar with the dh heuristic (astar/dh:16: A* over 16 landmarks, a table built before the first query)",
         neighborhood.name()
     )
 }
@@ -108,7 +102,7 @@ impl SearchSpec {
             }
             Algorithm::Theta => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(needs_octile(algorithm, neighborhood)));
+                    return Err(unsupported(needs_octile(neighborhood)));
                 }
                 if !matches!(heuristic, HeuristicSpec::Euclidean | HeuristicSpec::Zero) {
                     return Err(unsupported(format!(
@@ -121,8 +115,9 @@ impl SearchSpec {
                     )));
                 }
             }
-            Algorithm::Jps if neighborhood == Neighborhood::Four => {
-                // JPS4: any grid heuristic that is admissible there.
+            Algorithm::Jps if neighborhood != Neighborhood::Octile => {
+                // JPS4, or the rules of corner cutting: any grid heuristic
+                // admissible there (`resolve` checks that).
                 if !matches!(
                     heuristic,
                     HeuristicSpec::Manhattan
@@ -142,7 +137,7 @@ impl SearchSpec {
             | Algorithm::JpsBounds
             | Algorithm::Subgoals => {
                 if neighborhood != Neighborhood::Octile {
-                    return Err(unsupported(needs_octile(algorithm, neighborhood)));
+                    return Err(unsupported(needs_octile(neighborhood)));
                 }
                 if !matches!(
                     heuristic,

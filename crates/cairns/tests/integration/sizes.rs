@@ -72,9 +72,8 @@ fn block_costs(map: &Grid, rule: Neighborhood, k: u32, start: (u32, u32)) -> Vec
     dist
 }
 
-/// The specs that serve `rule`: every tier on octile movement, jump
-/// points (JPS4) too on 4-connected grids, the heuristic searches and
-/// landmarks on the others.
+/// The specs that serve `rule`: every tier on octile movement; jump
+/// points, the heuristic searches and landmarks on the others.
 fn specs(rule: Neighborhood) -> &'static [&'static str] {
     match rule {
         Neighborhood::Octile => &[
@@ -88,8 +87,7 @@ fn specs(rule: Neighborhood) -> &'static [&'static str] {
             "astar/dh:3",
             "jps+/dh:3",
         ],
-        Neighborhood::Four => &["astar", "dijkstra", "jps", "jps/dh:3", "astar/dh:3"],
-        _ => &["astar", "dijkstra", "astar/dh:3"],
+        _ => &["astar", "dijkstra", "jps", "jps/dh:3", "astar/dh:3"],
     }
 }
 
