@@ -282,8 +282,9 @@ mod tests {
     use super::*;
     use crate::grid::Tile;
 
-    /// The cell-by-cell rule that [`BitGrid::jump`] computes by words.
-    fn jump_by_cells(grid: &Grid, d: usize, x: u32, y: u32) -> Option<u32> {
+    /// The cell-by-cell rule that [`BitGrid::jump`] computes by words, or
+    /// with `cut` the one of [`BitGrid::jump_cut`].
+    fn jump_by_cells(grid: &Grid, d: usize, x: u32, y: u32, cut: bool) -> Option<u32> {
         let (dx, dy): (i64, i64) = [(0, -1), (1, 0), (0, 1), (-1, 0)][d];
         let open = |x: i64, y: i64| x >= 0 && y >= 0 && grid.is_passable(x as u32, y as u32);
         let (mut cx, mut cy) = (i64::from(x), i64::from(y));
@@ -297,29 +298,12 @@ mod tests {
             // The two cells across the run: (dy, dx) and (-dy, -dx).
             for s in [1, -1] {
                 let (sx, sy) = (s * dy, s * dx);
-                if open(nx + sx, ny + sy) && !open(cx + sx, cy + sy) {
-                    return Some(steps);
-                }
-            }
-            (cx, cy) = (nx, ny);
-        }
-    }
-
-    /// The cell-by-cell rule that [`BitGrid::jump_cut`] computes by words.
-    fn jump_cut_by_cells(grid: &Grid, d: usize, x: u32, y: u32) -> Option<u32> {
-        let (dx, dy): (i64, i64) = [(0, -1), (1, 0), (0, 1), (-1, 0)][d];
-        let open = |x: i64, y: i64| x >= 0 && y >= 0 && grid.is_passable(x as u32, y as u32);
-        let (mut cx, mut cy) = (i64::from(x), i64::from(y));
-        let mut steps = 0;
-        loop {
-            let (nx, ny) = (cx + dx, cy + dy);
-            if !open(nx, ny) {
-                return None;
-            }
-            steps += 1;
-            for s in [1, -1] {
-                let (sx, sy) = (s * dy, s * dx);
-                if !open(nx + sx, ny + sy) && open(nx + dx + sx, ny + dy + sy) {
+                let forced = if cut {
+                    !open(nx + sx, ny + sy) && open(nx + dx + sx, ny + dy + sy)
+                } else {
+                    open(nx + sx, ny + sy) && !open(cx + sx, cy + sy)
+                };
+                if forced {
                     return Some(steps);
                 }
             }
@@ -363,12 +347,12 @@ mod tests {
                     for d in 0..4 {
                         proptest::prop_assert_eq!(
                             bits.jump(d, x, y),
-                            jump_by_cells(&grid, d, x, y),
+                            jump_by_cells(&grid, d, x, y, false),
                             "({}, {}) direction {}", x, y, d
                         );
                         proptest::prop_assert_eq!(
                             bits.jump_cut(d, x, y),
-                            jump_cut_by_cells(&grid, d, x, y),
+                            jump_by_cells(&grid, d, x, y, true),
                             "corner cutting: ({}, {}) direction {}", x, y, d
                         );
                         let run = run_by_cells(&grid, d, x, y);

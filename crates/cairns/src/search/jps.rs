@@ -162,10 +162,8 @@ impl<H> Expand for Jumps<'_, '_, H> {
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
         let jps = self.jps;
-        match jps.rules {
-            Rules::Octile => {}
-            Rules::Four => return jps.expand_four(u, parent, (self.goal, self.target), &mut visit),
-            Rules::Cut => return jps.expand_cut(u, parent, (self.goal, self.target), &mut visit),
+        if jps.rules != Rules::Octile {
+            return self.expand_other(u, parent, &mut visit);
         }
         let graph = jps.graph;
         let (x, y) = graph.coords(u);
@@ -191,6 +189,36 @@ impl<H> Expand for Jumps<'_, '_, H> {
             let d = diagonal.trailing_zeros() as usize;
             diagonal &= diagonal - 1;
             jps.fan(u, (x, y), d, &mut visit);
+        }
+    }
+}
+
+impl<H> Jumps<'_, '_, H> {
+    /// [`expand`](Expand::expand) under the rules but octile: the moves
+    /// canonical ordering keeps, the goal alone when the path the rules
+    /// link a node to it by is free, else the jump points of the runs.
+    #[inline]
+    fn expand_other(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
+        let jps = self.jps;
+        let graph = jps.graph;
+        let (x, y) = graph.coords(u);
+        let four = jps.rules == Rules::Four;
+        let moves = match parent {
+            NodeId::NONE => graph.moves(u),
+            _ if four => jps.kept_four(u, parent, (x, y)),
+            _ => cut::canonical_after(graph.moves(u), arrival(graph, parent, (x, y))),
+        };
+        let sight = if four {
+            jps.goal_in_sight_four((x, y), self.target, moves)
+        } else {
+            jps.goal_in_sight(u, (x, y), self.target, moves)
+        };
+        if let Some(cost) = sight {
+            visit(self.goal, cost);
+        } else if four {
+            jps.runs_four((x, y), moves, visit);
+        } else {
+            jps.runs_cut(u, (x, y), moves, visit);
         }
     }
 }

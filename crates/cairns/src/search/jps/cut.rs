@@ -13,7 +13,7 @@
 //! the node expanded), but it stops at a cell with a forced neighbour,
 //! which becomes a successor itself.
 
-use super::{JumpPointSearch, SIGN_TO_DIRECTION, arrival};
+use super::{JumpPointSearch, SIGN_TO_DIRECTION};
 use crate::graph::NodeId;
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS};
 
@@ -59,26 +59,13 @@ pub(super) fn canonical_after(all: u8, d: usize) -> u8 {
 }
 
 impl<H> JumpPointSearch<'_, H> {
-    /// The successors of `u`, reached from `parent`, when diagonals may
-    /// cut corners; the goal alone when the diagonal-first path to it is
-    /// free.
+    /// The successors of `u` at `(x, y)` along `moves` when diagonals may
+    /// cut corners: the jump points of its straight runs, and those its
+    /// diagonal runs reach.
     #[inline]
-    pub(super) fn expand_cut(
-        &self, u: NodeId, parent: NodeId, (goal, target): (NodeId, (u32, u32)),
-        visit: &mut impl FnMut(NodeId, f64),
+    pub(super) fn runs_cut(
+        &self, u: NodeId, (x, y): (u32, u32), moves: u8, visit: &mut impl FnMut(NodeId, f64),
     ) {
-        let graph = self.graph;
-        let (x, y) = graph.coords(u);
-        let all = graph.moves(u);
-        let moves = if parent == NodeId::NONE {
-            all
-        } else {
-            canonical_after(all, arrival(graph, parent, (x, y)))
-        };
-        if let Some(cost) = self.goal_in_sight(u, (x, y), target, moves) {
-            visit(goal, cost);
-            return;
-        }
         for d in 0..4 {
             if moves & (1 << d) != 0
                 && let Some(steps) = self.bits.jump_cut(d, x, y)

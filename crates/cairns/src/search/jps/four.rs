@@ -28,26 +28,21 @@ const WEST: usize = 3;
 const VERTICAL: u8 = 1 << NORTH | 1 << SOUTH;
 
 impl<H> JumpPointSearch<'_, H> {
-    /// The successors of `u` at `(x, y)`, reached from `parent`, on a
-    /// 4-connected grid; the goal alone when the horizontal-first path to
-    /// it is free (no path through `u` is shorter).
+    /// The moves canonical ordering keeps from `u` at `(x, y)`, entered
+    /// from `parent`, on a 4-connected grid.
     #[inline]
-    pub(super) fn expand_four(
-        &self, u: NodeId, parent: NodeId, (goal, target): (NodeId, (u32, u32)),
-        visit: &mut impl FnMut(NodeId, f64),
-    ) {
+    pub(super) fn kept_four(&self, u: NodeId, parent: NodeId, (x, y): (u32, u32)) -> u8 {
         let graph = self.graph;
-        let (x, y) = graph.coords(u);
-        let all = graph.moves(u);
-        let moves = if parent == NodeId::NONE {
-            all
-        } else {
-            all & canonical_after(graph, u, arrival(graph.coords(parent), (x, y)))
-        };
-        if let Some(cost) = self.goal_in_sight_four((x, y), target, moves) {
-            visit(goal, cost);
-            return;
-        }
+        graph.moves(u) & canonical_after(graph, u, arrival(graph.coords(parent), (x, y)))
+    }
+
+    /// The successors of `(x, y)` along `moves` on a 4-connected grid: the
+    /// jump points of its vertical runs and of the vertical runs from each
+    /// cell of its horizontal ones.
+    #[inline]
+    pub(super) fn runs_four(
+        &self, (x, y): (u32, u32), moves: u8, visit: &mut impl FnMut(NodeId, f64),
+    ) {
         for d in [NORTH, SOUTH] {
             if moves & (1 << d) != 0
                 && let Some(steps) = self.bits.jump(d, x, y)
@@ -81,7 +76,9 @@ impl<H> JumpPointSearch<'_, H> {
     /// The cost from `(x, y)` to the goal at `target` when the
     /// horizontal-first path is free and starts with a move in `moves`.
     #[inline]
-    fn goal_in_sight_four(&self, (x, y): (u32, u32), target: (u32, u32), moves: u8) -> Option<f64> {
+    pub(super) fn goal_in_sight_four(
+        &self, (x, y): (u32, u32), target: (u32, u32), moves: u8,
+    ) -> Option<f64> {
         let (tx, ty) = target;
         let across = x.abs_diff(tx);
         let along = y.abs_diff(ty);
