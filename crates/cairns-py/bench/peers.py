@@ -17,12 +17,12 @@ Two movement rules, each against the cairns engine of that rule:
   `route_through_array(fully_connected=False)`: costs checked.
 - their 8-connected modes squeeze between two walls that touch at a
   corner (each takes the diagonal of a 2x2 checkerboard of walls): that is
-  cairns' `octile-squeeze` rule, whose `astar` and `astar/dh:16` they are
+  cairns' `octile-squeeze` rule, whose `astar`, `jps` and `astar/dh:16` they are
   timed against. scikit-image (`fully_connected=True`, diagonals sqrt(2))
   and tcod (`diagonal=sqrt(2)`, its path priced by the rule) are checked;
   pyastar2d charges 1 per diagonal move, another cost, so it is timed but
   not checked.
-- octile with corner cutting: cairns `astar` and `astar/dh:16`, checked
+- octile with corner cutting: cairns `astar`, `jps` and `astar/dh:16`, checked
   against networkx on the same graph (no peer has this rule).
 
 Times are mean microseconds per query, one query per call, setup outside.
@@ -128,11 +128,12 @@ def main():
 
     weights = np.where(walls, np.inf, 1.0).astype(np.float32)
     squeeze = cp.Grid(walls, "octile-squeeze")
-    sq = {spec: cp.Engine(squeeze, spec) for spec in ("astar", "astar/dh:16")}
+    sq = {spec: cp.Engine(squeeze, spec) for spec in ("astar", "jps", "astar/dh:16")}
     oursq, tsq = timed(sq["astar"].cost, pairs)
     report("cairns_path Engine(astar).cost", "squeeze", tsq, oursq, None, tsq, "the reference")
-    theirs, t = timed(sq["astar/dh:16"].cost, pairs)
-    report("cairns_path Engine(astar/dh:16).cost", "squeeze", t, oursq, theirs, tsq)
+    for spec in ("jps", "astar/dh:16"):
+        theirs, t = timed(sq[spec].cost, pairs)
+        report(f"cairns_path Engine({spec}).cost", "squeeze", t, oursq, theirs, tsq)
     squeeze_graph = oracle(costs, "octile-squeeze")
     check = [nx.dijkstra_path_length(squeeze_graph, s, g) for s, g in pairs]
     assert np.allclose(oursq, check, rtol=1e-6), "cairns' squeeze costs differ from networkx"
@@ -160,13 +161,14 @@ def main():
 
     # Octile with corner cutting: no peer has it; networkx checks.
     cut = cp.Grid(walls, "octile-cut")
-    cut_engines = {spec: cp.Engine(cut, spec) for spec in ("astar", "astar/dh:16")}
+    cut_engines = {spec: cp.Engine(cut, spec) for spec in ("astar", "jps", "astar/dh:16")}
     ourscut, tcut = timed(cut_engines["astar"].cost, pairs)
     cut_graph = oracle(costs, "octile-cut")
     check = [nx.dijkstra_path_length(cut_graph, s, g) for s, g in pairs]
     report("cairns_path Engine(astar).cost", "cut", tcut, check, ourscut, tcut)
-    theirs, t = timed(cut_engines["astar/dh:16"].cost, pairs)
-    report("cairns_path Engine(astar/dh:16).cost", "cut", t, check, theirs, tcut)
+    for spec in ("jps", "astar/dh:16"):
+        theirs, t = timed(cut_engines[spec].cost, pairs)
+        report(f"cairns_path Engine({spec}).cost", "cut", t, check, theirs, tcut)
 
     # 4-connected.
     four = cp.Engine(cp.Grid(walls, "4"), "astar")
