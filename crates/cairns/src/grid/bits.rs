@@ -172,32 +172,7 @@ impl BitGrid {
     /// without corner cutting. `(x, y)` must be on the grid.
     #[inline]
     pub(crate) fn jump(&self, d: usize, x: u32, y: u32) -> Option<u32> {
-        /// The 63 cells after a window's first cell.
-        const AFTER: u64 = u64::MAX >> 1;
-        let rows = &self.frames[d];
-        let (row, at) = self.place(d, x, y);
-        // Each step reads three windows from the cell before the next 63:
-        // bit 0 is the cell behind, so that `w >> 1 & !w` marks side cells
-        // open where the one behind is blocked. Bit 63 of `here` is set so
-        // that it never reads as a wall: the next step starts there.
-        let mut bit = at;
-        loop {
-            let here = (rows.window(row, bit) >> 1) | !AFTER;
-            let above = rows.window(row - 1, bit);
-            let below = rows.window(row + 1, bit);
-            let forced = (((above >> 1) & !above) | ((below >> 1) & !below)) & AFTER;
-            let stop = !here | forced;
-            if stop != 0 {
-                // The first stop is a jump point if its cell is passable,
-                // else the wall that ends the run.
-                let k = stop.trailing_zeros();
-                return ((here >> k) & 1 == 1).then(|| (bit - at) as u32 + k + 1);
-            }
-            // 63 passable cells, none forced: the blocked border
-            // guarantees a stop before the row ends, so `bit` stays below
-            // `PAD + cols`.
-            bit += 63;
-        }
+        self.scan::<false>(d, x, y)
     }
 
     /// Like [`jump`](Self::jump), under the rules of movement with corner
@@ -207,25 +182,48 @@ impl BitGrid {
     /// blocked one's corner leads where no straight path from behind does.
     #[inline]
     pub(crate) fn jump_cut(&self, d: usize, x: u32, y: u32) -> Option<u32> {
-        /// The 62 cells after a window's first cell whose next cell is in
-        /// the window too.
-        const DECIDED: u64 = u64::MAX >> 2;
+        self.scan::<true>(d, x, y)
+    }
+
+    /// [`jump`](Self::jump), or with `CUT` [`jump_cut`](Self::jump_cut):
+    /// one word scan under either forced-neighbour rule.
+    #[inline]
+    fn scan<const CUT: bool>(&self, d: usize, x: u32, y: u32) -> Option<u32> {
+        // The cells after a window's first one whose stop each step
+        // decides: without corner cutting a cell's rule reads the cell
+        // before it (63 cells), with it the cell after it too (62).
+        let step: usize = if CUT { 62 } else { 63 };
+        let decided: u64 = u64::MAX >> (64 - step);
         let rows = &self.frames[d];
         let (row, at) = self.place(d, x, y);
-        // Bit k of `here` is the cell k + 1 after the start of the window;
-        // the last two never read as walls: the next step starts there.
+        // Each step reads three windows from the cell before the next
+        // ones: bit 0 is the cell behind. Bit k of `here` is the cell
+        // k + 1; the bits past `decided` are set so that they never read
+        // as walls: the next step starts there.
         let mut bit = at;
         loop {
-            let here = (rows.window(row, bit) >> 1) | !DECIDED;
-            let above = rows.window(row - 1, bit) >> 1;
-            let below = rows.window(row + 1, bit) >> 1;
-            let forced = ((!above & (above >> 1)) | (!below & (below >> 1))) & DECIDED;
+            let here = (rows.window(row, bit) >> 1) | !decided;
+            let above = rows.window(row - 1, bit);
+            let below = rows.window(row + 1, bit);
+            let forced = if CUT {
+                // Beside cell k + 1 blocked, beside cell k + 2 open.
+                let (up, down) = (above >> 1, below >> 1);
+                (!up & (up >> 1)) | (!down & (down >> 1))
+            } else {
+                // Beside cell k + 1 open, beside cell k blocked.
+                ((above >> 1) & !above) | ((below >> 1) & !below)
+            } & decided;
             let stop = !here | forced;
             if stop != 0 {
+                // The first stop is a jump point if its cell is passable,
+                // else the wall that ends the run.
                 let k = stop.trailing_zeros();
                 return ((here >> k) & 1 == 1).then(|| (bit - at) as u32 + k + 1);
             }
-            bit += 62;
+            // `step` passable cells, none forced: the blocked border
+            // guarantees a stop before the row ends, so `bit` stays below
+            // `PAD + cols`.
+            bit += step;
         }
     }
 
