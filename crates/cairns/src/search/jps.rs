@@ -1,4 +1,4 @@
-//! Jump point search: A* over an octile or 4-connected grid that jumps
+//! Jump point search: A* over a grid under any movement rule that jumps
 //! along runs instead of expanding every cell on them.
 
 mod cut;
@@ -242,7 +242,7 @@ impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
         if self.rules == Rules::Four {
-            four::fill_legs(self.graph, path);
+            four::fill_path(self.graph, path);
         } else {
             fill_runs(self.graph, path);
         }
@@ -251,26 +251,36 @@ impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
 
 /// Turns the jump points in `out` (start first; each step between two of
 /// them a diagonal run followed by a straight one, either possibly empty)
-/// into every cell of the path, in place from the back, so nothing is
-/// allocated beyond `out`'s own growth. Shared by jump point search and
+/// into every cell of the path, in place. Shared by jump point search and
 /// JPS+, whose consecutive jump points are linked the same way.
 pub(super) fn fill_runs(graph: &GridGraph, out: &mut Vec<NodeId>) {
-    let legs = |a: NodeId, b: NodeId| legs_between(graph.coords(a), graph.coords(b));
+    fill_legs(graph, out, |a, b| {
+        let legs = legs_between(graph.coords(a), graph.coords(b));
+        [
+            (legs.straight, legs.straight_len),
+            (legs.diagonal, legs.diagonal_len),
+        ]
+    });
+}
+
+/// Turns the jump points in `out` (start first) into every cell of the
+/// path, in place from the back, so nothing is allocated beyond `out`'s
+/// own growth: `legs(a, b)` gives the two runs that link `a` to `b`, the
+/// last first, each a direction and a length (0 for none).
+pub(super) fn fill_legs(
+    graph: &GridGraph, out: &mut Vec<NodeId>, legs: impl Fn(NodeId, NodeId) -> [(usize, u32); 2],
+) {
     let jumps = out.len();
-    let mut cells = 0;
-    for i in 1..jumps {
-        cells += legs(out[i - 1], out[i]).run_length();
-    }
+    let cells: usize = (1..jumps)
+        .flat_map(|i| legs(out[i - 1], out[i]))
+        .map(|(_, len)| len as usize)
+        .sum();
     let total = cells + 1;
     out.resize(total.max(jumps), NodeId::NONE);
     let mut write = total;
     for i in (1..jumps).rev() {
-        let legs = legs(out[i - 1], out[i]);
         let mut n = out[i];
-        for (d, len) in [
-            (legs.straight, legs.straight_len),
-            (legs.diagonal, legs.diagonal_len),
-        ] {
+        for (d, len) in legs(out[i - 1], out[i]) {
             for _ in 0..len {
                 write -= 1;
                 out[write] = n;
@@ -305,10 +315,6 @@ pub(super) struct Legs {
 }
 
 impl Legs {
-    fn run_length(&self) -> usize {
-        (self.diagonal_len + self.straight_len) as usize
-    }
-
     /// These legs if their first move (the diagonal, or the straight leg
     /// when there is no diagonal) is one of `moves`; `None` for no move.
     #[inline]

@@ -121,30 +121,12 @@ fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
 
 /// Turns the jump points in `out` (start first, each linked to the next by
 /// a horizontal leg and then a vertical one, either possibly empty) into
-/// every cell of the path, in place from the back.
-pub(super) fn fill_legs(graph: &GridGraph, out: &mut Vec<NodeId>) {
-    let jumps = out.len();
-    let legs = |a: NodeId, b: NodeId| {
-        let ((ax, ay), (bx, by)) = (graph.coords(a), graph.coords(b));
-        (ax.abs_diff(bx) + ay.abs_diff(by)) as usize
-    };
-    let cells: usize = (1..jumps).map(|i| legs(out[i - 1], out[i])).sum();
-    let total = cells + 1;
-    out.resize(total.max(jumps), NodeId::NONE);
-    let mut write = total;
-    for i in (1..jumps).rev() {
-        let (from, to) = (out[i - 1], out[i]);
+/// every cell of the path, in place.
+pub(super) fn fill_path(graph: &GridGraph, out: &mut Vec<NodeId>) {
+    super::fill_legs(graph, out, |from, to| {
         let ((fx, fy), (tx, ty)) = (graph.coords(from), graph.coords(to));
         let vertical = if ty > fy { SOUTH } else { NORTH };
         let horizontal = if tx > fx { EAST } else { WEST };
-        let mut n = to;
-        for (d, len) in [(vertical, fy.abs_diff(ty)), (horizontal, fx.abs_diff(tx))] {
-            for _ in 0..len {
-                write -= 1;
-                out[write] = n;
-                n = graph.step_back(n, d);
-            }
-        }
-    }
-    out.truncate(total);
+        [(vertical, fy.abs_diff(ty)), (horizontal, fx.abs_diff(tx))]
+    });
 }
