@@ -57,14 +57,7 @@ fn main() {
             );
             let mut refused = vec![false; specs.len()];
             for inst in instances {
-                let inst = Instance {
-                    name: inst.name.clone(),
-                    scen_path: inst.scen_path.clone(),
-                    map_path: inst.map_path.clone(),
-                    graph: inst.graph.clone().with_neighborhood(rule),
-                    queries: inst.queries.clone(),
-                    data_errors: Vec::new(),
-                };
+                let inst = inst.clone().under(rule);
                 let base = Engine::new(inst.graph.clone(), &astar).expect("astar takes every rule");
                 for (k, spec) in specs.iter().enumerate() {
                     let tier = match Engine::new(inst.graph.clone(), spec) {

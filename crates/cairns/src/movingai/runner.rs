@@ -46,7 +46,7 @@ impl Query {
 /// A scenario file loaded with its map under octile movement, keeping every
 /// `every`-th scenario: the queries whose endpoints are on the map and
 /// passable, and the data errors of the others.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Instance {
     /// The map's file name without `.map` (`den520d`).
     pub name: String,
