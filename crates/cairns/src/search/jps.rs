@@ -188,7 +188,7 @@ impl<H> Expand for Jumps<'_, '_, H> {
         while diagonal != 0 {
             let d = diagonal.trailing_zeros() as usize;
             diagonal &= diagonal - 1;
-            jps.fan(u, (x, y), d, &mut visit);
+            jps.fan::<false>(u, (x, y), d, &mut visit);
         }
     }
 }
@@ -370,13 +370,17 @@ impl<H> JumpPointSearch<'_, H> {
 
     /// Runs diagonally from `u` at `(x, y)` in direction `d` to a wall; at
     /// each cell on the way, scans the two straight runs to its sides and
-    /// offers their jump points as successors of `u`.
+    /// offers their jump points as successors of `u`. With `CUT` (the 2011
+    /// rules, where diagonals cut corners) the straight runs stop by those
+    /// rules, and the diagonal run stops at a cell with a forced neighbour,
+    /// offered as a successor itself.
     #[inline]
-    fn fan(
+    fn fan<const CUT: bool>(
         &self, node: NodeId, (x, y): (u32, u32), dir: usize, visit: &mut impl FnMut(NodeId, f64),
     ) {
         let graph = self.graph;
         let (vertical, horizontal) = DIAGONAL_SIDES[dir - 4];
+        let natural = 1u8 << dir | 1 << vertical | 1 << horizontal;
         let (dx, dy) = DIRECTIONS[dir];
         let (mut cell, mut cx, mut cy) = (node, x, y);
         let mut run = 0.0;
@@ -385,8 +389,17 @@ impl<H> JumpPointSearch<'_, H> {
             cx = cx.wrapping_add_signed(dx);
             cy = cy.wrapping_add_signed(dy);
             run += DIAGONAL;
+            if CUT && cut::canonical_after(graph.moves(cell), dir) & !natural != 0 {
+                visit(cell, run);
+                return;
+            }
             for side in [vertical, horizontal] {
-                if let Some(steps) = self.bits.jump(side, cx, cy) {
+                let jump = if CUT {
+                    self.bits.jump_cut(side, cx, cy)
+                } else {
+                    self.bits.jump(side, cx, cy)
+                };
+                if let Some(steps) = jump {
                     visit(self.cell(cx, cy, side, steps), run + f64::from(steps));
                 }
             }

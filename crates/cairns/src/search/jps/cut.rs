@@ -15,7 +15,7 @@
 
 use super::{JumpPointSearch, SIGN_TO_DIRECTION};
 use crate::graph::NodeId;
-use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS};
+use crate::grid::{DIAGONAL_SIDES, DIRECTIONS};
 
 /// The diagonal between two perpendicular straight directions.
 #[inline]
@@ -75,38 +75,7 @@ impl<H> JumpPointSearch<'_, H> {
         }
         for d in 4..8 {
             if moves & (1 << d) != 0 {
-                self.fan_cut(u, (x, y), d, visit);
-            }
-        }
-    }
-
-    /// Runs diagonally from `u` at `(x, y)` in direction `d` to a wall or
-    /// to a cell with a forced neighbour (offered as a successor); at each
-    /// cell before it, scans the two straight runs to its sides and offers
-    /// their jump points.
-    #[inline]
-    fn fan_cut(
-        &self, node: NodeId, (x, y): (u32, u32), d: usize, visit: &mut impl FnMut(NodeId, f64),
-    ) {
-        let graph = self.graph;
-        let (vertical, horizontal) = DIAGONAL_SIDES[d - 4];
-        let natural = 1u8 << d | 1 << vertical | 1 << horizontal;
-        let (dx, dy) = DIRECTIONS[d];
-        let (mut cell, mut cx, mut cy) = (node, x, y);
-        let mut run = 0.0;
-        while graph.moves(cell) & (1 << d) != 0 {
-            cell = graph.step(cell, d);
-            cx = cx.wrapping_add_signed(dx);
-            cy = cy.wrapping_add_signed(dy);
-            run += DIAGONAL;
-            if canonical_after(graph.moves(cell), d) & !natural != 0 {
-                visit(cell, run);
-                return;
-            }
-            for side in [vertical, horizontal] {
-                if let Some(steps) = self.bits.jump_cut(side, cx, cy) {
-                    visit(self.cell(cx, cy, side, steps), run + f64::from(steps));
-                }
+                self.fan::<true>(u, (x, y), d, visit);
             }
         }
     }
