@@ -17,7 +17,9 @@
 //! figures count.
 //!
 //! With `--alt` it measures bidirectional ALT against bidirectional
-//! Dijkstra instead (the `alt` module, `roads/alt.rs`).
+//! Dijkstra instead (the `alt` module, `roads/alt.rs`); with `--fastmap`,
+//! A* over FastMap embeddings against A* over landmark tables of the same
+//! memory (`roads/fastmap.rs`).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -28,13 +30,19 @@ use cairns_bench::roads::{BestRound, DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
 #[path = "roads/alt.rs"]
 mod alt;
+#[path = "roads/fastmap.rs"]
+mod fastmap;
 
-/// The graphs of `--alt` without GRAPH arguments are `alt::GRAPHS`; the
-/// others run on [`DEFAULT_GRAPHS`].
+/// The graphs of `--alt` and `--fastmap` without GRAPH arguments are
+/// `alt::GRAPHS` and `fastmap::GRAPHS`; the others run on
+/// [`DEFAULT_GRAPHS`].
 fn args() -> RoadArgs {
-    let mut args = RoadArgs::from_env(&["--rounds"], &["--alt"], &DEFAULT_GRAPHS);
+    let mut args = RoadArgs::from_env(&["--rounds"], &["--alt", "--fastmap"], &DEFAULT_GRAPHS);
     if args.args.sets.is_empty() && args.args.has("--alt") {
         args.graphs = alt::GRAPHS.map(String::from).to_vec();
+    }
+    if args.args.sets.is_empty() && args.args.has("--fastmap") {
+        args.graphs = fastmap::GRAPHS.map(String::from).to_vec();
     }
     args
 }
@@ -164,6 +172,10 @@ fn main() {
     let args = args();
     if args.args.has("--alt") {
         alt::main(&args);
+        return;
+    }
+    if args.args.has("--fastmap") {
+        fastmap::main(&args);
         return;
     }
     println!(

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use cairns::graph::{CsrGraph, NodeId, parse_graph, read_graph};
 use cairns::landmarks::{Directedness, LandmarkTable, Placement, place};
-use cairns::search::{BiCache, BidirectionalAlt, BidirectionalDijkstra};
+use cairns::search::{BiCache, BidirectionalAlt, BidirectionalDijkstra, SearchCache};
 
 use cairns_bench::roads::{BestRound, RoadArgs, seeded_queries};
 
@@ -40,7 +40,7 @@ pub(super) const GRAPHS: [&str; 5] = [
 const LANDMARKS: usize = 16;
 
 /// The road graph at `relative`, decompressing an `.xz` file with `xz -dc`.
-fn read(relative: &str) -> CsrGraph {
+pub(super) fn read(relative: &str) -> CsrGraph {
     let path = cairns_testdata::road_file(relative);
     let graph = if path.extension().is_some_and(|e| e == "xz") {
         parse_graph(&cairns_testdata::decompressed(&path)[..])
@@ -51,20 +51,21 @@ fn read(relative: &str) -> CsrGraph {
 }
 
 /// A landmark table and what it cost to make.
-struct Prepared {
-    table: LandmarkTable,
+pub(super) struct Prepared {
+    pub(super) table: LandmarkTable,
     place_s: f64,
     build_s: f64,
 }
 
-fn prepare(g: &CsrGraph, placement: Placement) -> Prepared {
+/// `k` landmarks placed by `placement` in a directed table of `g`.
+pub(super) fn prepare(g: &CsrGraph, k: usize, placement: Placement) -> Prepared {
     let t0 = Instant::now();
-    let landmarks = place(g, LANDMARKS, placement);
+    let landmarks = place(g, k, placement);
     let place_s = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     let table = LandmarkTable::build(g, &landmarks, Directedness::Directed);
     let build_s = t0.elapsed().as_secs_f64();
-    assert_eq!(table.landmark_count(), LANDMARKS);
+    assert_eq!(table.landmark_count(), k);
     Prepared {
         table,
         place_s,
@@ -72,8 +73,32 @@ fn prepare(g: &CsrGraph, placement: Placement) -> Prepared {
     }
 }
 
+impl Prepared {
+    /// Placement seconds, table seconds, table bytes.
+    pub(super) fn figures(&self) -> (f64, f64, usize) {
+        (self.place_s, self.build_s, self.table.memory_bytes())
+    }
+}
+
+/// A query cache that counts the nodes its last query settled.
+pub(super) trait Settles: Default {
+    fn settled(&self) -> u64;
+}
+
+impl Settles for BiCache {
+    fn settled(&self) -> u64 {
+        self.stats().expanded
+    }
+}
+
+impl Settles for SearchCache {
+    fn settled(&self) -> u64 {
+        self.stats().expanded
+    }
+}
+
 /// One search's figures on one graph.
-struct Measured {
+pub(super) struct Measured {
     name: String,
     prep: Option<(f64, f64, usize)>,
     /// Settled per query: all, with a path.
@@ -85,12 +110,13 @@ struct Measured {
 type Query = (NodeId, NodeId, Option<f64>);
 
 /// Times `search` over `queries` for `rounds` rounds, checking every cost;
-/// the best round's times count.
-fn measure(
-    name: String, prep: Option<&Prepared>, queries: &[Query], rounds: usize,
-    search: &dyn Fn(NodeId, NodeId, &mut BiCache) -> Option<f64>,
+/// the best round's times count. `prep` is what building took: seconds of
+/// two steps and the bytes built.
+pub(super) fn measure<C: Settles>(
+    name: String, prep: Option<(f64, f64, usize)>, queries: &[Query], rounds: usize,
+    search: &dyn Fn(NodeId, NodeId, &mut C) -> Option<f64>,
 ) -> Measured {
-    let mut cache = BiCache::new();
+    let mut cache = C::default();
     let (mut settled, mut settled_found) = (0u64, 0u64);
     let mut best = BestRound::default();
     for round in 0..rounds.max(1) {
@@ -101,9 +127,9 @@ fn measure(
             times.push(t0.elapsed().as_secs_f64());
             assert_eq!(got, want, "{name}: {s} to {t}");
             if round == 0 {
-                settled += cache.stats().expanded;
+                settled += cache.settled();
                 if want.is_some() {
-                    settled_found += cache.stats().expanded;
+                    settled_found += cache.settled();
                 }
             }
         }
@@ -118,7 +144,7 @@ fn measure(
     let connected = found.len().max(1) as f64;
     Measured {
         name,
-        prep: prep.map(|p| (p.place_s, p.build_s, p.table.memory_bytes())),
+        prep,
         settled: (
             settled as f64 / queries.len() as f64,
             settled_found as f64 / connected,
@@ -130,18 +156,12 @@ fn measure(
 /// The ALT comparison over `args.graphs`, printed as a Markdown table.
 pub(super) fn main(args: &RoadArgs) {
     let rounds = args.args.rounds.unwrap_or(3);
-    println!(
-        "| graph | nodes | arcs | queries | no path | search | prep s (place + table) | table bytes | \
-         settled/query | settled/query, path found | us/query mean (median) | us/query, path found | \
-         settled: BD / this | us: BD / this | path found: settled BD / this | path found: us BD / this |"
-    );
-    println!("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    print_head("BD", "place + table");
     for relative in &args.graphs {
         let g = read(relative);
         let queries = seeded_queries(&g, args.queries, args.seed);
-        let no_path = queries.iter().filter(|q| q.2.is_none()).count();
-        let avoid = prepare(&g, Placement::Avoid { seed: args.seed });
-        let farthest = prepare(&g, Placement::Farthest { seed: args.seed });
+        let avoid = prepare(&g, LANDMARKS, Placement::Avoid { seed: args.seed });
+        let farthest = prepare(&g, LANDMARKS, Placement::Farthest { seed: args.seed });
         let bd = BidirectionalDijkstra::new(&g);
         let alt = BidirectionalAlt::new(&g, &avoid.table);
         let far = BidirectionalAlt::new(&g, &farthest.table);
@@ -155,7 +175,7 @@ pub(super) fn main(args: &RoadArgs) {
         )];
         rows.push(measure(
             format!("ALT, {k} avoid"),
-            Some(&avoid),
+            Some(avoid.figures()),
             &queries,
             rounds,
             &|s, t, c| alt.search_cost(s, t, c),
@@ -164,7 +184,7 @@ pub(super) fn main(args: &RoadArgs) {
             let a = alt.clone().with_active(active);
             rows.push(measure(
                 format!("ALT, {k} avoid, {active} active"),
-                Some(&avoid),
+                Some(avoid.figures()),
                 &queries,
                 rounds,
                 &|s, t, c| a.search_cost(s, t, c),
@@ -172,13 +192,32 @@ pub(super) fn main(args: &RoadArgs) {
         }
         rows.push(measure(
             format!("ALT, {k} farthest"),
-            Some(&farthest),
+            Some(farthest.figures()),
             &queries,
             rounds,
             &|s, t, c| far.search_cost(s, t, c),
         ));
+        print_rows(relative, &g, &queries, &rows);
+    }
+}
+
+/// The head of a table of [`print_rows`]: `base` names the first row's
+/// search, `steps` the two steps of its preparation.
+pub(super) fn print_head(base: &str, steps: &str) {
+    println!(
+        "| graph | nodes | arcs | queries | no path | search | prep s ({steps}) | table bytes | \
+         settled/query | settled/query, path found | us/query mean (median) | us/query, path found | \
+         settled: {base} / this | us: {base} / this | path found: settled {base} / this | path found: us {base} / this |"
+    );
+    println!("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+}
+
+/// The rows of one graph, each against the first.
+pub(super) fn print_rows(relative: &str, g: &CsrGraph, queries: &[Query], rows: &[Measured]) {
+    let no_path = queries.iter().filter(|q| q.2.is_none()).count();
+    {
         let base = (rows[0].settled, rows[0].us);
-        for r in &rows {
+        for r in rows {
             let (prep, bytes) = r.prep.map_or((String::new(), String::new()), |(p, b, m)| {
                 (format!("{p:.2} + {b:.2}"), m.to_string())
             });

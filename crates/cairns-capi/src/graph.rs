@@ -1,5 +1,5 @@
 //! `cairns_graph_engine` and `cairns_graph_searcher`: a graph search
-//! (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`, `"hl"`) on a weighted directed graph
+//! (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`, `"hl"`, `"astar/fastmap:K"`) on a weighted directed graph
 //! (road networks: a DIMACS, PACE or arc list file, or edge arrays), and
 //! one thread's searcher of it. Nodes are numbered from 0 (a DIMACS
 //! file's node 1 is node 0: `cairns_graph_engine_first_id`).
@@ -74,7 +74,7 @@ fn engine_of(graph: CsrGraph, search: GraphSearch, first_id: u32) -> EngineState
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
 /// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
 /// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
-/// `"alt:K"`, `"ch"` or `"hl"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
+/// `"alt:K"`, `"ch"`, `"hl"` or `"astar/fastmap:K"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
 /// `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
 /// search `CAIRNS_ERR_SPEC`.
 ///

@@ -41,8 +41,10 @@ pub struct GraphArgs {
     /// Compressed files are refused: decompress them first (`xz -dk`).
     pub graph: PathBuf,
     /// The search: dijkstra, bidijkstra, alt:K (bidirectional ALT over K
-    /// landmarks; alt is alt:16), ch (contraction hierarchies) or hl (hub
-    /// labels). All but the first two build before the first query.
+    /// landmarks; alt is alt:16), ch (contraction hierarchies), hl (hub
+    /// labels) or astar/fastmap:K (A* over a FastMap embedding of K
+    /// dimensions; astar/fastmap is astar/fastmap:16). All but the first
+    /// two build before the first query.
     #[arg(long = "search", value_name = "NAME", default_value = "ch", value_parser = parse_search)]
     pub search: GraphSearch,
 }

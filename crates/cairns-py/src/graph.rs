@@ -237,7 +237,7 @@ impl Graph {
 }
 
 /// A graph search (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`,
-/// `"hl"`) on a graph, with
+/// `"hl"`, `"astar/fastmap:K"`) on a graph, with
 /// what it builds before its first query built here, without the GIL.
 /// Queries take node ids; `costs` answers many on several threads without
 /// the GIL. Pickles as its graph and search (the hierarchy is built again

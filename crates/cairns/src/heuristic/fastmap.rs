@@ -217,7 +217,7 @@ fn farthest(distances: &[f64]) -> u32 {
 /// The connected component of each node, given both directions of every
 /// edge; nodes numbered from 0 in the order first reached.
 fn components(n: usize, edges: &[(u32, u32, f64)]) -> Vec<u32> {
-    let mut parent: Vec<u32> = (0..n as u32).collect();
+    /// The root of `v`'s tree, halving the path there.
     fn root(parent: &mut [u32], mut v: u32) -> u32 {
         while parent[v as usize] != v {
             let up = parent[parent[v as usize] as usize];
@@ -226,6 +226,7 @@ fn components(n: usize, edges: &[(u32, u32, f64)]) -> Vec<u32> {
         }
         v
     }
+    let mut parent: Vec<u32> = (0..n as u32).collect();
     for &(u, v, _) in edges {
         let (ru, rv) = (root(&mut parent, u), root(&mut parent, v));
         if ru != rv {
@@ -340,23 +341,23 @@ mod tests {
 
     #[test]
     fn a_road_graph_gets_every_dimension_and_bounds_its_costs() {
-        let g = crate::graph::testing::road_graph("dimacs/rome99.gr");
-        let fm = FastMap::build(&g, 8, 1);
+        let rome = crate::graph::testing::road_graph("dimacs/rome99.gr");
+        let fm = FastMap::build(&rome, 8, 1);
         assert_eq!(fm.dims(), 8);
-        check_consistent(&g, &fm).unwrap();
+        check_consistent(&rome, &fm).unwrap();
         let mut one = SearchCache::new();
         let mut rng = SplitMix64::new(2);
-        let n = g.node_count() as u64;
+        let nodes = rome.node_count() as u64;
         let (mut sum_h, mut sum_d) = (0.0, 0.0);
         for _ in 0..20 {
-            let s = NodeId(rng.below(n) as u32);
-            Dijkstra::new(&g).all(s, &mut one);
+            let from = NodeId(rng.below(nodes) as u32);
+            Dijkstra::new(&rome).all(from, &mut one);
             for _ in 0..20 {
-                let t = NodeId(rng.below(n) as u32);
-                if let Some(d) = one.g(t) {
-                    let h = fm.estimate(s, &t);
-                    assert!(h <= d, "{s} to {t}: {h} above {d}");
-                    (sum_h, sum_d) = (sum_h + h, sum_d + d);
+                let to = NodeId(rng.below(nodes) as u32);
+                if let Some(cost) = one.g(to) {
+                    let bound = fm.estimate(from, &to);
+                    assert!(bound <= cost, "{from} to {to}: {bound} above {cost}");
+                    (sum_h, sum_d) = (sum_h + bound, sum_d + cost);
                 }
             }
         }

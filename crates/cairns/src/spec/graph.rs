@@ -10,6 +10,7 @@
 //! | `alt:K` (`alt`: 16) | [`BidirectionalAlt`] over `K` landmarks placed `avoid` | a directed landmark table |
 //! | `ch` | [`ContractionHierarchy`] | the hierarchy |
 //! | `hl` | [`HubLabels`] (paths through the hierarchy) | the hierarchy and its hub labels |
+//! | `astar/fastmap:K` (`astar/fastmap`: 16) | [`AStar`] over a [`FastMap`] embedding of `K` dimensions | the embedding |
 //!
 //! ```
 //! use cairns::graph::{CsrGraph, NodeId};
@@ -23,7 +24,7 @@
 //! let path = engine.path(NodeId(0), NodeId(3), &mut cache).unwrap();
 //! assert_eq!(path.nodes, [NodeId(0), NodeId(2), NodeId(1), NodeId(3)]);
 //! assert_eq!(engine.cost(NodeId(3), NodeId(0), &mut cache), None);
-//! assert!("astar".parse::<GraphSearch>().is_err()); // a grid search, not a graph one
+//! assert!("jps".parse::<GraphSearch>().is_err()); // a grid search, not a graph one
 //! ```
 
 use std::fmt;
@@ -34,14 +35,22 @@ use std::time::Instant;
 use super::error::{SpecError, SpecErrorKind};
 use super::names::{PLACEMENT_SEED, parse_landmark_count};
 use crate::graph::{CsrGraph, NodeId};
+use crate::heuristic::FastMap;
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::search::{
-    BiCache, BidirectionalAlt, BidirectionalDijkstra, ChCache, ContractionHierarchy, Dijkstra,
-    DistanceMatrix, HubLabels, Path, Search, SearchCache,
+    AStar, BiCache, BidirectionalAlt, BidirectionalDijkstra, ChCache, ContractionHierarchy,
+    Dijkstra, DistanceMatrix, HubLabels, Path, Search, SearchCache,
 };
 
+/// The seed of the random node a [`FastMap`] embedding's first pivot
+/// search starts from.
+const FASTMAP_SEED: u64 = 1;
+
+/// The dimensions of `astar/fastmap` without a count.
+const FASTMAP_DIMS: u8 = 16;
+
 /// A search on a weighted directed graph, by name (`dijkstra`,
-/// `bidijkstra`, `alt:K`, `ch`, `hl`).
+/// `bidijkstra`, `alt:K`, `ch`, `hl`, `astar/fastmap:K`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GraphSearch {
@@ -63,16 +72,25 @@ pub enum GraphSearch {
     /// before the first query; a cost is a merge of two sorted labels, a
     /// path the hierarchy's.
     Hl,
+    /// `astar/fastmap:K`: A* guided by a [`FastMap`] embedding of `K`
+    /// dimensions (1 to 64; `astar/fastmap` is `astar/fastmap:16`), built
+    /// before the first query: a heuristic learned from a graph without
+    /// coordinates.
+    AstarFastmap {
+        /// The number of dimensions.
+        dims: u8,
+    },
 }
 
 impl GraphSearch {
     /// Every graph search, in the order named here.
-    pub const ALL: [GraphSearch; 5] = [
+    pub const ALL: [GraphSearch; 6] = [
         GraphSearch::Dijkstra,
         GraphSearch::Bidijkstra,
         GraphSearch::Alt { landmarks: 16 },
         GraphSearch::Ch,
         GraphSearch::Hl,
+        GraphSearch::AstarFastmap { dims: FASTMAP_DIMS },
     ];
 
     /// The name, without its parameters (`alt` for `alt:16`).
@@ -83,6 +101,7 @@ impl GraphSearch {
             GraphSearch::Alt { .. } => "alt",
             GraphSearch::Ch => "ch",
             GraphSearch::Hl => "hl",
+            GraphSearch::AstarFastmap { .. } => "astar/fastmap",
         }
     }
 
@@ -100,6 +119,9 @@ impl GraphSearch {
             GraphSearch::Hl => {
                 "hub labels over the contraction hierarchy, built before the first query"
             }
+            GraphSearch::AstarFastmap { .. } => {
+                "astar/fastmap:K: A* over a FastMap embedding of K dimensions (16 by default), built before the first query"
+            }
         }
     }
 }
@@ -108,6 +130,7 @@ impl fmt::Display for GraphSearch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GraphSearch::Alt { landmarks } => write!(f, "alt:{landmarks}"),
+            GraphSearch::AstarFastmap { dims } => write!(f, "astar/fastmap:{dims}"),
             _ => f.write_str(self.name()),
         }
     }
@@ -120,6 +143,18 @@ impl FromStr for GraphSearch {
         if let Some(k) = s.strip_prefix("alt:") {
             let landmarks = parse_landmark_count(k)? as u8;
             return Ok(GraphSearch::Alt { landmarks });
+        }
+        if let Some(k) = s.strip_prefix("astar/fastmap:") {
+            let dims = k
+                .parse::<u8>()
+                .ok()
+                .filter(|&k| (1..=FastMap::MAX_DIMS).contains(&usize::from(k)))
+                .ok_or_else(|| SpecErrorKind::UnknownName {
+                    what: "FastMap dimension count",
+                    name: k.chars().take(60).collect(),
+                    expected: format!("a number from 1 to {}", FastMap::MAX_DIMS),
+                })?;
+            return Ok(GraphSearch::AstarFastmap { dims });
         }
         GraphSearch::ALL
             .into_iter()
@@ -144,6 +179,8 @@ enum Built {
     Landmarks(LandmarkTable),
     /// The labels, and the hierarchy they came from (for paths).
     Labels(ContractionHierarchy, HubLabels),
+    /// The embedding of `astar/fastmap:K`.
+    Embedding(FastMap),
 }
 
 /// A graph and one search over it, with what the search built: the owning
@@ -198,6 +235,9 @@ impl GraphEngine {
                 let labels = HubLabels::build(&ch);
                 Built::Labels(ch, labels)
             }
+            GraphSearch::AstarFastmap { dims } => {
+                Built::Embedding(FastMap::build(&graph, usize::from(dims), FASTMAP_SEED))
+            }
         };
         let preprocess_s = t0.elapsed().as_secs_f64();
         GraphEngine {
@@ -232,6 +272,7 @@ impl GraphEngine {
             Built::Hierarchy(ch) => ch.memory_bytes(),
             Built::Landmarks(table) => table.memory_bytes(),
             Built::Labels(ch, labels) => ch.memory_bytes() + labels.memory_bytes(),
+            Built::Embedding(fastmap) => fastmap.memory_bytes(),
         }
     }
 
@@ -268,6 +309,9 @@ impl GraphEngine {
             (Built::Nothing, GraphSearch::Bidijkstra) => {
                 BidirectionalDijkstra::new(&self.graph).search_cost(start, goal, &mut cache.two)
             }
+            (Built::Embedding(fastmap), _) => {
+                AStar::new(&self.graph, fastmap).search_cost(start, goal, &mut cache.one)
+            }
             (Built::Nothing, _) => {
                 Dijkstra::new(&self.graph).search_cost(start, goal, &mut cache.one)
             }
@@ -292,7 +336,7 @@ impl GraphEngine {
             (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
                 cache.two.path_into(&mut nodes)
             }
-            (Built::Nothing, _) => cache.one.path_into(goal, &mut nodes),
+            (Built::Nothing | Built::Embedding(_), _) => cache.one.path_into(goal, &mut nodes),
         };
         found.then_some(Path { nodes, cost })
     }
@@ -306,7 +350,7 @@ impl GraphEngine {
             (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
                 cache.two.stats().expanded
             }
-            (Built::Nothing, _) => cache.one.stats().expanded,
+            (Built::Nothing | Built::Embedding(_), _) => cache.one.stats().expanded,
         }
     }
 }
@@ -320,7 +364,7 @@ impl GraphEngine {
         match &self.built {
             Built::Hierarchy(ch) => ch.matrix(sources, targets),
             Built::Labels(_, labels) => labels.matrix(sources, targets),
-            Built::Nothing | Built::Landmarks(_) => {
+            Built::Nothing | Built::Landmarks(_) | Built::Embedding(_) => {
                 let mut cache = self.cache();
                 let costs = sources
                     .iter()
@@ -352,8 +396,20 @@ mod tests {
         let e = "chh".parse::<GraphSearch>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, alt, ch, hl)"
+            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, alt, ch, hl, astar/fastmap)"
         );
+        assert_eq!(
+            "astar/fastmap".parse(),
+            Ok(GraphSearch::AstarFastmap { dims: 16 })
+        );
+        assert_eq!(
+            "astar/fastmap:3".parse(),
+            Ok(GraphSearch::AstarFastmap { dims: 3 })
+        );
+        for bad in ["astar/fastmap:0", "astar/fastmap:65", "astar/fastmap:x"] {
+            let e = bad.parse::<GraphSearch>().unwrap_err().to_string();
+            assert!(e.contains("from 1 to 64"), "{bad}: {e}");
+        }
     }
 
     #[test]
@@ -379,6 +435,7 @@ mod tests {
             let n = g.node_count() as u32;
             let mut searches = GraphSearch::ALL.to_vec();
             searches.push(GraphSearch::Alt { landmarks: 2 });
+            searches.push(GraphSearch::AstarFastmap { dims: 2 });
             let engines: Vec<GraphEngine> =
                 searches.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
             let mut caches: Vec<GraphCache> = engines.iter().map(GraphEngine::cache).collect();
