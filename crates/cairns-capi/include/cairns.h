@@ -351,7 +351,7 @@ const char *cairns_status_name(int32_t status);
 // A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
 // with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
 // NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
-// `"alt:K"`, `"ch"` or `"hl"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
+// `"alt:K"`, `"ch"`, `"hl"` or `"astar/fastmap:K"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
 // `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
 // search `CAIRNS_ERR_SPEC`.
 //
