@@ -100,7 +100,7 @@
 //!
 //! | graph searches ([`spec::GraphSearch`], on road graphs) | type |
 //! |---|---|
-//! | `dijkstra`, `bidijkstra`, `alt:K` (`alt`: 16 landmarks), `ch`, `hl`, `astar/fastmap:K` (`astar/fastmap`: 16 dimensions) | [`search::Dijkstra`], [`search::BidirectionalDijkstra`], [`search::BidirectionalAlt`] (bidirectional ALT), [`search::ContractionHierarchy`] (contraction hierarchies), [`search::HubLabels`] (hub labels), [`search::AStar`] over [`heuristic::FastMap`] |
+//! | `dijkstra`, `astar` (over the nodes' coordinates), `bidijkstra`, `alt:K` (`alt`: 16 landmarks), `ch`, `hl`, `astar/fastmap:K` (`astar/fastmap`: 16 dimensions) | [`search::Dijkstra`], [`search::AStar`] over [`heuristic::Geometric`], [`search::BidirectionalDijkstra`], [`search::BidirectionalAlt`] (bidirectional ALT), [`search::ContractionHierarchy`] (contraction hierarchies), [`search::HubLabels`] (hub labels), [`search::AStar`] over [`heuristic::FastMap`] |
 //!
 //! | heuristics ([`spec::HeuristicSpec`]) | type |
 //! |---|---|

@@ -14,20 +14,23 @@
 //! | [`Octile`] | octile grids (8 directions, diagonal `sqrt(2)`) and 4-connected grids |
 //! | [`Euclidean`] | any grid whose step costs are at least their straight-line length times `DIAGONAL / sqrt(2)` |
 //! | [`FastMap`] | every graph with non-negative costs: an embedding learned from the graph by Dijkstra searches |
+//! | [`Geometric`] | every graph whose nodes carry coordinates: the straight line, scaled to the graph's cheapest cost per unit of length |
 //!
 //! On octile grids [`Octile`] is the tightest of these; on 4-connected grids
-//! [`Manhattan`] is. All five are consistent wherever they are admissible.
+//! [`Manhattan`] is. All six are consistent wherever they are admissible.
 //! On graphs without coordinates (road networks read from a file),
 //! [`FastMap`] is the one that knows distances; the landmark tables of
 //! [`crate::landmarks`] are the other heuristics learned from a graph.
 
 mod distance;
 mod fastmap;
+mod geometric;
 mod untied;
 mod weighted;
 
 pub use distance::{Euclidean, Manhattan, Octile, Zero};
 pub use fastmap::FastMap;
+pub use geometric::Geometric;
 pub use untied::Untied;
 pub use weighted::Weighted;
 

@@ -6,6 +6,7 @@
 //! | name | search | built before the first query |
 //! |---|---|---|
 //! | `dijkstra` | [`Dijkstra`] | nothing |
+//! | `astar` | [`AStar`] over the straight line ([`Geometric`]) when the engine has the nodes' coordinates ([`GraphEngine::with_coordinates`]); Dijkstra's search when it has none | the scale of the straight line |
 //! | `bidijkstra` | [`BidirectionalDijkstra`] | nothing |
 //! | `alt:K` (`alt`: 16) | [`BidirectionalAlt`] over `K` landmarks placed `avoid` | a directed landmark table |
 //! | `ch` | [`ContractionHierarchy`] | the hierarchy |
@@ -35,7 +36,7 @@ use std::time::Instant;
 use super::error::{SpecError, SpecErrorKind};
 use super::names::{PLACEMENT_SEED, parse_landmark_count};
 use crate::graph::{CsrGraph, NodeId};
-use crate::heuristic::FastMap;
+use crate::heuristic::{FastMap, Geometric};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::search::{
     AStar, BiCache, BidirectionalAlt, BidirectionalDijkstra, ChCache, ContractionHierarchy,
@@ -50,12 +51,18 @@ const FASTMAP_SEED: u64 = 1;
 const FASTMAP_DIMS: u8 = 16;
 
 /// A search on a weighted directed graph, by name (`dijkstra`,
-/// `bidijkstra`, `alt:K`, `ch`, `hl`, `astar/fastmap:K`).
+/// `astar`, `bidijkstra`, `alt:K`, `ch`, `hl`, `astar/fastmap:K`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum GraphSearch {
     /// `dijkstra`: Dijkstra's algorithm from the start, stopped at the goal.
     Dijkstra,
+    /// `astar`: A* over the straight line between the nodes' coordinates,
+    /// scaled to the graph's cheapest cost per unit of length
+    /// ([`Geometric`]), when the engine was given them
+    /// ([`GraphEngine::with_coordinates`]); without coordinates it has no
+    /// heuristic and searches as `dijkstra` does.
+    Astar,
     /// `bidijkstra`: bidirectional Dijkstra, forward from the start and
     /// backward from the goal.
     Bidijkstra,
@@ -84,8 +91,9 @@ pub enum GraphSearch {
 
 impl GraphSearch {
     /// Every graph search, in the order named here.
-    pub const ALL: [GraphSearch; 6] = [
+    pub const ALL: [GraphSearch; 7] = [
         GraphSearch::Dijkstra,
+        GraphSearch::Astar,
         GraphSearch::Bidijkstra,
         GraphSearch::Alt { landmarks: 16 },
         GraphSearch::Ch,
@@ -97,6 +105,7 @@ impl GraphSearch {
     pub fn name(self) -> &'static str {
         match self {
             GraphSearch::Dijkstra => "dijkstra",
+            GraphSearch::Astar => "astar",
             GraphSearch::Bidijkstra => "bidijkstra",
             GraphSearch::Alt { .. } => "alt",
             GraphSearch::Ch => "ch",
@@ -109,6 +118,9 @@ impl GraphSearch {
     pub fn about(self) -> &'static str {
         match self {
             GraphSearch::Dijkstra => "Dijkstra's algorithm, stopped at the goal",
+            GraphSearch::Astar => {
+                "A* over the straight line between the nodes' coordinates (Dijkstra's search without them)"
+            }
             GraphSearch::Bidijkstra => {
                 "bidirectional Dijkstra: from both ends, meeting in the middle"
             }
@@ -181,6 +193,20 @@ enum Built {
     Labels(ContractionHierarchy, HubLabels),
     /// The embedding of `astar/fastmap:K`.
     Embedding(FastMap),
+    /// The straight line of `astar` on a graph with coordinates.
+    Straight(Geometric),
+}
+
+/// Where a graph's nodes lie, one point a node, for `astar`
+/// ([`GraphEngine::with_coordinates`]).
+#[derive(Clone, Debug)]
+pub enum Coordinates {
+    /// Points of a plane (a DIMACS `.co` file's `x y`).
+    Planar(Vec<[f64; 2]>),
+    /// Longitudes and latitudes in degrees, `[lon, lat]` (an
+    /// OpenStreetMap extract's), projected to metres about their mean
+    /// latitude.
+    LonLat(Vec<[f64; 2]>),
 }
 
 /// A graph and one search over it, with what the search built: the owning
@@ -220,8 +246,48 @@ impl GraphEngine {
     /// `search` on `graph`, with what it builds before its first query
     /// built now (timed: [`preprocess_s`](Self::preprocess_s)).
     pub fn new(graph: CsrGraph, search: GraphSearch) -> GraphEngine {
+        Self::built(graph, search, Instant::now(), None)
+    }
+
+    /// `search` on `graph` whose nodes lie at `coordinates`, which `astar`
+    /// takes for its heuristic (the other searches do not use them).
+    ///
+    /// # Errors
+    ///
+    /// [`SpecErrorKind::Unsupported`] when there is not one finite point
+    /// a node of the graph.
+    pub fn with_coordinates(
+        graph: CsrGraph, coordinates: &Coordinates, search: GraphSearch,
+    ) -> Result<GraphEngine, SpecError> {
         let t0 = Instant::now();
+        let straight = match coordinates {
+            Coordinates::Planar(points) => Geometric::planar(&graph, points.clone()),
+            Coordinates::LonLat(points) => Geometric::lon_lat(&graph, points),
+        };
+        let Some(straight) = straight else {
+            let given = match coordinates {
+                Coordinates::Planar(p) | Coordinates::LonLat(p) => p.len(),
+            };
+            return Err(SpecErrorKind::Unsupported {
+                algorithm: "astar",
+                reason: format!(
+                    "needs one finite point a node: {given} points for {} nodes, or a point not finite",
+                    graph.node_count()
+                ),
+            }
+            .into());
+        };
+        let straight = (search == GraphSearch::Astar).then_some(straight);
+        Ok(Self::built(graph, search, t0, straight))
+    }
+
+    /// The engine, with what `search` builds built (the straight line
+    /// given), timed from `t0`.
+    fn built(
+        graph: CsrGraph, search: GraphSearch, t0: Instant, straight: Option<Geometric>,
+    ) -> GraphEngine {
         let built = match search {
+            GraphSearch::Astar => straight.map_or(Built::Nothing, Built::Straight),
             GraphSearch::Dijkstra | GraphSearch::Bidijkstra => Built::Nothing,
             GraphSearch::Alt { .. } if graph.node_count() == 0 => Built::Nothing,
             GraphSearch::Alt { landmarks } => {
@@ -273,6 +339,7 @@ impl GraphEngine {
             Built::Landmarks(table) => table.memory_bytes(),
             Built::Labels(ch, labels) => ch.memory_bytes() + labels.memory_bytes(),
             Built::Embedding(fastmap) => fastmap.memory_bytes(),
+            Built::Straight(straight) => straight.memory_bytes(),
         }
     }
 
@@ -312,6 +379,9 @@ impl GraphEngine {
             (Built::Embedding(fastmap), _) => {
                 AStar::new(&self.graph, fastmap).search_cost(start, goal, &mut cache.one)
             }
+            (Built::Straight(straight), _) => {
+                AStar::new(&self.graph, straight).search_cost(start, goal, &mut cache.one)
+            }
             (Built::Nothing, _) => {
                 Dijkstra::new(&self.graph).search_cost(start, goal, &mut cache.one)
             }
@@ -336,7 +406,9 @@ impl GraphEngine {
             (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
                 cache.two.path_into(&mut nodes)
             }
-            (Built::Nothing | Built::Embedding(_), _) => cache.one.path_into(goal, &mut nodes),
+            (Built::Nothing | Built::Embedding(_) | Built::Straight(_), _) => {
+                cache.one.path_into(goal, &mut nodes)
+            }
         };
         found.then_some(Path { nodes, cost })
     }
@@ -350,7 +422,9 @@ impl GraphEngine {
             (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
                 cache.two.stats().expanded
             }
-            (Built::Nothing | Built::Embedding(_), _) => cache.one.stats().expanded,
+            (Built::Nothing | Built::Embedding(_) | Built::Straight(_), _) => {
+                cache.one.stats().expanded
+            }
         }
     }
 }
@@ -364,7 +438,7 @@ impl GraphEngine {
         match &self.built {
             Built::Hierarchy(ch) => ch.matrix(sources, targets),
             Built::Labels(_, labels) => labels.matrix(sources, targets),
-            Built::Nothing | Built::Landmarks(_) | Built::Embedding(_) => {
+            Built::Nothing | Built::Landmarks(_) | Built::Embedding(_) | Built::Straight(_) => {
                 let mut cache = self.cache();
                 let costs = sources
                     .iter()
@@ -396,7 +470,7 @@ mod tests {
         let e = "chh".parse::<GraphSearch>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown graph search \"chh\" (expected dijkstra, bidijkstra, alt, ch, hl, astar/fastmap)"
+            "unknown graph search \"chh\" (expected dijkstra, astar, bidijkstra, alt, ch, hl, astar/fastmap)"
         );
         assert_eq!(
             "astar/fastmap".parse(),
@@ -410,6 +484,29 @@ mod tests {
             let e = bad.parse::<GraphSearch>().unwrap_err().to_string();
             assert!(e.contains("from 1 to 64"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn astar_takes_the_straight_line_only_with_a_point_a_node() {
+        let g = crate::graph::testing::corridor(4);
+        let line: Vec<[f64; 2]> = (0..5).map(|i| [f64::from(i), 0.0]).collect();
+        let on_line = Coordinates::Planar(line.clone());
+        let astar = GraphEngine::with_coordinates(g.clone(), &on_line, GraphSearch::Astar).unwrap();
+        let mut cache = astar.cache();
+        assert_eq!(astar.cost(NodeId(0), NodeId(4), &mut cache), Some(4.0));
+        // The straight line is exact on a line: only the nodes of the path
+        // before the goal are expanded.
+        assert_eq!(astar.settled(&cache), 4);
+        assert_eq!(astar.table_bytes(), 5 * 16);
+        let blind = GraphEngine::new(g.clone(), GraphSearch::Astar);
+        assert_eq!(blind.cost(NodeId(0), NodeId(4), &mut cache), Some(4.0));
+        assert_eq!(blind.table_bytes(), 0);
+        let short = Coordinates::Planar(line[..4].to_vec());
+        let e = GraphEngine::with_coordinates(g, &short, GraphSearch::Astar).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "astar needs one finite point a node: 4 points for 5 nodes, or a point not finite"
+        );
     }
 
     #[test]
@@ -436,8 +533,14 @@ mod tests {
             let mut searches = GraphSearch::ALL.to_vec();
             searches.push(GraphSearch::Alt { landmarks: 2 });
             searches.push(GraphSearch::AstarFastmap { dims: 2 });
-            let engines: Vec<GraphEngine> =
+            let mut engines: Vec<GraphEngine> =
                 searches.iter().map(|&s| GraphEngine::new(g.clone(), s)).collect();
+            // astar over points of a 3-wide lattice, and over longitudes
+            // and latitudes.
+            let points: Vec<[f64; 2]> = (0..n).map(|i| [f64::from(i % 3), f64::from(i / 3)]).collect();
+            for at in [Coordinates::Planar(points.clone()), Coordinates::LonLat(points)] {
+                engines.push(GraphEngine::with_coordinates(g.clone(), &at, GraphSearch::Astar).unwrap());
+            }
             let mut caches: Vec<GraphCache> = engines.iter().map(GraphEngine::cache).collect();
             let mut reference = SearchCache::new();
             let ids: Vec<NodeId> = (0..n).map(NodeId).collect();

@@ -93,7 +93,7 @@ pub use choose::{Allowance, Choice, choose};
 pub use construct::BoxedSearcher;
 pub use engine::{Engine, EngineSearcher};
 pub use error::{SpecError, SpecErrorKind};
-pub use graph::{GraphCache, GraphEngine, GraphSearch};
+pub use graph::{Coordinates, GraphCache, GraphEngine, GraphSearch};
 pub use live::{Live, LiveSearcher};
 pub use names::{
     ADAPT_PROBABILITY, Algorithm, HeuristicSpec, LandmarkMode, MAX_LANDMARKS, PLACEMENT_SEED,
