@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import cairns_path as cp
 
-SEARCHES = ["dijkstra", "bidijkstra", "alt:3", "ch", "hl"]
+SEARCHES = ["dijkstra", "astar", "bidijkstra", "alt:3", "ch", "hl", "astar/fastmap:3"]
 
 
 @st.composite

@@ -50,7 +50,14 @@ fn small(search: &CStr) -> (*mut cairns_graph_engine, *mut cairns_graph_searcher
 
 #[test]
 fn every_graph_search_answers_costs_and_paths() {
-    for search in [c"dijkstra", c"bidijkstra", c"alt:4", c"ch", c"hl"] {
+    for search in [
+        c"dijkstra",
+        c"bidijkstra",
+        c"alt:4",
+        c"ch",
+        c"hl",
+        c"astar/fastmap:4",
+    ] {
         let (e, r) = small(search);
         let (mut cost, mut len) = (0.0, 0);
         let mut nodes = [0u32; 8];
