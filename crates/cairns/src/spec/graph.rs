@@ -340,6 +340,30 @@ impl GraphEngine {
         }
     }
 
+    /// What the engine's table holds beyond its kind and bytes, as `(label,
+    /// count)` rows for reports: a hierarchy's `edges` and the `shortcuts`
+    /// added while contracting, hub labels' `hubs` (label entries, both
+    /// directions) after their hierarchy's, a landmark table's `landmarks`;
+    /// none without a table.
+    pub fn table_details(&self) -> Vec<(&'static str, u64)> {
+        let hierarchy = |ch: &ContractionHierarchy| {
+            [
+                ("edges", ch.edge_count() as u64),
+                ("shortcuts", ch.shortcut_count() as u64),
+            ]
+        };
+        match &self.built {
+            Built::Nothing => Vec::new(),
+            Built::Hierarchy(ch) => hierarchy(ch).to_vec(),
+            Built::Landmarks(table) => vec![("landmarks", table.landmark_count() as u64)],
+            Built::Labels(ch, labels) => {
+                let mut rows = hierarchy(ch).to_vec();
+                rows.push(("hubs", labels.entry_count() as u64));
+                rows
+            }
+        }
+    }
+
     /// Whether what the search needs was read from a file
     /// ([`load`](Self::load)) rather than built.
     pub fn is_loaded(&self) -> bool {
