@@ -161,14 +161,13 @@ impl Loaded {
         let t0 = Instant::now();
         let (graph, format) = read_graph_format(&args.graph)?;
         let read_s = t0.elapsed().as_secs_f64();
-        let engine = match &args.table {
-            Some(file) => load_engine(graph, file, args.search)?,
-            None => {
-                let search = args.search.unwrap_or(GraphSearch::Ch);
-                crate::progress::during(&format!("{search}: building"), || {
-                    GraphEngine::new(graph, search)
-                })
-            }
+        let engine = if let Some(file) = &args.table {
+            load_engine(graph, file, args.search)?
+        } else {
+            let search = args.search.unwrap_or(GraphSearch::Ch);
+            crate::progress::during(&format!("{search}: building"), || {
+                GraphEngine::new(graph, search)
+            })
         };
         Ok(Loaded {
             engine,

@@ -486,6 +486,10 @@ mod tests {
     /// A saved hierarchy and labels read back answer each of `pairs` (all
     /// of them when `None`) exactly as the built ones do: the same cost and
     /// the same path, and the same labels' cost.
+    #[expect(
+        clippy::many_single_char_names,
+        reason = "a graph, its ends and three caches"
+    )]
     fn check_round_trip(g: &CsrGraph, pairs: Option<&[(u32, u32)]>) -> Result<(), TestCaseError> {
         let hash = graph_hash(g);
         let ch = ContractionHierarchy::build(g);
