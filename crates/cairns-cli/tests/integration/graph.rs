@@ -202,13 +202,18 @@ fn built_tables_load_and_answer_as_dijkstra() {
         assert_eq!(built["path"], loaded["path"], "{search}");
         assert!(built["cost"].is_number(), "{built}");
     }
-    let text = stdout(&cairns(&[
-        "graph",
-        "build",
-        &graph,
-        "-o",
-        &dir.path("ch.cairns"),
-    ]));
+}
+
+/// A table of another graph or search, a file that is no table, a search
+/// that builds nothing and an output path that cannot be written (before
+/// any build) are refused, naming the file; the text report says what was
+/// built.
+#[test]
+fn graph_tables_of_another_graph_or_search_are_refused() {
+    let dir = TempDir::new("graph-build-refused");
+    let graph = road("dimacs/rome99.gr");
+    let ch = dir.path("hierarchy.cairns");
+    let text = stdout(&cairns(&["graph", "build", &graph, "-o", &ch]));
     for line in [
         "table       hierarchy",
         "shortcuts",
@@ -218,7 +223,6 @@ fn built_tables_load_and_answer_as_dijkstra() {
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
-    let ch = dir.path("hierarchy.cairns");
     // Another search than the file's.
     let o = cairns(&[
         "graph", "queries", &graph, "--table", &ch, "--search", "hl", "--random", "1",
