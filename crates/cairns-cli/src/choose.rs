@@ -330,14 +330,63 @@ impl Drop for OutputFile {
     }
 }
 
-/// What `landmarks build` and `table build` print once the table is
+/// What a table was built on: a map, or a road graph (`cairns graph
+/// build`) read in its format.
+pub enum BuildInput<'a> {
+    Map(&'a Path, &'a GridGraph),
+    Graph(
+        &'a Path,
+        &'a cairns::graph::CsrGraph,
+        cairns::graph::GraphFormat,
+    ),
+}
+
+impl BuildInput<'_> {
+    /// The report's first line.
+    fn line(&self) -> String {
+        match self {
+            BuildInput::Map(map, g) => format!(
+                "map         {} ({}x{}, {})",
+                map.display(),
+                g.width(),
+                g.height(),
+                g.neighborhood()
+            ),
+            BuildInput::Graph(file, g, format) => format!(
+                "graph       {} ({} nodes, {} arcs, {format})",
+                file.display(),
+                g.node_count(),
+                g.edge_count()
+            ),
+        }
+    }
+
+    /// The report's JSON fields about it.
+    fn json(&self) -> serde_json::Value {
+        match self {
+            BuildInput::Map(map, g) => serde_json::json!({
+                "map": map.display().to_string(),
+                "width": g.width(),
+                "height": g.height(),
+                "neighborhood": g.neighborhood().token(),
+            }),
+            BuildInput::Graph(file, g, format) => serde_json::json!({
+                "graph": file.display().to_string(),
+                "format": format.to_string(),
+                "nodes": g.node_count(),
+                "arcs": g.edge_count(),
+            }),
+        }
+    }
+}
+
+/// What `landmarks build`, `table build` and `graph build` print once the table is
 /// saved: the map, the lines particular to the table (`details`), the
 /// build time, the table's bytes in memory and in its file, the file
 /// written, then `listing`; or one JSON object of them (`json`, with the
 /// lines particular to the table as `extra`).
 pub struct BuildReport<'a> {
-    pub map: &'a Path,
-    pub graph: &'a GridGraph,
+    pub input: BuildInput<'a>,
     pub details: Vec<String>,
     pub build_s: f64,
     pub bytes: usize,
@@ -349,35 +398,27 @@ pub struct BuildReport<'a> {
 impl BuildReport<'_> {
     /// Prints the report to stdout.
     pub fn print(&self) -> anyhow::Result<()> {
-        let g = self.graph;
         // What the file takes on disk, beside what the table takes in
         // memory: they differ by the header, the checksum and the layout.
         let file_bytes = std::fs::metadata(self.output)
             .with_context(|| format!("{}: cannot read its size", self.output.display()))?
             .len();
         if let Some(extra) = &self.json {
-            let mut json = serde_json::json!({
-                "map": self.map.display().to_string(),
-                "width": g.width(),
-                "height": g.height(),
-                "neighborhood": g.neighborhood().token(),
-                "preprocess_s": self.build_s,
-                "table_bytes": self.bytes,
-                "file_bytes": file_bytes,
-                "output": self.output.display().to_string(),
-            });
+            let mut json = self.input.json();
+            crate::json::merge(
+                &mut json,
+                serde_json::json!({
+                    "preprocess_s": self.build_s,
+                    "table_bytes": self.bytes,
+                    "file_bytes": file_bytes,
+                    "output": self.output.display().to_string(),
+                }),
+            );
             crate::json::merge(&mut json, extra.clone());
             return crate::json::print(&json);
         }
         let mut out = std::io::stdout().lock();
-        writeln!(
-            out,
-            "map         {} ({}x{}, {})",
-            self.map.display(),
-            g.width(),
-            g.height(),
-            g.neighborhood()
-        )?;
+        writeln!(out, "{}", self.input.line())?;
         for line in &self.details {
             writeln!(out, "{line}")?;
         }

@@ -12,10 +12,15 @@ use cairns::rng::SplitMix64;
 use cairns::spec::{GraphEngine, GraphSearch};
 
 use crate::Outcome;
+use crate::choose::{BuildInput, BuildReport, OutputFile};
 
 /// The commands of `cairns graph`.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
+    /// Build the table a search needs on a graph (the contraction
+    /// hierarchy of `ch`, the hub labels of `hl`, the landmarks of
+    /// `alt:K`) and save it, for `--table FILE`.
+    Build(BuildArgs),
     /// Answer many `SOURCE TARGET` queries and print a summary (as `scen`
     /// does for a map).
     Queries(QueriesArgs),
@@ -42,11 +47,34 @@ pub struct GraphArgs {
     pub graph: PathBuf,
     /// The search: dijkstra, bidijkstra, alt:K (bidirectional ALT over K
     /// landmarks; alt is alt:16), ch (contraction hierarchies), hl (hub
-    /// labels) or astar/fastmap:K (A* over a FastMap embedding of K
-    /// dimensions; astar/fastmap is astar/fastmap:16). All but the first
-    /// two build before the first query.
+    /// labels), astar (A* over the nodes' coordinates, Dijkstra's search
+    /// without them) or astar/fastmap:K (A* over a FastMap embedding of K
+    /// dimensions; astar/fastmap is astar/fastmap:16). Those from alt on
+    /// build before the first query. Ch unless --table names a file, whose
+    /// table says which.
+    #[arg(long = "search", value_name = "NAME", value_parser = parse_search)]
+    pub search: Option<GraphSearch>,
+    /// Load the table the search needs from this file (written by `cairns
+    /// graph build`) instead of building it; its kind tells the search.
+    #[arg(long = "table", value_name = "FILE")]
+    pub table: Option<PathBuf>,
+}
+
+/// Options of `cairns graph build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// The graph file, as the other `cairns graph` commands read it.
+    pub graph: PathBuf,
+    /// The search whose table to build: ch (the contraction hierarchy),
+    /// hl (hub labels, saved with their hierarchy) or alt:K (K landmarks).
     #[arg(long = "search", value_name = "NAME", default_value = "ch", value_parser = parse_search)]
     pub search: GraphSearch,
+    /// The table file to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Options of `cairns graph queries`.
@@ -116,6 +144,7 @@ pub struct MatrixArgs {
 /// Runs a `cairns graph` command.
 pub fn run(command: &Command) -> anyhow::Result<Outcome> {
     match command {
+        Command::Build(args) => build(args),
         Command::Queries(args) => queries(args),
         Command::Path(args) => path(args),
         Command::Matrix(args) => matrix(args),
@@ -135,9 +164,14 @@ impl Loaded {
         let t0 = Instant::now();
         let (graph, format) = read_graph_format(&args.graph)?;
         let read_s = t0.elapsed().as_secs_f64();
-        let engine = crate::progress::during(&format!("{}: building", args.search), || {
-            GraphEngine::new(graph, args.search)
-        });
+        let engine = if let Some(file) = &args.table {
+            load_engine(graph, file, args.search)?
+        } else {
+            let search = args.search.unwrap_or(GraphSearch::Ch);
+            crate::progress::during(&format!("{search}: building"), || {
+                GraphEngine::new(graph, search)
+            })
+        };
         Ok(Loaded {
             engine,
             format,
@@ -181,8 +215,9 @@ impl Loaded {
         );
         let e = &self.engine;
         println!(
-            "{}: built in {:.2} s, {} bytes",
+            "{}: {} in {:.2} s, {} bytes",
             e.search(),
+            if e.is_loaded() { "loaded" } else { "built" },
             e.preprocess_s(),
             e.table_bytes()
         );
@@ -201,8 +236,90 @@ impl Loaded {
             "spec": self.engine.search().to_string(),
             "preprocess_s": self.engine.preprocess_s(),
             "table_bytes": self.engine.table_bytes(),
+            "loaded": self.engine.is_loaded(),
         })
     }
+}
+
+/// The engine of the table saved in `file` for `graph`, checked to be of
+/// `search` when one is asked for; every error names the file.
+fn load_engine(
+    graph: CsrGraph, file: &Path, search: Option<GraphSearch>,
+) -> anyhow::Result<GraphEngine> {
+    let name = file.display();
+    let reader = std::fs::File::open(file).with_context(|| format!("{name}: cannot open"))?;
+    let engine = GraphEngine::load(graph, std::io::BufReader::new(reader))
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    if let Some(asked) = search
+        && asked != engine.search()
+    {
+        let held = engine
+            .table_kind()
+            .map_or("no table".to_string(), |k| k.to_string());
+        bail!(
+            "{name}: the file holds a {held}, the table of --search {}, not {asked}",
+            engine.search()
+        );
+    }
+    Ok(engine)
+}
+
+/// `cairns graph build`.
+fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
+    let search = args.search;
+    let Some(kind) = search.table_kind() else {
+        let some: Vec<String> = GraphSearch::ALL
+            .into_iter()
+            .filter(|s| s.table_kind().is_some())
+            .map(|s| s.name().to_string())
+            .collect();
+        bail!(
+            "{search} builds no table before its first query ({} do)",
+            some.join(", ")
+        );
+    };
+    let (graph, format) = read_graph_format(&args.graph)?;
+    // Before the build, which may take seconds: a path that cannot be
+    // written fails now.
+    let output = OutputFile::create(&args.output)?;
+    let engine = crate::progress::during(&format!("{search}: building"), || {
+        GraphEngine::new(graph, search)
+    });
+    if engine.table_kind().is_none() {
+        bail!(
+            "{}: the graph has no nodes, so {search} builds nothing to save",
+            args.graph.display()
+        );
+    }
+    output.save(&kind.to_string(), |w| engine.save(w))?;
+    BuildReport {
+        input: BuildInput::Graph(&args.graph, engine.graph(), format),
+        details: std::iter::once(format!("table       {}", kind.name()))
+            .chain(
+                engine
+                    .table_details()
+                    .into_iter()
+                    .map(|(label, value)| format!("{label:<11} {value}")),
+            )
+            .collect(),
+        build_s: engine.preprocess_s(),
+        bytes: engine.table_bytes(),
+        output: &args.output,
+        listing: Vec::new(),
+        json: args.json.then(|| {
+            let mut extra = serde_json::json!({
+                "search": search.name(),
+                "spec": search.to_string(),
+                "table": kind.name(),
+            });
+            for (label, count) in engine.table_details() {
+                extra[label] = count.into();
+            }
+            extra
+        }),
+    }
+    .print()?;
+    Ok(Outcome::Success)
 }
 
 /// Reads a queries file: `SOURCE TARGET` a line.

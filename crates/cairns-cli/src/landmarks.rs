@@ -13,7 +13,7 @@ use cairns::movingai::read_scen;
 use cairns::saved::TableKind;
 
 use crate::Outcome;
-use crate::choose::{BuildReport, OutputFile};
+use crate::choose::{BuildInput, BuildReport, OutputFile};
 use cairns::spec::{PLACEMENT_SEED, PlacementKind, build_table, parse_landmark_count};
 
 /// Options of `cairns landmarks build`.
@@ -125,8 +125,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
         table.memory_bytes()
     };
     BuildReport {
-        map: &args.map,
-        graph: &graph,
+        input: BuildInput::Map(&args.map, &graph),
         details,
         build_s,
         bytes,

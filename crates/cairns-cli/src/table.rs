@@ -12,7 +12,7 @@ use cairns::saved::TableKind;
 use cairns::spec::{Algorithm, Given, HeuristicSpec, Prepared, Table};
 
 use crate::Outcome;
-use crate::choose::{BuildReport, MapRules, OutputFile, SearchArgs};
+use crate::choose::{BuildInput, BuildReport, MapRules, OutputFile, SearchArgs};
 
 /// Options of `cairns table build`.
 #[derive(Debug, clap::Args)]
@@ -157,8 +157,7 @@ pub fn build(args: &BuildArgs) -> anyhow::Result<Outcome> {
     };
     output.save(&table.kind().to_string(), |w| table.save_for(w, &graph))?;
     BuildReport {
-        map: &args.map,
-        graph: &graph,
+        input: BuildInput::Map(&args.map, &graph),
         details: std::iter::once(format!("table       {}", table.kind().name()))
             .chain(
                 table

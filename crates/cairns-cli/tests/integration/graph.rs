@@ -133,3 +133,131 @@ fn matrices_match_dijkstra_and_write_a_row_a_source() {
         assert!(rows.iter().all(|r| r.split(',').count() == 30), "{text}");
     }
 }
+
+/// `graph build` saves the table of `ch`, `hl` and `alt:K`, and `graph
+/// queries --table` loads it instead of building: every answer Dijkstra's,
+/// and `path` and `matrix` take the file too. A file of another graph or
+/// search, a search that builds nothing, and an output path that cannot be
+/// written (before any build) are refused, naming the file.
+#[test]
+fn built_tables_load_and_answer_as_dijkstra() {
+    let dir = TempDir::new("graph-build");
+    let graph = road("dimacs/rome99.gr");
+    for (search, table) in [
+        ("ch", "hierarchy"),
+        ("hl", "hub-labels"),
+        ("alt:4", "landmarks"),
+    ] {
+        let file = dir.path(&format!("{table}.cairns"));
+        let j = json_of(&[
+            "graph", "build", &graph, "--search", search, "-o", &file, "--json",
+        ]);
+        assert_eq!(j["table"], table, "{j}");
+        assert_eq!(j["spec"], search, "{j}");
+        assert!(
+            j["preprocess_s"].is_number() && j["file_bytes"].as_u64() > Some(1000),
+            "{j}"
+        );
+        let j = json_of(&[
+            "graph",
+            "queries",
+            &graph,
+            "--table",
+            &file,
+            "--random",
+            "300",
+            "--against",
+            "dijkstra",
+            "--json",
+        ]);
+        assert_eq!(
+            (j["spec"].as_str(), j["loaded"].as_bool()),
+            (Some(search), Some(true)),
+            "{j}"
+        );
+        assert_eq!(
+            (j["queries"].as_u64(), j["mismatches"].as_u64()),
+            (Some(300), Some(0)),
+            "{j}"
+        );
+        let j = json_of(&[
+            "graph",
+            "matrix",
+            &graph,
+            "--table",
+            &file,
+            "--random",
+            "20",
+            "--against",
+            "dijkstra",
+            "--json",
+        ]);
+        assert_eq!(j["mismatches"], 0, "{j}");
+        let built = json_of(&[
+            "graph", "path", &graph, "1", "3000", "--search", search, "--json",
+        ]);
+        let loaded = json_of(&[
+            "graph", "path", &graph, "1", "3000", "--table", &file, "--json",
+        ]);
+        assert_eq!(built["path"], loaded["path"], "{search}");
+        assert!(built["cost"].is_number(), "{built}");
+    }
+}
+
+/// A table of another graph or search, a file that is no table, a search
+/// that builds nothing and an output path that cannot be written (before
+/// any build) are refused, naming the file; the text report says what was
+/// built.
+#[test]
+fn graph_tables_of_another_graph_or_search_are_refused() {
+    let dir = TempDir::new("graph-build-refused");
+    let graph = road("dimacs/rome99.gr");
+    let ch = dir.path("hierarchy.cairns");
+    let text = stdout(&cairns(&["graph", "build", &graph, "-o", &ch]));
+    for line in [
+        "table       hierarchy",
+        "shortcuts",
+        "build s",
+        "file bytes",
+        "wrote",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    // Another search than the file's.
+    let o = cairns(&[
+        "graph", "queries", &graph, "--table", &ch, "--search", "hl", "--random", "1",
+    ]);
+    assert_file_refused(
+        &o,
+        &ch,
+        "the file holds a contraction hierarchy, the table of --search ch, not hl",
+    );
+    // Another graph.
+    let small = dir.file("g.gr", "p sp 2 1\na 1 2 1\n");
+    let o = cairns(&["graph", "path", &small, "1", "2", "--table", &ch]);
+    assert_file_refused(&o, &ch, "contraction hierarchy: built for another graph");
+    // A file that is no table.
+    let o = cairns(&["graph", "path", &small, "1", "2", "--table", &small]);
+    assert_file_refused(&o, &small, "not a table file cairns writes");
+    // Nothing to build, and nowhere to write it.
+    let o = cairns(&[
+        "graph",
+        "build",
+        &graph,
+        "--search",
+        "dijkstra",
+        "-o",
+        &dir.path("d"),
+    ]);
+    assert_exit(&o, 2);
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("dijkstra builds no table before its first query (alt, ch, hl do)"),
+        "{o:?}"
+    );
+    let nowhere = dir.path("no/such/dir/ch.cairns");
+    let t0 = std::time::Instant::now();
+    let o = cairns(&["graph", "build", &graph, "-o", &nowhere]);
+    assert_file_refused(&o, &nowhere, "cannot create");
+    assert!(t0.elapsed().as_secs_f64() < 5.0, "refused before the build");
+}

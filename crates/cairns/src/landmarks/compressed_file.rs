@@ -7,11 +7,11 @@
 use std::io::{self, Read, Write};
 
 use super::compressed::CompressedTable;
-use super::file::{check_distances, read_landmarks, read_node_count};
+use super::file::read_landmarks;
 use crate::graph::Graph;
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_table, read_u32, read_words, write_header,
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_distances, check_sum,
+    read_header, read_node_count, read_table, read_u32, read_words, write_header,
 };
 
 /// The kind of a compressed table's file.

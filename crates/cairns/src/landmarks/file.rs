@@ -7,8 +7,8 @@ use std::io::{self, Read, Write};
 use super::table::{Directedness, LandmarkTable};
 use crate::graph::{NodeId, Reversible};
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_sum, read_header,
-    read_table, read_u32, read_u64, read_words, write_header,
+    FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_distances, check_sum,
+    read_header, read_node_count, read_table, read_u32, read_words, write_header,
 };
 
 impl LandmarkTable {
@@ -115,23 +115,6 @@ impl LandmarkTable {
     }
 }
 
-/// Reads the node count and checks it against `expected`.
-pub(super) fn read_node_count<R: Read>(
-    r: &mut Hashing<R>, expected: Option<u64>,
-) -> Result<u64, FileError> {
-    let nodes = read_u64(r)?;
-    if let Some(expected) = expected
-        && nodes != expected
-    {
-        return Err(FileErrorKind::NodeCountMismatch {
-            expected,
-            found: nodes,
-        }
-        .into());
-    }
-    Ok(nodes)
-}
-
 /// Reads `k` landmark ids, each below `nodes`.
 pub(super) fn read_landmarks<R: Read>(
     r: &mut Hashing<R>, k: u32, nodes: u64,
@@ -145,25 +128,6 @@ pub(super) fn read_landmarks<R: Read>(
         landmarks.push(NodeId(node));
     }
     Ok(landmarks)
-}
-
-/// The first distance that is negative or NaN, as an error.
-pub(super) fn check_distances<T: Into<f64>>(
-    values: impl IntoIterator<Item = T>,
-) -> Result<(), FileError> {
-    match values
-        .into_iter()
-        .map(Into::into)
-        .enumerate()
-        .find(|(_, d)| d.is_nan() || *d < 0.0)
-    {
-        Some((index, value)) => Err(FileErrorKind::BadDistance {
-            index: index as u64,
-            value,
-        }
-        .into()),
-        None => Ok(()),
-    }
 }
 
 /// A table read for `graph`: its components, and exact when the file says

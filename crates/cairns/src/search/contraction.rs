@@ -5,6 +5,7 @@
 //! shortest path.
 
 mod build;
+mod file;
 mod hub_labels;
 mod matrix;
 

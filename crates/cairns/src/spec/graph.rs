@@ -29,15 +29,17 @@
 //! ```
 
 use std::fmt;
+use std::io::{self, Read, Write};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::error::{SpecError, SpecErrorKind};
-use super::names::{PLACEMENT_SEED, parse_landmark_count};
+use super::names::{MAX_LANDMARKS, PLACEMENT_SEED, parse_landmark_count};
 use crate::graph::{CsrGraph, NodeId};
 use crate::heuristic::{FastMap, Geometric};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
+use crate::saved::{FileError, FileErrorKind, TableKind, graph_hash, read_array};
 use crate::search::{
     AStar, BiCache, BidirectionalAlt, BidirectionalDijkstra, ChCache, ContractionHierarchy,
     Dijkstra, DistanceMatrix, HubLabels, Path, Search, SearchCache,
@@ -138,6 +140,22 @@ impl GraphSearch {
     }
 }
 
+impl GraphSearch {
+    /// The kind of table the search builds before its first query, which
+    /// [`GraphEngine::save`] writes (`None`: it builds nothing).
+    pub fn table_kind(self) -> Option<TableKind> {
+        match self {
+            GraphSearch::Dijkstra
+            | GraphSearch::Astar
+            | GraphSearch::Bidijkstra
+            | GraphSearch::AstarFastmap { .. } => None,
+            GraphSearch::Alt { .. } => Some(TableKind::Landmarks),
+            GraphSearch::Ch => Some(TableKind::Hierarchy),
+            GraphSearch::Hl => Some(TableKind::HubLabels),
+        }
+    }
+}
+
 impl fmt::Display for GraphSearch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -219,6 +237,8 @@ pub struct GraphEngine {
     search: GraphSearch,
     built: Built,
     preprocess_s: f64,
+    /// Whether `built` was read from a file ([`GraphEngine::load`]).
+    loaded: bool,
     /// The caches [`with_cache`](Self::with_cache) lends, shared by clones.
     idle: Arc<Mutex<Vec<GraphCache>>>,
 }
@@ -311,8 +331,161 @@ impl GraphEngine {
             search,
             built,
             preprocess_s,
+            loaded: false,
             idle: Arc::default(),
         }
+    }
+
+    /// The search on `graph` whose table is saved in `r` (by
+    /// [`save`](Self::save)), told by the file's magic bytes: `ch` for a
+    /// contraction hierarchy, `hl` for hub labels (with their hierarchy),
+    /// `alt:K` for a directed landmark table of `K` landmarks (which may be
+    /// fewer than the `alt:K` it was built for asked, on a small graph).
+    /// Each is read
+    /// with its kind's checks, against `graph`'s
+    /// [`graph_hash`](crate::saved::graph_hash) and node count; the
+    /// seconds it took are [`preprocess_s`](Self::preprocess_s).
+    ///
+    /// # Errors
+    ///
+    /// A [`FileError`]: [`BadMagic`](FileErrorKind::BadMagic), a map's
+    /// table ([`WrongKind`](FileErrorKind::WrongKind)), a table of another
+    /// graph ([`GraphHashMismatch`](FileErrorKind::GraphHashMismatch)), a
+    /// symmetric landmark table ([`Symmetric`](FileErrorKind::Symmetric))
+    /// or one of more landmarks than `alt:K` takes, or the first problem
+    /// the kind's loader finds.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use cairns::graph::{CsrGraph, NodeId};
+    /// use cairns::saved::FileErrorKind;
+    /// use cairns::spec::{GraphEngine, GraphSearch};
+    ///
+    /// let g = CsrGraph::from_edges(3, &[(0, 1, 4.0), (1, 2, 1.0), (0, 2, 6.0)]).unwrap();
+    /// let mut bytes = Vec::new();
+    /// GraphEngine::new(g.clone(), GraphSearch::Hl).save(&mut bytes).unwrap();
+    ///
+    /// let engine = GraphEngine::load(g.clone(), &bytes[..]).unwrap();
+    /// assert_eq!(engine.search(), GraphSearch::Hl);
+    /// assert_eq!(engine.cost(NodeId(0), NodeId(2), &mut engine.cache()), Some(5.0));
+    ///
+    /// let other = CsrGraph::from_edges(3, &[(0, 1, 4.0), (1, 2, 1.0)]).unwrap();
+    /// let err = GraphEngine::load(other, &bytes[..]).unwrap_err();
+    /// assert!(matches!(err.kind(), FileErrorKind::GraphHashMismatch { .. }));
+    ///
+    /// // Dijkstra builds nothing, so there is nothing to save.
+    /// let err = GraphEngine::new(g, GraphSearch::Dijkstra).save(&mut Vec::new()).unwrap_err();
+    /// assert_eq!(err.to_string(), "dijkstra builds no table to save");
+    /// ```
+    pub fn load(graph: CsrGraph, r: impl Read) -> Result<GraphEngine, FileError> {
+        let t0 = Instant::now();
+        let hash = graph_hash(&graph);
+        let mut r = r;
+        let magic = read_array::<8>(&mut r)?;
+        let whole = (&magic[..]).chain(r);
+        let (search, built) = match TableKind::of(magic) {
+            Some(TableKind::Hierarchy) => (
+                GraphSearch::Ch,
+                Built::Hierarchy(ContractionHierarchy::load_for(whole, &graph, hash)?),
+            ),
+            Some(TableKind::HubLabels) => {
+                let (ch, labels) = HubLabels::load_for(whole, &graph, hash)?;
+                (GraphSearch::Hl, Built::Labels(ch, labels))
+            }
+            Some(TableKind::Landmarks) => {
+                let table = load_landmarks(whole, &graph, hash)?;
+                // A table of none (`place` found no node to put one on)
+                // searches as `alt:1` would.
+                let landmarks = table.landmark_count().max(1) as u8;
+                (GraphSearch::Alt { landmarks }, Built::Landmarks(table))
+            }
+            Some(found) => return Err(FileErrorKind::WrongKind { found }.into()),
+            None => return Err(FileErrorKind::BadMagic.into()),
+        };
+        Ok(GraphEngine {
+            graph,
+            search,
+            built,
+            preprocess_s: t0.elapsed().as_secs_f64(),
+            loaded: true,
+            idle: Arc::default(),
+        })
+    }
+
+    /// Writes what the search built in its saved format ([`crate::saved`]),
+    /// tagged with the graph's [`graph_hash`](crate::saved::graph_hash), for
+    /// [`load`](Self::load): a `CAIRNSCH` file for `ch`, `CAIRNSHL` (the
+    /// labels and their hierarchy) for `hl`, `CAIRNSLM` (a directed
+    /// landmark table) for `alt:K`.
+    ///
+    /// # Errors
+    ///
+    /// Those of `w`, and one of kind
+    /// [`InvalidInput`](io::ErrorKind::InvalidInput) for a search that
+    /// builds nothing (`dijkstra`, `bidijkstra`, `alt:K` on a graph without
+    /// nodes), whose message says so.
+    pub fn save(&self, w: impl Write) -> io::Result<()> {
+        let hash = graph_hash(&self.graph);
+        match &self.built {
+            Built::Nothing | Built::Straight(_) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} builds no table to save", self.search),
+            )),
+            Built::Embedding(fastmap) => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: a FastMap embedding is not saved; it is built again (3 Dijkstra searches a dimension, {} bytes)",
+                    self.search,
+                    fastmap.memory_bytes()
+                ),
+            )),
+            Built::Hierarchy(ch) => ch.save(w, hash),
+            Built::Landmarks(table) => table.save(w, hash),
+            Built::Labels(ch, labels) => labels.save(w, ch, hash),
+        }
+    }
+
+    /// The kind of table the engine holds (what [`save`](Self::save)
+    /// writes), `None` when it holds none.
+    pub fn table_kind(&self) -> Option<TableKind> {
+        match &self.built {
+            Built::Nothing | Built::Embedding(_) | Built::Straight(_) => None,
+            Built::Hierarchy(_) => Some(TableKind::Hierarchy),
+            Built::Landmarks(_) => Some(TableKind::Landmarks),
+            Built::Labels(..) => Some(TableKind::HubLabels),
+        }
+    }
+
+    /// What the engine's table holds beyond its kind and bytes, as `(label,
+    /// count)` rows for reports: a hierarchy's `edges` and the `shortcuts`
+    /// added while contracting, hub labels' `hubs` (label entries, both
+    /// directions) after their hierarchy's, a landmark table's `landmarks`;
+    /// none without a table.
+    pub fn table_details(&self) -> Vec<(&'static str, u64)> {
+        let hierarchy = |ch: &ContractionHierarchy| {
+            [
+                ("edges", ch.edge_count() as u64),
+                ("shortcuts", ch.shortcut_count() as u64),
+            ]
+        };
+        match &self.built {
+            Built::Nothing | Built::Straight(_) => Vec::new(),
+            Built::Embedding(fastmap) => vec![("dimensions", fastmap.dims() as u64)],
+            Built::Hierarchy(ch) => hierarchy(ch).to_vec(),
+            Built::Landmarks(table) => vec![("landmarks", table.landmark_count() as u64)],
+            Built::Labels(ch, labels) => {
+                let mut rows = hierarchy(ch).to_vec();
+                rows.push(("hubs", labels.entry_count() as u64));
+                rows
+            }
+        }
+    }
+
+    /// Whether what the search needs was read from a file
+    /// ([`load`](Self::load)) rather than built.
+    pub fn is_loaded(&self) -> bool {
+        self.loaded
     }
 
     /// The graph searched.
@@ -325,8 +498,9 @@ impl GraphEngine {
         self.search
     }
 
-    /// The seconds spent building before the first query (0 for a search
-    /// that builds nothing).
+    /// The seconds spent building before the first query, or loading what
+    /// it builds ([`load`](Self::load)); 0 for a search that builds
+    /// nothing.
     pub fn preprocess_s(&self) -> f64 {
         self.preprocess_s
     }
@@ -429,6 +603,31 @@ impl GraphEngine {
     }
 }
 
+/// The directed landmark table of `alt:K` on `graph`, saved with `hash`:
+/// a symmetric one, or one of more landmarks than `alt:K` takes, is
+/// refused, and a table of another graph is named as one.
+fn load_landmarks(r: impl Read, graph: &CsrGraph, hash: u64) -> Result<LandmarkTable, FileError> {
+    let table = LandmarkTable::load_for(r, graph, hash).map_err(|e| match *e.kind() {
+        FileErrorKind::MapHashMismatch { expected, found } => {
+            FileError::from(FileErrorKind::GraphHashMismatch { expected, found })
+                .reading(TableKind::Landmarks)
+        }
+        _ => e,
+    })?;
+    let refuse = |kind: FileErrorKind| Err(FileError::from(kind).reading(TableKind::Landmarks));
+    if table.directedness() != Directedness::Directed {
+        return refuse(FileErrorKind::Symmetric);
+    }
+    let k = table.landmark_count();
+    if k > MAX_LANDMARKS {
+        return refuse(FileErrorKind::TooLarge {
+            nodes: table.node_count() as u64,
+            landmarks: k as u64,
+        });
+    }
+    Ok(table)
+}
+
 impl GraphEngine {
     /// The costs from every one of `sources` to every one of `targets`, by
     /// row: the hierarchy's bucket method for `ch`, label merges for `hl`,
@@ -524,7 +723,83 @@ mod tests {
         assert_eq!(idle(&engine), 2, "two in use at once");
     }
 
+    #[test]
+    fn engines_without_a_table_say_so_and_a_maps_table_is_refused() {
+        let g = crate::graph::testing::corridor(4);
+        for search in [GraphSearch::Dijkstra, GraphSearch::Bidijkstra] {
+            assert_eq!(search.table_kind(), None);
+            let engine = GraphEngine::new(g.clone(), search);
+            assert_eq!(engine.table_kind(), None);
+            let err = engine.save(&mut Vec::new()).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+            assert_eq!(err.to_string(), format!("{search} builds no table to save"));
+        }
+        let (map, hash) = crate::saved::testing::small_map();
+        let mut bytes = Vec::new();
+        crate::search::JumpTable::build(&map)
+            .save(&mut bytes, hash)
+            .unwrap();
+        let err = GraphEngine::load(g.clone(), &bytes[..]).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &FileErrorKind::WrongKind {
+                found: TableKind::Jumps
+            }
+        );
+        let err = GraphEngine::load(g.clone(), &b"CAIRNS"[..]).unwrap_err();
+        assert_eq!(err.kind(), &FileErrorKind::Truncated);
+        // A symmetric landmark table, and a directed one of another graph.
+        let symmetric = LandmarkTable::build(&g, &[NodeId(0)], Directedness::Symmetric);
+        let mut bytes = Vec::new();
+        symmetric.save(&mut bytes, graph_hash(&g)).unwrap();
+        let err = GraphEngine::load(g.clone(), &bytes[..]).unwrap_err();
+        assert_eq!(err.kind(), &FileErrorKind::Symmetric);
+        let mut bytes = Vec::new();
+        GraphEngine::new(g.clone(), GraphSearch::Alt { landmarks: 2 })
+            .save(&mut bytes)
+            .unwrap();
+        let other = crate::graph::testing::corridor(5);
+        let err = GraphEngine::load(other, &bytes[..]).unwrap_err();
+        assert!(
+            matches!(err.kind(), FileErrorKind::GraphHashMismatch { .. }),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("landmark table: built for another graph"),
+            "{err}"
+        );
+    }
+
     proptest! {
+        /// A saved engine loads back with its search, and answers every
+        /// pair as the built one: the same cost, path and matrix.
+        #[test]
+        fn saved_engines_answer_as_built(g in directed_graph(12)) {
+            let n = g.node_count() as u32;
+            let ids: Vec<NodeId> = (0..n).map(NodeId).collect();
+            for search in [GraphSearch::Ch, GraphSearch::Hl, GraphSearch::Alt { landmarks: 3 }] {
+                let built = GraphEngine::new(g.clone(), search);
+                let mut bytes = Vec::new();
+                built.save(&mut bytes).unwrap();
+                prop_assert_eq!(TableKind::of_bytes(&bytes), search.table_kind());
+                let loaded = GraphEngine::load(g.clone(), &bytes[..]).unwrap();
+                prop_assert!(loaded.is_loaded() && !built.is_loaded());
+                prop_assert_eq!(loaded.search().name(), search.name());
+                prop_assert_eq!(loaded.table_kind(), search.table_kind());
+                prop_assert_eq!(loaded.table_bytes(), built.table_bytes());
+                let (mut a, mut b) = (built.cache(), loaded.cache());
+                for &s in &ids {
+                    for &t in &ids {
+                        prop_assert_eq!(loaded.path(s, t, &mut b), built.path(s, t, &mut a));
+                        prop_assert_eq!(loaded.cost(s, t, &mut b), built.cost(s, t, &mut a));
+                    }
+                }
+                let (got, want) = (loaded.matrix(&ids, &ids), built.matrix(&ids, &ids));
+                prop_assert_eq!(got.as_slice(), want.as_slice());
+            }
+        }
+
         /// Every graph search answers every pair as Dijkstra does, with a
         /// path along the graph's edges of that cost.
         #[test]

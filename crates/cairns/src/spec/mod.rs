@@ -544,7 +544,12 @@ mod tests {
         tables.push(SubgoalGraph::build(&graph).into());
         tables.push(crate::search::GoalBounds::build(&graph).into());
         let kinds: Vec<TableKind> = tables.iter().map(Table::kind).collect();
-        assert_eq!(kinds, TableKind::ALL);
+        // Every kind but a road graph's, which `GraphEngine::load` reads.
+        let grid_kinds: Vec<TableKind> = TableKind::ALL
+            .into_iter()
+            .filter(|k| !k.info().for_graphs)
+            .collect();
+        assert_eq!(kinds, grid_kinds);
         for table in &tables {
             let mut bytes = Vec::new();
             table.save(&mut bytes, hash).unwrap();

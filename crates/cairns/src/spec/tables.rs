@@ -202,7 +202,11 @@ impl Table {
         match kind {
             TableKind::Bounds => Some(GoalBounds::build_within(graph, Some(budget)).into()),
             TableKind::Subgoals => Some(SubgoalGraph::build_within(graph, Some(budget)).into()),
-            TableKind::Landmarks | TableKind::CompressedLandmarks | TableKind::Jumps => None,
+            TableKind::Landmarks
+            | TableKind::CompressedLandmarks
+            | TableKind::Jumps
+            | TableKind::Hierarchy
+            | TableKind::HubLabels => None,
         }
     }
 
@@ -303,6 +307,10 @@ impl Table {
             }
             Some(TableKind::Bounds) => {
                 GoalBounds::load_for(whole, graph, expected_map_hash)?.into()
+            }
+            // A road graph's tables: `GraphEngine::load` reads them.
+            Some(found @ (TableKind::Hierarchy | TableKind::HubLabels)) => {
+                return Err(FileErrorKind::WrongKind { found }.into());
             }
             None => return Err(FileErrorKind::BadMagic.into()),
         })
@@ -434,6 +442,11 @@ impl Table {
             TableKind::Jumps => JumpTable::build(graph).into(),
             TableKind::Subgoals => SubgoalGraph::build_for_spec(graph).into(),
             TableKind::Bounds => GoalBounds::build_for_spec(graph).into(),
+            TableKind::Hierarchy | TableKind::HubLabels => {
+                return Err(table_error(format!(
+                    "a {kind} is a road graph's table, not a map's"
+                )));
+            }
         })
     }
 }
@@ -738,6 +751,7 @@ mod tests {
     use super::*;
     use crate::graph::{CsrGraph, NodeId};
     use crate::saved::testing::{Broken, small_map};
+    use crate::search::{ContractionHierarchy, HubLabels};
 
     /// A kind's own loader, on bytes, with the map hash expected.
     type Loader = fn(&[u8], u64) -> Result<(), FileError>;
@@ -778,6 +792,9 @@ mod tests {
                     TableKind::Jumps => |b, h| JumpTable::load(b, h).map(drop),
                     TableKind::Subgoals => load_subgoals,
                     TableKind::Bounds => load_bounds,
+                    TableKind::Hierarchy | TableKind::HubLabels => {
+                        unreachable!("a grid's tables only")
+                    }
                 };
                 (t.kind(), bytes, load)
             })
@@ -788,6 +805,19 @@ mod tests {
         directed.save(&mut bytes, hash).unwrap();
         out.push((TableKind::Landmarks, bytes, |b, h| {
             LandmarkTable::load(b, h).map(drop)
+        }));
+        // A road graph's two kinds, of the same small graph (tagged with
+        // the map's hash: the caller chooses it).
+        let ch = ContractionHierarchy::build(&g);
+        let mut bytes = Vec::new();
+        ch.save(&mut bytes, hash).unwrap();
+        out.push((TableKind::Hierarchy, bytes, |b, h| {
+            ContractionHierarchy::load(b, h).map(drop)
+        }));
+        let mut bytes = Vec::new();
+        HubLabels::build(&ch).save(&mut bytes, &ch, hash).unwrap();
+        out.push((TableKind::HubLabels, bytes, |b, h| {
+            HubLabels::load(b, h).map(drop)
         }));
         out
     }
@@ -805,11 +835,20 @@ mod tests {
             );
             let err = load(&bytes, hash ^ 1).unwrap_err();
             assert!(
-                matches!(err.kind(), FileErrorKind::MapHashMismatch { .. }),
+                matches!(
+                    (err.kind(), kind.info().for_graphs),
+                    (FileErrorKind::MapHashMismatch { .. }, false)
+                        | (FileErrorKind::GraphHashMismatch { .. }, true)
+                ),
                 "{kind}: {err}"
             );
             assert_eq!(err.table(), Some(kind));
-            if kind != TableKind::Landmarks || bytes.len() > 100 {
+            if kind.info().for_graphs {
+                // A road graph's table given for a map says what it is.
+                let err = Table::load_for(&bytes[..], &graph, hash).unwrap_err();
+                assert_eq!(err.kind(), &FileErrorKind::WrongKind { found: kind });
+                assert!(err.to_string().contains("cairns graph build"), "{err}");
+            } else if kind != TableKind::Landmarks || bytes.len() > 100 {
                 let err = Table::load_for(&bytes[..], &graph, hash ^ 1).unwrap_err();
                 assert_eq!(err.table(), Some(kind), "{err}");
             }
@@ -821,6 +860,8 @@ mod tests {
                 TableKind::Jumps => JumpTable::load(Broken, 0).map(drop),
                 TableKind::Subgoals => SubgoalGraph::load_for(Broken, &graph, 0).map(drop),
                 TableKind::Bounds => GoalBounds::load_for(Broken, &graph, 0).map(drop),
+                TableKind::Hierarchy => ContractionHierarchy::load(Broken, 0).map(drop),
+                TableKind::HubLabels => HubLabels::load(Broken, 0).map(drop),
             }
             .unwrap_err();
             assert_eq!(err.kind(), &FileErrorKind::Io, "{kind}");

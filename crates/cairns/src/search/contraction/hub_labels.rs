@@ -16,10 +16,10 @@ const LEVEL_CHUNK: usize = 8;
 /// `hubs[offsets[v]..offsets[v + 1]]` (hubs by rank, ascending) with the
 /// distances beside them in `dists`.
 #[derive(Clone, Debug, Default)]
-struct Labels {
-    offsets: Vec<u32>,
-    hubs: Vec<u32>,
-    dists: Vec<f64>,
+pub(super) struct Labels {
+    pub(super) offsets: Vec<u32>,
+    pub(super) hubs: Vec<u32>,
+    pub(super) dists: Vec<f64>,
 }
 
 impl Labels {
@@ -43,7 +43,7 @@ impl Labels {
     }
 
     #[inline]
-    fn at(&self, v: usize) -> (&[u32], &[f64]) {
+    pub(super) fn at(&self, v: usize) -> (&[u32], &[f64]) {
         let range = self.offsets[v] as usize..self.offsets[v + 1] as usize;
         (&self.hubs[range.clone()], &self.dists[range])
     }
@@ -198,8 +198,8 @@ fn label(r: u32, up: &UpGraph, same: &[Label], other: &[Label], scratch: &mut Sc
 /// ```
 #[derive(Clone, Debug)]
 pub struct HubLabels {
-    forward: Labels,
-    backward: Labels,
+    pub(super) forward: Labels,
+    pub(super) backward: Labels,
 }
 
 impl HubLabels {
