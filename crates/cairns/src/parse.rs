@@ -25,10 +25,18 @@ pub const MAX_CELLS: u64 = u32::MAX as u64;
 /// path when there is one: `maps/x.map: line 7: unknown tile 'Q' at (3, 4)`.
 /// An I/O error (kind [`Io`](ParseErrorKind::Io)) is the
 /// [`source`](std::error::Error::source).
+///
+/// A binary file has no lines: an error in an OpenStreetMap PBF file
+/// (`graph::osm`, with the
+/// `osm` feature) names the blob it is in, counted from 1, and the
+/// byte of the file where that blob starts ([`byte`](Self::byte)), displayed
+/// as `x.osm.pbf: blob 3 (from byte 70212): corrupt PBF data: ...`; its
+/// [`line`](Self::line) is the blob's number.
 #[derive(Debug)]
 pub struct ParseError {
     kind: ParseErrorKind,
     line: Option<usize>,
+    byte: Option<u64>,
     path: Option<PathBuf>,
     source: Option<io::Error>,
 }
@@ -261,6 +269,63 @@ pub enum ParseErrorKind {
         /// The first line that is not a comment, cut to 60 characters.
         text: String,
     },
+    /// An OpenStreetMap PBF file, in a build without the `osm` feature
+    /// that reads them.
+    #[error(
+        "the input is OpenStreetMap PBF, which this build does not read (build cairns with the `osm` feature)"
+    )]
+    OsmDisabled,
+    /// A PBF file that ends inside a blob: its length prefix, its header
+    /// or its data.
+    #[error("truncated PBF: the {what} needs {expected} bytes, the file has {found} more")]
+    Truncated {
+        /// What was being read: `blob header length`, `blob header` or
+        /// `blob data`.
+        what: &'static str,
+        /// The bytes it needs.
+        expected: u64,
+        /// The bytes the input had left.
+        found: u64,
+    },
+    /// A PBF blob header or blob whose declared size is above the format's
+    /// limit (64 KiB for a header, 32 MiB for a blob).
+    #[error("the {what} declares {size} bytes, more than the {max} a PBF file may have")]
+    BlobTooLarge {
+        /// `blob header` or `blob data`.
+        what: &'static str,
+        /// The declared size.
+        size: u64,
+        /// The format's limit.
+        max: u64,
+    },
+    /// PBF content that does not decode: a bad protobuf message, zlib
+    /// stream or string table index, or a blob out of place.
+    #[error("corrupt PBF data: {text}")]
+    CorruptPbf {
+        /// What the decoder said, cut to 60 characters.
+        text: String,
+    },
+    /// A PBF file that requires a feature this reader does not have
+    /// (it reads `OsmSchema-V0.6` and `DenseNodes`).
+    #[error("the file requires the PBF feature {text:?}, which the reader does not support")]
+    UnsupportedFeature {
+        /// The feature's name, cut to 60 characters.
+        text: String,
+    },
+    /// An OpenStreetMap node whose coordinates are outside the earth's
+    /// (longitude -180 to 180, latitude -90 to 90 degrees).
+    #[error(
+        "node {node} has coordinates ({}, {}) outside the earth's",
+        *lon as f64 * 1e-9, *lat as f64 * 1e-9
+    )]
+    BadCoordinates {
+        /// The OSM node id.
+        node: i64,
+        /// Longitude in nanodegrees.
+        lon: i64,
+        /// Latitude in nanodegrees.
+        lat: i64,
+    },
 }
 
 impl ParseError {
@@ -269,9 +334,24 @@ impl ParseError {
         ParseError {
             kind,
             line: Some(line),
+            byte: None,
             path: None,
             source: None,
         }
+    }
+
+    /// An error about blob `blob` (1-based) of a binary file, which starts at
+    /// byte `byte` of it.
+    pub(crate) fn in_blob(blob: usize, byte: u64, kind: ParseErrorKind) -> ParseError {
+        ParseError::new(blob, kind).at_byte(byte)
+    }
+
+    /// The same error, about the blob of a binary file that starts at byte
+    /// `byte` (its [`line`](Self::line) is the blob's number).
+    #[must_use]
+    pub(crate) fn at_byte(mut self, byte: u64) -> ParseError {
+        self.byte = Some(byte);
+        self
     }
 
     /// `text` is not a `field` (a number of that kind), on line `line`.
@@ -290,6 +370,7 @@ impl ParseError {
         ParseError {
             kind: ParseErrorKind::Io,
             line,
+            byte: None,
             path: None,
             source: Some(source),
         }
@@ -310,9 +391,16 @@ impl ParseError {
     /// The 1-based line the error is about. Errors about the end of the
     /// input (a missing row or header) name the last line; `None` only for
     /// an I/O error before anything was read (such as a file that cannot be
-    /// opened).
+    /// opened). In a binary file (PBF), which has no lines, the 1-based
+    /// number of the blob the error is in (see [`byte`](Self::byte)).
     pub fn line(&self) -> Option<usize> {
         self.line
+    }
+
+    /// For an error in a binary file (PBF), the byte of the file where the
+    /// blob the error is in starts (its length prefix); `None` for text.
+    pub fn byte(&self) -> Option<u64> {
+        self.byte
     }
 
     /// The file, for errors of the functions that read one
@@ -328,8 +416,10 @@ impl fmt::Display for ParseError {
         if let Some(path) = &self.path {
             write!(f, "{}: ", path.display())?;
         }
-        if let Some(line) = self.line {
-            write!(f, "line {line}: ")?;
+        match (self.line, self.byte) {
+            (Some(blob), Some(byte)) => write!(f, "blob {blob} (from byte {byte}): ")?,
+            (Some(line), None) => write!(f, "line {line}: ")?,
+            (None, _) => {}
         }
         write!(f, "{}", self.kind)
     }

@@ -6,6 +6,8 @@
 //! by [`NodeId`], so a graph numbers its nodes `0..node_bound()`.
 
 mod csr;
+#[cfg(feature = "osm")]
+pub mod osm;
 pub mod read;
 
 pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};
