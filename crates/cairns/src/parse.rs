@@ -35,10 +35,23 @@ pub const MAX_CELLS: u64 = u32::MAX as u64;
 #[derive(Debug)]
 pub struct ParseError {
     kind: ParseErrorKind,
-    line: Option<usize>,
-    byte: Option<u64>,
+    at: At,
     path: Option<PathBuf>,
     source: Option<io::Error>,
+}
+
+/// Where in its input a [`ParseError`] is: as small as the `Option<usize>`
+/// line it was before blobs (16 bytes), so that the errors that hold one
+/// stay small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// Before anything was read.
+    Nowhere,
+    /// A 1-based line of text.
+    Line(usize),
+    /// A 1-based blob of a binary file (at most `u32::MAX`; a planet file
+    /// has some 50,000) and the byte where it starts.
+    Blob(u32, u64),
 }
 
 /// What is wrong on a line of a map, scenario or road graph file.
@@ -333,8 +346,7 @@ impl ParseError {
     pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
         ParseError {
             kind,
-            line: Some(line),
-            byte: None,
+            at: At::Line(line),
             path: None,
             source: None,
         }
@@ -350,7 +362,12 @@ impl ParseError {
     /// `byte` (its [`line`](Self::line) is the blob's number).
     #[must_use]
     pub(crate) fn at_byte(mut self, byte: u64) -> ParseError {
-        self.byte = Some(byte);
+        let blob = match self.at {
+            At::Line(n) => u32::try_from(n).unwrap_or(u32::MAX),
+            At::Blob(n, _) => n,
+            At::Nowhere => 1,
+        };
+        self.at = At::Blob(blob, byte);
         self
     }
 
@@ -369,8 +386,7 @@ impl ParseError {
     pub(crate) fn io(source: io::Error, line: Option<usize>) -> ParseError {
         ParseError {
             kind: ParseErrorKind::Io,
-            line,
-            byte: None,
+            at: line.map_or(At::Nowhere, At::Line),
             path: None,
             source: Some(source),
         }
@@ -394,13 +410,20 @@ impl ParseError {
     /// opened). In a binary file (PBF), which has no lines, the 1-based
     /// number of the blob the error is in (see [`byte`](Self::byte)).
     pub fn line(&self) -> Option<usize> {
-        self.line
+        match self.at {
+            At::Nowhere => None,
+            At::Line(line) => Some(line),
+            At::Blob(blob, _) => Some(blob as usize),
+        }
     }
 
     /// For an error in a binary file (PBF), the byte of the file where the
     /// blob the error is in starts (its length prefix); `None` for text.
     pub fn byte(&self) -> Option<u64> {
-        self.byte
+        match self.at {
+            At::Blob(_, byte) => Some(byte),
+            At::Nowhere | At::Line(_) => None,
+        }
     }
 
     /// The file, for errors of the functions that read one
@@ -416,10 +439,10 @@ impl fmt::Display for ParseError {
         if let Some(path) = &self.path {
             write!(f, "{}: ", path.display())?;
         }
-        match (self.line, self.byte) {
-            (Some(blob), Some(byte)) => write!(f, "blob {blob} (from byte {byte}): ")?,
-            (Some(line), None) => write!(f, "line {line}: ")?,
-            (None, _) => {}
+        match self.at {
+            At::Blob(blob, byte) => write!(f, "blob {blob} (from byte {byte}): ")?,
+            At::Line(line) => write!(f, "line {line}: ")?,
+            At::Nowhere => {}
         }
         write!(f, "{}", self.kind)
     }

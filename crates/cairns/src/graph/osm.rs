@@ -402,17 +402,9 @@ fn blob_header(mut message: &[u8]) -> Result<(Vec<u8>, u64), &'static str> {
             (1, 2) => kind = Some(length_delimited(&mut message)?.to_vec()),
             (3, 0) => size = Some(varint(&mut message)?),
             (_, 0) => drop(varint(&mut message)?),
-            (_, 1) => {
-                message = message
-                    .get(8..)
-                    .ok_or("a field runs past the blob header")?
-            }
+            (_, 1) => skip(&mut message, 8)?,
             (_, 2) => drop(length_delimited(&mut message)?),
-            (_, 5) => {
-                message = message
-                    .get(4..)
-                    .ok_or("a field runs past the blob header")?
-            }
+            (_, 5) => skip(&mut message, 4)?,
             _ => return Err("a field of unknown wire type in the blob header"),
         }
     }
@@ -421,6 +413,12 @@ fn blob_header(mut message: &[u8]) -> Result<(Vec<u8>, u64), &'static str> {
         (None, _) => Err("the blob header has no type"),
         (_, None) => Err("the blob header has no data size"),
     }
+}
+
+/// `n` bytes off the front of `bytes` (a fixed-size field).
+fn skip(bytes: &mut &[u8], n: usize) -> Result<(), &'static str> {
+    *bytes = bytes.get(n..).ok_or("a field runs past the blob header")?;
+    Ok(())
 }
 
 /// A protobuf varint off the front of `bytes`.
@@ -623,7 +621,7 @@ impl File {
                 }
                 let (take, odd) = tags.take();
                 match take {
-                    Take::Skip => continue,
+                    Take::Skip => {}
                     Take::NoAccess => self.stats.no_access += 1,
                     Take::Area => self.stats.areas += 1,
                     Take::Reversible => self.stats.reversible += 1,
@@ -727,6 +725,9 @@ mod tests {
     /// (uncompressed, the `raw` field), which `osmpbf` reads as it reads
     /// zlib blobs.
     pub(crate) mod pbf {
+        /// A way to write: its id, its node ids and its tags.
+        pub(crate) type Way<'a> = (i64, &'a [i64], super::TagList<'a>);
+
         fn varint(out: &mut Vec<u8>, mut v: u64) {
             while v >= 0x80 {
                 out.push((v as u8) | 0x80);
@@ -799,9 +800,7 @@ mod tests {
 
         /// An `OSMData` blob of dense nodes `(id, lon, lat)` (degrees) and
         /// ways `(id, refs, tags)`.
-        pub(crate) fn data(
-            nodes: &[(i64, f64, f64)], ways: &[(i64, &[i64], &[(&str, &str)])],
-        ) -> Vec<u8> {
+        pub(crate) fn data(nodes: &[(i64, f64, f64)], ways: &[Way]) -> Vec<u8> {
             let mut strings: Vec<String> = vec![String::new()];
             let mut index = |s: &str| {
                 if let Some(i) = strings.iter().position(|t| t == s) {
@@ -851,14 +850,15 @@ mod tests {
         }
 
         /// A whole file: the header, then one data blob.
-        pub(crate) fn file(
-            nodes: &[(i64, f64, f64)], ways: &[(i64, &[i64], &[(&str, &str)])],
-        ) -> Vec<u8> {
+        pub(crate) fn file(nodes: &[(i64, f64, f64)], ways: &[Way]) -> Vec<u8> {
             let mut out = header(&["OsmSchema-V0.6", "DenseNodes"]);
             out.extend(data(nodes, ways));
             out
         }
     }
+
+    /// A way's tags, `(key, value)`.
+    type TagList<'a> = &'a [(&'a str, &'a str)];
 
     /// The arcs of `g` as `(OSM id, OSM id)` pairs, sorted.
     fn arcs(osm: &OsmGraph) -> Vec<(i64, i64)> {
@@ -924,7 +924,7 @@ mod tests {
             v.sort_unstable();
             v
         };
-        let cases: [(&[(&str, &str)], &[(i64, i64)]); 12] = [
+        let cases: [(TagList, &[(i64, i64)]); 12] = [
             (&[("highway", "primary"), ("oneway", "yes")], &forward),
             (&[("highway", "primary"), ("oneway", "true")], &forward),
             (&[("highway", "primary"), ("oneway", "1")], &forward),

@@ -19,6 +19,9 @@
 //! files' shared `.gr` extension does not matter. Compressed input (xz,
 //! gzip, bzip2, zstd, told by its first bytes) is refused
 //! ([`ParseErrorKind::Compressed`]): the library does not decompress.
+//! OpenStreetMap PBF ([`GraphFormat::Osm`]), told by its first bytes (and,
+//! for [`read_graph`], by a `.pbf` name), is read by `graph::osm` with the
+//! `osm` feature and refused without it ([`ParseErrorKind::OsmDisabled`]).
 //!
 //! # Errors
 //!
