@@ -51,6 +51,13 @@ enum At {
     Line(usize),
     /// A 1-based blob of a binary file (at most `u32::MAX`; a planet file
     /// has some 50,000) and the byte where it starts.
+    #[cfg_attr(
+        not(feature = "osm"),
+        expect(
+            dead_code,
+            reason = "only the PBF reader (the osm feature) reads blobs"
+        )
+    )]
     Blob(u32, u64),
 }
 
@@ -354,6 +361,7 @@ impl ParseError {
 
     /// An error about blob `blob` (1-based) of a binary file, which starts at
     /// byte `byte` of it.
+    #[cfg(feature = "osm")]
     pub(crate) fn in_blob(blob: usize, byte: u64, kind: ParseErrorKind) -> ParseError {
         ParseError::new(blob, kind).at_byte(byte)
     }
@@ -361,6 +369,7 @@ impl ParseError {
     /// The same error, about the blob of a binary file that starts at byte
     /// `byte` (its [`line`](Self::line) is the blob's number).
     #[must_use]
+    #[cfg(feature = "osm")]
     pub(crate) fn at_byte(mut self, byte: u64) -> ParseError {
         let blob = match self.at {
             At::Line(n) => u32::try_from(n).unwrap_or(u32::MAX),

@@ -160,24 +160,13 @@ fn graph_corpus() {
     assert_eq!(format("pace-path.gr"), Some(GraphFormat::Pace));
 
     // The invalid files and their errors, one a line of a data file.
-    let listed = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/corpus/graph-errors.txt"
-    );
-    let listed = std::fs::read_to_string(listed).unwrap_or_else(|e| panic!("{listed}: {e}"));
     let mut checked = 0;
-    for row in listed
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let [name, kind, line] = row.split_whitespace().collect::<Vec<_>>()[..] else {
-            panic!("graph-errors.txt: {row:?} is not `file kind line`");
-        };
-        let (found, at) = error(checks::graph(file(&graphs, name)));
+    for (name, kind, line) in listed_errors("graph-errors.txt") {
+        let (found, at) = error(checks::graph(file(&graphs, &name)));
         let found = format!("{found:?}");
         assert_eq!(
             (found.split([' ', '{']).next(), at),
-            (Some(kind), line.parse().ok()),
+            (Some(kind.as_str()), Some(line)),
             "{name}: {found}"
         );
         checked += 1;
