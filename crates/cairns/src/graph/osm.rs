@@ -40,7 +40,7 @@
 //!
 //! Each arc weighs the great-circle length of its segment in metres
 //! ([`haversine`], on a sphere of the earth's mean radius), rounded to the
-//! nearest multiple of [`LATTICE`](super::LATTICE) (2^-23 m) so that path
+//! nearest multiple of [`LATTICE`] (2^-23 m) so that path
 //! sums are exact and every search finds the same cost to the bit
 //! ([`arc_weight`]); never negative, zero only between two nodes less than
 //! 0.06 micrometres apart. Turn restrictions,
