@@ -57,7 +57,8 @@
 //!
 //! # Errors
 //!
-//! Nothing here panics on its input. A PBF file has no lines, so every
+//! Nothing here panics on its input (but see the gap below). A PBF file
+//! has no lines, so every
 //! [`ParseError`] names the blob it is in (its [`line`](ParseError::line),
 //! counted from 1) and the byte where that blob starts
 //! ([`byte`](ParseError::byte)): `x.osm.pbf: blob 4 (from byte 98304):
@@ -72,13 +73,16 @@
 //! and a node off the earth [`BadCoordinates`](ParseErrorKind::BadCoordinates).
 //! An empty file is [`Empty`](ParseErrorKind::Empty).
 //!
-//! `osmpbf` adds delta-coded ids and coordinates with `+`, which panics on
-//! overflow in a build with overflow checks; the workspace builds it
-//! without them (the root `Cargo.toml`), so a corrupt delta wraps and the
-//! reader refuses the node it gives. In a build that keeps the checks, the
-//! decoding of each block runs under [`std::panic::catch_unwind`] and a
-//! panic in it is a [`CorruptPbf`](ParseErrorKind::CorruptPbf) error (the
-//! panic hook still prints its message).
+//! **A known gap**: `osmpbf` (0.3.8) adds delta-coded ids and coordinates
+//! and multiplies them by the block's granularity without checks, which
+//! panics on overflow in a build with overflow checks (the `osm` fuzz
+//! target found it: `docs/fuzzing.md`). This workspace builds `osmpbf`
+//! without them (the root `Cargo.toml`), so a corrupt value wraps and the
+//! reader refuses the node it gives; release builds wrap too. In a build
+//! that keeps the checks (a dependent's debug build), the decoding of each
+//! block runs under [`std::panic::catch_unwind`] and a panic in it is a
+//! [`CorruptPbf`](ParseErrorKind::CorruptPbf) error (the panic hook still
+//! prints its message; a build that aborts on panic aborts).
 //!
 //! # Example
 //!
