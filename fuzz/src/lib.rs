@@ -4,8 +4,12 @@
 //! finding) only when an invariant below fails. It returns what the library
 //! returned, so that `crates/cairns/tests/integration/fuzz_corpus.rs`, which
 //! includes this file with `#[path]`, can replay the committed corpus on the
-//! stable toolchain and check the known-bad inputs' errors.
+//! stable toolchain and check the known-bad inputs' errors. The `osm`
+//! target's checks need the `osm` feature (of this crate, on by default, and
+//! of `cairns` in the stable test).
 
+#[cfg(feature = "osm")]
+use cairns::graph::osm::{OsmGraph, arc_weight, parse_osm};
 use cairns::graph::{CsrGraph, Graph, GraphFormat, NodeId, parse_graph_format};
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 use cairns::heuristic::Octile;
@@ -245,6 +249,71 @@ pub fn graph(data: &[u8]) -> Result<(CsrGraph, GraphFormat), ParseError> {
             }
         }
         Err(e) => check_parse_error(e),
+    }
+    result
+}
+
+/// OpenStreetMap PBF reader ([`parse_osm`], the `osm` feature): any bytes give a road graph or
+/// an error that names a blob and its byte with a short message. A graph
+/// has a coordinate and an OSM id for each node, the ids increasing, every
+/// node on some arc, every arc's weight the [`arc_weight`] of its ends; the
+/// same bytes read through [`parse_graph_format`] (told PBF by the first
+/// bytes) give the same graph or error; on a graph of at most
+/// [`MAX_GRAPH_SEARCH_NODES`] nodes the checks of [`graph`] hold.
+///
+/// # Panics
+///
+/// When one of these fails.
+#[cfg(feature = "osm")]
+pub fn osm(data: &[u8]) -> Result<OsmGraph, ParseError> {
+    let result = parse_osm(data);
+    match &result {
+        Ok(osm) => {
+            let g = &osm.graph;
+            let n = g.node_count();
+            assert_eq!((osm.coordinates.len(), osm.osm_ids.len()), (n, n));
+            assert!(
+                osm.osm_ids.windows(2).all(|w| w[0] < w[1]),
+                "OSM ids out of order"
+            );
+            let mut touched = vec![false; n];
+            for u in 0..n as u32 {
+                for (v, w) in g.successors(NodeId(u)) {
+                    let (a, b) = (osm.coordinates[u as usize], osm.coordinates[v.index()]);
+                    assert_eq!(w, arc_weight(a, b), "{u} -> {v:?}");
+                    touched[u as usize] = true;
+                    touched[v.index()] = true;
+                }
+            }
+            assert!(touched.iter().all(|&t| t), "a node on no arc");
+        }
+        Err(e) => {
+            check_parse_error(e);
+            assert!(e.byte().is_some(), "no byte: {e}");
+        }
+    }
+    if data.get(4..15) == Some(b"\x0a\x09OSMHeader") {
+        let key = |e: &ParseError| (e.kind().clone(), e.line(), e.byte());
+        let via = parse_graph_format(data);
+        assert_eq!(
+            via.as_ref().map(|(g, f)| (g, *f)).map_err(key),
+            result
+                .as_ref()
+                .map(|o| (&o.graph, GraphFormat::Osm))
+                .map_err(key),
+            "parse_graph_format differs from parse_osm"
+        );
+        if let Ok((g, _)) = via
+            && g.node_count() <= MAX_GRAPH_SEARCH_NODES
+        {
+            let mut text = Vec::new();
+            for u in 0..g.node_count() as u32 {
+                for (v, w) in g.successors(NodeId(u)) {
+                    text.extend(format!("a {u} {} {w:e}\n", v.0).bytes());
+                }
+            }
+            let _ = graph(&text);
+        }
     }
     result
 }

@@ -1,6 +1,7 @@
 //! `cairns graph`: searches on weighted graphs (road networks) in any of
 //! the formats `cairns::graph` reads, ids as in the file (from 1 in DIMACS
-//! and PACE files, from 0 in arc lists).
+//! and PACE files, from 0 in arc lists), and the graph's dense ids from 0
+//! for OpenStreetMap PBF extracts (nodes in the order of their OSM ids).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -42,7 +43,10 @@ fn parse_search(s: &str) -> Result<GraphSearch, String> {
 #[derive(Debug, clap::Args)]
 pub struct GraphArgs {
     /// The graph file: DIMACS `.gr` (`p sp`), PACE `.gr` (`p tw`, unit
-    /// weights) or `a FROM TO WEIGHT` arcs, told by its content.
+    /// weights) or `a FROM TO WEIGHT` arcs, told by its content, or an
+    /// OpenStreetMap PBF extract (`.osm.pbf`, or told by its first bytes;
+    /// the roads a car may drive, weighed in metres, node ids the graph's
+    /// own from 0 in the order of the OSM node ids, not the OSM ids).
     /// Compressed files are refused: decompress them first (`xz -dk`).
     pub graph: PathBuf,
     /// The search: dijkstra, bidijkstra, alt:K (bidirectional ALT over K
@@ -107,9 +111,11 @@ pub struct QueriesArgs {
 pub struct PathArgs {
     #[command(flatten)]
     pub graph: GraphArgs,
-    /// The start node, its id as in the graph file.
+    /// The start node, its id as in the graph file (from 0 for a PBF
+    /// extract).
     pub from: u64,
-    /// The goal node, its id as in the graph file.
+    /// The goal node, its id as in the graph file (from 0 for a PBF
+    /// extract).
     pub to: u64,
     /// Print one JSON object instead of text (`cost` is null when there is
     /// no path).

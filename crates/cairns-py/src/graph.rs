@@ -165,9 +165,12 @@ impl Graph {
     }
 
     /// A road graph file (DIMACS `.gr`, PACE `.gr` with unit weights, or
-    /// `a FROM TO WEIGHT` arcs, told by its content). Node `i` here is the
-    /// file's node `i + first_id` (DIMACS and PACE count from 1). A
-    /// malformed file raises `ValueError` naming the file and line.
+    /// `a FROM TO WEIGHT` arcs, told by its content; or an OpenStreetMap
+    /// PBF extract, `.osm.pbf`, read with the library's car profile, its
+    /// nodes numbered from 0 in the order of their OSM ids). Node `i` here
+    /// is the file's node `i + first_id` (DIMACS and PACE count from 1). A
+    /// malformed file raises `ValueError` naming the file and line (for
+    /// PBF, the blob and its byte).
     #[staticmethod]
     #[expect(
         clippy::needless_pass_by_value,

@@ -40,7 +40,8 @@
 //!   for reverse searches, [`CsrGraph`](graph::CsrGraph), a weighted
 //!   directed graph in compressed sparse rows, and the readers of road
 //!   graph files ([`read_graph`](graph::read_graph): DIMACS, arc lists,
-//!   PACE).
+//!   PACE, and OpenStreetMap PBF extracts with the `osm` feature, the one
+//!   cargo feature, which brings in the `osmpbf` crate: `graph::osm`).
 //! - [`grid`]: [`Grid`](grid::Grid) maps, [`GridGraph`](grid::GridGraph)
 //!   under one of the movement rules of [`Neighborhood`](grid::Neighborhood)
 //!   (4-connected, octile without corner cutting, octile with corner

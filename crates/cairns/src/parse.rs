@@ -25,12 +25,40 @@ pub const MAX_CELLS: u64 = u32::MAX as u64;
 /// path when there is one: `maps/x.map: line 7: unknown tile 'Q' at (3, 4)`.
 /// An I/O error (kind [`Io`](ParseErrorKind::Io)) is the
 /// [`source`](std::error::Error::source).
+///
+/// A binary file has no lines: an error in an OpenStreetMap PBF file
+/// (`graph::osm`, with the
+/// `osm` feature) names the blob it is in, counted from 1, and the
+/// byte of the file where that blob starts ([`byte`](Self::byte)), displayed
+/// as `x.osm.pbf: blob 3 (from byte 70212): corrupt PBF data: ...`; its
+/// [`line`](Self::line) is the blob's number.
 #[derive(Debug)]
 pub struct ParseError {
     kind: ParseErrorKind,
-    line: Option<usize>,
+    at: At,
     path: Option<PathBuf>,
     source: Option<io::Error>,
+}
+
+/// Where in its input a [`ParseError`] is: as small as the `Option<usize>`
+/// line it was before blobs (16 bytes), so that the errors that hold one
+/// stay small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// Before anything was read.
+    Nowhere,
+    /// A 1-based line of text.
+    Line(usize),
+    /// A 1-based blob of a binary file (at most `u32::MAX`; a planet file
+    /// has some 50,000) and the byte where it starts.
+    #[cfg_attr(
+        not(feature = "osm"),
+        expect(
+            dead_code,
+            reason = "only the PBF reader (the osm feature) reads blobs"
+        )
+    )]
+    Blob(u32, u64),
 }
 
 /// What is wrong on a line of a map, scenario or road graph file.
@@ -261,6 +289,63 @@ pub enum ParseErrorKind {
         /// The first line that is not a comment, cut to 60 characters.
         text: String,
     },
+    /// An OpenStreetMap PBF file, in a build without the `osm` feature
+    /// that reads them.
+    #[error(
+        "the input is OpenStreetMap PBF, which this build does not read (build cairns with the `osm` feature)"
+    )]
+    OsmDisabled,
+    /// A PBF file that ends inside a blob: its length prefix, its header
+    /// or its data.
+    #[error("truncated PBF: the {what} needs {expected} bytes, the file has {found} more")]
+    Truncated {
+        /// What was being read: `blob header length`, `blob header` or
+        /// `blob data`.
+        what: &'static str,
+        /// The bytes it needs.
+        expected: u64,
+        /// The bytes the input had left.
+        found: u64,
+    },
+    /// A PBF blob header or blob whose declared size is above the format's
+    /// limit (64 KiB for a header, 32 MiB for a blob).
+    #[error("the {what} declares {size} bytes, more than the {max} a PBF file may have")]
+    BlobTooLarge {
+        /// `blob header` or `blob data`.
+        what: &'static str,
+        /// The declared size.
+        size: u64,
+        /// The format's limit.
+        max: u64,
+    },
+    /// PBF content that does not decode: a bad protobuf message, zlib
+    /// stream or string table index, or a blob out of place.
+    #[error("corrupt PBF data: {text}")]
+    CorruptPbf {
+        /// What the decoder said, cut to 60 characters.
+        text: String,
+    },
+    /// A PBF file that requires a feature this reader does not have
+    /// (it reads `OsmSchema-V0.6` and `DenseNodes`).
+    #[error("the file requires the PBF feature {text:?}, which the reader does not support")]
+    UnsupportedFeature {
+        /// The feature's name, cut to 60 characters.
+        text: String,
+    },
+    /// An OpenStreetMap node whose coordinates are outside the earth's
+    /// (longitude -180 to 180, latitude -90 to 90 degrees).
+    #[error(
+        "node {node} has coordinates ({}, {}) outside the earth's",
+        *lon as f64 * 1e-9, *lat as f64 * 1e-9
+    )]
+    BadCoordinates {
+        /// The OSM node id.
+        node: i64,
+        /// Longitude in nanodegrees.
+        lon: i64,
+        /// Latitude in nanodegrees.
+        lat: i64,
+    },
 }
 
 impl ParseError {
@@ -268,10 +353,31 @@ impl ParseError {
     pub(crate) fn new(line: usize, kind: ParseErrorKind) -> ParseError {
         ParseError {
             kind,
-            line: Some(line),
+            at: At::Line(line),
             path: None,
             source: None,
         }
+    }
+
+    /// An error about blob `blob` (1-based) of a binary file, which starts at
+    /// byte `byte` of it.
+    #[cfg(feature = "osm")]
+    pub(crate) fn in_blob(blob: usize, byte: u64, kind: ParseErrorKind) -> ParseError {
+        ParseError::new(blob, kind).at_byte(byte)
+    }
+
+    /// The same error, about the blob of a binary file that starts at byte
+    /// `byte` (its [`line`](Self::line) is the blob's number).
+    #[must_use]
+    #[cfg(feature = "osm")]
+    pub(crate) fn at_byte(mut self, byte: u64) -> ParseError {
+        let blob = match self.at {
+            At::Line(n) => u32::try_from(n).unwrap_or(u32::MAX),
+            At::Blob(n, _) => n,
+            At::Nowhere => 1,
+        };
+        self.at = At::Blob(blob, byte);
+        self
     }
 
     /// `text` is not a `field` (a number of that kind), on line `line`.
@@ -289,7 +395,7 @@ impl ParseError {
     pub(crate) fn io(source: io::Error, line: Option<usize>) -> ParseError {
         ParseError {
             kind: ParseErrorKind::Io,
-            line,
+            at: line.map_or(At::Nowhere, At::Line),
             path: None,
             source: Some(source),
         }
@@ -310,9 +416,23 @@ impl ParseError {
     /// The 1-based line the error is about. Errors about the end of the
     /// input (a missing row or header) name the last line; `None` only for
     /// an I/O error before anything was read (such as a file that cannot be
-    /// opened).
+    /// opened). In a binary file (PBF), which has no lines, the 1-based
+    /// number of the blob the error is in (see [`byte`](Self::byte)).
     pub fn line(&self) -> Option<usize> {
-        self.line
+        match self.at {
+            At::Nowhere => None,
+            At::Line(line) => Some(line),
+            At::Blob(blob, _) => Some(blob as usize),
+        }
+    }
+
+    /// For an error in a binary file (PBF), the byte of the file where the
+    /// blob the error is in starts (its length prefix); `None` for text.
+    pub fn byte(&self) -> Option<u64> {
+        match self.at {
+            At::Blob(_, byte) => Some(byte),
+            At::Nowhere | At::Line(_) => None,
+        }
     }
 
     /// The file, for errors of the functions that read one
@@ -328,8 +448,10 @@ impl fmt::Display for ParseError {
         if let Some(path) = &self.path {
             write!(f, "{}: ", path.display())?;
         }
-        if let Some(line) = self.line {
-            write!(f, "line {line}: ")?;
+        match self.at {
+            At::Blob(blob, byte) => write!(f, "blob {blob} (from byte {byte}): ")?,
+            At::Line(line) => write!(f, "line {line}: ")?,
+            At::Nowhere => {}
         }
         write!(f, "{}", self.kind)
     }

@@ -1,7 +1,7 @@
 //! `cairns graph`: road graphs in their files' ids, every search checked
 //! against Dijkstra, bad files and queries refused with their line.
 
-use crate::{TempDir, assert_exit, assert_file_refused, cairns, json_of, stdout};
+use crate::{TempDir, assert_exit, assert_file_refused, cairns, json_of, stderr, stdout};
 
 /// A road graph of `../shared/data/roads` as a command-line argument.
 fn road(file: &str) -> String {
@@ -260,4 +260,71 @@ fn graph_tables_of_another_graph_or_search_are_refused() {
     let o = cairns(&["graph", "build", &graph, "-o", &nowhere]);
     assert_file_refused(&o, &nowhere, "cannot create");
     assert!(t0.elapsed().as_secs_f64() < 5.0, "refused before the build");
+}
+
+/// An OpenStreetMap extract is read by its `.osm.pbf` name: the hierarchy
+/// answers 200 random Andorra queries as Dijkstra does (the weights' lattice
+/// makes the costs equal to the bit), and ids run from 0.
+#[test]
+fn osm_extracts_are_read_and_searched() {
+    let andorra = road("osm/andorra.osm.pbf");
+    let j = json_of(&[
+        "graph",
+        "queries",
+        &andorra,
+        "--search",
+        "ch",
+        "--random",
+        "200",
+        "--seed",
+        "1",
+        "--against",
+        "dijkstra",
+        "--json",
+    ]);
+    assert_eq!(j["format"], "OSM PBF", "{j}");
+    assert_eq!(
+        (j["nodes"].clone(), j["arcs"].clone()),
+        (16_565.into(), 31_759.into()),
+        "{j}"
+    );
+    assert_eq!(j["queries"], 200, "{j}");
+    assert_eq!(j["mismatches"], 0, "{j}");
+    assert!(j["no_path"].as_u64().unwrap() < 20, "{j}");
+    let j = json_of(&["graph", "path", &andorra, "0", "16564", "--json"]);
+    assert!(j["cost"].as_f64().unwrap() > 0.0, "{j}");
+    assert_eq!(j["path"][0], 0, "{j}");
+    let o = cairns(&["graph", "path", &andorra, "0", "16565"]);
+    assert_file_refused(&o, &andorra, "node 16565 is out of range (ids 0 to 16564)");
+}
+
+/// A truncated and a corrupted extract are refused with the file, the blob
+/// and its byte; so is a PBF file under another name, told by its first
+/// bytes.
+#[test]
+fn truncated_and_corrupt_extracts_name_the_file_and_blob() {
+    let dir = TempDir::new("graph-osm");
+    let bytes = std::fs::read(road("osm/pyrosm-test.osm.pbf")).unwrap();
+    let truncated = dir.path("cut.osm.pbf");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let o = cairns(&["graph", "queries", &truncated, "--random", "1"]);
+    assert_file_refused(&o, &truncated, "truncated PBF: the blob data needs");
+    assert!(stderr(&o).contains(" (from byte "), "{}", stderr(&o));
+    let mut corrupt = bytes.clone();
+    let middle = corrupt.len() / 2;
+    for b in &mut corrupt[middle..middle + 64] {
+        *b ^= 0x5A;
+    }
+    let corrupted = dir.path("bad.osm.pbf");
+    std::fs::write(&corrupted, &corrupt).unwrap();
+    let o = cairns(&["graph", "path", &corrupted, "0", "1"]);
+    assert_file_refused(&o, &corrupted, "corrupt PBF data: ");
+    let renamed = dir.path("extract.bin");
+    std::fs::write(&renamed, &bytes).unwrap();
+    let j = json_of(&["graph", "queries", &renamed, "--random", "5", "--json"]);
+    assert_eq!(
+        (j["format"].clone(), j["nodes"].clone()),
+        ("OSM PBF".into(), 892.into()),
+        "{j}"
+    );
 }

@@ -1,11 +1,14 @@
 //! The graph trait that the fast searches run on, a weighted graph in
 //! compressed sparse row form, and the readers of road graph files
-//! (DIMACS, arc lists, PACE: [`read_graph`]).
+//! (DIMACS, arc lists, PACE: [`read_graph`]; OpenStreetMap PBF with the
+//! `osm` feature: `osm`).
 //!
 //! Searches over [`Graph`] keep their per-node state in dense arrays indexed
 //! by [`NodeId`], so a graph numbers its nodes `0..node_bound()`.
 
 mod csr;
+#[cfg(feature = "osm")]
+pub mod osm;
 pub mod read;
 
 pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};

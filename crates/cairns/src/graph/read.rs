@@ -19,6 +19,9 @@
 //! files' shared `.gr` extension does not matter. Compressed input (xz,
 //! gzip, bzip2, zstd, told by its first bytes) is refused
 //! ([`ParseErrorKind::Compressed`]): the library does not decompress.
+//! OpenStreetMap PBF ([`GraphFormat::Osm`]), told by its first bytes (and,
+//! for [`read_graph`], by a `.pbf` name), is read by `graph::osm` with the
+//! `osm` feature and refused without it ([`ParseErrorKind::OsmDisabled`]).
 //!
 //! # Errors
 //!
@@ -103,6 +106,11 @@ pub enum GraphFormat {
     /// PACE 2016's `.gr` (tree width track): `p tw N M`, then `M` lines
     /// `U V` (undirected, unweighted edges), ids from 1.
     Pace,
+    /// An OpenStreetMap PBF extract (`.osm.pbf`), read with the car
+    /// profile of `graph::osm` (the `osm` feature; without it such a file
+    /// is refused, [`ParseErrorKind::OsmDisabled`]). Ids are the graph's
+    /// dense ones, from 0, in the order of the nodes' OSM ids.
+    Osm,
 }
 
 impl GraphFormat {
@@ -113,7 +121,7 @@ impl GraphFormat {
     pub fn first_id(self) -> u32 {
         match self {
             GraphFormat::Dimacs | GraphFormat::Pace => 1,
-            GraphFormat::Arcs => 0,
+            GraphFormat::Arcs | GraphFormat::Osm => 0,
         }
     }
 
@@ -136,6 +144,7 @@ impl std::fmt::Display for GraphFormat {
             GraphFormat::Dimacs => "DIMACS",
             GraphFormat::Arcs => "arc list",
             GraphFormat::Pace => "PACE",
+            GraphFormat::Osm => "OSM PBF",
         })
     }
 }
@@ -157,7 +166,11 @@ pub fn parse_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
 /// # Errors
 ///
 /// As [`parse_graph`].
-pub fn parse_graph_format(reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
+pub fn parse_graph_format(mut reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
+    if is_pbf(head) {
+        return Ok((osm_graph(reader)?, GraphFormat::Osm));
+    }
     let mut lines = Lines::new(reader)?;
     let Some((number, line)) = lines.next_record()? else {
         return Err(ParseError::new(
@@ -178,19 +191,57 @@ pub fn parse_graph_format(reader: impl BufRead) -> Result<(CsrGraph, GraphFormat
         GraphFormat::Dimacs => dimacs(lines, first)?,
         GraphFormat::Arcs => arcs(lines, first)?,
         GraphFormat::Pace => pace(lines, first, &mut |_, _| 1.0)?,
+        // `detect` reads text lines and never gives `Osm` (PBF is told by
+        // its first bytes above).
+        GraphFormat::Osm => {
+            return Err(ParseError::new(
+                number,
+                ParseErrorKind::UnknownFormat {
+                    text: excerpt(&first.map(|f| f.1).unwrap_or_default()),
+                },
+            ));
+        }
     };
     Ok((graph, format))
 }
 
+/// Whether `head`, the first bytes of a file, start an OpenStreetMap PBF
+/// file: a blob header length, then the header's first field, its type
+/// `OSMHeader` (field 1, a string of 9 bytes: `0A 09`).
+pub(crate) fn is_pbf(head: &[u8]) -> bool {
+    head.get(4..15) == Some(b"\x0a\x09OSMHeader")
+}
+
+/// Whether `path` is named as a PBF file (`.pbf`, so `.osm.pbf` too).
+fn pbf_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pbf"))
+}
+
+/// The road graph of an OpenStreetMap PBF file, with the `osm` feature.
+#[cfg(feature = "osm")]
+fn osm_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
+    Ok(super::osm::parse_osm(reader)?.graph)
+}
+
+/// Without the `osm` feature a PBF file is refused.
+#[cfg(not(feature = "osm"))]
+fn osm_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
+    drop(reader);
+    Err(ParseError::new(1, ParseErrorKind::OsmDisabled))
+}
+
 /// Reads a road graph file in any of the [`GraphFormat`]s (see
-/// [`parse_graph`]).
+/// [`parse_graph`]); a file named `.pbf` (`.osm.pbf`) is read as
+/// OpenStreetMap PBF whatever its first bytes, so that a truncated or
+/// corrupt one is refused as PBF.
 ///
 /// # Errors
 ///
 /// As [`parse_graph`], naming the file ([`ParseError::path`]); a file that
 /// cannot be opened or read is [`ParseErrorKind::Io`].
 pub fn read_graph(path: &Path) -> Result<CsrGraph, ParseError> {
-    load(path, parse_graph)
+    Ok(read_graph_format(path)?.0)
 }
 
 /// As [`read_graph`], also saying which format the file was (and so where
@@ -200,6 +251,9 @@ pub fn read_graph(path: &Path) -> Result<CsrGraph, ParseError> {
 ///
 /// As [`read_graph`].
 pub fn read_graph_format(path: &Path) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    if pbf_name(path) {
+        return load(path, |reader| Ok((osm_graph(reader)?, GraphFormat::Osm)));
+    }
     load(path, parse_graph_format)
 }
 

@@ -160,29 +160,73 @@ fn graph_corpus() {
     assert_eq!(format("pace-path.gr"), Some(GraphFormat::Pace));
 
     // The invalid files and their errors, one a line of a data file.
-    let listed = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/corpus/graph-errors.txt"
-    );
-    let listed = std::fs::read_to_string(listed).unwrap_or_else(|e| panic!("{listed}: {e}"));
     let mut checked = 0;
-    for row in listed
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let [name, kind, line] = row.split_whitespace().collect::<Vec<_>>()[..] else {
-            panic!("graph-errors.txt: {row:?} is not `file kind line`");
-        };
-        let (found, at) = error(checks::graph(file(&graphs, name)));
+    for (name, kind, line) in listed_errors("graph-errors.txt") {
+        let (found, at) = error(checks::graph(file(&graphs, &name)));
         let found = format!("{found:?}");
         assert_eq!(
             (found.split([' ', '{']).next(), at),
-            (Some(kind), line.parse().ok()),
+            (Some(kind.as_str()), Some(line)),
             "{name}: {found}"
         );
         checked += 1;
     }
     assert!(checked >= 12, "{checked} invalid graphs listed");
+}
+
+/// The invalid files of a corpus and their errors, one a line of a data
+/// file (`fuzz/corpus/NAME`): `file kind line`.
+fn listed_errors(name: &str) -> Vec<(String, String, usize)> {
+    let listed = format!("{}/../../fuzz/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let listed = std::fs::read_to_string(&listed).unwrap_or_else(|e| panic!("{listed}: {e}"));
+    listed
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|row| {
+            let [file, kind, line] = row.split_whitespace().collect::<Vec<_>>()[..] else {
+                panic!("{name}: {row:?} is not `file kind line`");
+            };
+            let line = line.parse().unwrap_or_else(|_| panic!("{name}: {row:?}"));
+            (file.to_owned(), kind.to_owned(), line)
+        })
+        .collect()
+}
+
+/// Every valid PBF file of the corpus reads (with the counts pinned here
+/// for a few); each invalid one is refused with its kind of error and the
+/// blob it names.
+#[cfg(feature = "osm")]
+#[test]
+fn osm_corpus() {
+    let files = corpus("osm");
+    let read = accepted("osm", &files, |data| checks::osm(data).is_ok());
+    assert!(read >= 9, "{read} valid PBF files");
+    let counts = |name| {
+        let osm = checks::osm(file(&files, name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        (osm.graph.node_count(), osm.graph.edge_count())
+    };
+    assert_eq!(counts("two-way.osm.pbf"), (3, 4));
+    assert_eq!(counts("one-way.osm.pbf"), (5, 4));
+    assert_eq!(counts("roundabout-zlib.osm.pbf"), (3, 3));
+    assert_eq!(counts("motorway.osm.pbf"), (3, 3));
+    assert_eq!(counts("missing-node.osm.pbf"), (2, 2));
+    assert_eq!(counts("footway-only.osm.pbf"), (0, 0));
+    assert_eq!(counts("plain-nodes.osm.pbf"), (5, 4));
+    assert_eq!(counts("two-data-blobs.osm.pbf"), (5, 8));
+    assert_eq!(counts("header-only.osm.pbf"), (0, 0));
+    let mut checked = 0;
+    for (name, kind, blob) in listed_errors("osm-errors.txt") {
+        let e = checks::osm(file(&files, &name)).expect_err(&name);
+        let found = format!("{:?}", e.kind());
+        assert_eq!(
+            (found.split([' ', '{']).next(), e.line()),
+            (Some(kind.as_str()), Some(blob)),
+            "{name}: {e}"
+        );
+        assert!(e.byte().is_some(), "{name}: {e}");
+        checked += 1;
+    }
+    assert!(checked >= 12, "{checked} invalid PBF files listed");
 }
 
 #[test]
