@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use cairns::graph::{CsrGraph, GraphFormat, NodeId, read_graph_format};
+use cairns::graph::osm::read_osm;
+use cairns::graph::{CsrGraph, GraphFormat, NodeId, read_coordinates, read_graph_format};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
-use cairns::spec::{GraphEngine, GraphSearch};
+use cairns::spec::{Coordinates, GraphEngine, GraphSearch};
 
 use crate::Outcome;
 use crate::choose::{BuildInput, BuildReport, OutputFile};
@@ -62,6 +63,11 @@ pub struct GraphArgs {
     /// graph build`) instead of building it; its kind tells the search.
     #[arg(long = "table", value_name = "FILE")]
     pub table: Option<PathBuf>,
+    /// The nodes' coordinates, a DIMACS `.co` file (`v ID X Y`), for
+    /// `--search astar`'s straight-line heuristic. An OpenStreetMap
+    /// extract brings its own.
+    #[arg(long = "coordinates", value_name = "FILE")]
+    pub coordinates: Option<PathBuf>,
 }
 
 /// Options of `cairns graph build`.
@@ -170,10 +176,15 @@ impl Loaded {
         let t0 = Instant::now();
         let (graph, format) = read_graph_format(&args.graph)?;
         let read_s = t0.elapsed().as_secs_f64();
+        let search = args.search.unwrap_or(GraphSearch::Ch);
+        if args.coordinates.is_some() && search != GraphSearch::Astar {
+            bail!("--coordinates is for --search astar, whose heuristic they give");
+        }
         let engine = if let Some(file) = &args.table {
             load_engine(graph, file, args.search)?
+        } else if let Some(at) = where_nodes_lie(args, &graph, format, search)? {
+            GraphEngine::with_coordinates(graph, &at, search)?
         } else {
-            let search = args.search.unwrap_or(GraphSearch::Ch);
             crate::progress::during(&format!("{search}: building"), || {
                 GraphEngine::new(graph, search)
             })
@@ -188,7 +199,30 @@ impl Loaded {
     fn graph(&self) -> &CsrGraph {
         self.engine.graph()
     }
+}
 
+/// Where the nodes of `graph` lie, for `astar`: the `--coordinates` file,
+/// or an OpenStreetMap extract's own longitudes and latitudes (read again
+/// for them: `read_graph_format` keeps the graph alone); `None` for
+/// another search or a graph without them.
+fn where_nodes_lie(
+    args: &GraphArgs, graph: &CsrGraph, format: GraphFormat, search: GraphSearch,
+) -> anyhow::Result<Option<Coordinates>> {
+    if search != GraphSearch::Astar {
+        return Ok(None);
+    }
+    if let Some(file) = &args.coordinates {
+        let points = read_coordinates(file, graph.node_count())?;
+        return Ok(Some(Coordinates::Planar(points)));
+    }
+    if format == GraphFormat::Osm {
+        let extract = read_osm(&args.graph)?;
+        return Ok(Some(Coordinates::LonLat(extract.coordinates)));
+    }
+    Ok(None)
+}
+
+impl Loaded {
     /// The node of file id `id`, or why there is none.
     fn node(&self, id: u64) -> Result<NodeId, String> {
         let first = u64::from(self.format.first_id());
