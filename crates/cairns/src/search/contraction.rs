@@ -16,7 +16,7 @@ pub use build::ContractionParams;
 pub use hub_labels::HubLabels;
 pub use matrix::DistanceMatrix;
 
-use super::Path;
+use super::{Path, next_generation};
 use crate::graph::{NodeId, Reversible};
 
 /// The middle of an edge that is not a shortcut.
@@ -189,6 +189,7 @@ impl ContractionHierarchy {
             return None;
         }
         let (s, t) = (self.rank[start.index()], self.rank[goal.index()]);
+        let stamp = cache.generation;
         let ChCache {
             forward,
             backward,
@@ -196,8 +197,8 @@ impl ContractionHierarchy {
             settled,
             ..
         } = cache;
-        forward.reach(s, 0.0, NO_PARENT);
-        backward.reach(t, 0.0, NO_PARENT);
+        forward.reach(s, 0.0, NO_PARENT, stamp);
+        backward.reach(t, 0.0, NO_PARENT, stamp);
         let mut mu = f64::INFINITY;
         let (mut forward_done, mut backward_done) = (false, false);
         let mut count = 0u64;
@@ -222,7 +223,7 @@ impl ContractionHierarchy {
                     &mut backward_done,
                 )
             };
-            let Some((d, r)) = this.pop() else {
+            let Some((d, r)) = this.pop(stamp) else {
                 *done = true;
                 continue;
             };
@@ -231,7 +232,7 @@ impl ContractionHierarchy {
                 continue;
             }
             count += 1;
-            if let Some(od) = other.dist(r)
+            if let Some(od) = other.dist(r, stamp)
                 && d + od < mu
             {
                 mu = d + od;
@@ -240,18 +241,17 @@ impl ContractionHierarchy {
             // Stall on demand: a node above offers `r` a shorter distance
             // along an edge down to it, so no shortest up-down path passes
             // through `r` upwards.
-            if down
-                .at(r)
-                .iter()
-                .any(|e| this.dist(e.other).is_some_and(|du| du + e.weight < d))
-            {
+            if down.at(r).iter().any(|e| {
+                this.dist(e.other, stamp)
+                    .is_some_and(|du| du + e.weight < d)
+            }) {
                 continue;
             }
             for e in up.at(r) {
                 let nd = d + e.weight;
                 // Nothing at or above the best path found can improve it.
                 if nd < mu {
-                    this.relax(e.other, nd, e.id);
+                    this.relax(e.other, nd, e.id, stamp);
                 }
             }
         }
@@ -290,16 +290,16 @@ impl ContractionHierarchy {
             ..
         } = cache;
         ids.clear();
-        let mut edge = forward.edge[*meet as usize];
+        let mut edge = forward.labels[*meet as usize].edge;
         while edge != NO_PARENT {
             ids.push(edge);
-            edge = forward.edge[self.packed[edge as usize].tail as usize];
+            edge = forward.labels[self.packed[edge as usize].tail as usize].edge;
         }
         ids.reverse();
-        let mut edge = backward.edge[*meet as usize];
+        let mut edge = backward.labels[*meet as usize].edge;
         while edge != NO_PARENT {
             ids.push(edge);
-            edge = backward.edge[self.packed[edge as usize].head as usize];
+            edge = backward.labels[self.packed[edge as usize].head as usize].edge;
         }
         let first = ids.first().map_or(*meet, |&e| self.packed[e as usize].tail);
         out.push(NodeId(self.node_of[first as usize]));
@@ -324,57 +324,43 @@ impl ContractionHierarchy {
 /// No parent: the root of a side.
 const NO_PARENT: u32 = u32::MAX;
 
-/// One side of a query: the distance of each node by rank (infinite when
-/// the query has not reached it: distances are finite), the edge (by id)
-/// that reached it, the nodes reached (reset at the next query) and a heap
-/// of `(distance, rank)` with lazy deletion. The distances are an array of
-/// their own, 8 bytes a node, as the stall test reads them at every node
-/// below a settled one.
+/// What one side of a query knows about a node: its distance and the
+/// edge (by id) that reached it.
+#[derive(Clone, Copy, Debug)]
+struct Label {
+    dist: f64,
+    edge: u32,
+    stamp: u32,
+}
+
+/// One side of a query: labels by rank and a heap of `(distance, rank)`
+/// with lazy deletion.
 #[derive(Clone, Debug, Default)]
 struct ChSide {
-    dist: Vec<f64>,
-    edge: Vec<u32>,
-    reached: Vec<u32>,
+    labels: Vec<Label>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl ChSide {
     #[inline]
-    fn dist(&self, r: u32) -> Option<f64> {
-        let d = self.dist[r as usize];
-        (d != f64::INFINITY).then_some(d)
+    fn dist(&self, r: u32, stamp: u32) -> Option<f64> {
+        let l = &self.labels[r as usize];
+        (l.stamp == stamp).then_some(l.dist)
     }
 
     #[inline]
-    fn reach(&mut self, r: u32, dist: f64, edge: u32) {
-        let slot = &mut self.dist[r as usize];
-        if *slot == f64::INFINITY {
-            self.reached.push(r);
-        }
-        *slot = dist;
-        self.edge[r as usize] = edge;
+    fn reach(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
+        self.labels[r as usize] = Label { dist, edge, stamp };
         // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
         self.heap.push(Reverse(((dist + 0.0).to_bits(), r)));
     }
 
     #[inline]
-    fn relax(&mut self, r: u32, dist: f64, edge: u32) {
-        if dist < self.dist[r as usize] {
-            self.reach(r, dist, edge);
+    fn relax(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
+        let l = &self.labels[r as usize];
+        if l.stamp != stamp || dist < l.dist {
+            self.reach(r, dist, edge, stamp);
         }
-    }
-
-    /// Forgets the last query, sized for `n` nodes.
-    fn begin(&mut self, n: usize) {
-        for &r in &self.reached {
-            self.dist[r as usize] = f64::INFINITY;
-        }
-        self.reached.clear();
-        if self.dist.len() < n {
-            self.dist.resize(n, f64::INFINITY);
-            self.edge.resize(n, NO_PARENT);
-        }
-        self.heap.clear();
     }
 
     /// The smallest key on the heap (stale entries included: they only
@@ -386,10 +372,11 @@ impl ChSide {
 
     /// The next node settled and its distance, stale entries skipped.
     #[inline]
-    fn pop(&mut self) -> Option<(f64, u32)> {
+    fn pop(&mut self, stamp: u32) -> Option<(f64, u32)> {
         while let Some(Reverse((k, r))) = self.heap.pop() {
             let d = f64::from_bits(k);
-            if d == self.dist[r as usize] {
+            let l = &self.labels[r as usize];
+            if l.stamp == stamp && d == l.dist {
                 return Some((d, r));
             }
         }
@@ -398,18 +385,19 @@ impl ChSide {
 }
 
 /// The memory of [`ContractionHierarchy`] queries, reused from one query to
-/// the next: both sides' distances (the few nodes a query reached reset by
-/// the next) and heaps, and the unpacking's buffers. After the first query
+/// the next: both sides' labels (stamped with a generation instead of
+/// cleared) and heaps, and the unpacking's buffers. After the first query
 /// on a hierarchy, later ones of no more nodes allocate nothing but what
 /// their heaps outgrow.
 ///
 /// Its own type rather than a [`BiCache`](super::BiCache): a query settles
 /// a few hundred nodes, for which a heap without decrease-key (stale
-/// entries skipped) and 8-byte distances beat an indexed OPEN set.
+/// entries skipped) and 16-byte labels beat an indexed OPEN set.
 #[derive(Clone, Debug, Default)]
 pub struct ChCache {
     forward: ChSide,
     backward: ChSide,
+    generation: u32,
     meet: u32,
     cost: Option<f64>,
     settled: u64,
@@ -431,8 +419,23 @@ impl ChCache {
     }
 
     fn begin(&mut self, n: usize) {
-        self.forward.begin(n);
-        self.backward.begin(n);
+        let unseen = Label {
+            dist: f64::INFINITY,
+            edge: NO_PARENT,
+            stamp: 0,
+        };
+        for side in [&mut self.forward, &mut self.backward] {
+            if side.labels.len() < n {
+                side.labels.resize(n, unseen);
+            }
+            side.heap.clear();
+        }
+        let (forward, backward) = (&mut self.forward.labels, &mut self.backward.labels);
+        next_generation(&mut self.generation, u32::MAX, || {
+            for l in forward.iter_mut().chain(backward) {
+                l.stamp = 0;
+            }
+        });
         self.meet = NO_PARENT;
         self.cost = None;
         self.settled = 0;
