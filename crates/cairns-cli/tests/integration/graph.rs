@@ -369,18 +369,23 @@ fn astar_takes_the_coordinates_of_the_graph() {
         "g.co",
         "p aux sp co 4\nv 1 0 0\nv 2 10 0\nv 3 10 10\nv 4 0 10\n",
     );
-    let j = json_of(&[
-        "graph",
-        "path",
-        &graph,
-        "1",
-        "3",
-        "--search",
-        "astar",
-        "--coordinates",
-        &co,
-        "--json",
-    ]);
+    let astar_args = |co: &str| {
+        let args = [
+            "graph",
+            "path",
+            &graph,
+            "1",
+            "3",
+            "--search",
+            "astar",
+            "--coordinates",
+            co,
+        ];
+        args.map(String::from).to_vec()
+    };
+    let mut args = astar_args(&co);
+    args.push("--json".into());
+    let j = json_of(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(j["cost"], 21.0, "{j}");
     let o = cairns(&["graph", "path", &graph, "1", "3", "--coordinates", &co]);
     assert_exit(&o, 2);
@@ -390,16 +395,6 @@ fn astar_takes_the_coordinates_of_the_graph() {
         stderr(&o)
     );
     let short = dir.file("short.co", "p aux sp co 3\nv 1 0 0\nv 2 1 0\nv 3 1 1\n");
-    let o = cairns(&[
-        "graph",
-        "path",
-        &graph,
-        "1",
-        "3",
-        "--search",
-        "astar",
-        "--coordinates",
-        &short,
-    ]);
+    let o = cairns(&astar_args(&short).iter().map(String::as_str).collect::<Vec<_>>());
     assert_file_refused(&o, &short, "line 1:");
 }
