@@ -395,6 +395,11 @@ fn astar_takes_the_coordinates_of_the_graph() {
         stderr(&o)
     );
     let short = dir.file("short.co", "p aux sp co 3\nv 1 0 0\nv 2 1 0\nv 3 1 1\n");
-    let o = cairns(&astar_args(&short).iter().map(String::as_str).collect::<Vec<_>>());
+    let o = cairns(
+        &astar_args(&short)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     assert_file_refused(&o, &short, "line 1:");
 }
