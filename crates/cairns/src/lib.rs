@@ -130,6 +130,8 @@
 //! | `jumps` | `jps+` | [`spec::Table::Jumps`] |
 //! | `subgoals` | `sub` | [`spec::Table::Subgoals`] |
 //! | `bounds` | `jps+bb` | [`spec::Table::Bounds`] |
+//! | `hierarchy` | `ch` on a road graph | none: [`spec::GraphEngine::save`] and [`spec::GraphEngine::load`] |
+//! | `hub-labels` | `hl` on a road graph | none: [`spec::GraphEngine::save`] and [`spec::GraphEngine::load`] |
 //!
 //! | movement rules ([`grid::Neighborhood`]) | `cairns --neighborhood` |
 //! |---|---|

@@ -72,6 +72,8 @@
 //! | `jumps` | `jps+` | [`Table::Jumps`] |
 //! | `subgoals` | `sub` | [`Table::Subgoals`] |
 //! | `bounds` | `jps+bb` | [`Table::Bounds`] |
+//! | `hierarchy` | `ch` on a road graph | none: a [`GraphEngine`] saves and loads it |
+//! | `hub-labels` | `hl` on a road graph (with its hierarchy) | none: a [`GraphEngine`] saves and loads it |
 //!
 //! [`Prepared::report`] says what preparation built or took for each, with
 //! its seconds and bytes; [`Table::load_for`] reads a saved table of any
