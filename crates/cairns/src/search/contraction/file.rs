@@ -58,7 +58,7 @@ impl ContractionHierarchy {
     /// Any input is safe: the sizes are checked before anything is
     /// allocated for them (a rank has no more edges than there are ranks
     /// above it), memory grows only as data arrives, the checksum is
-    /// verified, and then the structure (see the [module](self)), so that
+    /// verified, and then the structure (see the byte layouts in [`crate::saved`]), so that
     /// queries on what is returned stay in bounds and end. Wrap a file in a
     /// [`BufReader`](std::io::BufReader) for speed.
     ///
