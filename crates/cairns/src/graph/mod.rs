@@ -63,6 +63,11 @@ pub fn on_lattice(cost: f64) -> bool {
     (cost / LATTICE).fract() == 0.0 && cost < LATTICE_BELOW
 }
 
+/// The earth's mean radius in metres (IUGG): the sphere on which
+/// OpenStreetMap lengths are measured (`osm::haversine`) and
+/// [`Geometric::lon_lat`](crate::heuristic::Geometric::lon_lat) projects.
+pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
+
 /// A directed graph with dense node ids and non-negative `f64` edge costs.
 ///
 /// Implementations promise that every node id they return is below

@@ -127,9 +127,7 @@ use osmpbf::{BlobDecode, BlobReader, PrimitiveBlock};
 use super::{CsrGraph, LATTICE, MAX_GRAPH_NODES};
 use crate::parse::{ParseError, ParseErrorKind, excerpt, load};
 
-/// The earth's mean radius in metres (IUGG), the sphere [`haversine`]
-/// measures on.
-pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
+pub use super::EARTH_RADIUS_M;
 
 /// The largest blob header the PBF format allows: 64 KiB.
 pub const MAX_BLOB_HEADER: u64 = 64 * 1024;

@@ -3,14 +3,11 @@
 //! to the graph's cheapest cost per unit of distance.
 
 use super::Heuristic;
-use crate::graph::{Graph, NodeId};
+use crate::graph::{EARTH_RADIUS_M, Graph, NodeId};
 
 /// The margin taken off the scale, so that rounding in the distances
 /// cannot lift an estimate above a cost.
 const MARGIN: f64 = 1.0 - 1e-9;
-
-/// Mean Earth radius in metres (IUGG), for [`Geometric::lon_lat`].
-const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
 /// A heuristic from coordinates a graph's nodes carry: `s` times the
 /// straight-line distance between a node and the goal, where `s` is the
