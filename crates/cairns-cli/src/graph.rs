@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use cairns::graph::osm::read_osm;
-use cairns::graph::{CsrGraph, GraphFormat, NodeId, read_coordinates, read_graph_format};
+use cairns::graph::{
+    CsrGraph, GraphFormat, NodeId, RoadGraph, read_coordinates, read_graph_format, read_road_graph,
+};
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::spec::{Coordinates, GraphEngine, GraphSearch};
@@ -174,19 +175,20 @@ struct Loaded {
 impl Loaded {
     fn new(args: &GraphArgs) -> anyhow::Result<Loaded> {
         let t0 = Instant::now();
-        let (graph, format) = read_graph_format(&args.graph)?;
+        let file = read_road_graph(&args.graph)?;
         let read_s = t0.elapsed().as_secs_f64();
         let search = args.search.unwrap_or(GraphSearch::Ch);
         if args.coordinates.is_some() && search != GraphSearch::Astar {
             bail!("--coordinates is for --search astar, whose heuristic they give");
         }
-        let engine = if let Some(file) = &args.table {
-            load_engine(graph, file, args.search)?
-        } else if let Some(at) = where_nodes_lie(args, &graph, format, search)? {
-            GraphEngine::with_coordinates(graph, &at, search)?
+        let format = file.format;
+        let engine = if let Some(table) = &args.table {
+            load_engine(file.graph, table, args.search)?
+        } else if let Some(at) = where_nodes_lie(args, &file, search)? {
+            GraphEngine::with_coordinates(file.graph, &at, search)?
         } else {
             crate::progress::during(&format!("{search}: building"), || {
-                GraphEngine::new(graph, search)
+                GraphEngine::new(file.graph, search)
             })
         };
         Ok(Loaded {
@@ -201,25 +203,20 @@ impl Loaded {
     }
 }
 
-/// Where the nodes of `graph` lie, for `astar`: the `--coordinates` file,
-/// or an OpenStreetMap extract's own longitudes and latitudes (read again
-/// for them: `read_graph_format` keeps the graph alone); `None` for
+/// Where the nodes of `file` lie, for `astar`: the `--coordinates` file,
+/// or an OpenStreetMap extract's own longitudes and latitudes; `None` for
 /// another search or a graph without them.
 fn where_nodes_lie(
-    args: &GraphArgs, graph: &CsrGraph, format: GraphFormat, search: GraphSearch,
+    args: &GraphArgs, file: &RoadGraph, search: GraphSearch,
 ) -> anyhow::Result<Option<Coordinates>> {
     if search != GraphSearch::Astar {
         return Ok(None);
     }
-    if let Some(file) = &args.coordinates {
-        let points = read_coordinates(file, graph.node_count())?;
+    if let Some(co) = &args.coordinates {
+        let points = read_coordinates(co, file.graph.node_count())?;
         return Ok(Some(Coordinates::Planar(points)));
     }
-    if format == GraphFormat::Osm {
-        let extract = read_osm(&args.graph)?;
-        return Ok(Some(Coordinates::LonLat(extract.coordinates)));
-    }
-    Ok(None)
+    Ok(file.lon_lat.clone().map(Coordinates::LonLat))
 }
 
 impl Loaded {

@@ -13,9 +13,9 @@ pub mod read;
 
 pub use csr::{CsrGraph, CsrSuccessors, EdgeError, EdgeErrorKind};
 pub use read::{
-    GraphFormat, ISOLATED_NODES, MAX_GRAPH_NODES, parse_arcs, parse_coordinates, parse_dimacs,
-    parse_graph, parse_graph_format, parse_pace_with, read_coordinates, read_graph,
-    read_graph_format,
+    GraphFormat, ISOLATED_NODES, MAX_GRAPH_NODES, RoadGraph, parse_arcs, parse_coordinates,
+    parse_dimacs, parse_graph, parse_graph_format, parse_pace_with, read_coordinates, read_graph,
+    read_graph_format, read_road_graph,
 };
 
 pub use crate::parse::{ParseError, ParseErrorKind};

@@ -1278,4 +1278,36 @@ mod tests {
             );
         }
     }
+
+    /// `read_road_graph` gives an extract's graph with its places from one
+    /// read, whether the file is told by its `.pbf` name or by its first
+    /// bytes; a text format has none.
+    #[test]
+    fn road_graph_reads_keep_the_places() {
+        let path = cairns_testdata::road_file("osm/pyrosm-test.osm.pbf");
+        let osm = read_osm(&path).unwrap();
+        let dir = std::env::temp_dir().join(format!("cairns-road-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let unnamed = dir.join("extract.bin");
+        std::fs::copy(&path, &unnamed).unwrap();
+        for file in [&path, &unnamed] {
+            let read = crate::graph::read_road_graph(file).unwrap();
+            assert_eq!(read.format, crate::graph::GraphFormat::Osm);
+            assert_eq!(read.graph.edge_count(), osm.graph.edge_count());
+            assert_eq!(
+                read.lon_lat.as_ref(),
+                Some(&osm.coordinates),
+                "{}",
+                file.display()
+            );
+        }
+        let text = dir.join("triangle.gr");
+        std::fs::write(&text, "p sp 3 2\na 1 2 5\na 2 3 1\n").unwrap();
+        let read = crate::graph::read_road_graph(&text).unwrap();
+        assert_eq!(
+            (read.format, read.lon_lat),
+            (crate::graph::GraphFormat::Dimacs, None)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

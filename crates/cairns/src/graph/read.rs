@@ -169,7 +169,7 @@ pub fn parse_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
 pub fn parse_graph_format(mut reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
     let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
     if is_pbf(head) {
-        return Ok((osm_graph(reader)?, GraphFormat::Osm));
+        return Ok((osm_graph(reader)?.0, GraphFormat::Osm));
     }
     let mut lines = Lines::new(reader)?;
     let Some((number, line)) = lines.next_record()? else {
@@ -220,13 +220,14 @@ fn pbf_name(path: &Path) -> bool {
 
 /// The road graph of an OpenStreetMap PBF file, with the `osm` feature.
 #[cfg(feature = "osm")]
-fn osm_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
-    Ok(super::osm::parse_osm(reader)?.graph)
+fn osm_graph(reader: impl BufRead) -> Result<(CsrGraph, Option<Vec<[f64; 2]>>), ParseError> {
+    let osm = super::osm::parse_osm(reader)?;
+    Ok((osm.graph, Some(osm.coordinates)))
 }
 
 /// Without the `osm` feature a PBF file is refused.
 #[cfg(not(feature = "osm"))]
-fn osm_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
+fn osm_graph(reader: impl BufRead) -> Result<(CsrGraph, Option<Vec<[f64; 2]>>), ParseError> {
     drop(reader);
     Err(ParseError::new(1, ParseErrorKind::OsmDisabled))
 }
@@ -251,10 +252,56 @@ pub fn read_graph(path: &Path) -> Result<CsrGraph, ParseError> {
 ///
 /// As [`read_graph`].
 pub fn read_graph_format(path: &Path) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    let file = read_road_graph(path)?;
+    Ok((file.graph, file.format))
+}
+
+/// A road graph file as [`read_road_graph`] reads it: the graph, the
+/// file's format and, where the file says where its nodes lie, their
+/// places.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct RoadGraph {
+    /// The graph, nodes numbered from 0.
+    pub graph: CsrGraph,
+    /// The file's format (and so where its ids start).
+    pub format: GraphFormat,
+    /// Each node's `[longitude, latitude]` in degrees, for an
+    /// OpenStreetMap extract; `None` for the text formats, which carry no
+    /// places (a DIMACS `.co` file is read apart: [`read_coordinates`]).
+    pub lon_lat: Option<Vec<[f64; 2]>>,
+}
+
+/// As [`read_graph_format`], keeping the nodes' longitudes and latitudes
+/// of an OpenStreetMap extract, read in the same pass.
+///
+/// # Errors
+///
+/// As [`read_graph`].
+pub fn read_road_graph(path: &Path) -> Result<RoadGraph, ParseError> {
+    let pbf = |reader: std::io::BufReader<std::fs::File>| {
+        let (graph, lon_lat) = osm_graph(reader)?;
+        Ok(RoadGraph {
+            graph,
+            format: GraphFormat::Osm,
+            lon_lat,
+        })
+    };
     if pbf_name(path) {
-        return load(path, |reader| Ok((osm_graph(reader)?, GraphFormat::Osm)));
+        return load(path, pbf);
     }
-    load(path, parse_graph_format)
+    load(path, |mut reader| {
+        let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
+        if is_pbf(head) {
+            return pbf(reader);
+        }
+        let (graph, format) = parse_graph_format(reader)?;
+        Ok(RoadGraph {
+            graph,
+            format,
+            lon_lat: None,
+        })
+    })
 }
 
 /// Parses a 9th DIMACS challenge `.gr` file: comments (`c`), one header
