@@ -2,18 +2,20 @@
 //! from numpy edge arrays, a `scipy.sparse` matrix or a file, and the
 //! library's graph searches on them ([`cairns::spec::GraphEngine`]).
 
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write as _};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cairns::graph::{CsrGraph, Graph as _, NodeId, read_graph_format};
-use cairns::spec::{GraphEngine as Owning, GraphSearch};
-use numpy::{PyArray1, PyReadonlyArray1};
+use cairns::graph::{CsrGraph, Graph as _, NodeId, read_coordinates, read_road_graph};
+use cairns::spec::{Coordinates, GraphEngine as Owning, GraphSearch};
+use numpy::{PyArray1, PyArray2, PyArrayMethods as _, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 
 use crate::convert::{asarray, dtype_kind, same_length};
-use crate::errors::to_py;
+use crate::errors::{prefixed, to_py};
 
 /// Edge columns as numpy arrays: `(sources, targets, weights)`.
 type EdgeArrays<'py> = (
@@ -25,8 +27,12 @@ type EdgeArrays<'py> = (
 /// A weighted directed graph with nodes `0 .. node_count`, copied once
 /// from edge arrays (`Graph(n, sources, targets, weights)`), a
 /// `scipy.sparse` matrix (`Graph.from_sparse`) or a road graph file
-/// (`Graph.read`: DIMACS, PACE or `a FROM TO WEIGHT` arcs). Weights are
-/// finite and non-negative; parallel edges and self-loops are allowed.
+/// (`Graph.read`: DIMACS, PACE or `a FROM TO WEIGHT` arcs, OpenStreetMap
+/// PBF). Weights are finite and non-negative; parallel edges and
+/// self-loops are allowed. Where the nodes lie (`coordinates`: an
+/// OpenStreetMap extract's longitudes and latitudes, a DIMACS `.co`
+/// file's points, or an `(N, 2)` array given) is what `"astar"` takes for
+/// its heuristic.
 ///
 /// ```text
 /// >>> import cairns_path as cp
@@ -44,9 +50,59 @@ type EdgeArrays<'py> = (
 #[pyclass(module = "cairns_path", frozen)]
 #[derive(Debug)]
 pub struct Graph {
-    graph: Arc<CsrGraph>,
+    csr: Arc<CsrGraph>,
     /// The id the file gave node 0 (1 for DIMACS and PACE files).
     first_id: u32,
+    /// Where the nodes lie, one point a node, when known.
+    places: Option<Arc<Coordinates>>,
+}
+
+/// The points of `places`, whatever their kind.
+fn points_of(places: &Coordinates) -> &[[f64; 2]] {
+    match places {
+        Coordinates::Planar(p) | Coordinates::LonLat(p) => p,
+    }
+}
+
+/// Node places from an `(N, 2)` float array, one finite row a node of a
+/// graph of `nodes` nodes; longitudes and latitudes when `lon_lat`.
+fn places(obj: &Bound<'_, PyAny>, nodes: usize, lon_lat: bool) -> PyResult<Coordinates> {
+    let array = asarray(obj)?;
+    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+    if shape != [nodes, 2] {
+        return Err(PyValueError::new_err(format!(
+            "coordinates must have shape ({nodes}, 2), one point a node, not {shape:?}"
+        )));
+    }
+    let kind = dtype_kind(&array)?;
+    if !"iuf".contains(kind.as_str()) {
+        return Err(PyTypeError::new_err(format!(
+            "coordinates must be numbers, not an array of dtype kind '{kind}'"
+        )));
+    }
+    let array: PyReadonlyArray2<'_, f64> = array.call_method1("astype", ("float64",))?.extract()?;
+    let mut points = Vec::with_capacity(nodes);
+    for (i, row) in array.as_array().rows().into_iter().enumerate() {
+        let p = [row[0], row[1]];
+        if !p.iter().all(|c| c.is_finite())
+            || (lon_lat && (p[0].abs() > 180.0 || p[1].abs() > 90.0))
+        {
+            let what = if lon_lat {
+                "a longitude and latitude"
+            } else {
+                "a finite point"
+            };
+            return Err(PyValueError::new_err(format!(
+                "coordinates[{i}] is {p:?}, not {what}"
+            )));
+        }
+        points.push(p);
+    }
+    Ok(if lon_lat {
+        Coordinates::LonLat(points)
+    } else {
+        Coordinates::Planar(points)
+    })
 }
 
 /// A 1-D numpy array of `what`, converted to `dtype`; `kinds` are the
@@ -112,14 +168,15 @@ impl Graph {
             .collect();
         let graph = CsrGraph::from_edges(n, &edges).map_err(|e| to_py(&e))?;
         Ok(Graph {
-            graph: Arc::new(graph),
+            csr: Arc::new(graph),
             first_id: 0,
+            places: None,
         })
     }
 
     /// The edges as `(sources, targets, weights)` columns.
     fn columns(&self) -> (Vec<u32>, Vec<u32>, Vec<f64>) {
-        let g = &*self.graph;
+        let g = &*self.csr;
         let (mut s, mut t, mut w) = (Vec::new(), Vec::new(), Vec::new());
         for u in 0..g.node_count() as u32 {
             for (v, c) in g.successors(NodeId(u)) {
@@ -134,13 +191,22 @@ impl Graph {
 
 #[pymethods]
 impl Graph {
+    /// `coordinates`, an `(N, 2)` array, places the nodes (longitudes and
+    /// latitudes in degrees when `lon_lat`); `first_id` is the id node 0
+    /// has in the caller's numbering (kept, not used by the searches).
     #[new]
-    #[pyo3(signature = (nodes, sources, targets, weights))]
+    #[pyo3(signature = (nodes, sources, targets, weights, *, coordinates = None, lon_lat = false, first_id = 0))]
     fn new(
         nodes: usize, sources: &Bound<'_, PyAny>, targets: &Bound<'_, PyAny>,
-        weights: &Bound<'_, PyAny>,
+        weights: &Bound<'_, PyAny>, coordinates: Option<&Bound<'_, PyAny>>, lon_lat: bool,
+        first_id: u32,
     ) -> PyResult<Graph> {
-        Graph::from_columns(nodes, sources, targets, weights)
+        let mut graph = Graph::from_columns(nodes, sources, targets, weights)?;
+        graph.first_id = first_id;
+        if let Some(c) = coordinates {
+            graph.places = Some(Arc::new(places(c, nodes, lon_lat)?));
+        }
+        Ok(graph)
     }
 
     /// A graph from a square `scipy.sparse` matrix: entry `(i, j)` is an
@@ -167,22 +233,38 @@ impl Graph {
     /// A road graph file (DIMACS `.gr`, PACE `.gr` with unit weights, or
     /// `a FROM TO WEIGHT` arcs, told by its content; or an OpenStreetMap
     /// PBF extract, `.osm.pbf`, read with the library's car profile, its
-    /// nodes numbered from 0 in the order of their OSM ids). Node `i` here
-    /// is the file's node `i + first_id` (DIMACS and PACE count from 1). A
+    /// nodes numbered from 0 in the order of their OSM ids, with their
+    /// longitudes and latitudes). Node `i` here is the file's node
+    /// `i + first_id` (DIMACS and PACE count from 1). `coordinates` names
+    /// a DIMACS `.co` file (`v ID X Y`) that places the nodes. A
     /// malformed file raises `ValueError` naming the file and line (for
     /// PBF, the blob and its byte).
     #[staticmethod]
+    #[pyo3(signature = (path, coordinates = None))]
     #[expect(
         clippy::needless_pass_by_value,
         reason = "pyo3 extracts arguments by value"
     )]
-    fn read(py: Python<'_>, path: PathBuf) -> PyResult<Graph> {
-        let (graph, format) = py
-            .detach(|| read_graph_format(&path))
+    fn read(py: Python<'_>, path: PathBuf, coordinates: Option<PathBuf>) -> PyResult<Graph> {
+        let (file, co) = py
+            .detach(|| {
+                let file = read_road_graph(&path)?;
+                let co = match &coordinates {
+                    Some(co) => Some(read_coordinates(co, file.graph.node_count())?),
+                    None => None,
+                };
+                Ok::<_, cairns::graph::ParseError>((file, co))
+            })
             .map_err(|e| to_py(&e))?;
+        let places = match (co, file.lon_lat) {
+            (Some(points), _) => Some(Coordinates::Planar(points)),
+            (None, Some(points)) => Some(Coordinates::LonLat(points)),
+            (None, None) => None,
+        };
         Ok(Graph {
-            graph: Arc::new(graph),
-            first_id: format.first_id(),
+            csr: Arc::new(file.graph),
+            first_id: file.format.first_id(),
+            places: places.map(Arc::new),
         })
     }
 
@@ -193,32 +275,41 @@ impl Graph {
         let me = slf.get();
         let (s, t, w) = me.columns();
         let args = (
-            me.graph.node_count(),
+            me.csr.node_count(),
             PyArray1::from_vec(py, s),
             PyArray1::from_vec(py, t),
             PyArray1::from_vec(py, w),
         );
-        Ok((py.get_type::<Graph>().into_any(), args.into_pyobject(py)?))
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("coordinates", me.coordinates(py)?)?;
+        kwargs.set_item("lon_lat", me.lon_lat())?;
+        kwargs.set_item("first_id", me.first_id)?;
+        // `Graph` takes its places by keyword: `functools.partial` carries them.
+        let partial = py
+            .import("functools")?
+            .getattr("partial")?
+            .call((py.get_type::<Graph>(),), Some(&kwargs))?;
+        Ok((partial, args.into_pyobject(py)?))
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Graph({} nodes, {} edges)",
-            self.graph.node_count(),
-            self.graph.edge_count()
+            self.csr.node_count(),
+            self.csr.edge_count()
         )
     }
 
     /// The number of nodes.
     #[getter]
     fn node_count(&self) -> usize {
-        self.graph.node_count()
+        self.csr.node_count()
     }
 
     /// The number of edges.
     #[getter]
     fn edge_count(&self) -> usize {
-        self.graph.edge_count()
+        self.csr.edge_count()
     }
 
     /// The id the file gave node 0: 1 for DIMACS and PACE files, 0 for arc
@@ -226,6 +317,28 @@ impl Graph {
     #[getter]
     fn first_id(&self) -> u32 {
         self.first_id
+    }
+
+    /// Where the nodes lie, an `(N, 2)` float array (`[longitude,
+    /// latitude]` rows when `lon_lat`), or `None` when the graph was given
+    /// no places.
+    #[getter]
+    fn coordinates<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray2<f64>>>> {
+        let Some(places) = &self.places else {
+            return Ok(None);
+        };
+        let points = points_of(places);
+        let flat: Vec<f64> = points.iter().flatten().copied().collect();
+        Ok(Some(
+            PyArray1::from_vec(py, flat).reshape([points.len(), 2])?,
+        ))
+    }
+
+    /// Whether `coordinates` are longitudes and latitudes (an
+    /// OpenStreetMap extract's) rather than points of a plane.
+    #[getter]
+    fn lon_lat(&self) -> bool {
+        matches!(self.places.as_deref(), Some(Coordinates::LonLat(_)))
     }
 
     /// The edges as `(sources, targets, weights)` arrays.
@@ -239,12 +352,16 @@ impl Graph {
     }
 }
 
-/// A graph search (`"dijkstra"`, `"bidijkstra"`, `"alt:K"`, `"ch"`,
-/// `"hl"`, `"astar/fastmap:K"`) on a graph, with
-/// what it builds before its first query built here, without the GIL.
-/// Queries take node ids; `costs` answers many on several threads without
-/// the GIL. Pickles as its graph and search (the hierarchy is built again
-/// when unpickled).
+/// A graph search (`"dijkstra"`, `"astar"`, `"bidijkstra"`, `"alt:K"`,
+/// `"ch"`, `"hl"`, `"astar/fastmap:K"`) on a graph, with what it builds
+/// before its first query built here, without the GIL. `"astar"` takes
+/// the graph's `coordinates` for its heuristic (without them it searches
+/// as Dijkstra does). Queries take node ids; `costs` answers many on
+/// several threads and `matrix` many sources to many targets, without the
+/// GIL. The table of `ch`, `hl` and `alt:K` saves to a file (`save`) or
+/// bytes (`to_bytes`), the `cairns graph build` format, and loads back
+/// with `GraphEngine.load`; an engine pickles as its graph and that
+/// table, so a worker that unpickles one does not build it again.
 #[pyclass(module = "cairns_path", frozen)]
 #[derive(Debug)]
 pub struct GraphEngine {
@@ -252,7 +369,37 @@ pub struct GraphEngine {
     graph: Py<Graph>,
 }
 
+/// Loads the table `table` (the bytes of a saved one, or a file's path)
+/// for `graph`; the message names the file or `table`.
+fn load_engine(py: Python<'_>, graph: &Graph, table: &Bound<'_, PyAny>) -> PyResult<Owning> {
+    let csr = CsrGraph::clone(&graph.csr);
+    if let Ok(bytes) = table.cast::<PyBytes>() {
+        return Owning::load(csr, bytes.as_bytes())
+            .map_err(|e| prefixed("table: cannot load the table", &e));
+    }
+    let path: PathBuf = table.extract()?;
+    let name = path.display().to_string();
+    let file = File::open(&path).map_err(|e| {
+        PyErr::from(std::io::Error::new(
+            e.kind(),
+            format!("{name}: cannot open the table file: {e}"),
+        ))
+    })?;
+    py.detach(|| Owning::load(csr, BufReader::new(file)))
+        .map_err(|e| prefixed(&format!("{name}: cannot load the table"), &e))
+}
+
 impl GraphEngine {
+    /// The saved form of the engine's table, or `ValueError` saying why
+    /// the search has none.
+    fn saved(&self) -> PyResult<Vec<u8>> {
+        let mut bytes = Vec::new();
+        self.owning
+            .save(&mut bytes)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(bytes)
+    }
+
     /// `node` checked against the graph's nodes.
     fn node(&self, node: i64, what: &str) -> PyResult<NodeId> {
         let n = self.owning.graph().node_count();
@@ -272,12 +419,64 @@ impl GraphEngine {
     #[pyo3(signature = (graph, search = "ch"))]
     fn new(py: Python<'_>, graph: Bound<'_, Graph>, search: &str) -> PyResult<GraphEngine> {
         let search: GraphSearch = search.parse().map_err(|e| to_py(&e))?;
-        let csr = CsrGraph::clone(&graph.get().graph);
-        let owning = py.detach(|| Owning::new(csr, search));
+        let g = graph.get();
+        let csr = CsrGraph::clone(&g.csr);
+        let owning = match (&g.places, search) {
+            (Some(places), GraphSearch::Astar) => py
+                .detach(|| Owning::with_coordinates(csr, places, search))
+                .map_err(|e| to_py(&e))?,
+            _ => py.detach(|| Owning::new(csr, search)),
+        };
         Ok(GraphEngine {
             owning,
             graph: graph.unbind(),
         })
+    }
+
+    /// The engine of the table `table` saved for `graph` (`save`,
+    /// `to_bytes` or `cairns graph build`): the bytes of one, or a file's
+    /// path. The search is the table's (`ch`, `hl` or `alt:K`). A table of
+    /// another graph, or a damaged one, raises `ValueError` naming what is
+    /// wrong; a file that cannot be opened, `OSError`.
+    #[staticmethod]
+    fn load(
+        py: Python<'_>, graph: Bound<'_, Graph>, table: &Bound<'_, PyAny>,
+    ) -> PyResult<GraphEngine> {
+        let owning = load_engine(py, graph.get(), table)?;
+        Ok(GraphEngine {
+            owning,
+            graph: graph.unbind(),
+        })
+    }
+
+    /// Writes the engine's table to `path` in the saved format that
+    /// `GraphEngine.load` and `cairns graph ... --table` read. A search
+    /// that builds no table (`dijkstra`, `astar`, `bidijkstra`) or one not
+    /// saved (`astar/fastmap:K`, rebuilt in a few Dijkstra searches)
+    /// raises `ValueError`.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "pyo3 extracts arguments by value"
+    )]
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let bytes = self.saved()?;
+        py.detach(|| {
+            let mut w = BufWriter::new(File::create(&path)?);
+            w.write_all(&bytes)?;
+            w.flush()
+        })
+        .map_err(|e| {
+            PyErr::from(std::io::Error::new(
+                e.kind(),
+                format!("{}: cannot write the table: {e}", path.display()),
+            ))
+        })
+    }
+
+    /// The engine's table in its saved format, as bytes (what `save`
+    /// writes).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.saved()?))
     }
 
     fn __reduce__<'py>(
@@ -285,11 +484,14 @@ impl GraphEngine {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let me = slf.get();
-        let args = (me.graph.clone_ref(py), me.owning.search().to_string());
-        Ok((
-            py.get_type::<GraphEngine>().into_any(),
-            args.into_pyobject(py)?,
-        ))
+        let graph = me.graph.clone_ref(py).into_bound(py).into_any();
+        let ty = py.get_type::<GraphEngine>();
+        if me.owning.table_kind().is_some() {
+            let table = PyBytes::new(py, &me.saved()?).into_any();
+            return Ok((ty.getattr("load")?, PyTuple::new(py, [graph, table])?));
+        }
+        let search = me.owning.search().to_string().into_pyobject(py)?.into_any();
+        Ok((ty.into_any(), PyTuple::new(py, [graph, search])?))
     }
 
     fn __repr__(&self) -> String {
@@ -323,6 +525,13 @@ impl GraphEngine {
     #[getter]
     fn table_bytes(&self) -> usize {
         self.owning.table_bytes()
+    }
+
+    /// Whether the table was loaded (`GraphEngine.load`, or unpickled)
+    /// rather than built here; `preprocess_s` is then the load's seconds.
+    #[getter]
+    fn loaded(&self) -> bool {
+        self.owning.is_loaded()
     }
 
     /// The cost of a shortest path from `start` to `goal` (node ids);
@@ -380,5 +589,21 @@ impl GraphEngine {
             });
         });
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The costs from each of `sources` to each of `targets` (1-D arrays
+    /// of node ids) as a `(len(sources), len(targets))` float array
+    /// (`inf`: no path), without the GIL: for `ch` the hierarchy's bucket
+    /// method and for `hl` label merges, both on every core; one query a
+    /// pair on this thread for the other searches.
+    fn matrix<'py>(
+        &self, py: Python<'py>, sources: &Bound<'py, PyAny>, targets: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let n = self.owning.graph().node_count();
+        let sources = ids(sources, "sources", n)?;
+        let targets = ids(targets, "targets", n)?;
+        let (rows, cols) = (sources.len(), targets.len());
+        let m = py.detach(|| self.owning.matrix(&sources, &targets));
+        PyArray1::from_vec(py, m.into_vec()).reshape([rows, cols])
     }
 }

@@ -37,3 +37,32 @@ def test_scenario_files_on_a_local_cluster(movingai):
         columns = cp.read_scen(scen)
         local = cp.Engine(engine.grid, "jps+").costs(columns["start"], columns["goal"])
         assert np.array_equal(engine.costs(columns["start"], columns["goal"]), local)
+
+
+def matrix_block(graph_path, table_path, sources, targets):
+    """On a worker: the graph read and its saved hierarchy loaded (not
+    built), one block of rows answered."""
+    engine = cp.GraphEngine.load(cp.Graph.read(graph_path), table_path)
+    assert engine.loaded
+    return engine.matrix(sources, targets)
+
+
+def test_a_distance_matrix_by_rows_on_a_local_cluster(roads, tmp_path):
+    graph_path = roads / "fast_paths" / "bremen_dist.gr"
+    bremen = cp.Graph.read(graph_path)
+    table = tmp_path / "bremen.ch"
+    cp.GraphEngine(bremen, "ch").save(table)
+    rng = np.random.default_rng(4)
+    sources, targets = rng.integers(0, bremen.node_count, (2, 300))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            parts = np.array_split(sources, 5)
+            blocks = client.gather(client.map(matrix_block, [graph_path] * 5, [table] * 5, parts, targets=targets))
+    matrix = np.vstack(blocks)
+    assert matrix.shape == (300, 300)
+    # Every entry as one machine's Dijkstra gives it, row by row.
+    dijkstra = cp.GraphEngine(bremen, "dijkstra")
+    for i in range(0, 300, 30):
+        want = dijkstra.costs(np.full(300, sources[i]), targets)
+        np.testing.assert_array_equal(matrix[i], want)
+    np.testing.assert_array_equal(matrix, cp.GraphEngine.load(bremen, table).matrix(sources, targets))

@@ -56,6 +56,7 @@ def test_the_python_examples_of_the_docs_run(doc, movingai, monkeypatch, capsys)
         assert out.startswith("cost 355.362 in "), out
     if doc == "docs/python.md":  # the Dask block ran, under its __main__ guard
         assert re.search(r"^\d+ queries checked, 4 engines back$", out, re.M), out
+        assert re.search(r"^1000 x 1000 matrix, \d+ entries without a path$", out, re.M), out
     if skipped:
         print(f"{doc}: not run, as marked: {'; '.join(skipped)}")
 

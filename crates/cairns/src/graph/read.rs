@@ -169,7 +169,7 @@ pub fn parse_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
 pub fn parse_graph_format(mut reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
     let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
     if is_pbf(head) {
-        return Ok((osm_graph(reader)?.0, GraphFormat::Osm));
+        return Ok((osm_graph(reader)?.graph, GraphFormat::Osm));
     }
     let mut lines = Lines::new(reader)?;
     let Some((number, line)) = lines.next_record()? else {
@@ -220,14 +220,18 @@ fn pbf_name(path: &Path) -> bool {
 
 /// The road graph of an OpenStreetMap PBF file, with the `osm` feature.
 #[cfg(feature = "osm")]
-fn osm_graph(reader: impl BufRead) -> Result<(CsrGraph, Option<Vec<[f64; 2]>>), ParseError> {
+fn osm_graph(reader: impl BufRead) -> Result<RoadGraph, ParseError> {
     let osm = super::osm::parse_osm(reader)?;
-    Ok((osm.graph, Some(osm.coordinates)))
+    Ok(RoadGraph {
+        graph: osm.graph,
+        format: GraphFormat::Osm,
+        lon_lat: Some(osm.coordinates),
+    })
 }
 
 /// Without the `osm` feature a PBF file is refused.
 #[cfg(not(feature = "osm"))]
-fn osm_graph(reader: impl BufRead) -> Result<(CsrGraph, Option<Vec<[f64; 2]>>), ParseError> {
+fn osm_graph(reader: impl BufRead) -> Result<RoadGraph, ParseError> {
     drop(reader);
     Err(ParseError::new(1, ParseErrorKind::OsmDisabled))
 }
@@ -279,21 +283,13 @@ pub struct RoadGraph {
 ///
 /// As [`read_graph`].
 pub fn read_road_graph(path: &Path) -> Result<RoadGraph, ParseError> {
-    let pbf = |reader: std::io::BufReader<std::fs::File>| {
-        let (graph, lon_lat) = osm_graph(reader)?;
-        Ok(RoadGraph {
-            graph,
-            format: GraphFormat::Osm,
-            lon_lat,
-        })
-    };
     if pbf_name(path) {
-        return load(path, pbf);
+        return load(path, osm_graph);
     }
     load(path, |mut reader| {
         let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
         if is_pbf(head) {
-            return pbf(reader);
+            return osm_graph(reader);
         }
         let (graph, format) = parse_graph_format(reader)?;
         Ok(RoadGraph {
