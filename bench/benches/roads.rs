@@ -7,7 +7,8 @@
 //! ```
 //!
 //! GRAPH is a path under `../shared/data/roads` (default: Bremen by
-//! distance and by time, South Seattle). `fast_paths` skips arcs of weight
+//! distance and by time, South Seattle; an `.xz` file such as
+//! `pace16/NY.gr.xz` is read through `xz -dc`, unit weights). `fast_paths` skips arcs of weight
 //! 0, so both are given the graph without them. Per graph it prints the
 //! preparation seconds of both, the mean and median microseconds per query
 //! (cairns: the cost and the unpacked path, as `fast_paths::calc_path`
@@ -24,7 +25,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use cairns::graph::{CsrGraph, Graph, NodeId, read_graph};
+use cairns::graph::{CsrGraph, Graph, NodeId};
 use cairns::search::{ChCache, ContractionHierarchy};
 use cairns_bench::roads::{BestRound, DEFAULT_GRAPHS, RoadArgs, seeded_queries};
 
@@ -63,8 +64,7 @@ struct Row {
 }
 
 fn run(relative: &str, args: &RoadArgs) -> Row {
-    let path = cairns_testdata::road_file(relative);
-    let read: CsrGraph = read_graph(&path).unwrap_or_else(|e| panic!("{e}"));
+    let read: CsrGraph = alt::read(relative);
     // fast_paths skips arcs of weight 0 (and self-loops, which no shortest
     // path takes): both sides get the graph without them, so that both
     // answer the same queries on the same graph.

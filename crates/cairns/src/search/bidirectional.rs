@@ -139,6 +139,21 @@ impl<Q: OpenSet> BiCache<Q> {
         2 * self.generation
     }
 
+    /// Every node the last query settled on either side, in id order (a
+    /// node both sides settled, once). Scans both record arrays: meant for
+    /// renderers, not for hot loops.
+    pub fn closed_nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let closed = self.open_stamp() + 1;
+        let settled =
+            move |side: &Side<Q>, i: usize| side.records.get(i).is_some_and(|r| r.stamp == closed);
+        let n = self.forward.records.len().max(self.backward.records.len());
+        (0..n)
+            .filter(move |&i| {
+                self.generation > 0 && (settled(&self.forward, i) || settled(&self.backward, i))
+            })
+            .map(|i| NodeId(i as u32))
+    }
+
     /// The statistics of the last query: `expanded` counts the nodes both
     /// sides settled.
     pub fn stats(&self) -> SearchStats {

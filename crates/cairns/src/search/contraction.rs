@@ -144,6 +144,18 @@ impl ContractionHierarchy {
         build::build(graph, params)
     }
 
+    /// The nodes the last query on `cache` (a query of this hierarchy)
+    /// reached in its two upward searches, in id order: its search space,
+    /// for drawing. Scans the cache's labels.
+    pub fn reached_nodes(&self, cache: &ChCache) -> Vec<NodeId> {
+        let mut nodes: Vec<NodeId> = cache
+            .reached_ranks()
+            .filter_map(|r| self.node_of.get(r as usize).map(|&v| NodeId(v)))
+            .collect();
+        nodes.sort_unstable();
+        nodes
+    }
+
     /// The number of nodes.
     pub fn node_count(&self) -> usize {
         self.rank.len()
@@ -416,6 +428,20 @@ impl ChCache {
     /// nodes included).
     pub fn settled(&self) -> u64 {
         self.settled
+    }
+
+    /// The ranks the last query's upward searches reached (settled, or
+    /// left on a heap when the query stopped), either side, in rank
+    /// order. Scans both label arrays: meant for renderers
+    /// ([`ContractionHierarchy::reached_nodes`] gives their node ids).
+    fn reached_ranks(&self) -> impl Iterator<Item = u32> + '_ {
+        let stamp = self.generation;
+        let at =
+            move |side: &ChSide, r: usize| side.labels.get(r).is_some_and(|l| l.stamp == stamp);
+        let n = self.forward.labels.len().max(self.backward.labels.len());
+        (0..n)
+            .filter(move |&r| stamp > 0 && (at(&self.forward, r) || at(&self.backward, r)))
+            .map(|r| r as u32)
     }
 
     fn begin(&mut self, n: usize) {

@@ -603,6 +603,26 @@ impl GraphEngine {
     }
 }
 
+impl GraphEngine {
+    /// The nodes the last query on `cache` searched, in id order: those it
+    /// settled (on either side, for `bidijkstra` and `alt:K`), or for `ch`
+    /// those its two upward searches reached; none for `hl`, whose cost
+    /// query merges two labels. Scans the cache: meant for drawing a
+    /// query (`cairns graph render`), not for hot loops.
+    pub fn searched_nodes(&self, cache: &GraphCache) -> Vec<NodeId> {
+        match (&self.built, self.search) {
+            (Built::Labels(..), _) => Vec::new(),
+            (Built::Hierarchy(ch), _) => ch.reached_nodes(&cache.ch),
+            (Built::Landmarks(_), _) | (Built::Nothing, GraphSearch::Bidijkstra) => {
+                cache.two.closed_nodes().collect()
+            }
+            (Built::Nothing | Built::Embedding(_) | Built::Straight(_), _) => {
+                cache.one.closed_nodes().collect()
+            }
+        }
+    }
+}
+
 /// The directed landmark table of `alt:K` on `graph`, saved with `hash`:
 /// a symmetric one, or one of more landmarks than `alt:K` takes, is
 /// refused, and a table of another graph is named as one.
@@ -683,6 +703,63 @@ mod tests {
             let e = bad.parse::<GraphSearch>().unwrap_err().to_string();
             assert!(e.contains("from 1 to 64"), "{bad}: {e}");
         }
+    }
+
+    /// What each search searched, as drawn: the start and goal of a query
+    /// with a path among them (one of them for a bidirectional search,
+    /// whose sides may meet first; none for `hl`), the nodes a one-way search
+    /// expanded and its goal, at most as many as a bidirectional one settled
+    /// (a node both sides settled is one), and for Dijkstra exactly the nodes no further from
+    /// the start than the goal, ties aside.
+    #[test]
+    fn searched_nodes_are_what_each_search_settled() {
+        let g = CsrGraph::from_edges(
+            6,
+            &[
+                (0, 1, 1.0),
+                (1, 2, 1.0),
+                (2, 3, 1.0),
+                (0, 4, 5.0),
+                (4, 3, 5.0),
+                (3, 5, 1.0),
+            ],
+        )
+        .unwrap();
+        for search in GraphSearch::ALL {
+            let engine = GraphEngine::new(g.clone(), search);
+            let mut cache = engine.cache();
+            assert_eq!(engine.cost(NodeId(0), NodeId(3), &mut cache), Some(3.0));
+            let nodes = engine.searched_nodes(&cache);
+            assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{search}: {nodes:?}");
+            if search == GraphSearch::Hl {
+                assert!(nodes.is_empty());
+                continue;
+            }
+            let ends = [NodeId(0), NodeId(3)].map(|v| nodes.contains(&v));
+            let settled = engine.settled(&cache) as usize;
+            match search {
+                // The hierarchy's upward searches start at both ends.
+                GraphSearch::Ch => assert_eq!(ends, [true, true], "{search}: {nodes:?}"),
+                // The sides may meet before one settles its root.
+                GraphSearch::Bidijkstra | GraphSearch::Alt { .. } => {
+                    assert!(ends.contains(&true), "{search}: {nodes:?}");
+                    assert!(nodes.len() <= settled, "{search}: {nodes:?}, {settled}");
+                }
+                // The goal is taken off OPEN but not expanded.
+                _ => {
+                    assert_eq!(ends, [true, true], "{search}: {nodes:?}");
+                    assert_eq!(nodes.len(), settled + 1, "{search}: {nodes:?}");
+                }
+            }
+            if search == GraphSearch::Dijkstra {
+                assert_eq!(nodes, [NodeId(0), NodeId(1), NodeId(2), NodeId(3)]);
+            }
+        }
+        // A query off the graph leaves nothing searched.
+        let engine = GraphEngine::new(g, GraphSearch::Bidijkstra);
+        let mut cache = engine.cache();
+        assert_eq!(engine.cost(NodeId(0), NodeId(9), &mut cache), None);
+        assert!(engine.searched_nodes(&cache).is_empty());
     }
 
     #[test]
