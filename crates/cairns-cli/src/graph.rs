@@ -33,10 +33,14 @@ pub enum Command {
     /// one pass (the hierarchy's bucket method for `ch`, label merges for
     /// `hl`), timed and checked.
     Matrix(MatrixArgs),
+    /// Draw one or two searches from a start to a goal into a PNG, over
+    /// the nodes' places (an OpenStreetMap extract's, or --coordinates):
+    /// the nodes each settled, and the path.
+    Render(crate::graph_render::RenderArgs),
 }
 
 /// `--search`'s parser: the library's graph search names.
-fn parse_search(s: &str) -> Result<GraphSearch, String> {
+pub(crate) fn parse_search(s: &str) -> Result<GraphSearch, String> {
     s.parse()
         .map_err(|e: cairns::spec::SpecError| e.to_string())
 }
@@ -161,6 +165,7 @@ pub fn run(command: &Command) -> anyhow::Result<Outcome> {
         Command::Queries(args) => queries(args),
         Command::Path(args) => path(args),
         Command::Matrix(args) => matrix(args),
+        Command::Render(args) => crate::graph_render::run(args),
     }
 }
 
@@ -219,18 +224,24 @@ fn where_nodes_lie(
     Ok(file.lon_lat.clone().map(Coordinates::LonLat))
 }
 
+/// The node of file id `id` in a graph of `n` nodes read from a file of
+/// `format`, or why there is none.
+pub(crate) fn node_of(id: u64, format: GraphFormat, n: usize) -> Result<NodeId, String> {
+    let first = u64::from(format.first_id());
+    let n = n as u64;
+    match id.checked_sub(first) {
+        Some(i) if i < n => Ok(NodeId(i as u32)),
+        _ => Err(format!(
+            "node {id} is out of range (ids {first} to {})",
+            (first + n).saturating_sub(1)
+        )),
+    }
+}
+
 impl Loaded {
     /// The node of file id `id`, or why there is none.
     fn node(&self, id: u64) -> Result<NodeId, String> {
-        let first = u64::from(self.format.first_id());
-        let n = self.graph().node_count() as u64;
-        match id.checked_sub(first) {
-            Some(i) if i < n => Ok(NodeId(i as u32)),
-            _ => Err(format!(
-                "node {id} is out of range (ids {first} to {})",
-                (first + n).saturating_sub(1)
-            )),
-        }
+        node_of(id, self.format, self.graph().node_count())
     }
 
     /// The file id of `node`.
@@ -280,7 +291,7 @@ impl Loaded {
 
 /// The engine of the table saved in `file` for `graph`, checked to be of
 /// `search` when one is asked for; every error names the file.
-fn load_engine(
+pub(crate) fn load_engine(
     graph: CsrGraph, file: &Path, search: Option<GraphSearch>,
 ) -> anyhow::Result<GraphEngine> {
     let name = file.display();
@@ -502,11 +513,7 @@ fn queries(args: &QueriesArgs) -> anyhow::Result<Outcome> {
             );
         }
     }
-    Ok(if mismatches.is_empty() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::success_if(mismatches.is_empty()))
 }
 
 /// `n` random nodes of `graph` from `rng`.
@@ -585,11 +592,7 @@ fn matrix(args: &MatrixArgs) -> anyhow::Result<Outcome> {
             println!("checked against {r}'s single queries: {mismatches} mismatches");
         }
     }
-    Ok(if mismatches == 0 {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::success_if(mismatches == 0))
 }
 
 /// `cairns graph path`.
@@ -643,9 +646,5 @@ fn path(args: &PathArgs) -> anyhow::Result<Outcome> {
         loaded.print_head(&args.graph.graph);
         println!("no path from {} to {}", args.from, args.to);
     }
-    Ok(if found.is_some() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::success_if(found.is_some()))
 }

@@ -9,6 +9,7 @@ mod demo;
 mod field;
 mod generate;
 mod graph;
+mod graph_render;
 mod json;
 mod landmarks;
 mod path;
@@ -93,6 +94,17 @@ pub enum Outcome {
     Success,
     /// Exit 1: no path, or a mismatch.
     NotFound,
+}
+
+impl Outcome {
+    /// `Success` when `ok` (a path found, no mismatch), else `NotFound`.
+    pub fn success_if(ok: bool) -> Outcome {
+        if ok {
+            Outcome::Success
+        } else {
+            Outcome::NotFound
+        }
+    }
 }
 
 fn main() -> ExitCode {

@@ -218,11 +218,7 @@ fn print_json(
         "preprocess_s": prepared.preprocess_s(),
         "table_bytes": prepared.table_bytes(),
     }))?;
-    Ok(if found.is_some() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    })
+    Ok(Outcome::success_if(found.is_some()))
 }
 
 /// One call of the search under the budget of `--max-expansions` and

@@ -51,19 +51,19 @@ pub const OUTLINE_FROM: u32 = 6;
 pub const HALO_BELOW: u32 = 4;
 
 // The page's colours (crates/cairns-web/static/app.js).
-const WALL: Rgb = [48, 48, 56];
-const FREE: Rgb = [255, 255, 255];
-const UNREACHABLE: Rgb = [190, 190, 190];
-const ONLY_A: Rgb = [245, 176, 65];
-const ONLY_B: Rgb = [93, 173, 226];
-const BOTH: Rgb = [125, 91, 166];
-const PATH: Rgb = [255, 212, 0];
-const START: Rgb = [0, 158, 115];
-const GOAL: Rgb = [213, 94, 0];
-const LANDMARK: Rgb = [240, 228, 66];
-const INK: Rgb = [20, 20, 20];
-const WHITE: Rgb = [255, 255, 255];
-const PAPER: Rgb = [245, 245, 240];
+pub(crate) const WALL: Rgb = [48, 48, 56];
+pub(crate) const FREE: Rgb = [255, 255, 255];
+pub(crate) const UNREACHABLE: Rgb = [190, 190, 190];
+pub(crate) const ONLY_A: Rgb = [245, 176, 65];
+pub(crate) const ONLY_B: Rgb = [93, 173, 226];
+pub(crate) const BOTH: Rgb = [125, 91, 166];
+pub(crate) const PATH: Rgb = [255, 212, 0];
+pub(crate) const START: Rgb = [0, 158, 115];
+pub(crate) const GOAL: Rgb = [213, 94, 0];
+pub(crate) const LANDMARK: Rgb = [240, 228, 66];
+pub(crate) const INK: Rgb = [20, 20, 20];
+pub(crate) const WHITE: Rgb = [255, 255, 255];
+pub(crate) const PAPER: Rgb = [245, 245, 240];
 
 /// Options of `cairns render`.
 #[derive(Debug, clap::Args)]
@@ -108,7 +108,14 @@ pub struct Args {
     /// right), both included.
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_crop)]
     pub crop: Option<Crop>,
-    /// A line of text drawn above the map.
+    #[command(flatten)]
+    pub picture: PictureArgs,
+}
+
+/// What both renders take about the picture: a title, `--json`, the file.
+#[derive(Debug, clap::Args)]
+pub struct PictureArgs {
+    /// A line of text drawn above the picture.
     #[arg(long)]
     pub title: Option<String>,
     /// Print one JSON object (each search, and the file written) instead
@@ -321,7 +328,7 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         None => Layout::for_map(crop.width, crop.height),
     };
     let jump_points = args.algorithm == Some(Algorithm::Jps);
-    let title = title(args.title.as_deref(), &graph);
+    let title = title(args.picture.title.as_deref(), &graph);
     let picture = Picture {
         layout,
         crop,
@@ -329,43 +336,63 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         jump_points,
     };
     let canvas = draw(&graph, &picture, &runs, start, goal);
-    canvas.save_png(&args.output)?;
+    canvas.save_png(&args.picture.output)?;
 
-    let outcome = if runs[0].cost.is_some() {
-        Outcome::Success
-    } else {
-        Outcome::NotFound
-    };
-    if args.json {
+    let outcome = Outcome::success_if(runs[0].cost.is_some());
+    if args.picture.json {
         print_json(args, &runs, &canvas, &layout)?;
         return Ok(outcome);
     }
+    let lines: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            format!(
+                "{:<10} expanded {:>9}  cost {}  search {:.3} ms{}",
+                r.label,
+                r.expanded,
+                cost_text(r.cost),
+                r.search_seconds * 1e3,
+                r.table_seconds
+                    .map_or_else(String::new, |t| format!("  table {:.1} ms", t * 1e3)),
+            )
+        })
+        .collect();
+    print_summary(
+        &lines,
+        &args.picture.output,
+        &canvas,
+        Some(&layout.describe()),
+        t_total.elapsed().as_secs_f64(),
+    )?;
+    Ok(outcome)
+}
+
+/// A cost as the text summaries print it: six decimals, or `none`.
+pub(crate) fn cost_text(cost: Option<f64>) -> String {
+    cost.map_or_else(|| "none".to_string(), |c| format!("{c:.6}"))
+}
+
+/// The text summary of a render: a line a search (tagged `a`, `b`), then
+/// the file written, its size, how it was scaled (`how`) and the seconds
+/// the whole command took.
+pub(crate) fn print_summary(
+    lines: &[String], output: &Path, canvas: &Canvas, how: Option<&str>, seconds: f64,
+) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    for (tag, r) in ["a", "b"].iter().zip(&runs) {
-        let cost = r
-            .cost
-            .map_or_else(|| "none".to_string(), |c| format!("{c:.6}"));
-        writeln!(
-            out,
-            "{tag} {:<10} expanded {:>9}  cost {cost}  search {:.3} ms{}",
-            r.label,
-            r.expanded,
-            r.search_seconds * 1e3,
-            r.table_seconds
-                .map_or_else(String::new, |t| format!("  table {:.1} ms", t * 1e3)),
-        )?;
+    for (tag, line) in ["a", "b"].iter().zip(lines) {
+        writeln!(out, "{tag} {line}")?;
     }
+    let how = how.map_or_else(String::new, |h| format!(", {h}"));
     writeln!(
         out,
-        "wrote {} ({}x{} px, {}) in {:.0} ms",
-        args.output.display(),
+        "wrote {} ({}x{} px{how}) in {:.0} ms",
+        output.display(),
         canvas.width(),
         canvas.height(),
-        layout.describe(),
-        t_total.elapsed().as_secs_f64() * 1e3
+        seconds * 1e3
     )?;
     out.flush().context("writing to stdout")?;
-    Ok(outcome)
+    Ok(())
 }
 
 /// `--json`: each search (`cost` null without a path) and the picture
@@ -389,7 +416,7 @@ fn print_json(args: &Args, runs: &[Run], canvas: &Canvas, layout: &Layout) -> an
         "map": name,
         "search": args.algorithm.unwrap_or_default().name(),
         "searches": searches,
-        "output": args.output.display().to_string(),
+        "output": args.picture.output.display().to_string(),
         "width_px": canvas.width(),
         "height_px": canvas.height(),
         "scale": layout.describe(),
@@ -608,15 +635,23 @@ fn draw(graph: &GridGraph, pic: &Picture<'_>, runs: &[Run], start: NodeId, goal:
         &centre,
         &inside,
     );
+    draw_legend(&mut canvas, &legend, title_h + map_h + 8, line_h, scale);
+    canvas
+}
+
+/// The legend's lines from pixel row `top`, `line_h` apart, each with its
+/// swatch where it has one, in text of `scale`.
+pub(crate) fn draw_legend(
+    canvas: &mut Canvas, legend: &[(Option<Rgb>, String)], top: u32, line_h: u32, scale: u32,
+) {
     for (i, (swatch, text)) in legend.iter().enumerate() {
-        let y = i64::from(title_h + map_h + 8 + i as u32 * line_h);
+        let y = i64::from(top + i as u32 * line_h);
         if let Some(color) = swatch {
             canvas.fill_rect(8, y - 1, 24, text_height(scale) + 2, INK);
             canvas.fill_rect(9, y, 22, text_height(scale), *color);
         }
         canvas.text(40, y, text, scale, INK);
     }
-    canvas
 }
 
 /// Per pixel of the map's part of the picture, the largest class of its
@@ -687,8 +722,20 @@ fn draw_markers(
         canvas.fill_rect(tx - 1, ty - 1, tw + 2, th + 2, WHITE);
         canvas.text(tx, ty, &label, 1, INK);
     }
-    if inside(goal) {
-        let (gx, gy) = centre(goal);
+    draw_ends(
+        canvas,
+        inside(start).then(|| centre(start)),
+        inside(goal).then(|| centre(goal)),
+        size,
+    );
+}
+
+/// The goal (a square with a cross) and the start (a disc) at these
+/// pixels, where given, of side about `2 * size`.
+pub(crate) fn draw_ends(
+    canvas: &mut Canvas, start: Option<(i64, i64)>, goal: Option<(i64, i64)>, size: u32,
+) {
+    if let Some((gx, gy)) = goal {
         let gr = i64::from(size);
         canvas.fill_rect(gx - gr - 1, gy - gr - 1, 2 * size + 3, 2 * size + 3, INK);
         canvas.fill_rect(gx - gr, gy - gr, 2 * size + 1, 2 * size + 1, GOAL);
@@ -696,8 +743,7 @@ fn draw_markers(
         canvas.line((gx - arm, gy - arm), (gx + arm, gy + arm), 1, WHITE);
         canvas.line((gx - arm, gy + arm), (gx + arm, gy - arm), 1, WHITE);
     }
-    if inside(start) {
-        let (sx, sy) = centre(start);
+    if let Some((sx, sy)) = start {
         canvas.fill_circle(sx, sy, size + 1, INK);
         canvas.fill_circle(sx, sy, size, START);
     }
@@ -716,31 +762,38 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-fn millis(seconds: f64) -> String {
+pub(crate) fn millis(seconds: f64) -> String {
     format!("{:.2} ms", seconds * 1e3)
 }
 
 /// "B (dh:4) expands 2.6x fewer cells than A (zero)".
 fn ratio_line(runs: &[Run], what: &str) -> Option<String> {
     let [a, b] = runs else { return None };
-    let name = |tag: &str, r: &Run| format!("{tag} ({})", r.label);
-    if a.expanded == b.expanded {
-        return Some(format!(
-            "{} and {} expand as many {what}",
-            name("B", b),
-            name("A", a)
-        ));
-    }
-    let (x, word) = if b.expanded < a.expanded {
-        (a.expanded as f64 / b.expanded.max(1) as f64, "fewer")
-    } else {
-        (b.expanded as f64 / a.expanded.max(1) as f64, "more")
-    };
-    Some(format!(
-        "{} expands {x:.1}x {word} {what} than {}",
-        name("B", b),
-        name("A", a)
+    let verbs = ("expands", "expand");
+    Some(compare_line(
+        (&a.label, a.expanded),
+        (&b.label, b.expanded),
+        verbs,
+        what,
     ))
+}
+
+/// How B's count compares with A's, each given as `(label, count)`:
+/// "B (dh:4) expands 2.6x fewer cells than A (zero)", with `verbs` the
+/// verb's singular and plural ("expands", "expand").
+pub(crate) fn compare_line(
+    (a_label, a): (&str, u64), (b_label, b): (&str, u64), (one, both): (&str, &str), what: &str,
+) -> String {
+    let (a_name, b_name) = (format!("A ({a_label})"), format!("B ({b_label})"));
+    if a == b {
+        return format!("{b_name} and {a_name} {both} as many {what}");
+    }
+    let (x, word) = if b < a {
+        (a as f64 / b.max(1) as f64, "fewer")
+    } else {
+        (b as f64 / a.max(1) as f64, "more")
+    };
+    format!("{b_name} {one} {x:.1}x {word} {what} than {a_name}")
 }
 
 fn legend_lines(runs: &[Run], jump_points: bool) -> Vec<(Option<Rgb>, String)> {

@@ -470,3 +470,88 @@ fn render_takes_a_table_of_any_kind() {
         assert!(text.contains(says), "{build}: {text}");
     }
 }
+
+/// `cairns graph render` draws an extract over its places: the nodes
+/// Dijkstra settled and A* did not in A's colour, those both settled in
+/// both's, none in B's alone (A* over a consistent heuristic settles no
+/// node Dijkstra leaves), the path and both ends; the JSON counts what
+/// each search settled. A graph whose file does not place its nodes is
+/// refused with the way out.
+#[test]
+fn graph_render_draws_the_nodes_each_search_settled() {
+    let dir = temp_dir("graph");
+    let andorra = cairns_testdata::road_file("osm/andorra.osm.pbf");
+    let andorra = andorra.to_str().unwrap();
+    let out = dir.join("andorra.png");
+    let o = cairns(&[
+        "graph",
+        "render",
+        andorra,
+        "0",
+        "9000",
+        "--search",
+        "dijkstra",
+        "--compare",
+        "astar",
+        "--title",
+        "Andorra",
+        "--json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    crate::assert_exit(&o, 0);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (a, b) = (&j["searches"][0], &j["searches"][1]);
+    assert_eq!(
+        (a["search"].as_str(), b["search"].as_str()),
+        (Some("dijkstra"), Some("astar"))
+    );
+    assert_eq!(a["cost"], b["cost"], "{j}");
+    let settled = |r: &serde_json::Value| r["settled"].as_u64().unwrap();
+    assert!(settled(b) * 2 < settled(a), "{j}");
+    // The goal is drawn among the nodes settled: taken off OPEN, not expanded.
+    assert_eq!(a["drawn"].as_u64(), Some(settled(a) + 1), "{j}");
+    let (width, height, px) = decode(&out);
+    assert_eq!(
+        (Some(u64::from(width)), Some(u64::from(height))),
+        (j["width_px"].as_u64(), j["height_px"].as_u64())
+    );
+    let counts = colour_counts(&px);
+    for (name, colour) in [
+        ("A only", ONLY_A),
+        ("both", BOTH),
+        ("path", PATH),
+        ("start", START),
+        ("goal", GOAL),
+    ] {
+        assert!(
+            counts.get(&colour).copied().unwrap_or(0) > 20,
+            "no {name} pixels"
+        );
+    }
+    // The legend's swatch is B's only pixels.
+    assert!(
+        counts.get(&ONLY_B).copied().unwrap_or(0) < 800,
+        "{:?}",
+        counts.get(&ONLY_B)
+    );
+
+    let rome = cairns_testdata::road_file("dimacs/rome99.gr");
+    let o = cairns(&[
+        "graph",
+        "render",
+        rome.to_str().unwrap(),
+        "1",
+        "2",
+        "-o",
+        dir.join("r.png").to_str().unwrap(),
+    ]);
+    crate::assert_exit(&o, 2);
+    let refused = crate::stderr(&o);
+    assert!(
+        refused.contains("rome99.gr: the file does not say where its nodes lie")
+            && refused.contains("--coordinates"),
+        "{refused}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -709,22 +709,12 @@ mod tests {
     /// with a path among them (one of them for a bidirectional search,
     /// whose sides may meet first; none for `hl`), the nodes a one-way search
     /// expanded and its goal, at most as many as a bidirectional one settled
-    /// (a node both sides settled is one), and for Dijkstra exactly the nodes no further from
-    /// the start than the goal, ties aside.
+    /// (a node both sides settled is one), and for Dijkstra exactly the
+    /// nodes no further from the start than the goal.
     #[test]
     fn searched_nodes_are_what_each_search_settled() {
-        let g = CsrGraph::from_edges(
-            6,
-            &[
-                (0, 1, 1.0),
-                (1, 2, 1.0),
-                (2, 3, 1.0),
-                (0, 4, 5.0),
-                (4, 3, 5.0),
-                (3, 5, 1.0),
-            ],
-        )
-        .unwrap();
+        let arcs = "a 0 1 1\na 1 2 1\na 2 3 1\na 0 4 5\na 4 3 5\na 3 5 1\n";
+        let g = crate::graph::parse_arcs(arcs.as_bytes()).unwrap();
         for search in GraphSearch::ALL {
             let engine = GraphEngine::new(g.clone(), search);
             let mut cache = engine.cache();
