@@ -10,9 +10,8 @@ use cairns::spec::{GraphEngine as Owning, GraphSearch};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
 
-use crate::convert::{asarray, dtype_kind, same_length};
+use crate::convert::{Reduced, asarray, dtype_kind, same_length};
 use crate::errors::to_py;
 
 /// Edge columns as numpy arrays: `(sources, targets, weights)`.
@@ -186,9 +185,7 @@ impl Graph {
         })
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let (s, t, w) = me.columns();
@@ -280,9 +277,7 @@ impl GraphEngine {
         })
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let args = (me.graph.clone_ref(py), me.owning.search().to_string());
