@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
-use cairns::movingai::runner::median;
 use cairns::search::{Budgeted, GoalBounds};
 use cairns::spec::{Engine, SearchSpec};
 use cairns_bench::{
-    edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,
+    close_cell, edit_args, edit_medians, edit_set, jps_plus_engine, least_us, least_us_in_turn,
+    open_queries, print_table_head,
 };
 
 /// The engine's goal-bounding table: boxed jump points and all of them.
@@ -50,12 +50,8 @@ fn one_edit(
     whole: &Engine, graph: &mut GridGraph, cell: NodeId, queries: &[(NodeId, NodeId)],
     slice: Duration,
 ) -> Figures {
-    let (x, y) = graph.coords(cell);
-    graph.set_tile(x, y, Tile::Tree);
-    let t0 = Instant::now();
-    let edited = whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
-    let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let exact = Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
+    let (edited, edit_ms, (x, y)) = close_cell(whole, graph, cell);
+    let exact = jps_plus_engine(graph);
     let mut plus = exact.searcher();
     let (queries, want) = open_queries(&mut plus, queries, cell);
     // jps+ and jps+bb without boxes, in turn.
@@ -122,20 +118,18 @@ fn main() {
             .unwrap_or(built);
         let points = boxed(&whole).1;
         let slice = GoalBounds::spec_budget(&graph) / 8;
-        let figures: Vec<Figures> = cells
-            .into_iter()
-            .map(|cell| one_edit(&whole, &mut graph, cell, &queries, slice))
-            .collect();
-        let m = |i: usize| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>());
+        let m = edit_medians(cells, |cell| {
+            one_edit(&whole, &mut graph, cell, &queries, slice)
+        });
         println!(
             "| {map} | {points} | {:.2} | {:.2} | {:.2} | {:.2} ({:.0}%) | {:.2} | {:.2} |",
-            m(0),
-            m(1),
-            m(2),
-            m(3),
-            100.0 * m(5),
-            m(4),
-            m(6),
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            100.0 * m[5],
+            m[4],
+            m[6],
         );
     }
 }

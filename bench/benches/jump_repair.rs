@@ -28,8 +28,7 @@ use cairns::grid::Tile;
 use cairns::movingai::runner::median;
 use cairns::rng::SplitMix64;
 use cairns::search::{JumpTable, Searcher};
-use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{edit_args, octile_map, print_table_head};
+use cairns_bench::{edit_args, jps_plus_engine, octile_map, print_table_head};
 
 fn main() {
     let (maps, edits, seed) = edit_args(&[
@@ -37,7 +36,6 @@ fn main() {
         "maze/maze512-1-0.map",
         "room/16room_000.map",
     ]);
-    let spec: SearchSpec = "jps+".parse().expect("a spec");
     println!("one-cell edits, {edits} cells closed and opened again per map, seed {seed}");
     println!(
         "every repaired table checked equal to a new build; every edited engine's first answer to a fresh engine's"
@@ -56,7 +54,7 @@ fn main() {
     for map in maps {
         let mut graph = octile_map(&map);
         let mut table = JumpTable::build(&graph);
-        let mut engine = Engine::new(graph.clone(), &spec).expect("jps+ on an octile map");
+        let mut engine = jps_plus_engine(&graph);
         let mut rng = SplitMix64::new(seed);
         let (mut repair, mut build, mut edited) = (Vec::new(), Vec::new(), Vec::new());
         let (mut searchers, mut switches, mut drops) = (Vec::new(), Vec::new(), Vec::new());
@@ -104,7 +102,7 @@ fn main() {
                 let t0 = Instant::now();
                 drop(previous);
                 drops.push(t0.elapsed().as_secs_f64() * 1e3);
-                let fresh = Engine::new(graph.clone(), &spec).expect("jps+");
+                let fresh = jps_plus_engine(&graph);
                 let want = fresh.searcher().search_cost(a, b);
                 assert_eq!(
                     replaced.search_cost(a, b),

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use cairns::movingai::runner::{Checker, Instance, Reference};
 use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{BenchArgs, RatioTable, alternated_engines};
+use cairns_bench::{BenchArgs, RatioTable, alternated_engines, jps_plus_engine};
 
 fn main() {
     let args = BenchArgs::from_env(&["--every"]);
@@ -37,7 +37,6 @@ fn main() {
     ]);
     let names = ["jps+bb".to_owned(), "sub".to_owned()];
     let mut table = RatioTable::new(&names, ["jps+", "tier"]);
-    let plus: SearchSpec = "jps+".parse().expect("a spec");
     println!("every {every} scenario(s); each tier built within its default budget");
     println!("{}", table.start_set());
     for map in maps {
@@ -47,7 +46,7 @@ fn main() {
             cairns_testdata::file(&format!("{map}.scen"))
         };
         let inst = Instance::load(&scen, None, every).unwrap_or_else(|e| panic!("{e}"));
-        let base = Engine::new(inst.graph.clone(), &plus).expect("jps+ on an octile map");
+        let base = jps_plus_engine(&inst.graph);
         for (k, name) in names.iter().enumerate() {
             let spec: SearchSpec = name.parse().expect("a spec");
             let tier = Engine::new(inst.graph.clone(), &spec).expect("the tier on an octile map");

@@ -27,11 +27,11 @@ use std::time::Instant;
 
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Tile};
-use cairns::movingai::runner::median;
 use cairns::search::{Budgeted, SubgoalGraph};
 use cairns::spec::{Engine, SearchSpec};
 use cairns_bench::{
-    edit_args, edit_set, least_us, least_us_in_turn, open_queries, print_table_head,
+    close_cell, edit_args, edit_medians, edit_set, jps_plus_engine, least_us, least_us_in_turn,
+    open_queries, print_table_head, timed_ms,
 };
 
 /// The engine's subgoal graph.
@@ -60,15 +60,10 @@ fn one_edit(
     whole: &Engine, plus_whole: &Engine, graph: &mut GridGraph, cell: NodeId,
     queries: &[(NodeId, NodeId)],
 ) -> Figures {
-    let (x, y) = graph.coords(cell);
-    graph.set_tile(x, y, Tile::Tree);
-    let t0 = Instant::now();
-    let edited = whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
-    let edit_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let (edited, edit_ms, (x, y)) = close_cell(whole, graph, cell);
     assert!(edited.is_behind());
-    let t0 = Instant::now();
-    let plus_edited = plus_whole.edited(&[(x, y, Tile::Tree)]).expect("an edit");
-    let plus_edit_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let (plus_edited, plus_edit_ms) =
+        timed_ms(|| plus_whole.edited(&[(x, y, Tile::Tree)]).expect("an edit"));
     let mut plus = plus_edited.searcher();
     let (queries, want) = open_queries(&mut plus, queries, cell);
     // jps+ and the engine behind its map, in turn.
@@ -85,9 +80,7 @@ fn one_edit(
         "the graph repaired after the edit at ({x}, {y}) differs from a build"
     );
     let ranked_us = least_us(&mut ranked.searcher(), &queries, &want);
-    let t0 = Instant::now();
-    let repaired = subgoals(whole).edited(graph, &[cell]);
-    let repair_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let (repaired, repair_ms) = timed_ms(|| subgoals(whole).edited(graph, &[cell]));
     drop(repaired);
     graph.set_tile(x, y, Tile::Ground);
     [
@@ -131,23 +124,14 @@ fn main() {
         let t0 = Instant::now();
         let whole = Engine::new(graph.clone(), &sub).expect("sub on an octile map");
         let build_s = t0.elapsed().as_secs_f64();
-        let plus_whole =
-            Engine::new(graph.clone(), &"jps+".parse().expect("a spec")).expect("jps+");
+        let plus_whole = jps_plus_engine(&graph);
         let count = subgoals(&whole).subgoals().len();
-        let figures: Vec<Figures> = cells
-            .into_iter()
-            .map(|cell| one_edit(&whole, &plus_whole, &mut graph, cell, &queries))
-            .collect();
-        let m = |i: usize| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>());
+        let m = edit_medians(cells, |cell| {
+            one_edit(&whole, &plus_whole, &mut graph, cell, &queries)
+        });
         println!(
             "| {map} | {count} | {build_s:.2} | {:.2} | {:.2} | {:.1} | {:.1} | {:.2} | {:.2} | {:.1} |",
-            m(0),
-            m(5),
-            m(1),
-            m(2),
-            m(6),
-            m(4),
-            m(3),
+            m[0], m[5], m[1], m[2], m[6], m[4], m[3],
         );
     }
 }

@@ -374,6 +374,52 @@ pub fn least_us_in_turn(
     (a_us, b_us)
 }
 
+/// A `jps+` engine on a copy of `graph`: the baseline the preprocessed
+/// tiers are measured beside, and what the wall-edit benchmarks check
+/// their answers against.
+///
+/// # Panics
+///
+/// When `graph` is not an octile map without terrain costs.
+pub fn jps_plus_engine(graph: &cairns::grid::GridGraph) -> Engine {
+    let spec: SearchSpec = "jps+".parse().expect("a spec");
+    Engine::new(graph.clone(), &spec).expect("jps+ on an octile map")
+}
+
+/// The value `f` returns and the milliseconds it took.
+pub fn timed_ms<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t0 = Instant::now();
+    let value = f();
+    (value, t0.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Closes `cell` of `graph` (a wall-edit benchmark's copy of `whole`'s
+/// map) and the same cell of `whole` by [`Engine::edited`]: the edited
+/// engine, the milliseconds the edit took and the cell's `(x, y)`, where
+/// the benchmark opens `graph` again when its edit is measured.
+///
+/// # Panics
+///
+/// When the engine refuses the edit.
+pub fn close_cell(
+    whole: &Engine, graph: &mut cairns::grid::GridGraph, cell: cairns::graph::NodeId,
+) -> (Engine, f64, (u32, u32)) {
+    use cairns::grid::Tile;
+    let (x, y) = graph.coords(cell);
+    graph.set_tile(x, y, Tile::Tree);
+    let (edited, ms) = timed_ms(|| whole.edited(&[(x, y, Tile::Tree)]).expect("an edit"));
+    (edited, ms, (x, y))
+}
+
+/// The median of each column of the figures `one_edit` measures for each
+/// of `cells`: a wall-edit benchmark's row for one map.
+pub fn edit_medians<const N: usize>(
+    cells: Vec<cairns::graph::NodeId>, one_edit: impl FnMut(cairns::graph::NodeId) -> [f64; N],
+) -> [f64; N] {
+    let figures: Vec<[f64; N]> = cells.into_iter().map(one_edit).collect();
+    std::array::from_fn(|i| median(&figures.iter().map(|f| f[i]).collect::<Vec<_>>()))
+}
+
 /// A command line a benchmark cannot run with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgError(String);

@@ -163,8 +163,6 @@ pub(super) fn main(args: &RoadArgs) {
         let avoid = prepare(&g, LANDMARKS, Placement::Avoid { seed: args.seed });
         let farthest = prepare(&g, LANDMARKS, Placement::Farthest { seed: args.seed });
         let bd = BidirectionalDijkstra::new(&g);
-        let alt = BidirectionalAlt::new(&g, &avoid.table);
-        let far = BidirectionalAlt::new(&g, &farthest.table);
         let k = LANDMARKS;
         let mut rows = vec![measure(
             "bidirectional Dijkstra".into(),
@@ -173,30 +171,24 @@ pub(super) fn main(args: &RoadArgs) {
             rounds,
             &|s, t, c| bd.search_cost(s, t, c),
         )];
-        rows.push(measure(
-            format!("ALT, {k} avoid"),
-            Some(avoid.figures()),
-            &queries,
-            rounds,
-            &|s, t, c| alt.search_cost(s, t, c),
-        ));
-        for active in [4, 8] {
-            let a = alt.clone().with_active(active);
+        // Each ALT row: its name, its landmarks and how many are active
+        // per query (0: all).
+        let alts = [
+            (format!("ALT, {k} avoid"), &avoid, 0),
+            (format!("ALT, {k} avoid, 4 active"), &avoid, 4),
+            (format!("ALT, {k} avoid, 8 active"), &avoid, 8),
+            (format!("ALT, {k} farthest"), &farthest, 0),
+        ];
+        for (name, prepared, active) in alts {
+            let alt = BidirectionalAlt::new(&g, &prepared.table).with_active(active);
             rows.push(measure(
-                format!("ALT, {k} avoid, {active} active"),
-                Some(avoid.figures()),
+                name,
+                Some(prepared.figures()),
                 &queries,
                 rounds,
-                &|s, t, c| a.search_cost(s, t, c),
+                &|s, t, c| alt.search_cost(s, t, c),
             ));
         }
-        rows.push(measure(
-            format!("ALT, {k} farthest"),
-            Some(farthest.figures()),
-            &queries,
-            rounds,
-            &|s, t, c| far.search_cost(s, t, c),
-        ));
         print_rows(relative, &g, &queries, &rows);
     }
 }

@@ -145,7 +145,7 @@ pub unsafe extern "C" fn cairns_engine_new_with_tables(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_engine_free(engine: *mut cairns_engine) -> cairns_status {
     // SAFETY: the caller's contract.
-    guard(|| unsafe { handle::free(engine, "engine") }.map(|()| cairns_status::CAIRNS_OK))
+    unsafe { handle::free(engine, "engine") }
 }
 
 /// The engine's spec as resolved (defaults filled in:

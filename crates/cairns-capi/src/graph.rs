@@ -148,7 +148,7 @@ pub unsafe extern "C" fn cairns_graph_engine_free(
     engine: *mut cairns_graph_engine,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
-    guard(|| unsafe { handle::free(engine, "engine") }.map(|()| cairns_status::CAIRNS_OK))
+    unsafe { handle::free(engine, "engine") }
 }
 
 /// The number of nodes of the engine's graph; 0 for a NULL or wrong handle.
@@ -209,7 +209,7 @@ pub unsafe extern "C" fn cairns_graph_searcher_free(
     searcher: *mut cairns_graph_searcher,
 ) -> cairns_status {
     // SAFETY: the caller's contract.
-    guard(|| unsafe { handle::free(searcher, "searcher") }.map(|()| cairns_status::CAIRNS_OK))
+    unsafe { handle::free(searcher, "searcher") }
 }
 
 impl SearcherState {

@@ -81,26 +81,29 @@ pub(crate) unsafe fn get_mut<'a, T: Kind>(ptr: *mut Handle<T>, what: &str) -> Re
     Ok(unsafe { &mut (*ptr).value })
 }
 
-/// Frees the handle `ptr` (NULL does nothing), clearing its tag first so
-/// that a later use of the same pointer is refused while the memory has not
-/// been reused.
+/// Runs a `_free` entry point, as [`make`] runs one that makes a handle:
+/// frees the handle `ptr` (NULL does nothing) under [`guard`], clearing
+/// its tag first so that a later use of the same pointer is refused while
+/// the memory has not been reused.
 ///
 /// # Safety
 ///
 /// As [`check`], and the handle is not used after this call.
-pub(crate) unsafe fn free<T: Kind>(ptr: *mut Handle<T>, what: &str) -> Result<()> {
-    if ptr.is_null() {
-        return Ok(());
-    }
-    // SAFETY: the caller's contract.
-    unsafe { check(ptr, what)? };
-    // SAFETY: `ptr` came from `into_raw` (its tag says it is a live handle
-    // of kind `T`), so it is a `Box` allocation this library owns; the
-    // caller gives it up.
-    let mut boxed = unsafe { Box::from_raw(ptr) };
-    boxed.tag = 0;
-    drop(boxed);
-    Ok(())
+pub(crate) unsafe fn free<T: Kind>(ptr: *mut Handle<T>, what: &str) -> cairns_status {
+    guard(|| {
+        if ptr.is_null() {
+            return Ok(cairns_status::CAIRNS_OK);
+        }
+        // SAFETY: the caller's contract.
+        unsafe { check(ptr, what)? };
+        // SAFETY: `ptr` came from `into_raw` (its tag says it is a live
+        // handle of kind `T`), so it is a `Box` allocation this library
+        // owns; the caller gives it up.
+        let mut boxed = unsafe { Box::from_raw(ptr) };
+        boxed.tag = 0;
+        drop(boxed);
+        Ok(cairns_status::CAIRNS_OK)
+    })
 }
 
 /// Writes `value` to the out-pointer `out`.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use cairns::graph::NodeId;
 use cairns::grid::{Grid, GridGraph, Neighborhood};
 
-use crate::error::{Failure, Result, cairns_status, guard, guard_value};
+use crate::error::{Failure, Result, cairns_status, guard_value};
 use crate::handle::{self, Handle, Kind};
 
 /// A grid map under a movement rule: create it with
@@ -306,7 +306,7 @@ pub unsafe extern "C" fn cairns_map_height(map: *const cairns_map) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_map_free(map: *mut cairns_map) -> cairns_status {
     // SAFETY: the caller's contract.
-    guard(|| unsafe { handle::free(map, "map") }.map(|()| cairns_status::CAIRNS_OK))
+    unsafe { handle::free(map, "map") }
 }
 
 /// The node of `(x, y)` on `graph`, refused as the `cairns` command refuses

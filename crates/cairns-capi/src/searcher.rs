@@ -101,7 +101,7 @@ pub unsafe extern "C" fn cairns_searcher_new(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cairns_searcher_free(searcher: *mut cairns_searcher) -> cairns_status {
     // SAFETY: the caller's contract.
-    guard(|| unsafe { handle::free(searcher, "searcher") }.map(|()| cairns_status::CAIRNS_OK))
+    unsafe { handle::free(searcher, "searcher") }
 }
 
 /// The searcher behind `searcher`, brought up to date with its engine's

@@ -7,6 +7,11 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+/// What a class's `__reduce__` returns for pickling: the callable that
+/// unpickling calls (the class, or a constructor of its state) and its
+/// arguments.
+pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>);
+
 /// The movement rule named `movement`: any name the library reads
 /// ([`Neighborhood::names`]: `"octile"` (or `8`), `"4"` (or `4`, `"four"`),
 /// `"octile-cut"` (or `"8-cut"`, `"corner-cutting"`), octile with corner

@@ -15,7 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
-use crate::convert::{self, path_array};
+use crate::convert::{self, Reduced, path_array};
 use crate::errors::{prefixed, to_py};
 use crate::grid::Grid;
 
@@ -238,9 +238,7 @@ impl Engine {
     /// Pickles as the grid, the spec as given and the tables in their
     /// saved form, so that unpickling loads the tables instead of building
     /// them again.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let tables = me.saved_tables(py)?;

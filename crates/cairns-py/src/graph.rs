@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::convert::{asarray, dtype_kind, same_length};
+use crate::convert::{Reduced, asarray, dtype_kind, same_length};
 use crate::errors::{prefixed, to_py};
 
 /// Edge columns as numpy arrays: `(sources, targets, weights)`.
@@ -268,9 +268,7 @@ impl Graph {
         })
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let (s, t, w) = me.columns();
@@ -479,9 +477,7 @@ impl GraphEngine {
         Ok(PyBytes::new(py, &self.saved()?))
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let graph = me.graph.clone_ref(py).into_bound(py).into_any();

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{self, asarray, dtype_kind, movement_name, neighborhood};
+use crate::convert::{self, Reduced, asarray, dtype_kind, movement_name, neighborhood};
 use crate::errors::to_py;
 
 /// A grid map under a movement rule: walls (and optionally a cost per
@@ -119,9 +119,7 @@ impl Grid {
         Ok(Grid::from_graph(graph, name))
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
         let me = slf.get();
         let g = &me.graph;

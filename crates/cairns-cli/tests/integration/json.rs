@@ -1,7 +1,7 @@
 //! `--json` on every command that prints results: stdout is one JSON
 //! object, with `scen --json`'s field names where they mean the same thing.
 
-use super::{TempDir, assert_exit, cairns, data, json, json_of, rooms_map, run, stderr, stdout};
+use super::{TempDir, assert_exit, cairns, data, json, json_of, rooms_dir, run, stderr, stdout};
 
 /// A den520d query of its scenario file (bucket 88), whose published
 /// optimal length is 355.362.
@@ -47,8 +47,7 @@ fn field_json_counts_the_cells_reached() {
 
 #[test]
 fn table_build_json_gives_both_sizes() {
-    let dir = TempDir::new("json-table");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (dir, map) = rooms_dir("json-table");
     let out = dir.path("rooms.jt");
     let j = json_of(&[
         "table", "build", &map, "--search", "jps+", "-o", &out, "--json",
@@ -65,8 +64,7 @@ fn table_build_json_gives_both_sizes() {
 
 #[test]
 fn landmarks_build_json_lists_the_landmarks() {
-    let dir = TempDir::new("json-landmarks");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (dir, map) = rooms_dir("json-landmarks");
     let out = dir.path("rooms.lm");
     let j = json_of(&["landmarks", "build", &map, "-k", "3", "-o", &out, "--json"]);
     assert_eq!(j["landmarks"].as_array().unwrap().len(), 3, "{j}");
@@ -119,8 +117,7 @@ fn render_json_gives_each_search() {
 
 #[test]
 fn choose_and_scen_json_parse() {
-    let dir = TempDir::new("json-choose");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (_dir, map) = rooms_dir("json-choose");
     let j = json_of(&["choose", &map, "--json"]);
     assert!(j["run"].as_str().unwrap().starts_with("cairns path"), "{j}");
     let scen = data("dao/arena.map.scen");

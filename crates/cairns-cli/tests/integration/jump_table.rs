@@ -2,8 +2,8 @@
 
 use crate::{
     TempDir, assert_exit, assert_file_refused, assert_refused, assert_stderr_has,
-    assert_stdout_has, cairns, json, rooms_and_scen, rooms_map, run, run_json, scen_for, stderr,
-    stdout, two_maps,
+    assert_stdout_has, cairns, json, rooms_and_scen, rooms_dir, rooms_map, run, run_json, scen_for,
+    stderr, stdout, two_maps,
 };
 
 #[test]
@@ -120,8 +120,7 @@ fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error(
 
 #[test]
 fn jps_plus_needs_octile_movement() {
-    let dir = TempDir::new("jump-table-four");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (_dir, map) = rooms_dir("jump-table-four");
     let o = run(
         "path {} --from 1,1 --to 2,2 --neighborhood 4 --search jps+",
         &[&map],
@@ -322,15 +321,7 @@ fn table_build_fails_on_its_output_before_building() {
         &["/nonexistent/x: cannot create", "No such file or directory"],
     );
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
-    let o = cairns(&[
-        "landmarks",
-        "build",
-        &map,
-        "-k",
-        "16",
-        "-o",
-        "/nonexistent/x",
-    ]);
+    let o = run("landmarks build {} -k 16 -o /nonexistent/x", &[&map]);
     assert_refused(&o, &["/nonexistent/x: cannot create"]);
 }
 
@@ -340,8 +331,7 @@ fn table_build_fails_on_its_output_before_building() {
 /// labelled (only the memory's were, as "table bytes").
 #[test]
 fn table_build_defaults_to_jps_plus_and_reports_both_sizes() {
-    let dir = TempDir::new("table-default");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (dir, map) = rooms_dir("table-default");
     let jt = dir.path("rooms.jt");
     let o = cairns(&["table", "build", &map, "-o", &jt]);
     assert_exit(&o, 0);

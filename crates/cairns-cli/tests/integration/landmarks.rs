@@ -7,8 +7,8 @@ use cairns::open::OpenKind;
 
 use crate::{
     TempDir, assert_exit, assert_file_refused, assert_refused, assert_stderr_has,
-    assert_stdout_has, cairns, data, json_of, rooms_and_scen, rooms_map, run, run_json, scen_for,
-    stderr, stdout, two_maps,
+    assert_stdout_has, cairns, data, json_of, rooms_and_scen, rooms_dir, rooms_map, run, run_json,
+    scen_for, stderr, stdout, two_maps,
 };
 
 fn build(map: &str, k: &str, out: &str, extra: &[&str]) -> Output {
@@ -252,14 +252,7 @@ fn compressed_and_adaptive_tables_match_from_the_spec_and_from_a_saved_table() {
         let text = if code == 0 { stdout(&o) } else { stderr(&o) };
         assert!(text.contains(says), "{h}: {text}");
     }
-    let o = cairns(&[
-        "scen",
-        &scen,
-        "--heuristic",
-        "dh:4:keep2",
-        "--search",
-        "jps",
-    ]);
+    let o = crate::run("scen {} --heuristic dh:4:keep2 --search jps", &[&scen]);
     assert_refused(&o, &["searched by astar only"]);
 }
 
@@ -441,8 +434,7 @@ fn bad_heuristic_names_and_combinations_exit_2() {
 
 #[test]
 fn build_errors_exit_2_with_a_message() {
-    let dir = TempDir::new("errors");
-    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    let (dir, map) = rooms_dir("errors");
     let out = dir.path("t.lm");
     for k in ["0", "65", "1000000", "x"] {
         let o = build(&map, k, &out, &[]);
@@ -471,20 +463,9 @@ fn build_errors_exit_2_with_a_message() {
 /// and names both rules when used under another.
 #[test]
 fn a_table_built_for_corner_cutting_loads_for_it() {
-    let dir = TempDir::new("landmarks-cut");
-    let (map, _) = crate::rooms_map(&dir, "rooms.map", 3);
+    let (dir, map) = rooms_dir("landmarks-cut");
     let table = dir.path("cut.lm");
-    let o = cairns(&[
-        "landmarks",
-        "build",
-        &map,
-        "-k",
-        "2",
-        "--neighborhood",
-        "8-cut",
-        "-o",
-        &table,
-    ]);
+    let o = build(&map, "2", &table, &["--neighborhood", "8-cut"]);
     assert_exit(&o, 0);
     // The canonical name is printed.
     assert_stdout_has(&o, "(64x48, octile-cut)");

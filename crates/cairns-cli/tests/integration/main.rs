@@ -167,6 +167,14 @@ pub(crate) fn assert_file_refused(o: &Output, file: &str, text: &str) {
     assert!(stdout(o).is_empty(), "{}", stdout(o));
 }
 
+/// A fresh directory for `test` holding the rooms map `rooms.map` (rooms
+/// of 3), and the map's path.
+pub(crate) fn rooms_dir(test: &str) -> (TempDir, String) {
+    let dir = TempDir::new(test);
+    let (map, _) = rooms_map(&dir, "rooms.map", 3);
+    (dir, map)
+}
+
 /// The rooms map `rooms.map` (rooms of 3) in `dir` and a scenario file
 /// for it: their paths.
 pub(crate) fn rooms_and_scen(dir: &TempDir) -> (String, String) {

@@ -233,9 +233,9 @@ fn generate_refuses_parameters_out_of_range() {
 
 #[test]
 fn letters_of_your_own_need_a_terrain_cost() {
-    let dir = TempDir::new("terrain-custom");
     // Forest `F` across the middle row but for a cell of mud `M`.
-    let map = dir.file(
+    let (_dir, map) = TempDir::with(
+        "terrain-custom",
         "forest.map",
         "type octile\nheight 3\nwidth 5\nmap\n.....\nFFMFF\n.....\n",
     );

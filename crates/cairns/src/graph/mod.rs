@@ -179,16 +179,28 @@ macro_rules! forward_view {
 }
 pub(crate) use forward_view;
 
-impl<G: Graph + ?Sized> Graph for &G {
-    type Successors<'a>
-        = G::Successors<'a>
-    where
-        Self: 'a;
+/// The edges of a view of a graph: the iterator `$assoc` and the method
+/// `$method` that lists them (`Successors` and `successors`, or
+/// `Predecessors` and `predecessors`) are the iterator `G::$iter` and the
+/// method `$via` of the viewed graph `$inner`, inlined. Written
+/// `forward_edges!(Successors successors => G::Predecessors, self => self.0, predecessors)`
+/// in [`Reversed`]'s `impl Graph`.
+macro_rules! forward_edges {
+    ($assoc:ident $method:ident => G::$iter:ident, $s:ident => $inner:expr, $via:ident) => {
+        type $assoc<'a>
+            = G::$iter<'a>
+        where
+            Self: 'a;
 
-    #[inline]
-    fn successors(&self, node: NodeId) -> Self::Successors<'_> {
-        (**self).successors(node)
-    }
+        #[inline]
+        fn $method(&$s, node: NodeId) -> Self::$assoc<'_> {
+            $inner.$via(node)
+        }
+    };
+}
+
+impl<G: Graph + ?Sized> Graph for &G {
+    forward_edges!(Successors successors => G::Successors, self => (**self), successors);
 
     #[expect(
         clippy::inline_always,
@@ -208,15 +220,7 @@ impl<G: Graph + ?Sized> Graph for &G {
 }
 
 impl<G: Reversible + ?Sized> Reversible for &G {
-    type Predecessors<'a>
-        = G::Predecessors<'a>
-    where
-        Self: 'a;
-
-    #[inline]
-    fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_> {
-        (**self).predecessors(node)
-    }
+    forward_edges!(Predecessors predecessors => G::Predecessors, self => (**self), predecessors);
 }
 
 /// A view of a graph with every edge turned around: its successors are the
@@ -226,15 +230,7 @@ impl<G: Reversible + ?Sized> Reversible for &G {
 pub struct Reversed<G>(pub G);
 
 impl<G: Reversible> Graph for Reversed<G> {
-    type Successors<'a>
-        = G::Predecessors<'a>
-    where
-        Self: 'a;
-
-    #[inline]
-    fn successors(&self, node: NodeId) -> Self::Successors<'_> {
-        self.0.predecessors(node)
-    }
+    forward_edges!(Successors successors => G::Predecessors, self => self.0, predecessors);
 
     forward_view!(self => self.0);
 
@@ -247,15 +243,7 @@ impl<G: Reversible> Graph for Reversed<G> {
 }
 
 impl<G: Reversible> Reversible for Reversed<G> {
-    type Predecessors<'a>
-        = G::Successors<'a>
-    where
-        Self: 'a;
-
-    #[inline]
-    fn predecessors(&self, node: NodeId) -> Self::Predecessors<'_> {
-        self.0.successors(node)
-    }
+    forward_edges!(Predecessors predecessors => G::Successors, self => self.0, successors);
 }
 
 /// Graphs for the library's tests.

@@ -373,18 +373,9 @@ pub fn tie_order<Q: OpenSet>(mut q: Q) {
         None,
         "tie order: a popped node is a member"
     );
-    // Keys far apart (in other buckets and beyond a bucket window), moved
-    // by decrease-key from far to near and within one `f`.
-    push_keys(
-        &mut q,
-        &[
-            (1, 5.5, 1.0),
-            (2, 4.5, 0.0),
-            (3, 5.5, 4.0),
-            (4, 90.0, 0.0),
-            (5, 0.5, 0.0),
-        ],
-    );
+    // Keys far apart, moved by decrease-key from far to near and within
+    // one `f`.
+    push_keys(&mut q, &FAR_APART);
     assert_eq!(q.pop().map(|(n, _)| n.0), Some(5), "order: first pop");
     q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });
     q.decrease_key(NodeId(1), Key { f: 5.5, g: 2.0 });
@@ -470,6 +461,17 @@ pub(crate) fn prepared_with<Q: OpenSet>(
     push_keys(&mut q, entries);
     q
 }
+
+/// `(node, f, g)` entries whose keys lie far apart (in other buckets and
+/// beyond a bucket window): the second part of [`tie_order`], and what a
+/// structure with a window is refilled across in its own tests.
+pub(crate) const FAR_APART: [(u32, f64, f64); 5] = [
+    (1, 5.5, 1.0),
+    (2, 4.5, 0.0),
+    (3, 5.5, 4.0),
+    (4, 90.0, 0.0),
+    (5, 0.5, 0.0),
+];
 
 /// Pushes each `(node, f, g)` of `entries`, in order.
 pub(crate) fn push_keys<Q: OpenSet + ?Sized>(q: &mut Q, entries: &[(u32, f64, f64)]) {

@@ -157,21 +157,14 @@ impl Layout for TwoLevel {
 mod tests {
     use super::*;
     use crate::graph::NodeId;
-    use crate::open::conformance::prepared_with;
+    use crate::open::conformance::{FAR_APART, prepared_with, push_keys};
     use crate::open::{Key, OpenSet};
 
     #[test]
     fn pops_in_key_order_across_refills() {
         let mut q = TwoLevelQueue::with_window(1.0);
         q.prepare(10);
-        let far_apart = [
-            (1, 5.5, 1.0),
-            (2, 4.5, 0.0),
-            (3, 5.5, 4.0),
-            (4, 90.0, 0.0),
-            (5, 0.5, 0.0),
-        ];
-        crate::open::conformance::push_keys(&mut q, &far_apart);
+        push_keys(&mut q, &FAR_APART);
         assert_eq!(q.pop().map(|(n, _)| n.0), Some(5));
         // Below the threshold (1.5): straight into the heap.
         q.decrease_key(NodeId(4), Key { f: 1.0, g: 0.5 });

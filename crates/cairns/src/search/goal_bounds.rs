@@ -991,9 +991,7 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H, GoalBounds> {
     pub fn bounded_with_heuristic(
         graph: &'g GridGraph, bounds: impl Into<Cow<'g, GoalBounds>>, heuristic: H,
     ) -> Option<Self> {
-        let bounds = bounds.into();
-        let fits = bounds.fits(graph);
-        Self::over(graph, bounds, fits, heuristic)
+        Self::over(graph, bounds.into(), GoalBounds::fits, heuristic)
     }
 }
 

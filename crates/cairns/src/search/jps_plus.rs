@@ -14,9 +14,9 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use super::jps::{arrival, fill_runs, legs_between};
-use super::{Expand, TowardGoal};
+use super::{Expand, TowardGoal, grid_table_runs_on};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
+use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile};
 
 /// The jump distances of a grid: for each cell and each of the eight
@@ -339,7 +339,7 @@ impl JumpData for JumpTable {
 ///
 /// # Contract
 ///
-/// The graph uses [`Neighborhood::Octile`] and the table was built for it
+/// The graph uses [`Neighborhood::Octile`](crate::grid::Neighborhood::Octile) and the table was built for it
 /// (the constructors check the movement and the size; a table of another
 /// map of the same size gives wrong paths, which is why saved tables carry
 /// the map's hash). Costs are those of the grid: 1 straight, [`DIAGONAL`]
@@ -403,25 +403,23 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
     pub fn with_heuristic(
         graph: &'g GridGraph, table: impl Into<Cow<'g, JumpTable>>, heuristic: H,
     ) -> Option<Self> {
-        let table = table.into();
-        let fits = table.fits(graph);
-        Self::over(graph, table, fits, heuristic)
+        Self::over(graph, table.into(), JumpTable::fits, heuristic)
     }
 }
 
 impl<'g, H: Heuristic, T: Clone> JumpPointSearchPlus<'g, H, T> {
     /// The search over `table`, or `None` unless the graph uses octile
-    /// movement without terrain costs and the table `fits` (has its size).
+    /// movement without terrain costs and the table `fits` it (has its
+    /// size).
     pub(crate) fn over(
-        graph: &'g GridGraph, table: Cow<'g, T>, fits: bool, heuristic: H,
+        graph: &'g GridGraph, table: Cow<'g, T>, fits: fn(&T, &GridGraph) -> bool, heuristic: H,
     ) -> Option<Self> {
-        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && fits).then_some(
-            JumpPointSearchPlus {
-                graph,
-                table,
-                heuristic,
-            },
-        )
+        let fits = fits(&table, graph);
+        grid_table_runs_on(graph, fits).then_some(JumpPointSearchPlus {
+            graph,
+            table,
+            heuristic,
+        })
     }
 }
 
@@ -596,7 +594,7 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use crate::grid::{Grid, Neighborhood};
     use crate::search::testing::{
         matches_dijkstra_from, open_grids_match_dijkstra, proptest_against_dijkstra,
         refuses_other_grids, walled as grid,

@@ -481,6 +481,14 @@ impl NodeRecord {
     }
 }
 
+/// Whether a search over a precomputed grid table (JPS+ and goal
+/// bounding over their jump table, subgoal graph search) runs on `graph`
+/// with a table that `fits` it (has its size): octile movement without
+/// terrain costs, as `spec/rules.rs` states for `jps+`, `jps+bb` and `sub`.
+pub(crate) fn grid_table_runs_on(graph: &crate::grid::GridGraph, fits: bool) -> bool {
+    graph.neighborhood() == crate::grid::Neighborhood::Octile && !graph.has_terrain() && fits
+}
+
 /// Takes the next generation of a cache whose per-node stamps are written
 /// under `generation`, after `forget` zeroed every stamp when `generation`
 /// reached `last` (once in billions of searches): the stamps of earlier

@@ -9,11 +9,11 @@ use std::fmt;
 
 use super::{Marks, SubgoalGraph, octile};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL, GridGraph, Neighborhood};
+use crate::grid::{DIAGONAL, GridGraph};
 use crate::heuristic::{Heuristic, Octile};
 use crate::search::boxes::{self, Box4, EMPTY};
 use crate::search::jps::legs_between;
-use crate::search::{Expand, TowardGoal};
+use crate::search::{Expand, TowardGoal, grid_table_runs_on};
 
 /// Subgoal graph search (Uras, Koenig and Hernández 2013): A* over a
 /// [`SubgoalGraph`] with the query's start and goal linked to it, through
@@ -41,7 +41,7 @@ use crate::search::{Expand, TowardGoal};
 ///
 /// # Contract
 ///
-/// The graph uses [`Neighborhood::Octile`] without terrain costs, and the
+/// The graph uses [`Neighborhood::Octile`](crate::grid::Neighborhood::Octile) without terrain costs, and the
 /// table was built for it (the constructors check the movement and the
 /// size; a table of another map of the same size gives wrong paths, which
 /// is why saved tables carry the map's hash).
@@ -117,15 +117,14 @@ impl<'g, H: Heuristic> SubgoalSearch<'g, H> {
         graph: &'g GridGraph, table: impl Into<Cow<'g, SubgoalGraph>>, heuristic: H,
     ) -> Option<Self> {
         let table = table.into();
-        (graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain() && table.fits(graph))
-            .then(|| SubgoalSearch {
-                graph,
-                table,
-                heuristic,
-                near_goal: Cell::new(Vec::new()),
-                climbed: Cell::new(Marks::default()),
-                climbing: Cell::new(Vec::new()),
-            })
+        grid_table_runs_on(graph, table.fits(graph)).then(|| SubgoalSearch {
+            graph,
+            table,
+            heuristic,
+            near_goal: Cell::new(Vec::new()),
+            climbed: Cell::new(Marks::default()),
+            climbing: Cell::new(Vec::new()),
+        })
     }
 
     /// The heuristic.
