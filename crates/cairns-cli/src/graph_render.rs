@@ -155,25 +155,17 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         }))?;
         return Ok(outcome);
     }
-    let lines: Vec<String> = runs
-        .iter()
-        .map(|r| {
-            format!(
-                "{:<16} settled {:>9}  cost {}  search {:.3} ms",
-                r.search.to_string(),
-                r.settled,
-                cost_text(r.cost),
-                r.seconds * 1e3,
-            )
-        })
-        .collect();
-    print_summary(
-        &lines,
-        &args.picture.output,
-        &canvas,
-        None,
-        t_total.elapsed().as_secs_f64(),
-    )?;
+    let line = |r: &Run| {
+        format!(
+            "{:<16} settled {:>9}  cost {}  search {:.3} ms",
+            r.search.to_string(),
+            r.settled,
+            cost_text(r.cost),
+            r.seconds * 1e3,
+        )
+    };
+    let written = (args.picture.output.as_path(), &canvas, None);
+    print_summary(&runs, line, written, t_total.elapsed().as_secs_f64())?;
     Ok(outcome)
 }
 

@@ -343,27 +343,20 @@ pub fn run(args: &Args) -> anyhow::Result<Outcome> {
         print_json(args, &runs, &canvas, &layout)?;
         return Ok(outcome);
     }
-    let lines: Vec<String> = runs
-        .iter()
-        .map(|r| {
-            format!(
-                "{:<10} expanded {:>9}  cost {}  search {:.3} ms{}",
-                r.label,
-                r.expanded,
-                cost_text(r.cost),
-                r.search_seconds * 1e3,
-                r.table_seconds
-                    .map_or_else(String::new, |t| format!("  table {:.1} ms", t * 1e3)),
-            )
-        })
-        .collect();
-    print_summary(
-        &lines,
-        &args.picture.output,
-        &canvas,
-        Some(&layout.describe()),
-        t_total.elapsed().as_secs_f64(),
-    )?;
+    let line = |r: &Run| {
+        format!(
+            "{:<10} expanded {:>9}  cost {}  search {:.3} ms{}",
+            r.label,
+            r.expanded,
+            cost_text(r.cost),
+            r.search_seconds * 1e3,
+            r.table_seconds
+                .map_or_else(String::new, |t| format!("  table {:.1} ms", t * 1e3)),
+        )
+    };
+    let how = layout.describe();
+    let written = (args.picture.output.as_path(), &canvas, Some(how.as_str()));
+    print_summary(&runs, line, written, t_total.elapsed().as_secs_f64())?;
     Ok(outcome)
 }
 
@@ -372,15 +365,16 @@ pub(crate) fn cost_text(cost: Option<f64>) -> String {
     cost.map_or_else(|| "none".to_string(), |c| format!("{c:.6}"))
 }
 
-/// The text summary of a render: a line a search (tagged `a`, `b`), then
-/// the file written, its size, how it was scaled (`how`) and the seconds
-/// the whole command took.
-pub(crate) fn print_summary(
-    lines: &[String], output: &Path, canvas: &Canvas, how: Option<&str>, seconds: f64,
+/// The text summary of a render: `line` of each run (tagged `a`, `b`),
+/// then the file written, its size, how it was scaled (`how`) and the
+/// seconds the whole command took.
+pub(crate) fn print_summary<R>(
+    runs: &[R], line: impl Fn(&R) -> String, (output, canvas, how): (&Path, &Canvas, Option<&str>),
+    seconds: f64,
 ) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    for (tag, line) in ["a", "b"].iter().zip(lines) {
-        writeln!(out, "{tag} {line}")?;
+    for (tag, r) in ["a", "b"].iter().zip(runs) {
+        writeln!(out, "{tag} {}", line(r))?;
     }
     let how = how.map_or_else(String::new, |h| format!(", {h}"));
     writeln!(

@@ -493,7 +493,7 @@ mod tests {
 
     use super::testing::{directed_graph, pairs_match_dijkstra, path_cost};
     use super::*;
-    use crate::graph::CsrGraph;
+    use crate::graph::parse_arcs;
     use crate::search::{Dijkstra, SearchCache};
 
     #[test]
@@ -501,17 +501,8 @@ mod tests {
         // The first meeting (through 1, cost 10) is not the best: the path
         // through 2 and 3 (cost 6) is found only if the search goes on
         // after the sides first touch.
-        let g = CsrGraph::from_edges(
-            5,
-            &[
-                (0, 1, 5.0),
-                (1, 4, 5.0),
-                (0, 2, 2.0),
-                (2, 3, 2.0),
-                (3, 4, 2.0),
-            ],
-        )
-        .unwrap();
+        let arcs = "a 0 1 5\na 1 4 5\na 0 2 2\na 2 3 2\na 3 4 2\n";
+        let g = parse_arcs(arcs.as_bytes()).unwrap();
         let mut cache = BiCache::new();
         let search = BidirectionalDijkstra::new(&g);
         let path = search.search(NodeId(0), NodeId(4), &mut cache).unwrap();
