@@ -349,11 +349,14 @@ const char *cairns_last_error(void);
 const char *cairns_status_name(int32_t status);
 
 // A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
-// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
-// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
-// `"alt:K"`, `"ch"`, `"hl"` or `"astar/fastmap:K"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
-// `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
-// search `CAIRNS_ERR_SPEC`.
+// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content, or
+// an OpenStreetMap `.osm.pbf` extract; NUL-terminated) running `search`
+// (`"dijkstra"`, `"astar"`, `"bidijkstra"`, `"alt:K"`, `"ch"`, `"hl"` or
+// `"astar/fastmap:K"`). `"astar"` takes an extract's longitudes and
+// latitudes for its heuristic (the text formats place no nodes: there it
+// searches as Dijkstra does). A file that cannot be read is
+// `CAIRNS_ERR_IO`, a malformed one `CAIRNS_ERR_PARSE` (the message names
+// the file and line), an unknown search `CAIRNS_ERR_SPEC`.
 //
 // # Safety
 //
@@ -431,6 +434,16 @@ cairns_status cairns_graph_cost(cairns_graph_searcher *searcher,
                                 uint32_t start,
                                 uint32_t goal,
                                 double *cost);
+
+// The nodes the searcher's last query settled (both sides of a
+// bidirectional search; 0 for `"hl"`, whose cost query merges two
+// labels, for a searcher that has answered none, and for a NULL or wrong
+// handle).
+//
+// # Safety
+//
+// `searcher` is NULL or a live handle used by no other thread meanwhile.
+uint64_t cairns_graph_settled(const cairns_graph_searcher *searcher);
 
 // A shortest path from node `start` to node `goal`: its cost in `*cost`,
 // its nodes (start first) in `nodes` of `capacity` values, their number

@@ -7,8 +7,8 @@
 use std::ffi::{CStr, c_char};
 use std::sync::Arc;
 
-use cairns::graph::{CsrGraph, NodeId, read_graph_format};
-use cairns::spec::{GraphCache, GraphEngine, GraphSearch};
+use cairns::graph::{CsrGraph, NodeId, read_road_graph};
+use cairns::spec::{Coordinates, GraphCache, GraphEngine, GraphSearch};
 
 use crate::error::{Failure, Result, cairns_status, guard, guard_value};
 use crate::handle::{self, Handle, Kind};
@@ -72,11 +72,14 @@ fn engine_of(graph: CsrGraph, search: GraphSearch, first_id: u32) -> EngineState
 }
 
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
-/// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content;
-/// NUL-terminated) running `search` (`"dijkstra"`, `"bidijkstra"`,
-/// `"alt:K"`, `"ch"`, `"hl"` or `"astar/fastmap:K"`). A file that cannot be read is `CAIRNS_ERR_IO`, a malformed one
-/// `CAIRNS_ERR_PARSE` (the message names the file and line), an unknown
-/// search `CAIRNS_ERR_SPEC`.
+/// with unit weights, or `a FROM TO WEIGHT` arcs, told by its content, or
+/// an OpenStreetMap `.osm.pbf` extract; NUL-terminated) running `search`
+/// (`"dijkstra"`, `"astar"`, `"bidijkstra"`, `"alt:K"`, `"ch"`, `"hl"` or
+/// `"astar/fastmap:K"`). `"astar"` takes an extract's longitudes and
+/// latitudes for its heuristic (the text formats place no nodes: there it
+/// searches as Dijkstra does). A file that cannot be read is
+/// `CAIRNS_ERR_IO`, a malformed one `CAIRNS_ERR_PARSE` (the message names
+/// the file and line), an unknown search `CAIRNS_ERR_SPEC`.
 ///
 /// # Safety
 ///
@@ -94,9 +97,21 @@ pub unsafe extern "C" fn cairns_graph_engine_read(
         }
         // SAFETY: non-NULL, NUL-terminated by the caller's contract.
         let path = path_of(unsafe { CStr::from_ptr(path) })?;
-        let (graph, format) = read_graph_format(&path)
-            .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
-        Ok(engine_of(graph, search, format.first_id()))
+        let file =
+            read_road_graph(&path).map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
+        let first_id = file.format.first_id();
+        match file.lon_lat {
+            Some(places) if search == GraphSearch::Astar => {
+                let places = Coordinates::LonLat(places);
+                let engine = GraphEngine::with_coordinates(file.graph, &places, search)
+                    .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))?;
+                Ok(EngineState {
+                    engine: Arc::new(engine),
+                    first_id,
+                })
+            }
+            _ => Ok(engine_of(file.graph, search, first_id)),
+        }
     };
     // SAFETY: `out` is NULL or valid for a write (the caller's contract).
     unsafe { handle::make(out, made) }
@@ -251,6 +266,23 @@ pub unsafe extern "C" fn cairns_graph_cost(
         // SAFETY: checked non-NULL above; valid by contract.
         unsafe { handle::put(cost, found.unwrap_or(f64::INFINITY), "cost")? };
         Ok(status(found.is_some()))
+    })
+}
+
+/// The nodes the searcher's last query settled (both sides of a
+/// bidirectional search; 0 for `"hl"`, whose cost query merges two
+/// labels, for a searcher that has answered none, and for a NULL or wrong
+/// handle).
+///
+/// # Safety
+///
+/// `searcher` is NULL or a live handle used by no other thread meanwhile.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cairns_graph_settled(searcher: *const cairns_graph_searcher) -> u64 {
+    // SAFETY: the caller's contract.
+    guard_value(0, || {
+        let s = unsafe { handle::get(searcher, "searcher")? };
+        Ok(s.engine.settled(&s.cache))
     })
 }
 

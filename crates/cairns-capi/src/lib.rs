@@ -53,7 +53,7 @@ pub use graph::{
     cairns_graph_cost, cairns_graph_engine, cairns_graph_engine_first_id, cairns_graph_engine_free,
     cairns_graph_engine_from_edges, cairns_graph_engine_node_count, cairns_graph_engine_read,
     cairns_graph_path, cairns_graph_searcher, cairns_graph_searcher_free,
-    cairns_graph_searcher_new,
+    cairns_graph_searcher_new, cairns_graph_settled,
 };
 pub use map::{
     cairns_map, cairns_map_free, cairns_map_from_costs, cairns_map_from_walls, cairns_map_height,

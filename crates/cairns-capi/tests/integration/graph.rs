@@ -116,6 +116,48 @@ fn a_road_graph_file_answers_as_dijkstra() {
     }
 }
 
+/// An OpenStreetMap extract read through the C API: `astar` takes its
+/// places and settles fewer nodes than Dijkstra for the same costs;
+/// `hl` settles none, and a NULL searcher counts 0.
+#[test]
+fn an_extract_gives_astar_its_places() {
+    let file = cairns_testdata::road_file("osm/andorra.osm.pbf");
+    let path = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+    let queries = [(0, 9000), (123, 16_000), (8000, 42)];
+    let mut settled = Vec::new();
+    let mut costs = Vec::new();
+    for search in [c"dijkstra", c"astar", c"hl"] {
+        let (mut e, mut r) = (null_mut(), null_mut());
+        // SAFETY: NUL-terminated strings, out-pointers, live handles.
+        unsafe {
+            assert_eq!(
+                cairns_graph_engine_read(path.as_ptr(), search.as_ptr(), &raw mut e),
+                CAIRNS_OK
+            );
+            assert_eq!(cairns_graph_engine_first_id(e), 0);
+            assert_eq!(cairns_graph_searcher_new(e, &raw mut r), CAIRNS_OK);
+            assert_eq!(cairns_graph_settled(r), 0);
+            let mut total = 0;
+            let mut mine = Vec::new();
+            for (s, t) in queries {
+                let mut cost = 0.0;
+                assert_eq!(cairns_graph_cost(r, s, t, &raw mut cost), CAIRNS_OK);
+                mine.push(cost);
+                total += cairns_graph_settled(r);
+            }
+            costs.push(mine);
+            settled.push(total);
+            cairns_graph_searcher_free(r);
+            cairns_graph_engine_free(e);
+            assert_eq!(cairns_graph_settled(null()), 0);
+        }
+    }
+    assert_eq!(costs[0], costs[1]);
+    assert_eq!(costs[0], costs[2]);
+    assert!(settled[1] * 2 < settled[0], "{settled:?}");
+    assert_eq!(settled[2], 0);
+}
+
 #[test]
 fn bad_graphs_and_handles_are_refused() {
     let dir = std::env::temp_dir().join(format!("cairns-capi-graph-{}", std::process::id()));
