@@ -166,10 +166,17 @@ pub fn parse_graph(reader: impl BufRead) -> Result<CsrGraph, ParseError> {
 /// # Errors
 ///
 /// As [`parse_graph`].
-pub fn parse_graph_format(mut reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
+pub fn parse_graph_format(reader: impl BufRead) -> Result<(CsrGraph, GraphFormat), ParseError> {
+    let read = parse_road_graph(reader)?;
+    Ok((read.graph, read.format))
+}
+
+/// The graph of any [`GraphFormat`], told by its first bytes (PBF) or its
+/// first line that is not a comment, with an extract's places.
+fn parse_road_graph(mut reader: impl BufRead) -> Result<RoadGraph, ParseError> {
     let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
     if is_pbf(head) {
-        return Ok((osm_graph(reader)?.graph, GraphFormat::Osm));
+        return osm_graph(reader);
     }
     let mut lines = Lines::new(reader)?;
     let Some((number, line)) = lines.next_record()? else {
@@ -202,7 +209,11 @@ pub fn parse_graph_format(mut reader: impl BufRead) -> Result<(CsrGraph, GraphFo
             ));
         }
     };
-    Ok((graph, format))
+    Ok(RoadGraph {
+        graph,
+        format,
+        lon_lat: None,
+    })
 }
 
 /// Whether `head`, the first bytes of a file, start an OpenStreetMap PBF
@@ -286,18 +297,7 @@ pub fn read_road_graph(path: &Path) -> Result<RoadGraph, ParseError> {
     if pbf_name(path) {
         return load(path, osm_graph);
     }
-    load(path, |mut reader| {
-        let head = reader.fill_buf().map_err(|e| ParseError::io(e, None))?;
-        if is_pbf(head) {
-            return osm_graph(reader);
-        }
-        let (graph, format) = parse_graph_format(reader)?;
-        Ok(RoadGraph {
-            graph,
-            format,
-            lon_lat: None,
-        })
-    })
+    load(path, parse_road_graph)
 }
 
 /// Parses a 9th DIMACS challenge `.gr` file: comments (`c`), one header
