@@ -189,12 +189,13 @@ impl Loaded {
         let format = file.format;
         let engine = if let Some(table) = &args.table {
             load_engine(file.graph, table, args.search)?
-        } else if let Some(at) = where_nodes_lie(args, &file, search)? {
-            GraphEngine::with_coordinates(file.graph, &at, search)?
         } else {
-            crate::progress::during(&format!("{search}: building"), || {
-                GraphEngine::new(file.graph, search)
-            })
+            // Only `astar` takes the places: the others are not read for.
+            let places = match search {
+                GraphSearch::Astar => where_nodes_lie(args, &file)?,
+                _ => None,
+            };
+            engine_for(file.graph, search, places.as_ref())?
         };
         Ok(Loaded {
             engine,
@@ -208,20 +209,32 @@ impl Loaded {
     }
 }
 
-/// Where the nodes of `file` lie, for `astar`: the `--coordinates` file,
-/// or an OpenStreetMap extract's own longitudes and latitudes; `None` for
-/// another search or a graph without them.
-fn where_nodes_lie(
-    args: &GraphArgs, file: &RoadGraph, search: GraphSearch,
+/// Where the nodes of `file` lie: the `--coordinates` file, or an
+/// OpenStreetMap extract's own longitudes and latitudes; `None` for a
+/// graph without them.
+pub(crate) fn where_nodes_lie(
+    args: &GraphArgs, file: &RoadGraph,
 ) -> anyhow::Result<Option<Coordinates>> {
-    if search != GraphSearch::Astar {
-        return Ok(None);
-    }
     if let Some(co) = &args.coordinates {
         let points = read_coordinates(co, file.graph.node_count())?;
         return Ok(Some(Coordinates::Planar(points)));
     }
     Ok(file.lon_lat.clone().map(Coordinates::LonLat))
+}
+
+/// `search` on `graph`, built now (with a spinner on a terminal): `astar`
+/// over `places` where given.
+pub(crate) fn engine_for(
+    graph: CsrGraph, search: GraphSearch, places: Option<&Coordinates>,
+) -> anyhow::Result<GraphEngine> {
+    Ok(match places {
+        Some(places) if search == GraphSearch::Astar => {
+            GraphEngine::with_coordinates(graph, places, search)?
+        }
+        _ => crate::progress::during(&format!("{search}: building"), || {
+            GraphEngine::new(graph, search)
+        }),
+    })
 }
 
 /// The node of file id `id` in a graph of `n` nodes read from a file of

@@ -2,9 +2,10 @@
 //! PNG, over the nodes' places (an OpenStreetMap extract's longitudes and
 //! latitudes, or a DIMACS `.co` file's points).
 //!
-//! The graph's arcs are drawn as thin grey lines, north up (longitudes
-//! scaled by the cosine of the mean latitude, so that a street's angles
-//! stay true). Over them, each node search A settled is an orange dot, B's
+//! The graph's arcs are drawn as thin grey lines, north up (longitudes and
+//! latitudes projected as `astar` measures them,
+//! `cairns::graph::project_lon_lat`, so that a street's angles stay
+//! true). Over them, each node search A settled is an orange dot, B's
 //! sky blue, both's purple (the grid render's colours, see
 //! `render`); then A's path as a yellow line, the start (a disc) and the
 //! goal (a square with a cross), and a legend below. The longest side is
@@ -13,12 +14,12 @@
 use std::time::Instant;
 
 use anyhow::bail;
-use cairns::graph::{CsrGraph, Graph as _, NodeId, read_coordinates, read_road_graph};
-use cairns::spec::{Coordinates, GraphCache, GraphEngine, GraphSearch};
+use cairns::graph::{CsrGraph, Graph as _, NodeId, read_road_graph};
+use cairns::spec::{GraphCache, GraphEngine, GraphSearch};
 use cairns_draw::{Canvas, Rgb, text_height, text_width};
 
 use crate::Outcome;
-use crate::graph::{GraphArgs, load_engine, node_of, parse_search};
+use crate::graph::{GraphArgs, engine_for, load_engine, node_of, parse_search, where_nodes_lie};
 use crate::render::{
     BOTH, GOAL, INK, MARGIN, MAX_SIDE, ONLY_A, ONLY_B, PAPER, PATH, PictureArgs, START,
     compare_line, cost_text, draw_ends, draw_legend, millis, print_summary, thousands,
@@ -76,32 +77,17 @@ fn run_one(engine: &GraphEngine, s: NodeId, t: NodeId) -> Run {
     }
 }
 
-/// `search` on `graph`, its `astar` over `places`.
-fn engine(
-    graph: CsrGraph, places: &Coordinates, search: GraphSearch,
-) -> anyhow::Result<GraphEngine> {
-    Ok(if search == GraphSearch::Astar {
-        GraphEngine::with_coordinates(graph, places, search)?
-    } else {
-        crate::progress::during(&format!("{search}: building"), || {
-            GraphEngine::new(graph, search)
-        })
-    })
-}
-
 /// Runs `cairns graph render`.
 pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     let t_total = Instant::now();
     let path = &args.graph.graph;
     let file = read_road_graph(path)?;
     let n = file.graph.node_count();
-    let places = match (&args.graph.coordinates, file.lon_lat) {
-        (Some(co), _) => Coordinates::Planar(read_coordinates(co, n)?),
-        (None, Some(lon_lat)) => Coordinates::LonLat(lon_lat),
-        (None, None) => bail!(
+    let Some(places) = where_nodes_lie(&args.graph, &file)? else {
+        bail!(
             "{}: the file does not say where its nodes lie, which a drawing needs: give --coordinates FILE.co (an OpenStreetMap extract brings its own)",
             path.display()
-        ),
+        );
     };
     let node = |id| {
         node_of(id, file.format, n).map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))
@@ -110,13 +96,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     let a = args.graph.search.unwrap_or(GraphSearch::Ch);
     let first = match &args.graph.table {
         Some(table) => load_engine(file.graph.clone(), table, args.graph.search)?,
-        None => engine(file.graph.clone(), &places, a)?,
+        None => engine_for(file.graph.clone(), a, Some(&places))?,
     };
     let mut runs = vec![run_one(&first, s, t)];
     if let Some(b) = args.compare {
-        runs.push(run_one(&engine(file.graph.clone(), &places, b)?, s, t));
+        let second = engine_for(file.graph.clone(), b, Some(&places))?;
+        runs.push(run_one(&second, s, t));
     }
-    let points = project(&places);
+    let points = places.on_plane();
     let canvas = draw(
         &file.graph,
         &points,
@@ -169,24 +156,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// The nodes' places on a plane, north up: longitudes scaled by the
-/// cosine of the mean latitude (as `heuristic::Geometric::lon_lat`
-/// projects them), planar points as they are.
-fn project(places: &Coordinates) -> Vec<[f64; 2]> {
-    match places {
-        Coordinates::Planar(points) => points.clone(),
-        Coordinates::LonLat(points) => {
-            let mean = points.iter().map(|p| p[1]).sum::<f64>() / points.len().max(1) as f64;
-            let k = mean.to_radians().cos();
-            points.iter().map(|&[lon, lat]| [lon * k, lat]).collect()
-        }
-    }
-}
-
 /// Places as pixels: the bounding box scaled so that its longer side is
 /// [`MAX_SIDE`] pixels, y flipped (north up), inside a margin.
 struct Frame {
-    min: [f64; 2],
+    top_left: [f64; 2],
     scale: f64,
     width: u32,
     height: u32,
@@ -214,7 +187,7 @@ impl Frame {
         };
         let side = |k: usize| ((max[k] - min[k]) * scale).ceil() as u32 + 1;
         Frame {
-            min: [min[0], max[1]],
+            top_left: [min[0], max[1]],
             scale,
             width: side(0),
             height: side(1),
@@ -223,8 +196,8 @@ impl Frame {
     }
 
     fn pixel(&self, p: [f64; 2]) -> (i64, i64) {
-        let x = ((p[0] - self.min[0]) * self.scale).round() as i64;
-        let y = ((self.min[1] - p[1]) * self.scale).round() as i64;
+        let x = ((p[0] - self.top_left[0]) * self.scale).round() as i64;
+        let y = ((self.top_left[1] - p[1]) * self.scale).round() as i64;
         (i64::from(MARGIN) + x, self.top + i64::from(MARGIN) + y)
     }
 }
@@ -348,12 +321,5 @@ mod tests {
         // One point, or none, still frames.
         assert_eq!(Frame::new(&[[5.0, 5.0]], 0).width, 1);
         assert!(Frame::new(&[], 0).width >= 1);
-    }
-
-    #[test]
-    fn longitudes_shrink_with_the_mean_latitude() {
-        let p = project(&Coordinates::LonLat(vec![[10.0, 60.0], [20.0, 60.0]]));
-        assert!((p[1][0] - p[0][0] - 5.0).abs() < 1e-9, "{p:?}");
-        assert_eq!(p[0][1], 60.0);
     }
 }

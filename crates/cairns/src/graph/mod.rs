@@ -68,6 +68,37 @@ pub fn on_lattice(cost: f64) -> bool {
 /// [`Geometric::lon_lat`](crate::heuristic::Geometric::lon_lat) projects.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
+/// Longitudes and latitudes in degrees (`[lon, lat]`) as points of a plane
+/// in metres: the equirectangular projection about their mean latitude,
+/// whose straight lines are never longer than the great circles between
+/// the same places near that latitude. What
+/// [`Geometric::lon_lat`](crate::heuristic::Geometric::lon_lat) measures
+/// on, and what `cairns graph render` draws.
+///
+/// ```
+/// use cairns::graph::{EARTH_RADIUS_M, project_lon_lat};
+///
+/// // At 60 degrees north a degree of longitude is half a degree of
+/// // latitude (111 km): ten of them, 556 km.
+/// let p = project_lon_lat(&[[10.0, 60.0], [20.0, 60.0]]);
+/// let ten_degrees = 10.0_f64.to_radians() * EARTH_RADIUS_M;
+/// assert!((p[1][0] - p[0][0] - ten_degrees / 2.0).abs() < 1e-6);
+/// assert_eq!(p[0][1], p[1][1]);
+/// ```
+pub fn project_lon_lat(lon_lat: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mean = lon_lat.iter().map(|p| p[1]).sum::<f64>() / lon_lat.len().max(1) as f64;
+    let along = mean.to_radians().cos() * EARTH_RADIUS_M;
+    lon_lat
+        .iter()
+        .map(|p| {
+            [
+                p[0].to_radians() * along,
+                p[1].to_radians() * EARTH_RADIUS_M,
+            ]
+        })
+        .collect()
+}
+
 /// A directed graph with dense node ids and non-negative `f64` edge costs.
 ///
 /// Implementations promise that every node id they return is below

@@ -3,7 +3,7 @@
 //! to the graph's cheapest cost per unit of distance.
 
 use super::Heuristic;
-use crate::graph::{EARTH_RADIUS_M, Graph, NodeId};
+use crate::graph::{Graph, NodeId, project_lon_lat};
 
 /// The margin taken off the scale, so that rounding in the distances
 /// cannot lift an estimate above a cost.
@@ -74,20 +74,9 @@ impl Geometric {
     /// [`planar`](Self::planar) over longitudes and latitudes in degrees
     /// (`[lon, lat]`, as OpenStreetMap and the DIMACS USA files give them,
     /// the latter times 10^6: scale them first), projected to metres
-    /// about their mean latitude.
+    /// about their mean latitude ([`project_lon_lat`]).
     pub fn lon_lat<G: Graph + ?Sized>(graph: &G, lon_lat: &[[f64; 2]]) -> Option<Geometric> {
-        let mean = lon_lat.iter().map(|p| p[1]).sum::<f64>() / lon_lat.len().max(1) as f64;
-        let along = mean.to_radians().cos() * EARTH_RADIUS_M;
-        let points = lon_lat
-            .iter()
-            .map(|p| {
-                [
-                    p[0].to_radians() * along,
-                    p[1].to_radians() * EARTH_RADIUS_M,
-                ]
-            })
-            .collect();
-        Geometric::planar(graph, points)
+        Geometric::planar(graph, project_lon_lat(lon_lat))
     }
 
     /// The least cost per unit of distance over the graph's edges (less a
@@ -133,7 +122,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::graph::CsrGraph;
+    use crate::graph::{CsrGraph, EARTH_RADIUS_M};
     use crate::search::bidirectional::testing::directed_graph;
     use crate::search::{AStar, Dijkstra, Search, SearchCache};
 

@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use super::error::{SpecError, SpecErrorKind};
 use super::names::{MAX_LANDMARKS, PLACEMENT_SEED, parse_landmark_count};
-use crate::graph::{CsrGraph, NodeId};
+use crate::graph::{CsrGraph, NodeId, project_lon_lat};
 use crate::heuristic::{FastMap, Geometric};
 use crate::landmarks::{Directedness, LandmarkTable, Placement, place};
 use crate::saved::{FileError, FileErrorKind, TableKind, graph_hash, read_array};
@@ -227,6 +227,24 @@ pub enum Coordinates {
     LonLat(Vec<[f64; 2]>),
 }
 
+impl Coordinates {
+    /// The points as given, one a node.
+    pub fn points(&self) -> &[[f64; 2]] {
+        match self {
+            Coordinates::Planar(points) | Coordinates::LonLat(points) => points,
+        }
+    }
+
+    /// The points on a plane: planar ones as given, longitudes and
+    /// latitudes projected to metres ([`project_lon_lat`]).
+    pub fn on_plane(&self) -> Vec<[f64; 2]> {
+        match self {
+            Coordinates::Planar(points) => points.clone(),
+            Coordinates::LonLat(points) => project_lon_lat(points),
+        }
+    }
+}
+
 /// A graph and one search over it, with what the search built: the owning
 /// counterpart of [`Engine`](super::Engine) for weighted graphs. Queries
 /// take `&self` and a [`GraphCache`] each, so threads share one engine;
@@ -280,14 +298,8 @@ impl GraphEngine {
         graph: CsrGraph, coordinates: &Coordinates, search: GraphSearch,
     ) -> Result<GraphEngine, SpecError> {
         let t0 = Instant::now();
-        let straight = match coordinates {
-            Coordinates::Planar(points) => Geometric::planar(&graph, points.clone()),
-            Coordinates::LonLat(points) => Geometric::lon_lat(&graph, points),
-        };
-        let Some(straight) = straight else {
-            let given = match coordinates {
-                Coordinates::Planar(p) | Coordinates::LonLat(p) => p.len(),
-            };
+        let Some(straight) = Geometric::planar(&graph, coordinates.on_plane()) else {
+            let given = coordinates.points().len();
             return Err(SpecErrorKind::Unsupported {
                 algorithm: "astar",
                 reason: format!(
