@@ -1,16 +1,50 @@
 //! Numpy arrays and Python values in and out: points, point lists,
-//! movement names.
+//! movement names, saved tables given as bytes or files.
+
+use std::error::Error;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
 
 use cairns::graph::NodeId;
 use cairns::grid::{GridGraph, Neighborhood};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::prefixed;
 
 /// What a class's `__reduce__` returns for pickling: the callable that
 /// unpickling calls (the class, or a constructor of its state) and its
 /// arguments.
 pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>);
+
+/// A saved table given to a constructor or a loader: the bytes of one
+/// (`what` names them in errors) or a file's path, read by `load` (a
+/// file's without the GIL). A file that cannot be opened raises `OSError`
+/// "`PATH: cannot open the table file: ...`"; a table `load` refuses,
+/// "`NAME: cannot load the table: ...`" (as the CLI's `--table FILE`).
+pub fn load_saved<T: Send, E: Error + Send + 'static>(
+    py: Python<'_>, table: &Bound<'_, PyAny>, what: &str,
+    load: impl FnOnce(&mut dyn Read) -> Result<T, E> + Send,
+) -> PyResult<T> {
+    let (name, loaded) = if let Ok(bytes) = table.cast::<PyBytes>() {
+        (what.to_string(), load(&mut bytes.as_bytes()))
+    } else {
+        let path: PathBuf = table.extract()?;
+        let name = path.display().to_string();
+        let file = File::open(&path).map_err(|e| {
+            PyErr::from(io::Error::new(
+                e.kind(),
+                format!("{name}: cannot open the table file: {e}"),
+            ))
+        })?;
+        let loaded = py.detach(|| load(&mut BufReader::new(file)));
+        (name, loaded)
+    };
+    loaded.map_err(|e| prefixed(&format!("{name}: cannot load the table"), &e))
+}
 
 /// The movement rule named `movement`: any name the library reads
 /// ([`Neighborhood::names`]: `"octile"` (or `8`), `"4"` (or `4`, `"four"`),

@@ -1,9 +1,6 @@
 //! `Engine`: a search spec prepared on a grid (the library's owning
 //! [`cairns::spec::Engine`]), answering queries from any thread.
 
-use std::fs::File;
-use std::io::BufReader;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use cairns::graph::NodeId;
@@ -16,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use crate::convert::{self, Reduced, path_array};
-use crate::errors::{prefixed, to_py};
+use crate::errors::to_py;
 use crate::grid::Grid;
 
 /// A search (`"astar"`, `"jps+"`, `"astar/dh:16"`, any spec the `cairns`
@@ -81,20 +78,9 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 fn load_table(
     py: Python<'_>, i: usize, table: &Bound<'_, PyAny>, graph: &GridGraph,
 ) -> PyResult<Given> {
-    let loaded = if let Ok(bytes) = table.cast::<PyBytes>() {
-        Given::read(bytes.as_bytes(), graph).map_err(|e| (format!("tables[{i}]"), e))
-    } else {
-        let path: PathBuf = table.extract()?;
-        let name = path.display().to_string();
-        let file = File::open(&path).map_err(|e| {
-            let e =
-                std::io::Error::new(e.kind(), format!("{name}: cannot open the table file: {e}"));
-            PyErr::from(e)
-        })?;
-        py.detach(|| Given::read(BufReader::new(file), graph))
-            .map_err(|e| (name, e))
-    };
-    loaded.map_err(|(name, e)| prefixed(&format!("{name}: cannot load the table"), &e))
+    convert::load_saved(py, table, &format!("tables[{i}]"), |r| {
+        Given::read(r, graph)
+    })
 }
 
 impl Engine {

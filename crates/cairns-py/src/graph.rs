@@ -3,7 +3,7 @@
 //! library's graph searches on them ([`cairns::spec::GraphEngine`]).
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write as _};
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -14,8 +14,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::convert::{Reduced, asarray, dtype_kind, same_length};
-use crate::errors::{prefixed, to_py};
+use crate::convert::{Reduced, asarray, dtype_kind, load_saved, same_length};
+use crate::errors::to_py;
 
 /// Edge columns as numpy arrays: `(sources, targets, weights)`.
 type EdgeArrays<'py> = (
@@ -55,13 +55,6 @@ pub struct Graph {
     first_id: u32,
     /// Where the nodes lie, one point a node, when known.
     places: Option<Arc<Coordinates>>,
-}
-
-/// The points of `places`, whatever their kind.
-fn points_of(places: &Coordinates) -> &[[f64; 2]] {
-    match places {
-        Coordinates::Planar(p) | Coordinates::LonLat(p) => p,
-    }
 }
 
 /// Node places from an `(N, 2)` float array, one finite row a node of a
@@ -325,7 +318,7 @@ impl Graph {
         let Some(places) = &self.places else {
             return Ok(None);
         };
-        let points = points_of(places);
+        let points = places.points();
         let flat: Vec<f64> = points.iter().flatten().copied().collect();
         Ok(Some(
             PyArray1::from_vec(py, flat).reshape([points.len(), 2])?,
@@ -371,20 +364,7 @@ pub struct GraphEngine {
 /// for `graph`; the message names the file or `table`.
 fn load_engine(py: Python<'_>, graph: &Graph, table: &Bound<'_, PyAny>) -> PyResult<Owning> {
     let csr = CsrGraph::clone(&graph.csr);
-    if let Ok(bytes) = table.cast::<PyBytes>() {
-        return Owning::load(csr, bytes.as_bytes())
-            .map_err(|e| prefixed("table: cannot load the table", &e));
-    }
-    let path: PathBuf = table.extract()?;
-    let name = path.display().to_string();
-    let file = File::open(&path).map_err(|e| {
-        PyErr::from(std::io::Error::new(
-            e.kind(),
-            format!("{name}: cannot open the table file: {e}"),
-        ))
-    })?;
-    py.detach(|| Owning::load(csr, BufReader::new(file)))
-        .map_err(|e| prefixed(&format!("{name}: cannot load the table"), &e))
+    load_saved(py, table, "table", |r| Owning::load(csr, r))
 }
 
 impl GraphEngine {
