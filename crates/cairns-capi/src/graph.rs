@@ -65,10 +65,22 @@ unsafe fn search_of(search: *const c_char) -> Result<GraphSearch> {
         .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))
 }
 
-/// An engine running `search` on `graph`.
-fn engine_of(graph: CsrGraph, search: GraphSearch, first_id: u32) -> EngineState {
-    let engine = Arc::new(GraphEngine::new(graph, search));
-    EngineState { engine, first_id }
+/// An engine running `search` on `graph`, `astar` over `places` where
+/// given.
+fn engine_of(
+    graph: CsrGraph, search: GraphSearch, first_id: u32, places: Option<&Coordinates>,
+) -> Result<EngineState> {
+    let engine = match places {
+        Some(places) if search == GraphSearch::Astar => {
+            GraphEngine::with_coordinates(graph, places, search)
+                .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))?
+        }
+        _ => GraphEngine::new(graph, search),
+    };
+    Ok(EngineState {
+        engine: Arc::new(engine),
+        first_id,
+    })
 }
 
 /// A graph engine on the road graph file `path` (DIMACS `.gr`, PACE `.gr`
@@ -99,19 +111,8 @@ pub unsafe extern "C" fn cairns_graph_engine_read(
         let path = path_of(unsafe { CStr::from_ptr(path) })?;
         let file =
             read_road_graph(&path).map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_PARSE, &e))?;
-        let first_id = file.format.first_id();
-        match file.lon_lat {
-            Some(places) if search == GraphSearch::Astar => {
-                let places = Coordinates::LonLat(places);
-                let engine = GraphEngine::with_coordinates(file.graph, &places, search)
-                    .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_SPEC, &e))?;
-                Ok(EngineState {
-                    engine: Arc::new(engine),
-                    first_id,
-                })
-            }
-            _ => Ok(engine_of(file.graph, search, first_id)),
-        }
+        let places = file.lon_lat.map(Coordinates::LonLat);
+        engine_of(file.graph, search, file.format.first_id(), places.as_ref())
     };
     // SAFETY: `out` is NULL or valid for a write (the caller's contract).
     unsafe { handle::make(out, made) }
@@ -147,7 +148,7 @@ pub unsafe extern "C" fn cairns_graph_engine_from_edges(
             .collect();
         let graph = CsrGraph::from_edges(nodes, &edges)
             .map_err(|e| Failure::of(cairns_status::CAIRNS_ERR_ARGUMENT, &e))?;
-        Ok(engine_of(graph, search, 0))
+        engine_of(graph, search, 0, None)
     };
     // SAFETY: `out` is NULL or valid for a write (the caller's contract).
     unsafe { handle::make(out, made) }
