@@ -21,8 +21,7 @@ use std::time::Instant;
 
 use cairns::movingai::runner::{Checker, Reference};
 use cairns::search::{ContractionHierarchy, HubLabels, Searcher as _};
-use cairns::spec::{Engine, SearchSpec};
-use cairns_bench::{BenchArgs, load_file, time_checked};
+use cairns_bench::{BenchArgs, load_file, spec_engine, time_checked};
 
 /// The maps measured without arguments.
 const DEFAULT_FILES: [&str; 5] = [
@@ -32,16 +31,6 @@ const DEFAULT_FILES: [&str; 5] = [
     "dao/den520d.map.scen",
     "street/Berlin_0_256.map.scen",
 ];
-
-/// An engine of `spec` on `graph`, built now: the engine and the seconds
-/// and bytes its tables took.
-fn engine(graph: &cairns::grid::GridGraph, spec: &str) -> (Engine, f64, usize) {
-    let spec: SearchSpec = spec.parse().expect("a spec");
-    let engine = Engine::new(graph.clone(), &spec).expect("an octile map");
-    let seconds = engine.report().iter().map(|r| r.seconds).sum();
-    let bytes = engine.report().iter().map(|r| r.bytes).sum();
-    (engine, seconds, bytes)
-}
 
 fn main() {
     let args = BenchArgs::from_env(&["--every"]);
@@ -60,8 +49,8 @@ fn main() {
         let t0 = Instant::now();
         let labels = HubLabels::build(&ch);
         let hl_s = t0.elapsed().as_secs_f64();
-        let (bb, bb_s, bb_bytes) = engine(graph, "jps+bb");
-        let (sub, sub_s, sub_bytes) = engine(graph, "sub");
+        let (bb, bb_s, bb_bytes) = spec_engine(graph, "jps+bb");
+        let (sub, sub_s, sub_bytes) = spec_engine(graph, "sub");
         let (mut bb, mut sub) = (bb.searcher(), sub.searcher());
         let mut checker = Checker::new(graph, Reference::Published);
         let mut total = [0.0f64; 3];

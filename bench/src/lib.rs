@@ -382,8 +382,22 @@ pub fn least_us_in_turn(
 ///
 /// When `graph` is not an octile map without terrain costs.
 pub fn jps_plus_engine(graph: &cairns::grid::GridGraph) -> Engine {
-    let spec: SearchSpec = "jps+".parse().expect("a spec");
-    Engine::new(graph.clone(), &spec).expect("jps+ on an octile map")
+    spec_engine(graph, "jps+").0
+}
+
+/// An engine of `spec` on `graph`, built now, with the seconds and bytes
+/// of its tables (their reports summed).
+///
+/// # Panics
+///
+/// When `spec` does not parse or does not run on `graph`.
+pub fn spec_engine(graph: &cairns::grid::GridGraph, spec: &str) -> (Engine, f64, usize) {
+    let parsed: SearchSpec = spec.parse().expect("a spec");
+    let engine =
+        Engine::new(graph.clone(), &parsed).unwrap_or_else(|e| panic!("{spec} on this map: {e}"));
+    let seconds = engine.report().iter().map(|r| r.seconds).sum();
+    let bytes = engine.report().iter().map(|r| r.bytes).sum();
+    (engine, seconds, bytes)
 }
 
 /// The value `f` returns and the milliseconds it took.
