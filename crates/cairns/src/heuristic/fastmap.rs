@@ -173,30 +173,49 @@ impl FastMap {
     }
 }
 
+/// A goal of a [`FastMap`]: its component and where its coordinates start,
+/// looked up once a search rather than at every estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastMapGoal {
+    /// The goal's component, `NO_COMPONENT` when it is off the graph.
+    component: u32,
+    /// The index of its first coordinate.
+    at: usize,
+}
+
 impl Heuristic for FastMap {
-    type Goal = NodeId;
+    type Goal = FastMapGoal;
 
     #[inline]
-    fn goal(&self, goal: NodeId) -> NodeId {
-        goal
+    fn goal(&self, goal: NodeId) -> FastMapGoal {
+        match self.component.get(goal.index()) {
+            Some(&component) => FastMapGoal {
+                component,
+                at: goal.index() * self.dims,
+            },
+            None => FastMapGoal {
+                component: NO_COMPONENT,
+                at: 0,
+            },
+        }
     }
 
     #[inline]
-    fn estimate(&self, node: NodeId, goal: &NodeId) -> f64 {
-        let (Some(&c), Some(&cg)) = (
-            self.component.get(node.index()),
-            self.component.get(goal.index()),
-        ) else {
+    fn estimate(&self, node: NodeId, goal: &FastMapGoal) -> f64 {
+        let Some(&c) = self.component.get(node.index()) else {
             return 0.0;
         };
-        if c != cg {
+        if goal.component == NO_COMPONENT {
+            return 0.0;
+        }
+        if c != goal.component {
             return f64::INFINITY;
         }
         let d = self.dims;
-        let (u, t) = (node.index() * d, goal.index() * d);
+        let u = node.index() * d;
         self.coords[u..u + d]
             .iter()
-            .zip(&self.coords[t..t + d])
+            .zip(&self.coords[goal.at..goal.at + d])
             .map(|(x, y)| (x - y).abs())
             .sum()
     }
@@ -273,9 +292,9 @@ mod tests {
     fn check_consistent(g: &CsrGraph, fm: &FastMap) -> Result<(), TestCaseError> {
         for v in 0..g.node_count() as u32 {
             let v = NodeId(v);
-            prop_assert_eq!(fm.estimate(v, &v), 0.0);
+            prop_assert_eq!(fm.estimate(v, &fm.goal(v)), 0.0);
             for (w, c) in g.successors(v) {
-                let gap = fm.estimate(v, &w);
+                let gap = fm.estimate(v, &fm.goal(w));
                 prop_assert!(gap <= c, "{} -> {} costs {} but estimates {}", v, w, c, gap);
             }
         }
@@ -297,7 +316,7 @@ mod tests {
                 Dijkstra::new(&g).all(NodeId(s), &mut one);
                 for t in 0..n {
                     let want = one.g(NodeId(t));
-                    let h = fm.estimate(NodeId(s), &NodeId(t));
+                    let h = fm.estimate(NodeId(s), &fm.goal(NodeId(t)));
                     prop_assert!(want.is_none_or(|d| h <= d), "{} to {}: h {} above {:?}", s, t, h, want);
                     prop_assert_eq!(astar.search_cost(NodeId(s), NodeId(t), &mut cache), want);
                 }
@@ -316,7 +335,7 @@ mod tests {
         for s in 0..10 {
             for t in 0..10 {
                 let want = f64::from(s.max(t) - s.min(t));
-                assert_eq!(fm.estimate(NodeId(s), &NodeId(t)), want);
+                assert_eq!(fm.estimate(NodeId(s), &fm.goal(NodeId(t))), want);
             }
         }
     }
@@ -326,14 +345,15 @@ mod tests {
         let g =
             CsrGraph::from_undirected_edges(5, &[(0, 1, 2.0), (1, 2, 2.0), (3, 4, 1.0)]).unwrap();
         let fm = FastMap::build(&g, 3, 1);
-        assert_eq!(fm.estimate(NodeId(0), &NodeId(4)), f64::INFINITY);
+        assert_eq!(fm.estimate(NodeId(0), &fm.goal(NodeId(4))), f64::INFINITY);
         assert_eq!(
-            fm.estimate(NodeId(3), &NodeId(4)),
+            fm.estimate(NodeId(3), &fm.goal(NodeId(4))),
             0.0,
             "no dimension spans the small island"
         );
-        assert_eq!(fm.estimate(NodeId(0), &NodeId(2)), 4.0);
-        assert_eq!(fm.estimate(NodeId(9), &NodeId(2)), 0.0);
+        assert_eq!(fm.estimate(NodeId(0), &fm.goal(NodeId(2))), 4.0);
+        assert_eq!(fm.estimate(NodeId(9), &fm.goal(NodeId(2))), 0.0);
+        assert_eq!(fm.estimate(NodeId(2), &fm.goal(NodeId(9))), 0.0);
         assert_eq!(fm.coordinates(NodeId(9)), None);
         let empty = FastMap::build(&CsrGraph::from_edges(0, &[]).unwrap(), 3, 1);
         assert_eq!((empty.dims(), empty.memory_bytes()), (0, 0));
@@ -355,7 +375,7 @@ mod tests {
             for _ in 0..20 {
                 let to = NodeId(rng.below(nodes) as u32);
                 if let Some(cost) = one.g(to) {
-                    let bound = fm.estimate(from, &to);
+                    let bound = fm.estimate(from, &fm.goal(to));
                     assert!(bound <= cost, "{from} to {to}: {bound} above {cost}");
                     (sum_h, sum_d) = (sum_h + bound, sum_d + cost);
                 }

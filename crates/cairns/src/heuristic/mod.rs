@@ -29,7 +29,7 @@ mod untied;
 mod weighted;
 
 pub use distance::{Euclidean, Manhattan, Octile, Zero};
-pub use fastmap::FastMap;
+pub use fastmap::{FastMap, FastMapGoal};
 pub use geometric::Geometric;
 pub use untied::Untied;
 pub use weighted::Weighted;
