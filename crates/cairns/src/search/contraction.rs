@@ -16,7 +16,7 @@ pub use build::ContractionParams;
 pub use hub_labels::HubLabels;
 pub use matrix::DistanceMatrix;
 
-use super::{Path, next_generation};
+use super::Path;
 use crate::graph::{NodeId, Reversible};
 
 /// The middle of an edge that is not a shortcut.
@@ -78,7 +78,9 @@ struct Packed {
 /// the *edge difference* (the shortcuts that contracting the node would
 /// add, less the edges it removes), plus the number of its neighbours
 /// already contracted, plus its depth (one more than its deepest contracted
-/// neighbour's); see [`ContractionParams`]. Priorities are updated lazily
+/// neighbour's), and, when their weights are set, the edge and hop
+/// quotients of Dibbelt, Strasser and Wagner's order; see
+/// [`ContractionParams`]. Priorities are updated lazily
 /// (a node taken from the queue is priced again and goes back if another
 /// is now cheaper) and at the neighbours of each node contracted.
 /// Contracting `v` adds a shortcut `u -> w` for each in-neighbour `u` and
@@ -146,10 +148,11 @@ impl ContractionHierarchy {
 
     /// The nodes the last query on `cache` (a query of this hierarchy)
     /// reached in its two upward searches, in id order: its search space,
-    /// for drawing. Scans the cache's labels.
+    /// for drawing.
     pub fn reached_nodes(&self, cache: &ChCache) -> Vec<NodeId> {
         let mut nodes: Vec<NodeId> = cache
             .reached_ranks()
+            .into_iter()
             .filter_map(|r| self.node_of.get(r as usize).map(|&v| NodeId(v)))
             .collect();
         nodes.sort_unstable();
@@ -201,7 +204,6 @@ impl ContractionHierarchy {
             return None;
         }
         let (s, t) = (self.rank[start.index()], self.rank[goal.index()]);
-        let stamp = cache.generation;
         let ChCache {
             forward,
             backward,
@@ -209,8 +211,8 @@ impl ContractionHierarchy {
             settled,
             ..
         } = cache;
-        forward.reach(s, 0.0, NO_PARENT, stamp);
-        backward.reach(t, 0.0, NO_PARENT, stamp);
+        forward.reach(s, 0.0, NO_PARENT);
+        backward.reach(t, 0.0, NO_PARENT);
         let mut mu = f64::INFINITY;
         let (mut forward_done, mut backward_done) = (false, false);
         let mut count = 0u64;
@@ -235,7 +237,7 @@ impl ContractionHierarchy {
                     &mut backward_done,
                 )
             };
-            let Some((d, r)) = this.pop(stamp) else {
+            let Some((d, r)) = this.pop() else {
                 *done = true;
                 continue;
             };
@@ -244,7 +246,7 @@ impl ContractionHierarchy {
                 continue;
             }
             count += 1;
-            if let Some(od) = other.dist(r, stamp)
+            if let Some(od) = other.dist(r)
                 && d + od < mu
             {
                 mu = d + od;
@@ -253,17 +255,18 @@ impl ContractionHierarchy {
             // Stall on demand: a node above offers `r` a shorter distance
             // along an edge down to it, so no shortest up-down path passes
             // through `r` upwards.
-            if down.at(r).iter().any(|e| {
-                this.dist(e.other, stamp)
-                    .is_some_and(|du| du + e.weight < d)
-            }) {
+            if down
+                .at(r)
+                .iter()
+                .any(|e| this.dist(e.other).is_some_and(|du| du + e.weight < d))
+            {
                 continue;
             }
             for e in up.at(r) {
                 let nd = d + e.weight;
                 // Nothing at or above the best path found can improve it.
                 if nd < mu {
-                    this.relax(e.other, nd, e.id, stamp);
+                    this.relax(e.other, nd, e.id);
                 }
             }
         }
@@ -336,42 +339,76 @@ impl ContractionHierarchy {
 /// No parent: the root of a side.
 const NO_PARENT: u32 = u32::MAX;
 
-/// What one side of a query knows about a node: its distance and the
-/// edge (by id) that reached it.
+/// What one side of a query knows about a node it reached: its distance
+/// and the edge (by id) that reached it.
 #[derive(Clone, Copy, Debug)]
 struct Label {
     dist: f64,
     edge: u32,
-    stamp: u32,
 }
 
-/// One side of a query: labels by rank and a heap of `(distance, rank)`
-/// with lazy deletion.
+/// One side of a query: labels by rank, valid where the side's bit of
+/// the rank is set, and a heap of `(distance, rank)` with lazy deletion.
+///
+/// The bits (one per rank, a few kilobytes for a city) stay in the
+/// nearest cache where the labels do not: most edges a query scans while
+/// stalling lead to nodes the side never reached, which a bit answers
+/// without reading a label.
 #[derive(Clone, Debug, Default)]
 struct ChSide {
     labels: Vec<Label>,
+    reached: Vec<u64>,
+    /// The ranks whose bits are set, to clear them before the next query.
+    touched: Vec<u32>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl ChSide {
-    #[inline]
-    fn dist(&self, r: u32, stamp: u32) -> Option<f64> {
-        let l = &self.labels[r as usize];
-        (l.stamp == stamp).then_some(l.dist)
+    /// Ready for a query of a hierarchy of `n` nodes: no rank reached.
+    fn begin(&mut self, n: usize) {
+        if self.labels.len() < n {
+            self.labels.resize(
+                n,
+                Label {
+                    dist: f64::INFINITY,
+                    edge: NO_PARENT,
+                },
+            );
+            self.reached.resize(n.div_ceil(64), 0);
+        }
+        for &r in &self.touched {
+            self.reached[r as usize / 64] = 0;
+        }
+        self.touched.clear();
+        self.heap.clear();
     }
 
     #[inline]
-    fn reach(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
-        self.labels[r as usize] = Label { dist, edge, stamp };
+    fn is_reached(&self, r: u32) -> bool {
+        self.reached[r as usize / 64] & (1 << (r % 64)) != 0
+    }
+
+    #[inline]
+    fn dist(&self, r: u32) -> Option<f64> {
+        self.is_reached(r).then(|| self.labels[r as usize].dist)
+    }
+
+    #[inline]
+    fn reach(&mut self, r: u32, dist: f64, edge: u32) {
+        let word = &mut self.reached[r as usize / 64];
+        if *word & (1 << (r % 64)) == 0 {
+            *word |= 1 << (r % 64);
+            self.touched.push(r);
+        }
+        self.labels[r as usize] = Label { dist, edge };
         // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
         self.heap.push(Reverse(((dist + 0.0).to_bits(), r)));
     }
 
     #[inline]
-    fn relax(&mut self, r: u32, dist: f64, edge: u32, stamp: u32) {
-        let l = &self.labels[r as usize];
-        if l.stamp != stamp || dist < l.dist {
-            self.reach(r, dist, edge, stamp);
+    fn relax(&mut self, r: u32, dist: f64, edge: u32) {
+        if !self.is_reached(r) || dist < self.labels[r as usize].dist {
+            self.reach(r, dist, edge);
         }
     }
 
@@ -382,13 +419,13 @@ impl ChSide {
         self.heap.peek().map_or(u64::MAX, |Reverse((k, _))| *k)
     }
 
-    /// The next node settled and its distance, stale entries skipped.
+    /// The next node settled and its distance, stale entries skipped
+    /// (every entry is of a node reached this query).
     #[inline]
-    fn pop(&mut self, stamp: u32) -> Option<(f64, u32)> {
+    fn pop(&mut self) -> Option<(f64, u32)> {
         while let Some(Reverse((k, r))) = self.heap.pop() {
             let d = f64::from_bits(k);
-            let l = &self.labels[r as usize];
-            if l.stamp == stamp && d == l.dist {
+            if d == self.labels[r as usize].dist {
                 return Some((d, r));
             }
         }
@@ -397,8 +434,9 @@ impl ChSide {
 }
 
 /// The memory of [`ContractionHierarchy`] queries, reused from one query to
-/// the next: both sides' labels (stamped with a generation instead of
-/// cleared) and heaps, and the unpacking's buffers. After the first query
+/// the next: both sides' labels (with a bit per rank for the ranks
+/// reached, cleared at the next query by the list of those set) and heaps,
+/// and the unpacking's buffers. After the first query
 /// on a hierarchy, later ones of no more nodes allocate nothing but what
 /// their heaps outgrow.
 ///
@@ -409,7 +447,6 @@ impl ChSide {
 pub struct ChCache {
     forward: ChSide,
     backward: ChSide,
-    generation: u32,
     meet: u32,
     cost: Option<f64>,
     settled: u64,
@@ -432,36 +469,24 @@ impl ChCache {
 
     /// The ranks the last query's upward searches reached (settled, or
     /// left on a heap when the query stopped), either side, in rank
-    /// order. Scans both label arrays: meant for renderers
-    /// ([`ContractionHierarchy::reached_nodes`] gives their node ids).
-    fn reached_ranks(&self) -> impl Iterator<Item = u32> + '_ {
-        let stamp = self.generation;
-        let at =
-            move |side: &ChSide, r: usize| side.labels.get(r).is_some_and(|l| l.stamp == stamp);
-        let n = self.forward.labels.len().max(self.backward.labels.len());
-        (0..n)
-            .filter(move |&r| stamp > 0 && (at(&self.forward, r) || at(&self.backward, r)))
-            .map(|r| r as u32)
+    /// order: meant for renderers ([`ContractionHierarchy::reached_nodes`]
+    /// gives their node ids).
+    fn reached_ranks(&self) -> Vec<u32> {
+        let mut ranks: Vec<u32> = self
+            .forward
+            .touched
+            .iter()
+            .chain(&self.backward.touched)
+            .copied()
+            .collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks
     }
 
     fn begin(&mut self, n: usize) {
-        let unseen = Label {
-            dist: f64::INFINITY,
-            edge: NO_PARENT,
-            stamp: 0,
-        };
-        for side in [&mut self.forward, &mut self.backward] {
-            if side.labels.len() < n {
-                side.labels.resize(n, unseen);
-            }
-            side.heap.clear();
-        }
-        let (forward, backward) = (&mut self.forward.labels, &mut self.backward.labels);
-        next_generation(&mut self.generation, u32::MAX, || {
-            for l in forward.iter_mut().chain(backward) {
-                l.stamp = 0;
-            }
-        });
+        self.forward.begin(n);
+        self.backward.begin(n);
         self.meet = NO_PARENT;
         self.cost = None;
         self.settled = 0;
@@ -588,6 +613,41 @@ mod tests {
                 ..ContractionParams::default()
             });
             check_all_pairs(&g, &tight)?;
+            // The quotients' order (Dibbelt, Strasser and Wagner's terms
+            // alone) is another order, and as exact.
+            let quotients = ContractionHierarchy::build_with(&g, &ContractionParams {
+                edge_difference: 0,
+                contracted_neighbours: 0,
+                depth: 1,
+                edge_quotient: 1,
+                hop_quotient: 1,
+                ..ContractionParams::default()
+            });
+            check_all_pairs(&g, &quotients)?;
+        }
+    }
+
+    #[test]
+    fn the_quotients_order_differently() {
+        let g = crate::graph::testing::road_graph("fast_paths/bremen_dist.gr");
+        let quotients = ContractionParams {
+            edge_difference: 0,
+            contracted_neighbours: 0,
+            depth: 1,
+            edge_quotient: 1,
+            hop_quotient: 1,
+            ..ContractionParams::default()
+        };
+        let default = ContractionHierarchy::build(&g);
+        let other = ContractionHierarchy::build_with(&g, &quotients);
+        assert_ne!(default.rank, other.rank);
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let (mut one, mut cache) = (SearchCache::new(), ChCache::new());
+        let n = g.node_count() as u64;
+        for _ in 0..40 {
+            let (s, t) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
+            Dijkstra::new(&g).all(s, &mut one);
+            assert_eq!(other.search_cost(s, t, &mut cache), one.g(t), "{s} to {t}");
         }
     }
 }

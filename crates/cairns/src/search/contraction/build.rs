@@ -32,6 +32,14 @@ pub struct ContractionParams {
     /// neighbour's): keeps the hierarchy shallow, so queries settle fewer
     /// nodes.
     pub depth: i64,
+    /// The weight of the *edge quotient*, the shortcuts contracting the
+    /// node would add over the edges it removes (Dibbelt, Strasser and
+    /// Wagner's order, "Customizable Contraction Hierarchies", 2014).
+    pub edge_quotient: i64,
+    /// The weight of the *hop quotient*, the edges of the graph those
+    /// shortcuts stand for over the edges of the graph the removed edges
+    /// stand for: a node whose shortcuts would span long paths waits.
+    pub hop_quotient: i64,
 }
 
 impl Default for ContractionParams {
@@ -42,17 +50,21 @@ impl Default for ContractionParams {
             edge_difference: 2,
             contracted_neighbours: 1,
             depth: 1,
+            edge_quotient: 0,
+            hop_quotient: 0,
         }
     }
 }
 
-/// An edge of the graph being contracted: the other end, the weight and
-/// the node a shortcut bypasses ([`NO_MIDDLE`] for an edge of the input).
+/// An edge of the graph being contracted: the other end, the weight, the
+/// node a shortcut bypasses ([`NO_MIDDLE`] for an edge of the input) and
+/// the number of the input's edges it stands for.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     other: u32,
     weight: f64,
     middle: u32,
+    hops: u32,
 }
 
 /// The remaining graph: each uncontracted node's edges to other
@@ -71,7 +83,7 @@ impl Remaining {
         };
         for u in 0..n as u32 {
             for (v, w) in graph.successors(NodeId(u)) {
-                rest.add(u, v.0, w, NO_MIDDLE);
+                rest.add(u, v.0, w, NO_MIDDLE, 1);
             }
         }
         rest
@@ -79,7 +91,7 @@ impl Remaining {
 
     /// Adds the edge `u -> v`, or lowers the one there is; self-loops are
     /// never on a shortest path and are left out.
-    fn add(&mut self, u: u32, v: u32, weight: f64, middle: u32) {
+    fn add(&mut self, u: u32, v: u32, weight: f64, middle: u32, hops: u32) {
         if u == v {
             return;
         }
@@ -87,12 +99,14 @@ impl Remaining {
             if weight < e.weight {
                 e.weight = weight;
                 e.middle = middle;
+                e.hops = hops;
                 let back = self.into[v as usize]
                     .iter_mut()
                     .find(|e| e.other == u)
                     .expect("every edge is listed at both ends");
                 back.weight = weight;
                 back.middle = middle;
+                back.hops = hops;
             }
             return;
         }
@@ -100,11 +114,13 @@ impl Remaining {
             other: v,
             weight,
             middle,
+            hops,
         });
         self.into[v as usize].push(Edge {
             other: u,
             weight,
             middle,
+            hops,
         });
     }
 
@@ -223,11 +239,11 @@ impl Witness {
     }
 }
 
-/// The shortcuts that contracting `v` needs, `(from, to, weight)`, passed
-/// to `found`; witness searches settle at most `max_settled` nodes.
+/// The shortcuts that contracting `v` needs, `(from, to, weight, hops)`,
+/// passed to `found`; witness searches settle at most `max_settled` nodes.
 fn shortcuts(
     rest: &Remaining, witness: &mut Witness, v: u32, max_settled: usize,
-    mut found: impl FnMut(u32, u32, f64),
+    mut found: impl FnMut(u32, u32, f64, u32),
 ) {
     let out = &rest.out[v as usize];
     for e_in in &rest.into[v as usize] {
@@ -247,11 +263,14 @@ fn shortcuts(
             }
             let through = e_in.weight + e_out.weight;
             if witness.dist(e_out.other) > through {
-                found(u, e_out.other, through);
+                found(u, e_out.other, through, e_in.hops + e_out.hops);
             }
         }
     }
 }
+
+/// The unit of a priority: a quotient of 1 is this many.
+const QUOTIENT_SCALE: i64 = 1000;
 
 /// The state of the node order.
 struct Order {
@@ -266,14 +285,27 @@ impl Order {
     fn priority(
         &self, rest: &Remaining, witness: &mut Witness, params: &ContractionParams, v: u32,
     ) -> i64 {
-        let mut added = 0i64;
-        shortcuts(rest, witness, v, params.estimate_settled, |_, _, _| {
-            added += 1;
-        });
-        let removed = (rest.out[v as usize].len() + rest.into[v as usize].len()) as i64;
-        params.edge_difference * (added - removed)
-            + params.contracted_neighbours * i64::from(self.neighbours[v as usize])
-            + params.depth * i64::from(self.depth[v as usize])
+        let (mut added, mut added_hops) = (0i64, 0i64);
+        shortcuts(
+            rest,
+            witness,
+            v,
+            params.estimate_settled,
+            |_, _, _, hops| {
+                added += 1;
+                added_hops += i64::from(hops);
+            },
+        );
+        let (out, into) = (&rest.out[v as usize], &rest.into[v as usize]);
+        let removed = (out.len() + into.len()) as i64;
+        let removed_hops: i64 = out.iter().chain(into).map(|e| i64::from(e.hops)).sum();
+        // In thousandths, so that the quotients weigh as fractions.
+        QUOTIENT_SCALE
+            * (params.edge_difference * (added - removed)
+                + params.contracted_neighbours * i64::from(self.neighbours[v as usize])
+                + params.depth * i64::from(self.depth[v as usize]))
+            + params.edge_quotient * QUOTIENT_SCALE * added / removed.max(1)
+            + params.hop_quotient * QUOTIENT_SCALE * added_hops / removed_hops.max(1)
     }
 }
 
@@ -335,12 +367,12 @@ pub(super) fn build<G: Reversible + ?Sized>(
             &mut witness,
             v,
             params.contract_settled,
-            |a, b, w| {
-                found.push((a, b, w));
+            |a, b, w, hops| {
+                found.push((a, b, w, hops));
             },
         );
-        for &(a, b, w) in &found {
-            rest.add(a, b, w, v);
+        for &(a, b, w, hops) in &found {
+            rest.add(a, b, w, v, hops);
         }
         shortcut_count += found.len();
         order.contracted[v as usize] = true;

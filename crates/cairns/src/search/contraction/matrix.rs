@@ -202,19 +202,19 @@ impl ContractionHierarchy {
         mut visit: impl FnMut(u32, f64),
     ) {
         cache.begin(self.node_count());
-        let stamp = cache.generation;
         let side = &mut cache.forward;
-        side.reach(root, 0.0, NO_PARENT, stamp);
-        while let Some((d, r)) = side.pop(stamp) {
-            if down.at(r).iter().any(|e| {
-                side.dist(e.other, stamp)
-                    .is_some_and(|du| du + e.weight < d)
-            }) {
+        side.reach(root, 0.0, NO_PARENT);
+        while let Some((d, r)) = side.pop() {
+            if down
+                .at(r)
+                .iter()
+                .any(|e| side.dist(e.other).is_some_and(|du| du + e.weight < d))
+            {
                 continue;
             }
             visit(r, d);
             for e in up.at(r) {
-                side.relax(e.other, d + e.weight, e.id, stamp);
+                side.relax(e.other, d + e.weight, e.id);
             }
         }
     }
