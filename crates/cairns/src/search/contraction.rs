@@ -8,6 +8,7 @@ mod build;
 mod file;
 mod hub_labels;
 mod matrix;
+mod unpack;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -15,6 +16,7 @@ use std::collections::BinaryHeap;
 pub use build::ContractionParams;
 pub use hub_labels::HubLabels;
 pub use matrix::DistanceMatrix;
+use unpack::Unpacked;
 
 use super::Path;
 use crate::graph::{NodeId, Reversible};
@@ -97,7 +99,11 @@ struct Packed {
 /// found; a node is *stalled on demand* (settled but not expanded) when a
 /// node above it already offers it a shorter distance, as such a node lies
 /// on no shortest up-down path. The nodes are stored in rank order, so the
-/// few hundred nodes a query settles lie close together in memory.
+/// few hundred nodes a query settles lie close together in memory. Each
+/// edge's path in the graph is listed once when the hierarchy is built or
+/// loaded (three to five nodes an edge on road graphs), so a query's path
+/// is copied from its edges' lists rather than unpacked shortcut by
+/// shortcut.
 ///
 /// # Contract
 ///
@@ -129,6 +135,9 @@ pub struct ContractionHierarchy {
     down: UpGraph,
     /// Every edge of `up` and `down` by id.
     packed: Vec<Packed>,
+    /// Each edge's path in the graph, for unpacking a query's path without
+    /// walking the shortcuts' halves.
+    unpacked: Unpacked,
     shortcuts: usize,
 }
 
@@ -188,6 +197,7 @@ impl ContractionHierarchy {
             + self.up.bytes()
             + self.down.bytes()
             + self.packed.len() * std::mem::size_of::<Packed>()
+            + self.unpacked.bytes()
     }
 
     /// The cost of a shortest path from `start` to `goal`, or `None` when
@@ -319,6 +329,10 @@ impl ContractionHierarchy {
         let first = ids.first().map_or(*meet, |&e| self.packed[e as usize].tail);
         out.push(NodeId(self.node_of[first as usize]));
         for &id in ids.iter() {
+            if let Some(nodes) = self.unpacked.nodes(id) {
+                out.extend(nodes.iter().map(|&v| NodeId(v)));
+                continue;
+            }
             stack.clear();
             stack.push(id);
             while let Some(e) = stack.pop() {
@@ -625,6 +639,29 @@ mod tests {
             });
             check_all_pairs(&g, &quotients)?;
         }
+    }
+
+    #[test]
+    fn listed_edges_unpack_as_their_halves() {
+        let g = crate::graph::testing::road_graph("dimacs/rome99.gr");
+        let listed = ContractionHierarchy::build(&g);
+        let mut walked = listed.clone();
+        walked.unpacked = Unpacked::default();
+        assert!(listed.unpacked.nodes(0).is_some() && walked.unpacked.nodes(0).is_none());
+        let mut rng = crate::rng::SplitMix64::new(17);
+        let (mut cache, mut a, mut b) = (ChCache::new(), Vec::new(), Vec::new());
+        let n = g.node_count() as u64;
+        let mut long = 0;
+        for _ in 0..200 {
+            let (s, t) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
+            if listed.search_cost(s, t, &mut cache).is_some() {
+                assert!(listed.path_into(&mut cache, &mut a));
+                assert!(walked.path_into(&mut cache, &mut b));
+                assert_eq!(a, b, "{s} to {t}");
+                long += usize::from(a.len() > 20);
+            }
+        }
+        assert!(long > 50, "{long} paths of more than 20 nodes");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use super::{ContractionHierarchy, NO_MIDDLE, Packed, UpEdge, UpGraph};
+use super::{ContractionHierarchy, NO_MIDDLE, Packed, Unpacked, UpEdge, UpGraph};
 use crate::graph::{NodeId, Reversible};
 
 /// How a [`ContractionHierarchy`] is built: the limits of its witness
@@ -398,12 +398,14 @@ pub(super) fn build<G: Reversible + ?Sized>(
     }
     debug_assert_eq!(by_rank.len(), n);
     let (up, down, packed) = hierarchy_edges(&ups, &rank);
+    let unpacked = Unpacked::new(&packed, &by_rank);
     ContractionHierarchy {
         node_of: by_rank,
         rank,
         up,
         down,
         packed,
+        unpacked,
         shortcuts: shortcut_count,
     }
 }

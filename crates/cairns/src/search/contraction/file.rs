@@ -19,7 +19,7 @@
 use std::io::{self, Read, Write};
 
 use super::hub_labels::Labels;
-use super::{ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, UpEdge, UpGraph};
+use super::{ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, Unpacked, UpEdge, UpGraph};
 use crate::graph::Graph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_distances, check_sum,
@@ -263,27 +263,36 @@ where
         let version = ContractionHierarchy::FILE_VERSION;
         read_header(&mut r, kind, (version, version), expected_graph_hash)?;
         let ch = read_hierarchy(&mut r, expected_nodes)?;
-        let out = rest(&mut r, ch)?;
+        let mut out = rest(&mut r, ch)?;
         check_sum(r)?;
         out.check()?;
         Ok(out)
     })
 }
 
-/// What a loader returns, checked once the checksum is.
+/// What a loader returns, checked once the checksum is, and then made
+/// ready for queries (the hierarchy's edges unpacked, which relies on
+/// the checks: each shortcut's halves end below it).
 trait Checked {
-    fn check(&self) -> Result<(), FileError>;
+    fn check(&mut self) -> Result<(), FileError>;
+}
+
+/// Checks the structure of a hierarchy read, then lists its edges' paths.
+fn check_and_unpack(ch: &mut ContractionHierarchy) -> Result<(), FileError> {
+    check_hierarchy(ch)?;
+    ch.unpacked = Unpacked::new(&ch.packed, &ch.node_of);
+    Ok(())
 }
 
 impl Checked for ContractionHierarchy {
-    fn check(&self) -> Result<(), FileError> {
-        check_hierarchy(self)
+    fn check(&mut self) -> Result<(), FileError> {
+        check_and_unpack(self)
     }
 }
 
 impl Checked for (ContractionHierarchy, HubLabels) {
-    fn check(&self) -> Result<(), FileError> {
-        check_hierarchy(&self.0)?;
+    fn check(&mut self) -> Result<(), FileError> {
+        check_and_unpack(&mut self.0)?;
         let n = self.0.node_count() as u64;
         let mut node = 0u64;
         for side in [&self.1.forward, &self.1.backward] {
@@ -375,6 +384,8 @@ fn read_hierarchy<R: Read>(
         up,
         down,
         packed,
+        // Listed once the structure is checked (`Checked::check`).
+        unpacked: Unpacked::default(),
         shortcuts: usize::try_from(shortcuts).unwrap_or(usize::MAX),
     })
 }
