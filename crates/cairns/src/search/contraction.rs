@@ -649,16 +649,17 @@ mod tests {
         walked.unpacked = Unpacked::default();
         assert!(listed.unpacked.nodes(0).is_some() && walked.unpacked.nodes(0).is_none());
         let mut rng = crate::rng::SplitMix64::new(17);
-        let (mut cache, mut a, mut b) = (ChCache::new(), Vec::new(), Vec::new());
+        let (mut cache, mut listed_path, mut walked_path) =
+            (ChCache::new(), Vec::new(), Vec::new());
         let n = g.node_count() as u64;
         let mut long = 0;
         for _ in 0..200 {
             let (s, t) = (NodeId(rng.below(n) as u32), NodeId(rng.below(n) as u32));
             if listed.search_cost(s, t, &mut cache).is_some() {
-                assert!(listed.path_into(&mut cache, &mut a));
-                assert!(walked.path_into(&mut cache, &mut b));
-                assert_eq!(a, b, "{s} to {t}");
-                long += usize::from(a.len() > 20);
+                assert!(listed.path_into(&mut cache, &mut listed_path));
+                assert!(walked.path_into(&mut cache, &mut walked_path));
+                assert_eq!(listed_path, walked_path, "{s} to {t}");
+                long += usize::from(listed_path.len() > 20);
             }
         }
         assert!(long > 50, "{long} paths of more than 20 nodes");
