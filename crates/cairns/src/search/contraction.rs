@@ -10,15 +10,13 @@ mod hub_labels;
 mod matrix;
 mod unpack;
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 pub use build::ContractionParams;
 pub use hub_labels::HubLabels;
 pub use matrix::DistanceMatrix;
 use unpack::Unpacked;
 
 use super::Path;
+use super::lazy_heap::LazyHeap;
 use crate::graph::{NodeId, Reversible};
 
 /// The middle of an edge that is not a shortcut.
@@ -374,7 +372,7 @@ struct ChSide {
     reached: Vec<u64>,
     /// The ranks whose bits are set, to clear them before the next query.
     touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    heap: LazyHeap,
 }
 
 impl ChSide {
@@ -416,7 +414,7 @@ impl ChSide {
         }
         self.labels[r as usize] = Label { dist, edge };
         // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
-        self.heap.push(Reverse(((dist + 0.0).to_bits(), r)));
+        self.heap.push((dist + 0.0).to_bits(), r);
     }
 
     #[inline]
@@ -430,14 +428,14 @@ impl ChSide {
     /// make a side look further along than it is), infinite when empty.
     #[inline]
     fn top_key(&self) -> u64 {
-        self.heap.peek().map_or(u64::MAX, |Reverse((k, _))| *k)
+        self.heap.min_key().unwrap_or(u64::MAX)
     }
 
     /// The next node settled and its distance, stale entries skipped
     /// (every entry is of a node reached this query).
     #[inline]
     fn pop(&mut self) -> Option<(f64, u32)> {
-        while let Some(Reverse((k, r))) = self.heap.pop() {
+        while let Some((k, r)) = self.heap.pop() {
             let d = f64::from_bits(k);
             if d == self.labels[r as usize].dist {
                 return Some((d, r));

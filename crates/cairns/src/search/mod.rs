@@ -111,6 +111,7 @@ mod focal;
 mod goal_bounds;
 mod jps;
 mod jps_plus;
+mod lazy_heap;
 mod pulled;
 mod query;
 mod searcher;

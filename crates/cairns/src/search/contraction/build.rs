@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::{ContractionHierarchy, NO_MIDDLE, Packed, Unpacked, UpEdge, UpGraph};
 use crate::graph::{NodeId, Reversible};
+use crate::search::lazy_heap::LazyHeap;
 
 /// How a [`ContractionHierarchy`] is built: the limits of its witness
 /// searches and the weights of its node order.
@@ -147,7 +148,7 @@ struct Witness {
     /// Targets of the current search, marked with its stamp.
     target: Vec<u32>,
     generation: u32,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    heap: LazyHeap,
 }
 
 /// A non-negative `f64` as a key that orders as the number does.
@@ -164,7 +165,7 @@ impl Witness {
             stamp: vec![0; n],
             target: vec![0; n],
             generation: 0,
-            heap: BinaryHeap::new(),
+            heap: LazyHeap::default(),
         }
     }
 
@@ -187,9 +188,9 @@ impl Witness {
         }
         self.stamp[source as usize] = generation;
         self.dist[source as usize] = 0.0;
-        self.heap.push(Reverse((key(0.0), source)));
+        self.heap.push(key(0.0), source);
         let mut settled = 0;
-        while let Some(Reverse((k, u))) = self.heap.pop() {
+        while let Some((k, u)) = self.heap.pop() {
             let d = f64::from_bits(k);
             if d > self.dist[u as usize] {
                 continue;
@@ -215,7 +216,7 @@ impl Witness {
                 if self.stamp[x] != generation || nd < self.dist[x] {
                     self.stamp[x] = generation;
                     self.dist[x] = nd;
-                    self.heap.push(Reverse((key(nd), e.other)));
+                    self.heap.push(key(nd), e.other);
                 }
             }
         }
