@@ -22,27 +22,45 @@ use crate::graph::{NodeId, Reversible};
 /// The middle of an edge that is not a shortcut.
 const NO_MIDDLE: u32 = u32::MAX;
 
-/// An edge of an [`UpGraph`]: the other end (by rank), the weight and the
-/// edge's id in the hierarchy's [`Packed`] table.
+/// An edge of an [`UpGraph`]: the other end (by rank) and the weight, 12
+/// bytes (packed to 4-byte alignment, so that a query's scans read a
+/// quarter less memory than with 16). Its id in the hierarchy's
+/// [`Packed`] table is its position in the graph's edges after the
+/// graph's `first_id`.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, packed(4))]
 struct UpEdge {
     weight: f64,
     other: u32,
-    id: u32,
 }
 
 /// The edges of each node to the nodes above it, by rank, in compressed
-/// sparse rows, 16 bytes an edge so that a query reads one array.
+/// sparse rows, so that a query reads one array. The edges' ids follow
+/// their order from `first_id`: the upward graph's first (from 0), then
+/// the downward graph's.
 #[derive(Clone, Debug)]
 struct UpGraph {
     offsets: Vec<u32>,
     edges: Vec<UpEdge>,
+    first_id: u32,
 }
 
 impl UpGraph {
     #[inline]
     fn at(&self, r: u32) -> &[UpEdge] {
         &self.edges[self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize]
+    }
+
+    /// The edges of rank `r` with their ids.
+    #[inline]
+    fn with_ids(&self, r: u32) -> impl Iterator<Item = (u32, UpEdge)> + '_ {
+        let first = self.first_id + self.offsets[r as usize];
+        (first..).zip(self.at(r).iter().copied())
+    }
+
+    /// Every edge with its id.
+    fn all_with_ids(&self) -> impl Iterator<Item = (u32, UpEdge)> + '_ {
+        (self.first_id..).zip(self.edges.iter().copied())
     }
 
     fn bytes(&self) -> usize {
@@ -270,11 +288,11 @@ impl ContractionHierarchy {
             {
                 continue;
             }
-            for e in up.at(r) {
+            for (id, e) in up.with_ids(r) {
                 let nd = d + e.weight;
                 // Nothing at or above the best path found can improve it.
                 if nd < mu {
-                    this.relax(e.other, nd, e.id);
+                    this.relax(e.other, nd, id);
                 }
             }
         }

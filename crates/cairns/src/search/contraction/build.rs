@@ -424,18 +424,20 @@ fn hierarchy_edges(
         UpGraph {
             offsets: vec![0],
             edges: Vec::new(),
+            first_id: 0,
         },
         UpGraph {
             offsets: vec![0],
             edges: Vec::new(),
+            first_id: 0,
         },
     ];
     for (side, graph) in graphs.iter_mut().enumerate() {
+        graph.first_id = packed.len() as u32;
         for (r, (out, into)) in ups.iter().enumerate() {
             let list = if side == 0 { out } else { into };
             for e in list {
                 let other = rank[e.other as usize];
-                let id = packed.len() as u32;
                 let (tail, head) = if side == 0 {
                     (r as u32, other)
                 } else {
@@ -455,7 +457,6 @@ fn hierarchy_edges(
                 graph.edges.push(UpEdge {
                     weight: e.weight,
                     other,
-                    id,
                 });
             }
             graph.offsets.push(graph.edges.len() as u32);
@@ -466,10 +467,9 @@ fn hierarchy_edges(
     // at `m` in the downward graph, and `m -> b`, at `m` in the upward one.
     let find = |graph: &UpGraph, at: u32, other: u32| {
         graph
-            .at(at)
-            .iter()
-            .find(|e| e.other == other)
-            .map(|e| e.id)
+            .with_ids(at)
+            .find(|(_, e)| e.other == other)
+            .map(|(id, _)| id)
             .expect("the halves of a shortcut are edges of the hierarchy")
     };
     for (p, &m) in packed.iter_mut().zip(&middles) {

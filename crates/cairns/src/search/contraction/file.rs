@@ -135,8 +135,8 @@ impl ContractionHierarchy {
             for w in side.offsets.windows(2) {
                 out.put(&(w[1] - w[0]).to_le_bytes())?;
             }
-            for e in &side.edges {
-                let p = self.packed[e.id as usize];
+            for (id, e) in side.all_with_ids() {
+                let p = self.packed[id as usize];
                 out.put(&e.other.to_le_bytes())?;
                 out.put(&e.weight.to_le_bytes())?;
                 out.put(&p.first.to_le_bytes())?;
@@ -419,9 +419,10 @@ fn read_side<R: Read>(
         (word(0), f64::from_le_bytes(weight), word(12), word(16))
     })?;
     let mut edges = Vec::with_capacity(raw.len());
+    // Below NO_MIDDLE, checked with the counts.
+    let first_id = before as u32;
     for (at, w) in offsets.windows(2).enumerate() {
         for &(other, weight, first, second) in &raw[w[0] as usize..w[1] as usize] {
-            let id = packed.len() as u32;
             let (tail, head) = if upward {
                 (at as u32, other)
             } else {
@@ -433,10 +434,14 @@ fn read_side<R: Read>(
                 first,
                 second,
             });
-            edges.push(UpEdge { weight, other, id });
+            edges.push(UpEdge { weight, other });
         }
     }
-    Ok(UpGraph { offsets, edges })
+    Ok(UpGraph {
+        offsets,
+        edges,
+        first_id,
+    })
 }
 
 /// What a query relies on in a hierarchy read: the order a permutation

@@ -213,8 +213,8 @@ impl ContractionHierarchy {
                 continue;
             }
             visit(r, d);
-            for e in up.at(r) {
-                side.relax(e.other, d + e.weight, e.id);
+            for (id, e) in up.with_ids(r) {
+                side.relax(e.other, d + e.weight, id);
             }
         }
     }
