@@ -22,11 +22,10 @@ use crate::graph::{NodeId, Reversible};
 /// The middle of an edge that is not a shortcut.
 const NO_MIDDLE: u32 = u32::MAX;
 
-/// An edge of an [`UpGraph`]: the other end (by rank) and the weight, 12
-/// bytes (packed to 4-byte alignment, so that a query's scans read a
-/// quarter less memory than with 16). Its id in the hierarchy's
-/// [`Packed`] table is its position in the graph's edges after the
-/// graph's `first_id`.
+/// An edge of the hierarchy's [`Adjacency`]: the other end (by rank) and
+/// the weight, 12 bytes (packed to 4-byte alignment, so that a query's
+/// scans read a quarter less memory than with 16). Its id, in the
+/// hierarchy's [`Packed`] table, is its position in the adjacency.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, packed(4))]
 struct UpEdge {
@@ -34,37 +33,65 @@ struct UpEdge {
     other: u32,
 }
 
-/// The edges of each node to the nodes above it, by rank, in compressed
-/// sparse rows, so that a query reads one array. The edges' ids follow
-/// their order from `first_id`: the upward graph's first (from 0), then
-/// the downward graph's.
-#[derive(Clone, Debug)]
-struct UpGraph {
-    offsets: Vec<u32>,
-    edges: Vec<UpEdge>,
-    first_id: u32,
+/// The way a search of the hierarchy climbs: along the graph's edges (up
+/// from a query's start) or against them (up from its goal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Climb {
+    Forward,
+    Backward,
 }
 
-impl UpGraph {
+/// Each rank's edges to and from the ranks above it, in one array: at
+/// each rank its *downward* edges first (those from a rank above, `other`
+/// the tail), then its *upward* ones (to a rank above, `other` the head).
+/// A settled node's stall check reads one of the two runs and its
+/// relaxation the other, so a query reads one region of memory a node.
+/// An edge's id is its position.
+#[derive(Clone, Debug)]
+struct Adjacency {
+    /// At `2r` the start of rank `r`'s downward edges, at `2r + 1` the
+    /// start of its upward ones, at `2r + 2` their end.
+    bounds: Vec<u32>,
+    edges: Vec<UpEdge>,
+}
+
+impl Adjacency {
+    /// The ids of rank `r`'s downward edges and of its upward ones.
     #[inline]
-    fn at(&self, r: u32) -> &[UpEdge] {
-        &self.edges[self.offsets[r as usize] as usize..self.offsets[r as usize + 1] as usize]
+    fn ranges(&self, r: u32) -> (std::ops::Range<u32>, std::ops::Range<u32>) {
+        let at = 2 * r as usize;
+        let b = &self.bounds[at..at + 3];
+        (b[0]..b[1], b[1]..b[2])
     }
 
-    /// The edges of rank `r` with their ids.
+    /// The edges of a search that climbs `climb`, at rank `r`: those a
+    /// rank above offers `r` a distance along (its stall check), and the
+    /// first id and edges of those to the ranks above (it relaxes).
     #[inline]
-    fn with_ids(&self, r: u32) -> impl Iterator<Item = (u32, UpEdge)> + '_ {
-        let first = self.first_id + self.offsets[r as usize];
-        (first..).zip(self.at(r).iter().copied())
+    fn at(&self, r: u32, climb: Climb) -> (&[UpEdge], u32, &[UpEdge]) {
+        let (down, up) = self.ranges(r);
+        let slice = |ids: &std::ops::Range<u32>| &self.edges[ids.start as usize..ids.end as usize];
+        match climb {
+            Climb::Forward => (slice(&down), up.start, slice(&up)),
+            Climb::Backward => (slice(&up), down.start, slice(&down)),
+        }
     }
 
-    /// Every edge with its id.
-    fn all_with_ids(&self) -> impl Iterator<Item = (u32, UpEdge)> + '_ {
-        (self.first_id..).zip(self.edges.iter().copied())
+    /// The edges from rank `r` to the ranks above in a search that climbs
+    /// `climb`, with their ids.
+    #[inline]
+    fn climbing(&self, r: u32, climb: Climb) -> impl Iterator<Item = (u32, UpEdge)> + '_ {
+        let (_, first, edges) = self.at(r, climb);
+        (first..).zip(edges.iter().copied())
+    }
+
+    /// The number of ranks.
+    fn ranks(&self) -> usize {
+        self.bounds.len() / 2
     }
 
     fn bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.edges.len() * std::mem::size_of::<UpEdge>()
+        self.bounds.len() * 4 + self.edges.len() * std::mem::size_of::<UpEdge>()
     }
 }
 
@@ -145,11 +172,9 @@ pub struct ContractionHierarchy {
     rank: Vec<u32>,
     /// Rank to node id.
     node_of: Vec<u32>,
-    /// At each rank, the edges to higher ranks.
-    up: UpGraph,
-    /// At each rank, the edges *from* higher ranks (`other` is the tail).
-    down: UpGraph,
-    /// Every edge of `up` and `down` by id.
+    /// At each rank, the edges from and to higher ranks.
+    edges: Adjacency,
+    /// Every edge of `edges` by id.
     packed: Vec<Packed>,
     /// Each edge's path in the graph, for unpacking a query's path without
     /// walking the shortcuts' halves.
@@ -210,8 +235,7 @@ impl ContractionHierarchy {
     /// The bytes the hierarchy's arrays hold.
     pub fn memory_bytes(&self) -> usize {
         self.rank.len() * 8
-            + self.up.bytes()
-            + self.down.bytes()
+            + self.edges.bytes()
             + self.packed.len() * std::mem::size_of::<Packed>()
             + self.unpacked.bytes()
     }
@@ -237,8 +261,8 @@ impl ContractionHierarchy {
             settled,
             ..
         } = cache;
-        forward.reach(s, 0.0, NO_PARENT);
-        backward.reach(t, 0.0, NO_PARENT);
+        forward.reach(s, 0.0, NO_PARENT, NO_PARENT);
+        backward.reach(t, 0.0, NO_PARENT, NO_PARENT);
         let mut mu = f64::INFINITY;
         let (mut forward_done, mut backward_done) = (false, false);
         let mut count = 0u64;
@@ -246,20 +270,18 @@ impl ContractionHierarchy {
             // The side whose top is smaller, while both go on.
             let forward_turn =
                 !forward_done && (backward_done || forward.top_key() <= backward.top_key());
-            let (this, other, up, down, done) = if forward_turn {
+            let (this, other, climb, done) = if forward_turn {
                 (
                     &mut *forward,
                     &*backward,
-                    &self.up,
-                    &self.down,
+                    Climb::Forward,
                     &mut forward_done,
                 )
             } else {
                 (
                     &mut *backward,
                     &*forward,
-                    &self.down,
-                    &self.up,
+                    Climb::Backward,
                     &mut backward_done,
                 )
             };
@@ -281,18 +303,18 @@ impl ContractionHierarchy {
             // Stall on demand: a node above offers `r` a shorter distance
             // along an edge down to it, so no shortest up-down path passes
             // through `r` upwards.
-            if down
-                .at(r)
+            let (stall, first, relax) = self.edges.at(r, climb);
+            if stall
                 .iter()
                 .any(|e| this.dist(e.other).is_some_and(|du| du + e.weight < d))
             {
                 continue;
             }
-            for (id, e) in up.with_ids(r) {
+            for (id, e) in (first..).zip(relax) {
                 let nd = d + e.weight;
                 // Nothing at or above the best path found can improve it.
                 if nd < mu {
-                    this.relax(e.other, nd, id);
+                    this.relax(e.other, nd, id, r);
                 }
             }
         }
@@ -331,18 +353,26 @@ impl ContractionHierarchy {
             ..
         } = cache;
         ids.clear();
-        let mut edge = forward.labels[*meet as usize].edge;
-        while edge != NO_PARENT {
-            ids.push(edge);
-            edge = forward.labels[self.packed[edge as usize].tail as usize].edge;
+        let mut at = *meet;
+        loop {
+            let l = forward.labels[at as usize];
+            if l.edge == NO_PARENT {
+                break;
+            }
+            ids.push(l.edge);
+            at = l.parent;
         }
+        let first = at;
         ids.reverse();
-        let mut edge = backward.labels[*meet as usize].edge;
-        while edge != NO_PARENT {
-            ids.push(edge);
-            edge = backward.labels[self.packed[edge as usize].head as usize].edge;
+        let mut at = *meet;
+        loop {
+            let l = backward.labels[at as usize];
+            if l.edge == NO_PARENT {
+                break;
+            }
+            ids.push(l.edge);
+            at = l.parent;
         }
-        let first = ids.first().map_or(*meet, |&e| self.packed[e as usize].tail);
         out.push(NodeId(self.node_of[first as usize]));
         for &id in ids.iter() {
             if let Some(nodes) = self.unpacked.nodes(id) {
@@ -369,12 +399,15 @@ impl ContractionHierarchy {
 /// No parent: the root of a side.
 const NO_PARENT: u32 = u32::MAX;
 
-/// What one side of a query knows about a node it reached: its distance
-/// and the edge (by id) that reached it.
+/// What one side of a query knows about a node it reached: its distance,
+/// the edge (by id) that reached it and that edge's other end (the rank
+/// below it on the side's path, so that a path is read from the labels
+/// alone; 16 bytes with or without it).
 #[derive(Clone, Copy, Debug)]
 struct Label {
     dist: f64,
     edge: u32,
+    parent: u32,
 }
 
 /// One side of a query: labels by rank, valid where the side's bit of
@@ -402,6 +435,7 @@ impl ChSide {
                 Label {
                     dist: f64::INFINITY,
                     edge: NO_PARENT,
+                    parent: NO_PARENT,
                 },
             );
             self.reached.resize(n.div_ceil(64), 0);
@@ -424,21 +458,21 @@ impl ChSide {
     }
 
     #[inline]
-    fn reach(&mut self, r: u32, dist: f64, edge: u32) {
+    fn reach(&mut self, r: u32, dist: f64, edge: u32, parent: u32) {
         let word = &mut self.reached[r as usize / 64];
         if *word & (1 << (r % 64)) == 0 {
             *word |= 1 << (r % 64);
             self.touched.push(r);
         }
-        self.labels[r as usize] = Label { dist, edge };
+        self.labels[r as usize] = Label { dist, edge, parent };
         // `+ 0.0`: -0.0 (a weight "-0") as 0.0, whose bits order.
         self.heap.push((dist + 0.0).to_bits(), r);
     }
 
     #[inline]
-    fn relax(&mut self, r: u32, dist: f64, edge: u32) {
+    fn relax(&mut self, r: u32, dist: f64, edge: u32, parent: u32) {
         if !self.is_reached(r) || dist < self.labels[r as usize].dist {
-            self.reach(r, dist, edge);
+            self.reach(r, dist, edge, parent);
         }
     }
 

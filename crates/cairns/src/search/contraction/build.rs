@@ -7,7 +7,7 @@ use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
-use super::{ContractionHierarchy, NO_MIDDLE, Packed, Unpacked, UpEdge, UpGraph};
+use super::{Adjacency, Climb, ContractionHierarchy, NO_MIDDLE, Packed, Unpacked, UpEdge};
 use crate::graph::{NodeId, Reversible};
 use crate::search::lazy_heap::LazyHeap;
 
@@ -398,47 +398,36 @@ pub(super) fn build<G: Reversible + ?Sized>(
         ups.push((out, into));
     }
     debug_assert_eq!(by_rank.len(), n);
-    let (up, down, packed) = hierarchy_edges(&ups, &rank);
+    let (edges, packed) = hierarchy_edges(&ups, &rank);
     let unpacked = Unpacked::new(&packed, &by_rank);
     ContractionHierarchy {
         node_of: by_rank,
         rank,
-        up,
-        down,
+        edges,
         packed,
         unpacked,
         shortcuts: shortcut_count,
     }
 }
 
-/// The upward and downward graphs, in rank order, from each contracted
-/// node's remaining edges at its contraction (`ups`, by rank), and the
+/// The hierarchy's edges, in rank order, from each contracted node's
+/// remaining edges at its contraction (`ups`, by rank: out, in), and the
 /// table of every edge with the ids of the two a shortcut stands for.
-fn hierarchy_edges(
-    ups: &[(Vec<Edge>, Vec<Edge>)], rank: &[u32],
-) -> (UpGraph, UpGraph, Vec<Packed>) {
+fn hierarchy_edges(ups: &[(Vec<Edge>, Vec<Edge>)], rank: &[u32]) -> (Adjacency, Vec<Packed>) {
     let mut packed = Vec::new();
     // Each edge's middle, by rank, until the halves' ids are known.
     let mut middles = Vec::new();
-    let mut graphs = [
-        UpGraph {
-            offsets: vec![0],
-            edges: Vec::new(),
-            first_id: 0,
-        },
-        UpGraph {
-            offsets: vec![0],
-            edges: Vec::new(),
-            first_id: 0,
-        },
-    ];
-    for (side, graph) in graphs.iter_mut().enumerate() {
-        graph.first_id = packed.len() as u32;
-        for (r, (out, into)) in ups.iter().enumerate() {
-            let list = if side == 0 { out } else { into };
+    let mut adjacency = Adjacency {
+        bounds: Vec::with_capacity(2 * ups.len() + 1),
+        edges: Vec::new(),
+    };
+    adjacency.bounds.push(0);
+    for (r, (out, into)) in ups.iter().enumerate() {
+        // Downward (from a rank above) first, then upward.
+        for (list, upward) in [(into, false), (out, true)] {
             for e in list {
                 let other = rank[e.other as usize];
-                let (tail, head) = if side == 0 {
+                let (tail, head) = if upward {
                     (r as u32, other)
                 } else {
                     (other, r as u32)
@@ -454,29 +443,29 @@ fn hierarchy_edges(
                 } else {
                     rank[e.middle as usize]
                 });
-                graph.edges.push(UpEdge {
+                adjacency.edges.push(UpEdge {
                     weight: e.weight,
                     other,
                 });
             }
-            graph.offsets.push(graph.edges.len() as u32);
+            adjacency.bounds.push(adjacency.edges.len() as u32);
         }
     }
-    let [up, down] = graphs;
-    // A shortcut `a -> b` over `m` (below both) stands for `a -> m`, listed
-    // at `m` in the downward graph, and `m -> b`, at `m` in the upward one.
-    let find = |graph: &UpGraph, at: u32, other: u32| {
-        graph
-            .with_ids(at)
+    // A shortcut `a -> b` over `m` (below both) stands for `a -> m`, an
+    // edge down to `m` (climbing backward from `m`), and `m -> b`, up
+    // from `m`.
+    let find = |at: u32, climb: Climb, other: u32| {
+        adjacency
+            .climbing(at, climb)
             .find(|(_, e)| e.other == other)
             .map(|(id, _)| id)
             .expect("the halves of a shortcut are edges of the hierarchy")
     };
     for (p, &m) in packed.iter_mut().zip(&middles) {
         if m != NO_MIDDLE {
-            p.first = find(&down, m, p.tail);
-            p.second = find(&up, m, p.head);
+            p.first = find(m, Climb::Backward, p.tail);
+            p.second = find(m, Climb::Forward, p.head);
         }
     }
-    (up, down, packed)
+    (adjacency, packed)
 }

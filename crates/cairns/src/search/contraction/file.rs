@@ -19,7 +19,7 @@
 use std::io::{self, Read, Write};
 
 use super::hub_labels::Labels;
-use super::{ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, Unpacked, UpEdge, UpGraph};
+use super::{Adjacency, Climb, ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, Unpacked, UpEdge};
 use crate::graph::Graph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_distances, check_sum,
@@ -131,16 +131,30 @@ impl ContractionHierarchy {
         for &v in &self.node_of {
             out.put(&v.to_le_bytes())?;
         }
-        for side in [&self.up, &self.down] {
-            for w in side.offsets.windows(2) {
-                out.put(&(w[1] - w[0]).to_le_bytes())?;
+        // The file lists the upward edges rank by rank, then the downward
+        // ones, and names a shortcut's halves by their places there.
+        let file_ids = file_ids(&self.edges);
+        let file_id = |id: u32| {
+            if id == NO_MIDDLE {
+                NO_MIDDLE
+            } else {
+                file_ids[id as usize]
             }
-            for (id, e) in side.all_with_ids() {
-                let p = self.packed[id as usize];
-                out.put(&e.other.to_le_bytes())?;
-                out.put(&e.weight.to_le_bytes())?;
-                out.put(&p.first.to_le_bytes())?;
-                out.put(&p.second.to_le_bytes())?;
+        };
+        let n = self.node_count() as u32;
+        for climb in [Climb::Forward, Climb::Backward] {
+            for r in 0..n {
+                let (_, _, edges) = self.edges.at(r, climb);
+                out.put(&(edges.len() as u32).to_le_bytes())?;
+            }
+            for r in 0..n {
+                for (id, e) in self.edges.climbing(r, climb) {
+                    let p = self.packed[id as usize];
+                    out.put(&e.other.to_le_bytes())?;
+                    out.put(&e.weight.to_le_bytes())?;
+                    out.put(&file_id(p.first).to_le_bytes())?;
+                    out.put(&file_id(p.second).to_le_bytes())?;
+                }
             }
         }
         Ok(())
@@ -375,14 +389,13 @@ fn read_hierarchy<R: Read>(
             *slot = at as u32;
         }
     }
-    let mut packed = Vec::new();
-    let up = read_side(r, n, true, &mut packed)?;
-    let down = read_side(r, n, false, &mut packed)?;
+    let up = read_side(r, n, 0)?;
+    let down = read_side(r, n, up.edges.len() as u64)?;
+    let (edges, packed) = interleave(&up, &down);
     Ok(ContractionHierarchy {
         rank,
         node_of,
-        up,
-        down,
+        edges,
         packed,
         // Listed once the structure is checked (`Checked::check`).
         unpacked: Unpacked::default(),
@@ -390,16 +403,40 @@ fn read_hierarchy<R: Read>(
     })
 }
 
+/// One side's edges as a file lists them, rank by rank: `(other, weight,
+/// first, second)`, the halves by their places in the file.
+struct FileSide {
+    offsets: Vec<u32>,
+    edges: Vec<(u32, f64, u32, u32)>,
+}
+
+/// The ids of `edges` in the order a saved file lists them, the upward
+/// edges rank by rank and then the downward ones, each with whether it is
+/// upward.
+fn in_file_order(edges: &Adjacency) -> impl Iterator<Item = (u32, bool)> + '_ {
+    [true, false].into_iter().flat_map(move |upward| {
+        (0..edges.ranks() as u32).flat_map(move |r| {
+            let (down, up) = edges.ranges(r);
+            if upward { up } else { down }.map(move |id| (id, upward))
+        })
+    })
+}
+
+/// Each edge's place in a saved file, by its id in `edges`.
+fn file_ids(edges: &Adjacency) -> Vec<u32> {
+    let mut places = vec![0; edges.edges.len()];
+    for (place, (id, _)) in in_file_order(edges).enumerate() {
+        places[id as usize] = place as u32;
+    }
+    places
+}
+
 /// One side's edges (upward, or downward): each rank's count, at most the
-/// ranks above it and all of them with the edges before (`packed`) fewer
-/// than `2^32 - 1` (the ids, with [`NO_MIDDLE`] reserved), then the edges,
-/// 20 bytes each, added to `packed` (as `build` numbers them: the upward
-/// edges first, rank by rank).
-fn read_side<R: Read>(
-    r: &mut Hashing<R>, n: u32, upward: bool, packed: &mut Vec<Packed>,
-) -> Result<UpGraph, FileError> {
+/// ranks above it and all of them with the `before` edges of the sides
+/// read before fewer than `2^32 - 1` (the ids, with [`NO_MIDDLE`]
+/// reserved), then the edges, 20 bytes each.
+fn read_side<R: Read>(r: &mut Hashing<R>, n: u32, before: u64) -> Result<FileSide, FileError> {
     let counts = read_words(r, n as usize, u32::from_le_bytes)?;
-    let before = packed.len() as u64;
     let mut offsets = Vec::with_capacity(n as usize + 1);
     offsets.push(0u32);
     let mut total = 0u64;
@@ -412,36 +449,59 @@ fn read_side<R: Read>(
         }
         offsets.push(total as u32);
     }
-    let raw = read_words(r, total as usize, |b: [u8; 20]| {
+    let edges = read_words(r, total as usize, |b: [u8; 20]| {
         let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         let mut weight = [0u8; 8];
         weight.copy_from_slice(&b[4..12]);
         (word(0), f64::from_le_bytes(weight), word(12), word(16))
     })?;
-    let mut edges = Vec::with_capacity(raw.len());
-    // Below NO_MIDDLE, checked with the counts.
-    let first_id = before as u32;
-    for (at, w) in offsets.windows(2).enumerate() {
-        for &(other, weight, first, second) in &raw[w[0] as usize..w[1] as usize] {
-            let (tail, head) = if upward {
-                (at as u32, other)
-            } else {
-                (other, at as u32)
-            };
-            packed.push(Packed {
-                tail,
-                head,
-                first,
-                second,
-            });
-            edges.push(UpEdge { weight, other });
+    Ok(FileSide { offsets, edges })
+}
+
+/// The hierarchy's edges from a file's two sides: each rank's downward
+/// edges then its upward ones, and their table, with the halves' places in
+/// the file turned into ids (a place off the file is left as it is, past
+/// the last id, for [`check_hierarchy`] to refuse).
+fn interleave(up: &FileSide, down: &FileSide) -> (Adjacency, Vec<Packed>) {
+    let n = up.offsets.len() - 1;
+    let total = up.edges.len() + down.edges.len();
+    let mut adjacency = Adjacency {
+        bounds: Vec::with_capacity(2 * n + 1),
+        edges: Vec::with_capacity(total),
+    };
+    let mut packed = Vec::with_capacity(total);
+    adjacency.bounds.push(0);
+    for at in 0..n {
+        for (side, upward) in [(down, false), (up, true)] {
+            let run = side.offsets[at] as usize..side.offsets[at + 1] as usize;
+            for &(other, weight, first, second) in &side.edges[run] {
+                let (tail, head) = if upward {
+                    (at as u32, other)
+                } else {
+                    (other, at as u32)
+                };
+                packed.push(Packed {
+                    tail,
+                    head,
+                    first,
+                    second,
+                });
+                adjacency.edges.push(UpEdge { weight, other });
+            }
+            adjacency.bounds.push(adjacency.edges.len() as u32);
         }
     }
-    Ok(UpGraph {
-        offsets,
-        edges,
-        first_id,
-    })
+    let file_ids = file_ids(&adjacency);
+    let mut id_of = vec![0u32; total];
+    for (id, &place) in file_ids.iter().enumerate() {
+        id_of[place as usize] = id as u32;
+    }
+    let id = |place: u32| id_of.get(place as usize).copied().unwrap_or(place);
+    for p in &mut packed {
+        p.first = id(p.first);
+        p.second = id(p.second);
+    }
+    (adjacency, packed)
 }
 
 /// What a query relies on in a hierarchy read: the order a permutation
@@ -460,10 +520,13 @@ fn check_hierarchy(ch: &ContractionHierarchy) -> Result<(), FileError> {
             return Err(FileErrorKind::BadRank { rank, node }.into());
         }
     }
-    check_distances(ch.up.edges.iter().chain(&ch.down.edges).map(|e| e.weight))?;
-    let upward = ch.up.edges.len();
-    for (id, p) in ch.packed.iter().enumerate() {
-        let (low, high) = if id < upward {
+    // In the file's order (upward edges rank by rank, then downward),
+    // so that an error names an edge by its place in the file.
+    let in_file: Vec<(u32, bool)> = in_file_order(&ch.edges).collect();
+    check_distances(in_file.iter().map(|&(id, _)| ch.edges.edges[id as usize].weight))?;
+    for (place, &(id, upward)) in in_file.iter().enumerate() {
+        let p = &ch.packed[id as usize];
+        let (low, high) = if upward {
             (p.tail, p.head)
         } else {
             (p.head, p.tail)
@@ -482,7 +545,7 @@ fn check_hierarchy(ch: &ContractionHierarchy) -> Result<(), FileError> {
             },
         };
         if !(climbs && halves) {
-            return Err(FileErrorKind::BadHierarchyEdge { edge: id as u64 }.into());
+            return Err(FileErrorKind::BadHierarchyEdge { edge: place as u64 }.into());
         }
     }
     Ok(())

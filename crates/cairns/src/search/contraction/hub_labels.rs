@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::matrix::DistanceMatrix;
-use super::{ContractionHierarchy, UpGraph};
+use super::{Adjacency, Climb, ContractionHierarchy};
 use crate::graph::NodeId;
 
 /// Nodes of one level per rayon task while the labels are built.
@@ -106,10 +106,12 @@ struct Scratch {
 /// label (final: `h` ranks above `r`) finds a shorter path: then `d` is not
 /// the true distance. What stays is exactly the hubs of the upward search
 /// at their true distances.
-fn label(r: u32, up: &UpGraph, same: &[Label], other: &[Label], scratch: &mut Scratch) -> Label {
+fn label(
+    r: u32, edges: &Adjacency, climb: Climb, same: &[Label], other: &[Label], scratch: &mut Scratch,
+) -> Label {
     let Scratch { pairs, hubs, dists } = scratch;
     pairs.clear();
-    for e in up.at(r) {
+    for (_, e) in edges.climbing(r, climb) {
         let l = &same[e.other as usize];
         pairs.extend(
             l.hubs
@@ -212,11 +214,9 @@ impl HubLabels {
         // can be labelled together.
         let mut level = vec![0u32; n];
         for r in (0..n).rev() {
-            level[r] = ch
-                .up
-                .at(r as u32)
+            let (down, up) = ch.edges.ranges(r as u32);
+            level[r] = ch.edges.edges[down.start as usize..up.end as usize]
                 .iter()
-                .chain(ch.down.at(r as u32))
                 .map(|e| level[e.other as usize] + 1)
                 .max()
                 .unwrap_or(0);
@@ -232,8 +232,8 @@ impl HubLabels {
                 .with_min_len(LEVEL_CHUNK)
                 .map_init(Scratch::default, |scratch, &r| {
                     (
-                        label(r, &ch.up, &forward, &backward, scratch),
-                        label(r, &ch.down, &backward, &forward, scratch),
+                        label(r, &ch.edges, Climb::Forward, &forward, &backward, scratch),
+                        label(r, &ch.edges, Climb::Backward, &backward, &forward, scratch),
                     )
                 })
                 .collect();

@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use super::{ChCache, ContractionHierarchy, NO_PARENT, UpGraph};
+use super::{ChCache, Climb, ContractionHierarchy, NO_PARENT};
 use crate::graph::NodeId;
 
 /// Rayon tasks a thread, each with one [`ChCache`] (two arrays of the
@@ -133,7 +133,7 @@ impl ContractionHierarchy {
                     .map(|&t| {
                         let mut space = Vec::new();
                         if let Some(r) = rank_of(t) {
-                            self.upward(&self.down, &self.up, r, &mut cache, |r, d| {
+                            self.upward(Climb::Backward, r, &mut cache, |r, d| {
                                 space.push((r, d));
                             });
                         }
@@ -174,7 +174,7 @@ impl ContractionHierarchy {
                     let mut cache = ChCache::new();
                     for (row, &s) in rows.chunks_mut(cols).zip(chunk) {
                         let Some(r) = rank_of(s) else { continue };
-                        self.upward(&self.up, &self.down, r, &mut cache, |r, d| {
+                        self.upward(Climb::Forward, r, &mut cache, |r, d| {
                             let bucket = &buckets
                                 [offsets[r as usize] as usize..offsets[r as usize + 1] as usize];
                             for b in bucket {
@@ -191,30 +191,30 @@ impl ContractionHierarchy {
         DistanceMatrix::new(sources.len(), cols, costs)
     }
 
-    /// The whole upward search from rank `root` over `up`, stalling on
-    /// demand over `down` (the edges into each node from above, in the
-    /// same direction): `visit(rank, distance)` at each node settled and
+    /// The whole upward search from rank `root` that climbs `climb`,
+    /// stalling on demand over the edges into each node from above in the
+    /// same direction: `visit(rank, distance)` at each node settled and
     /// not stalled, in the order settled. The query's stall rule: a node
     /// that a node above offers a shorter distance lies on no shortest
     /// up-down path.
     fn upward(
-        &self, up: &UpGraph, down: &UpGraph, root: u32, cache: &mut ChCache,
+        &self, climb: Climb, root: u32, cache: &mut ChCache,
         mut visit: impl FnMut(u32, f64),
     ) {
         cache.begin(self.node_count());
         let side = &mut cache.forward;
-        side.reach(root, 0.0, NO_PARENT);
+        side.reach(root, 0.0, NO_PARENT, NO_PARENT);
         while let Some((d, r)) = side.pop() {
-            if down
-                .at(r)
+            let (stall, first, relax) = self.edges.at(r, climb);
+            if stall
                 .iter()
                 .any(|e| side.dist(e.other).is_some_and(|du| du + e.weight < d))
             {
                 continue;
             }
             visit(r, d);
-            for (id, e) in up.with_ids(r) {
-                side.relax(e.other, d + e.weight, id);
+            for (id, e) in (first..).zip(relax) {
+                side.relax(e.other, d + e.weight, id, r);
             }
         }
     }
