@@ -271,12 +271,7 @@ impl ContractionHierarchy {
             let forward_turn =
                 !forward_done && (backward_done || forward.top_key() <= backward.top_key());
             let (this, other, climb, done) = if forward_turn {
-                (
-                    &mut *forward,
-                    &*backward,
-                    Climb::Forward,
-                    &mut forward_done,
-                )
+                (&mut *forward, &*backward, Climb::Forward, &mut forward_done)
             } else {
                 (
                     &mut *backward,

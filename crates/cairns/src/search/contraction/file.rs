@@ -19,7 +19,9 @@
 use std::io::{self, Read, Write};
 
 use super::hub_labels::Labels;
-use super::{Adjacency, Climb, ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, Unpacked, UpEdge};
+use super::{
+    Adjacency, Climb, ContractionHierarchy, HubLabels, NO_MIDDLE, Packed, Unpacked, UpEdge,
+};
 use crate::graph::Graph;
 use crate::saved::{
     FileError, FileErrorKind, Hashing, HashingWriter, TableKind, check_distances, check_sum,
@@ -523,7 +525,11 @@ fn check_hierarchy(ch: &ContractionHierarchy) -> Result<(), FileError> {
     // In the file's order (upward edges rank by rank, then downward),
     // so that an error names an edge by its place in the file.
     let in_file: Vec<(u32, bool)> = in_file_order(&ch.edges).collect();
-    check_distances(in_file.iter().map(|&(id, _)| ch.edges.edges[id as usize].weight))?;
+    check_distances(
+        in_file
+            .iter()
+            .map(|&(id, _)| ch.edges.edges[id as usize].weight),
+    )?;
     for (place, &(id, upward)) in in_file.iter().enumerate() {
         let p = &ch.packed[id as usize];
         let (low, high) = if upward {

@@ -93,8 +93,8 @@ struct Scratch {
     dists: Vec<f64>,
 }
 
-/// The label of rank `r` in one direction: `up` is that direction's
-/// upward graph, `same` the labels of that direction and `other` those of
+/// The label of rank `r` in one direction: `climb` is that direction's
+/// way up `edges`, `same` the labels of that direction and `other` those of
 /// the opposite one, both final at every rank above `r` that `r` reaches.
 ///
 /// The candidates are `r` itself and each upward neighbour's label

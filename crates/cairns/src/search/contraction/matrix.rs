@@ -198,8 +198,7 @@ impl ContractionHierarchy {
     /// that a node above offers a shorter distance lies on no shortest
     /// up-down path.
     fn upward(
-        &self, climb: Climb, root: u32, cache: &mut ChCache,
-        mut visit: impl FnMut(u32, f64),
+        &self, climb: Climb, root: u32, cache: &mut ChCache, mut visit: impl FnMut(u32, f64),
     ) {
         cache.begin(self.node_count());
         let side = &mut cache.forward;
