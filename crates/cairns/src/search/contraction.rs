@@ -85,6 +85,40 @@ impl Adjacency {
         (first..).zip(edges.iter().copied())
     }
 
+    /// An adjacency of no ranks yet, with room for `ranks` and `edges`,
+    /// filled by [`push`](Self::push) and [`end_run`](Self::end_run).
+    fn with_capacity(ranks: usize, edges: usize) -> Adjacency {
+        let mut bounds = Vec::with_capacity(2 * ranks + 1);
+        bounds.push(0);
+        Adjacency {
+            bounds,
+            edges: Vec::with_capacity(edges),
+        }
+    }
+
+    /// Adds `edge` at rank `r` to the run being filled (`r`'s downward
+    /// run, then its upward one: `upward` says which), and its entry, with
+    /// the ids of its two halves (or [`NO_MIDDLE`] twice), to `packed`.
+    fn push(
+        &mut self, packed: &mut Vec<Packed>, r: u32, upward: bool, edge: UpEdge,
+        (first, second): (u32, u32),
+    ) {
+        let other = edge.other;
+        let (tail, head) = if upward { (r, other) } else { (other, r) };
+        packed.push(Packed {
+            tail,
+            head,
+            first,
+            second,
+        });
+        self.edges.push(edge);
+    }
+
+    /// Ends the run being filled: the next edges go in the next run.
+    fn end_run(&mut self) {
+        self.bounds.push(self.edges.len() as u32);
+    }
+
     /// The number of ranks.
     fn ranks(&self) -> usize {
         self.bounds.len() / 2
@@ -348,26 +382,9 @@ impl ContractionHierarchy {
             ..
         } = cache;
         ids.clear();
-        let mut at = *meet;
-        loop {
-            let l = forward.labels[at as usize];
-            if l.edge == NO_PARENT {
-                break;
-            }
-            ids.push(l.edge);
-            at = l.parent;
-        }
-        let first = at;
+        let first = forward.path_edges(*meet, ids);
         ids.reverse();
-        let mut at = *meet;
-        loop {
-            let l = backward.labels[at as usize];
-            if l.edge == NO_PARENT {
-                break;
-            }
-            ids.push(l.edge);
-            at = l.parent;
-        }
+        backward.path_edges(*meet, ids);
         out.push(NodeId(self.node_of[first as usize]));
         for &id in ids.iter() {
             if let Some(nodes) = self.unpacked.nodes(id) {
@@ -468,6 +485,20 @@ impl ChSide {
     fn relax(&mut self, r: u32, dist: f64, edge: u32, parent: u32) {
         if !self.is_reached(r) || dist < self.labels[r as usize].dist {
             self.reach(r, dist, edge, parent);
+        }
+    }
+
+    /// Pushes onto `ids` the edges of the side's path to `r`, from `r`
+    /// back to the side's root, and returns the root.
+    fn path_edges(&self, r: u32, ids: &mut Vec<u32>) -> u32 {
+        let mut at = r;
+        loop {
+            let l = self.labels[at as usize];
+            if l.edge == NO_PARENT {
+                return at;
+            }
+            ids.push(l.edge);
+            at = l.parent;
         }
     }
 

@@ -417,38 +417,24 @@ fn hierarchy_edges(ups: &[(Vec<Edge>, Vec<Edge>)], rank: &[u32]) -> (Adjacency, 
     let mut packed = Vec::new();
     // Each edge's middle, by rank, until the halves' ids are known.
     let mut middles = Vec::new();
-    let mut adjacency = Adjacency {
-        bounds: Vec::with_capacity(2 * ups.len() + 1),
-        edges: Vec::new(),
-    };
-    adjacency.bounds.push(0);
+    let mut adjacency = Adjacency::with_capacity(ups.len(), 0);
     for (r, (out, into)) in ups.iter().enumerate() {
         // Downward (from a rank above) first, then upward.
         for (list, upward) in [(into, false), (out, true)] {
             for e in list {
                 let other = rank[e.other as usize];
-                let (tail, head) = if upward {
-                    (r as u32, other)
-                } else {
-                    (other, r as u32)
+                let edge = UpEdge {
+                    weight: e.weight,
+                    other,
                 };
-                packed.push(Packed {
-                    tail,
-                    head,
-                    first: NO_MIDDLE,
-                    second: NO_MIDDLE,
-                });
+                adjacency.push(&mut packed, r as u32, upward, edge, (NO_MIDDLE, NO_MIDDLE));
                 middles.push(if e.middle == NO_MIDDLE {
                     NO_MIDDLE
                 } else {
                     rank[e.middle as usize]
                 });
-                adjacency.edges.push(UpEdge {
-                    weight: e.weight,
-                    other,
-                });
             }
-            adjacency.bounds.push(adjacency.edges.len() as u32);
+            adjacency.end_run();
         }
     }
     // A shortcut `a -> b` over `m` (below both) stands for `a -> m`, an

@@ -467,37 +467,20 @@ fn read_side<R: Read>(r: &mut Hashing<R>, n: u32, before: u64) -> Result<FileSid
 fn interleave(up: &FileSide, down: &FileSide) -> (Adjacency, Vec<Packed>) {
     let n = up.offsets.len() - 1;
     let total = up.edges.len() + down.edges.len();
-    let mut adjacency = Adjacency {
-        bounds: Vec::with_capacity(2 * n + 1),
-        edges: Vec::with_capacity(total),
-    };
+    let mut adjacency = Adjacency::with_capacity(n, total);
     let mut packed = Vec::with_capacity(total);
-    adjacency.bounds.push(0);
     for at in 0..n {
         for (side, upward) in [(down, false), (up, true)] {
             let run = side.offsets[at] as usize..side.offsets[at + 1] as usize;
             for &(other, weight, first, second) in &side.edges[run] {
-                let (tail, head) = if upward {
-                    (at as u32, other)
-                } else {
-                    (other, at as u32)
-                };
-                packed.push(Packed {
-                    tail,
-                    head,
-                    first,
-                    second,
-                });
-                adjacency.edges.push(UpEdge { weight, other });
+                let edge = UpEdge { weight, other };
+                adjacency.push(&mut packed, at as u32, upward, edge, (first, second));
             }
-            adjacency.bounds.push(adjacency.edges.len() as u32);
+            adjacency.end_run();
         }
     }
-    let file_ids = file_ids(&adjacency);
-    let mut id_of = vec![0u32; total];
-    for (id, &place) in file_ids.iter().enumerate() {
-        id_of[place as usize] = id as u32;
-    }
+    // The id at each place in the file.
+    let id_of: Vec<u32> = in_file_order(&adjacency).map(|(id, _)| id).collect();
     let id = |place: u32| id_of.get(place as usize).copied().unwrap_or(place);
     for p in &mut packed {
         p.first = id(p.first);
@@ -524,13 +507,8 @@ fn check_hierarchy(ch: &ContractionHierarchy) -> Result<(), FileError> {
     }
     // In the file's order (upward edges rank by rank, then downward),
     // so that an error names an edge by its place in the file.
-    let in_file: Vec<(u32, bool)> = in_file_order(&ch.edges).collect();
-    check_distances(
-        in_file
-            .iter()
-            .map(|&(id, _)| ch.edges.edges[id as usize].weight),
-    )?;
-    for (place, &(id, upward)) in in_file.iter().enumerate() {
+    check_distances(in_file_order(&ch.edges).map(|(id, _)| ch.edges.edges[id as usize].weight))?;
+    for (place, (id, upward)) in in_file_order(&ch.edges).enumerate() {
         let p = &ch.packed[id as usize];
         let (low, high) = if upward {
             (p.tail, p.head)
