@@ -12,17 +12,18 @@ Two movement rules, each against the cairns engine of that rule:
 - octile without corner cutting (the Moving AI rule): cairns `jps`,
   python-pathfinding (`DiagonalMovement.only_when_no_obstacle`), networkx
   A* on the same graph: costs checked.
-- 4-connected: cairns `astar`, `jps` (JPS4) and `astar/dh:16` on a "4" grid, pyastar2d
+- 4-connected: cairns `astar`, `jps` (JPS4), `jps+` (JPS4 over a jump table) and
+  `astar/dh:16` on a "4" grid, pyastar2d
   (`allow_diagonal=False`), tcod (`diagonal=0`), scikit-image
   `route_through_array(fully_connected=False)`: costs checked.
 - their 8-connected modes squeeze between two walls that touch at a
   corner (each takes the diagonal of a 2x2 checkerboard of walls): that is
-  cairns' `octile-squeeze` rule, whose `astar`, `jps` and `astar/dh:16` they are
+  cairns' `octile-squeeze` rule, whose `astar`, `jps`, `jps+` and `astar/dh:16` they are
   timed against. scikit-image (`fully_connected=True`, diagonals sqrt(2))
   and tcod (`diagonal=sqrt(2)`, its path priced by the rule) are checked;
   pyastar2d charges 1 per diagonal move, another cost, so it is timed but
   not checked.
-- octile with corner cutting: cairns `astar`, `jps` and `astar/dh:16`, checked
+- octile with corner cutting: cairns `astar`, `jps`, `jps+` and `astar/dh:16`, checked
   against networkx on the same graph (no peer has this rule).
 
 Times are mean microseconds per query, one query per call, setup outside.
@@ -46,6 +47,11 @@ import cairns_path as cp
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[1] / "tests"))
 from conftest import oracle, path_cost  # noqa: E402
+
+# The searches timed against cairns' `astar` under the rules other than
+# octile: jump points scanned (`jps`) and read from a jump table (`jps+`),
+# and A* over 16 landmarks.
+TIERS = ("jps", "jps+", "astar/dh:16")
 
 
 def timed(fn, pairs):
@@ -128,10 +134,10 @@ def main():
 
     weights = np.where(walls, np.inf, 1.0).astype(np.float32)
     squeeze = cp.Grid(walls, "octile-squeeze")
-    sq = {spec: cp.Engine(squeeze, spec) for spec in ("astar", "jps", "astar/dh:16")}
+    sq = {spec: cp.Engine(squeeze, spec) for spec in ("astar",) + TIERS}
     oursq, tsq = timed(sq["astar"].cost, pairs)
     report("cairns_path Engine(astar).cost", "squeeze", tsq, oursq, None, tsq, "the reference")
-    for spec in ("jps", "astar/dh:16"):
+    for spec in TIERS:
         theirs, t = timed(sq[spec].cost, pairs)
         report(f"cairns_path Engine({spec}).cost", "squeeze", t, oursq, theirs, tsq)
     squeeze_graph = oracle(costs, "octile-squeeze")
@@ -161,12 +167,12 @@ def main():
 
     # Octile with corner cutting: no peer has it; networkx checks.
     cut = cp.Grid(walls, "octile-cut")
-    cut_engines = {spec: cp.Engine(cut, spec) for spec in ("astar", "jps", "astar/dh:16")}
+    cut_engines = {spec: cp.Engine(cut, spec) for spec in ("astar",) + TIERS}
     ourscut, tcut = timed(cut_engines["astar"].cost, pairs)
     cut_graph = oracle(costs, "octile-cut")
     check = [nx.dijkstra_path_length(cut_graph, s, g) for s, g in pairs]
     report("cairns_path Engine(astar).cost", "cut", tcut, check, ourscut, tcut)
-    for spec in ("jps", "astar/dh:16"):
+    for spec in TIERS:
         theirs, t = timed(cut_engines[spec].cost, pairs)
         report(f"cairns_path Engine({spec}).cost", "cut", t, check, theirs, tcut)
 
@@ -175,7 +181,7 @@ def main():
     four.cost(*pairs[0])
     ours4, t4 = timed(four.cost, pairs)
     report("cairns_path Engine(astar).cost", "4", t4, ours4, None, t4)
-    for spec in ("jps", "astar/dh:16"):
+    for spec in TIERS:
         tier = cp.Engine(cp.Grid(walls, "4"), spec)
         theirs, t = timed(tier.cost, pairs)
         report(f"cairns_path Engine({spec}).cost", "4", t, ours4, theirs, t4)

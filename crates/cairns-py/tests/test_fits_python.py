@@ -111,8 +111,8 @@ def test_bad_queries_and_specs_are_value_errors():
         engine.costs(np.zeros((2, 2)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="unknown"):
         cp.Engine(grid, "astra")
-    with pytest.raises(ValueError, match=r"jps\+ needs octile movement"):
-        cp.Engine(cp.parse_map(MAP, "4"), "jps+")
+    with pytest.raises(ValueError, match=r"jps\+bb needs octile movement"):
+        cp.Engine(cp.parse_map(MAP, "4"), "jps+bb")
     with pytest.raises(ValueError, match=r"cell \(1, 0\): the cost must be a positive number"):
         cp.Grid(np.array([[1.0, 0.0]]))
     with pytest.raises(ValueError, match="2-D"):

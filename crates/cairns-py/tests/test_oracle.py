@@ -13,9 +13,9 @@ import cairns_path as cp
 from conftest import REL, cost_grids, engines, free_cells, oracle, path_cost, wall_grids
 
 OCTILE_SPECS = ["astar", "dijkstra", "canonical", "jps", "jps+", "jps+bb", "sub", "astar/dh:2", "jps/dh:2/pairing-heap"]
-FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2", "jps", "jps/dh:2"]
+FOUR_SPECS = ["astar", "dijkstra", "bfs", "astar/manhattan", "astar/dh:2", "jps", "jps/dh:2", "jps+", "jps+/dh:2"]
 TERRAIN_SPECS = ["astar", "dijkstra", "astar/dh:2"]
-CUT_SPECS = ["astar", "dijkstra", "astar/euclidean", "astar/dh:2", "focal@1", "jps", "jps/dh:2"]
+CUT_SPECS = ["astar", "dijkstra", "astar/euclidean", "astar/dh:2", "focal@1", "jps", "jps/dh:2", "jps+", "jps+/dh:2"]
 
 
 def check_against_networkx(costs, movement, specs, pairs):
@@ -56,7 +56,7 @@ def some_cells(walls, data):
     return data.draw(st.lists(st.sampled_from(cells), min_size=1, max_size=3))
 
 
-# jps, jps+, sub and canonical need a grid without terrain: a wall grid given
+# jps, jps+, jps+bb, sub and canonical need a grid without terrain: a wall grid given
 # as costs of 1 and inf is one.
 @pytest.mark.parametrize(
     ("movement", "specs"),
@@ -137,13 +137,15 @@ def test_squeezing_passes_between_two_walls_and_only_it_does():
     for movement, want in [("octile", math.inf), ("octile-cut", math.inf), ("4", math.inf), ("octile-squeeze", math.sqrt(2))]:
         grid = cp.Grid(walls, movement)
         assert cp.Engine(grid, "astar").cost((0, 0), (1, 1)) == pytest.approx(want, rel=REL), movement
-    # Jump points take the diagonal between the two walls too.
-    assert cp.Engine(cp.Grid(walls, "always"), "jps").cost((0, 0), (1, 1)) == pytest.approx(math.sqrt(2), rel=REL)
+    # Jump points take the diagonal between the two walls too, scanned or
+    # read from a jump table; goal bounding refuses the rule.
+    for spec in ["jps", "jps+"]:
+        assert cp.Engine(cp.Grid(walls, "always"), spec).cost((0, 0), (1, 1)) == pytest.approx(math.sqrt(2), rel=REL)
     with pytest.raises(ValueError, match="without corner cutting"):
-        cp.Engine(cp.Grid(walls, "always"), "jps+")
+        cp.Engine(cp.Grid(walls, "always"), "jps+bb")
 
 
-def test_corner_cutting_passes_one_wall_and_jps_plus_refuses_it():
+def test_corner_cutting_passes_one_wall_and_goal_bounding_refuses_it():
     walls = np.array([[False, True], [False, False]])
     grid = cp.Grid(walls, "octile-cut")
     assert grid.movement == "octile-cut"
@@ -151,6 +153,7 @@ def test_corner_cutting_passes_one_wall_and_jps_plus_refuses_it():
     assert path.tolist() == [[0, 0], [1, 1]] and cost == pytest.approx(math.sqrt(2), rel=REL)
     # Without corner cutting the same move goes round the wall's corner.
     assert cp.Engine(cp.Grid(walls), "astar").cost((0, 0), (1, 1)) == 2.0
-    assert cp.Engine(grid, "jps").cost((0, 0), (1, 1)) == pytest.approx(math.sqrt(2), rel=REL)
+    for spec in ["jps", "jps+"]:
+        assert cp.Engine(grid, spec).cost((0, 0), (1, 1)) == pytest.approx(math.sqrt(2), rel=REL)
     with pytest.raises(ValueError, match="without corner cutting"):
-        cp.Engine(grid, "jps+")
+        cp.Engine(grid, "jps+bb")

@@ -364,6 +364,14 @@ pub enum FileErrorKind {
     /// The input ends before the file does.
     #[error("the file is truncated")]
     Truncated,
+    /// The file names a movement rule by a code no rule has.
+    #[error(
+        "movement rule code {code} is not one of 4, 8, 9 and 10 (4-connected, octile, octile-cut, octile-squeeze)"
+    )]
+    BadMovement {
+        /// The code in the file.
+        code: u32,
+    },
     /// The trailing checksum does not match the contents.
     #[error("the file is corrupt (checksum {found:#018x}, contents hash to {computed:#018x})")]
     ChecksumMismatch {
@@ -621,13 +629,20 @@ pub fn graph_hash<G: Graph + ?Sized>(graph: &G) -> u64 {
 /// unchanged), 9 for octile with corner cutting, 10 for octile squeezing
 /// between walls (the XOR of any two codes differs from every other pair's,
 /// which [`movement_rules`] needs).
-fn movement_code(neighborhood: Neighborhood) -> u8 {
+pub(crate) fn movement_code(neighborhood: Neighborhood) -> u8 {
     match neighborhood {
         Neighborhood::Four => 4,
         Neighborhood::Octile => 8,
         Neighborhood::OctileCornerCutting => 9,
         Neighborhood::OctileSqueeze => 10,
     }
+}
+
+/// The movement rule whose [`movement_code`] is `code`.
+pub(crate) fn movement_of_code(code: u32) -> Option<Neighborhood> {
+    Neighborhood::ALL
+        .into_iter()
+        .find(|&n| u32::from(movement_code(n)) == code)
 }
 
 /// The inverse of [`FNV_PRIME`] modulo `2^64` (the prime is odd, so it has

@@ -215,18 +215,25 @@ fn bad_input_gets_an_error_code_and_a_message() {
     );
     assert_eq!((status, map), (CAIRNS_ERR_PARSE, null_mut()));
     assert_eq!(last_error(), "line 5: unknown tile 'Q' at (1, 0)");
-    // Corner cutting parses; jps+ refuses it with the reason.
+    // Corner cutting parses; goal bounding refuses it with the reason.
     let (status, cut) = parse(MAP, CAIRNS_MOVE_OCTILE_CUT as i32);
     assert_eq!(status, CAIRNS_OK);
     let mut refused = null_mut();
     // SAFETY: a live map, a spec string, an out-pointer.
-    let status = unsafe { cairns_engine_new(cut, c"jps+".as_ptr(), &raw mut refused) };
+    let status = unsafe { cairns_engine_new(cut, c"jps+bb".as_ptr(), &raw mut refused) };
     assert_eq!((status, refused), (CAIRNS_ERR_SPEC, null_mut()));
     assert!(
         last_error().contains("without corner cutting"),
         "{}",
         last_error()
     );
+    // JPS+ takes it, over a jump table of that rule.
+    let mut plus = null_mut();
+    // SAFETY: a live map, a spec string, an out-pointer.
+    let status = unsafe { cairns_engine_new(cut, c"jps+".as_ptr(), &raw mut plus) };
+    assert_eq!(status, CAIRNS_OK, "{}", last_error());
+    // SAFETY: the engine is live and freed once.
+    assert_eq!(unsafe { cairns_engine_free(plus) }, CAIRNS_OK);
     // SAFETY: the map is live and freed once.
     unsafe { cairns_map_free(cut) };
     assert_eq!(parse(MAP, 7).0, CAIRNS_ERR_ARGUMENT);
@@ -278,7 +285,7 @@ fn bad_input_gets_an_error_code_and_a_message() {
     // SAFETY: a live map, C strings, an out-pointer.
     unsafe {
         assert_eq!(
-            cairns_engine_new(map, c"jps+".as_ptr(), &raw mut e),
+            cairns_engine_new(map, c"jps+bb".as_ptr(), &raw mut e),
             CAIRNS_ERR_SPEC
         );
         assert!(last_error().contains("octile"), "{}", last_error());

@@ -15,7 +15,8 @@ fn build_then_scen_and_path_with_the_file_match_dijkstra() {
     let o = cairns(&["jump-table", "build", &map, "-o", &table]);
     assert_exit(&o, 0);
     assert_stdout_has(&o, "table bytes 49152");
-    assert_eq!(std::fs::metadata(&table).unwrap().len(), 28 + 49_152 + 8);
+    // The header, the size and the movement rule, the entries, the sum.
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 32 + 49_152 + 8);
 
     // --jump-table alone implies jps+.
     let j = run_json(
@@ -100,8 +101,8 @@ fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error(
         ("flipped.jt", edited(bytes.len() / 2, 0x40), "corrupt"),
         (
             "version.jt",
-            edited(8, 0x01),
-            "jump table: unsupported file version 3 (this library reads version 2",
+            edited(8, 0x04),
+            "jump table: unsupported file version 7 (this library reads versions 2 to 3",
         ),
     ] {
         let path = dir.path(name);
@@ -118,11 +119,35 @@ fn a_jump_table_of_another_map_or_search_truncated_corrupt_or_newer_is_an_error(
     }
 }
 
+/// `jps+` under the other movement rules: a table built and saved under a
+/// rule answers that rule's scenarios as Dijkstra does, and is refused
+/// under another rule; goal bounding still needs octile movement.
 #[test]
-fn jps_plus_needs_octile_movement() {
+fn jps_plus_runs_under_every_rule_and_its_table_keeps_the_rule() {
+    let dir = TempDir::new("jump-table-rules");
+    let (map, scen) = rooms_and_scen(&dir);
+    for rule in ["4", "8-cut", "8-squeeze"] {
+        let table = dir.path(&format!("rooms-{rule}.jt"));
+        let o = run(
+            "table build {} --search jps+ --neighborhood {} -o {}",
+            &[&map, rule, &table],
+        );
+        assert_exit(&o, 0);
+        let j = run_json(
+            "scen {} --table {} --neighborhood {} --json",
+            &[&scen, &table, rule],
+        );
+        assert_eq!(j["search"], "jps+", "{rule}: {j}");
+        assert_eq!(j["against"], "dijkstra", "{rule}: {j}");
+        assert_eq!(j["tables"][0]["given"], true, "{rule}: {j}");
+        assert_eq!(j["mismatches"], 0, "{rule}: {j}");
+        assert!(j["queries"].as_u64().unwrap() > 0, "{rule}: {j}");
+        let o = run("scen {} --table {}", &[&scen, &table]);
+        assert_file_refused(&o, &table, "another movement rule");
+    }
     let (_dir, map) = rooms_dir("jump-table-four");
     let o = run(
-        "path {} --from 1,1 --to 2,2 --neighborhood 4 --search jps+",
+        "path {} --from 1,1 --to 2,2 --neighborhood 4 --search jps+bb",
         &[&map],
     );
     assert_refused(&o, &["octile movement"]);

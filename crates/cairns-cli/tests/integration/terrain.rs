@@ -146,13 +146,14 @@ fn scen_with_terrain_checks_against_dijkstra() {
 fn scen_under_another_movement_rule_checks_against_dijkstra() {
     let scen = data("dao/arena.map.scen");
     for rule in ["4", "octile-cut"] {
-        // Jump points too: JPS4 4-connected, the 2011 rules where
-        // diagonals cut corners.
+        // Jump points too, scanned and read from a jump table: JPS4
+        // 4-connected, the 2011 rules where diagonals cut corners.
         for search in [
             "--search astar",
             "--search dijkstra",
             "--heuristic dh:4",
             "--search jps",
+            "--search jps+",
         ] {
             let line = format!("scen {{}} --every 10 --neighborhood {rule} {search} --json");
             let j = run_json(&line, &[&scen]);
@@ -165,14 +166,14 @@ fn scen_under_another_movement_rule_checks_against_dijkstra() {
     let out = run("scen {} --every 10 --neighborhood 4", &[&scen]);
     assert_stdout_has(&out, "movement     4 (checked against dijkstra)");
     let out = run(
-        "scen {} --every 10 --neighborhood 4 --search jps+",
+        "scen {} --every 10 --neighborhood 4 --search jps+bb",
         &[&scen],
     );
     assert_refused(
         &out,
         &[
-            "jps+ needs octile movement without corner cutting, not 4-connected",
-            "use jps (jump points on every movement rule",
+            "jps+bb needs octile movement without corner cutting, not 4-connected",
+            "there use jps+ (jump points read from a jump table of the rule",
         ],
     );
 }

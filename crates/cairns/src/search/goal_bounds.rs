@@ -389,9 +389,10 @@ impl GoalBounds {
             + points * (size_of::<NodeId>() + 8 * size_of::<Box4>())
     }
 
-    /// Whether the table has the size of `graph`.
+    /// Whether the table has the size of `graph`, which moves by the
+    /// octile rule (goal bounding's boxes are those of that rule).
     pub fn fits(&self, graph: &GridGraph) -> bool {
-        self.jumps.fits(graph)
+        graph.neighborhood() == crate::grid::Neighborhood::Octile && self.jumps.fits(graph)
     }
 }
 

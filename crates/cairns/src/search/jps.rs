@@ -1,8 +1,8 @@
 //! Jump point search: A* over a grid under any movement rule that jumps
 //! along runs instead of expanding every cell on them.
 
-mod cut;
-mod four;
+pub(super) mod cut;
+pub(super) mod four;
 
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
@@ -88,9 +88,10 @@ pub struct JumpPointSearch<'g, H = Octile> {
     rules: Rules,
 }
 
-/// Which jump rules a graph's movement rule takes.
+/// Which jump rules a graph's movement rule takes: jump point search's,
+/// and the entries of a [`JumpTable`](super::JumpTable).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rules {
+pub(super) enum Rules {
     /// Octile without corner cutting: Harabor and Grastien's 2014 rules.
     Octile,
     /// 4-connected: JPS4's (Baum 2025).
@@ -98,6 +99,17 @@ enum Rules {
     /// Octile with diagonals that cut corners, past one wall or between
     /// two: the 2011 rules.
     Cut,
+}
+
+impl Rules {
+    /// The rules of `neighborhood`.
+    pub(super) fn of(neighborhood: Neighborhood) -> Rules {
+        match neighborhood {
+            Neighborhood::Octile => Rules::Octile,
+            Neighborhood::Four => Rules::Four,
+            Neighborhood::OctileCornerCutting | Neighborhood::OctileSqueeze => Rules::Cut,
+        }
+    }
 }
 
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
@@ -126,16 +138,11 @@ impl<'g, H: Heuristic> JumpPointSearch<'g, H> {
     /// of them is the grid distance along the run. Builds the [`BitGrid`]
     /// of the graph (`O(cells)`).
     pub fn with_heuristic(graph: &'g GridGraph, heuristic: H) -> Option<Self> {
-        let rules = match graph.neighborhood() {
-            Neighborhood::Octile => Rules::Octile,
-            Neighborhood::Four => Rules::Four,
-            Neighborhood::OctileCornerCutting | Neighborhood::OctileSqueeze => Rules::Cut,
-        };
         (!graph.has_terrain()).then(|| JumpPointSearch {
             graph,
             bits: BitGrid::new(graph.grid()),
             heuristic,
-            rules,
+            rules: Rules::of(graph.neighborhood()),
         })
     }
 

@@ -3,8 +3,8 @@
 //! The table ([`JumpTable`]) keeps, for each cell and each of the eight
 //! directions, how far the next jump point is, or how far the wall is when
 //! there is none; the search ([`JumpPointSearchPlus`]) then jumps along a
-//! run in one read instead of scanning it. Saving and loading the table is
-//! in [`file`].
+//! run in one read instead of scanning it, under every movement rule jump
+//! point search takes. Saving and loading the table is in [`file`].
 
 mod file;
 mod repair;
@@ -13,25 +13,38 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::jps::{arrival, fill_runs, legs_between};
-use super::{Expand, TowardGoal, grid_table_runs_on};
+use super::jps::four::{self, EAST, NORTH, SOUTH, WEST};
+use super::jps::{Rules, arrival, cut, fill_runs, legs_between};
+use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
-use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, STRAIGHT_SIDES};
+use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
 use crate::heuristic::{Heuristic, Octile};
 
-/// The jump distances of a grid: for each cell and each of the eight
-/// directions (the bit order of [`GridGraph::moves`]), the number of moves
-/// to the next jump point in that direction, or to the wall when there is
-/// none (Harabor and Grastien's JPS+, for movement without corner cutting),
-/// as 16-bit entries (16 bytes per cell, as in warthog).
+/// The jump distances of a grid under its movement rule: for each cell and
+/// each of the eight directions (the bit order of [`GridGraph::moves`]),
+/// the number of moves to the next jump point in that direction, or to the
+/// wall when there is none (Harabor and Grastien's JPS+), as 16-bit entries
+/// (16 bytes per cell, as in warthog).
 ///
 /// An entry `k > 0` says that the cell `k` moves away is a jump point and
 /// no cell before it is; an entry `-k <= 0` says that `k` moves can be made
 /// in that direction (0: none) and none of the cells they reach is a jump
-/// point. Jump points are those of [`JumpPointSearch`](super::JumpPointSearch): a cell where a
-/// straight run must consider a turn (a side cell open there but blocked
-/// beside the cell before), and a cell of a diagonal run from which one of
-/// the diagonal's two straight sides reaches such a cell.
+/// point. Jump points are those of [`JumpPointSearch`](super::JumpPointSearch) under the
+/// table's rule:
+///
+/// - **Octile without corner cutting** (the 2014 rules): a cell where a
+///   straight run must consider a turn (a side cell open there but blocked
+///   beside the cell before), and a cell of a diagonal run from which one
+///   of the diagonal's two straight sides reaches such a cell.
+/// - **4-connected** (JPS4, Baum 2025, horizontal first): a cell where a
+///   vertical run must consider a horizontal turn (the same rule), and a
+///   cell of a row from which a vertical run reaches such a cell; the
+///   diagonal entries are 0.
+/// - **Corner cutting**, past one wall or between two (the 2011 rules): a
+///   cell where a straight run must consider a diagonal turn past a
+///   blocked cell beside it, and a cell of a diagonal run where a diagonal
+///   turn past a blocked cell behind it is legal or from which a straight
+///   side reaches a jump point.
 ///
 /// # Runs longer than an entry holds
 ///
@@ -77,6 +90,8 @@ use crate::heuristic::{Heuristic, Octile};
 pub struct JumpTable {
     width: u32,
     height: u32,
+    /// The movement rule the entries follow.
+    neighborhood: Neighborhood,
     /// Cell-major: the eight entries of cell `n` at `8 n .. 8 n + 8`.
     jumps: Vec<i16>,
 }
@@ -119,89 +134,177 @@ fn forced(moves_cur: u8, moves_next: u8, d: usize) -> bool {
     moves_next & !moves_cur & ((1 << a) | (1 << b)) != 0
 }
 
+/// The entries of `graph` in direction `d`, one plane of cells: 0 where the
+/// cell has no move `d`, else [`step_entry`] of whether `jump(c, next)`
+/// (the next cell along `d` is a jump point) and the next cell's entry.
+/// Rows are filled in parallel for a move along the row (each row from
+/// the end the runs go to), else swept from the row the moves go to.
+fn fill_plane(graph: &GridGraph, d: usize, jump: impl Fn(usize, usize) -> bool + Sync) -> Vec<i16> {
+    let cols = graph.width() as usize;
+    let cells = cols * graph.height() as usize;
+    let has = |c: usize| graph.moves(NodeId(c as u32)) & (1 << d) != 0;
+    let mut plane = vec![0i16; cells];
+    let (dx, dy) = (DIRECTIONS[d].0 as isize, DIRECTIONS[d].1 as isize);
+    if dy == 0 {
+        plane
+            .par_chunks_mut(cols.max(1))
+            .enumerate()
+            .for_each(|(y, row)| {
+                let first = y * cols;
+                let mut entry = |x: usize| {
+                    let c = first + x;
+                    if has(c) {
+                        let next = x.wrapping_add_signed(dx);
+                        row[x] = step_entry(jump(c, first + next), row[next]);
+                    }
+                };
+                if dx > 0 {
+                    (0..cols).rev().for_each(&mut entry);
+                } else {
+                    (0..cols).for_each(&mut entry);
+                }
+            });
+    } else {
+        let offset = dy * cols as isize + dx;
+        sweep_rows(&mut plane, cols, dy < 0, |plane, c| {
+            if !has(c) {
+                return 0;
+            }
+            let next = c.wrapping_add_signed(offset);
+            step_entry(jump(c, next), plane[next])
+        });
+    }
+    plane
+}
+
+/// What makes the next cell along a direction a jump point (a positive
+/// entry), by movement rule and direction.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// A straight run's rule: a turn forced at the next cell, read from
+    /// the moves of the cell and the next one; `cut` for the rules of
+    /// corner cutting (Harabor and Grastien 2011: a diagonal past a
+    /// blocked cell beside the next cell), else the rule without it
+    /// ([`forced`]), which JPS4's vertical runs share.
+    Forced { cut: bool },
+    /// A fanned run's rule (an octile diagonal, a 4-connected row): one of
+    /// the straight sides `a`, `b` reaches a jump point from the next cell
+    /// (its entry is positive); with `cut`, also a diagonal turn forced
+    /// at the next cell.
+    Sides { a: usize, b: usize, cut: bool },
+    /// No move in this direction (a 4-connected grid's diagonals).
+    Never,
+}
+
+impl Stop {
+    /// The stop of direction `d` under `rules`: without corner cutting,
+    /// straight runs stop at forced turns and diagonals where a side
+    /// does; 4-connected, vertical runs stop at forced turns and rows
+    /// where a vertical side does (JPS4's horizontal-first order).
+    fn of(rules: Rules, d: usize) -> Stop {
+        match rules {
+            Rules::Octile | Rules::Cut if d < 4 => Stop::Forced {
+                cut: rules == Rules::Cut,
+            },
+            Rules::Octile | Rules::Cut => {
+                let (a, b) = DIAGONAL_SIDES[d - 4];
+                Stop::Sides {
+                    a,
+                    b,
+                    cut: rules == Rules::Cut,
+                }
+            }
+            Rules::Four if d == NORTH || d == SOUTH => Stop::Forced { cut: false },
+            Rules::Four if d < 4 => Stop::Sides {
+                a: NORTH,
+                b: SOUTH,
+                cut: false,
+            },
+            Rules::Four => Stop::Never,
+        }
+    }
+
+    /// The entries of direction `d` of `graph` ([`fill_plane`]), under
+    /// this stop, reading the planes `done` of the sides; each kind of
+    /// stop is its own loop (a test of the kind per cell made the build
+    /// take twice as many instructions).
+    fn plane(self, graph: &GridGraph, d: usize, done: &[Vec<i16>]) -> Vec<i16> {
+        let moves = |i: usize| graph.moves(NodeId(i as u32));
+        match self {
+            Stop::Forced { cut: false } => {
+                fill_plane(graph, d, |c, n| forced(moves(c), moves(n), d))
+            }
+            Stop::Forced { cut: true } => fill_plane(graph, d, |_, n| {
+                cut::canonical_after(moves(n), d) & !(1 << d) != 0
+            }),
+            Stop::Sides { a, b, cut: false } => {
+                let (a, b) = (&done[a][..], &done[b][..]);
+                fill_plane(graph, d, |_, n| a[n] > 0 || b[n] > 0)
+            }
+            Stop::Sides { a, b, cut: true } => {
+                let (pa, pb) = (&done[a][..], &done[b][..]);
+                fill_plane(graph, d, |_, n| {
+                    pa[n] > 0 || pb[n] > 0 || cut_forced_diagonal(moves(n), d, a, b)
+                })
+            }
+            Stop::Never => vec![0; graph.width() as usize * graph.height() as usize],
+        }
+    }
+
+    /// Whether the cell after one with `moves_cur`, in direction `d`, is a
+    /// jump point: it has `moves_next`, and `side(s)` is its entry in
+    /// direction `s` (what [`plane`](Self::plane) computes for each cell).
+    #[inline]
+    fn is_jump(self, d: usize, moves_cur: u8, moves_next: u8, side: impl Fn(usize) -> i16) -> bool {
+        match self {
+            Stop::Forced { cut: false } => forced(moves_cur, moves_next, d),
+            Stop::Forced { cut: true } => cut::canonical_after(moves_next, d) & !(1 << d) != 0,
+            Stop::Sides { a, b, cut } => {
+                side(a) > 0 || side(b) > 0 || cut && cut_forced_diagonal(moves_next, d, a, b)
+            }
+            Stop::Never => false,
+        }
+    }
+}
+
+/// Whether the 2011 rules keep a move other than a diagonal `d`'s natural
+/// ones (`d` and its straight sides `a`, `b`) at a cell with `moves`
+/// entered by `d`: a turn forced past a blocked cell behind it.
+#[inline]
+fn cut_forced_diagonal(moves: u8, d: usize, a: usize, b: usize) -> bool {
+    cut::canonical_after(moves, d) & !(1 << d | 1 << a | 1 << b) != 0
+}
+
 impl JumpTable {
     /// The most moves an entry holds: `i16::MAX`. A longer run gets a jump
     /// point every `MAX_RUN` cells.
     pub const MAX_RUN: i16 = i16::MAX;
 
-    /// Builds the table of `graph` in `O(cells)`, in parallel. Meant for
-    /// octile graphs ([`JumpPointSearchPlus`] refuses the others).
+    /// Builds the table of `graph` in `O(cells)`, in parallel, under its
+    /// movement rule ([`Neighborhood::Four`] and the rules of corner
+    /// cutting as well as octile; terrain costs are ignored, and
+    /// [`JumpPointSearchPlus`] refuses a graph that has them).
     pub fn build(graph: &GridGraph) -> JumpTable {
-        let cols = graph.width() as usize;
-        let rows = graph.height() as usize;
-        let cells = cols * rows;
-        let moves = |i: usize| graph.moves(NodeId(i as u32));
+        let neighborhood = graph.neighborhood();
+        let rules = Rules::of(neighborhood);
+        let cells = graph.width() as usize * graph.height() as usize;
         // One plane per direction while building, so that each sweep owns
-        // its memory; interleaved into cell-major order at the end.
-        let mut planes: Vec<Vec<i16>> = (0..8).map(|_| vec![0; cells]).collect();
-
-        let forced = |cur: usize, next: usize, d: usize| forced(moves(cur), moves(next), d);
-
-        // Straight runs: east and west row by row in parallel, north and
-        // south as two sweeps over the rows.
-        let (straight, diagonal) = planes.split_at_mut(4);
-        let [north, east, south, west] = straight else {
-            unreachable!("four straight planes")
-        };
-        let east_west = |east: &mut [i16], west: &mut [i16]| {
-            east.par_chunks_mut(cols)
-                .zip(west.par_chunks_mut(cols))
-                .enumerate()
-                .for_each(|(y, (east, west))| {
-                    let row = y * cols;
-                    for x in (0..cols).rev() {
-                        let c = row + x;
-                        east[x] = if moves(c) & (1 << 1) != 0 {
-                            step_entry(forced(c, c + 1, 1), east[x + 1])
-                        } else {
-                            0
-                        };
-                    }
-                    for x in 0..cols {
-                        let c = row + x;
-                        west[x] = if moves(c) & (1 << 3) != 0 {
-                            step_entry(forced(c, c - 1, 3), west[x - 1])
-                        } else {
-                            0
-                        };
-                    }
-                });
-        };
-        // North and south: `d` moves to the row before (north) or after
-        // (south), which is swept first.
-        let vertical = |plane: &mut [i16], d: usize| {
-            sweep_rows(plane, cols, d == 0, |plane, c| {
-                if moves(c) & (1 << d) == 0 {
-                    return 0;
-                }
-                let next = if d == 0 { c - cols } else { c + cols };
-                step_entry(forced(c, next, d), plane[next])
-            });
-        };
-        rayon::join(
-            || east_west(east, west),
-            || rayon::join(|| vertical(north, 0), || vertical(south, 2)),
-        );
-
-        // Diagonal runs: a cell is a jump point when one of the diagonal's
-        // straight sides reaches a jump point from it; four sweeps in
-        // parallel, each over the rows in the order the move enters them.
-        let straight: &[Vec<i16>] = straight;
-        diagonal.par_iter_mut().enumerate().for_each(|(i, plane)| {
-            let d = 4 + i;
-            let (a, b) = DIAGONAL_SIDES[i];
-            let (dx, dy) = (i64::from(DIRECTIONS[d].0), i64::from(DIRECTIONS[d].1));
-            let offset = dy * cols as i64 + dx;
-            sweep_rows(plane, cols, dy < 0, |plane, c| {
-                if moves(c) & (1 << d) == 0 {
-                    return 0;
-                }
-                let next = (c as i64 + offset) as usize;
-                let jump = straight[a][next] > 0 || straight[b][next] > 0;
-                step_entry(jump, plane[next])
-            });
-        });
-
+        // its memory, interleaved into cell-major order at the end: first
+        // the directions whose stops read the moves alone, in parallel,
+        // then those that read their sides' entries (`Stop::Sides`).
+        let mut planes: Vec<Vec<i16>> = vec![Vec::new(); 8];
+        for fanned in [false, true] {
+            let done: &[Vec<i16>] = &planes;
+            let filled: Vec<(usize, Vec<i16>)> = (0..8)
+                .into_par_iter()
+                .filter(|&d| matches!(Stop::of(rules, d), Stop::Sides { .. }) == fanned)
+                .map(|d| (d, Stop::of(rules, d).plane(graph, d, done)))
+                .collect();
+            for (d, plane) in filled {
+                planes[d] = plane;
+            }
+        }
+        let cols = graph.width() as usize;
         let mut jumps = vec![0i16; 8 * cells];
         let planes = &planes;
         jumps
@@ -217,6 +320,7 @@ impl JumpTable {
         JumpTable {
             width: graph.width(),
             height: graph.height(),
+            neighborhood,
             jumps,
         }
     }
@@ -263,9 +367,16 @@ impl JumpTable {
         self.jumps.len() * std::mem::size_of::<i16>()
     }
 
-    /// Whether the table has the size of `graph`.
+    /// The movement rule the table was built under.
+    pub fn neighborhood(&self) -> Neighborhood {
+        self.neighborhood
+    }
+
+    /// Whether the table has the size and the movement rule of `graph`.
     pub fn fits(&self, graph: &GridGraph) -> bool {
-        self.width == graph.width() && self.height == graph.height()
+        self.width == graph.width()
+            && self.height == graph.height()
+            && self.neighborhood == graph.neighborhood()
     }
 }
 
@@ -339,11 +450,14 @@ impl JumpData for JumpTable {
 ///
 /// # Contract
 ///
-/// The graph uses [`Neighborhood::Octile`](crate::grid::Neighborhood::Octile) and the table was built for it
-/// (the constructors check the movement and the size; a table of another
-/// map of the same size gives wrong paths, which is why saved tables carry
-/// the map's hash). Costs are those of the grid: 1 straight, [`DIAGONAL`]
-/// diagonal.
+/// The graph has no terrain costs and the table was built for it, under
+/// its movement rule (the constructors check the rule and the size; a
+/// table of another map of the same size gives wrong paths, which is why
+/// saved tables carry the map's hash). Costs are those of the grid: 1
+/// straight, [`DIAGONAL`] diagonal. On a 4-connected grid give it the
+/// [`Manhattan`](crate::heuristic::Manhattan) heuristic
+/// ([`with_heuristic`](JumpPointSearchPlus::with_heuristic)); the octile
+/// one of `new` is admissible there but weaker.
 ///
 /// # Complexity
 ///
@@ -387,17 +501,17 @@ pub struct JumpPointSearchPlus<'g, H = Octile, T: Clone + 'g = JumpTable> {
 
 impl<'g> JumpPointSearchPlus<'g> {
     /// JPS+ on `graph` with `table` (borrowed or owned) and the octile
-    /// heuristic, or `None` unless the graph uses octile movement without
-    /// terrain costs and the table has its size.
+    /// heuristic, or `None` when the graph has terrain costs or the table
+    /// was built for another size or movement rule.
     pub fn new(graph: &'g GridGraph, table: impl Into<Cow<'g, JumpTable>>) -> Option<Self> {
         Self::with_heuristic(graph, table, Octile::new(graph))
     }
 }
 
 impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
-    /// JPS+ on `graph` with `table` guided by `heuristic`, or `None` unless
-    /// the graph uses octile movement without terrain costs
-    /// ([`GridGraph::has_terrain`]) and the table has its size. Any
+    /// JPS+ on `graph` with `table` guided by `heuristic`, or `None` when
+    /// the graph has terrain costs ([`GridGraph::has_terrain`]) or the table
+    /// was built for another size or movement rule. Any
     /// admissible and consistent heuristic keeps the costs optimal, as for
     /// [`JumpPointSearch::with_heuristic`](super::JumpPointSearch::with_heuristic).
     pub fn with_heuristic(
@@ -408,14 +522,14 @@ impl<'g, H: Heuristic> JumpPointSearchPlus<'g, H> {
 }
 
 impl<'g, H: Heuristic, T: Clone> JumpPointSearchPlus<'g, H, T> {
-    /// The search over `table`, or `None` unless the graph uses octile
-    /// movement without terrain costs and the table `fits` it (has its
-    /// size).
+    /// The search over `table`, or `None` when the graph has terrain
+    /// costs or the table does not `fit` it (its size and movement rule;
+    /// goal bounding's, octile movement too).
     pub(crate) fn over(
         graph: &'g GridGraph, table: Cow<'g, T>, fits: fn(&T, &GridGraph) -> bool, heuristic: H,
     ) -> Option<Self> {
         let fits = fits(&table, graph);
-        grid_table_runs_on(graph, fits).then_some(JumpPointSearchPlus {
+        (fits && !graph.has_terrain()).then_some(JumpPointSearchPlus {
             graph,
             table,
             heuristic,
@@ -444,6 +558,8 @@ pub(crate) struct TableJumps<'s, F = ()> {
     goal: NodeId,
     /// The goal's `(x, y)`.
     goal_at: (u32, u32),
+    /// The table's jump rules.
+    rules: Rules,
 }
 
 impl<F> TableJumps<'_, F> {
@@ -498,6 +614,9 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     /// is needed: the expansion ends there.
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
+        if self.rules != Rules::Octile {
+            return self.expand_other(u, parent, &mut visit);
+        }
         let graph = self.graph;
         let here = graph.coords(u);
         let moves = if parent == NodeId::NONE {
@@ -568,6 +687,172 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     }
 }
 
+impl<F: MoveFilter> TableJumps<'_, F> {
+    /// [`expand`](Expand::expand) under the rules but octile, out of line
+    /// so that the octile loop stays as it was.
+    #[inline(never)]
+    fn expand_other(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
+        if self.rules == Rules::Four {
+            self.expand_four(u, parent, visit);
+        } else {
+            self.expand_cut(u, parent, visit);
+        }
+    }
+
+    /// [`expand`](Expand::expand) under the rules of corner cutting
+    /// (Harabor and Grastien 2011, as [`JumpPointSearch`](super::JumpPointSearch) takes them): the
+    /// moves those rules keep, straight runs that stop where a diagonal
+    /// turn is forced, and diagonal runs followed as without corner
+    /// cutting but for a cell with a forced diagonal turn, which ends the
+    /// run and is a successor itself (the table marks it a jump point).
+    #[inline]
+    fn expand_cut(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
+        let graph = self.graph;
+        let here = graph.coords(u);
+        let moves = if parent == NodeId::NONE {
+            graph.moves(u)
+        } else {
+            cut::canonical_after(graph.moves(u), arrival(graph, parent, here))
+        };
+        let moves = self.filter.keep(u, moves);
+        let legs = legs_between(here, self.goal_at);
+        let entries = self.table.entries(u);
+        let mut straight = moves & 0x0f;
+        while straight != 0 {
+            let d = straight.trailing_zeros() as usize;
+            straight &= straight - 1;
+            let entry = entries[d];
+            let run = u32::from(entry.unsigned_abs());
+            if legs.diagonal_len == 0 && legs.straight == d && legs.straight_len <= run {
+                visit(self.goal, f64::from(legs.straight_len));
+                return;
+            }
+            if entry > 0 {
+                visit(self.step(u, d, run), f64::from(run));
+            }
+        }
+        let mut diagonal = moves & 0xf0;
+        while diagonal != 0 {
+            let d = diagonal.trailing_zeros() as usize;
+            diagonal &= diagonal - 1;
+            let (a, b) = DIAGONAL_SIDES[d - 4];
+            let mut meeting = legs.diagonal == d;
+            let (mut cell, mut steps) = (u, 0u32);
+            loop {
+                let entry = self.table.entries(cell)[d];
+                let run = u32::from(entry.unsigned_abs());
+                if meeting && legs.diagonal_len <= steps + run {
+                    let mut corner = self.step(u, d, legs.diagonal_len);
+                    if self.clear(&mut corner, legs.straight, legs.straight_len) {
+                        let cost = f64::from(legs.diagonal_len) * DIAGONAL;
+                        visit(self.goal, cost + f64::from(legs.straight_len));
+                        return;
+                    }
+                    meeting = false;
+                }
+                if entry <= 0 {
+                    break;
+                }
+                cell = self.step(cell, d, run);
+                steps += run;
+                let cost = f64::from(steps) * DIAGONAL;
+                if cut_forced_diagonal(graph.moves(cell), d, a, b) {
+                    visit(cell, cost);
+                    break;
+                }
+                let sides = self.table.entries(cell);
+                let kept = self.filter.keep(cell, (1 << a) | (1 << b) | (1 << d));
+                for side in [a, b] {
+                    let entry = sides[side];
+                    if entry > 0 && kept & (1 << side) != 0 {
+                        let len = u32::from(entry.unsigned_abs());
+                        visit(self.step(cell, side, len), cost + f64::from(len));
+                    }
+                }
+                if kept & (1 << d) == 0 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// [`expand`](Expand::expand) on a 4-connected grid (JPS4's rules, as
+    /// [`JumpPointSearch`](super::JumpPointSearch) takes them): vertical runs jump to the next cell
+    /// where a horizontal turn is forced; a row is followed from entry to
+    /// entry to the wall, and the vertical jump points of each cell on the
+    /// way where one starts become successors of `u`, each reached by the
+    /// row and then the column. The goal is a successor where a column
+    /// meets it, or where a row crosses its column and the vertical leg
+    /// from there is free: the horizontal-first path, as short as any.
+    #[inline]
+    fn expand_four(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
+        let graph = self.graph;
+        let (x, y) = graph.coords(u);
+        let moves = if parent == NodeId::NONE {
+            graph.moves(u)
+        } else {
+            let d = four::arrival(graph.coords(parent), (x, y));
+            graph.moves(u) & four::canonical_after(graph, u, d)
+        };
+        let moves = self.filter.keep(u, moves);
+        let (tx, ty) = self.goal_at;
+        let (across, along) = (x.abs_diff(tx), y.abs_diff(ty));
+        let horizontal = if tx > x { EAST } else { WEST };
+        let vertical = if ty > y { SOUTH } else { NORTH };
+        let entries = self.table.entries(u);
+        for d in [NORTH, SOUTH] {
+            if moves & (1 << d) == 0 {
+                continue;
+            }
+            let entry = entries[d];
+            let run = u32::from(entry.unsigned_abs());
+            if across == 0 && d == vertical && along <= run {
+                visit(self.goal, f64::from(along));
+                return;
+            }
+            if entry > 0 {
+                visit(self.step(u, d, run), f64::from(run));
+            }
+        }
+        for d in [EAST, WEST] {
+            if moves & (1 << d) == 0 {
+                continue;
+            }
+            let mut meeting = across > 0 && d == horizontal;
+            let (mut cell, mut steps) = (u, 0u32);
+            loop {
+                let entry = self.table.entries(cell)[d];
+                let run = u32::from(entry.unsigned_abs());
+                if meeting && across <= steps + run {
+                    let mut corner = self.step(u, d, across);
+                    if self.clear(&mut corner, vertical, along) {
+                        visit(self.goal, f64::from(across + along));
+                        return;
+                    }
+                    meeting = false;
+                }
+                if entry <= 0 {
+                    break;
+                }
+                cell = self.step(cell, d, run);
+                steps += run;
+                let sides = self.table.entries(cell);
+                let kept = self.filter.keep(cell, 1 << NORTH | 1 << SOUTH | 1 << d);
+                for side in [NORTH, SOUTH] {
+                    let entry = sides[side];
+                    if entry > 0 && kept & (1 << side) != 0 {
+                        let len = u32::from(entry.unsigned_abs());
+                        visit(self.step(cell, side, len), f64::from(steps + len));
+                    }
+                }
+                if kept & (1 << d) == 0 {
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// The cache links jump points; [`fill_path`](TowardGoal::fill_path)
 /// gives the cells between them, as [`JumpPointSearch`](super::JumpPointSearch)
 /// fills in its own.
@@ -583,11 +868,16 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
             filter: self.table.filter(goal_at),
             goal,
             goal_at,
+            rules: Rules::of(self.table.jumps().neighborhood()),
         }
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
-        fill_runs(self.graph, path);
+        if self.table.jumps().neighborhood() == Neighborhood::Four {
+            four::fill_path(self.graph, path);
+        } else {
+            fill_runs(self.graph, path);
+        }
     }
 }
 
@@ -609,6 +899,101 @@ mod tests {
     }
 
     proptest_against_dijkstra! { check_all_from, cases = 300, scattered(15, 500), rooms(6, 20) }
+
+    /// JPS+ on `graph` under `rule`, with the rule's heuristic (Manhattan
+    /// 4-connected, octile else), against Dijkstra from `start`.
+    fn check_under(graph: &GridGraph, start: NodeId, rule: Neighborhood) -> Result<(), String> {
+        let graph = graph.clone().with_neighborhood(rule);
+        let table = JumpTable::build(&graph);
+        if rule == Neighborhood::Four {
+            let h = crate::heuristic::Manhattan::new(&graph);
+            let jps = JumpPointSearchPlus::with_heuristic(&graph, &table, h).unwrap();
+            matches_dijkstra_from(&graph, &jps, start)
+        } else {
+            let jps = JumpPointSearchPlus::new(&graph, &table).unwrap();
+            matches_dijkstra_from(&graph, &jps, start)
+        }
+    }
+
+    fn check_four(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        check_under(graph, start, Neighborhood::Four)
+    }
+
+    fn check_cut(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        check_under(graph, start, Neighborhood::OctileCornerCutting)
+    }
+
+    fn check_squeeze(graph: &GridGraph, start: NodeId) -> Result<(), String> {
+        check_under(graph, start, Neighborhood::OctileSqueeze)
+    }
+
+    /// JPS4+ on 4-connected grids.
+    mod four {
+        use super::*;
+        proptest_against_dijkstra! { check_four, cases = 300, scattered(15, 500), rooms(6, 20) }
+    }
+
+    /// The 2011 rules where diagonals cut a wall's corner.
+    mod corner_cutting {
+        use super::*;
+        proptest_against_dijkstra! { check_cut, cases = 300, scattered(15, 500), rooms(6, 20) }
+    }
+
+    /// The 2011 rules where diagonals also squeeze between two walls.
+    mod squeezing {
+        use super::*;
+        proptest_against_dijkstra! { check_squeeze, cases = 300, scattered(15, 500), rooms(6, 20) }
+    }
+
+    #[test]
+    fn single_cells_rows_and_columns_under_every_rule() {
+        let sizes = [(1, 1), (1, 7), (7, 1), (2, 2), (9, 4)];
+        open_grids_match_dijkstra(check_four, &sizes);
+        open_grids_match_dijkstra(check_cut, &sizes);
+        open_grids_match_dijkstra(check_squeeze, &sizes);
+    }
+
+    /// A table answers only for the rule it was built under.
+    #[test]
+    fn a_table_of_another_rule_is_refused() {
+        let graph = grid(6, 5, |x, y| (x + y) % 4 == 0);
+        for built in Neighborhood::ALL {
+            let table = JumpTable::build(&graph.clone().with_neighborhood(built));
+            assert_eq!(table.neighborhood(), built);
+            for rule in Neighborhood::ALL {
+                let other = graph.clone().with_neighborhood(rule);
+                let accepted = JumpPointSearchPlus::new(&other, &table).is_some();
+                assert_eq!(accepted, rule == built, "built {built:?}, run {rule:?}");
+            }
+        }
+    }
+
+    /// 4-connected, the entries of a row count the moves to the next cell
+    /// from which a column reaches a forced turn (JPS4's rows).
+    #[test]
+    fn four_connected_rows_stop_where_a_column_reaches_a_turn() {
+        let g = GridGraph::new(
+            Grid::from_ascii(
+                "
+                ......
+                ..@...
+                ......
+                ",
+            )
+            .unwrap(),
+            Neighborhood::Four,
+        );
+        let t = JumpTable::build(&g);
+        let n = |x, y| g.node(x, y).unwrap();
+        // South from (3, 0): (3, 2) is forced (west opens past the wall).
+        assert_eq!(t.distance(n(3, 0), 2), 2);
+        // East along the top row: from (1, 0) the column reaches (1, 2),
+        // forced (east opens past the wall); from (2, 0) no column does.
+        assert_eq!(t.distance(n(0, 0), 1), 1);
+        assert_eq!(t.distance(n(1, 0), 1), 2);
+        // No diagonal entries.
+        assert!((4..8).all(|d| t.distance(n(0, 0), d) == 0));
+    }
 
     #[test]
     fn single_cells_rows_and_columns() {
@@ -695,7 +1080,7 @@ mod tests {
     }
 
     #[test]
-    fn tables_of_another_size_and_four_connected_grids_are_refused() {
+    fn tables_of_another_size_or_rule_are_refused() {
         refuses_other_grids(JumpTable::build, |g, t| {
             JumpPointSearchPlus::new(g, t).is_some()
         });

@@ -123,6 +123,45 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
     }
 }
 
+/// [`choose`] under a movement rule other than octile, without terrain
+/// costs: JPS+ over the rule's jump table when it fits, else jump point
+/// search, which needs nothing.
+fn under_another_rule(graph: &GridGraph, allowance: Allowance) -> Choice {
+    let choice = |algorithm: Algorithm, bytes: usize, why: String| Choice {
+        spec: SearchSpec::new(algorithm),
+        seconds: 0.0,
+        bytes: bytes as u64,
+        why,
+    };
+    // JPS+ over the rule's jump table: built in milliseconds, 16
+    // bytes a cell (the size is known without building it).
+    let rule = graph.neighborhood().name();
+    let jumps = 16 * graph.width() as usize * graph.height() as usize;
+    if jumps as u64 <= allowance.bytes {
+        return choice(
+            Algorithm::JpsPlus,
+            jumps,
+            format!(
+                "goal bounding and subgoal graphs need octile movement without corner \
+                 cutting; under {rule} jump points skip every cell of a run but those where \
+                 a turn is forced, which prunes more than A* over landmarks does, and JPS+ \
+                 reads each jump from its table ({jumps} bytes) instead of scanning it"
+            ),
+        );
+    }
+    choice(
+        Algorithm::Jps,
+        0,
+        format!(
+            "goal bounding and subgoal graphs need octile movement without corner cutting, \
+             and the jump table of JPS+ ({jumps} bytes) is over the {} bytes allowed; under \
+             {rule} jump point search needs no table and skips every cell of a run but \
+             those where a turn is forced",
+            allowance.bytes
+        ),
+    )
+}
+
 /// Picks the fastest search for `graph` whose preparation fits in
 /// `allowance`: on a map with at least one jump point in ten passable
 /// cells (mazes, random obstacles), the subgoal graph (`sub`) when its
@@ -130,8 +169,8 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
 /// else goal bounding (`jps+bb`) when its build budget and its whole table
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
 /// search (`jps`), which needs nothing. Under the other movement rules,
-/// without terrain costs, jump point search (JPS4 on 4-connected maps),
-/// which needs nothing either. On a map with terrain costs, which no jump
+/// without terrain costs, JPS+ over the rule's jump table when it fits
+/// (JPS4's rules on 4-connected maps), else jump point search. On a map with terrain costs, which no jump
 /// point search takes, A* over a table of 16 landmarks (`astar/dh:16`)
 /// when its table fits (it is built here, to time it), else A* with the
 /// map's default heuristic. Every choice is optimal.
@@ -166,17 +205,7 @@ pub fn choose(graph: &GridGraph, allowance: Allowance) -> Choice {
         why,
     };
     if graph.neighborhood() != Neighborhood::Octile && !graph.has_terrain() {
-        return pick(
-            Algorithm::Jps,
-            0.0,
-            0,
-            format!(
-                "the tiers over tables need octile movement without corner cutting; under {} \
-                 jump point search needs no table and skips every cell of a run but those where \
-                 a turn is forced, which prunes more than A* over landmarks does",
-                graph.neighborhood().name()
-            ),
-        );
+        return under_another_rule(graph, allowance);
     }
     let jump_points = graph.neighborhood() == Neighborhood::Octile && !graph.has_terrain();
     if !jump_points {
@@ -340,16 +369,26 @@ mod tests {
     }
 
     #[test]
-    fn other_rules_get_jps_and_terrain_astar_over_landmarks_when_they_fit() {
+    fn other_rules_get_jump_points_and_terrain_astar_over_landmarks_when_they_fit() {
         for nb in [
             Neighborhood::Four,
             Neighborhood::OctileCornerCutting,
             Neighborhood::OctileSqueeze,
         ] {
-            let choice = choose(&open_map(5, 4, nb), Allowance::default());
+            let graph = open_map(5, 4, nb);
+            let choice = choose(&graph, Allowance::default());
+            assert_eq!(choice.spec.to_string(), "jps+", "{nb:?}: {choice}");
+            let bytes = crate::search::JumpTable::build(&graph).memory_bytes() as u64;
+            assert_eq!((choice.seconds, choice.bytes), (0.0, bytes));
+            assert!(choice.why.contains(nb.name()), "{choice}");
+            let tight = Allowance {
+                seconds: 60.0,
+                bytes: bytes - 1,
+            };
+            let choice = choose(&graph, tight);
             assert_eq!(choice.spec.to_string(), "jps", "{nb:?}: {choice}");
             assert_eq!((choice.seconds, choice.bytes), (0.0, 0));
-            assert!(choice.why.contains(nb.name()), "{choice}");
+            assert!(choice.why.contains("over the"), "{choice}");
         }
         let grid = crate::grid::Grid::from_walls(5, 4, [false; 20]).unwrap();
         let costs = (0..20)

@@ -114,7 +114,7 @@ mod tests {
     use crate::landmarks::research::{CompressedTable, Compression};
     use crate::open::OpenKind;
     use crate::saved::TableKind;
-    use crate::search::{JumpTable, Searcher, SubgoalGraph};
+    use crate::search::{Dijkstra, JumpTable, Search, SearchCache, Searcher, SubgoalGraph};
 
     /// Asserts that `result` is an error whose message contains `says`.
     #[track_caller]
@@ -511,7 +511,22 @@ mod tests {
         assert_eq!(borrowing.search_cost(start, goal), Some(12.0));
         assert_eq!(borrowing.stats(), searcher.stats());
         assert_refused(spec.searcher(&graph, &wrong), "3x9 grid, the map is 9x3");
-        assert_refused(spec.resolve(Neighborhood::Four), "octile movement");
+        // Under another rule, JPS+ takes that rule's table, not this one.
+        let four = graph.clone().with_neighborhood(Neighborhood::Four);
+        assert_eq!(
+            spec.resolve(Neighborhood::Four).unwrap().to_string(),
+            "jps+/manhattan/quaternary-heap"
+        );
+        assert_refused(
+            spec.searcher(&four, &kept),
+            "the jump table is for octile movement, the map moves by 4-connected",
+        );
+        let own: Vec<Table> = vec![JumpTable::build(&four).into()];
+        let mut four_connected = spec.searcher(&four, &own).unwrap();
+        assert_eq!(
+            four_connected.search_cost(start, goal),
+            Dijkstra::new(&four).search_cost(start, goal, &mut SearchCache::new())
+        );
     }
 
     /// A table of any kind saved by `Table::save` loads back by its magic
@@ -577,19 +592,19 @@ mod tests {
             matches!(err.kind(), SpecErrorKind::Inadmissible { .. }),
             "{err}"
         );
-        // Jump points run 4-connected (JPS4) with Manhattan; the tiers
-        // over tables do not, and name it.
+        // Jump points run 4-connected (JPS4) with Manhattan, scanned or
+        // over a jump table; goal bounding does not, and names them.
         let jps: SearchSpec = "jps".parse().unwrap();
         let four = jps.resolve(Neighborhood::Four).unwrap();
         assert_eq!(four.to_string(), "jps/manhattan/quaternary-heap");
         let cut = jps.resolve(Neighborhood::OctileCornerCutting).unwrap();
         assert_eq!(cut.to_string(), "jps/octile/quaternary-heap");
         assert_refused(
-            "jps+"
+            "jps+bb"
                 .parse::<SearchSpec>()
                 .unwrap()
                 .resolve(Neighborhood::Four),
-            "there use jps (jump points",
+            "there use jps+ (jump points read from a jump table",
         );
     }
 

@@ -91,11 +91,12 @@ pub enum Algorithm {
     AStar,
     /// `canonical`: A* with canonical ordering ([`Canonical`](crate::grid::Canonical)), octile only.
     Canonical,
-    /// `jps`: [`JumpPointSearch`](crate::search::JumpPointSearch), octile only.
+    /// `jps`: [`JumpPointSearch`](crate::search::JumpPointSearch), every
+    /// movement rule.
     Jps,
     /// `jps+`: [`JumpPointSearchPlus`](crate::search::JumpPointSearchPlus)
     /// over a table built (or given) before the first query
-    /// ([`Algorithm::tables`]), octile only.
+    /// ([`Algorithm::tables`]), every movement rule.
     JpsPlus,
     /// `jps+bb`: [`JumpPointSearchPlus`](crate::search::JumpPointSearchPlus)
     /// with goal bounding over [`GoalBounds`](crate::search::GoalBounds)

@@ -7,13 +7,14 @@ use crate::grid::{GridGraph, Neighborhood};
 use crate::open::OpenKind;
 use crate::saved::TableKind;
 
-/// Why the searches of octile movement without corner cutting (the jump
-/// point tiers over tables, canonical ordering, subgoal graphs, Theta*)
-/// refuse `neighborhood`, and which serve it: jump points (`jps`) on every
-/// rule, A* over a landmark table, plain A* and Dijkstra.
+/// Why the searches of octile movement without corner cutting (goal
+/// bounding, canonical ordering, subgoal graphs, Theta*) refuse
+/// `neighborhood`, and which serve it: jump points (`jps`, and `jps+` over
+/// a jump table) on every rule, A* over a landmark table, plain A* and
+/// Dijkstra.
 fn needs_octile(neighborhood: Neighborhood) -> String {
     format!(
-        "needs octile movement without corner cutting, not {}; there use jps (jump points on every movement rule, no table) or astar with the dh heuristic (astar/dh:16: A* over 16 landmarks, a table built before the first query)",
+        "needs octile movement without corner cutting, not {}; there use jps+ (jump points read from a jump table of the rule, built in milliseconds), jps (jump points on every movement rule, no table) or astar with the dh heuristic (astar/dh:16: A* over 16 landmarks)",
         neighborhood.name()
     )
 }
@@ -51,8 +52,10 @@ impl SearchSpec {
     /// # Errors
     ///
     /// [`SpecErrorKind::Unsupported`] when the algorithm cannot run the
-    /// combination (jump points (`jps`, `jps+`, `jps+bb`), subgoal graphs (`sub`) and canonical ordering need octile movement
-    /// and take octile or `dh`; breadth-first search needs unit costs;
+    /// combination (goal bounding (`jps+bb`), subgoal graphs (`sub`) and
+    /// canonical ordering need octile movement and take octile or `dh`;
+    /// jump points (`jps`, `jps+`) take every rule, and a grid or `dh`
+    /// heuristic off it; breadth-first search needs unit costs;
     /// Dijkstra and breadth-first search take no heuristic; breadth-first
     /// search takes no OPEN set), and [`SpecErrorKind::Inadmissible`] for a
     /// heuristic that overestimates under `neighborhood` (see
@@ -115,8 +118,9 @@ impl SearchSpec {
                     )));
                 }
             }
-            Algorithm::Jps if neighborhood != Neighborhood::Octile => {
-                // JPS4, or the rules of corner cutting: any grid heuristic
+            Algorithm::Jps | Algorithm::JpsPlus if neighborhood != Neighborhood::Octile => {
+                // JPS4, or the rules of corner cutting, scanned or read
+                // from a jump table of the rule: any grid heuristic
                 // admissible there (`resolve` checks that).
                 if !matches!(
                     heuristic,

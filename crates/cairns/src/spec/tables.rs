@@ -356,12 +356,24 @@ impl Table {
         }
     }
 
-    /// Refuses a table built for a graph of another size than `graph`.
+    /// Refuses a table built for a graph of another size than `graph`, and
+    /// a jump table built under another movement rule.
     pub(super) fn check_fits(&self, graph: &GridGraph) -> Result<(), SpecError> {
         let nodes = match self {
             Table::Landmarks(t) => t.node_count(),
             Table::CompressedLandmarks(t) => t.node_count(),
-            Table::Jumps(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
+            Table::Jumps(t) => {
+                grid_fits(self.kind(), (t.width(), t.height()), graph)?;
+                if t.neighborhood() != graph.neighborhood() {
+                    return Err(table_error(format!(
+                        "the {} is for {} movement, the map moves by {}",
+                        self.kind(),
+                        t.neighborhood().name(),
+                        graph.neighborhood().name()
+                    )));
+                }
+                return Ok(());
+            }
             Table::Subgoals(t) => return grid_fits(self.kind(), (t.width(), t.height()), graph),
             Table::Bounds(t) => {
                 let t = t.jumps();

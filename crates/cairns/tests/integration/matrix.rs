@@ -87,9 +87,10 @@ fn accepted(
     admissible
         && match algorithm {
             Algorithm::AStar => true,
-            // Jump points run on every rule: the octile or dh heuristic
-            // on the octile one, any admissible one on the others.
-            Algorithm::Jps if !octile => true,
+            // Jump points, scanned or read from a jump table, run on every
+            // rule: the octile or dh heuristic on the octile one, any
+            // admissible one on the others.
+            Algorithm::Jps | Algorithm::JpsPlus if !octile => true,
             Algorithm::Canonical
             | Algorithm::Jps
             | Algorithm::JpsPlus

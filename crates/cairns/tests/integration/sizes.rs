@@ -73,7 +73,8 @@ fn block_costs(map: &Grid, rule: Neighborhood, k: u32, start: (u32, u32)) -> Vec
 }
 
 /// The specs that serve `rule`: every tier on octile movement; jump
-/// points, the heuristic searches and landmarks on the others.
+/// points (scanned and over a jump table), the heuristic searches and
+/// landmarks on the others.
 fn specs(rule: Neighborhood) -> &'static [&'static str] {
     match rule {
         Neighborhood::Octile => &[
@@ -87,7 +88,15 @@ fn specs(rule: Neighborhood) -> &'static [&'static str] {
             "astar/dh:3",
             "jps+/dh:3",
         ],
-        _ => &["astar", "dijkstra", "jps", "jps/dh:3", "astar/dh:3"],
+        _ => &[
+            "astar",
+            "dijkstra",
+            "jps",
+            "jps/dh:3",
+            "jps+",
+            "jps+/dh:3",
+            "astar/dh:3",
+        ],
     }
 }
 

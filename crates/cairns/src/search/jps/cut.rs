@@ -36,7 +36,7 @@ fn opposite(d: usize) -> usize {
 /// diagonal past a blocked cell beside it; after a diagonal, it, its two
 /// straight sides, and each diagonal past a blocked cell behind it.
 #[inline]
-pub(super) fn canonical_after(all: u8, d: usize) -> u8 {
+pub(in crate::search) fn canonical_after(all: u8, d: usize) -> u8 {
     let blocked = |s: usize| all & (1 << s) == 0;
     let mut keep = 1u8 << d;
     if d < 4 {

@@ -19,10 +19,10 @@ use crate::graph::NodeId;
 use crate::grid::GridGraph;
 
 /// The straight directions (bit order of [`GridGraph::moves`]).
-const NORTH: usize = 0;
-const EAST: usize = 1;
-const SOUTH: usize = 2;
-const WEST: usize = 3;
+pub(in crate::search) const NORTH: usize = 0;
+pub(in crate::search) const EAST: usize = 1;
+pub(in crate::search) const SOUTH: usize = 2;
+pub(in crate::search) const WEST: usize = 3;
 
 /// The vertical moves.
 const VERTICAL: u8 = 1 << NORTH | 1 << SOUTH;
@@ -97,7 +97,7 @@ impl<H> JumpPointSearch<'_, H> {
 /// The direction of the last move into `(x, y)` from `(px, py)` along the
 /// horizontal-first path: vertical unless the two share a row.
 #[inline]
-fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> usize {
+pub(in crate::search) fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> usize {
     match (y.cmp(&py), x.cmp(&px)) {
         (std::cmp::Ordering::Greater, _) => SOUTH,
         (std::cmp::Ordering::Less, _) => NORTH,
@@ -111,7 +111,7 @@ fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> usize {
 /// after a vertical move, it and each horizontal move whose cell beside
 /// the previous cell is blocked.
 #[inline]
-fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
+pub(in crate::search) fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
     if d == EAST || d == WEST {
         return 1 << d | VERTICAL;
     }
@@ -122,7 +122,7 @@ fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
 /// Turns the jump points in `out` (start first, each linked to the next by
 /// a horizontal leg and then a vertical one, either possibly empty) into
 /// every cell of the path, in place.
-pub(super) fn fill_path(graph: &GridGraph, out: &mut Vec<NodeId>) {
+pub(in crate::search) fn fill_path(graph: &GridGraph, out: &mut Vec<NodeId>) {
     super::fill_legs(graph, out, |from, to| {
         let ((fx, fy), (tx, ty)) = (graph.coords(from), graph.coords(to));
         let vertical = if ty > fy { SOUTH } else { NORTH };

@@ -7,10 +7,10 @@
 use std::io::{self, Read, Write};
 
 use super::JumpTable;
-use crate::grid::{DIRECTIONS, Grid, GridGraph};
+use crate::grid::{DIRECTIONS, Grid, GridGraph, Neighborhood};
 use crate::saved::{
-    FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, read_grid_size,
-    read_header, read_table, read_words,
+    FileError, FileErrorKind, Hashing, TableKind, check_sum, grid_table_writer, movement_code,
+    movement_of_code, read_grid_size, read_header, read_table, read_u32, read_words,
 };
 
 /// The kind of a jump table's file.
@@ -19,12 +19,12 @@ const KIND: TableKind = TableKind::Jumps;
 impl JumpTable {
     /// The version of the file format that [`save`](Self::save) writes and
     /// [`load`](Self::load) reads.
-    pub const FILE_VERSION: u32 = 2;
+    pub const FILE_VERSION: u32 = 3;
 
     /// Writes the table in its saved format, tagged with
     /// `map_hash` (for a grid, [`grid_hash`](crate::saved::grid_hash)
-    /// of the grid under octile movement). Writes in blocks of 64 KiB;
-    /// `O(cells)` time.
+    /// of the grid under the table's movement rule), and the rule. Writes
+    /// in blocks of 64 KiB; `O(cells)` time.
     ///
     /// The format, `CAIRNSJP`, is in [the saved-table formats](crate::saved#the-formats).
     ///
@@ -34,6 +34,7 @@ impl JumpTable {
     pub fn save(&self, w: impl Write, map_hash: u64) -> io::Result<()> {
         let header = (KIND, Self::FILE_VERSION, map_hash);
         let mut out = grid_table_writer(w, header, (self.width, self.height))?;
+        out.put(&u32::from(movement_code(self.neighborhood)).to_le_bytes())?;
         for e in &self.jumps {
             out.put(&e.to_le_bytes())?;
         }
@@ -107,13 +108,24 @@ fn read(
 fn read_jumps<R: Read>(
     mut r: Hashing<R>, expected_map_hash: u64, expected_size: Option<(u32, u32)>,
 ) -> Result<JumpTable, FileError> {
-    let version = JumpTable::FILE_VERSION;
-    read_header(&mut r, KIND, (version, version), expected_map_hash)?;
+    let version = read_header(
+        &mut r,
+        KIND,
+        (2, JumpTable::FILE_VERSION),
+        expected_map_hash,
+    )?;
     let (width, height) = read_grid_size(&mut r, expected_size)?;
     let cells = u64::from(width) * u64::from(height);
     if Grid::check_size(width.into(), height.into()).is_err() || cells > (isize::MAX as u64) / 16 {
         return Err(FileErrorKind::BadSize { width, height }.into());
     }
+    // Version 2 held octile tables only, and no rule.
+    let neighborhood = if version >= 3 {
+        let code = read_u32(&mut r)?;
+        movement_of_code(code).ok_or(FileErrorKind::BadMovement { code })?
+    } else {
+        Neighborhood::Octile
+    };
     let jumps = read_words(&mut r, 8 * cells as usize, i16::from_le_bytes)?;
     check_sum(r)?;
     let (cols, rows) = (i64::from(width), i64::from(height));
@@ -138,6 +150,7 @@ fn read_jumps<R: Read>(
     Ok(JumpTable {
         width,
         height,
+        neighborhood,
         jumps,
     })
 }
@@ -156,7 +169,7 @@ mod tests {
     fn round_trips() {
         let (g, t, hash) = table();
         let b = written(|w| t.save(w, hash));
-        assert_eq!(b.len(), 28 + 18 * 16 + 8);
+        assert_eq!(b.len(), 32 + 18 * 16 + 8);
         assert_eq!(&b[..8], b"CAIRNSJP");
         assert_eq!(JumpTable::load_for(&b[..], &g, hash).unwrap(), t);
         let mut longer = b.clone();
@@ -171,6 +184,37 @@ mod tests {
         );
     }
 
+    /// A table keeps its movement rule through the file; a file of
+    /// version 2 (octile tables only, no rule) still loads, as octile; a
+    /// rule code no rule has is refused.
+    #[test]
+    fn the_movement_rule_is_saved() {
+        let (g, _, _) = table();
+        for rule in Neighborhood::ALL {
+            let graph = g.clone().with_neighborhood(rule);
+            let t = JumpTable::build(&graph);
+            let hash = crate::saved::grid_hash(graph.grid(), rule);
+            let b = written(|w| t.save(w, hash));
+            let back = JumpTable::load_for(&b[..], &graph, hash).unwrap();
+            assert_eq!(back.neighborhood(), rule);
+            assert_eq!(back, t);
+        }
+        let (_, t, hash) = table();
+        let b = written(|w| t.save(w, hash));
+        let mut old = b[..28].to_vec();
+        old[8..12].copy_from_slice(&2u32.to_le_bytes());
+        old.extend_from_slice(&b[32..]);
+        reseal(&mut old);
+        assert_eq!(JumpTable::load(&old[..], hash).unwrap(), t);
+        let mut bad = b.clone();
+        bad[28..32].copy_from_slice(&5u32.to_le_bytes());
+        reseal(&mut bad);
+        assert_eq!(
+            kind(JumpTable::load(&bad[..], hash)),
+            FileErrorKind::BadMovement { code: 5 }
+        );
+    }
+
     #[test]
     fn each_problem_has_its_own_error() {
         let (g, t, hash) = table();
@@ -182,7 +226,7 @@ mod tests {
         b[8] = 1;
         assert_eq!(
             JumpTable::load(&b[..], hash).unwrap_err().to_string(),
-            "jump table: unsupported file version 1 (this library reads version 2; build the table again with `cairns table build MAP --search jps+`)"
+            "jump table: unsupported file version 1 (this library reads versions 2 to 3; build the table again with `cairns table build MAP --search jps+`)"
         );
 
         let err = JumpTable::load(&good[..], 99).unwrap_err();
@@ -215,6 +259,7 @@ mod tests {
         let mut b = good[..20].to_vec();
         b.extend_from_slice(&60_000u32.to_le_bytes());
         b.extend_from_slice(&60_000u32.to_le_bytes());
+        b.extend_from_slice(&8u32.to_le_bytes());
         b.extend_from_slice(&[0; 1000]);
         assert_eq!(load(&b[..]), FileErrorKind::Truncated);
     }
@@ -227,7 +272,7 @@ mod tests {
         let (_, t, hash) = table();
         let mut b = written(|w| t.save(w, hash));
         // Cell (0, 0), east: 6 moves would end at x = 6, off a 6-wide grid.
-        b[28 + 2..28 + 4].copy_from_slice(&6i16.to_le_bytes());
+        b[32 + 2..32 + 4].copy_from_slice(&6i16.to_le_bytes());
         reseal(&mut b);
         assert_eq!(
             kind(JumpTable::load(&b[..], hash)),
@@ -239,7 +284,7 @@ mod tests {
             }
         );
         let mut b = written(|w| t.save(w, hash));
-        b[28..30].copy_from_slice(&i16::MIN.to_le_bytes());
+        b[32..34].copy_from_slice(&i16::MIN.to_le_bytes());
         reseal(&mut b);
         assert!(matches!(
             kind(JumpTable::load(&b[..], hash)),

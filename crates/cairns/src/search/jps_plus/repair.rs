@@ -10,9 +10,9 @@
 //! jump point or stops being one, the diagonal entries that look at it
 //! change too.
 
-use super::{JumpTable, forced, step_entry};
+use super::{JumpTable, Rules, Stop, step_entry};
 use crate::graph::NodeId;
-use crate::grid::{DIAGONAL_SIDES, DIRECTIONS, GridGraph};
+use crate::grid::{DIRECTIONS, GridGraph};
 
 impl JumpTable {
     /// Brings the table up to date with `graph` after the cells `edited`
@@ -39,39 +39,44 @@ impl JumpTable {
     pub fn repair(&mut self, graph: &GridGraph, edited: &[NodeId]) {
         assert!(
             self.fits(graph),
-            "a jump table repaired on a grid of another size"
+            "a jump table repaired on a grid of another size or movement rule"
         );
+        let rules = Rules::of(self.neighborhood);
         // The cells whose moves may have changed: each edited cell and its
         // eight neighbours.
         let moved = graph.around(edited.iter().map(|e| e.index()));
-        // Straight directions first, noting the cells whose straight entry
-        // became or stopped being a jump point.
-        let mut turned = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
-        for (d, turned) in turned.iter_mut().enumerate() {
-            let seeds = self.seeds(d, &moved, &[]);
-            let jumps = |_: &JumpTable, cur: usize, next: usize| {
-                forced(
-                    graph.moves(NodeId(cur as u32)),
-                    graph.moves(NodeId(next as u32)),
-                    d,
-                )
-            };
-            self.rerun(graph, d, seeds, jumps, |c, before, after| {
-                if (before > 0) != (after > 0) {
-                    turned.push(c);
-                }
-            });
-        }
-        for (i, &(a, b)) in DIAGONAL_SIDES.iter().enumerate() {
-            let d = 4 + i;
-            let mut sides: Vec<usize> = turned[a].iter().chain(&turned[b]).copied().collect();
-            sides.sort_unstable();
-            sides.dedup();
-            let seeds = self.seeds(d, &moved, &sides);
-            let jumps = |table: &JumpTable, _: usize, next: usize| {
-                table.jumps[8 * next + a] > 0 || table.jumps[8 * next + b] > 0
-            };
-            self.rerun(graph, d, seeds, jumps, |_, _, _| {});
+        // The directions whose stops read the moves alone first, noting
+        // the cells whose entry became or stopped being a jump point; then
+        // those whose stops read the entries of their sides there.
+        let mut turned: [Vec<usize>; 8] = Default::default();
+        for fanned in [false, true] {
+            for d in 0..8 {
+                let stop = Stop::of(rules, d);
+                let sides = match stop {
+                    Stop::Never => continue,
+                    Stop::Sides { .. } if !fanned => continue,
+                    Stop::Forced { .. } if fanned => continue,
+                    Stop::Sides { a, b, .. } => {
+                        let mut sides: Vec<usize> =
+                            turned[a].iter().chain(&turned[b]).copied().collect();
+                        sides.sort_unstable();
+                        sides.dedup();
+                        sides
+                    }
+                    Stop::Forced { .. } => Vec::new(),
+                };
+                let seeds = self.seeds(d, &moved, &sides);
+                let jumps = |table: &JumpTable, cur: usize, next: usize| {
+                    let moves = |c: usize| graph.moves(NodeId(c as u32));
+                    stop.is_jump(d, moves(cur), moves(next), |s| table.jumps[8 * next + s])
+                };
+                let turned = &mut turned[d];
+                self.rerun(graph, d, seeds, jumps, |c, before, after| {
+                    if (before > 0) != (after > 0) {
+                        turned.push(c);
+                    }
+                });
+            }
         }
     }
 
@@ -209,17 +214,20 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::grid::Tile;
+    use crate::grid::{Neighborhood, Tile};
     use crate::search::testing::{scattered, walled};
 
     proptest! {
         /// Any sequence of wall edits, repaired after each batch, leaves the
-        /// table the build of the edited grid would give.
+        /// table the build of the edited grid would give, under every
+        /// movement rule.
         #[test]
         fn repaired_tables_equal_built_ones(
-            (mut graph, _) in scattered(24, 600),
+            (graph, _) in scattered(24, 600),
+            rule in prop::sample::select(&Neighborhood::ALL[..]),
             batches in prop::collection::vec(prop::collection::vec((any::<u32>(), any::<u32>()), 1..4), 1..6),
         ) {
+            let mut graph = graph.with_neighborhood(rule);
             let (w, h) = (graph.width(), graph.height());
             let mut table = JumpTable::build(&graph);
             for batch in batches {
@@ -241,7 +249,13 @@ mod tests {
     /// runs of cells whose next cell is off the grid.
     #[test]
     fn edits_by_the_edges() {
-        let mut graph = walled(12, 9, |x, y| (x + 2 * y) % 7 == 3);
+        for rule in Neighborhood::ALL {
+            edits_by_the_edges_under(rule);
+        }
+    }
+
+    fn edits_by_the_edges_under(rule: Neighborhood) {
+        let mut graph = walled(12, 9, |x, y| (x + 2 * y) % 7 == 3).with_neighborhood(rule);
         let mut table = JumpTable::build(&graph);
         let (w, h) = (graph.width(), graph.height());
         let edges = (0..w).flat_map(|x| [(x, 0), (x, 1), (x, h - 2), (x, h - 1)]);
@@ -256,7 +270,11 @@ mod tests {
                 };
                 graph.set_tile(x, y, tile);
                 table.repair(&graph, &[n]);
-                assert_eq!(table, JumpTable::build(&graph), "({x}, {y}) made {tile:?}");
+                assert_eq!(
+                    table,
+                    JumpTable::build(&graph),
+                    "({x}, {y}) made {tile:?} under {rule:?}"
+                );
             }
         }
     }
