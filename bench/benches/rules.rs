@@ -3,12 +3,12 @@
 //! the rule (the published lengths are octile ones).
 //!
 //! ```text
-//! cargo bench -p cairns-bench --bench rules -- [SET...] [--every N] [--rules 4,octile-cut] [--specs jps,astar/dh:16]
+//! cargo bench -p cairns-bench --bench rules -- [SET...] [--every N] [--rules 4,octile-cut] [--specs jps,jps+,astar/dh:16]
 //! ```
 //!
 //! Defaults: the dao, street (its 512x512 maps) and room sets, every 40th
 //! scenario, the rules `4`, `octile-cut` and `octile-squeeze`, and the
-//! specs `jps` and `astar/dh:16` (a tier a rule refuses is reported as
+//! specs `jps`, `jps+` and `astar/dh:16` (a tier a rule refuses is reported as
 //! refused). Per map, rule and spec it prints the median time per query of
 //! each side and the median per-query ratio (tier / astar); per set the
 //! geometric mean of the ratios over its maps; per rule the geometric mean
@@ -40,7 +40,7 @@ fn main() {
             Neighborhood::OctileSqueeze,
         ]
     });
-    let (names, specs) = args.specs_or(&["jps", "astar/dh:16"]);
+    let (names, specs) = args.specs_or(&["jps", "jps+", "astar/dh:16"]);
     let astar: SearchSpec = "astar".parse().expect("a spec");
     let loaded: Vec<(String, Vec<Instance>)> = sets
         .iter()

@@ -928,6 +928,9 @@ pub(crate) struct GoalFilter<'a> {
 }
 
 impl MoveFilter for GoalFilter<'_> {
+    /// Goal bounding runs on octile tables only ([`GoalBounds::fits`]).
+    const OCTILE_ONLY: bool = true;
+
     #[inline]
     fn keep(&self, u: NodeId, moves: u8) -> u8 {
         if !self.fits {

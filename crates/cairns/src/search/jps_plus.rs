@@ -400,6 +400,10 @@ pub(crate) trait JumpData: Clone {
 
 /// Which moves of an expanded node a query follows.
 pub(crate) trait MoveFilter {
+    /// Whether the filter serves octile tables only (goal bounding's), so
+    /// that the search skips the test of the table's rule.
+    const OCTILE_ONLY: bool = false;
+
     /// The moves of `moves` (a mask in the bit order of
     /// [`GridGraph::moves`]) that `u` follows.
     fn keep(&self, u: NodeId, moves: u8) -> u8;
@@ -614,7 +618,7 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     /// is needed: the expansion ends there.
     #[inline]
     fn expand(&self, u: NodeId, parent: NodeId, mut visit: impl FnMut(NodeId, f64)) {
-        if self.rules != Rules::Octile {
+        if !F::OCTILE_ONLY && self.rules != Rules::Octile {
             return self.expand_other(u, parent, &mut visit);
         }
         let graph = self.graph;
