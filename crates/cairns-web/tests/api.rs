@@ -799,7 +799,8 @@ async fn a_and_b_run_their_own_searches() {
 }
 
 /// The agent's size and the corner-cutting rule: every rule and size 1 to
-/// 3 answers the library's cost on the graph for that size; a start too
+/// 3 answers the library's cost on the graph for that size, by A* and by
+/// jump points (`jps`, and `jps+` over the rule's jump table); a start too
 /// tight for the agent, a size of 0 and an unknown rule are refused with
 /// the reason.
 #[tokio::test]
@@ -818,31 +819,33 @@ async fn sizes_and_rules_search_as_the_library() {
                 .map(|i| [i % 64, i / 64])
                 .collect();
             let (from, to) = (open[0], open[open.len() - 1]);
-            let (status, value) = post(
-                &state,
-                "/api/search",
-                &json!({"map": "rooms", "from": from, "to": to, "search": "astar",
-                        "heuristic": "zero", "neighborhood": rule, "size": size}),
-            )
-            .await;
-            assert_eq!(status, StatusCode::OK, "{value}");
-            let resp: SearchResponse = serde_json::from_value(value).unwrap();
             let (s, t) = (
                 graph.node(from[0], from[1]).unwrap(),
                 graph.node(to[0], to[1]).unwrap(),
             );
             let want =
                 cairns::search::Dijkstra::new(&graph).search_cost(s, t, &mut SearchCache::new());
-            assert_eq!(
-                resp.a.cost.is_some(),
-                want.is_some(),
-                "rule {rule} size {size}"
-            );
-            if let (Some(a), Some(b)) = (resp.a.cost, want) {
-                assert!(
-                    (a - b).abs() < 1e-9,
-                    "rule {rule} size {size}: {a} against {b}"
+            // Jump points too, scanned and over the rule's jump table.
+            for search in ["astar", "jps", "jps+"] {
+                let mut body = json!({"map": "rooms", "from": from, "to": to, "search": search,
+                                      "neighborhood": rule, "size": size});
+                if search == "astar" {
+                    body["heuristic"] = json!("zero");
+                }
+                let (status, value) = post(&state, "/api/search", &body).await;
+                assert_eq!(status, StatusCode::OK, "{search} rule {rule}: {value}");
+                let resp: SearchResponse = serde_json::from_value(value).unwrap();
+                assert_eq!(
+                    resp.a.cost.is_some(),
+                    want.is_some(),
+                    "{search} rule {rule} size {size}"
                 );
+                if let (Some(a), Some(b)) = (resp.a.cost, want) {
+                    assert!(
+                        (a - b).abs() < 1e-9,
+                        "{search} rule {rule} size {size}: {a} against {b}"
+                    );
+                }
             }
         }
     }
