@@ -621,12 +621,40 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
         if !F::OCTILE_ONLY && self.rules != Rules::Octile {
             return self.expand_other(u, parent, &mut visit);
         }
+        self.expand_eight::<false>(u, parent, &mut visit);
+    }
+}
+
+impl<F: MoveFilter> TableJumps<'_, F> {
+    /// [`expand`](Expand::expand) under the rules but octile, out of line
+    /// so that the octile loop stays as it was.
+    #[inline(never)]
+    fn expand_other(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
+        if self.rules == Rules::Four {
+            self.expand_four(u, parent, visit);
+        } else {
+            self.expand_eight::<true>(u, parent, visit);
+        }
+    }
+
+    /// [`expand`](Expand::expand) on an octile grid: without corner
+    /// cutting (the 2014 rules, as described at [`expand`](Expand::expand)),
+    /// or with `CUT` under the rules of corner cutting (Harabor and
+    /// Grastien 2011, as [`JumpPointSearch`](super::JumpPointSearch) takes them): the moves those
+    /// rules keep, straight runs that stop where a diagonal turn is forced,
+    /// and diagonal runs followed as without corner cutting but for a cell
+    /// with a forced diagonal turn, which ends the run and is a successor
+    /// itself (the table marks it a jump point).
+    #[inline]
+    fn expand_eight<const CUT: bool>(
+        &self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64),
+    ) {
         let graph = self.graph;
         let here = graph.coords(u);
-        let moves = if parent == NodeId::NONE {
-            graph.moves(u)
-        } else {
-            graph.canonical_moves_after(u, arrival(graph, parent, here))
+        let moves = match parent {
+            NodeId::NONE => graph.moves(u),
+            _ if CUT => cut::canonical_after(graph.moves(u), arrival(graph, parent, here)),
+            _ => graph.canonical_moves_after(u, arrival(graph, parent, here)),
         };
         let moves = self.filter.keep(u, moves);
         // The diagonal-first path to the goal: a run in its first leg's
@@ -673,94 +701,8 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
                 }
                 cell = self.step(cell, d, run);
                 steps += run;
-                let sides = self.table.entries(cell);
                 let cost = f64::from(steps) * DIAGONAL;
-                let kept = self.filter.keep(cell, (1 << a) | (1 << b) | (1 << d));
-                for side in [a, b] {
-                    let entry = sides[side];
-                    if entry > 0 && kept & (1 << side) != 0 {
-                        let len = u32::from(entry.unsigned_abs());
-                        visit(self.step(cell, side, len), cost + f64::from(len));
-                    }
-                }
-                if kept & (1 << d) == 0 {
-                    break;
-                }
-            }
-        }
-    }
-}
-
-impl<F: MoveFilter> TableJumps<'_, F> {
-    /// [`expand`](Expand::expand) under the rules but octile, out of line
-    /// so that the octile loop stays as it was.
-    #[inline(never)]
-    fn expand_other(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
-        if self.rules == Rules::Four {
-            self.expand_four(u, parent, visit);
-        } else {
-            self.expand_cut(u, parent, visit);
-        }
-    }
-
-    /// [`expand`](Expand::expand) under the rules of corner cutting
-    /// (Harabor and Grastien 2011, as [`JumpPointSearch`](super::JumpPointSearch) takes them): the
-    /// moves those rules keep, straight runs that stop where a diagonal
-    /// turn is forced, and diagonal runs followed as without corner
-    /// cutting but for a cell with a forced diagonal turn, which ends the
-    /// run and is a successor itself (the table marks it a jump point).
-    #[inline]
-    fn expand_cut(&self, u: NodeId, parent: NodeId, visit: &mut impl FnMut(NodeId, f64)) {
-        let graph = self.graph;
-        let here = graph.coords(u);
-        let moves = if parent == NodeId::NONE {
-            graph.moves(u)
-        } else {
-            cut::canonical_after(graph.moves(u), arrival(graph, parent, here))
-        };
-        let moves = self.filter.keep(u, moves);
-        let legs = legs_between(here, self.goal_at);
-        let entries = self.table.entries(u);
-        let mut straight = moves & 0x0f;
-        while straight != 0 {
-            let d = straight.trailing_zeros() as usize;
-            straight &= straight - 1;
-            let entry = entries[d];
-            let run = u32::from(entry.unsigned_abs());
-            if legs.diagonal_len == 0 && legs.straight == d && legs.straight_len <= run {
-                visit(self.goal, f64::from(legs.straight_len));
-                return;
-            }
-            if entry > 0 {
-                visit(self.step(u, d, run), f64::from(run));
-            }
-        }
-        let mut diagonal = moves & 0xf0;
-        while diagonal != 0 {
-            let d = diagonal.trailing_zeros() as usize;
-            diagonal &= diagonal - 1;
-            let (a, b) = DIAGONAL_SIDES[d - 4];
-            let mut meeting = legs.diagonal == d;
-            let (mut cell, mut steps) = (u, 0u32);
-            loop {
-                let entry = self.table.entries(cell)[d];
-                let run = u32::from(entry.unsigned_abs());
-                if meeting && legs.diagonal_len <= steps + run {
-                    let mut corner = self.step(u, d, legs.diagonal_len);
-                    if self.clear(&mut corner, legs.straight, legs.straight_len) {
-                        let cost = f64::from(legs.diagonal_len) * DIAGONAL;
-                        visit(self.goal, cost + f64::from(legs.straight_len));
-                        return;
-                    }
-                    meeting = false;
-                }
-                if entry <= 0 {
-                    break;
-                }
-                cell = self.step(cell, d, run);
-                steps += run;
-                let cost = f64::from(steps) * DIAGONAL;
-                if cut_forced_diagonal(graph.moves(cell), d, a, b) {
+                if CUT && cut_forced_diagonal(graph.moves(cell), d, a, b) {
                     visit(cell, cost);
                     break;
                 }
@@ -976,17 +918,7 @@ mod tests {
     /// from which a column reaches a forced turn (JPS4's rows).
     #[test]
     fn four_connected_rows_stop_where_a_column_reaches_a_turn() {
-        let g = GridGraph::new(
-            Grid::from_ascii(
-                "
-                ......
-                ..@...
-                ......
-                ",
-            )
-            .unwrap(),
-            Neighborhood::Four,
-        );
+        let g = one_wall(Neighborhood::Four);
         let t = JumpTable::build(&g);
         let n = |x, y| g.node(x, y).unwrap();
         // South from (3, 0): (3, 2) is forced (west opens past the wall).
@@ -1054,19 +986,15 @@ mod tests {
         }
     }
 
+    /// Three rows of six cells, a wall at (2, 1), under `rule`.
+    fn one_wall(rule: Neighborhood) -> GridGraph {
+        let grid = Grid::from_ascii("......\n..@...\n......").unwrap();
+        GridGraph::new(grid, rule)
+    }
+
     #[test]
     fn entries_count_moves_to_the_wall_or_the_jump_point() {
-        let g = GridGraph::new(
-            Grid::from_ascii(
-                "
-                ......
-                ..@...
-                ......
-                ",
-            )
-            .unwrap(),
-            Neighborhood::Octile,
-        );
+        let g = one_wall(Neighborhood::Octile);
         let t = JumpTable::build(&g);
         let n = |x, y| g.node(x, y).unwrap();
         // East along the top row: (3, 0) is forced (south opens past the wall).
