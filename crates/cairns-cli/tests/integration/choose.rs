@@ -28,16 +28,14 @@ fn each_allowance_picks_its_tier_and_the_pick_runs() {
     assert!(why.contains("over the 0.1 s allowed"), "{why}");
     let small = pick(&["--memory", "1000"]);
     assert_eq!(small["search"], "jps", "{small}");
-    // Under the other rules, jump points: JPS4 with no table 4-connected;
-    // with corner cutting over the rule's jump table, or with no table
-    // when it does not fit.
+    // Under the other rules, jump points over the rule's jump table (JPS4
+    // 4-connected), or with no table when it does not fit.
     let four = pick(&["--neighborhood", "4"]);
-    assert_eq!(four["search"], "jps", "{four}");
-    assert_eq!(four["table_bytes_at_most"], 0, "{four}");
+    assert_eq!(four["search"], "jps+", "{four}");
+    assert_eq!(four["table_bytes_at_most"], jumps, "{four}");
     let cut = pick(&["--neighborhood", "octile-cut"]);
     assert_eq!(cut["search"], "jps+", "{cut}");
-    assert_eq!(cut["table_bytes_at_most"], jumps, "{cut}");
-    let tight = pick(&["--neighborhood", "octile-cut", "--memory", "1000"]);
+    let tight = pick(&["--neighborhood", "4", "--memory", "1000"]);
     assert_eq!(tight["search"], "jps", "{tight}");
     assert_eq!(tight["table_bytes_at_most"], 0, "{tight}");
     for rule in ["4", "octile-cut"] {

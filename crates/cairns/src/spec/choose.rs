@@ -124,12 +124,8 @@ fn without_jump_points(graph: &GridGraph, allowance: Allowance) -> Choice {
 }
 
 /// [`choose`] under a movement rule other than octile, without terrain
-/// costs: with corner cutting, JPS+ over the rule's jump table when it
-/// fits, else jump point search, which needs nothing; 4-connected, jump
-/// point search (JPS4), which measured as fast as JPS+ there
-/// (`docs/performance.md`: 3.8x and 3.9x the rule's A* over the dao,
-/// street and room maps, and slower on the dao and street maps, where a
-/// row stops at almost every cell) without a table.
+/// costs: JPS+ over the rule's jump table when it fits, else jump point
+/// search, which needs nothing.
 fn under_another_rule(graph: &GridGraph, allowance: Allowance) -> Choice {
     let choice = |algorithm: Algorithm, bytes: usize, why: String| Choice {
         spec: SearchSpec::new(algorithm),
@@ -141,18 +137,6 @@ fn under_another_rule(graph: &GridGraph, allowance: Allowance) -> Choice {
     // bytes a cell (the size is known without building it).
     let rule = graph.neighborhood().name();
     let jumps = 16 * graph.width() as usize * graph.height() as usize;
-    if graph.neighborhood() == Neighborhood::Four {
-        return choice(
-            Algorithm::Jps,
-            0,
-            format!(
-                "goal bounding and subgoal graphs need octile movement without corner cutting; \
-                 under {rule} jump point search (JPS4) skips every cell of a run but those where \
-                 a turn is forced, and answers as fast as JPS+ over a jump table ({jumps} bytes) \
-                 with none"
-            ),
-        );
-    }
     if jumps as u64 <= allowance.bytes {
         return choice(
             Algorithm::JpsPlus,
@@ -184,10 +168,9 @@ fn under_another_rule(graph: &GridGraph, allowance: Allowance) -> Choice {
 /// contraction budget ([`SubgoalGraph::spec_budget`]) and its table fit;
 /// else goal bounding (`jps+bb`) when its build budget and its whole table
 /// fit, else JPS+ (`jps+`) when its jump table fits, else jump point
-/// search (`jps`), which needs nothing. Under the rules of corner
-/// cutting, without terrain costs, JPS+ over the rule's jump table when it
-/// fits, else jump point search; 4-connected, jump point search (JPS4),
-/// as fast there with no table. On a map with terrain costs, which no jump
+/// search (`jps`), which needs nothing. Under the other movement rules,
+/// without terrain costs, JPS+ over the rule's jump table when it fits
+/// (JPS4's rules on 4-connected maps), else jump point search. On a map with terrain costs, which no jump
 /// point search takes, A* over a table of 16 landmarks (`astar/dh:16`)
 /// when its table fits (it is built here, to time it), else A* with the
 /// map's default heuristic. Every choice is optimal.
@@ -387,11 +370,8 @@ mod tests {
 
     #[test]
     fn other_rules_get_jump_points_and_terrain_astar_over_landmarks_when_they_fit() {
-        let four = choose(&open_map(5, 4, Neighborhood::Four), Allowance::default());
-        assert_eq!(four.spec.to_string(), "jps", "{four}");
-        assert_eq!((four.seconds, four.bytes), (0.0, 0));
-        assert!(four.why.contains("JPS4"), "{four}");
         for nb in [
+            Neighborhood::Four,
             Neighborhood::OctileCornerCutting,
             Neighborhood::OctileSqueeze,
         ] {
