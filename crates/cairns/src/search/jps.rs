@@ -110,6 +110,18 @@ impl Rules {
             Neighborhood::OctileCornerCutting | Neighborhood::OctileSqueeze => Rules::Cut,
         }
     }
+
+    /// Turns the jump points in `out` (start first) into every cell of the
+    /// path, in place, by how these rules link a node to its successors:
+    /// a horizontal leg then a vertical one 4-connected, else a diagonal
+    /// run then a straight one. Jump point search's and JPS+'s.
+    pub(super) fn fill_path(self, graph: &GridGraph, out: &mut Vec<NodeId>) {
+        if self == Rules::Four {
+            four::fill_path(graph, out);
+        } else {
+            fill_runs(graph, out);
+        }
+    }
 }
 
 /// The direction index (bit order of [`GridGraph::moves`]) of a step with
@@ -215,7 +227,7 @@ impl<H> Jumps<'_, '_, H> {
         let four = jps.rules == Rules::Four;
         let moves = match parent {
             NodeId::NONE => graph.moves(u),
-            _ if four => jps.kept_four(u, parent, (x, y)),
+            _ if four => four::kept(graph, u, parent, (x, y)),
             _ => cut::canonical_after(graph.moves(u), arrival(graph, parent, (x, y))),
         };
         let sight = if four {
@@ -248,11 +260,7 @@ impl<'g, H: Heuristic> TowardGoal for JumpPointSearch<'g, H> {
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
-        if self.rules == Rules::Four {
-            four::fill_path(self.graph, path);
-        } else {
-            fill_runs(self.graph, path);
-        }
+        self.rules.fill_path(self.graph, path);
     }
 }
 

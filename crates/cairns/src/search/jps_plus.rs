@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use super::jps::four::{self, EAST, NORTH, SOUTH, WEST};
-use super::jps::{Rules, arrival, cut, fill_runs, legs_between};
+use super::jps::{Rules, arrival, cut, legs_between};
 use super::{Expand, TowardGoal};
 use crate::graph::{Graph, NodeId};
 use crate::grid::{DIAGONAL, DIAGONAL_SIDES, DIRECTIONS, GridGraph, Neighborhood, STRAIGHT_SIDES};
@@ -234,9 +234,9 @@ impl Stop {
             Stop::Forced { cut: false } => {
                 fill_plane(graph, d, |c, n| forced(moves(c), moves(n), d))
             }
-            Stop::Forced { cut: true } => fill_plane(graph, d, |_, n| {
-                cut::canonical_after(moves(n), d) & !(1 << d) != 0
-            }),
+            Stop::Forced { cut: true } => {
+                fill_plane(graph, d, |_, n| cut_forced_straight(moves(n), d))
+            }
             Stop::Sides { a, b, cut: false } => {
                 let (a, b) = (&done[a][..], &done[b][..]);
                 fill_plane(graph, d, |_, n| a[n] > 0 || b[n] > 0)
@@ -258,13 +258,21 @@ impl Stop {
     fn is_jump(self, d: usize, moves_cur: u8, moves_next: u8, side: impl Fn(usize) -> i16) -> bool {
         match self {
             Stop::Forced { cut: false } => forced(moves_cur, moves_next, d),
-            Stop::Forced { cut: true } => cut::canonical_after(moves_next, d) & !(1 << d) != 0,
+            Stop::Forced { cut: true } => cut_forced_straight(moves_next, d),
             Stop::Sides { a, b, cut } => {
                 side(a) > 0 || side(b) > 0 || cut && cut_forced_diagonal(moves_next, d, a, b)
             }
             Stop::Never => false,
         }
     }
+}
+
+/// Whether the 2011 rules keep a move other than a straight `d` itself at a
+/// cell with `moves` entered by `d`: a diagonal turn forced past a blocked
+/// cell beside it.
+#[inline]
+fn cut_forced_straight(moves: u8, d: usize) -> bool {
+    cut::canonical_after(moves, d) & !(1 << d) != 0
 }
 
 /// Whether the 2011 rules keep a move other than a diagonal `d`'s natural
@@ -365,6 +373,12 @@ impl JumpTable {
     /// Bytes of the jump distances.
     pub fn memory_bytes(&self) -> usize {
         self.jumps.len() * std::mem::size_of::<i16>()
+    }
+
+    /// The bytes [`memory_bytes`](Self::memory_bytes) gives for the table
+    /// of `graph`, known without building it: 16 a cell.
+    pub fn bytes_for(graph: &GridGraph) -> usize {
+        8 * std::mem::size_of::<i16>() * graph.width() as usize * graph.height() as usize
     }
 
     /// The movement rule the table was built under.
@@ -606,7 +620,7 @@ impl<F: MoveFilter> Expand for TableJumps<'_, F> {
     /// names; a diagonal move is followed from entry to entry to the wall,
     /// and at each diagonal jump point on the way the jump points of its
     /// two straight sides become successors of `u`, each reached by the
-    /// diagonal and then the straight run ([`fill_runs`] writes that path
+    /// diagonal and then the straight run ([`fill_runs`](super::jps::fill_runs) writes that path
     /// back). Of the moves, those the filter drops are not followed.
     ///
     /// The goal counts as a jump point, as in jump point search: a
@@ -737,8 +751,7 @@ impl<F: MoveFilter> TableJumps<'_, F> {
         let moves = if parent == NodeId::NONE {
             graph.moves(u)
         } else {
-            let d = four::arrival(graph.coords(parent), (x, y));
-            graph.moves(u) & four::canonical_after(graph, u, d)
+            four::kept(graph, u, parent, (x, y))
         };
         let moves = self.filter.keep(u, moves);
         let (tx, ty) = self.goal_at;
@@ -819,11 +832,7 @@ impl<H: Heuristic, T: JumpData> TowardGoal for JumpPointSearchPlus<'_, H, T> {
     }
 
     fn fill_path(&self, path: &mut Vec<NodeId>) {
-        if self.table.jumps().neighborhood() == Neighborhood::Four {
-            four::fill_path(self.graph, path);
-        } else {
-            fill_runs(self.graph, path);
-        }
+        Rules::of(self.table.jumps().neighborhood()).fill_path(self.graph, path);
     }
 }
 

@@ -482,10 +482,11 @@ impl NodeRecord {
     }
 }
 
-/// Whether a search over a precomputed grid table (JPS+ and goal
-/// bounding over their jump table, subgoal graph search) runs on `graph`
-/// with a table that `fits` it (has its size): octile movement without
-/// terrain costs, as `spec/rules.rs` states for `jps+`, `jps+bb` and `sub`.
+/// Whether subgoal graph search runs on `graph` with a table that `fits`
+/// it (has its size): octile movement without terrain costs, as
+/// `spec/rules.rs` states for `sub`. (JPS+ takes every rule, its table
+/// checking its own; goal bounding's table checks for octile movement in
+/// [`GoalBounds::fits`].)
 pub(crate) fn grid_table_runs_on(graph: &crate::grid::GridGraph, fits: bool) -> bool {
     graph.neighborhood() == crate::grid::Neighborhood::Octile && !graph.has_terrain() && fits
 }

@@ -133,10 +133,10 @@ fn under_another_rule(graph: &GridGraph, allowance: Allowance) -> Choice {
         bytes: bytes as u64,
         why,
     };
-    // JPS+ over the rule's jump table: built in milliseconds, 16
-    // bytes a cell (the size is known without building it).
+    // JPS+ over the rule's jump table: built in milliseconds, its size
+    // known without building it.
     let rule = graph.neighborhood().name();
-    let jumps = 16 * graph.width() as usize * graph.height() as usize;
+    let jumps = crate::search::JumpTable::bytes_for(graph);
     if jumps as u64 <= allowance.bytes {
         return choice(
             Algorithm::JpsPlus,

@@ -28,14 +28,6 @@ pub(in crate::search) const WEST: usize = 3;
 const VERTICAL: u8 = 1 << NORTH | 1 << SOUTH;
 
 impl<H> JumpPointSearch<'_, H> {
-    /// The moves canonical ordering keeps from `u` at `(x, y)`, entered
-    /// from `parent`, on a 4-connected grid.
-    #[inline]
-    pub(super) fn kept_four(&self, u: NodeId, parent: NodeId, (x, y): (u32, u32)) -> u8 {
-        let graph = self.graph;
-        graph.moves(u) & canonical_after(graph, u, arrival(graph.coords(parent), (x, y)))
-    }
-
     /// The successors of `(x, y)` along `moves` on a 4-connected grid: the
     /// jump points of its vertical runs and of the vertical runs from each
     /// cell of its horizontal ones.
@@ -94,10 +86,19 @@ impl<H> JumpPointSearch<'_, H> {
     }
 }
 
+/// The moves canonical ordering keeps from `u` at `(x, y)`, entered from
+/// `parent`, on a 4-connected grid: jump point search's and JPS+'s.
+#[inline]
+pub(in crate::search) fn kept(
+    graph: &GridGraph, u: NodeId, parent: NodeId, (x, y): (u32, u32),
+) -> u8 {
+    graph.moves(u) & canonical_after(graph, u, arrival(graph.coords(parent), (x, y)))
+}
+
 /// The direction of the last move into `(x, y)` from `(px, py)` along the
 /// horizontal-first path: vertical unless the two share a row.
 #[inline]
-pub(in crate::search) fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> usize {
+fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> usize {
     match (y.cmp(&py), x.cmp(&px)) {
         (std::cmp::Ordering::Greater, _) => SOUTH,
         (std::cmp::Ordering::Less, _) => NORTH,
@@ -111,7 +112,7 @@ pub(in crate::search) fn arrival((px, py): (u32, u32), (x, y): (u32, u32)) -> us
 /// after a vertical move, it and each horizontal move whose cell beside
 /// the previous cell is blocked.
 #[inline]
-pub(in crate::search) fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
+fn canonical_after(graph: &GridGraph, node: NodeId, d: usize) -> u8 {
     if d == EAST || d == WEST {
         return 1 << d | VERTICAL;
     }
@@ -122,7 +123,7 @@ pub(in crate::search) fn canonical_after(graph: &GridGraph, node: NodeId, d: usi
 /// Turns the jump points in `out` (start first, each linked to the next by
 /// a horizontal leg and then a vertical one, either possibly empty) into
 /// every cell of the path, in place.
-pub(in crate::search) fn fill_path(graph: &GridGraph, out: &mut Vec<NodeId>) {
+pub(super) fn fill_path(graph: &GridGraph, out: &mut Vec<NodeId>) {
     super::fill_legs(graph, out, |from, to| {
         let ((fx, fy), (tx, ty)) = (graph.coords(from), graph.coords(to));
         let vertical = if ty > fy { SOUTH } else { NORTH };
